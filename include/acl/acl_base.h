@@ -1,0 +1,209 @@
+/*
+ * acl/acl_base.h - base types, export macros and error codes of the CANN
+ * runtime C API, as provided by aclcpu (a CPU implementation of that API).
+ *
+ * Names, types and numeric values follow the CANN headers so that programs
+ * written for Ascend compile unchanged; see shared/spec/acl-api.md sections
+ * 1 and 2.
+ */
+#ifndef ACLCPU_ACL_ACL_BASE_H_
+#define ACLCPU_ACL_ACL_BASE_H_
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * aclcpu is built with hidden visibility, so every public declaration is
+ * marked for export. Unlike CANN this does not depend on FUNC_VISIBILITY.
+ */
+#define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
+
+/* Marks a declaration as deprecated, with a message where supported. */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6)
+#define ACL_DEPRECATED __attribute__((deprecated))
+#define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
+#else
+#define ACL_DEPRECATED
+#define ACL_DEPRECATED_MESSAGE(message)
+#endif
+
+/* ---- Opaque handles (spec 1.1): each is an untyped pointer. ---- */
+
+typedef void *aclrtStream;
+typedef void *aclrtEvent;
+typedef void *aclrtContext;
+typedef void *aclrtNotify;
+typedef void *aclrtCntNotify;
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
+typedef void *aclrtMbuf;
+typedef void *aclmdlRITask;
+typedef void *aclrtTaskGrp;
+typedef void *aclmdlRI;
+typedef void *aclrtBinary;
+typedef void *aclrtBinHandle;
+typedef void *aclrtFuncHandle;
+typedef void *aclrtArgsHandle;
+typedef void *aclrtParamHandle;
+typedef void *aclrtDrvMemHandle;
+
+/* ---- Scalar types ---- */
+
+/* Return type of every API call: ACL_SUCCESS or one of the codes below. */
+typedef int aclError;
+
+/* Raw bits of an IEEE 754 half-precision number. */
+typedef uint16_t aclFloat16;
+
+/* ---- Opaque structures and callbacks ---- */
+
+/* Information about a failed device task, passed to exception callbacks. */
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+
+/* Core-group information (opaque). */
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+
+/* Host callback queued with aclrtLaunchCallback. */
+typedef void (*aclrtCallback)(void *userData);
+
+/* Host function queued with aclrtLaunchHostFunc. */
+typedef void (*aclrtHostFunc)(void *args);
+
+/* Process-wide callback invoked when a device task fails. */
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+
+/* Per-binary callback invoked when a kernel of that binary fails. */
+typedef void (*aclrtOpExceptionCallback)(aclrtExceptionInfo *exceptionInfo, void *userData);
+
+/* ---- Error codes of the ACL layer (spec 2; CANN declares these as static const int) ---- */
+
+static const int ACL_SUCCESS = 0;
+static const int ACL_ERROR_NONE = 0;
+
+static const int ACL_ERROR_INVALID_PARAM = 100000;
+static const int ACL_ERROR_UNINITIALIZE = 100001;
+static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
+static const int ACL_ERROR_INVALID_FILE = 100003;
+static const int ACL_ERROR_INVALID_PROFILING_CONFIG = 100010;
+static const int ACL_ERROR_INVALID_MODEL_ID = 100011;
+static const int ACL_ERROR_REPEAT_SUBSCRIBE = 100033;
+static const int ACL_ERROR_STREAM_NOT_SUBSCRIBE = 100034;
+static const int ACL_ERROR_THREAD_NOT_SUBSCRIBE = 100035;
+static const int ACL_ERROR_WAIT_CALLBACK_TIMEOUT = 100036;
+static const int ACL_ERROR_REPEAT_FINALIZE = 100037;
+static const int ACL_ERROR_PROF_ALREADY_RUN = 100042;
+static const int ACL_ERROR_PROF_NOT_RUN = 100043;
+static const int ACL_ERROR_PROF_REPEAT_SUBSCRIBE = 148046;
+static const int ACL_ERROR_PROF_API_CONFLICT = 148047;
+
+static const int ACL_ERROR_BAD_ALLOC = 200000;
+static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
+static const int ACL_ERROR_INVALID_DEVICE = 200002;
+static const int ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005;
+static const int ACL_ERROR_FEATURE_UNSUPPORTED = 200006;
+static const int ACL_ERROR_PROF_MODULES_UNSUPPORTED = 200007;
+
+static const int ACL_ERROR_INTERNAL_ERROR = 500000;
+static const int ACL_ERROR_FAILURE = 500001;
+static const int ACL_ERROR_GE_FAILURE = 500002;
+static const int ACL_ERROR_RT_FAILURE = 500003;
+static const int ACL_ERROR_PROFILING_FAILURE = 500005;
+
+/* ---- Error codes of the runtime layer (spec 2; CANN declares these as macros) ---- */
+
+#define ACL_RT_SUCCESS 0
+
+#define ACL_ERROR_RT_PARAM_INVALID 107000
+#define ACL_ERROR_RT_INVALID_DEVICEID 107001
+#define ACL_ERROR_RT_CONTEXT_NULL 107002
+#define ACL_ERROR_RT_STREAM_CONTEXT 107003
+#define ACL_ERROR_RT_MODEL_CONTEXT 107004
+#define ACL_ERROR_RT_STREAM_MODEL 107005
+#define ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID 107006
+#define ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL 107007
+#define ACL_ERROR_RT_ADDR_UNALIGNED 107008
+#define ACL_ERROR_RT_STREAM_SUBSCRIBE 107011
+#define ACL_ERROR_RT_THREAD_SUBSCRIBE 107012
+#define ACL_ERROR_RT_STREAM_NO_CB_REG 107015
+#define ACL_ERROR_RT_INVALID_HANDLE 107017
+#define ACL_ERROR_RT_WAIT_TIMEOUT 107019
+#define ACL_ERROR_RT_TASK_TIMEOUT 107020
+#define ACL_ERROR_RT_DEVICE_TASK_ABORT 107022
+#define ACL_ERROR_RT_STREAM_ABORT 107023
+#define ACL_ERROR_RT_CAPTURE_DEPENDENCY 107024
+#define ACL_ERROR_RT_MODEL_CAPTURED 107026
+#define ACL_ERROR_RT_STREAM_CAPTURED 107027
+#define ACL_ERROR_RT_EVENT_CAPTURED 107028
+#define ACL_ERROR_RT_STREAM_NOT_CAPTURED 107029
+#define ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT 107030
+#define ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT 107031
+#define ACL_ERROR_STREAM_CAPTURE_CONFLICT 107032
+#define ACL_ERROR_STREAM_TASK_GROUP_STATUS 107033
+#define ACL_ERROR_STREAM_TASK_GROUP_INTR 107034
+#define ACL_ERROR_RT_TASK_ABORT_STOP 107035
+#define ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED 107036
+#define ACL_ERROR_RT_MODEL_RUNNING 107037
+#define ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD 107038
+#define ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC 107041
+#define ACL_ERROR_RT_SUB_ACLGRAPH_IS_CAPTURING 107045
+
+#define ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000
+#define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
+#define ACL_ERROR_RT_MEMORY_FREE 207002
+#define ACL_ERROR_RT_AICORE_OVER_FLOW 207003
+#define ACL_ERROR_RT_NO_DEVICE 207004
+#define ACL_ERROR_RT_RESOURCE_ALLOC_FAIL 207005
+#define ACL_ERROR_RT_NO_PERMISSION 207006
+#define ACL_ERROR_RT_NO_EVENT_RESOURCE 207007
+#define ACL_ERROR_RT_NO_STREAM_RESOURCE 207008
+#define ACL_ERROR_RT_NO_NOTIFY_RESOURCE 207009
+#define ACL_ERROR_RT_NO_MODEL_RESOURCE 207010
+#define ACL_ERROR_RT_OVER_LIMIT 207012
+#define ACL_ERROR_RT_AIVEC_OVER_FLOW 207016
+#define ACL_ERROR_RT_OVER_FLOW 207017
+#define ACL_ERROR_RT_DEVICE_OOM 207018
+
+#define ACL_ERROR_RT_INTERNAL_ERROR 507000
+#define ACL_ERROR_RT_STREAM_TASK_FULL 507002
+#define ACL_ERROR_RT_STREAM_TASK_EMPTY 507003
+#define ACL_ERROR_RT_STREAM_NOT_COMPLETE 507004
+#define ACL_ERROR_RT_END_OF_SEQUENCE 507005
+#define ACL_ERROR_RT_EVENT_NOT_COMPLETE 507006
+#define ACL_ERROR_RT_CONTEXT_RELEASE_ERROR 507007
+#define ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT 507009
+#define ACL_ERROR_RT_MODEL_EXECUTE 507011
+#define ACL_ERROR_RT_REPORT_TIMEOUT 507012
+#define ACL_ERROR_RT_AICORE_TIMEOUT 507014
+#define ACL_ERROR_RT_AICORE_EXCEPTION 507015
+#define ACL_ERROR_RT_AICORE_TRAP_EXCEPTION 507016
+#define ACL_ERROR_RT_AICPU_EXCEPTION 507018
+#define ACL_ERROR_RT_MODEL_ABORT_NORMAL 507023
+#define ACL_ERROR_RT_VECTOR_CORE_TIMEOUT 507034
+#define ACL_ERROR_RT_VECTOR_CORE_EXCEPTION 507035
+#define ACL_ERROR_RT_VECTOR_CORE_TRAP_EXCEPTION 507036
+#define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046
+#define ACL_ERROR_RT_EVENT_SYNC_TIMEOUT 507047
+#define ACL_ERROR_RT_DRV_INTERNAL_ERROR 507899
+#define ACL_ERROR_RT_AICPU_INTERNAL_ERROR 507900
+#define ACL_ERROR_RT_SOCKET_CLOSE 507901
+#define ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED 507903
+#define ACL_ERROR_RT_COMM_OP_RETRY_FAIL 507904
+
+/* ---- Functions ---- */
+
+/** Returns the name of the SoC being emulated, or NULL on failure. */
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
+
+/** Returns and clears the calling thread's accumulated error text, or NULL if there is none. */
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACLCPU_ACL_ACL_BASE_H_ */

@@ -1,0 +1,891 @@
+/*
+ * acl/acl_rt.h - the CANN runtime C API (init, devices, contexts, streams,
+ * events, memory, host callbacks, kernel loading and launch, model run
+ * instances and capture), as provided by aclcpu.
+ *
+ * Prototypes, enum values and structure layouts follow CANN's acl_rt.h so
+ * that Ascend programs compile unchanged; see shared/spec/acl-api.md
+ * sections 1, 3 and 9. Behaviour is described there, per function.
+ */
+#ifndef ACLCPU_ACL_ACL_RT_H_
+#define ACLCPU_ACL_ACL_RT_H_
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#include "acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Interface version (CANN acl_rt.h 1.17.0) ---- */
+
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
+/* ---- Event creation flags (aclrtCreateEventWithFlag / aclrtCreateEventExWithFlag) ---- */
+
+#define ACL_EVENT_SYNC 0x00000001U
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
+#define ACL_EVENT_TIME_LINE 0x00000008U
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U
+#define ACL_EVENT_EXTERNAL 0x00000020U
+#define ACL_EVENT_IPC 0x00000040U
+
+/* ---- Stream creation flags (aclrtCreateStreamWithConfig) ---- */
+
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U
+#define ACL_STREAM_FAST_SYNC 0x00000002U
+#define ACL_STREAM_PERSISTENT 0x00000004U
+#define ACL_STREAM_HUGE 0x00000008U
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+
+/* ---- Stream failure modes (aclrtSetStreamFailureMode) ---- */
+
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE 0x00000001U
+
+/* ---- Notify creation flags (aclrtCreateNotify) ---- */
+
+#define ACL_NOTIFY_DEFAULT 0x00000000U
+#define ACL_NOTIFY_DEVICE_USE_ONLY 0x00000001U
+
+/* ---- Per-operation event flags (aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag) ---- */
+
+#define ACL_EVENT_RECORD_DEFAULT 0x0U
+#define ACL_EVENT_RECORD_EXTERNAL 0x01U
+#define ACL_EVENT_WAIT_DEFAULT 0x0U
+#define ACL_EVENT_WAIT_EXTERNAL 0x01U
+
+/* ---- Size of an interprocess event handle ---- */
+
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+
+/* ---- Flags of aclmdlRIDebugJsonPrint ---- */
+
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+
+/* ---- Kernel binary magic numbers (ACL_RT_BINARY_LOAD_OPT_MAGIC) ---- */
+
+#define ACL_RT_BINARY_MAGIC_ELF_AICORE 0x43554245U
+#define ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE 0x41415246U
+#define ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE 0x41494343U
+
+/*
+ * ---- Launch blocking modes (value of aclrtStreamAttrValue.launchBlockingMode) ----
+ * The names come from CANN (spec 9). Their numeric values could not be
+ * confirmed from any public source; 0/1/2 are aclcpu's choice.
+ */
+
+#define ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV 0U
+#define ACL_STREAM_LAUNCH_BLOCKING_MODE_NON_BLOCKING 1U
+#define ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING 2U
+
+/* ---- Enumerations (spec 1.3) ---- */
+
+/* Where the calling program runs. */
+typedef enum aclrtRunMode {
+    ACL_DEVICE = 0,
+    ACL_HOST = 1
+} aclrtRunMode;
+
+/* Task scheduler selection. */
+typedef enum aclrtTsId {
+    ACL_TS_ID_AICORE = 0,
+    ACL_TS_ID_AIVECTOR = 1,
+    ACL_TS_ID_RESERVED = 2
+} aclrtTsId;
+
+/* Result of the deprecated aclrtQueryEvent. */
+typedef enum aclrtEventStatus {
+    ACL_EVENT_STATUS_COMPLETE = 0,
+    ACL_EVENT_STATUS_NOT_READY = 1,
+    ACL_EVENT_STATUS_RESERVED = 2
+} aclrtEventStatus;
+
+/* Result of aclrtQueryEventStatus; note NOT_READY is 0 here. */
+typedef enum aclrtEventRecordedStatus {
+    ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+    ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
+} aclrtEventRecordedStatus;
+
+/* Result of aclrtQueryEventWaitStatus. */
+typedef enum aclrtEventWaitStatus {
+    ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
+    ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
+    ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF
+} aclrtEventWaitStatus;
+
+/* Result of aclrtStreamQuery. */
+typedef enum aclrtStreamStatus {
+    ACL_STREAM_STATUS_COMPLETE = 0,
+    ACL_STREAM_STATUS_NOT_READY = 1,
+    ACL_STREAM_STATUS_RESERVED = 0xFFFF
+} aclrtStreamStatus;
+
+/* Whether a host callback blocks the later tasks of its stream. */
+typedef enum aclrtCallbackBlockType {
+    ACL_CALLBACK_NO_BLOCK = 0,
+    ACL_CALLBACK_BLOCK = 1
+} aclrtCallbackBlockType;
+
+/* Direction of a memory copy. */
+typedef enum aclrtMemcpyKind {
+    ACL_MEMCPY_HOST_TO_HOST = 0,
+    ACL_MEMCPY_HOST_TO_DEVICE = 1,
+    ACL_MEMCPY_DEVICE_TO_HOST = 2,
+    ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+    ACL_MEMCPY_DEFAULT = 4,
+    ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
+    ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
+    ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7
+} aclrtMemcpyKind;
+
+/* Page-size policy (low values) and memory-type bits (high values) of aclrtMalloc. */
+typedef enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST = 0,
+    ACL_MEM_MALLOC_HUGE_ONLY = 1,
+    ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+    ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+    ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+    ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+    ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+    ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+    ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
+    ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+    ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
+} aclrtMemMallocPolicy;
+
+/* Memory kind queried by aclrtGetMemInfo. */
+typedef enum aclrtMemAttr {
+    ACL_DDR_MEM = 0,
+    ACL_HBM_MEM = 1,
+    ACL_DDR_MEM_HUGE = 2,
+    ACL_DDR_MEM_NORMAL = 3,
+    ACL_HBM_MEM_HUGE = 4,
+    ACL_HBM_MEM_NORMAL = 5,
+    ACL_DDR_MEM_P2P_HUGE = 6,
+    ACL_DDR_MEM_P2P_NORMAL = 7,
+    ACL_HBM_MEM_P2P_HUGE = 8,
+    ACL_HBM_MEM_P2P_NORMAL = 9,
+    ACL_HBM_MEM_HUGE1G = 10,
+    ACL_HBM_MEM_P2P_HUGE1G = 11,
+    ACL_MEM_NORMAL = 12,
+    ACL_MEM_HUGE = 13,
+    ACL_MEM_HUGE1G = 14,
+    ACL_MEM_P2P_NORMAL = 15,
+    ACL_MEM_P2P_HUGE = 16,
+    ACL_MEM_P2P_HUGE1G = 17
+} aclrtMemAttr;
+
+/* Stream attribute selected in aclrtSetStreamAttribute / aclrtGetStreamAttribute. */
+typedef enum aclrtStreamAttr {
+    ACL_STREAM_ATTR_FAILURE_MODE = 1,
+    ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+    ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+    ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
+    ACL_STREAM_ATTR_PRIORITY = 5,
+    /* Newer CANN (spec 9); the value 6 is aclcpu's choice, it could not be confirmed. */
+    ACL_STREAM_LAUNCH_BLOCKING_MODE = 6
+} aclrtStreamAttr;
+
+/* Point in a stream's life at which a stream state callback fires. */
+typedef enum aclrtStreamState {
+    ACL_RT_STREAM_STATE_CREATE_POST = 1,
+    ACL_RT_STREAM_STATE_DESTROY_PRE = 2
+} aclrtStreamState;
+
+/* Comparison used by aclrtSwitchStream. */
+typedef enum aclrtCondition {
+    ACL_RT_EQUAL = 0,
+    ACL_RT_NOT_EQUAL = 1,
+    ACL_RT_GREATER = 2,
+    ACL_RT_GREATER_OR_EQUAL = 3,
+    ACL_RT_LESS = 4,
+    ACL_RT_LESS_OR_EQUAL = 5
+} aclrtCondition;
+
+/* Operand type compared by aclrtSwitchStream. */
+typedef enum aclrtCompareDataType {
+    ACL_RT_SWITCH_INT32 = 0,
+    ACL_RT_SWITCH_INT64 = 1
+} aclrtCompareDataType;
+
+/* Kind of core counted by the resource-limit (core control) calls. */
+typedef enum aclrtDevResLimitType {
+    ACL_RT_DEV_RES_CUBE_CORE = 0,
+    ACL_RT_DEV_RES_VECTOR_CORE = 1
+} aclrtDevResLimitType;
+
+/* Which threads may make capture-unsafe calls while a stream is being captured. */
+typedef enum aclmdlRICaptureMode {
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2
+} aclmdlRICaptureMode;
+
+/* Capture state of a stream, reported by aclmdlRICaptureGetInfo. */
+typedef enum aclmdlRICaptureStatus {
+    ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+    ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1,
+    ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2
+} aclmdlRICaptureStatus;
+
+/* Option set by aclrtSetStreamConfigOpt. */
+typedef enum aclrtStreamConfigAttr {
+    ACL_RT_STREAM_WORK_ADDR_PTR = 0,
+    ACL_RT_STREAM_WORK_SIZE = 1,
+    ACL_RT_STREAM_FLAG = 2,
+    ACL_RT_STREAM_PRIORITY = 3
+} aclrtStreamConfigAttr;
+
+/* Core type a kernel runs on. */
+typedef enum aclrtEngineType {
+    ACL_RT_ENGINE_TYPE_AIC = 0,
+    ACL_RT_ENGINE_TYPE_AIV = 1
+} aclrtEngineType;
+
+/* Kernel launch attribute identifier (aclrtLaunchKernelAttr.id). */
+typedef enum aclrtLaunchKernelAttrId {
+    ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
+    ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE
+        ACL_DEPRECATED_MESSAGE("Use ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE instead") = 2,
+    ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
+    ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
+    ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
+    ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
+    ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
+    ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
+    ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8,
+    ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9
+} aclrtLaunchKernelAttrId;
+
+/* Option kind in an aclrtBinaryLoadOption. */
+typedef enum aclrtBinaryLoadOptionType {
+    ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+    ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
+    ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
+    ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3
+} aclrtBinaryLoadOptionType;
+
+/* ---- Structures and unions (spec 1.4) ---- */
+
+/* Value of a stream attribute; which member is used depends on the aclrtStreamAttr. */
+typedef union aclrtStreamAttrValue {
+    uint64_t failureMode;        /* ACL_STREAM_ATTR_FAILURE_MODE: ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE */
+    uint32_t overflowSwitch;     /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK: 0 off, 1 on */
+    uint32_t userCustomTag;      /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
+    uint32_t cacheOpInfoSwitch;  /* ACL_STREAM_ATTR_CACHE_OP_INFO */
+    uint32_t streamPriority;     /* ACL_STREAM_ATTR_PRIORITY: 0 (highest) .. 7 */
+    uint32_t launchBlockingMode; /* ACL_STREAM_LAUNCH_BLOCKING_MODE: ACL_STREAM_LAUNCH_BLOCKING_MODE_* */
+    uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
+/* Options of a stream created with aclrtCreateStreamV2. */
+typedef struct aclrtStreamConfigHandle {
+    void *workptr;
+    size_t workSize;
+    size_t flag;
+    uint32_t priority;
+} aclrtStreamConfigHandle;
+
+/* A 64-bit kernel timeout in microseconds, split in two halves. */
+typedef struct aclrtTimeoutUs {
+    uint32_t timeoutLow;  /* low 32 bits */
+    uint32_t timeoutHigh; /* high 32 bits */
+} aclrtTimeoutUs;
+
+/* Value of a kernel launch attribute; which member is used depends on the aclrtLaunchKernelAttrId. */
+typedef union aclrtLaunchKernelAttrValue {
+    uint8_t schemMode; /* 0: start when any core is free; 1: start only when all numBlocks cores are free */
+    ACL_DEPRECATED_MESSAGE("Use dynUBufSize instead") uint32_t localMemorySize;
+    uint32_t dynUBufSize;
+    aclrtEngineType engineType;
+    uint32_t blockDimOffset;
+    uint8_t isBlockTaskPrefetch;
+    uint8_t isDataDump;
+    uint16_t timeout;         /* seconds */
+    aclrtTimeoutUs timeoutUs; /* microseconds */
+    uint8_t enableProfiling;  /* 0 disable, 1 enable */
+    uint32_t rsv[4];
+} aclrtLaunchKernelAttrValue;
+
+/* One kernel launch attribute. */
+typedef struct aclrtLaunchKernelAttr {
+    aclrtLaunchKernelAttrId id;
+    aclrtLaunchKernelAttrValue value;
+} aclrtLaunchKernelAttr;
+
+/* Kernel launch configuration: an array of attributes. */
+typedef struct aclrtLaunchKernelCfg {
+    aclrtLaunchKernelAttr *attrs;
+    size_t numAttrs;
+} aclrtLaunchKernelCfg;
+
+/* Grid or block dimensions of a SIMT kernel launch. */
+typedef struct dim3 {
+    uint32_t x;
+    uint32_t y;
+    uint32_t z;
+#if defined(__cplusplus) && __cplusplus >= 201103L
+    constexpr dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
+#elif defined(__cplusplus)
+    dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
+#endif
+} dim3;
+
+/* Interprocess handle of an event created with ACL_EVENT_IPC. */
+typedef struct aclrtIpcEventHandle {
+    char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+
+/* Placeholder in host kernel arguments: where a pointer goes and where its data lies. */
+typedef struct aclrtPlaceHolderInfo {
+    uint32_t addrOffset;
+    uint32_t dataOffset;
+} aclrtPlaceHolderInfo;
+
+/* Value of a binary load option; which member is used depends on the aclrtBinaryLoadOptionType. */
+typedef union aclrtBinaryLoadOptionValue {
+    uint32_t isLazyLoad;
+    uint32_t magic;
+    int32_t cpuKernelMode;
+    uint32_t rsv[4];
+} aclrtBinaryLoadOptionValue;
+
+/* One binary load option. */
+typedef struct aclrtBinaryLoadOption {
+    aclrtBinaryLoadOptionType type;
+    aclrtBinaryLoadOptionValue value;
+} aclrtBinaryLoadOption;
+
+/* Options of aclrtBinaryLoadFromFile / aclrtBinaryLoadFromData: an array of options. */
+typedef struct aclrtBinaryLoadOptions {
+    aclrtBinaryLoadOption *options;
+    size_t numOpt;
+} aclrtBinaryLoadOptions;
+
+/* Callback fired when any stream of the process is created or about to be destroyed. */
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
+
+/* ==== Initialisation (spec 3.4) ==== */
+
+/** Initialises the runtime, optionally reading a JSON configuration file (configPath may be NULL). */
+ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
+
+/** Releases all runtime resources; call once before the process exits. */
+ACL_FUNC_VISIBILITY aclError aclFinalize(void);
+
+/** Drops one aclInit reference, releasing resources when none remain, and reports the remaining count. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
+
+/* ==== Devices and contexts (spec 3.4) ==== */
+
+/** Makes a device current for the calling thread, creating its default context and default stream. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+
+/** Releases one reference to a device and frees its resources when the last one goes. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
+
+/** Frees a device's resources regardless of how many times it was set. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+
+/** Returns the device of the calling thread's current context. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
+
+/** Returns the number of devices. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+
+/** Creates a context on a device and makes it current for the calling thread. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+
+/** Destroys a context created with aclrtCreateContext. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+
+/** Makes a context current for the calling thread. */
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+
+/** Returns the calling thread's current context. */
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+
+/** Returns the default stream of the calling thread's current context. */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+
+/** Blocks until every stream of the current context has finished its work. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+
+/** Blocks until every stream of the current context has finished, or until timeout ms pass (-1 waits forever). */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+
+/** Reports whether the program runs on the host or on the device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+
+/* ==== Streams (spec 3.1) ==== */
+
+/** Creates a stream with default priority and no flags on the current context. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+
+/** Creates a stream with a priority (0 highest .. 7) and ACL_STREAM_* flags. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
+
+/** Creates a stream from a configuration handle (NULL means defaults). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+
+/** Allocates a stream configuration handle holding default options, or returns NULL on failure. */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+
+/** Frees a stream configuration handle. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+
+/** Sets one option of a stream configuration handle; valueSize must match the option's type. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize);
+
+/** Waits for a stream's outstanding tasks and destroys it. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+
+/** Destroys a stream at once, discarding its outstanding tasks. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+
+/** Blocks until every task issued to a stream (NULL: the default stream) has completed. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+
+/** Blocks until a stream's tasks have completed or timeout ms pass (-1 waits forever). */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+/** Reports without blocking whether every task issued to a stream has completed. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+
+/** Returns a stream's priority. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+
+/** Returns the ACL_STREAM_* flags a stream was created with. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+
+/** Returns a stream's numeric id. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+
+/** Returns how many more streams the current device can create. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+
+/** Sets what a stream does after a task fails: ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+
+/** Turns floating-point overflow detection on (1) or off (0) for a stream's later tasks. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+
+/** Returns a stream's floating-point overflow detection switch. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+
+/** Sets one attribute of a stream. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+
+/** Reads one attribute of a stream. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+
+/** Stops a stream's running tasks and discards its queued ones. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+
+/** Stops a stream's running tasks without clearing its queue. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+
+/** Clears the tasks of a persistent, model-bound stream so that it can be filled again. */
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
+
+/** Issues a task to stream that activates the model stream activeStream. */
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
+
+/** Issues a task to stream that jumps to trueStream when (*leftValue cond *rightValue) holds. */
+ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue,
+                                               aclrtCompareDataType dataType, aclrtStream trueStream,
+                                               aclrtStream falseStream, aclrtStream stream);
+
+/** Registers (or, with a NULL callback, unregisters) a named stream state callback. */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
+                                                         void *args);
+
+/** Returns the values of the lowest (least) and highest (greatest) stream priority. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority);
+
+/** Makes a stream's later tasks wait until an event's recorded work has completed. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
+/** Makes a stream wait for an event, with a timeout in seconds and an ACL_EVENT_WAIT_* flag. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                                          uint32_t flag);
+
+/** Makes a stream wait for an event, failing the wait after timeout seconds (0 never times out). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout);
+
+/** Opens a nestable section in which launches on a stream stay asynchronous even in blocking mode (flag must be 0). */
+ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchBegin(aclrtStream stream, uint64_t flag);
+
+/** Closes a non-blocking launch section; the outermost close synchronises the stream if it would block. */
+ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint64_t flag);
+
+/* ==== Core limits (spec 3.2) ==== */
+
+/** Returns a device's limit on cores of one type. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
+
+/** Limits the cores of one type that later tasks on a device may use. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
+
+/** Restores a device's core limits to the hardware defaults. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+
+/** Returns a stream's limit on cores of one type, or the device limit if the stream has none. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t *value);
+
+/** Sets a stream's limit on cores of one type. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value);
+
+/** Removes a stream's core limits so that the device limits apply again. */
+ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
+
+/** Makes a stream's core limits apply to launches from the calling thread. */
+ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream);
+
+/** Stops applying a stream's core limits to the calling thread, if that stream is the one in use. */
+ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+
+/** Returns the core limit of one type that applies to the calling thread. */
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+
+/* ==== Events (spec 3.3) ==== */
+
+/** Creates an event with default flags on the current context. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+
+/** Creates an event with ACL_EVENT_* flags. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+
+/** Creates a reusable event, not limited by hardware event slots, with ACL_EVENT_* flags. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+
+/** Destroys an event; its resources are freed once its pending record completes. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+
+/** Records in an event the work issued to a stream so far. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+
+/** Records an event with an ACL_EVENT_RECORD_* flag. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
+
+/** Issues a task to a stream that resets an event to the not-recorded state. */
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+
+/** Reports whether an event's recorded work has completed (deprecated form). */
+ACL_DEPRECATED_MESSAGE("aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead")
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
+
+/** Reports whether an event's recorded work has completed. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+
+/** Reports whether every stream wait issued on an event has finished. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+
+/** Blocks until an event's recorded work has completed. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+
+/** Blocks until an event's recorded work has completed or timeout ms pass (-1 waits forever). */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+
+/** Returns the time in milliseconds between two completed events. */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+
+/** Returns the time in microseconds since device start at which an event completed. */
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
+
+/** Returns an event's numeric id. */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId);
+
+/** Returns how many more events the current device can create. */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
+
+/** Sets the process-wide timeout in seconds of stream waits on events (0 means none). */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+
+/** Exports an ACL_EVENT_IPC event as a handle another process can open. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
+
+/** Opens an event exported by another process. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
+
+/* ==== Notifies (spec 3.3) ==== */
+
+/** Creates a notify, a one-shot signal between streams, with an ACL_NOTIFY_* flag. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
+
+/** Destroys a notify. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+
+/** Issues a task to a stream that sets a notify. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+
+/** Issues to a stream a task that waits for a notify and then clears it (timeout in ms). */
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
+
+/** Returns a notify's numeric id. */
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
+
+/* ==== Memory (spec 3.5) ==== */
+
+/** Allocates device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+
+/** Frees device memory allocated by aclrtMalloc. */
+ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
+
+/** Allocates page-locked host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
+
+/** Frees host memory allocated by aclrtMallocHost. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+
+/** Copies count bytes synchronously; destMax is the capacity of dst. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                         aclrtMemcpyKind kind);
+
+/** Issues a copy of count bytes to a stream. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                              aclrtMemcpyKind kind, aclrtStream stream);
+
+/** Copies a height x width byte matrix synchronously between buffers with the given row pitches. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                           size_t height, aclrtMemcpyKind kind);
+
+/** Sets count bytes to a value synchronously; maxCount is the capacity of devPtr. */
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
+
+/** Issues to a stream a task that sets count bytes to a value. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                              aclrtStream stream);
+
+/** Returns the free and total bytes of one kind of device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+
+/* ==== Host callbacks (spec 3.6) ==== */
+
+/** Makes a host thread the one that runs aclrtLaunchCallback callbacks of a stream. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/** Detaches a host thread from a stream's callbacks. */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/** Issues to a stream a task that runs fn(userData) on the stream's subscribed thread. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream);
+
+/** Runs the calling subscribed thread's pending callbacks, waiting up to timeout ms (-1 waits forever). */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+
+/** Issues to a stream a task that runs fn(args) on a runtime thread and blocks the stream until it returns. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+
+/** Makes a host thread the one that runs host functions of a stream. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/** Runs the calling subscribed thread's pending host functions, waiting up to timeout ms. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+
+/** Detaches a host thread from a stream's host functions. */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/* ==== Kernel binaries (spec 3.7) ==== */
+
+/** Wraps dataLen bytes of kernel binary in an aclrtBinary, or returns NULL on failure. */
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen);
+
+/** Frees an aclrtBinary created by aclrtCreateBinary. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
+
+/** Loads an aclrtBinary and returns a handle to its kernels. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle);
+
+/** Loads a kernel binary from a file (on aclcpu, a shared object); options may be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle);
+
+/** Loads a kernel binary from memory; options may be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+                                                     const aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle);
+
+/** Unloads a kernel binary. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+
+/** Finds a kernel of a loaded binary by name. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+                                                    aclrtFuncHandle *funcHandle);
+
+/* ==== Kernel argument builders (spec 3.7) ==== */
+
+/** Returns the size of memory needed to hold an argument handle for a kernel. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
+
+/** Returns the size of the argument block the runtime needs for userArgsSize bytes of user arguments. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
+                                                       size_t *actualArgsSize);
+
+/** Creates an empty argument handle for a kernel. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle);
+
+/** Initialises an argument handle in caller-provided host memory of actualArgsSize bytes. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle,
+                                                          void *userHostMem, size_t actualArgsSize);
+
+/** Appends a copy of one parameter to an argument handle. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                                                   aclrtParamHandle *paramHandle);
+
+/** Appends a pointer placeholder whose data is supplied later. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                                              aclrtParamHandle *paramHandle);
+
+/** Returns a buffer of dataSize bytes that a placeholder parameter will point to. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                                                 aclrtParamHandle paramHandle, size_t dataSize,
+                                                                 void **bufferAddr);
+
+/** Replaces the value of a parameter already appended to an argument handle. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
+                                                       void *param, size_t paramSize);
+
+/** Marks an argument handle complete so that it can be launched. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+
+/* ==== Kernel launch (spec 3.7) ==== */
+
+/** Issues a kernel on numBlocks blocks to a stream, with arguments packed in device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                               size_t argsSize, aclrtStream stream);
+
+/** Issues a kernel with packed device-memory arguments and a launch configuration (cfg may be NULL). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                 const void *argsData, size_t argsSize, aclrtLaunchKernelCfg *cfg,
+                                                 aclrtStream stream);
+
+/** Issues a kernel whose arguments were built with the aclrtKernelArgs* calls (reserve must be NULL). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                         aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                         aclrtArgsHandle argsHandle, void *reserve);
+
+/** Issues a kernel with arguments packed in host memory, patching the listed placeholders. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                           aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                           void *hostArgs, size_t argsSize,
+                                                           aclrtPlaceHolderInfo *placeHolderArray,
+                                                           size_t placeHolderNum);
+
+/** Issues a kernel given one host pointer per parameter, in order. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
+                                                            aclrtLaunchKernelCfg *cfg, void **args);
+
+/** Issues a SIMT kernel over a grid of blocks given one host pointer per parameter. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim,
+                                                                size_t dynUbufSize, aclrtStream stream,
+                                                                aclrtLaunchKernelCfg *cfg, void **args);
+
+/** Issues a SIMT kernel over a grid of blocks with arguments packed in host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim,
+                                                               size_t dynUbufSize, aclrtStream stream,
+                                                               aclrtLaunchKernelCfg *cfg, void *hostArgs,
+                                                               size_t argsSize,
+                                                               aclrtPlaceHolderInfo *placeHolderArray,
+                                                               size_t placeHolderNum);
+
+/* ==== Model run instances: building (spec 3.8) ==== */
+
+/** Creates an empty model run instance to be built from bound streams (flag must be 0). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
+
+/** Binds a persistent stream to a model as ACL_MODEL_STREAM_FLAG_HEAD or ACL_MODEL_STREAM_FLAG_DEFAULT. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+
+/** Adds the model's end task to a bound stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+
+/** Finishes building a model so that it can be executed (reserve must be NULL). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+
+/** Unbinds a stream from a model. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+
+/** Runs a model and blocks until it finishes or timeout ms pass (-1 waits forever). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+
+/** Issues one run of a model to a stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+
+/** Destroys a model run instance. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+
+/** Stops a running model and discards its remaining tasks. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+
+/** Sets a model's name. */
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name);
+
+/** Copies a model's name into name, which holds maxLen bytes. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name);
+
+/** Returns a model's numeric id. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId);
+
+/** Fills streams with up to *numStreams streams of a model and sets *numStreams to the number written. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams);
+
+/** Fills tasks with up to *numTasks tasks of a model stream and sets *numTasks to the number written. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks);
+
+/** Prints a description of a model to the log (deprecated form). */
+ACL_DEPRECATED_MESSAGE("aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+
+/** Writes a JSON description of a model to a file, with ACL_MDLRI_DEBUG_JSON_PRINT_* flags. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
+
+/* ==== Model run instances: stream capture (spec 3.8) ==== */
+
+/** Starts recording the tasks issued to a stream into a new model instead of running them. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+
+/** Reports a stream's capture status and, while capturing, the model being recorded. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+                                                    aclmdlRI *modelRI);
+
+/** Ends the capture on a stream and returns the recorded model. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+
+/** Swaps the calling thread's capture mode with *mode. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+
+/** Starts recording the tasks issued to a stream into an existing model. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+                                                           aclmdlRICaptureMode mode);
+
+/** Starts a task group within the capture on a stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+
+/** Ends the task group on a capturing stream and returns its handle. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
+
+/** Starts replacing the tasks of a captured task group with tasks issued to a stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+
+/** Ends the task group update started on a stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACLCPU_ACL_ACL_RT_H_ */

@@ -1,0 +1,72 @@
+/*
+ * api_callback.c - host functions and callbacks on streams.
+ *
+ * DESIGN: aclrtLaunchHostFunc queues a task that runs fn(args) once every
+ * earlier task of the stream is done, and holds back later tasks until it
+ * returns (on aclcpu's host-function thread, or on a thread synchronising
+ * the stream). aclrtLaunchCallback instead hands the call to the thread
+ * subscribed with aclrtSubscribeReport, which runs it inside
+ * aclrtProcessReport (report.c).
+ */
+#include "../core/core.h"
+
+static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_kind kind, void (*f)(void *),
+                                void *arg, bool block)
+{
+    struct stream *s;
+    struct task *t;
+    aclError err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS && kind == TASK_CALLBACK && !report_is_subscribed(s))
+        err = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
+                       "%s: stream %d has no subscribed thread; call aclrtSubscribeReport first", fn, s->id);
+    if (err == ACL_SUCCESS)
+        err = stream_begin_task(fn, s, stream, kind, &t);
+    if (err != ACL_SUCCESS)
+        return err;
+    t->u.host.fn = f;
+    t->u.host.arg = arg;
+    t->u.host.block = block;
+    stream_commit(s, t);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
+{
+    if (fn == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchHostFunc: argument 'fn' is NULL");
+    return queue_host_task("aclrtLaunchHostFunc", stream, TASK_HOST_FUNC, fn, args, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream)
+{
+    const char *name = "aclrtLaunchCallback";
+    if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'blockType' (%d) is neither NO_BLOCK (0) nor BLOCK (1)",
+                        name, (int)blockType);
+    if (fn == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'fn' is NULL", name);
+    return queue_host_task(name, stream, TASK_CALLBACK, fn, userData, blockType == ACL_CALLBACK_BLOCK);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+    struct stream *s;
+    aclError err = stream_resolve("aclrtSubscribeReport", stream, &s);
+    return err == ACL_SUCCESS ? report_subscribe(threadId, s) : err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+    struct stream *s;
+    aclError err = stream_resolve("aclrtUnSubscribeReport", stream, &s);
+    return err == ACL_SUCCESS ? report_unsubscribe(threadId, s) : err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
+{
+    if (timeout == 0 || timeout < -1)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtProcessReport: argument 'timeout' is %d ms; it must be -1 or "
+                        "above 0", timeout);
+    return report_process(timeout);
+}

@@ -1,0 +1,469 @@
+/*
+ * api_event.c - events: create, record, wait, reset, query, sync, time.
+ *
+ * DESIGN: argument checks in the spec's order ([acl] NULL and flag checks,
+ * then the context, then the handle, then [rt] rules), then event.c. Record
+ * and wait take the stream lock and then the event lock (the global order),
+ * so a record's number and a wait's snapshot are taken atomically with the
+ * task being queued.
+ */
+#include "../core/core.h"
+#include "../engine/engine.h"
+
+#define EVENT_FLAG_BITS 0x3Fu      /* aclrtCreateEventWithFlag accepts these */
+#define EVENT_EX_FLAG_BITS 0x4Fu   /* aclrtCreateEventExWithFlag accepts these */
+
+static _Atomic uint32_t op_wait_timeout_s; /* aclrtSetOpWaitTimeout; relaxed: a setting */
+
+static aclError null_arg(const char *fn, const char *arg)
+{
+    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
+}
+
+static aclError resolve_event(const char *fn, aclrtEvent h, struct event **out)
+{
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    *out = (struct event *)obj_resolve(h, OBJ_EVENT);
+    if (*out == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        "%s: argument 'event' (%p) is not a live event: destroyed, or never created", fn, h);
+    return ACL_SUCCESS;
+}
+
+static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag, bool ex, bool lazy)
+{
+    struct context *ctx;
+    struct event *ev;
+    aclError err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    err = event_create(ctx, flag, ex, lazy, &ev);
+    if (err != ACL_SUCCESS)
+        return acl_fail(err, "%s: device %d has no event left (%u of %u in use)", fn, ctx->dev->id,
+                        ctx->dev->events_used, ctx->dev->soc->max_events);
+    *event = obj_handle(&ev->hdr);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event)
+{
+    if (event == NULL)
+        return null_arg("aclrtCreateEvent", "event");
+    /* CANN creates these with DDSYNC|TIME_LINE|STREAM_MARK: waitable and
+     * timed; they take their hardware id at the first record. */
+    return create_event("aclrtCreateEvent", event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, false, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    const char *fn = "aclrtCreateEventWithFlag";
+    uint32_t alone = ACL_EVENT_EXTERNAL | ACL_EVENT_DEVICE_USE_ONLY;
+    if (event == NULL)
+        return null_arg(fn, "event");
+    if (flag == 0 || (flag & ~EVENT_FLAG_BITS) != 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'flag' (0x%x) must be a non-zero combination of bits 0x%x", fn, flag,
+                        EVENT_FLAG_BITS);
+    if ((flag & alone) != 0 && (flag & ~(flag & alone)) != 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'flag' (0x%x): ACL_EVENT_EXTERNAL and ACL_EVENT_DEVICE_USE_ONLY must be used "
+                        "alone", fn, flag);
+    return create_event(fn, event, flag, false, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    const char *fn = "aclrtCreateEventExWithFlag";
+    if (event == NULL)
+        return null_arg(fn, "event");
+    if (flag == 0 || (flag & ~EVENT_EX_FLAG_BITS) != 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'flag' (0x%x) must be a non-zero combination of bits 0x%x", fn, flag,
+                        EVENT_EX_FLAG_BITS);
+    if ((flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: ACL_EVENT_IPC must be used alone", fn);
+    if (flag & ACL_EVENT_IPC)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: IPC events need a second process; aclcpu has none", fn);
+    return create_event(fn, event, flag, true, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
+{
+    struct event *ev;
+    aclError err;
+    if (event == NULL)
+        return null_arg("aclrtDestroyEvent", "event");
+    err = resolve_event("aclrtDestroyEvent", event, &ev);
+    if (err == ACL_SUCCESS)
+        event_destroy(ev);
+    return err;
+}
+
+static aclError check_same_device(const char *fn, struct event *ev, struct stream *s)
+{
+    if (ev->dev == s->dev)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the event belongs to device %d but stream %d to device %d", fn,
+                    ev->dev->id, s->id, s->dev->id);
+}
+
+static aclError record(const char *fn, aclrtEvent event, aclrtStream stream)
+{
+    struct event *ev;
+    struct stream *s;
+    struct task *t;
+    aclError err = resolve_event(fn, event, &ev);
+
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = check_same_device(fn, ev, s);
+    if (err == ACL_SUCCESS)
+        err = stream_begin_task(fn, s, stream, TASK_EVENT_RECORD, &t);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_mutex_lock(&ev->lock);
+    if (!obj_same(&ev->hdr, event) || event_take_lazy_slot_locked(ev) != ACL_SUCCESS) {
+        bool dead = !obj_same(&ev->hdr, event);
+        plat_mutex_unlock(&ev->lock);
+        stream_abandon(s, t);
+        return dead ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
+                    : acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn, ev->dev->id);
+    }
+    t->u.event.ev = ev;
+    t->u.event.gen = ++ev->record_gen;
+    ev->pending_tasks++;
+    plat_mutex_unlock(&ev->lock);
+    stream_commit(s, t);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+    if (event == NULL)
+        return null_arg("aclrtRecordEvent", "event");
+    return record("aclrtRecordEvent", event, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
+{
+    const char *fn = "aclrtRecordEventWithFlag";
+    if (event == NULL)
+        return null_arg(fn, "event");
+    if (flag > ACL_EVENT_RECORD_EXTERNAL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flag' (%u) must be 0 (default) or 1 (external)", fn,
+                        flag);
+    if (flag == ACL_EVENT_RECORD_EXTERNAL)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: an external record needs a capturing stream and an Ex event created with exactly "
+                        "ACL_EVENT_SYNC", fn);
+    return record(fn, event, stream);
+}
+
+static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent event, struct event *ev,
+                                 enum task_kind kind)
+{
+    struct stream *s;
+    struct task *t;
+    aclError err = stream_resolve(fn, stream, &s);
+
+    if (err == ACL_SUCCESS)
+        err = check_same_device(fn, ev, s);
+    if (err == ACL_SUCCESS)
+        err = stream_begin_task(fn, s, stream, kind, &t);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_mutex_lock(&ev->lock);
+    if (!obj_same(&ev->hdr, event) || (kind == TASK_EVENT_WAIT && ev->record_gen == 0)) {
+        /* Dead event, or a wait on a never-recorded event: nothing to do. */
+        bool dead = !obj_same(&ev->hdr, event);
+        plat_mutex_unlock(&ev->lock);
+        stream_abandon(s, t);
+        return dead ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
+                    : ACL_SUCCESS;
+    }
+    t->u.event.ev = ev;
+    t->u.event.gen = ev->record_gen; /* the snapshot: the newest record at call time */
+    ev->pending_tasks++;
+    if (kind == TASK_EVENT_WAIT)
+        ev->waits_issued++;
+    plat_mutex_unlock(&ev->lock);
+    stream_commit(s, t);
+    return ACL_SUCCESS;
+}
+
+static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event)
+{
+    struct event *ev;
+    aclError err = resolve_event(fn, event, &ev);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ev->flags & ACL_EVENT_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: a DEVICE_USE_ONLY event cannot be waited on from a stream",
+                        fn);
+    if (!(ev->flags & ACL_EVENT_SYNC))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: the event was created without ACL_EVENT_SYNC, so streams cannot wait on it", fn);
+    return queue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+    if (event == NULL)
+        return null_arg("aclrtStreamWaitEvent", "event");
+    return wait_event("aclrtStreamWaitEvent", stream, event);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
+{
+    const char *fn = "aclrtStreamWaitEventWithTimeout";
+    if (timeout < 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'timeout' is %d s; it must be 0 (never time out) or more", fn, timeout);
+    if (event == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'event' is NULL", fn);
+    return wait_event(fn, stream, event);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                                          uint32_t flag)
+{
+    const char *fn = "aclrtStreamWaitEventWithFlag";
+    if (event == NULL)
+        return null_arg(fn, "event");
+    if (flag > ACL_EVENT_WAIT_EXTERNAL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flag' (%u) must be 0 (default) or 1 (external)", fn,
+                        flag);
+    if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: an external wait takes no timeout (got %u)", fn, timeout);
+    return wait_event(fn, stream, event);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+    const char *fn = "aclrtResetEvent";
+    struct event *ev;
+    aclError err;
+    if (event == NULL)
+        return null_arg(fn, "event");
+    err = resolve_event(fn, event, &ev);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ev->ex || !(ev->flags & ACL_EVENT_SYNC))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: only events with ACL_EVENT_SYNC from aclrtCreateEvent[WithFlag] can be reset", fn);
+    return queue_event_task(fn, stream, event, ev, TASK_EVENT_RESET);
+}
+
+/* Reads an event's state under its lock. */
+struct event_view {
+    uint64_t record_gen, done_gen, ts;
+    bool reset_done;
+    uint64_t waits_issued, waits_done;
+};
+
+static struct event_view view(struct event *ev)
+{
+    struct event_view v;
+    plat_mutex_lock(&ev->lock);
+    v.record_gen = ev->record_gen;
+    v.done_gen = ev->done_gen;
+    v.ts = ev->timestamp_ns;
+    v.reset_done = ev->reset_done;
+    v.waits_issued = ev->waits_issued;
+    v.waits_done = ev->waits_done;
+    plat_mutex_unlock(&ev->lock);
+    return v;
+}
+
+static bool complete(const struct event_view *v) { return v->done_gen >= v->record_gen && !v->reset_done; }
+
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+{
+    const char *fn = "aclrtQueryEvent";
+    struct event *ev;
+    struct event_view v;
+    aclError err;
+    if (event == NULL || status == NULL)
+        return null_arg(fn, event == NULL ? "event" : "status");
+    err = resolve_event(fn, event, &ev);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ev->ex)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for Ex events; use aclrtQueryEventStatus", fn);
+    v = view(ev);
+    *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
+{
+    const char *fn = "aclrtQueryEventStatus";
+    struct event *ev;
+    struct event_view v;
+    aclError err;
+    if (event == NULL || status == NULL)
+        return null_arg(fn, event == NULL ? "event" : "status");
+    err = resolve_event(fn, event, &ev);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ev->flags & ACL_EVENT_EXTERNAL)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
+    v = view(ev);
+    if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
+        *status = ev->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    else
+        *status = complete(&v) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
+{
+    const char *fn = "aclrtQueryEventWaitStatus";
+    struct event *ev;
+    struct event_view v;
+    aclError err;
+    if (event == NULL || status == NULL)
+        return null_arg(fn, event == NULL ? "event" : "status");
+    err = resolve_event(fn, event, &ev);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ev->ex)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for Ex events", fn);
+    v = view(ev);
+    *status = v.waits_done >= v.waits_issued ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
+{
+    struct event *ev;
+    aclError err = resolve_event(fn, event, &ev);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ev->flags & ACL_EVENT_EXTERNAL)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
+    err = engine_sync_event(ev, plat_deadline_ms(timeout));
+    if (err != ACL_SUCCESS)
+        return acl_fail(err, "%s: event %d did not complete within %d ms", fn, ev->id, timeout);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event)
+{
+    if (event == NULL)
+        return null_arg("aclrtSynchronizeEvent", "event");
+    return sync_event("aclrtSynchronizeEvent", event, -1);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
+{
+    const char *fn = "aclrtSynchronizeEventWithTimeout";
+    if (timeout < -1) /* the spec checks the timeout before the event */
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'timeout' is %d ms; it must be -1 or above 0", fn,
+                        timeout);
+    if (event == NULL)
+        return null_arg(fn, "event");
+    if (timeout == 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'timeout' is 0 ms; it must be -1 or above 0", fn);
+    return sync_event(fn, event, timeout);
+}
+
+/* Timestamp of a completed event, or an error naming why there is none. */
+static aclError stamp_of(const char *fn, const char *arg, aclrtEvent event, uint64_t *ns)
+{
+    struct event *ev;
+    struct event_view v;
+    aclError err = resolve_event(fn, event, &ev);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ev->flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: '%s' is an EXTERNAL/IPC event, which has no time",
+                        fn, arg);
+    v = view(ev);
+    if (v.record_gen == 0)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: '%s' was never recorded", fn, arg);
+    if (v.done_gen < v.record_gen)
+        return acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                        "%s: '%s' has not completed yet (synchronize its stream or the event first)", fn, arg);
+    *ns = v.ts;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+{
+    const char *fn = "aclrtEventElapsedTime";
+    uint64_t a, b;
+    aclError err;
+    if (ms == NULL || startEvent == NULL || endEvent == NULL)
+        return null_arg(fn, ms == NULL ? "ms" : startEvent == NULL ? "startEvent" : "endEvent");
+    err = stamp_of(fn, "startEvent", startEvent, &a);
+    if (err == ACL_SUCCESS)
+        err = stamp_of(fn, "endEvent", endEvent, &b);
+    if (err == ACL_SUCCESS)
+        *ms = (float)((double)((int64_t)(b - a)) / 1e6);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
+{
+    const char *fn = "aclrtEventGetTimestamp";
+    uint64_t ns;
+    aclError err;
+    if (event == NULL || timestamp == NULL)
+        return null_arg(fn, event == NULL ? "event" : "timestamp");
+    err = stamp_of(fn, "event", event, &ns);
+    if (err == ACL_SUCCESS)
+        *timestamp = ns / 1000u; /* µs on the monotonic clock ("since boot") */
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId)
+{
+    struct event *ev;
+    aclError err;
+    if (event == NULL || eventId == NULL)
+        return null_arg("aclrtGetEventId", event == NULL ? "event" : "eventId");
+    err = resolve_event("aclrtGetEventId", event, &ev);
+    if (err == ACL_SUCCESS)
+        *eventId = (uint32_t)ev->id;
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
+{
+    struct context *ctx;
+    aclError err;
+    if (eventCount == NULL)
+        return null_arg("aclrtGetEventAvailNum", "eventCount");
+    err = ctx_require("aclrtGetEventAvailNum", &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_mutex_lock(&ctx->dev->lock);
+    *eventCount = ctx->dev->soc->max_events - ctx->dev->events_used;
+    plat_mutex_unlock(&ctx->dev->lock);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout)
+{
+    atomic_store_explicit(&op_wait_timeout_s, timeout, memory_order_relaxed);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
+{
+    (void)event;
+    (void)handle;
+    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtIpcGetEventHandle: IPC events are not supported");
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
+{
+    (void)handle;
+    (void)event;
+    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtIpcOpenEventHandle: IPC events are not supported");
+}

@@ -1,0 +1,407 @@
+/*
+ * api_kernel.c - kernel launches and argument handles.
+ *
+ * DESIGN: every launch variant funnels into launch(): resolve the kernel
+ * (taking a reference on its binary), read the launch attributes, copy the
+ * arguments into the task (inline up to TASK_INLINE_ARGS bytes) and patch
+ * placeholders to point into that copy, so the caller may reuse its buffers
+ * as soon as the call returns. Argument handles (aclrtKernelArgs*) are
+ * objects in the handle table that collect parameter bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/core.h"
+
+struct launch_desc {
+    const char *fn;
+    aclrtFuncHandle func;
+    uint32_t blocks;
+    aclrtStream stream;
+    const aclrtLaunchKernelCfg *cfg;
+    const void *args;
+    size_t args_size;
+    const aclrtPlaceHolderInfo *ph;   /* offsets inside args */
+    size_t nph;
+    const void *extra;                 /* bytes appended after args (argument handles) */
+    size_t extra_size;
+};
+
+static aclError read_cfg(const struct launch_desc *d, struct task *t)
+{
+    const aclrtLaunchKernelCfg *cfg = d->cfg;
+    t->u.kernel.engine = ACL_RT_ENGINE_TYPE_AIV; /* vector unless told otherwise */
+    if (cfg == NULL)
+        return ACL_SUCCESS;
+    if (cfg->numAttrs > 0 && cfg->attrs == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cfg->attrs is NULL but cfg->numAttrs is %zu", d->fn,
+                        cfg->numAttrs);
+    for (size_t i = 0; i < cfg->numAttrs; i++) {
+        const aclrtLaunchKernelAttr *a = &cfg->attrs[i];
+        switch (a->id) {
+        case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+            if (a->value.schemMode > 1)
+                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: schemMode %u is neither 0 (normal) nor 1 (batch)",
+                                d->fn, a->value.schemMode);
+            t->u.kernel.schedule_mode = a->value.schemMode;
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+            if ((unsigned)a->value.engineType > ACL_RT_ENGINE_TYPE_AIV)
+                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: engineType %d is neither AIC (0) nor AIV (1)", d->fn,
+                                (int)a->value.engineType);
+            t->u.kernel.engine = (uint8_t)a->value.engineType;
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+            break; /* accepted; device-side tuning with no CPU effect */
+        default:
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs[%zu].id %d is not a launch attribute", d->fn,
+                            i, (int)a->id);
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError check_placeholders(const struct launch_desc *d)
+{
+    for (size_t i = 0; i < d->nph; i++) {
+        const aclrtPlaceHolderInfo *p = &d->ph[i];
+        if ((size_t)p->addrOffset + sizeof(void *) > d->args_size || p->dataOffset > d->args_size)
+            return acl_fail(ACL_ERROR_INVALID_PARAM,
+                            "%s: placeHolderArray[%zu] (addrOffset %u, dataOffset %u) lies outside the %zu argument "
+                            "bytes",
+                            d->fn, i, p->addrOffset, p->dataOffset, d->args_size);
+    }
+    return ACL_SUCCESS;
+}
+
+/* Copies the arguments into t and points each placeholder into the copy. */
+static aclError fill_args(const struct launch_desc *d, struct task *t)
+{
+    size_t total = d->args_size + d->extra_size;
+    unsigned char *buf = task_args_reserve(t, total);
+    if (buf == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for %zu argument bytes", d->fn, total);
+    if (d->args_size > 0)
+        memcpy(buf, d->args, d->args_size);
+    if (d->extra_size > 0)
+        memcpy(buf + d->args_size, d->extra, d->extra_size);
+    for (size_t i = 0; i < d->nph; i++) {
+        void *target = buf + d->ph[i].dataOffset;
+        memcpy(buf + d->ph[i].addrOffset, &target, sizeof(target));
+    }
+    t->u.kernel.args = buf;
+    return ACL_SUCCESS;
+}
+
+static aclError launch(const struct launch_desc *d)
+{
+    aclcpuKernelFn kfn;
+    struct binary *bin;
+    struct stream *s;
+    struct task *t;
+    aclError err;
+
+    if (d->blocks == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'numBlocks' is 0; a kernel needs at least one block",
+                        d->fn);
+    if (d->args == NULL && d->args_size > 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: the argument pointer is NULL but its size is %zu", d->fn,
+                        d->args_size);
+    err = check_placeholders(d);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(d->fn, d->stream, &s);
+    if (err == ACL_SUCCESS)
+        err = kfunc_resolve_for_launch(d->fn, d->func, &kfn, &bin);
+    if (err != ACL_SUCCESS)
+        return err;
+    err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
+    if (err == ACL_SUCCESS) {
+        t->u.kernel.fn = kfn;
+        t->u.kernel.blocks = d->blocks;
+        err = read_cfg(d, t);
+        if (err == ACL_SUCCESS)
+            err = fill_args(d, t);
+        if (err != ACL_SUCCESS) {
+            stream_abandon(s, t);
+        } else {
+            t->u.kernel.bin = bin; /* the task now holds the binary reference */
+            stream_commit(s, t);
+            return ACL_SUCCESS;
+        }
+    }
+    if (bin != NULL)
+        binary_put_inflight(bin);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                               size_t argsSize, aclrtStream stream)
+{
+    struct launch_desc d = {"aclrtLaunchKernel", funcHandle, numBlocks, stream, NULL, argsData, argsSize,
+                            NULL, 0, NULL, 0};
+    return launch(&d);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                                 size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream)
+{
+    struct launch_desc d = {"aclrtLaunchKernelV2", funcHandle, numBlocks, stream, cfg, argsData, argsSize,
+                            NULL, 0, NULL, 0};
+    return launch(&d);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                           aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                           void *hostArgs, size_t argsSize,
+                                                           aclrtPlaceHolderInfo *placeHolderArray,
+                                                           size_t placeHolderNum)
+{
+    struct launch_desc d = {"aclrtLaunchKernelWithHostArgs", funcHandle, numBlocks, stream, cfg, hostArgs, argsSize,
+                            placeHolderArray, placeHolderNum, NULL, 0};
+    if (placeHolderNum > 0 && placeHolderArray == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM,
+                        "aclrtLaunchKernelWithHostArgs: 'placeHolderArray' is NULL but 'placeHolderNum' is %zu",
+                        placeHolderNum);
+    return launch(&d);
+}
+
+/* ---- argument handles ------------------------------------------------------ */
+
+#define MAX_ARG_PARAMS 64
+
+struct args_obj {
+    struct obj_header hdr;
+    aclrtFuncHandle func;
+    unsigned char *bytes;            /* parameters, then placeholder data */
+    size_t size, cap;
+    size_t param_off[MAX_ARG_PARAMS], param_size[MAX_ARG_PARAMS];
+    bool is_placeholder[MAX_ARG_PARAMS];
+    unsigned char *ph_data[MAX_ARG_PARAMS];
+    size_t ph_size[MAX_ARG_PARAMS];
+    unsigned nparams;
+    bool finalized;
+};
+
+static struct args_obj *resolve_args(const char *fn, aclrtArgsHandle h, aclError *err)
+{
+    struct args_obj *a = (struct args_obj *)obj_resolve(h, OBJ_ARGS);
+    *err = ACL_SUCCESS;
+    if (h == NULL)
+        *err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'argsHandle' is NULL", fn);
+    else if (a == NULL)
+        *err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: argument 'argsHandle' (%p) is not a live argument handle",
+                        fn, h);
+    return a;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle)
+{
+    struct args_obj *a;
+    bool fresh;
+    if (funcHandle == NULL || argsHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtKernelArgsInit: argument '%s' is NULL",
+                        funcHandle == NULL ? "funcHandle" : "argsHandle");
+    if (obj_resolve(funcHandle, OBJ_FUNC) == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "aclrtKernelArgsInit: 'funcHandle' is not a live kernel");
+    a = obj_create(OBJ_ARGS, sizeof(*a), &fresh);
+    if (a == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtKernelArgsInit: out of memory");
+    a->func = funcHandle;
+    obj_publish(&a->hdr);
+    *argsHandle = obj_handle(&a->hdr);
+    return ACL_SUCCESS;
+}
+
+static aclError args_add(const char *fn, struct args_obj *a, const void *param, size_t n, bool placeholder,
+                         aclrtParamHandle *out)
+{
+    if (a->finalized)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the argument handle is already finalized", fn);
+    if (a->nparams == MAX_ARG_PARAMS)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: at most %d parameters per kernel", fn, MAX_ARG_PARAMS);
+    if (a->size + n > a->cap) {
+        size_t cap = (a->size + n) * 2 + 64;
+        unsigned char *b = realloc(a->bytes, cap);
+        if (b == NULL)
+            return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
+        a->bytes = b;
+        a->cap = cap;
+    }
+    if (param != NULL)
+        memcpy(a->bytes + a->size, param, n);
+    else
+        memset(a->bytes + a->size, 0, n);
+    a->param_off[a->nparams] = a->size;
+    a->param_size[a->nparams] = n;
+    a->is_placeholder[a->nparams] = placeholder;
+    a->size += n;
+    *out = (aclrtParamHandle)(uintptr_t)(a->nparams + 1);
+    a->nparams++;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                                                   aclrtParamHandle *paramHandle)
+{
+    const char *fn = "aclrtKernelArgsAppend";
+    aclError err;
+    struct args_obj *a = resolve_args(fn, argsHandle, &err);
+    if (a == NULL)
+        return err;
+    if (param == NULL || paramHandle == NULL || paramSize == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'param' and 'paramHandle' must be non-NULL, 'paramSize' > 0", fn);
+    return args_add(fn, a, param, paramSize, false, paramHandle);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle)
+{
+    const char *fn = "aclrtKernelArgsAppendPlaceHolder";
+    aclError err;
+    struct args_obj *a = resolve_args(fn, argsHandle, &err);
+    if (a == NULL)
+        return err;
+    if (paramHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'paramHandle' is NULL", fn);
+    return args_add(fn, a, NULL, sizeof(void *), true, paramHandle);
+}
+
+static int param_index(struct args_obj *a, aclrtParamHandle p)
+{
+    uintptr_t i = (uintptr_t)p;
+    return i >= 1 && i <= a->nparams ? (int)(i - 1) : -1;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                                                 aclrtParamHandle paramHandle, size_t dataSize,
+                                                                 void **bufferAddr)
+{
+    const char *fn = "aclrtKernelArgsGetPlaceHolderBuffer";
+    aclError err;
+    struct args_obj *a = resolve_args(fn, argsHandle, &err);
+    int i;
+    if (a == NULL)
+        return err;
+    i = param_index(a, paramHandle);
+    if (i < 0 || !a->is_placeholder[i] || bufferAddr == NULL || dataSize == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'paramHandle' must name a placeholder of this handle, "
+                        "'bufferAddr' be non-NULL and 'dataSize' > 0", fn);
+    free(a->ph_data[i]);
+    a->ph_data[i] = calloc(1, dataSize);
+    if (a->ph_data[i] == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
+    a->ph_size[i] = dataSize;
+    *bufferAddr = a->ph_data[i];
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
+                                                       void *param, size_t paramSize)
+{
+    const char *fn = "aclrtKernelArgsParaUpdate";
+    aclError err;
+    struct args_obj *a = resolve_args(fn, argsHandle, &err);
+    int i;
+    if (a == NULL)
+        return err;
+    i = param_index(a, paramHandle);
+    if (i < 0 || param == NULL || a->is_placeholder[i] || paramSize != a->param_size[i])
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'paramHandle' must name a parameter of this handle and "
+                        "'paramSize' equal its size", fn);
+    memcpy(a->bytes + a->param_off[i], param, paramSize);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle)
+{
+    aclError err;
+    struct args_obj *a = resolve_args("aclrtKernelArgsFinalize", argsHandle, &err);
+    if (a != NULL)
+        a->finalized = true;
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                         aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                         aclrtArgsHandle argsHandle, void *reserve)
+{
+    const char *fn = "aclrtLaunchKernelWithConfig";
+    aclrtPlaceHolderInfo ph[MAX_ARG_PARAMS];
+    unsigned char *blob;
+    size_t nph = 0, size;
+    aclError err;
+    struct args_obj *a;
+
+    if (reserve != NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'reserve' must be NULL", fn);
+    a = resolve_args(fn, argsHandle, &err);
+    if (a == NULL)
+        return err;
+    if (!a->finalized)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: call aclrtKernelArgsFinalize before launching", fn);
+    /* Lay out parameters, then each placeholder's data, and let the
+     * placeholder pointers point at their data inside the copy. */
+    size = a->size;
+    for (unsigned i = 0; i < a->nparams; i++)
+        size += a->is_placeholder[i] ? a->ph_size[i] : 0;
+    blob = malloc(size > 0 ? size : 1);
+    if (blob == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
+    memcpy(blob, a->bytes, a->size);
+    for (unsigned i = 0, at = (unsigned)a->size; i < a->nparams; i++) {
+        if (!a->is_placeholder[i])
+            continue;
+        if (a->ph_size[i] > 0)
+            memcpy(blob + at, a->ph_data[i], a->ph_size[i]);
+        ph[nph].addrOffset = (uint32_t)a->param_off[i];
+        ph[nph].dataOffset = at;
+        nph++;
+        at += (unsigned)a->ph_size[i];
+    }
+    struct launch_desc d = {fn, funcHandle, numBlocks, stream, cfg, blob, size, ph, nph, NULL, 0};
+    err = launch(&d);
+    free(blob);
+    return err;
+}
+
+static aclError not_on_cpu(const char *fn, const char *why)
+{
+    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s", fn, why);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
+                                                            aclrtLaunchKernelCfg *cfg, void **args)
+{
+    (void)func, (void)numBlocks, (void)stream, (void)cfg, (void)args;
+    return not_on_cpu("aclrtLaunchKernelWithArgsArray",
+                      "a CPU kernel has no parameter list to size the array by; pack the arguments and use "
+                      "aclrtLaunchKernel or aclrtLaunchKernelWithHostArgs");
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize)
+{
+    (void)funcHandle, (void)memSize;
+    return not_on_cpu("aclrtKernelArgsGetHandleMemSize", "user-memory argument handles are not supported; use "
+                      "aclrtKernelArgsInit");
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
+                                                       size_t *actualArgsSize)
+{
+    (void)funcHandle, (void)userArgsSize, (void)actualArgsSize;
+    return not_on_cpu("aclrtKernelArgsGetMemSize", "user-memory argument handles are not supported; use "
+                      "aclrtKernelArgsInit");
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle,
+                                                          void *userHostMem, size_t actualArgsSize)
+{
+    (void)funcHandle, (void)argsHandle, (void)userHostMem, (void)actualArgsSize;
+    return not_on_cpu("aclrtKernelArgsInitByUserMem", "user-memory argument handles are not supported; use "
+                      "aclrtKernelArgsInit");
+}

@@ -1,0 +1,263 @@
+/*
+ * api_memory.c - aclrtMalloc/Free, host memory, copies and memsets.
+ *
+ * DESIGN: checks in the spec's order (count 0 succeeds before any other
+ * check; then NULLs, then destMax, then kind), then the pointers are
+ * matched against devmem's table: the side a copy kind names as device
+ * must lie inside one aclrtMalloc block. Synchronous copies run on the
+ * calling thread; async ones are stream tasks.
+ */
+#include <string.h>
+
+#include "../core/core.h"
+#include "../services/devmem.h"
+
+static aclError null_arg(const char *fn, const char *arg)
+{
+    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    const char *fn = "aclrtMalloc";
+    struct context *ctx;
+    aclError err;
+
+    (void)policy; /* huge/normal page policies have no meaning in host memory */
+    if (devPtr == NULL)
+        return null_arg(fn, "devPtr");
+    if (size == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    err = devmem_alloc(ctx->dev, size, devPtr);
+    if (err != ACL_SUCCESS)
+        return acl_fail(err, "%s: %zu bytes (%zu with rounding) do not fit in device %d's memory: %llu of %llu bytes in "
+                        "use (ACLCPU_DEVICE_MEMORY sets the size)",
+                        fn, size, devmem_charge(size), ctx->dev->id,
+                        (unsigned long long)atomic_load_explicit(&ctx->dev->mem_used, memory_order_relaxed),
+                        (unsigned long long)ctx->dev->mem_total);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
+{
+    if (devPtr == NULL)
+        return null_arg("aclrtFree", "devPtr");
+    if (!devmem_free(devPtr, true))
+        return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
+                        "aclrtFree: %p is not the start of a live aclrtMalloc block (freed twice, or not device memory)",
+                        devPtr);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+    const char *fn = "aclrtMallocHost";
+    aclError err;
+    if (hostPtr == NULL)
+        return null_arg(fn, "hostPtr");
+    if (size == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    err = devmem_alloc_host(size, hostPtr);
+    if (err != ACL_SUCCESS)
+        return acl_fail(err, "%s: out of host memory for %zu bytes", fn, size);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
+{
+    if (hostPtr == NULL)
+        return null_arg("aclrtFreeHost", "hostPtr");
+    if (!devmem_free(hostPtr, false))
+        return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
+                        "aclrtFreeHost: %p is not the start of a live aclrtMallocHost block", hostPtr);
+    return ACL_SUCCESS;
+}
+
+static const char *kind_name(aclrtMemcpyKind kind)
+{
+    static const char *const names[] = {"HOST_TO_HOST", "HOST_TO_DEVICE", "DEVICE_TO_HOST", "DEVICE_TO_DEVICE",
+                                        "DEFAULT", "HOST_TO_BUF_TO_DEVICE", "INNER_DEVICE_TO_DEVICE",
+                                        "INTER_DEVICE_TO_DEVICE"};
+    return (unsigned)kind < ACLCPU_ARRAY_SIZE(names) ? names[kind] : "?";
+}
+
+/* Checks that [p, p+n) is device memory when want_device, and that host
+ * memory is not device memory the caller mislabelled. */
+static aclError check_side(const char *fn, const char *arg, const void *p, size_t n, bool want_device,
+                           aclrtMemcpyKind kind)
+{
+    enum mem_kind k = devmem_classify(p, n);
+    if (k == MEM_OVERRUN)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: '%s' (%p) + %zu bytes runs past the end of its block", fn,
+                        arg, p, n);
+    if (want_device && k != MEM_DEVICE)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: '%s' (%p) is not device memory from aclrtMalloc, but the kind %s says it is", fn, arg, p,
+                        kind_name(kind));
+    return ACL_SUCCESS;
+}
+
+/* Validates a copy and, for DEFAULT, works out the direction. */
+static aclError check_copy(const char *fn, void *dst, size_t destMax, const void *src, size_t count,
+                           aclrtMemcpyKind kind)
+{
+    bool dst_dev, src_dev;
+    aclError err;
+
+    if (dst == NULL || src == NULL)
+        return null_arg(fn, dst == NULL ? "dst" : "src");
+    if (count > destMax)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'count' (%zu) is larger than 'destMax' (%zu)", fn,
+                        count, destMax);
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: dst_dev = src_dev = false; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE: case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: dst_dev = true; src_dev = false; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: dst_dev = false; src_dev = true; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE: case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+        dst_dev = src_dev = true;
+        break;
+    case ACL_MEMCPY_DEFAULT:
+        dst_dev = src_dev = false; /* either side may be anything aclcpu knows or plain host memory */
+        break;
+    default:
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not an aclrtMemcpyKind", fn, (int)kind);
+    }
+    err = check_side(fn, "dst", dst, count, dst_dev, kind);
+    if (err == ACL_SUCCESS)
+        err = check_side(fn, "src", src, count, src_dev, kind);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                         aclrtMemcpyKind kind)
+{
+    aclError err;
+    if (count == 0)
+        return ACL_SUCCESS;
+    err = check_copy("aclrtMemcpy", dst, destMax, src, count, kind);
+    if (err == ACL_SUCCESS)
+        memmove(dst, src, count);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                              aclrtMemcpyKind kind, aclrtStream stream)
+{
+    const char *fn = "aclrtMemcpyAsync";
+    struct stream *s;
+    struct task *t;
+    aclError err;
+
+    if (count == 0)
+        return ACL_SUCCESS;
+    err = check_copy(fn, dst, destMax, src, count, kind);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = stream_begin_task(fn, s, stream, TASK_COPY, &t);
+    if (err != ACL_SUCCESS)
+        return err;
+    t->u.copy.dst = dst;
+    t->u.copy.src = src;
+    t->u.copy.count = count;
+    stream_commit(s, t);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                           size_t height, aclrtMemcpyKind kind)
+{
+    const char *fn = "aclrtMemcpy2d";
+    aclError err;
+    if (width == 0 || height == 0)
+        return ACL_SUCCESS;
+    if (width > dpitch || width > spitch)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'width' (%zu) exceeds a pitch (dpitch %zu, spitch %zu)", fn,
+                        width, dpitch, spitch);
+    err = check_copy(fn, dst, dpitch * (height - 1) + width, src, dpitch * (height - 1) + width, kind);
+    if (err == ACL_SUCCESS)
+        err = check_side(fn, "src", src, spitch * (height - 1) + width,
+                         kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE, kind);
+    if (err != ACL_SUCCESS)
+        return err;
+    for (size_t row = 0; row < height; row++)
+        memmove((char *)dst + row * dpitch, (const char *)src + row * spitch, width);
+    return ACL_SUCCESS;
+}
+
+static aclError check_set(const char *fn, void *devPtr, size_t maxCount, size_t count)
+{
+    if (devPtr == NULL)
+        return null_arg(fn, "devPtr");
+    if (count > maxCount)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'count' (%zu) is larger than 'maxCount' (%zu)", fn,
+                        count, maxCount);
+    switch (devmem_classify(devPtr, count)) {
+    case MEM_DEVICE:
+    case MEM_HOST_PINNED:
+        return ACL_SUCCESS;
+    case MEM_OVERRUN:
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'devPtr' (%p) + %zu bytes runs past the end of its block",
+                        fn, devPtr, count);
+    default:
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'devPtr' (%p) is not memory from aclrtMalloc/aclrtMallocHost",
+                        fn, devPtr);
+    }
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+    aclError err;
+    if (count == 0)
+        return ACL_SUCCESS;
+    err = check_set("aclrtMemset", devPtr, maxCount, count);
+    if (err == ACL_SUCCESS)
+        memset(devPtr, value, count);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                              aclrtStream stream)
+{
+    const char *fn = "aclrtMemsetAsync";
+    struct stream *s;
+    struct task *t;
+    aclError err;
+
+    if (count == 0)
+        return ACL_SUCCESS;
+    err = check_set(fn, devPtr, maxCount, count);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = stream_begin_task(fn, s, stream, TASK_SET, &t);
+    if (err != ACL_SUCCESS)
+        return err;
+    t->u.set.dst = devPtr;
+    t->u.set.value = value;
+    t->u.set.count = count;
+    stream_commit(s, t);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+    const char *fn = "aclrtGetMemInfo";
+    struct context *ctx;
+    uint64_t used;
+    aclError err;
+
+    (void)attr; /* one kind of memory on a CPU: every attribute sees the same pool */
+    if (free == NULL || total == NULL)
+        return null_arg(fn, free == NULL ? "free" : "total");
+    err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    used = atomic_load_explicit(&ctx->dev->mem_used, memory_order_relaxed);
+    *total = (size_t)ctx->dev->mem_total;
+    *free = (size_t)(ctx->dev->mem_total > used ? ctx->dev->mem_total - used : 0);
+    return ACL_SUCCESS;
+}

@@ -1,0 +1,322 @@
+/*
+ * api_stream.c - stream creation, destruction, synchronisation, queries.
+ *
+ * DESIGN: validation in the order of spec/acl-api.md §5-§6 ([acl] checks
+ * first, then context, then handle), then the core. NULL stream means the
+ * current context's default stream except where the spec says otherwise.
+ * PERSISTENT, CPU_SCHEDULE and DEVICE_USE_ONLY streams report complete at
+ * once on sync and query (spec: no business meaning on the host).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/core.h"
+#include "../engine/engine.h"
+
+#define KNOWN_STREAM_FLAGS                                                                                      \
+    (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |                  \
+     ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+#define NO_HOST_SYNC_FLAGS (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+
+static aclError null_arg(const char *fn, const char *arg)
+{
+    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
+}
+
+static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+    struct context *ctx;
+    struct stream *s;
+    aclError err;
+
+    if (stream == NULL)
+        return null_arg(fn, "stream");
+    err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    flag &= KNOWN_STREAM_FLAGS; /* the spec: unknown bits are dropped silently */
+    if ((flag & ACL_STREAM_DEVICE_USE_ONLY) && flag != ACL_STREAM_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'flag' (0x%x) combines ACL_STREAM_DEVICE_USE_ONLY with other flags; "
+                        "DEVICE_USE_ONLY must be used alone",
+                        fn, flag);
+    if ((flag & ACL_STREAM_DEVICE_USE_ONLY) &&
+        atomic_load_explicit(&ctx->failure_mode, memory_order_relaxed) != ACL_CONTINUE_ON_FAILURE)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: a DEVICE_USE_ONLY stream needs the context's failure mode to be CONTINUE", fn);
+    if (priority > ACLCPU_PRIORITIES - 1)
+        priority = ACLCPU_PRIORITIES - 1; /* clamped, not an error (spec §4) */
+    err = stream_create(ctx, priority, flag, false, &s);
+    if (err != ACL_SUCCESS)
+        return acl_fail(err, "%s: device %d has no stream left (%u of %u in use, default streams included)", fn,
+                        ctx->dev->id, ctx->dev->streams_used, ctx->dev->soc->max_streams);
+    *stream = obj_handle(&s->hdr);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
+{
+    return create_stream("aclrtCreateStream", stream, 0, 0);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+    return create_stream("aclrtCreateStreamWithConfig", stream, priority, flag);
+}
+
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
+{
+    return calloc(1, sizeof(aclrtStreamConfigHandle));
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
+{
+    if (handle == NULL)
+        return null_arg("aclrtDestroyStreamConfigHandle", "handle");
+    free(handle);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize)
+{
+    static const size_t sizes[] = {sizeof(void *), sizeof(size_t), sizeof(size_t), sizeof(uint32_t)};
+    const char *fn = "aclrtSetStreamConfigOpt";
+    uint32_t prio;
+
+    if (handle == NULL || attrValue == NULL)
+        return null_arg(fn, handle == NULL ? "handle" : "attrValue");
+    if ((unsigned)attr > ACL_RT_STREAM_PRIORITY)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'attr' (%d) is not an aclrtStreamConfigAttr", fn, attr);
+    if (valueSize != sizes[attr])
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'valueSize' is %zu; attribute %d takes %zu bytes", fn,
+                        valueSize, attr, sizes[attr]);
+    switch (attr) {
+    case ACL_RT_STREAM_WORK_ADDR_PTR: memcpy(&handle->workptr, attrValue, sizeof(void *)); break;
+    case ACL_RT_STREAM_WORK_SIZE: memcpy(&handle->workSize, attrValue, sizeof(size_t)); break;
+    case ACL_RT_STREAM_FLAG: memcpy(&handle->flag, attrValue, sizeof(size_t)); break;
+    default:
+        memcpy(&prio, attrValue, sizeof(prio));
+        if (prio > ACLCPU_PRIORITIES - 1)
+            return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: priority %u is above 7", fn, prio);
+        handle->priority = prio;
+        break;
+    }
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle)
+{
+    if (handle == NULL)
+        return create_stream("aclrtCreateStreamV2", stream, 0, 0);
+    return create_stream("aclrtCreateStreamV2", stream, handle->priority, (uint32_t)handle->flag);
+}
+
+static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
+{
+    struct context *ctx;
+    struct stream *s;
+    aclError err;
+
+    if (stream == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stream' is NULL (the default stream cannot be "
+                        "destroyed)", fn);
+    err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (s->ctx != ctx)
+        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
+                        "%s: stream %d belongs to another context; make that context current first", fn, s->id);
+    if (s->is_default)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn, s->id);
+    stream_destroy(s, force);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
+{
+    return destroy_stream("aclrtDestroyStream", stream, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+    return destroy_stream("aclrtDestroyStreamForce", stream, true);
+}
+
+static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
+{
+    struct stream *s;
+    aclError err;
+
+    if (timeout < -1 || timeout == 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'timeout' is %d ms; it must be -1 (wait forever) or above 0", fn, timeout);
+    err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (s->flags & NO_HOST_SYNC_FLAGS)
+        return ACL_SUCCESS;
+    err = engine_sync_stream(s, plat_deadline_ms(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+        return acl_fail(err, "%s: stream %d did not finish within %d ms", fn, s->id, timeout);
+    if (err != ACL_SUCCESS)
+        acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, err, acl_error_name(err));
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+    return sync_stream("aclrtSynchronizeStream", stream, -1);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+    return sync_stream("aclrtSynchronizeStreamWithTimeout", stream, timeout);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+    struct stream *s;
+    aclError err;
+
+    if (status == NULL)
+        return null_arg("aclrtStreamQuery", "status");
+    err = stream_resolve("aclrtStreamQuery", stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    *status = (s->flags & NO_HOST_SYNC_FLAGS) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
+                                                                        : ACL_STREAM_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+    struct stream *s;
+    aclError err;
+    if (priority == NULL)
+        return null_arg("aclrtStreamGetPriority", "priority");
+    err = stream_resolve("aclrtStreamGetPriority", stream, &s);
+    if (err == ACL_SUCCESS)
+        *priority = s->priority;
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+    struct stream *s;
+    aclError err;
+    if (flags == NULL)
+        return null_arg("aclrtStreamGetFlags", "flags");
+    err = stream_resolve("aclrtStreamGetFlags", stream, &s);
+    if (err == ACL_SUCCESS)
+        *flags = s->flags;
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+    struct stream *s;
+    aclError err;
+    if (streamId == NULL)
+        return null_arg("aclrtStreamGetId", "streamId");
+    err = stream_resolve("aclrtStreamGetId", stream, &s);
+    if (err == ACL_SUCCESS)
+        *streamId = s->id;
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount)
+{
+    struct context *ctx;
+    aclError err;
+    if (streamCount == NULL)
+        return null_arg("aclrtGetStreamAvailableNum", "streamCount");
+    err = ctx_require("aclrtGetStreamAvailableNum", &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_mutex_lock(&ctx->dev->lock);
+    *streamCount = ctx->dev->soc->max_streams - ctx->dev->streams_used;
+    plat_mutex_unlock(&ctx->dev->lock);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority)
+{
+    if (leastPriority != NULL)
+        *leastPriority = ACLCPU_PRIORITIES - 1;
+    if (greatestPriority != NULL)
+        *greatestPriority = 0;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
+{
+    struct context *ctx;
+    aclError err;
+    if (stream == NULL)
+        return null_arg("aclrtCtxGetCurrentDefaultStream", "stream");
+    err = ctx_require("aclrtCtxGetCurrentDefaultStream", &ctx);
+    if (err == ACL_SUCCESS)
+        *stream = obj_handle(&ctx->default_stream->hdr);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
+                                                         void *args)
+{
+    if (regName == NULL)
+        return null_arg("aclrtRegStreamStateCallback", "regName");
+    return stream_state_register(regName, callback, args);
+}
+
+/* ---- device-wide synchronisation ------------------------------------------- */
+
+static aclError sync_device(const char *fn, int32_t timeout)
+{
+    struct context *ctx;
+    struct stream **list;
+    size_t n = 0, cap = 16;
+    uint64_t deadline;
+    aclError err, first = ACL_SUCCESS;
+    struct list *pos;
+
+    if (timeout < -1 || timeout == 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'timeout' is %d ms; it must be -1 (wait forever) or above 0", fn, timeout);
+    err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    deadline = plat_deadline_ms(timeout);
+    plat_mutex_lock(&ctx->lock);
+    list_for_each(pos, &ctx->streams) cap++;
+    list = malloc(cap * sizeof(*list));
+    if (list != NULL)
+        list_for_each(pos, &ctx->streams) list[n++] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    if (list == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
+    for (size_t i = 0; i < n; i++) {
+        if (list[i]->flags & NO_HOST_SYNC_FLAGS)
+            continue;
+        err = engine_sync_stream(list[i], deadline, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+            int32_t id = list[i]->id;
+            free(list);
+            return acl_fail(err, "%s: stream %d did not finish within %d ms", fn, id, timeout);
+        }
+        if (first == ACL_SUCCESS)
+            first = err;
+    }
+    free(list);
+    return first;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void) { return sync_device("aclrtSynchronizeDevice", -1); }
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
+{
+    return sync_device("aclrtSynchronizeDeviceWithTimeout", timeout);
+}

@@ -1,0 +1,83 @@
+/*
+ * common.h - small helpers every layer uses: errors, logging, lists.
+ */
+#ifndef ACLCPU_COMMON_H
+#define ACLCPU_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+
+#if defined(__GNUC__)
+#define ACLCPU_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ACLCPU_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define ACLCPU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ACLCPU_LIKELY(x) (x)
+#define ACLCPU_UNLIKELY(x) (x)
+#define ACLCPU_PRINTF(f, a)
+#endif
+
+#define ACLCPU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ACLCPU_CONTAINER_OF(p, type, member) ((type *)(void *)((char *)(p)-offsetof(type, member)))
+
+/* ---- errors (error.c) ---------------------------------------------------- */
+
+/*
+ * Records the message for aclGetRecentErrMsg in the calling thread and
+ * returns code, so a validation reads: return acl_fail(code, "...", ...).
+ * The message should name the function, the argument and the rule.
+ */
+aclError acl_fail(aclError code, const char *fmt, ...) ACLCPU_PRINTF(2, 3);
+/* Records a message without failing (used by task errors seen at sync). */
+void acl_note(const char *fmt, ...) ACLCPU_PRINTF(1, 2);
+const char *acl_error_name(aclError code);
+const char *acl_error_meaning(aclError code);
+
+/* ---- logging (log.c), CANN conventions -------------------------------- */
+
+enum { LOG_DEBUG = 0, LOG_INFO = 1, LOG_WARN = 2, LOG_ERROR = 3, LOG_NONE = 4 };
+void log_configure(void);
+bool log_enabled(int level);
+void log_write(int level, const char *fmt, ...) ACLCPU_PRINTF(2, 3);
+#define LOGD(...) (log_enabled(LOG_DEBUG) ? log_write(LOG_DEBUG, __VA_ARGS__) : (void)0)
+#define LOGI(...) (log_enabled(LOG_INFO) ? log_write(LOG_INFO, __VA_ARGS__) : (void)0)
+#define LOGW(...) (log_enabled(LOG_WARN) ? log_write(LOG_WARN, __VA_ARGS__) : (void)0)
+#define LOGE(...) (log_enabled(LOG_ERROR) ? log_write(LOG_ERROR, __VA_ARGS__) : (void)0)
+
+/* ---- intrusive doubly linked list (circular, with a sentinel head) -------- */
+
+struct list {
+    struct list *next, *prev;
+};
+
+static inline void list_init(struct list *h) { h->next = h->prev = h; }
+static inline bool list_empty(const struct list *h) { return h->next == h; }
+static inline bool list_linked(const struct list *n) { return n->next != NULL && n->next != n; }
+
+static inline void list_add_tail(struct list *h, struct list *n)
+{
+    n->prev = h->prev;
+    n->next = h;
+    h->prev->next = n;
+    h->prev = n;
+}
+
+static inline void list_del(struct list *n)
+{
+    n->prev->next = n->next;
+    n->next->prev = n->prev;
+    n->next = n->prev = n;
+}
+
+#define list_for_each(pos, head) for ((pos) = (head)->next; (pos) != (head); (pos) = (pos)->next)
+
+/* ---- environment ------------------------------------------------------ */
+
+/* Parses an unsigned integer variable with an optional K/M/G suffix;
+ * returns def when unset or malformed (and logs a warning). */
+uint64_t env_u64(const char *name, uint64_t def);
+
+#endif

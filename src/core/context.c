@@ -1,0 +1,168 @@
+/*
+ * context.c - contexts, the thread's current context, and the lifecycle of
+ * devices (aclrtSetDevice/ResetDevice) and of the whole runtime.
+ *
+ * DESIGN: a context belongs to one device and owns a default stream, the
+ * streams and events created in it. The current context is thread-local
+ * and stored as a handle, so a context destroyed by another thread simply
+ * stops resolving (107002) instead of dangling. Creating and destroying
+ * contexts and devices is rare and serialised by admin_lock, which is taken
+ * before any other lock.
+ * Lock order: admin_lock > context->lock > stream->lock > device->lock.
+ */
+#include <stdlib.h>
+
+#include "../engine/engine.h"
+#include "core.h"
+
+static plat_mutex admin_lock;
+static _Thread_local void *tls_ctx_handle;
+
+__attribute__((constructor)) static void context_init(void) { plat_mutex_init(&admin_lock); }
+
+void admin_enter(void) { plat_mutex_lock(&admin_lock); }
+void admin_leave(void) { plat_mutex_unlock(&admin_lock); }
+
+struct context *ctx_current(void)
+{
+    if (tls_ctx_handle == NULL)
+        return NULL;
+    return (struct context *)obj_resolve(tls_ctx_handle, OBJ_CONTEXT);
+}
+
+void ctx_set_current(struct context *ctx) { tls_ctx_handle = ctx != NULL ? obj_handle(&ctx->hdr) : NULL; }
+
+aclError ctx_require(const char *fn, struct context **out)
+{
+    struct context *ctx = ctx_current();
+    if (ACLCPU_UNLIKELY(ctx == NULL))
+        return acl_fail(ACL_ERROR_RT_CONTEXT_NULL,
+                        "%s: the calling thread has no current context (call aclrtSetDevice, aclrtCreateContext or "
+                        "aclrtSetCurrentContext in this thread first)",
+                        fn);
+    *out = ctx;
+    return ACL_SUCCESS;
+}
+
+/* Called with admin_lock held. */
+aclError ctx_create(struct device *d, bool primary, struct context **out)
+{
+    bool fresh;
+    struct context *ctx;
+    aclError err;
+
+    plat_mutex_lock(&d->lock);
+    err = device_open(d);
+    plat_mutex_unlock(&d->lock);
+    if (err != ACL_SUCCESS)
+        return err;
+    ctx = obj_create(OBJ_CONTEXT, sizeof(*ctx), &fresh);
+    if (ctx == NULL) {
+        err = ACL_ERROR_RT_MEMORY_ALLOCATION;
+        goto close_if_unused;
+    }
+    if (fresh)
+        plat_mutex_init(&ctx->lock);
+    ctx->dev = d;
+    ctx->primary = primary;
+    list_init(&ctx->streams);
+    list_init(&ctx->events);
+    atomic_store_explicit(&ctx->failure_mode, ACL_CONTINUE_ON_FAILURE, memory_order_relaxed);
+    list_add_tail(&d->contexts, &ctx->dev_link);
+    obj_publish(&ctx->hdr);
+    err = stream_create(ctx, 0, 0, true, &ctx->default_stream);
+    if (err != ACL_SUCCESS) {
+        ctx_destroy(ctx);
+        return err;
+    }
+    *out = ctx;
+    return ACL_SUCCESS;
+
+close_if_unused:
+    plat_mutex_lock(&d->lock);
+    if (list_empty(&d->contexts))
+        device_close(d);
+    plat_mutex_unlock(&d->lock);
+    return err;
+}
+
+static struct stream *first_stream(struct context *ctx)
+{
+    struct stream *s = NULL;
+    plat_mutex_lock(&ctx->lock);
+    if (!list_empty(&ctx->streams))
+        s = ACLCPU_CONTAINER_OF(ctx->streams.next, struct stream, ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    return s;
+}
+
+static struct event *first_event(struct context *ctx)
+{
+    struct event *ev = NULL;
+    plat_mutex_lock(&ctx->lock);
+    if (!list_empty(&ctx->events))
+        ev = ACLCPU_CONTAINER_OF(ctx->events.next, struct event, ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    return ev;
+}
+
+/* Called with admin_lock held. Waits for each stream's work, then frees
+ * streams (default stream last), events, and the context; closes the device
+ * when no context is left on it. */
+void ctx_destroy(struct context *ctx)
+{
+    struct device *d = ctx->dev;
+    struct stream *s;
+    struct event *ev;
+
+    obj_kill(&ctx->hdr);
+    while ((s = first_stream(ctx)) != NULL) {
+        if (s == ctx->default_stream && ctx->streams.next->next != &ctx->streams) {
+            /* Move the default stream to the end: user streams go first. */
+            plat_mutex_lock(&ctx->lock);
+            list_del(&s->ctx_link);
+            list_add_tail(&ctx->streams, &s->ctx_link);
+            plat_mutex_unlock(&ctx->lock);
+            continue;
+        }
+        stream_destroy(s, false);
+    }
+    while ((ev = first_event(ctx)) != NULL)
+        event_destroy(ev);
+    plat_mutex_lock(&d->lock);
+    list_del(&ctx->dev_link);
+    if (d->primary == ctx) {
+        d->primary = NULL;
+        d->set_count = 0;
+    }
+    if (list_empty(&d->contexts))
+        device_close(d);
+    plat_mutex_unlock(&d->lock);
+    obj_recycle(&ctx->hdr);
+}
+
+/* Called with admin_lock held: the device's primary context, made on first use. */
+aclError device_primary(struct device *d, struct context **out)
+{
+    aclError err;
+    if (d->primary != NULL) {
+        *out = d->primary;
+        return ACL_SUCCESS;
+    }
+    err = ctx_create(d, true, out);
+    if (err == ACL_SUCCESS)
+        d->primary = *out;
+    return err;
+}
+
+/* Called with admin_lock held: ends every context of every device. */
+void devices_shutdown(void)
+{
+    for (uint32_t i = 0; i < device_count(); i++) {
+        struct device *d = device_get((int32_t)i);
+        while (!list_empty(&d->contexts))
+            ctx_destroy(ACLCPU_CONTAINER_OF(d->contexts.next, struct context, dev_link));
+        d->set_count = 0;
+    }
+    ctx_set_current(NULL);
+}

@@ -1,0 +1,314 @@
+/*
+ * core.h - the runtime's objects: SoC profile, device, context, stream,
+ * task, event, kernel function and binary.
+ *
+ * Lock order (outer to inner), for every file that takes more than one:
+ *
+ *     context->lock  >  stream->lock  >  event->lock  >  engine->lock
+ *
+ * device->lock and the handle-table locks are leaves taken alone. A
+ * completer that must touch a stream after an event (an event record that
+ * releases parked streams) drops the event lock first.
+ */
+#ifndef ACLCPU_CORE_H
+#define ACLCPU_CORE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/common.h"
+#include "../platform/platform.h"
+#include "aclcpu/aclcpu.h"
+#include "handle.h"
+
+#define ACLCPU_MAX_DEVICES 16
+#define ACLCPU_PRIORITIES 8 /* 0 highest .. 7 lowest */
+
+/* ---- SoC profiles (soc.c) ------------------------------------------------ */
+
+enum soc_family { SOC_A2, SOC_A3, SOC_950, SOC_310P, SOC_910, SOC_200I500A2 };
+
+struct soc_profile {
+    const char *name;        /* what aclrtGetSocName returns */
+    enum soc_family family;
+    const char *product;     /* human-readable product line */
+    uint32_t cube_cores;     /* AIC (or coupled AI Cores) */
+    uint32_t vector_cores;   /* AIV (0 on coupled parts) */
+    uint64_t memory_bytes;   /* device memory */
+    uint32_t max_streams;    /* default streams included */
+    uint32_t max_events;
+    uint64_t l2_bytes;
+    double hbm_gbps;         /* device memory bandwidth, GB/s */
+    double h2d_gbps;         /* host <-> device copy bandwidth, GB/s */
+    uint32_t cube_mhz;
+};
+
+const struct soc_profile *soc_find(const char *name);
+const struct soc_profile *soc_default(void);
+const struct soc_profile *soc_list(size_t *count);
+/* Feature questions the spec answers per product line. */
+bool soc_has_ctrl_sq(const struct soc_profile *soc); /* NULL stream ok for abort/failure mode */
+
+/* ---- tasks ----------------------------------------------------------------- */
+
+enum task_kind {
+    TASK_KERNEL = 1,
+    TASK_COPY,
+    TASK_SET,
+    TASK_HOST_FUNC,
+    TASK_CALLBACK,
+    TASK_EVENT_RECORD,
+    TASK_EVENT_WAIT,
+    TASK_EVENT_RESET,
+};
+
+#define TASK_INLINE_ARGS 128
+
+struct event;
+struct binary;
+
+struct task {
+    struct task *next;     /* stream FIFO / free list, under stream->lock */
+    uint64_t seq;          /* 1-based position in its stream */
+    uint8_t kind;
+    union {
+        struct {
+            aclcpuKernelFn fn;
+            void *args;             /* inline_args or heap_args */
+            struct binary *bin;     /* holds bin->inflight while queued */
+            uint32_t blocks;
+            uint8_t engine;         /* aclrtEngineType */
+            uint8_t schedule_mode;  /* 0 normal, 1 batch */
+        } kernel;
+        struct {
+            void *dst;
+            const void *src;
+            size_t count;
+        } copy;
+        struct {
+            void *dst;
+            size_t count;
+            int value;
+        } set;
+        struct {
+            void (*fn)(void *);
+            void *arg;
+            uint64_t thread;        /* subscriber, for callbacks */
+            bool block;
+        } host;
+        struct {
+            struct event *ev;
+            uint64_t gen;           /* the record this task makes or waits for */
+        } event;
+    } u;
+    void *heap_args;
+    uint64_t t_start, t_end;
+    _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];
+};
+
+/* ---- devices (device.c) -------------------------------------------------- */
+
+struct engine;
+struct context;
+
+struct device {
+    int32_t id;
+    const struct soc_profile *soc;
+    plat_mutex lock;            /* everything below, unless noted */
+    bool open;
+    uint32_t set_count;         /* aclrtSetDevice references */
+    struct context *primary;    /* created by aclrtSetDevice */
+    struct list contexts;
+    uint32_t streams_used;      /* counts default streams too */
+    uint8_t *stream_ids;        /* one byte per id: in use */
+    uint32_t events_used;       /* hardware-limited events only */
+    uint64_t mem_total;
+    _Atomic uint64_t mem_used;  /* also read by GetMemInfo without lock */
+    struct engine *engine;      /* workers, ready set: engine.h */
+};
+
+struct device *device_get(int32_t id);          /* NULL if id out of range */
+uint32_t device_count(void);
+aclError device_open(struct device *d);          /* called with d->lock held */
+void device_close(struct device *d);             /* called with d->lock held */
+aclError device_stream_id_alloc(struct device *d, int32_t *id);
+void device_stream_id_free(struct device *d, int32_t id);
+aclError device_event_slot_take(struct device *d);
+void device_event_slot_give(struct device *d);
+void devices_shutdown(void);
+
+/* ---- contexts (context.c) ------------------------------------------------ */
+
+struct stream;
+
+struct context {
+    struct obj_header hdr;
+    plat_mutex lock;            /* streams, events lists */
+    struct device *dev;
+    struct stream *default_stream;
+    bool primary;
+    struct list dev_link;       /* in dev->contexts, under dev->lock */
+    struct list streams;        /* every stream, default included */
+    struct list events;
+    _Atomic int failure_mode;   /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
+};
+
+/* The calling thread's current context, or NULL (no context: 107002). */
+struct context *ctx_current(void);
+void ctx_set_current(struct context *ctx);
+aclError ctx_create(struct device *d, bool primary, struct context **out);
+void ctx_destroy(struct context *ctx);
+/* Resolves the current context or fails with 107002 naming fn. */
+aclError ctx_require(const char *fn, struct context **out);
+/* Serialises creating and destroying contexts and devices. */
+void admin_enter(void);
+void admin_leave(void);
+/* Called with the admin lock held: the device's primary context. */
+aclError device_primary(struct device *d, struct context **out);
+
+/* ---- streams (stream.c) ---------------------------------------------------- */
+
+enum stream_state {
+    STREAM_IDLE = 0,  /* nothing runnable; no executor */
+    STREAM_READY,     /* in the engine's ready set */
+    STREAM_RUNNING,   /* owned by one executor (worker, syncing host, host-func thread) */
+    STREAM_PARKED,    /* head waits on an event; listed in that event's waiters */
+};
+
+struct stream {
+    struct obj_header hdr;
+    plat_mutex lock;
+    struct context *ctx;
+    struct device *dev;
+    int32_t id;
+    uint32_t priority;
+    uint32_t flags;              /* ACL_STREAM_* as created */
+    bool is_default;
+
+    /* Under lock. */
+    struct task *head, *tail;    /* head is the running or next task */
+    struct task *free_tasks;
+    uint32_t free_count;
+    uint64_t issued;             /* seq of the newest task */
+    uint32_t sync_waiters;       /* host threads asleep on wake_word */
+    bool discard;                /* drop every queued task (force destroy) */
+    aclError error;              /* first task error since the last sync */
+    struct list ctx_link;        /* in ctx->streams, under ctx->lock */
+
+    /* Release store by the completer, acquire load by waiters: a waiter
+     * that sees done >= n sees every effect of tasks 1..n. */
+    _Atomic uint64_t done;
+    _Atomic uint32_t wake_word;  /* futex; bumped under lock when waiters sleep */
+    /* Written under lock (or engine lock for READY <-> RUNNING); atomic so a
+     * launcher may read it while an executor changes RUNNING <-> PARKED. */
+    _Atomic int state;
+
+    struct list ready_link;      /* engine ready list, under engine->lock */
+    uint64_t ready_order;        /* age within its priority, engine->lock */
+
+    /* Parking, under the event's lock. */
+    struct stream *park_next;
+    uint64_t park_gen;
+    struct event *park_event;
+};
+
+aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
+                       struct stream **out);
+/* Waits for the stream's tasks (or discards them if force), then frees it. */
+void stream_destroy(struct stream *s, bool force);
+/* Resolves a user stream handle; NULL means the current context's default
+ * stream. Fails with 107002 / 107017 naming fn and the argument. */
+aclError stream_resolve(const char *fn, const void *handle, struct stream **out);
+
+/*
+ * Starts a new task on s (named by handle, or NULL for a default stream):
+ * returns with s->lock held and *out pointing at a task of the given kind,
+ * or fails (lock not held). The caller fills the task and calls
+ * stream_commit, which queues it and drops the lock.
+ */
+aclError stream_begin_task(const char *fn, struct stream *s, const void *handle, enum task_kind kind,
+                           struct task **out);
+void stream_commit(struct stream *s, struct task *t);
+/* Gives back a task taken with stream_begin_task and drops the lock. */
+void stream_abandon(struct stream *s, struct task *t);
+/* Reserves argument space of n bytes on t (inline or heap); NULL on OOM. */
+void *task_args_reserve(struct task *t, size_t n);
+/* Releases what a finished or discarded task holds; not the task itself. */
+void task_release(struct task *t);
+
+/* ---- events (event.c) ------------------------------------------------------ */
+
+struct event {
+    struct obj_header hdr;
+    plat_mutex lock;             /* everything below */
+    struct context *ctx;
+    struct device *dev;
+    uint32_t flags;
+    bool ex;                     /* created by aclrtCreateEventExWithFlag */
+    bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
+    bool holds_slot;             /* counts against the SoC's event cap */
+    int32_t id;
+    uint64_t record_gen;         /* newest record issued */
+    uint64_t done_gen;           /* newest record completed */
+    bool reset_done;             /* a reset ran after the newest completion */
+    uint64_t timestamp_ns;       /* when done_gen completed */
+    uint64_t waits_issued, waits_done;
+    uint32_t pending_tasks;      /* records and waits queued on streams */
+    bool destroyed;              /* handle dead; memory waits for pending */
+    struct stream *waiters;      /* parked streams */
+    uint32_t host_waiters;
+    _Atomic uint32_t wake_word;
+    struct list ctx_link;        /* ctx->events, under ctx->lock */
+};
+
+/* ---- kernels and binaries (kernel.c) ------------------------------------- */
+
+struct binary {
+    struct obj_header hdr;
+    plat_mutex lock;
+    void *lib;
+    char path[512];
+    _Atomic uint32_t inflight;   /* queued launches of its kernels */
+    bool unloaded;
+    struct list funcs;
+};
+
+struct kfunc {
+    struct obj_header hdr;
+    aclcpuKernelFn fn;
+    struct binary *bin;          /* NULL for kernels the program registered */
+    char name[128];
+    struct list bin_link;
+};
+
+void binary_put_inflight(struct binary *b);
+/* Resolves a function handle for a launch and takes an inflight reference
+ * on its binary (dropped by task_release). */
+aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin);
+
+/* ---- callbacks to subscribed threads (report.c) ------------------------- */
+
+aclError report_subscribe(uint64_t thread, struct stream *s);
+aclError report_unsubscribe(uint64_t thread, struct stream *s);
+bool report_is_subscribed(struct stream *s);
+aclError report_process(int32_t timeout_ms);
+
+/* ---- events (event.c) ------------------------------------------------------ */
+
+/* Executor hooks (called by the engine while it owns the task's stream). */
+bool event_wait_or_park(struct stream *s, struct task *t);
+void event_record_done(struct task *t, uint64_t now_ns);
+void event_reset_done(struct task *t);
+void event_task_release(struct task *t);
+aclError event_take_lazy_slot_locked(struct event *ev);
+
+aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out);
+void event_destroy(struct event *ev);
+
+/* ---- stream state callbacks (stream.c) ------------------------------------ */
+
+void stream_state_notify(struct stream *s, aclrtStreamState state);
+aclError stream_state_register(const char *name, aclrtStreamStateCallback cb, void *args);
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * device.c - the devices: SoC profile, memory budget, stream and event
+ * caps, and the engine (worker pool) that plays the device's cores.
+ *
+ * DESIGN: ACLCPU_DEVICE_COUNT devices (default 1) exist from the start; a
+ * device opens (reads its configuration, starts its workers) when its
+ * first context is created, and closes when its last context goes away.
+ * device->lock guards the open state and the stream/event counters; it is a
+ * leaf lock. Opening and closing themselves are serialised by the caller
+ * (context.c's admin lock).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/engine.h"
+#include "core.h"
+
+static struct device devices[ACLCPU_MAX_DEVICES];
+static uint32_t ndevices;
+
+__attribute__((constructor)) static void devices_init(void)
+{
+    uint64_t n = env_u64("ACLCPU_DEVICE_COUNT", 1);
+    if (n < 1)
+        n = 1;
+    if (n > ACLCPU_MAX_DEVICES)
+        n = ACLCPU_MAX_DEVICES;
+    ndevices = (uint32_t)n;
+    for (uint32_t i = 0; i < ACLCPU_MAX_DEVICES; i++) {
+        devices[i].id = (int32_t)i;
+        plat_mutex_init(&devices[i].lock);
+        list_init(&devices[i].contexts);
+    }
+}
+
+struct device *device_get(int32_t id)
+{
+    if (id < 0 || (uint32_t)id >= ndevices)
+        return NULL;
+    return &devices[id];
+}
+
+uint32_t device_count(void) { return ndevices; }
+
+static const struct soc_profile *configured_soc(void)
+{
+    const char *name = plat_getenv("ACLCPU_SOC");
+    const struct soc_profile *soc;
+    if (name == NULL || name[0] == '\0')
+        return soc_default();
+    soc = soc_find(name);
+    if (soc == NULL) {
+        LOGW("ACLCPU_SOC=%s is not a known SoC profile; using %s", name, soc_default()->name);
+        return soc_default();
+    }
+    return soc;
+}
+
+aclError device_open(struct device *d)
+{
+    aclError err;
+    if (d->open)
+        return ACL_SUCCESS;
+    d->soc = configured_soc();
+    d->mem_total = env_u64("ACLCPU_DEVICE_MEMORY", d->soc->memory_bytes);
+    atomic_store_explicit(&d->mem_used, 0, memory_order_relaxed);
+    d->stream_ids = calloc(d->soc->max_streams, 1);
+    if (d->stream_ids == NULL)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    d->streams_used = 0;
+    d->events_used = 0;
+    err = engine_start(d);
+    if (err != ACL_SUCCESS) {
+        free(d->stream_ids);
+        d->stream_ids = NULL;
+        return err;
+    }
+    d->open = true;
+    LOGI("device %d open: %s, %u workers", d->id, d->soc->name, d->engine->nworkers);
+    return ACL_SUCCESS;
+}
+
+void device_close(struct device *d)
+{
+    if (!d->open)
+        return;
+    engine_stop(d);
+    free(d->stream_ids);
+    d->stream_ids = NULL;
+    d->open = false;
+    LOGI("device %d closed", d->id);
+}
+
+aclError device_stream_id_alloc(struct device *d, int32_t *id)
+{
+    aclError err = ACL_ERROR_RT_NO_STREAM_RESOURCE;
+    plat_mutex_lock(&d->lock);
+    if (d->streams_used < d->soc->max_streams) {
+        for (uint32_t i = 0; i < d->soc->max_streams; i++) {
+            if (!d->stream_ids[i]) {
+                d->stream_ids[i] = 1;
+                d->streams_used++;
+                *id = (int32_t)i;
+                err = ACL_SUCCESS;
+                break;
+            }
+        }
+    }
+    plat_mutex_unlock(&d->lock);
+    return err;
+}
+
+void device_stream_id_free(struct device *d, int32_t id)
+{
+    plat_mutex_lock(&d->lock);
+    if (d->stream_ids != NULL && id >= 0 && (uint32_t)id < d->soc->max_streams && d->stream_ids[id]) {
+        d->stream_ids[id] = 0;
+        d->streams_used--;
+    }
+    plat_mutex_unlock(&d->lock);
+}
+
+aclError device_event_slot_take(struct device *d)
+{
+    aclError err = ACL_SUCCESS;
+    plat_mutex_lock(&d->lock);
+    if (d->events_used >= d->soc->max_events)
+        err = ACL_ERROR_RT_NO_EVENT_RESOURCE;
+    else
+        d->events_used++;
+    plat_mutex_unlock(&d->lock);
+    return err;
+}
+
+void device_event_slot_give(struct device *d)
+{
+    plat_mutex_lock(&d->lock);
+    if (d->events_used > 0)
+        d->events_used--;
+    plat_mutex_unlock(&d->lock);
+}

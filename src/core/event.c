@@ -1,0 +1,176 @@
+/*
+ * event.c - events: records, waits, resets, status and timestamps.
+ *
+ * DESIGN: an event counts its records. aclrtRecordEvent issues record
+ * number g = ++record_gen on a stream; when that task runs, done_gen
+ * becomes g (if newer) with its timestamp. aclrtStreamWaitEvent snapshots
+ * record_gen at call time and queues a wait for that number: the waiting
+ * stream's head parks on the event (it never blocks a worker) until
+ * done_gen reaches it. A wait on a never-recorded event queues nothing. A
+ * destroyed event's memory lives until its queued tasks are done.
+ *
+ * Threads: host threads (API), executors (record/wait/reset tasks).
+ * Lock order: stream->lock > event->lock; an event's lock is dropped before
+ * released streams are made ready (engine_unpark takes their locks).
+ */
+#include "../engine/engine.h"
+#include "core.h"
+
+aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out)
+{
+    bool fresh;
+    struct event *ev;
+    bool needs_slot = !ex && !lazy_slot && (flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)) != 0;
+    aclError err = needs_slot ? device_event_slot_take(ctx->dev) : ACL_SUCCESS;
+
+    if (err != ACL_SUCCESS)
+        return err;
+    ev = obj_create(OBJ_EVENT, sizeof(*ev), &fresh);
+    if (ev == NULL) {
+        if (needs_slot)
+            device_event_slot_give(ctx->dev);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    if (fresh)
+        plat_mutex_init(&ev->lock);
+    ev->ctx = ctx;
+    ev->dev = ctx->dev;
+    ev->flags = flags;
+    ev->ex = ex;
+    ev->lazy_slot = lazy_slot;
+    ev->holds_slot = needs_slot;
+    ev->id = (int32_t)ev->hdr.index;
+    plat_mutex_lock(&ctx->lock);
+    list_add_tail(&ctx->events, &ev->ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    obj_publish(&ev->hdr);
+    *out = ev;
+    return ACL_SUCCESS;
+}
+
+void event_destroy(struct event *ev)
+{
+    bool recycle;
+    struct context *ctx = ev->ctx;
+
+    plat_mutex_lock(&ctx->lock);
+    list_del(&ev->ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    plat_mutex_lock(&ev->lock);
+    obj_kill(&ev->hdr);
+    ev->destroyed = true;
+    recycle = ev->pending_tasks == 0;
+    if (ev->holds_slot) {
+        device_event_slot_give(ev->dev);
+        ev->holds_slot = false;
+    }
+    plat_mutex_unlock(&ev->lock);
+    if (recycle)
+        obj_recycle(&ev->hdr);
+}
+
+/* Called with ev->lock held: the first record of a lazily created event
+ * takes its place against the SoC's event cap. */
+aclError event_take_lazy_slot_locked(struct event *ev)
+{
+    aclError err;
+    if (!ev->lazy_slot || ev->holds_slot)
+        return ACL_SUCCESS;
+    err = device_event_slot_take(ev->dev);
+    if (err == ACL_SUCCESS)
+        ev->holds_slot = true;
+    return err;
+}
+
+/* Called with ev->lock held: takes every parked stream whose wait is now
+ * satisfied off the list and returns them, linked through park_next. */
+static struct stream *take_released_locked(struct event *ev)
+{
+    struct stream *released = NULL, **pp = &ev->waiters;
+    while (*pp != NULL) {
+        struct stream *s = *pp;
+        if (s->park_gen <= ev->done_gen) {
+            *pp = s->park_next;
+            s->park_next = released;
+            s->park_event = NULL;
+            released = s;
+        } else {
+            pp = &s->park_next;
+        }
+    }
+    return released;
+}
+
+void event_record_done(struct task *t, uint64_t now_ns)
+{
+    struct event *ev = t->u.event.ev;
+    struct stream *released;
+    bool wake_hosts = false;
+
+    plat_mutex_lock(&ev->lock);
+    if (t->u.event.gen > ev->done_gen) {
+        ev->done_gen = t->u.event.gen;
+        ev->timestamp_ns = now_ns;
+        ev->reset_done = false;
+    }
+    released = take_released_locked(ev);
+    if (ev->host_waiters > 0) {
+        atomic_fetch_add_explicit(&ev->wake_word, 1, memory_order_relaxed);
+        wake_hosts = true;
+    }
+    plat_mutex_unlock(&ev->lock);
+    if (wake_hosts)
+        plat_futex_wake_all(&ev->wake_word);
+    while (released != NULL) {
+        struct stream *next = released->park_next;
+        engine_unpark(released);
+        released = next;
+    }
+}
+
+bool event_wait_or_park(struct stream *s, struct task *t)
+{
+    struct event *ev = t->u.event.ev;
+    bool passed;
+
+    plat_mutex_lock(&s->lock);
+    if (s->discard) {
+        plat_mutex_unlock(&s->lock);
+        return true; /* being force-destroyed: let the owner drop the rest */
+    }
+    plat_mutex_lock(&ev->lock);
+    passed = ev->done_gen >= t->u.event.gen;
+    if (!passed) {
+        s->park_event = ev;
+        s->park_gen = t->u.event.gen;
+        s->park_next = ev->waiters;
+        ev->waiters = s;
+        atomic_store_explicit(&s->state, STREAM_PARKED, memory_order_relaxed);
+    }
+    plat_mutex_unlock(&ev->lock);
+    plat_mutex_unlock(&s->lock);
+    return passed;
+}
+
+void event_reset_done(struct task *t)
+{
+    struct event *ev = t->u.event.ev;
+    plat_mutex_lock(&ev->lock);
+    if (ev->done_gen > 0)
+        ev->reset_done = true;
+    plat_mutex_unlock(&ev->lock);
+}
+
+void event_task_release(struct task *t)
+{
+    struct event *ev = t->u.event.ev;
+    bool recycle;
+
+    plat_mutex_lock(&ev->lock);
+    if (t->kind == TASK_EVENT_WAIT)
+        ev->waits_done++;
+    recycle = --ev->pending_tasks == 0 && ev->destroyed;
+    plat_mutex_unlock(&ev->lock);
+    if (recycle)
+        obj_recycle(&ev->hdr);
+}

@@ -1,0 +1,148 @@
+/*
+ * handle.c - the handle table that turns user handles into checked objects.
+ *
+ * DESIGN: one table per object type, each an array of chunk pointers that
+ * never moves, so resolving is two loads and a compare with no lock. Slots
+ * are created under the table's lock and published with release stores;
+ * resolvers use acquire loads. Object memory is never freed (see handle.h):
+ * the table keeps every object it ever made, and live counts are bounded
+ * by the caps each type enforces (streams, events, ...).
+ * Lock order: a table lock is a leaf; nothing is locked while holding it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../platform/platform.h"
+#include "handle.h"
+
+#define HANDLE_TAG 0xACu
+#define CHUNK_SHIFT 10
+#define CHUNK_SIZE (1u << CHUNK_SHIFT)
+#define MAX_CHUNKS 1024u /* 1M objects per type */
+#define GEN_MASK 0xFFFFFu
+
+struct table {
+    plat_mutex lock;
+    _Atomic(_Atomic(struct obj_header *) *) chunks[MAX_CHUNKS];
+    uint32_t slots;                /* slots ever made, under lock */
+    struct obj_header *free_head;  /* recycled objects, under lock */
+    _Atomic uint32_t live;         /* statistics only: relaxed */
+};
+
+static struct table tables[OBJ_TYPE_COUNT];
+
+/* Called once, from the library constructor. */
+__attribute__((constructor)) static void tables_init(void)
+{
+    for (int i = 0; i < OBJ_TYPE_COUNT; i++)
+        plat_mutex_init(&tables[i].lock);
+}
+
+static struct obj_header *new_slot(struct table *t, enum obj_type type, size_t size)
+{
+    uint32_t idx = t->slots;
+    uint32_t c = idx >> CHUNK_SHIFT;
+    _Atomic(struct obj_header *) *chunk;
+    struct obj_header *h;
+
+    if (c >= MAX_CHUNKS)
+        return NULL;
+    chunk = atomic_load_explicit(&t->chunks[c], memory_order_relaxed);
+    if (chunk == NULL) {
+        chunk = calloc(CHUNK_SIZE, sizeof(*chunk));
+        if (chunk == NULL)
+            return NULL;
+        /* Release: a resolver that loads this chunk sees it zeroed. */
+        atomic_store_explicit(&t->chunks[c], chunk, memory_order_release);
+    }
+    h = calloc(1, size);
+    if (h == NULL)
+        return NULL;
+    h->type = (uint8_t)type;
+    h->index = idx;
+    atomic_store_explicit(&h->gen, 1, memory_order_relaxed);
+    /* Release: publishes type and index before the slot becomes visible. */
+    atomic_store_explicit(&chunk[idx & (CHUNK_SIZE - 1)], h, memory_order_release);
+    t->slots = idx + 1;
+    return h;
+}
+
+void *obj_create(enum obj_type type, size_t size, bool *fresh)
+{
+    struct table *t = &tables[type];
+    struct obj_header *h;
+
+    plat_mutex_lock(&t->lock);
+    h = t->free_head;
+    if (h != NULL) {
+        t->free_head = h->free_next;
+        *fresh = false;
+        /* Zero the body; the header keeps its slot and generation. */
+        memset((char *)h + sizeof(*h), 0, size - sizeof(*h));
+        h->free_next = NULL;
+    } else {
+        h = new_slot(t, type, size);
+        *fresh = true;
+    }
+    plat_mutex_unlock(&t->lock);
+    return h;
+}
+
+void obj_publish(struct obj_header *h)
+{
+    atomic_fetch_add_explicit(&tables[h->type].live, 1, memory_order_relaxed);
+    /* Release: the object's fields are initialised before it resolves. */
+    atomic_store_explicit(&h->live, true, memory_order_release);
+}
+
+void obj_kill(struct obj_header *h)
+{
+    atomic_store_explicit(&h->live, false, memory_order_release);
+    /* Release pairs with the resolver's acquire on gen. */
+    atomic_fetch_add_explicit(&h->gen, 1, memory_order_release);
+    atomic_fetch_sub_explicit(&tables[h->type].live, 1, memory_order_relaxed);
+}
+
+void obj_recycle(struct obj_header *h)
+{
+    struct table *t = &tables[h->type];
+    plat_mutex_lock(&t->lock);
+    h->free_next = t->free_head;
+    t->free_head = h;
+    plat_mutex_unlock(&t->lock);
+}
+
+void *obj_handle(const struct obj_header *h)
+{
+    uint64_t gen = atomic_load_explicit(&h->gen, memory_order_relaxed) & GEN_MASK;
+    uint64_t v = ((uint64_t)HANDLE_TAG << 56) | ((uint64_t)h->type << 52) | (gen << 32) | h->index;
+    return (void *)(uintptr_t)v;
+}
+
+struct obj_header *obj_resolve(const void *handle, enum obj_type type)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle;
+    uint32_t idx = (uint32_t)v, c = idx >> CHUNK_SHIFT;
+    _Atomic(struct obj_header *) *chunk;
+    struct obj_header *h;
+
+    if ((v >> 56) != HANDLE_TAG || ((v >> 52) & 0xF) != (uint64_t)type || c >= MAX_CHUNKS)
+        return NULL;
+    chunk = atomic_load_explicit(&tables[type].chunks[c], memory_order_acquire);
+    if (chunk == NULL)
+        return NULL;
+    h = atomic_load_explicit(&chunk[idx & (CHUNK_SIZE - 1)], memory_order_acquire);
+    if (h == NULL || !obj_same(h, handle))
+        return NULL;
+    return h;
+}
+
+bool obj_same(const struct obj_header *h, const void *handle)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle;
+    /* Acquire: seeing the published generation means seeing the fields. */
+    uint32_t gen = atomic_load_explicit(&h->gen, memory_order_acquire);
+    return atomic_load_explicit(&h->live, memory_order_acquire) && (gen & GEN_MASK) == ((v >> 32) & GEN_MASK);
+}
+
+uint32_t obj_count(enum obj_type type) { return atomic_load_explicit(&tables[type].live, memory_order_relaxed); }

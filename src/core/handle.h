@@ -1,0 +1,64 @@
+/*
+ * handle.h - checked user handles.
+ *
+ * A user handle is never a pointer: it encodes a tag, the object type, a
+ * generation and a slot index. Resolving checks all four, so NULL, a
+ * garbage value, a handle of another type or a destroyed object is caught
+ * without touching memory the caller made up. Objects are type-stable: a
+ * destroyed object's memory goes back to its type's free list and is only
+ * ever reused for an object of the same type, never returned to malloc.
+ * A thread that raced with a destroy therefore still reads a valid object
+ * of the right type and fails the generation check it repeats under the
+ * object's lock.
+ */
+#ifndef ACLCPU_HANDLE_H
+#define ACLCPU_HANDLE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum obj_type {
+    OBJ_CONTEXT = 1,
+    OBJ_STREAM,
+    OBJ_EVENT,
+    OBJ_NOTIFY,
+    OBJ_BINARY,
+    OBJ_FUNC,
+    OBJ_MODEL,
+    OBJ_ARGS,
+    OBJ_TYPE_COUNT
+};
+
+struct obj_header {
+    /* Bumped when the object dies; a handle names one generation.
+     * Written under the owning object's lock, read with acquire so a
+     * resolver that sees the current generation also sees the fields the
+     * creator initialised before publishing it. */
+    _Atomic uint32_t gen;
+    _Atomic bool live;
+    uint8_t type;
+    uint32_t index;
+    struct obj_header *free_next; /* type free list, under the table lock */
+};
+
+/* Allocates an object of size bytes (zeroed past the header) and gives it a
+ * slot; *fresh says whether the memory is new (so one-time members such as
+ * mutexes need initialising). NULL when out of memory or slots. */
+void *obj_create(enum obj_type type, size_t size, bool *fresh);
+/* Publishes a created object: from here on its handle resolves. */
+void obj_publish(struct obj_header *h);
+/* Ends the object's life: its handle stops resolving at once. */
+void obj_kill(struct obj_header *h);
+/* Puts a killed object's memory on the free list for reuse. */
+void obj_recycle(struct obj_header *h);
+
+void *obj_handle(const struct obj_header *h);
+/* Returns the live object named by handle, or NULL if it is not one. */
+struct obj_header *obj_resolve(const void *handle, enum obj_type type);
+/* True while h is still the object that handle named. */
+bool obj_same(const struct obj_header *h, const void *handle);
+uint32_t obj_count(enum obj_type type);
+
+#endif

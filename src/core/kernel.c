@@ -1,0 +1,224 @@
+/*
+ * kernel.c - kernel binaries (shared objects) and function handles.
+ *
+ * DESIGN: aclrtBinaryLoadFromFile dlopens a shared object; each
+ * aclrtBinaryGetFunction looks a symbol up once and caches a function
+ * handle on the binary. Kernels the program registers itself
+ * (aclcpuRegisterKernel) have no binary. Every queued launch of a binary's
+ * kernel holds binary->inflight, so aclrtBinaryUnLoad can invalidate the
+ * handles at once and defer dlclose until the last queued launch is done:
+ * unloading never pulls code out from under a running kernel.
+ *
+ * Threads: any host thread; executors drop inflight. Locks: reg_lock and
+ * binary->lock are leaves.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+static plat_mutex reg_lock;
+static struct list registered;  /* kfuncs with bin == NULL */
+
+__attribute__((constructor)) static void kernel_init(void)
+{
+    plat_mutex_init(&reg_lock);
+    list_init(&registered);
+}
+
+static struct kfunc *kfunc_new(const char *name, aclcpuKernelFn fn, struct binary *bin)
+{
+    bool fresh;
+    struct kfunc *f = obj_create(OBJ_FUNC, sizeof(*f), &fresh);
+    if (f == NULL)
+        return NULL;
+    f->fn = fn;
+    f->bin = bin;
+    strncpy(f->name, name, sizeof(f->name) - 1);
+    obj_publish(&f->hdr);
+    return f;
+}
+
+ACL_FUNC_VISIBILITY aclError aclcpuRegisterKernel(const char *name, aclcpuKernelFn fn, aclrtFuncHandle *funcHandle)
+{
+    struct list *pos;
+    struct kfunc *f = NULL;
+
+    if (name == NULL || fn == NULL || funcHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclcpuRegisterKernel: argument '%s' is NULL",
+                        name == NULL ? "name" : fn == NULL ? "fn" : "funcHandle");
+    if (name[0] == '\0' || strlen(name) >= sizeof(f->name))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclcpuRegisterKernel: argument 'name' must have 1 to %zu bytes",
+                        sizeof(f->name) - 1);
+    plat_mutex_lock(&reg_lock);
+    list_for_each(pos, &registered) {
+        struct kfunc *k = ACLCPU_CONTAINER_OF(pos, struct kfunc, bin_link);
+        if (strcmp(k->name, name) == 0) {
+            f = k;
+            break;
+        }
+    }
+    if (f != NULL && f->fn != fn) {
+        plat_mutex_unlock(&reg_lock);
+        return acl_fail(ACL_ERROR_INVALID_PARAM,
+                        "aclcpuRegisterKernel: a different kernel is already registered as \"%s\"", name);
+    }
+    if (f == NULL) {
+        f = kfunc_new(name, fn, NULL);
+        if (f != NULL)
+            list_add_tail(&registered, &f->bin_link);
+    }
+    plat_mutex_unlock(&reg_lock);
+    if (f == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclcpuRegisterKernel: out of memory");
+    *funcHandle = obj_handle(&f->hdr);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle)
+{
+    struct binary *b;
+    void *lib;
+    bool fresh;
+
+    (void)options; /* load options steer device-side placement; nothing to do on a CPU */
+    if (binPath == NULL || binHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryLoadFromFile: argument '%s' is NULL",
+                        binPath == NULL ? "binPath" : "binHandle");
+    if (strlen(binPath) >= sizeof(b->path))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryLoadFromFile: argument 'binPath' is too long");
+    lib = plat_dl_open(binPath);
+    if (lib == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM,
+                        "aclrtBinaryLoadFromFile: cannot load \"%s\" as a kernel shared object: %s", binPath,
+                        plat_dl_error());
+    b = obj_create(OBJ_BINARY, sizeof(*b), &fresh);
+    if (b == NULL) {
+        plat_dl_close(lib);
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtBinaryLoadFromFile: out of memory");
+    }
+    if (fresh)
+        plat_mutex_init(&b->lock);
+    b->lib = lib;
+    strcpy(b->path, binPath);
+    list_init(&b->funcs);
+    atomic_store_explicit(&b->inflight, 1, memory_order_relaxed); /* the load's own reference */
+    obj_publish(&b->hdr);
+    *binHandle = obj_handle(&b->hdr);
+    return ACL_SUCCESS;
+}
+
+static struct binary *resolve_binary(const char *fn, aclrtBinHandle h, aclError *err)
+{
+    struct binary *b = (struct binary *)obj_resolve(h, OBJ_BINARY);
+    *err = ACL_SUCCESS;
+    if (h == NULL)
+        *err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binHandle' is NULL", fn);
+    else if (b == NULL)
+        *err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        "%s: argument 'binHandle' (%p) is not a loaded binary (unloaded or never loaded)", fn, h);
+    return b;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+                                                    aclrtFuncHandle *funcHandle)
+{
+    aclError err;
+    struct binary *b = resolve_binary("aclrtBinaryGetFunction", binHandle, &err);
+    struct kfunc *f = NULL;
+    struct list *pos;
+    void *sym;
+
+    if (b == NULL)
+        return err;
+    if (kernelName == NULL || funcHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryGetFunction: argument '%s' is NULL",
+                        kernelName == NULL ? "kernelName" : "funcHandle");
+    plat_mutex_lock(&b->lock);
+    list_for_each(pos, &b->funcs) {
+        struct kfunc *k = ACLCPU_CONTAINER_OF(pos, struct kfunc, bin_link);
+        if (strcmp(k->name, kernelName) == 0)
+            f = k;
+    }
+    if (f == NULL && !b->unloaded && strlen(kernelName) < sizeof(f->name)) {
+        sym = plat_dl_sym(b->lib, kernelName);
+        if (sym != NULL) {
+            f = kfunc_new(kernelName, (aclcpuKernelFn)(uintptr_t)sym, b);
+            if (f != NULL)
+                list_add_tail(&b->funcs, &f->bin_link);
+        }
+    }
+    plat_mutex_unlock(&b->lock);
+    if (f == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "aclrtBinaryGetFunction: kernel \"%s\" is not exported by \"%s\" (is it declared "
+                        "extern \"C\" and visible?)",
+                        kernelName, b->path);
+    *funcHandle = obj_handle(&f->hdr);
+    return ACL_SUCCESS;
+}
+
+void binary_put_inflight(struct binary *b)
+{
+    /* acq_rel: the last holder sees every launch's use before closing. */
+    if (atomic_fetch_sub_explicit(&b->inflight, 1, memory_order_acq_rel) == 1) {
+        plat_dl_close(b->lib);
+        b->lib = NULL;
+        obj_recycle(&b->hdr);
+    }
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
+{
+    aclError err;
+    struct binary *b = resolve_binary("aclrtBinaryUnLoad", binHandle, &err);
+    struct list *pos;
+
+    if (b == NULL)
+        return err;
+    plat_mutex_lock(&b->lock);
+    if (b->unloaded || !obj_same(&b->hdr, binHandle)) {
+        plat_mutex_unlock(&b->lock);
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "aclrtBinaryUnLoad: the binary is already unloaded");
+    }
+    b->unloaded = true;
+    obj_kill(&b->hdr);
+    list_for_each(pos, &b->funcs) obj_kill(&ACLCPU_CONTAINER_OF(pos, struct kfunc, bin_link)->hdr);
+    while (!list_empty(&b->funcs)) {
+        struct kfunc *f = ACLCPU_CONTAINER_OF(b->funcs.next, struct kfunc, bin_link);
+        list_del(&f->bin_link);
+        obj_recycle(&f->hdr);
+    }
+    plat_mutex_unlock(&b->lock);
+    binary_put_inflight(b); /* drop the load's reference */
+    return ACL_SUCCESS;
+}
+
+/* Resolves a function handle for a launch; takes an inflight reference on
+ * its binary that the task drops when it is done. */
+aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin)
+{
+    struct kfunc *f = (struct kfunc *)obj_resolve(h, OBJ_FUNC);
+    if (h == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'funcHandle' is NULL", fn);
+    if (f == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        "%s: argument 'funcHandle' (%p) is not a live kernel (its binary was unloaded, or it never "
+                        "came from aclrtBinaryGetFunction/aclcpuRegisterKernel)",
+                        fn, h);
+    *kfn = f->fn;
+    *bin = f->bin;
+    if (f->bin != NULL) {
+        struct binary *b = f->bin;
+        plat_mutex_lock(&b->lock);
+        if (b->unloaded || !obj_same(&f->hdr, h)) {
+            plat_mutex_unlock(&b->lock);
+            return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the kernel's binary was unloaded", fn);
+        }
+        /* Relaxed: the binary lock orders this against unload. */
+        atomic_fetch_add_explicit(&b->inflight, 1, memory_order_relaxed);
+        plat_mutex_unlock(&b->lock);
+    }
+    return ACL_SUCCESS;
+}

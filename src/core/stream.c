@@ -1,0 +1,250 @@
+/*
+ * stream.c - streams: creation, destruction, handle resolution, queueing a
+ * task, and the stream-state callbacks.
+ *
+ * DESIGN: a stream is a FIFO of tasks under its own lock plus a small free
+ * list of task records, so a launch costs one lock round trip and usually no
+ * malloc. Queueing a task on an idle stream puts the stream in its engine's
+ * ready set (engine_stream_kick). Tasks are filled while the lock is held:
+ * that keeps a launch to a single critical section.
+ *
+ * Threads: any host thread (launch, create, destroy); executors pop tasks
+ * (sync.c). Lock order: context->lock > stream->lock > event->lock >
+ * engine->lock; cb_lock is a leaf, and callbacks run without it held.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/engine.h"
+#include "core.h"
+
+static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t priority, uint32_t flags,
+                               bool is_default)
+{
+    s->ctx = ctx;
+    s->dev = ctx->dev;
+    s->priority = priority;
+    s->flags = flags;
+    s->is_default = is_default;
+    list_init(&s->ready_link);
+    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    atomic_store_explicit(&s->done, 0, memory_order_relaxed);
+}
+
+aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
+                       struct stream **out)
+{
+    struct stream *s;
+    bool fresh;
+    int32_t id;
+    aclError err = device_stream_id_alloc(ctx->dev, &id);
+
+    if (err != ACL_SUCCESS)
+        return err;
+    s = obj_create(OBJ_STREAM, sizeof(*s), &fresh);
+    if (s == NULL) {
+        device_stream_id_free(ctx->dev, id);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    if (fresh)
+        plat_mutex_init(&s->lock);
+    stream_init_fields(s, ctx, priority, flags, is_default);
+    s->id = id;
+    plat_mutex_lock(&ctx->lock);
+    list_add_tail(&ctx->streams, &s->ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    obj_publish(&s->hdr);
+    *out = s;
+    stream_state_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
+    return ACL_SUCCESS;
+}
+
+void stream_destroy(struct stream *s, bool force)
+{
+    struct task *t;
+
+    stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    plat_mutex_lock(&s->lock);
+    obj_kill(&s->hdr); /* under the lock: a launcher either queued before or sees it dead */
+    plat_mutex_unlock(&s->lock);
+    if (force)
+        engine_discard_stream(s);
+    else
+        engine_sync_stream(s, 0, ACL_SUCCESS);
+    plat_mutex_lock(&s->ctx->lock);
+    list_del(&s->ctx_link);
+    plat_mutex_unlock(&s->ctx->lock);
+    plat_mutex_lock(&s->lock);
+    while ((t = s->free_tasks) != NULL) {
+        s->free_tasks = t->next;
+        free(t);
+    }
+    s->free_count = 0;
+    plat_mutex_unlock(&s->lock);
+    device_stream_id_free(s->dev, s->id);
+    obj_recycle(&s->hdr);
+}
+
+aclError stream_resolve(const char *fn, const void *handle, struct stream **out)
+{
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (handle == NULL) {
+        *out = ctx->default_stream;
+        return ACL_SUCCESS;
+    }
+    *out = (struct stream *)obj_resolve(handle, OBJ_STREAM);
+    if (ACLCPU_UNLIKELY(*out == NULL))
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        "%s: argument 'stream' (%p) is not a live stream: it was destroyed, or never created by "
+                        "aclrtCreateStream*",
+                        fn, handle);
+    return ACL_SUCCESS;
+}
+
+aclError stream_begin_task(const char *fn, struct stream *s, const void *handle, enum task_kind kind,
+                           struct task **out)
+{
+    struct task *t;
+
+    plat_mutex_lock(&s->lock);
+    /* Re-checked under the lock: the stream may have died (or been reused
+     * for a new stream) since the handle was resolved. */
+    if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
+                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed))) {
+        plat_mutex_unlock(&s->lock);
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
+    }
+    t = s->free_tasks;
+    if (t != NULL) {
+        s->free_tasks = t->next;
+        s->free_count--;
+    } else {
+        t = malloc(sizeof(*t));
+        if (t == NULL) {
+            plat_mutex_unlock(&s->lock);
+            return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for a task record", fn);
+        }
+    }
+    t->next = NULL;
+    t->kind = (uint8_t)kind;
+    t->heap_args = NULL;
+    t->t_start = t->t_end = 0;
+    memset(&t->u, 0, sizeof(t->u));
+    *out = t;
+    return ACL_SUCCESS;
+}
+
+void stream_commit(struct stream *s, struct task *t)
+{
+    t->seq = ++s->issued;
+    if (s->tail != NULL)
+        s->tail->next = t;
+    else
+        s->head = t;
+    s->tail = t;
+    engine_stream_kick(s); /* drops s->lock */
+}
+
+void stream_abandon(struct stream *s, struct task *t)
+{
+    free(t->heap_args);
+    t->heap_args = NULL;
+    t->next = s->free_tasks;
+    s->free_tasks = t;
+    s->free_count++;
+    plat_mutex_unlock(&s->lock);
+}
+
+void *task_args_reserve(struct task *t, size_t n)
+{
+    if (n <= TASK_INLINE_ARGS)
+        return t->inline_args;
+    t->heap_args = malloc(n);
+    return t->heap_args;
+}
+
+void task_release(struct task *t)
+{
+    switch (t->kind) {
+    case TASK_KERNEL:
+        if (t->u.kernel.bin != NULL)
+            binary_put_inflight(t->u.kernel.bin);
+        break;
+    case TASK_EVENT_RECORD:
+    case TASK_EVENT_WAIT:
+    case TASK_EVENT_RESET:
+        event_task_release(t);
+        break;
+    default:
+        break;
+    }
+    free(t->heap_args);
+    t->heap_args = NULL;
+}
+
+/* ---- stream state callbacks ------------------------------------------------ */
+
+#define MAX_STATE_CALLBACKS 64
+
+struct state_cb {
+    char name[128];
+    aclrtStreamStateCallback cb;
+    void *args;
+};
+
+static plat_mutex cb_lock;
+static struct state_cb callbacks[MAX_STATE_CALLBACKS];
+static unsigned ncallbacks;
+
+__attribute__((constructor)) static void stream_cb_init(void) { plat_mutex_init(&cb_lock); }
+
+aclError stream_state_register(const char *name, aclrtStreamStateCallback cb, void *args)
+{
+    aclError err = ACL_SUCCESS;
+    unsigned i;
+
+    plat_mutex_lock(&cb_lock);
+    for (i = 0; i < ncallbacks; i++)
+        if (strcmp(callbacks[i].name, name) == 0)
+            break;
+    if (cb == NULL) {
+        if (i < ncallbacks)
+            callbacks[i] = callbacks[--ncallbacks];
+    } else if (i < ncallbacks) {
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                       "aclrtRegStreamStateCallback: argument 'regName' (\"%s\") is already registered; "
+                       "unregister it with a NULL callback first",
+                       name);
+    } else if (ncallbacks == MAX_STATE_CALLBACKS || strlen(name) >= sizeof(callbacks[0].name)) {
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                       "aclrtRegStreamStateCallback: at most %d callbacks with names under %zu bytes",
+                       MAX_STATE_CALLBACKS, sizeof(callbacks[0].name));
+    } else {
+        strcpy(callbacks[ncallbacks].name, name);
+        callbacks[ncallbacks].cb = cb;
+        callbacks[ncallbacks].args = args;
+        ncallbacks++;
+    }
+    plat_mutex_unlock(&cb_lock);
+    return err;
+}
+
+void stream_state_notify(struct stream *s, aclrtStreamState state)
+{
+    struct state_cb copy[MAX_STATE_CALLBACKS];
+    unsigned n;
+
+    plat_mutex_lock(&cb_lock);
+    n = ncallbacks;
+    if (n == 0) {
+        plat_mutex_unlock(&cb_lock);
+        return;
+    }
+    memcpy(copy, callbacks, n * sizeof(copy[0]));
+    plat_mutex_unlock(&cb_lock);
+    for (unsigned i = 0; i < n; i++)
+        copy[i].cb(obj_handle(&s->hdr), state, copy[i].args);
+}

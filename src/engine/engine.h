@@ -1,0 +1,82 @@
+/*
+ * engine.h - the scheduler: ready set, workers, task execution, host waits.
+ *
+ * A stream is a queue, not a thread. Each device has a fixed pool of
+ * workers. A stream whose head can run sits in the ready set (one FIFO per
+ * priority); a worker takes the best one and runs its tasks in order until
+ * the stream empties, parks on an event, or must yield to a better stream.
+ * A kernel's blocks are shared with idle workers. A thread that
+ * synchronises on a stream may run that stream's work itself instead of
+ * waiting for a worker to wake up.
+ */
+#ifndef ACLCPU_ENGINE_H
+#define ACLCPU_ENGINE_H
+
+#include "../core/core.h"
+
+struct worker;
+
+struct engine {
+    plat_mutex lock;                         /* ready lists, sleepers, shared */
+    struct device *dev;
+    struct list ready[ACLCPU_PRIORITIES];
+    uint64_t ready_seq;
+    /* Bit p set while ready[p] is non-empty. Written under lock; read
+     * without it (relaxed) by spinning workers and yield checks, which
+     * only use it as a hint and re-check under the lock. */
+    _Atomic uint32_t ready_mask;
+    struct list shared;                      /* kernels with blocks to claim */
+    _Atomic uint32_t shared_count;           /* hint, like ready_mask */
+    _Atomic int spinners;                    /* workers spinning for work */
+    struct worker *sleepers;                 /* stack of parked workers */
+    _Atomic int sleeper_count;               /* hint for wake decisions */
+    struct worker *workers;
+    unsigned nworkers;
+    bool stopping;
+    uint64_t spin_ns;                        /* worker spin before parking */
+
+    /* Host-function thread: runs aclrtLaunchHostFunc tasks met by workers. */
+    plat_mutex hf_lock;
+    plat_cond hf_cond;
+    struct stream *hf_head, *hf_tail;        /* linked through park_next */
+    bool hf_started, hf_stop;
+    plat_thread hf_thread;
+};
+
+aclError engine_start(struct device *d);
+void engine_stop(struct device *d);
+
+/* Called with s->lock held after a task was queued: makes an idle stream
+ * ready. */
+void engine_stream_kick(struct stream *s);
+
+/* Host synchronisation; deadline_ns 0 = none. Returns 0, the stream's task
+ * error, or timeout_code when the deadline passes. */
+aclError engine_sync_stream(struct stream *s, uint64_t deadline_ns, aclError timeout_code);
+/* True when every task issued to s so far has completed. */
+bool engine_stream_idle(struct stream *s);
+aclError engine_sync_event(struct event *ev, uint64_t deadline_ns);
+
+/* Force-destroy support: drop every queued task of s and wait until the
+ * running one (if any) ends. */
+void engine_discard_stream(struct stream *s);
+
+/* Makes a parked stream ready again (used by event completion). */
+void engine_unpark(struct stream *s);
+/* Completes the head task of s, owned by the caller, and lets the stream go
+ * back to the ready set (host-function thread, report processing). */
+void engine_finish_handed_off(struct stream *s, aclError err);
+
+/* Executes a kernel's blocks on the calling thread (and idle workers);
+ * returns the kernel's error. Used by the executor. */
+aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority);
+
+/* Kernel-side context (aclcpuGetBlockIdx...), kept per thread. */
+struct block_ctx {
+    uint32_t idx, num;
+    void *trap_jmp;              /* jmp_buf of the running block */
+    bool overflow;
+};
+extern _Thread_local struct block_ctx *tls_block;
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * engine_int.h - what the engine's own files share: workers, executors and
+ * the record of a kernel whose blocks are being shared.
+ */
+#ifndef ACLCPU_ENGINE_INT_H
+#define ACLCPU_ENGINE_INT_H
+
+#include "engine.h"
+
+struct worker {
+    struct engine *eng;
+    plat_thread thread;
+    /* 1 while parked. The waker stores 0 (release) after taking the worker
+     * off the sleeper stack; the worker loads it (acquire) in its futex loop. */
+    _Atomic uint32_t sleep_word;
+    struct worker *next_sleeper;   /* under eng->lock */
+    unsigned index;
+};
+
+/* Who is running a stream right now, and until when. */
+struct executor {
+    struct engine *eng;
+    struct worker *worker;         /* NULL when a synchronising host thread runs */
+    uint64_t until_seq;            /* a host stops once done >= until_seq */
+};
+
+enum run_result { RUN_DONE, RUN_PARKED, RUN_HANDED_OFF };
+
+struct kernel_run {
+    struct list link;              /* in eng->shared, under eng->lock */
+    bool listed;                   /* under eng->lock */
+    struct task *task;
+    uint32_t blocks;
+    uint32_t priority;
+    /* Block indices are claimed with relaxed fetch_add: each index goes to
+     * exactly one thread, and the kernel's writes are published by the
+     * helpers' release decrement of `helpers` (see engine_run_kernel). */
+    _Atomic uint32_t next;
+    /* Helpers inside the kernel; also the futex the owner joins on. */
+    _Atomic uint32_t helpers;
+    _Atomic int error;             /* first block error; later blocks skip */
+    _Atomic bool overflow;
+};
+
+extern _Thread_local struct worker *tls_worker;
+
+/* sched.c */
+void engine_run_stream(struct executor *x, struct stream *s);
+/* Called with eng->lock held: pops a sleeping worker to wake, or NULL. */
+struct worker *engine_pick_sleeper(struct engine *e);
+void engine_wake(struct worker *w);
+/* Wakes a parked worker if work is waiting and nobody is spinning for it;
+ * an executor calls this before a task that may run long. */
+void engine_offer_help(struct engine *e);
+/* Called with s->lock held, s RUNNING: puts s back in the ready set and
+ * returns a worker to wake (or NULL). */
+struct worker *engine_requeue_locked(struct stream *s);
+/* Called with s->lock held: unlinks a READY stream from the ready set. */
+bool engine_unready_locked(struct stream *s);
+void engine_hostfunc_post(struct engine *e, struct stream *s);
+
+/* exec.c */
+enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err);
+void engine_help_kernel(struct engine *e, struct kernel_run *k);
+
+/* sync.c */
+/* Completes the owned head of s; returns true if more tasks remain (the
+ * caller still owns s) or false if s went idle (ownership given up). */
+bool engine_complete_head(struct stream *s, aclError err);
+/* Called with s->lock held: unlinks every queued task from first on and
+ * returns the chain for engine_discard_chain (run without locks). */
+struct task *engine_detach_from_locked(struct stream *s, struct task *first);
+void engine_discard_chain(struct stream *s, struct task *chain);
+
+/* report.c (core): callbacks delivered to subscribed threads */
+enum run_result report_post(struct stream *s, struct task *t);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * exec.c - running one task: kernels (with their blocks shared out),
+ * copies, host functions, callbacks and event operations.
+ *
+ * DESIGN: the executor that owns a stream calls exec_task on its head. A
+ * kernel with more than one block is listed in the engine's shared list so
+ * idle workers can claim blocks; the owner claims blocks too, then unlists
+ * the kernel and joins the helpers still inside (each is finishing one
+ * block), so the kernel record can live on the owner's stack. A block that
+ * calls aclcpuTrap() longjmps back here; the kernel fails with the engine's
+ * exception code and its unclaimed blocks are skipped.
+ *
+ * Threads: any executor (worker, syncing host, host-function thread).
+ * Lock order: only engine->lock, alone.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+_Thread_local struct block_ctx *tls_block;
+
+static aclError trap_code(const struct task *t)
+{
+    return t->u.kernel.engine == ACL_RT_ENGINE_TYPE_AIC ? ACL_ERROR_RT_AICORE_EXCEPTION
+                                                        : ACL_ERROR_RT_VECTOR_CORE_EXCEPTION;
+}
+
+static void run_block(struct kernel_run *k, uint32_t idx)
+{
+    struct task *t = k->task;
+    struct block_ctx bc = {idx, k->blocks, NULL, false};
+    struct block_ctx *outer = tls_block;
+    jmp_buf jb;
+
+    bc.trap_jmp = &jb;
+    tls_block = &bc;
+    if (setjmp(jb) == 0) {
+        t->u.kernel.fn(t->u.kernel.args);
+    } else {
+        int none = ACL_SUCCESS;
+        atomic_compare_exchange_strong_explicit(&k->error, &none, trap_code(t), memory_order_relaxed,
+                                                memory_order_relaxed);
+    }
+    tls_block = outer;
+    if (bc.overflow)
+        atomic_store_explicit(&k->overflow, true, memory_order_relaxed);
+}
+
+static void run_blocks(struct kernel_run *k)
+{
+    for (;;) {
+        uint32_t b = atomic_fetch_add_explicit(&k->next, 1, memory_order_relaxed);
+        if (b >= k->blocks)
+            return;
+        if (atomic_load_explicit(&k->error, memory_order_relaxed) != ACL_SUCCESS)
+            continue; /* the kernel already failed: skip, as the device would */
+        run_block(k, b);
+    }
+}
+
+void engine_help_kernel(struct engine *e, struct kernel_run *k)
+{
+    (void)e;
+    run_blocks(k);
+    /* Release: the owner's acquire load of helpers == 0 sees our blocks'
+     * writes. This is our last touch of k (it lives on the owner's stack);
+     * the futex wake is on the address only and harmless if it is gone. */
+    if (atomic_fetch_sub_explicit(&k->helpers, 1, memory_order_release) == 1)
+        plat_futex_wake_all(&k->helpers);
+}
+
+static void share_kernel(struct engine *e, struct kernel_run *k)
+{
+    struct worker *wake[8];
+    unsigned n = 0;
+
+    plat_mutex_lock(&e->lock);
+    list_add_tail(&e->shared, &k->link);
+    k->listed = true;
+    atomic_fetch_add_explicit(&e->shared_count, 1, memory_order_relaxed);
+    while (n < ACLCPU_ARRAY_SIZE(wake) && n + 1 < k->blocks) {
+        struct worker *w = engine_pick_sleeper(e);
+        if (w == NULL)
+            break;
+        wake[n++] = w;
+    }
+    plat_mutex_unlock(&e->lock);
+    for (unsigned i = 0; i < n; i++)
+        engine_wake(wake[i]);
+}
+
+static void unshare_and_join(struct engine *e, struct kernel_run *k)
+{
+    uint32_t h;
+    plat_mutex_lock(&e->lock);
+    list_del(&k->link);
+    k->listed = false;
+    atomic_fetch_sub_explicit(&e->shared_count, 1, memory_order_relaxed);
+    plat_mutex_unlock(&e->lock);
+    /* No helper can enter now. Those inside each finish one block. */
+    for (int spin = 0; (h = atomic_load_explicit(&k->helpers, memory_order_acquire)) != 0; spin++) {
+        if (spin < 2000)
+            plat_cpu_relax();
+        else
+            plat_futex_wait(&k->helpers, h, 0);
+    }
+}
+
+aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority)
+{
+    struct kernel_run k;
+    bool shared = false;
+
+    memset(&k, 0, sizeof(k));
+    k.task = t;
+    k.blocks = t->u.kernel.blocks;
+    k.priority = priority;
+    if (k.blocks > 1 && e->nworkers > 1 &&
+        (atomic_load_explicit(&e->sleeper_count, memory_order_relaxed) > 0 ||
+         atomic_load_explicit(&e->spinners, memory_order_relaxed) > 0 || tls_worker == NULL)) {
+        share_kernel(e, &k);
+        shared = true;
+    }
+    run_blocks(&k);
+    if (shared)
+        unshare_and_join(e, &k);
+    return atomic_load_explicit(&k.error, memory_order_relaxed);
+}
+
+enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)
+{
+    switch (t->kind) {
+    case TASK_KERNEL:
+        engine_offer_help(x->eng);
+        t->t_start = plat_now_ns();
+        *err = engine_run_kernel(x->eng, t, s->priority);
+        t->t_end = plat_now_ns();
+        return RUN_DONE;
+    case TASK_COPY:
+        memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);
+        return RUN_DONE;
+    case TASK_SET:
+        memset(t->u.set.dst, t->u.set.value, t->u.set.count);
+        return RUN_DONE;
+    case TASK_HOST_FUNC:
+        if (x->worker != NULL) {
+            engine_hostfunc_post(x->eng, s);
+            return RUN_HANDED_OFF;
+        }
+        t->u.host.fn(t->u.host.arg); /* a synchronising host thread runs it itself */
+        return RUN_DONE;
+    case TASK_CALLBACK:
+        return report_post(s, t);
+    case TASK_EVENT_RECORD:
+        event_record_done(t, plat_now_ns());
+        return RUN_DONE;
+    case TASK_EVENT_WAIT:
+        return event_wait_or_park(s, t) ? RUN_DONE : RUN_PARKED;
+    case TASK_EVENT_RESET:
+        event_reset_done(t);
+        return RUN_DONE;
+    default:
+        *err = ACL_ERROR_RT_INTERNAL_ERROR;
+        return RUN_DONE;
+    }
+}
+
+/* ---- the kernel-side API (aclcpu/aclcpu.h) -------------------------------- */
+
+ACL_FUNC_VISIBILITY uint32_t aclcpuGetBlockIdx(void) { return tls_block != NULL ? tls_block->idx : 0; }
+ACL_FUNC_VISIBILITY uint32_t aclcpuGetBlockNum(void) { return tls_block != NULL ? tls_block->num : 0; }
+
+ACL_FUNC_VISIBILITY void aclcpuSetOverflow(void)
+{
+    if (tls_block != NULL)
+        tls_block->overflow = true;
+}
+
+ACL_FUNC_VISIBILITY void aclcpuTrap(void)
+{
+    if (tls_block == NULL || tls_block->trap_jmp == NULL) {
+        fprintf(stderr, "aclcpu: aclcpuTrap() called outside a kernel\n");
+        abort();
+    }
+    longjmp(*(jmp_buf *)tls_block->trap_jmp, 1);
+}

@@ -1,0 +1,427 @@
+/*
+ * sched.c - the ready set, the worker pool and the stream run loop.
+ *
+ * DESIGN: each device has one engine: a ready list per priority (0 first,
+ * FIFO within a priority), a list of kernels whose blocks idle workers may
+ * claim, and a fixed pool of workers. A worker takes the best ready stream
+ * (or a shared kernel of at least that priority), runs the stream's tasks in
+ * order, and gives the stream back when it empties, parks on an event, or
+ * when a better stream is waiting (checked after every task).
+ *
+ * Waking: a futex wake costs microseconds, so wakes are rationed. A host
+ * thread that makes a stream ready wakes one parked worker only when no
+ * worker is spinning. A worker never wakes another for work it made ready
+ * itself; instead, before any task that may run long, an executor checks
+ * for waiting work and wakes a helper then (engine_offer_help), and a
+ * worker that takes work while more is waiting passes the wake on.
+ * Idle workers spin for spin_ns (ACLCPU_SPIN_US) before parking.
+ *
+ * Threads: workers, host threads (kick, sync), the host-function thread.
+ * Lock order: stream->lock > engine->lock; engine->lock > nothing.
+ */
+#include <stdlib.h>
+
+#include "engine_int.h"
+
+_Thread_local struct worker *tls_worker;
+
+static uint32_t prio_bit(uint32_t p) { return 1u << p; }
+
+/* Called with e->lock held. */
+static void ready_push(struct engine *e, struct stream *s)
+{
+    list_add_tail(&e->ready[s->priority], &s->ready_link);
+    s->ready_order = ++e->ready_seq;
+    atomic_store_explicit(&s->state, STREAM_READY, memory_order_relaxed);
+    atomic_fetch_or_explicit(&e->ready_mask, prio_bit(s->priority), memory_order_relaxed);
+}
+
+/* Called with e->lock held. */
+static void ready_unlink(struct engine *e, struct stream *s)
+{
+    list_del(&s->ready_link);
+    if (list_empty(&e->ready[s->priority]))
+        atomic_fetch_and_explicit(&e->ready_mask, ~prio_bit(s->priority), memory_order_relaxed);
+}
+
+static bool has_work(struct engine *e)
+{
+    return atomic_load_explicit(&e->ready_mask, memory_order_relaxed) != 0 ||
+           atomic_load_explicit(&e->shared_count, memory_order_relaxed) != 0;
+}
+
+struct worker *engine_pick_sleeper(struct engine *e)
+{
+    struct worker *w = e->sleepers;
+    if (w == NULL || atomic_load_explicit(&e->spinners, memory_order_relaxed) > 0)
+        return NULL;
+    e->sleepers = w->next_sleeper;
+    atomic_fetch_sub_explicit(&e->sleeper_count, 1, memory_order_relaxed);
+    return w;
+}
+
+void engine_wake(struct worker *w)
+{
+    if (w == NULL)
+        return;
+    /* Release: the worker's acquire load sees the work we queued. */
+    atomic_store_explicit(&w->sleep_word, 0, memory_order_release);
+    plat_futex_wake(&w->sleep_word, 1);
+}
+
+void engine_offer_help(struct engine *e)
+{
+    struct worker *w;
+    if (atomic_load_explicit(&e->ready_mask, memory_order_relaxed) == 0 ||
+        atomic_load_explicit(&e->sleeper_count, memory_order_relaxed) == 0)
+        return;
+    plat_mutex_lock(&e->lock);
+    w = has_work(e) ? engine_pick_sleeper(e) : NULL;
+    plat_mutex_unlock(&e->lock);
+    engine_wake(w);
+}
+
+/* Called with s->lock held after queueing; returns a worker to wake once the
+ * caller has dropped the lock. */
+static struct worker *kick_locked(struct stream *s)
+{
+    struct engine *e = s->dev->engine;
+    struct worker *w = NULL;
+
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_IDLE)
+        return NULL;
+    plat_mutex_lock(&e->lock);
+    ready_push(e, s);
+    if (tls_worker == NULL)
+        w = engine_pick_sleeper(e);
+    plat_mutex_unlock(&e->lock);
+    return w;
+}
+
+void engine_stream_kick(struct stream *s)
+{
+    struct worker *w = kick_locked(s);
+    plat_mutex_unlock(&s->lock);
+    engine_wake(w);
+}
+
+struct worker *engine_requeue_locked(struct stream *s)
+{
+    struct engine *e = s->dev->engine;
+    struct worker *w = NULL;
+
+    plat_mutex_lock(&e->lock);
+    ready_push(e, s);
+    if (tls_worker == NULL)
+        w = engine_pick_sleeper(e);
+    plat_mutex_unlock(&e->lock);
+    return w;
+}
+
+bool engine_unready_locked(struct stream *s)
+{
+    struct engine *e = s->dev->engine;
+    bool took = false;
+
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_READY)
+        return false;
+    plat_mutex_lock(&e->lock);
+    /* Re-check: a worker may have taken it between our load and the lock. */
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
+        ready_unlink(e, s);
+        atomic_store_explicit(&s->state, STREAM_RUNNING, memory_order_relaxed);
+        took = true;
+    }
+    plat_mutex_unlock(&e->lock);
+    return took;
+}
+
+void engine_unpark(struct stream *s)
+{
+    struct worker *w = NULL;
+    plat_mutex_lock(&s->lock);
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_PARKED) {
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        w = kick_locked(s);
+    }
+    plat_mutex_unlock(&s->lock);
+    engine_wake(w);
+}
+
+/* Gives an owned stream back: to the ready set, or drops its queue if a
+ * force destroy asked for that meanwhile. */
+static void requeue(struct stream *s)
+{
+    struct worker *w = NULL;
+    struct task *chain = NULL;
+
+    plat_mutex_lock(&s->lock);
+    if (s->discard) {
+        chain = engine_detach_from_locked(s, s->head);
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    } else {
+        w = engine_requeue_locked(s);
+    }
+    plat_mutex_unlock(&s->lock);
+    engine_discard_chain(s, chain);
+    engine_wake(w);
+}
+
+void engine_finish_handed_off(struct stream *s, aclError err)
+{
+    if (engine_complete_head(s, err))
+        requeue(s);
+}
+
+static bool must_yield(struct executor *x, struct stream *s, unsigned n)
+{
+    uint32_t mask;
+    if (x->worker == NULL)
+        return atomic_load_explicit(&s->done, memory_order_relaxed) >= x->until_seq;
+    mask = atomic_load_explicit(&x->eng->ready_mask, memory_order_relaxed);
+    if (mask == 0)
+        return false;
+    /* A better stream waits: yield at once. An equal one: every 64 tasks,
+     * so one busy stream cannot starve its peers. */
+    return (mask & (prio_bit(s->priority) - 1)) != 0 || (n % 64 == 0 && (mask & prio_bit(s->priority)));
+}
+
+void engine_run_stream(struct executor *x, struct stream *s)
+{
+    for (unsigned n = 1;; n++) {
+        aclError err = ACL_SUCCESS;
+        enum run_result r = exec_task(x, s, s->head, &err);
+        if (r != RUN_DONE)
+            return;
+        if (!engine_complete_head(s, err))
+            return;
+        if (must_yield(x, s, n)) {
+            requeue(s);
+            return;
+        }
+    }
+}
+
+/* Called with e->lock held: the best shared kernel, if it beats prio. */
+static struct kernel_run *best_shared(struct engine *e, uint32_t prio)
+{
+    struct kernel_run *best = NULL;
+    struct list *pos;
+    list_for_each(pos, &e->shared) {
+        struct kernel_run *k = ACLCPU_CONTAINER_OF(pos, struct kernel_run, link);
+        if (k->priority <= prio && (best == NULL || k->priority < best->priority))
+            best = k;
+    }
+    return best;
+}
+
+/* Called with e->lock held. */
+static bool take_work(struct engine *e, struct stream **sp, struct kernel_run **kp)
+{
+    uint32_t mask = atomic_load_explicit(&e->ready_mask, memory_order_relaxed);
+    uint32_t prio = mask ? (uint32_t)__builtin_ctz(mask) : ACLCPU_PRIORITIES;
+    struct kernel_run *k = list_empty(&e->shared) ? NULL : best_shared(e, prio);
+
+    *sp = NULL;
+    *kp = NULL;
+    if (k != NULL) {
+        atomic_fetch_add_explicit(&k->helpers, 1, memory_order_relaxed);
+        *kp = k;
+        return true;
+    }
+    if (mask == 0)
+        return false;
+    struct stream *s = ACLCPU_CONTAINER_OF(e->ready[prio].next, struct stream, ready_link);
+    ready_unlink(e, s);
+    atomic_store_explicit(&s->state, STREAM_RUNNING, memory_order_relaxed);
+    *sp = s;
+    return true;
+}
+
+static void spin_for_work(struct engine *e)
+{
+    uint64_t until = plat_now_ns() + e->spin_ns;
+    atomic_fetch_add_explicit(&e->spinners, 1, memory_order_relaxed);
+    for (unsigned i = 1; !has_work(e); i++) {
+        plat_cpu_relax();
+        if ((i & 63) == 0) {
+            if (plat_now_ns() >= until)
+                break;
+            /* On a machine with few cores a spinner must not starve the
+             * host thread that is about to give it work. */
+            plat_thread_yield();
+        }
+    }
+}
+
+/* Called with e->lock held; returns with it held. */
+static void sleep_locked(struct engine *e, struct worker *w)
+{
+    w->next_sleeper = e->sleepers;
+    e->sleepers = w;
+    atomic_fetch_add_explicit(&e->sleeper_count, 1, memory_order_relaxed);
+    atomic_store_explicit(&w->sleep_word, 1, memory_order_relaxed);
+    plat_mutex_unlock(&e->lock);
+    while (atomic_load_explicit(&w->sleep_word, memory_order_acquire) == 1)
+        plat_futex_wait(&w->sleep_word, 1, 0);
+    plat_mutex_lock(&e->lock);
+}
+
+static void worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct engine *e = w->eng;
+    struct executor x = {e, w, UINT64_MAX};
+
+    tls_worker = w;
+    plat_mutex_lock(&e->lock);
+    while (!e->stopping) {
+        struct stream *s;
+        struct kernel_run *k;
+        if (take_work(e, &s, &k)) {
+            struct worker *next = has_work(e) ? engine_pick_sleeper(e) : NULL;
+            plat_mutex_unlock(&e->lock);
+            engine_wake(next);
+            if (k != NULL)
+                engine_help_kernel(e, k);
+            else
+                engine_run_stream(&x, s);
+            plat_mutex_lock(&e->lock);
+            continue;
+        }
+        plat_mutex_unlock(&e->lock);
+        spin_for_work(e);
+        plat_mutex_lock(&e->lock);
+        /* Decrement under the lock: a host that saw us spinning skipped
+         * its wake, and must be sure we look again before parking. */
+        atomic_fetch_sub_explicit(&e->spinners, 1, memory_order_relaxed);
+        if (!has_work(e) && !e->stopping)
+            sleep_locked(e, w);
+    }
+    plat_mutex_unlock(&e->lock);
+}
+
+/* ---- host-function thread ------------------------------------------------ */
+
+static void hostfunc_main(void *arg)
+{
+    struct engine *e = arg;
+    plat_mutex_lock(&e->hf_lock);
+    for (;;) {
+        struct stream *s = e->hf_head;
+        if (s == NULL) {
+            if (e->hf_stop)
+                break;
+            plat_cond_wait(&e->hf_cond, &e->hf_lock);
+            continue;
+        }
+        e->hf_head = s->park_next;
+        if (e->hf_head == NULL)
+            e->hf_tail = NULL;
+        plat_mutex_unlock(&e->hf_lock);
+        s->head->u.host.fn(s->head->u.host.arg);
+        engine_finish_handed_off(s, ACL_SUCCESS);
+        plat_mutex_lock(&e->hf_lock);
+    }
+    plat_mutex_unlock(&e->hf_lock);
+}
+
+/* A worker met a host function: the host-function thread runs it so that a
+ * slow or blocking callback never holds a device worker. */
+void engine_hostfunc_post(struct engine *e, struct stream *s)
+{
+    plat_mutex_lock(&e->hf_lock);
+    if (!e->hf_started) {
+        if (plat_thread_create(&e->hf_thread, "aclcpu-hostfn", hostfunc_main, e) != 0) {
+            plat_mutex_unlock(&e->hf_lock);
+            /* No thread to be had: run it here rather than lose it. */
+            s->head->u.host.fn(s->head->u.host.arg);
+            engine_finish_handed_off(s, ACL_SUCCESS);
+            return;
+        }
+        e->hf_started = true;
+    }
+    s->park_next = NULL;
+    if (e->hf_tail != NULL)
+        e->hf_tail->park_next = s;
+    else
+        e->hf_head = s;
+    e->hf_tail = s;
+    plat_cond_signal(&e->hf_cond);
+    plat_mutex_unlock(&e->hf_lock);
+}
+
+/* ---- start and stop ------------------------------------------------------ */
+
+static unsigned worker_count(void)
+{
+    uint64_t n = env_u64("ACLCPU_WORKERS", 0);
+    if (n == 0)
+        n = plat_cpu_count();
+    return n > 256 ? 256u : (unsigned)n;
+}
+
+aclError engine_start(struct device *d)
+{
+    struct engine *e = calloc(1, sizeof(*e));
+    if (e == NULL)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    plat_mutex_init(&e->lock);
+    plat_mutex_init(&e->hf_lock);
+    plat_cond_init(&e->hf_cond);
+    for (int p = 0; p < ACLCPU_PRIORITIES; p++)
+        list_init(&e->ready[p]);
+    list_init(&e->shared);
+    e->dev = d;
+    e->spin_ns = env_u64("ACLCPU_SPIN_US", 50) * 1000u;
+    e->nworkers = worker_count();
+    e->workers = calloc(e->nworkers, sizeof(*e->workers));
+    if (e->workers == NULL) {
+        free(e);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    d->engine = e;
+    for (unsigned i = 0; i < e->nworkers; i++) {
+        e->workers[i].eng = e;
+        e->workers[i].index = i;
+        if (plat_thread_create(&e->workers[i].thread, "aclcpu-worker", worker_main, &e->workers[i]) != 0) {
+            e->nworkers = i;
+            engine_stop(d);
+            return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+void engine_stop(struct device *d)
+{
+    struct engine *e = d->engine;
+    struct worker *w;
+
+    if (e == NULL)
+        return;
+    plat_mutex_lock(&e->lock);
+    e->stopping = true;
+    w = e->sleepers;
+    e->sleepers = NULL;
+    plat_mutex_unlock(&e->lock);
+    while (w != NULL) {
+        struct worker *next = w->next_sleeper;
+        engine_wake(w);
+        w = next;
+    }
+    for (unsigned i = 0; i < e->nworkers; i++)
+        plat_thread_join(e->workers[i].thread);
+    plat_mutex_lock(&e->hf_lock);
+    e->hf_stop = true;
+    plat_cond_signal(&e->hf_cond);
+    plat_mutex_unlock(&e->hf_lock);
+    if (e->hf_started)
+        plat_thread_join(e->hf_thread);
+    plat_cond_destroy(&e->hf_cond);
+    plat_mutex_destroy(&e->hf_lock);
+    plat_mutex_destroy(&e->lock);
+    free(e->workers);
+    free(e);
+    d->engine = NULL;
+}

@@ -1,0 +1,82 @@
+/*
+ * platform.h - the only door to the operating system.
+ *
+ * Threads, locks, futex waits, clocks, CPU relax and dynamic loading all go
+ * through here so that no other file includes pthread or Linux headers.
+ * Lock, unlock and wait return void and abort on an OS error: such an error
+ * is a bug in aclcpu, not something a caller could handle (libuv's rule).
+ * Only the *_create functions report failure.
+ */
+#ifndef ACLCPU_PLATFORM_H
+#define ACLCPU_PLATFORM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Opaque storage big enough for a pthread mutex / condvar / thread id on
+ * every Linux ABI we build for; platform.c checks the sizes statically. */
+typedef struct plat_mutex { _Alignas(8) unsigned char opaque[48]; } plat_mutex;
+typedef struct plat_cond { _Alignas(8) unsigned char opaque[56]; } plat_cond;
+typedef struct plat_thread { uint64_t opaque; } plat_thread;
+
+typedef void (*plat_thread_fn)(void *arg);
+
+void plat_mutex_init(plat_mutex *m);
+void plat_mutex_destroy(plat_mutex *m);
+void plat_mutex_lock(plat_mutex *m);
+void plat_mutex_unlock(plat_mutex *m);
+
+void plat_cond_init(plat_cond *c);
+void plat_cond_destroy(plat_cond *c);
+void plat_cond_wait(plat_cond *c, plat_mutex *m);
+/* Waits until deadline_ns on the monotonic clock; returns false on timeout. */
+bool plat_cond_timedwait(plat_cond *c, plat_mutex *m, uint64_t deadline_ns);
+void plat_cond_signal(plat_cond *c);
+void plat_cond_broadcast(plat_cond *c);
+
+/* Returns 0 or an errno value; the thread runs fn(arg) and is named name. */
+int plat_thread_create(plat_thread *t, const char *name, plat_thread_fn fn, void *arg);
+void plat_thread_join(plat_thread t);
+/* A number that identifies the calling thread, equal to (uint64_t)pthread_self(). */
+uint64_t plat_thread_self(void);
+void plat_thread_yield(void);
+unsigned plat_cpu_count(void);
+
+/*
+ * Futex on a 32-bit word: sleeps while *word == expected, until woken, or
+ * until deadline_ns (0 = forever). Returns false only on timeout. Spurious
+ * returns are allowed: callers always re-check their condition.
+ */
+bool plat_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns);
+void plat_futex_wake(_Atomic uint32_t *word, int count);
+void plat_futex_wake_all(_Atomic uint32_t *word);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t plat_now_ns(void);
+/* Deadline helper: now + ms (ms < 0 means no deadline, returns 0). */
+uint64_t plat_deadline_ms(int64_t ms);
+void plat_sleep_ns(uint64_t ns);
+
+static inline void plat_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#else
+    atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+/* Dynamic loading: NULL on failure, with plat_dl_error() saying why. */
+void *plat_dl_open(const char *path);
+void *plat_dl_sym(void *lib, const char *name);
+void plat_dl_close(void *lib);
+const char *plat_dl_error(void);
+
+/* Environment lookups in one place, so configuration is easy to audit. */
+const char *plat_getenv(const char *name);
+
+#endif

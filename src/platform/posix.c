@@ -1,0 +1,198 @@
+/*
+ * posix.c - threads, locks, futexes, clocks and dlopen on Linux.
+ *
+ * DESIGN: this file owns every pthread, futex and dl call in aclcpu. It has
+ * no state of its own beyond what the OS keeps; any thread may call any
+ * function. Lock failures abort with the call and errno value, since they
+ * can only come from a bug (double unlock, destroyed mutex).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "platform.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+_Static_assert(sizeof(pthread_mutex_t) <= sizeof(plat_mutex), "plat_mutex too small");
+_Static_assert(sizeof(pthread_cond_t) <= sizeof(plat_cond), "plat_cond too small");
+_Static_assert(sizeof(pthread_t) <= sizeof(uint64_t), "pthread_t too large");
+_Static_assert(sizeof(void *) == 8, "aclcpu encodes handles in 64-bit pointers");
+
+static void check(int rc, const char *what)
+{
+    if (rc != 0) {
+        fprintf(stderr, "aclcpu: fatal: %s failed: %s\n", what, strerror(rc));
+        abort();
+    }
+}
+
+void plat_mutex_init(plat_mutex *m)
+{
+    pthread_mutexattr_t attr;
+    check(pthread_mutexattr_init(&attr), "pthread_mutexattr_init");
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    /* Critical sections here are a few dozen instructions: a short spin
+     * before sleeping beats a futex round trip under light contention. */
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+    check(pthread_mutex_init((pthread_mutex_t *)m->opaque, &attr), "pthread_mutex_init");
+    pthread_mutexattr_destroy(&attr);
+}
+
+void plat_mutex_destroy(plat_mutex *m) { pthread_mutex_destroy((pthread_mutex_t *)m->opaque); }
+void plat_mutex_lock(plat_mutex *m) { check(pthread_mutex_lock((pthread_mutex_t *)m->opaque), "mutex lock"); }
+void plat_mutex_unlock(plat_mutex *m) { check(pthread_mutex_unlock((pthread_mutex_t *)m->opaque), "mutex unlock"); }
+
+void plat_cond_init(plat_cond *c)
+{
+    pthread_condattr_t attr;
+    check(pthread_condattr_init(&attr), "pthread_condattr_init");
+    check(pthread_condattr_setclock(&attr, CLOCK_MONOTONIC), "pthread_condattr_setclock");
+    check(pthread_cond_init((pthread_cond_t *)c->opaque, &attr), "pthread_cond_init");
+    pthread_condattr_destroy(&attr);
+}
+
+void plat_cond_destroy(plat_cond *c) { pthread_cond_destroy((pthread_cond_t *)c->opaque); }
+
+void plat_cond_wait(plat_cond *c, plat_mutex *m)
+{
+    check(pthread_cond_wait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque), "cond wait");
+}
+
+static struct timespec to_timespec(uint64_t ns)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t)(ns / 1000000000u);
+    ts.tv_nsec = (long)(ns % 1000000000u);
+    return ts;
+}
+
+bool plat_cond_timedwait(plat_cond *c, plat_mutex *m, uint64_t deadline_ns)
+{
+    struct timespec ts = to_timespec(deadline_ns);
+    int rc = pthread_cond_timedwait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque, &ts);
+    if (rc == ETIMEDOUT)
+        return false;
+    check(rc, "cond timedwait");
+    return true;
+}
+
+void plat_cond_signal(plat_cond *c) { check(pthread_cond_signal((pthread_cond_t *)c->opaque), "cond signal"); }
+void plat_cond_broadcast(plat_cond *c) { check(pthread_cond_broadcast((pthread_cond_t *)c->opaque), "cond broadcast"); }
+
+struct thread_start {
+    plat_thread_fn fn;
+    void *arg;
+};
+
+static void *thread_trampoline(void *p)
+{
+    struct thread_start start = *(struct thread_start *)p;
+    free(p);
+    start.fn(start.arg);
+    return NULL;
+}
+
+int plat_thread_create(plat_thread *t, const char *name, plat_thread_fn fn, void *arg)
+{
+    struct thread_start *start = malloc(sizeof(*start));
+    pthread_t tid;
+    int rc;
+
+    if (start == NULL)
+        return ENOMEM;
+    start->fn = fn;
+    start->arg = arg;
+    rc = pthread_create(&tid, NULL, thread_trampoline, start);
+    if (rc != 0) {
+        free(start);
+        return rc;
+    }
+    if (name != NULL)
+        pthread_setname_np(tid, name); /* best effort: names only help debugging */
+    t->opaque = (uint64_t)tid;
+    return 0;
+}
+
+void plat_thread_join(plat_thread t) { check(pthread_join((pthread_t)t.opaque, NULL), "pthread_join"); }
+uint64_t plat_thread_self(void) { return (uint64_t)pthread_self(); }
+void plat_thread_yield(void) { sched_yield(); }
+
+unsigned plat_cpu_count(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+}
+
+uint64_t plat_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t plat_deadline_ms(int64_t ms)
+{
+    if (ms < 0)
+        return 0;
+    return plat_now_ns() + (uint64_t)ms * 1000000u;
+}
+
+void plat_sleep_ns(uint64_t ns)
+{
+    struct timespec ts = to_timespec(ns);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+bool plat_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns)
+{
+    struct timespec ts, *tsp = NULL;
+    long rc;
+
+    if (deadline_ns != 0) {
+        /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline,
+         * which keeps repeated waits from drifting. */
+        if (plat_now_ns() >= deadline_ns)
+            return false;
+        ts = to_timespec(deadline_ns);
+        tsp = &ts;
+    }
+    rc = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, expected, tsp, NULL,
+                 FUTEX_BITSET_MATCH_ANY);
+    if (rc == -1 && errno == ETIMEDOUT)
+        return false;
+    return true; /* woken, EAGAIN (value changed) or EINTR: caller re-checks */
+}
+
+void plat_futex_wake(_Atomic uint32_t *word, int count)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, NULL, NULL, 0);
+}
+
+void plat_futex_wake_all(_Atomic uint32_t *word) { plat_futex_wake(word, 0x7fffffff); }
+
+void *plat_dl_open(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+void *plat_dl_sym(void *lib, const char *name) { return dlsym(lib, name); }
+void plat_dl_close(void *lib) { dlclose(lib); }
+
+const char *plat_dl_error(void)
+{
+    const char *e = dlerror();
+    return e != NULL ? e : "unknown dynamic loader error";
+}
+
+const char *plat_getenv(const char *name) { return getenv(name); }

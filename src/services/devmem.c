@@ -1,0 +1,165 @@
+/*
+ * devmem.c - device and pinned host memory.
+ *
+ * DESIGN: device memory is host memory that aclcpu hands out and tracks,
+ * so kernels can use plain pointers. Every allocation, device or host, is
+ * recorded in one table sorted by address; copies and frees look pointers
+ * up there, which turns a stray or foreign pointer into an error instead of
+ * a crash. Device allocations count against the device's memory budget
+ * (its profile, or ACLCPU_DEVICE_MEMORY) with the spec's rounding: size up
+ * to 32 bytes plus 32 bytes of padding.
+ *
+ * Threads: any host thread; executors never call in. mem_lock is a leaf.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/core.h"
+#include "devmem.h"
+
+struct region {
+    uintptr_t base;
+    size_t size;         /* what the caller asked for */
+    size_t charged;      /* what counts against the budget */
+    struct device *dev;  /* NULL for host memory */
+};
+
+static plat_mutex mem_lock;
+static struct region *regions;
+static size_t nregions, cap;
+
+__attribute__((constructor)) static void devmem_init(void) { plat_mutex_init(&mem_lock); }
+
+/* Called with mem_lock held: index of the first region with base > p. */
+static size_t upper_bound(uintptr_t p)
+{
+    size_t lo = 0, hi = nregions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (regions[mid].base <= p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static bool insert_region(struct region r)
+{
+    size_t at;
+    if (nregions == cap) {
+        size_t ncap = cap ? cap * 2 : 256;
+        struct region *n = realloc(regions, ncap * sizeof(*n));
+        if (n == NULL)
+            return false;
+        regions = n;
+        cap = ncap;
+    }
+    at = upper_bound(r.base);
+    memmove(&regions[at + 1], &regions[at], (nregions - at) * sizeof(*regions));
+    regions[at] = r;
+    nregions++;
+    return true;
+}
+
+size_t devmem_charge(size_t size) { return ((size + 31) & ~(size_t)31) + 32; }
+
+aclError devmem_alloc(struct device *d, size_t size, void **out)
+{
+    size_t charged = devmem_charge(size);
+    uint64_t used = atomic_fetch_add_explicit(&d->mem_used, charged, memory_order_relaxed);
+    void *p;
+
+    if (used + charged > d->mem_total || charged < size) {
+        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    p = aligned_alloc(64, (charged + 63) & ~(size_t)63);
+    if (p == NULL) {
+        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    plat_mutex_lock(&mem_lock);
+    if (!insert_region((struct region){(uintptr_t)p, size, charged, d})) {
+        plat_mutex_unlock(&mem_lock);
+        free(p);
+        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    plat_mutex_unlock(&mem_lock);
+    *out = p;
+    return ACL_SUCCESS;
+}
+
+aclError devmem_alloc_host(size_t size, void **out)
+{
+    void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
+    if (p == NULL)
+        return ACL_ERROR_BAD_ALLOC;
+    plat_mutex_lock(&mem_lock);
+    if (!insert_region((struct region){(uintptr_t)p, size, 0, NULL})) {
+        plat_mutex_unlock(&mem_lock);
+        free(p);
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    plat_mutex_unlock(&mem_lock);
+    *out = p;
+    return ACL_SUCCESS;
+}
+
+/* Frees p if it is the start of a region of the wanted kind. */
+bool devmem_free(void *p, bool device)
+{
+    size_t at;
+    struct region r;
+
+    plat_mutex_lock(&mem_lock);
+    at = upper_bound((uintptr_t)p);
+    if (at == 0 || regions[at - 1].base != (uintptr_t)p || (regions[at - 1].dev != NULL) != device) {
+        plat_mutex_unlock(&mem_lock);
+        return false;
+    }
+    r = regions[at - 1];
+    memmove(&regions[at - 1], &regions[at], (nregions - at) * sizeof(*regions));
+    nregions--;
+    plat_mutex_unlock(&mem_lock);
+    if (r.dev != NULL)
+        atomic_fetch_sub_explicit(&r.dev->mem_used, r.charged, memory_order_relaxed);
+    free(p);
+    return true;
+}
+
+enum mem_kind devmem_classify(const void *p, size_t len)
+{
+    uintptr_t a = (uintptr_t)p;
+    size_t at;
+    enum mem_kind kind = MEM_UNKNOWN;
+
+    plat_mutex_lock(&mem_lock);
+    at = upper_bound(a);
+    if (at > 0) {
+        struct region *r = &regions[at - 1];
+        if (a >= r->base && a - r->base < r->size + 32) {
+            /* The spec's 32-byte padding is usable slack, as on the device. */
+            bool fits = len <= r->size + 32 - (a - r->base);
+            kind = !fits ? MEM_OVERRUN : r->dev != NULL ? MEM_DEVICE : MEM_HOST_PINNED;
+        }
+    }
+    plat_mutex_unlock(&mem_lock);
+    return kind;
+}
+
+/* Called at aclFinalize: frees everything still allocated. */
+void devmem_release_all(void)
+{
+    plat_mutex_lock(&mem_lock);
+    for (size_t i = 0; i < nregions; i++) {
+        if (regions[i].dev != NULL)
+            atomic_fetch_sub_explicit(&regions[i].dev->mem_used, regions[i].charged, memory_order_relaxed);
+        free((void *)regions[i].base);
+    }
+    free(regions);
+    regions = NULL;
+    nregions = cap = 0;
+    plat_mutex_unlock(&mem_lock);
+}

@@ -1,0 +1,8 @@
+// header_check_cxx.cpp - checks that the public headers compile as C++.
+#include <acl/acl.h>
+#include <aclcpu/aclcpu.h>
+
+int main()
+{
+    return 0;
+}
