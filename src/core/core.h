@@ -194,6 +194,8 @@ struct stream {
     uint32_t sync_waiters;       /* host threads asleep on wake_word */
     bool discard;                /* drop every queued task (force destroy) */
     aclError error;              /* first task error since the last sync */
+    aclError stop_error;         /* STOP mode tripped: the failing task's code */
+    uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
 
     /* Release store by the completer, acquire load by waiters: a waiter

@@ -117,6 +117,14 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
         plat_mutex_unlock(&s->lock);
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
     }
+    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
+        aclError code = s->stop_error;
+        plat_mutex_unlock(&s->lock);
+        return acl_fail(code,
+                        "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
+                        "no new tasks (destroy it and create another)",
+                        fn, s->id, code, acl_error_name(code));
+    }
     t = s->free_tasks;
     if (t != NULL) {
         s->free_tasks = t->next;

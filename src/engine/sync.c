@@ -94,8 +94,16 @@ bool engine_complete_head(struct stream *s, aclError err)
     s->head = t->next;
     if (s->head == NULL)
         s->tail = NULL;
-    if (s->discard)
+    if (err != ACL_SUCCESS &&
+        atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE) {
+        /* STOP mode: nothing after a failed task runs, and the stream takes
+         * no new work (stream_begin_task checks stop_error). */
+        if (s->stop_error == ACL_SUCCESS)
+            s->stop_error = err;
         chain = engine_detach_from_locked(s, s->head);
+    } else if (s->discard) {
+        chain = engine_detach_from_locked(s, s->head);
+    }
     /* With an empty queue everything issued is done (or discarded). */
     wake = note_progress_locked(s, s->head == NULL ? s->issued : t->seq);
     free_task_locked(s, t);
