@@ -125,10 +125,10 @@ static aclError record(const char *fn, aclrtEvent event, aclrtStream stream)
         err = stream_begin_task(fn, s, stream, TASK_EVENT_RECORD, &t);
     if (err != ACL_SUCCESS)
         return err;
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     if (!obj_same(&ev->hdr, event) || event_take_lazy_slot_locked(ev) != ACL_SUCCESS) {
         bool dead = !obj_same(&ev->hdr, event);
-        plat_mutex_unlock(&ev->lock);
+        plat_spin_unlock(&ev->lock);
         stream_abandon(s, t);
         return dead ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
                     : acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn, ev->dev->id);
@@ -136,7 +136,7 @@ static aclError record(const char *fn, aclrtEvent event, aclrtStream stream)
     t->u.event.ev = ev;
     t->u.event.gen = ++ev->record_gen;
     ev->pending_tasks++;
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
     stream_commit(s, t);
     return ACL_SUCCESS;
 }
@@ -176,11 +176,11 @@ static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
         err = stream_begin_task(fn, s, stream, kind, &t);
     if (err != ACL_SUCCESS)
         return err;
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     if (!obj_same(&ev->hdr, event) || (kind == TASK_EVENT_WAIT && ev->record_gen == 0)) {
         /* Dead event, or a wait on a never-recorded event: nothing to do. */
         bool dead = !obj_same(&ev->hdr, event);
-        plat_mutex_unlock(&ev->lock);
+        plat_spin_unlock(&ev->lock);
         stream_abandon(s, t);
         return dead ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
                     : ACL_SUCCESS;
@@ -190,7 +190,7 @@ static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
     ev->pending_tasks++;
     if (kind == TASK_EVENT_WAIT)
         ev->waits_issued++;
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
     stream_commit(s, t);
     return ACL_SUCCESS;
 }
@@ -268,14 +268,14 @@ struct event_view {
 static struct event_view view(struct event *ev)
 {
     struct event_view v;
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     v.record_gen = ev->record_gen;
     v.done_gen = ev->done_gen;
     v.ts = ev->timestamp_ns;
     v.reset_done = ev->reset_done;
     v.waits_issued = ev->waits_issued;
     v.waits_done = ev->waits_done;
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
     return v;
 }
 

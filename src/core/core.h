@@ -178,7 +178,7 @@ enum stream_state {
 
 struct stream {
     struct obj_header hdr;
-    plat_mutex lock;
+    plat_spin lock;
     struct context *ctx;
     struct device *dev;
     int32_t id;
@@ -187,21 +187,27 @@ struct stream {
     bool is_default;
 
     /* Under lock. */
-    struct task *head, *tail;    /* head is the running or next task */
-    struct task *free_tasks;
-    uint32_t free_count;
+    struct task *head, *tail;    /* queued tasks no executor has taken yet */
     uint64_t issued;             /* seq of the newest task */
-    uint32_t sync_waiters;       /* host threads asleep on wake_word */
-    bool discard;                /* drop every queued task (force destroy) */
     aclError error;              /* first task error since the last sync */
     aclError stop_error;         /* STOP mode tripped: the failing task's code */
     uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
 
-    /* Release store by the completer, acquire load by waiters: a waiter
-     * that sees done >= n sees every effect of tasks 1..n. */
+    /* The batch an executor took from head..tail; touched only by the
+     * stream's owner (state RUNNING), so without the lock. */
+    struct task *run_head, *run_tail;
+
+    /* Set under lock by a force destroy; the owner polls it (relaxed: it
+     * takes the lock before going idle and re-checks there). */
+    _Atomic bool discard;
+    /* Completion is lock-free: the owner stores done (seq_cst) and then
+     * loads sync_waiters (seq_cst); a waiter increments sync_waiters
+     * (seq_cst) and then loads done. In that total order one of the two
+     * sees the other, so a waiter never sleeps through its completion. */
     _Atomic uint64_t done;
-    _Atomic uint32_t wake_word;  /* futex; bumped under lock when waiters sleep */
+    _Atomic uint32_t sync_waiters;
+    _Atomic uint32_t wake_word;  /* futex the waiters sleep on */
     /* Written under lock (or engine lock for READY <-> RUNNING); atomic so a
      * launcher may read it while an executor changes RUNNING <-> PARKED. */
     _Atomic int state;
@@ -234,6 +240,13 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
 void stream_commit(struct stream *s, struct task *t);
 /* Gives back a task taken with stream_begin_task and drops the lock. */
 void stream_abandon(struct stream *s, struct task *t);
+/* Called with s->lock held by the stream's owner: puts the owner's batch
+ * back at the front of the queue (before parking or handing off). */
+void engine_return_batch_locked(struct stream *s);
+/* Task records come from a per-thread cache (task.c). */
+struct task *task_alloc(void);
+void task_free(struct task *t);
+void task_cache_release(void);
 /* Reserves argument space of n bytes on t (inline or heap); NULL on OOM. */
 void *task_args_reserve(struct task *t, size_t n);
 /* Releases what a finished or discarded task holds; not the task itself. */
@@ -243,7 +256,7 @@ void task_release(struct task *t);
 
 struct event {
     struct obj_header hdr;
-    plat_mutex lock;             /* everything below */
+    plat_spin lock;              /* everything below */
     struct context *ctx;
     struct device *dev;
     uint32_t flags;

@@ -32,7 +32,7 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     if (fresh)
-        plat_mutex_init(&ev->lock);
+        plat_spin_init(&ev->lock);
     ev->ctx = ctx;
     ev->dev = ctx->dev;
     ev->flags = flags;
@@ -56,7 +56,7 @@ void event_destroy(struct event *ev)
     plat_mutex_lock(&ctx->lock);
     list_del(&ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     obj_kill(&ev->hdr);
     ev->destroyed = true;
     recycle = ev->pending_tasks == 0;
@@ -64,7 +64,7 @@ void event_destroy(struct event *ev)
         device_event_slot_give(ev->dev);
         ev->holds_slot = false;
     }
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
     if (recycle)
         obj_recycle(&ev->hdr);
 }
@@ -107,7 +107,7 @@ void event_record_done(struct task *t, uint64_t now_ns)
     struct stream *released;
     bool wake_hosts = false;
 
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     if (t->u.event.gen > ev->done_gen) {
         ev->done_gen = t->u.event.gen;
         ev->timestamp_ns = now_ns;
@@ -118,7 +118,7 @@ void event_record_done(struct task *t, uint64_t now_ns)
         atomic_fetch_add_explicit(&ev->wake_word, 1, memory_order_relaxed);
         wake_hosts = true;
     }
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
     if (wake_hosts)
         plat_futex_wake_all(&ev->wake_word);
     while (released != NULL) {
@@ -133,32 +133,33 @@ bool event_wait_or_park(struct stream *s, struct task *t)
     struct event *ev = t->u.event.ev;
     bool passed;
 
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     if (s->discard) {
-        plat_mutex_unlock(&s->lock);
+        plat_spin_unlock(&s->lock);
         return true; /* being force-destroyed: let the owner drop the rest */
     }
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     passed = ev->done_gen >= t->u.event.gen;
     if (!passed) {
+        engine_return_batch_locked(s);
         s->park_event = ev;
         s->park_gen = t->u.event.gen;
         s->park_next = ev->waiters;
         ev->waiters = s;
         atomic_store_explicit(&s->state, STREAM_PARKED, memory_order_relaxed);
     }
-    plat_mutex_unlock(&ev->lock);
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&ev->lock);
+    plat_spin_unlock(&s->lock);
     return passed;
 }
 
 void event_reset_done(struct task *t)
 {
     struct event *ev = t->u.event.ev;
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     if (ev->done_gen > 0)
         ev->reset_done = true;
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
 }
 
 void event_task_release(struct task *t)
@@ -166,11 +167,11 @@ void event_task_release(struct task *t)
     struct event *ev = t->u.event.ev;
     bool recycle;
 
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     if (t->kind == TASK_EVENT_WAIT)
         ev->waits_done++;
     recycle = --ev->pending_tasks == 0 && ev->destroyed;
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
     if (recycle)
         obj_recycle(&ev->hdr);
 }

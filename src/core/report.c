@@ -159,6 +159,13 @@ enum run_result report_post(struct stream *s, struct task *t)
     struct report_item *it = malloc(sizeof(*it));
     struct subscription *sub;
 
+    if (t->u.host.block) {
+        /* Hand the stream over with the callback at its head: the
+         * processing thread completes it (engine_finish_handed_off). */
+        plat_spin_lock(&s->lock);
+        engine_return_batch_locked(s);
+        plat_spin_unlock(&s->lock);
+    }
     plat_mutex_lock(&report_lock);
     sub = find_sub(s);
     if (it == NULL || sub == NULL) {
@@ -167,6 +174,10 @@ enum run_result report_post(struct stream *s, struct task *t)
         /* Unsubscribed since the launch (or no memory): run it here so the
          * callback is not lost. */
         t->u.host.fn(t->u.host.arg);
+        if (t->u.host.block) {
+            engine_finish_handed_off(s, ACL_SUCCESS);
+            return RUN_HANDED_OFF;
+        }
         return RUN_DONE;
     }
     it->next = NULL;

@@ -47,7 +47,7 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     if (fresh)
-        plat_mutex_init(&s->lock);
+        plat_spin_init(&s->lock);
     stream_init_fields(s, ctx, priority, flags, is_default);
     s->id = id;
     plat_mutex_lock(&ctx->lock);
@@ -61,12 +61,10 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
 
 void stream_destroy(struct stream *s, bool force)
 {
-    struct task *t;
-
     stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     obj_kill(&s->hdr); /* under the lock: a launcher either queued before or sees it dead */
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&s->lock);
     if (force)
         engine_discard_stream(s);
     else
@@ -74,13 +72,6 @@ void stream_destroy(struct stream *s, bool force)
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
     plat_mutex_unlock(&s->ctx->lock);
-    plat_mutex_lock(&s->lock);
-    while ((t = s->free_tasks) != NULL) {
-        s->free_tasks = t->next;
-        free(t);
-    }
-    s->free_count = 0;
-    plat_mutex_unlock(&s->lock);
     device_stream_id_free(s->dev, s->id);
     obj_recycle(&s->hdr);
 }
@@ -109,32 +100,26 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
 {
     struct task *t;
 
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     /* Re-checked under the lock: the stream may have died (or been reused
      * for a new stream) since the handle was resolved. */
     if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
                                        : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed))) {
-        plat_mutex_unlock(&s->lock);
+        plat_spin_unlock(&s->lock);
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
     }
     if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
         aclError code = s->stop_error;
-        plat_mutex_unlock(&s->lock);
+        plat_spin_unlock(&s->lock);
         return acl_fail(code,
                         "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
                         "no new tasks (destroy it and create another)",
                         fn, s->id, code, acl_error_name(code));
     }
-    t = s->free_tasks;
-    if (t != NULL) {
-        s->free_tasks = t->next;
-        s->free_count--;
-    } else {
-        t = malloc(sizeof(*t));
-        if (t == NULL) {
-            plat_mutex_unlock(&s->lock);
-            return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for a task record", fn);
-        }
+    t = task_alloc();
+    if (ACLCPU_UNLIKELY(t == NULL)) {
+        plat_spin_unlock(&s->lock);
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for a task record", fn);
     }
     t->next = NULL;
     t->kind = (uint8_t)kind;
@@ -158,12 +143,9 @@ void stream_commit(struct stream *s, struct task *t)
 
 void stream_abandon(struct stream *s, struct task *t)
 {
+    plat_spin_unlock(&s->lock);
     free(t->heap_args);
-    t->heap_args = NULL;
-    t->next = s->free_tasks;
-    s->free_tasks = t;
-    s->free_count++;
-    plat_mutex_unlock(&s->lock);
+    task_free(t);
 }
 
 void *task_args_reserve(struct task *t, size_t n)

@@ -17,7 +17,7 @@
 struct worker;
 
 struct engine {
-    plat_mutex lock;                         /* ready lists, sleepers, shared */
+    plat_spin lock;                          /* ready lists, sleepers, shared */
     struct device *dev;
     struct list ready[ACLCPU_PRIORITIES];
     uint64_t ready_seq;

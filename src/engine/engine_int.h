@@ -64,9 +64,14 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
 void engine_help_kernel(struct engine *e, struct kernel_run *k);
 
 /* sync.c */
-/* Completes the owned head of s; returns true if more tasks remain (the
- * caller still owns s) or false if s went idle (ownership given up). */
-bool engine_complete_head(struct stream *s, aclError err);
+/* Owner side of a stream. take_batch moves the queue into the owner's
+ * private batch (false: nothing queued, the stream went idle). */
+bool engine_take_batch(struct stream *s);
+/* Completes the owner's current task (run_head); returns true if the owner
+ * still has work on s, false if s went idle (ownership given up). */
+bool engine_complete_current(struct stream *s, aclError err);
+/* Same, for a head task that was handed to another thread. */
+bool engine_complete_handed_off(struct stream *s, aclError err);
 /* Called with s->lock held: unlinks every queued task from first on and
  * returns the chain for engine_discard_chain (run without locks). */
 struct task *engine_detach_from_locked(struct stream *s, struct task *first);

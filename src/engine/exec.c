@@ -77,7 +77,7 @@ static void share_kernel(struct engine *e, struct kernel_run *k)
     struct worker *wake[8];
     unsigned n = 0;
 
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
     list_add_tail(&e->shared, &k->link);
     k->listed = true;
     atomic_fetch_add_explicit(&e->shared_count, 1, memory_order_relaxed);
@@ -87,7 +87,7 @@ static void share_kernel(struct engine *e, struct kernel_run *k)
             break;
         wake[n++] = w;
     }
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
     for (unsigned i = 0; i < n; i++)
         engine_wake(wake[i]);
 }
@@ -95,11 +95,11 @@ static void share_kernel(struct engine *e, struct kernel_run *k)
 static void unshare_and_join(struct engine *e, struct kernel_run *k)
 {
     uint32_t h;
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
     list_del(&k->link);
     k->listed = false;
     atomic_fetch_sub_explicit(&e->shared_count, 1, memory_order_relaxed);
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
     /* No helper can enter now. Those inside each finish one block. */
     for (int spin = 0; (h = atomic_load_explicit(&k->helpers, memory_order_acquire)) != 0; spin++) {
         if (spin < 2000)
@@ -114,6 +114,15 @@ aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority)
     struct kernel_run k;
     bool shared = false;
 
+    if (t->u.kernel.blocks == 1) {
+        /* One block: no sharing to set up, run it right here. */
+        atomic_init(&k.error, ACL_SUCCESS);
+        atomic_init(&k.overflow, false);
+        k.task = t;
+        k.blocks = 1;
+        run_block(&k, 0);
+        return atomic_load_explicit(&k.error, memory_order_relaxed);
+    }
     memset(&k, 0, sizeof(k));
     k.task = t;
     k.blocks = t->u.kernel.blocks;
@@ -135,9 +144,7 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
     switch (t->kind) {
     case TASK_KERNEL:
         engine_offer_help(x->eng);
-        t->t_start = plat_now_ns();
         *err = engine_run_kernel(x->eng, t, s->priority);
-        t->t_end = plat_now_ns();
         return RUN_DONE;
     case TASK_COPY:
         memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);

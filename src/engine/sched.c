@@ -75,9 +75,9 @@ void engine_offer_help(struct engine *e)
     if (atomic_load_explicit(&e->ready_mask, memory_order_relaxed) == 0 ||
         atomic_load_explicit(&e->sleeper_count, memory_order_relaxed) == 0)
         return;
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
     w = has_work(e) ? engine_pick_sleeper(e) : NULL;
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
     engine_wake(w);
 }
 
@@ -90,18 +90,18 @@ static struct worker *kick_locked(struct stream *s)
 
     if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_IDLE)
         return NULL;
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
     ready_push(e, s);
     if (tls_worker == NULL)
         w = engine_pick_sleeper(e);
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
     return w;
 }
 
 void engine_stream_kick(struct stream *s)
 {
     struct worker *w = kick_locked(s);
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&s->lock);
     engine_wake(w);
 }
 
@@ -110,11 +110,11 @@ struct worker *engine_requeue_locked(struct stream *s)
     struct engine *e = s->dev->engine;
     struct worker *w = NULL;
 
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
     ready_push(e, s);
     if (tls_worker == NULL)
         w = engine_pick_sleeper(e);
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
     return w;
 }
 
@@ -125,26 +125,26 @@ bool engine_unready_locked(struct stream *s)
 
     if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_READY)
         return false;
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
     /* Re-check: a worker may have taken it between our load and the lock. */
     if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
         ready_unlink(e, s);
         atomic_store_explicit(&s->state, STREAM_RUNNING, memory_order_relaxed);
         took = true;
     }
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
     return took;
 }
 
 void engine_unpark(struct stream *s)
 {
     struct worker *w = NULL;
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_PARKED) {
         atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
         w = kick_locked(s);
     }
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&s->lock);
     engine_wake(w);
 }
 
@@ -155,21 +155,27 @@ static void requeue(struct stream *s)
     struct worker *w = NULL;
     struct task *chain = NULL;
 
-    plat_mutex_lock(&s->lock);
-    if (s->discard) {
+    plat_spin_lock(&s->lock);
+    engine_return_batch_locked(s);
+    if (atomic_load_explicit(&s->discard, memory_order_relaxed)) {
         chain = engine_detach_from_locked(s, s->head);
         atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        atomic_store_explicit(&s->done, s->issued, memory_order_seq_cst);
+        if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) != 0) {
+            atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_relaxed);
+            plat_futex_wake_all(&s->wake_word);
+        }
     } else {
         w = engine_requeue_locked(s);
     }
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
     engine_wake(w);
 }
 
 void engine_finish_handed_off(struct stream *s, aclError err)
 {
-    if (engine_complete_head(s, err))
+    if (engine_complete_handed_off(s, err))
         requeue(s);
 }
 
@@ -188,12 +194,14 @@ static bool must_yield(struct executor *x, struct stream *s, unsigned n)
 
 void engine_run_stream(struct executor *x, struct stream *s)
 {
+    if (s->run_head == NULL && !engine_take_batch(s))
+        return;
     for (unsigned n = 1;; n++) {
         aclError err = ACL_SUCCESS;
-        enum run_result r = exec_task(x, s, s->head, &err);
+        enum run_result r = exec_task(x, s, s->run_head, &err);
         if (r != RUN_DONE)
-            return;
-        if (!engine_complete_head(s, err))
+            return; /* parked or handed off: the batch went back to the queue */
+        if (!engine_complete_current(s, err))
             return;
         if (must_yield(x, s, n)) {
             requeue(s);
@@ -238,19 +246,22 @@ static bool take_work(struct engine *e, struct stream **sp, struct kernel_run **
     return true;
 }
 
+/* One worker at a time spins for new work before parking: it catches the
+ * next launch without a futex wake, and a single spinner costs at most one
+ * core, which a machine with as many workers as cores can spare. */
 static void spin_for_work(struct engine *e)
 {
     uint64_t until = plat_now_ns() + e->spin_ns;
-    atomic_fetch_add_explicit(&e->spinners, 1, memory_order_relaxed);
+    int none = 0;
+    if (!atomic_compare_exchange_strong_explicit(&e->spinners, &none, 1, memory_order_relaxed,
+                                                 memory_order_relaxed)) {
+        atomic_fetch_add_explicit(&e->spinners, 1, memory_order_relaxed); /* decremented by the caller */
+        return;
+    }
     for (unsigned i = 1; !has_work(e); i++) {
         plat_cpu_relax();
-        if ((i & 63) == 0) {
-            if (plat_now_ns() >= until)
-                break;
-            /* On a machine with few cores a spinner must not starve the
-             * host thread that is about to give it work. */
-            plat_thread_yield();
-        }
+        if ((i & 63) == 0 && plat_now_ns() >= until)
+            break;
     }
 }
 
@@ -261,10 +272,10 @@ static void sleep_locked(struct engine *e, struct worker *w)
     e->sleepers = w;
     atomic_fetch_add_explicit(&e->sleeper_count, 1, memory_order_relaxed);
     atomic_store_explicit(&w->sleep_word, 1, memory_order_relaxed);
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
     while (atomic_load_explicit(&w->sleep_word, memory_order_acquire) == 1)
         plat_futex_wait(&w->sleep_word, 1, 0);
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
 }
 
 static void worker_main(void *arg)
@@ -274,31 +285,31 @@ static void worker_main(void *arg)
     struct executor x = {e, w, UINT64_MAX};
 
     tls_worker = w;
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
     while (!e->stopping) {
         struct stream *s;
         struct kernel_run *k;
         if (take_work(e, &s, &k)) {
             struct worker *next = has_work(e) ? engine_pick_sleeper(e) : NULL;
-            plat_mutex_unlock(&e->lock);
+            plat_spin_unlock(&e->lock);
             engine_wake(next);
             if (k != NULL)
                 engine_help_kernel(e, k);
             else
                 engine_run_stream(&x, s);
-            plat_mutex_lock(&e->lock);
+            plat_spin_lock(&e->lock);
             continue;
         }
-        plat_mutex_unlock(&e->lock);
+        plat_spin_unlock(&e->lock);
         spin_for_work(e);
-        plat_mutex_lock(&e->lock);
+        plat_spin_lock(&e->lock);
         /* Decrement under the lock: a host that saw us spinning skipped
          * its wake, and must be sure we look again before parking. */
         atomic_fetch_sub_explicit(&e->spinners, 1, memory_order_relaxed);
         if (!has_work(e) && !e->stopping)
             sleep_locked(e, w);
     }
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
 }
 
 /* ---- host-function thread ------------------------------------------------ */
@@ -327,9 +338,13 @@ static void hostfunc_main(void *arg)
 }
 
 /* A worker met a host function: the host-function thread runs it so that a
- * slow or blocking callback never holds a device worker. */
+ * slow or blocking callback never holds a device worker. The stream stays
+ * RUNNING, owned by that thread, with the host function at its head. */
 void engine_hostfunc_post(struct engine *e, struct stream *s)
 {
+    plat_spin_lock(&s->lock);
+    engine_return_batch_locked(s);
+    plat_spin_unlock(&s->lock);
     plat_mutex_lock(&e->hf_lock);
     if (!e->hf_started) {
         if (plat_thread_create(&e->hf_thread, "aclcpu-hostfn", hostfunc_main, e) != 0) {
@@ -366,7 +381,7 @@ aclError engine_start(struct device *d)
     struct engine *e = calloc(1, sizeof(*e));
     if (e == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    plat_mutex_init(&e->lock);
+    plat_spin_init(&e->lock);
     plat_mutex_init(&e->hf_lock);
     plat_cond_init(&e->hf_cond);
     for (int p = 0; p < ACLCPU_PRIORITIES; p++)
@@ -400,11 +415,11 @@ void engine_stop(struct device *d)
 
     if (e == NULL)
         return;
-    plat_mutex_lock(&e->lock);
+    plat_spin_lock(&e->lock);
     e->stopping = true;
     w = e->sleepers;
     e->sleepers = NULL;
-    plat_mutex_unlock(&e->lock);
+    plat_spin_unlock(&e->lock);
     while (w != NULL) {
         struct worker *next = w->next_sleeper;
         engine_wake(w);
@@ -420,7 +435,6 @@ void engine_stop(struct device *d)
         plat_thread_join(e->hf_thread);
     plat_cond_destroy(&e->hf_cond);
     plat_mutex_destroy(&e->hf_lock);
-    plat_mutex_destroy(&e->lock);
     free(e->workers);
     free(e);
     d->engine = NULL;

@@ -1,11 +1,13 @@
 /*
  * sync.c - task completion, discarding, and host threads that wait.
  *
- * DESIGN: a stream's `done` counter says how far it has got; a host thread
- * waiting for position n spins briefly on it, then registers as a sleeper
- * under the stream lock and futex-waits on wake_word. The completer bumps
- * wake_word under the same lock only when sleepers exist, so the common
- * path (nobody waiting) costs no syscall. An untimed synchronize first
+ * DESIGN: the owner of a stream takes the whole queue as a private batch
+ * (one lock round trip per batch, not per task) and completes tasks without
+ * the lock. A stream's `done` counter says how far it has got; a host
+ * thread waiting for position n spins briefly on it, then counts itself in
+ * sync_waiters and futex-waits on wake_word. The completer bumps wake_word
+ * only when waiters exist, so the common path (nobody waiting) costs no
+ * syscall; the seq_cst pairing is explained at stream->done. An untimed synchronize first
  * tries to run the stream's ready work itself (caller-runs), which avoids
  * a worker wake-up on an idle stream. A timed one never does: a long
  * kernel on the caller's thread could not honour the deadline.
@@ -20,27 +22,15 @@
 #define SYNC_SPIN_NS 20000u
 #define FAST_SYNC_SPIN_NS 500000u
 
-/* Called with s->lock held. */
-static void free_task_locked(struct stream *s, struct task *t)
+/* Publishes progress and wakes sleeping synchronisers, if any (see the
+ * comment on stream->done for why seq_cst). */
+static void note_done(struct stream *s, uint64_t seq)
 {
-    if (s->free_count < 256) {
-        t->next = s->free_tasks;
-        s->free_tasks = t;
-        s->free_count++;
-    } else {
-        free(t);
+    atomic_store_explicit(&s->done, seq, memory_order_seq_cst);
+    if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) != 0) {
+        atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_relaxed);
+        plat_futex_wake_all(&s->wake_word);
     }
-}
-
-/* Called with s->lock held: wakes sleepers after the caller unlocks. */
-static bool note_progress_locked(struct stream *s, uint64_t done)
-{
-    /* Release: a waiter's acquire load of done sees the task's effects. */
-    atomic_store_explicit(&s->done, done, memory_order_release);
-    if (s->sync_waiters == 0)
-        return false;
-    atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_relaxed);
-    return true;
 }
 
 struct task *engine_detach_from_locked(struct stream *s, struct task *first)
@@ -62,67 +52,117 @@ struct task *engine_detach_from_locked(struct stream *s, struct task *first)
  * frees the chain; runs without locks (records may release other streams). */
 void engine_discard_chain(struct stream *s, struct task *chain)
 {
-    bool wake;
-    if (chain == NULL)
-        return;
-    for (struct task *t = chain; t != NULL; t = t->next) {
-        if (t->kind == TASK_EVENT_RECORD)
-            event_record_done(t, plat_now_ns());
-        task_release(t);
-    }
-    plat_mutex_lock(&s->lock);
+    (void)s;
     while (chain != NULL) {
         struct task *next = chain->next;
-        free_task_locked(s, chain);
+        if (chain->kind == TASK_EVENT_RECORD)
+            event_record_done(chain, plat_now_ns());
+        task_release(chain);
+        task_free(chain);
         chain = next;
     }
-    wake = s->head == NULL ? note_progress_locked(s, s->issued) : false;
-    plat_mutex_unlock(&s->lock);
-    if (wake)
-        plat_futex_wake_all(&s->wake_word);
 }
 
-bool engine_complete_head(struct stream *s, aclError err)
+/* Called with s->lock held: the queue is empty, so everything issued is
+ * done (or was discarded), and the stream has no owner any more. */
+static void go_idle_locked(struct stream *s)
 {
-    struct task *t = s->head, *chain = NULL;
-    bool more, wake;
+    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    note_done(s, s->issued);
+}
 
-    task_release(t);
-    plat_mutex_lock(&s->lock);
-    if (err != ACL_SUCCESS && s->error == ACL_SUCCESS)
+void engine_return_batch_locked(struct stream *s)
+{
+    if (s->run_head == NULL)
+        return;
+    s->run_tail->next = s->head;
+    if (s->head == NULL)
+        s->tail = s->run_tail;
+    s->head = s->run_head;
+    s->run_head = s->run_tail = NULL;
+}
+
+bool engine_take_batch(struct stream *s)
+{
+    struct task *chain = NULL;
+    bool got;
+
+    plat_spin_lock(&s->lock);
+    if (atomic_load_explicit(&s->discard, memory_order_relaxed))
+        chain = engine_detach_from_locked(s, s->head);
+    s->run_head = s->head;
+    s->run_tail = s->tail;
+    s->head = s->tail = NULL;
+    got = s->run_head != NULL;
+    if (!got)
+        go_idle_locked(s);
+    plat_spin_unlock(&s->lock);
+    engine_discard_chain(s, chain);
+    return got;
+}
+
+/* A task failed: remember the error for the next sync; in STOP mode drop
+ * everything after it and refuse new tasks. Returns the dropped tasks. */
+static struct task *note_failure(struct stream *s, aclError err)
+{
+    struct task *chain = NULL;
+    plat_spin_lock(&s->lock);
+    if (s->error == ACL_SUCCESS)
         s->error = err;
+    if (atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE) {
+        if (s->stop_error == ACL_SUCCESS)
+            s->stop_error = err;
+        engine_return_batch_locked(s);
+        chain = engine_detach_from_locked(s, s->head);
+    }
+    plat_spin_unlock(&s->lock);
+    return chain;
+}
+
+bool engine_complete_current(struct stream *s, aclError err)
+{
+    struct task *t = s->run_head, *chain = NULL;
+
+    s->run_head = t->next;
+    if (s->run_head == NULL)
+        s->run_tail = NULL;
+    if (ACLCPU_UNLIKELY(err != ACL_SUCCESS))
+        chain = note_failure(s, err);
+    note_done(s, t->seq);
+    task_release(t);
+    task_free(t);
+    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->discard, memory_order_relaxed)) && s->run_head != NULL) {
+        s->run_tail->next = chain;
+        chain = s->run_head;
+        s->run_head = s->run_tail = NULL;
+    }
+    engine_discard_chain(s, chain);
+    return s->run_head != NULL || engine_take_batch(s);
+}
+
+/* The head of the queue was handed to another thread (host function,
+ * blocking callback), which has now run it. */
+bool engine_complete_handed_off(struct stream *s, aclError err)
+{
+    struct task *t;
+    plat_spin_lock(&s->lock);
+    t = s->head;
     s->head = t->next;
     if (s->head == NULL)
         s->tail = NULL;
-    if (err != ACL_SUCCESS &&
-        atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE) {
-        /* STOP mode: nothing after a failed task runs, and the stream takes
-         * no new work (stream_begin_task checks stop_error). */
-        if (s->stop_error == ACL_SUCCESS)
-            s->stop_error = err;
-        chain = engine_detach_from_locked(s, s->head);
-    } else if (s->discard) {
-        chain = engine_detach_from_locked(s, s->head);
-    }
-    /* With an empty queue everything issued is done (or discarded). */
-    wake = note_progress_locked(s, s->head == NULL ? s->issued : t->seq);
-    free_task_locked(s, t);
-    more = s->head != NULL;
-    if (!more)
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-    plat_mutex_unlock(&s->lock);
-    if (wake)
-        plat_futex_wake_all(&s->wake_word);
-    engine_discard_chain(s, chain);
-    return more;
+    plat_spin_unlock(&s->lock);
+    s->run_head = t;
+    s->run_tail = t;
+    t->next = NULL;
+    return engine_complete_current(s, err);
 }
 
 bool engine_stream_idle(struct stream *s)
 {
     uint64_t issued;
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     issued = s->issued;
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&s->lock);
     return atomic_load_explicit(&s->done, memory_order_acquire) >= issued;
 }
 
@@ -130,9 +170,9 @@ bool engine_stream_idle(struct stream *s)
 static void help_run(struct stream *s, uint64_t target)
 {
     bool took;
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     took = engine_unready_locked(s);
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&s->lock);
     if (took) {
         struct executor x = {s->dev->engine, NULL, target};
         engine_run_stream(&x, s);
@@ -141,7 +181,7 @@ static void help_run(struct stream *s, uint64_t target)
 
 static bool reached(struct stream *s, uint64_t target)
 {
-    return atomic_load_explicit(&s->done, memory_order_acquire) >= target;
+    return atomic_load_explicit(&s->done, memory_order_seq_cst) >= target;
 }
 
 static bool wait_done(struct stream *s, uint64_t target, uint64_t deadline, bool may_run)
@@ -162,14 +202,10 @@ static bool wait_done(struct stream *s, uint64_t target, uint64_t deadline, bool
             help_run(s, target);
             continue;
         }
-        plat_mutex_lock(&s->lock);
-        s->sync_waiters++;
+        atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
         word = atomic_load_explicit(&s->wake_word, memory_order_relaxed);
-        plat_mutex_unlock(&s->lock);
         in_time = reached(s, target) || plat_futex_wait(&s->wake_word, word, deadline);
-        plat_mutex_lock(&s->lock);
-        s->sync_waiters--;
-        plat_mutex_unlock(&s->lock);
+        atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
         if (!in_time && !reached(s, target))
             return false;
     }
@@ -181,17 +217,17 @@ aclError engine_sync_stream(struct stream *s, uint64_t deadline_ns, aclError tim
     uint64_t target;
     aclError err;
 
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     target = s->issued;
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&s->lock);
     if (deadline_ns == 0)
         help_run(s, target);
     if (!wait_done(s, target, deadline_ns, deadline_ns == 0))
         return timeout_code;
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     err = s->error;
     s->error = ACL_SUCCESS;
-    plat_mutex_unlock(&s->lock);
+    plat_spin_unlock(&s->lock);
     return err;
 }
 
@@ -199,14 +235,14 @@ aclError engine_sync_stream(struct stream *s, uint64_t deadline_ns, aclError tim
 static void unpark_for_discard_locked(struct stream *s)
 {
     struct event *ev = s->park_event;
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     for (struct stream **pp = &ev->waiters; *pp != NULL; pp = &(*pp)->park_next) {
         if (*pp == s) {
             *pp = s->park_next;
             break;
         }
     }
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
     s->park_event = NULL;
 }
 
@@ -216,28 +252,26 @@ void engine_discard_stream(struct stream *s)
     uint64_t issued;
     int state;
 
-    plat_mutex_lock(&s->lock);
+    plat_spin_lock(&s->lock);
     issued = s->issued;
     state = atomic_load_explicit(&s->state, memory_order_relaxed);
     if (state == STREAM_READY && engine_unready_locked(s))
-        state = STREAM_PARKED + 1; /* now owned by us */
-    if (state == STREAM_PARKED)
+        state = STREAM_IDLE; /* now ours, with nothing taken from the queue */
+    if (state == STREAM_PARKED) {
         unpark_for_discard_locked(s);
-    if (state == STREAM_PARKED || state == STREAM_PARKED + 1) {
-        chain = engine_detach_from_locked(s, s->head);
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-    } else if (s->head != NULL) {
-        /* RUNNING (or it just became so): the owner finishes its head task
-         * and then drops the rest, seeing `discard`. */
-        s->discard = true;
-        chain = engine_detach_from_locked(s, s->head->next);
+        state = STREAM_IDLE;
     }
-    plat_mutex_unlock(&s->lock);
+    chain = engine_detach_from_locked(s, s->head);
+    if (state == STREAM_IDLE)
+        go_idle_locked(s);
+    else /* RUNNING: the owner drops its batch when it sees this */
+        atomic_store_explicit(&s->discard, true, memory_order_relaxed);
+    plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
     wait_done(s, issued, 0, false);
-    plat_mutex_lock(&s->lock);
-    s->discard = false;
-    plat_mutex_unlock(&s->lock);
+    plat_spin_lock(&s->lock);
+    atomic_store_explicit(&s->discard, false, memory_order_relaxed);
+    plat_spin_unlock(&s->lock);
 }
 
 /* ---- events --------------------------------------------------------------- */
@@ -245,21 +279,21 @@ void engine_discard_stream(struct stream *s)
 aclError engine_sync_event(struct event *ev, uint64_t deadline_ns)
 {
     uint64_t target;
-    plat_mutex_lock(&ev->lock);
+    plat_spin_lock(&ev->lock);
     target = ev->record_gen;
     while (ev->done_gen < target) {
         uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
         bool in_time;
         ev->host_waiters++;
-        plat_mutex_unlock(&ev->lock);
+        plat_spin_unlock(&ev->lock);
         in_time = plat_futex_wait(&ev->wake_word, word, deadline_ns);
-        plat_mutex_lock(&ev->lock);
+        plat_spin_lock(&ev->lock);
         ev->host_waiters--;
         if (!in_time && ev->done_gen < target) {
-            plat_mutex_unlock(&ev->lock);
+            plat_spin_unlock(&ev->lock);
             return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
         }
     }
-    plat_mutex_unlock(&ev->lock);
+    plat_spin_unlock(&ev->lock);
     return ACL_SUCCESS;
 }

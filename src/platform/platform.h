@@ -42,6 +42,9 @@ void plat_thread_join(plat_thread t);
 /* A number that identifies the calling thread, equal to (uint64_t)pthread_self(). */
 uint64_t plat_thread_self(void);
 void plat_thread_yield(void);
+/* Runs fn when the calling thread exits (once per registration, in the
+ * exiting thread). Used to hand per-thread caches back. */
+void plat_thread_at_exit(void (*fn)(void));
 unsigned plat_cpu_count(void);
 
 /*
@@ -68,6 +71,41 @@ static inline void plat_cpu_relax(void)
 #else
     atomic_signal_fence(memory_order_seq_cst);
 #endif
+}
+
+/*
+ * A lock for the runtime's hot, tiny critical sections (a stream's queue,
+ * an event's record count, the ready set): a few dozen instructions each,
+ * taken by launchers and executors millions of times a second. Uncontended
+ * it is one atomic exchange each way. Contended, it spins with a pause for
+ * about a microsecond (the holder is almost always about to release) and
+ * only then sleeps on a futex: 0 = free, 1 = held, 2 = held with sleepers,
+ * so an unlock makes a syscall only when someone actually sleeps (the
+ * holder may have been preempted on a machine with fewer cores than
+ * threads). Never hold one across anything that can block.
+ */
+typedef struct plat_spin {
+    _Atomic uint32_t locked;
+} plat_spin;
+
+void plat_spin_lock_slow(plat_spin *l);
+
+static inline void plat_spin_init(plat_spin *l) { atomic_init(&l->locked, 0); }
+
+static inline void plat_spin_lock(plat_spin *l)
+{
+    /* Acquire: the critical section sees what the last holder wrote. */
+    if (atomic_exchange_explicit(&l->locked, 1, memory_order_acquire) != 0)
+        plat_spin_lock_slow(l);
+}
+
+void plat_spin_wake(plat_spin *l);
+
+static inline void plat_spin_unlock(plat_spin *l)
+{
+    /* Release: publishes the critical section to the next holder. */
+    if (atomic_exchange_explicit(&l->locked, 0, memory_order_release) == 2)
+        plat_spin_wake(l);
 }
 
 /* Dynamic loading: NULL on failure, with plat_dl_error() saying why. */

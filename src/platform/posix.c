@@ -53,6 +53,22 @@ void plat_mutex_destroy(plat_mutex *m) { pthread_mutex_destroy((pthread_mutex_t 
 void plat_mutex_lock(plat_mutex *m) { check(pthread_mutex_lock((pthread_mutex_t *)m->opaque), "mutex lock"); }
 void plat_mutex_unlock(plat_mutex *m) { check(pthread_mutex_unlock((pthread_mutex_t *)m->opaque), "mutex unlock"); }
 
+void plat_spin_lock_slow(plat_spin *l)
+{
+    for (int i = 0; i < 200; i++) {
+        plat_cpu_relax();
+        /* Test before test-and-set: spin on a shared read, not on writes. */
+        if (atomic_load_explicit(&l->locked, memory_order_relaxed) == 0 &&
+            atomic_exchange_explicit(&l->locked, 1, memory_order_acquire) == 0)
+            return;
+    }
+    /* Mark "held with sleepers" and sleep until we take it that way. */
+    while (atomic_exchange_explicit(&l->locked, 2, memory_order_acquire) != 0)
+        plat_futex_wait(&l->locked, 2, 0);
+}
+
+void plat_spin_wake(plat_spin *l) { plat_futex_wake(&l->locked, 1); }
+
 void plat_cond_init(plat_cond *c)
 {
     pthread_condattr_t attr;
@@ -125,6 +141,35 @@ int plat_thread_create(plat_thread *t, const char *name, plat_thread_fn fn, void
 }
 
 void plat_thread_join(plat_thread t) { check(pthread_join((pthread_t)t.opaque, NULL), "pthread_join"); }
+/* Per-thread exit hooks ride on one pthread key whose value is the list. */
+#define MAX_EXIT_HOOKS 8
+struct exit_hooks {
+    void (*fn[MAX_EXIT_HOOKS])(void);
+    int n;
+};
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct exit_hooks exit_hooks;
+
+static void run_exit_hooks(void *p)
+{
+    struct exit_hooks *h = p;
+    for (int i = h->n - 1; i >= 0; i--)
+        h->fn[i]();
+    h->n = 0;
+}
+
+static void make_exit_key(void) { check(pthread_key_create(&exit_key, run_exit_hooks), "pthread_key_create"); }
+
+void plat_thread_at_exit(void (*fn)(void))
+{
+    check(pthread_once(&exit_once, make_exit_key), "pthread_once");
+    if (exit_hooks.n == MAX_EXIT_HOOKS)
+        return; /* a cache left behind is a small leak, not a fault */
+    exit_hooks.fn[exit_hooks.n++] = fn;
+    pthread_setspecific(exit_key, &exit_hooks);
+}
+
 uint64_t plat_thread_self(void) { return (uint64_t)pthread_self(); }
 void plat_thread_yield(void) { sched_yield(); }
 
