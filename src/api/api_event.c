@@ -467,3 +467,102 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
     (void)event;
     return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtIpcOpenEventHandle: IPC events are not supported");
 }
+
+/* ---- notifies ---------------------------------------------------------------- */
+
+static aclError resolve_notify(const char *fn, aclrtNotify h, struct event **out)
+{
+    struct context *ctx;
+    aclError err;
+    if (h == NULL)
+        return null_arg(fn, "notify");
+    err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    *out = (struct event *)obj_resolve(h, OBJ_NOTIFY);
+    if (*out == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        "%s: argument 'notify' (%p) is not a live notify: destroyed, or never created", fn, h);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
+{
+    const char *fn = "aclrtCreateNotify";
+    struct context *ctx;
+    struct event *n;
+    aclError err;
+    if (notify == NULL)
+        return null_arg(fn, "notify");
+    if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (%llu) must be ACL_NOTIFY_DEFAULT (0) or "
+                        "ACL_NOTIFY_DEVICE_USE_ONLY (1)", fn, (unsigned long long)flag);
+    err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    err = notify_create(ctx, &n);
+    if (err != ACL_SUCCESS)
+        return acl_fail(err, "%s: out of host memory", fn);
+    *notify = obj_handle(&n->hdr);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
+{
+    struct event *n;
+    aclError err = resolve_notify("aclrtDestroyNotify", notify, &n);
+    if (err == ACL_SUCCESS)
+        event_destroy(n);
+    return err;
+}
+
+static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStream stream, enum task_kind kind)
+{
+    struct event *n;
+    struct stream *s;
+    struct task *t;
+    aclError err = resolve_notify(fn, notify, &n);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = check_same_device(fn, n, s);
+    if (err == ACL_SUCCESS)
+        err = stream_begin_task(fn, s, stream, kind, &t);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_spin_lock(&n->lock);
+    if (!obj_same(&n->hdr, notify)) {
+        plat_spin_unlock(&n->lock);
+        stream_abandon(s, t);
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the notify was destroyed during the call", fn);
+    }
+    t->u.event.ev = n;
+    t->u.event.gen = kind == TASK_NOTIFY_RECORD ? ++n->record_gen : 0;
+    n->pending_tasks++;
+    plat_spin_unlock(&n->lock);
+    stream_commit(s, t);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
+{
+    return queue_notify_task("aclrtRecordNotify", notify, stream, TASK_NOTIFY_RECORD);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
+{
+    (void)timeout; /* ms; 0 waits forever. Wait timeouts are enforced with aclrtSetOpWaitTimeout's (issue 3) */
+    return queue_notify_task("aclrtWaitAndResetNotify", notify, stream, TASK_NOTIFY_WAIT);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
+{
+    struct event *n;
+    aclError err;
+    if (notifyId == NULL)
+        return null_arg("aclrtGetNotifyId", "notifyId");
+    err = resolve_notify("aclrtGetNotifyId", notify, &n);
+    if (err == ACL_SUCCESS)
+        *notifyId = (uint32_t)n->id;
+    return err;
+}

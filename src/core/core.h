@@ -61,6 +61,8 @@ enum task_kind {
     TASK_EVENT_RECORD,
     TASK_EVENT_WAIT,
     TASK_EVENT_RESET,
+    TASK_NOTIFY_RECORD,
+    TASK_NOTIFY_WAIT,
 };
 
 #define TASK_INLINE_ARGS 128
@@ -261,6 +263,8 @@ struct event {
     struct device *dev;
     uint32_t flags;
     bool ex;                     /* created by aclrtCreateEventExWithFlag */
+    bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
+    bool notified;               /* notify: set by a record, cleared by the wait it releases */
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
     bool holds_slot;             /* counts against the SoC's event cap */
     int32_t id;
@@ -319,6 +323,7 @@ void event_task_release(struct task *t);
 aclError event_take_lazy_slot_locked(struct event *ev);
 
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out);
+aclError notify_create(struct context *ctx, struct event **out);
 void event_destroy(struct event *ev);
 
 /* ---- stream state callbacks (stream.c) ------------------------------------ */

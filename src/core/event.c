@@ -48,6 +48,31 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
     return ACL_SUCCESS;
 }
 
+/* A notify is an event whose records set a flag that one wait consumes
+ * (aclrtRecordNotify / aclrtWaitAndResetNotify); it shares the event's
+ * parking and lifetime rules, and its own handle type. */
+#define NOTIFY_GRANTED UINT64_MAX
+
+aclError notify_create(struct context *ctx, struct event **out)
+{
+    bool fresh;
+    struct event *n = obj_create(OBJ_NOTIFY, sizeof(*n), &fresh);
+    if (n == NULL)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    if (fresh)
+        plat_spin_init(&n->lock);
+    n->ctx = ctx;
+    n->dev = ctx->dev;
+    n->notify = true;
+    n->id = (int32_t)n->hdr.index;
+    plat_mutex_lock(&ctx->lock);
+    list_add_tail(&ctx->events, &n->ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    obj_publish(&n->hdr);
+    *out = n;
+    return ACL_SUCCESS;
+}
+
 void event_destroy(struct event *ev)
 {
     bool recycle;
@@ -87,6 +112,24 @@ aclError event_take_lazy_slot_locked(struct event *ev)
 static struct stream *take_released_locked(struct event *ev)
 {
     struct stream *released = NULL, **pp = &ev->waiters;
+    if (ev->notify) {
+        /* A notify releases the oldest waiter, which consumes the flag. */
+        struct stream *oldest = NULL, **op = NULL;
+        if (!ev->notified)
+            return NULL;
+        for (; *pp != NULL; pp = &(*pp)->park_next) {
+            oldest = *pp;
+            op = pp;
+        }
+        if (oldest == NULL)
+            return NULL;
+        *op = oldest->park_next;
+        oldest->park_next = NULL;
+        oldest->park_event = NULL;
+        oldest->park_gen = NOTIFY_GRANTED;
+        ev->notified = false;
+        return oldest;
+    }
     while (*pp != NULL) {
         struct stream *s = *pp;
         if (s->park_gen <= ev->done_gen) {
@@ -113,6 +156,8 @@ void event_record_done(struct task *t, uint64_t now_ns)
         ev->timestamp_ns = now_ns;
         ev->reset_done = false;
     }
+    if (ev->notify)
+        ev->notified = true;
     released = take_released_locked(ev);
     if (ev->host_waiters > 0) {
         atomic_fetch_add_explicit(&ev->wake_word, 1, memory_order_relaxed);
@@ -139,7 +184,16 @@ bool event_wait_or_park(struct stream *s, struct task *t)
         return true; /* being force-destroyed: let the owner drop the rest */
     }
     plat_spin_lock(&ev->lock);
-    passed = ev->done_gen >= t->u.event.gen;
+    if (ev->notify) {
+        /* A waiter released by a record was handed the flag already
+         * (NOTIFY_GRANTED); any other consumes the flag if it is set. */
+        passed = s->park_gen == NOTIFY_GRANTED || ev->notified;
+        if (s->park_gen != NOTIFY_GRANTED)
+            ev->notified = false;
+        s->park_gen = 0;
+    } else {
+        passed = ev->done_gen >= t->u.event.gen;
+    }
     if (!passed) {
         engine_return_batch_locked(s);
         s->park_event = ev;

@@ -166,6 +166,8 @@ void task_release(struct task *t)
     case TASK_EVENT_RECORD:
     case TASK_EVENT_WAIT:
     case TASK_EVENT_RESET:
+    case TASK_NOTIFY_RECORD:
+    case TASK_NOTIFY_WAIT:
         event_task_release(t);
         break;
     default:

@@ -162,9 +162,11 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
     case TASK_CALLBACK:
         return report_post(s, t);
     case TASK_EVENT_RECORD:
+    case TASK_NOTIFY_RECORD:
         event_record_done(t, plat_now_ns());
         return RUN_DONE;
     case TASK_EVENT_WAIT:
+    case TASK_NOTIFY_WAIT:
         return event_wait_or_park(s, t) ? RUN_DONE : RUN_PARKED;
     case TASK_EVENT_RESET:
         event_reset_done(t);

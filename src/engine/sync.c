@@ -55,7 +55,7 @@ void engine_discard_chain(struct stream *s, struct task *chain)
     (void)s;
     while (chain != NULL) {
         struct task *next = chain->next;
-        if (chain->kind == TASK_EVENT_RECORD)
+        if (chain->kind == TASK_EVENT_RECORD || chain->kind == TASK_NOTIFY_RECORD)
             event_record_done(chain, plat_now_ns());
         task_release(chain);
         task_free(chain);
