@@ -67,7 +67,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: argument 'flag' (0x%x) must be a non-zero combination of bits 0x%x", fn, flag,
                         EVENT_FLAG_BITS);
-    if ((flag & alone) != 0 && (flag & ~(flag & alone)) != 0)
+    if ((flag & alone) != 0 && (flag & (flag - 1)) != 0) /* an "alone" bit, and more than one bit */
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: argument 'flag' (0x%x): ACL_EVENT_EXTERNAL and ACL_EVENT_DEVICE_USE_ONLY must be used "
                         "alone", fn, flag);
@@ -97,8 +97,8 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
     if (event == NULL)
         return null_arg("aclrtDestroyEvent", "event");
     err = resolve_event("aclrtDestroyEvent", event, &ev);
-    if (err == ACL_SUCCESS)
-        event_destroy(ev);
+    if (err == ACL_SUCCESS && event_destroy(ev, event) != ACL_SUCCESS)
+        err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyEvent: another thread destroyed the event first");
     return err;
 }
 
@@ -346,7 +346,9 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
         return err;
     if (ev->flags & ACL_EVENT_EXTERNAL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
-    err = engine_sync_event(ev, plat_deadline_ms(timeout));
+    err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    if (err == ACL_ERROR_RT_INVALID_HANDLE)
+        return acl_fail(err, "%s: the event was destroyed by another thread during the wait", fn);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: event %d did not complete within %d ms", fn, ev->id, timeout);
     return ACL_SUCCESS;
@@ -511,8 +513,8 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
 {
     struct event *n;
     aclError err = resolve_notify("aclrtDestroyNotify", notify, &n);
-    if (err == ACL_SUCCESS)
-        event_destroy(n);
+    if (err == ACL_SUCCESS && event_destroy(n, notify) != ACL_SUCCESS)
+        err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyNotify: another thread destroyed the notify first");
     return err;
 }
 

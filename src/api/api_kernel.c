@@ -209,7 +209,7 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, acl
                         funcHandle == NULL ? "funcHandle" : "argsHandle");
     if (obj_resolve(funcHandle, OBJ_FUNC) == NULL)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "aclrtKernelArgsInit: 'funcHandle' is not a live kernel");
-    a = obj_create(OBJ_ARGS, sizeof(*a), &fresh);
+    a = obj_create(OBJ_ARGS, sizeof(*a), OBJ_CLEAR_ALL, &fresh);
     if (a == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtKernelArgsInit: out of memory");
     a->func = funcHandle;

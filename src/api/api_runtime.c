@@ -34,6 +34,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
             else
                 fclose(f);
         }
+        devices_configure();
         initialised = true;
         finalised = false;
         init_refs = 1;
@@ -47,6 +48,7 @@ static void finalize_locked(void)
 {
     devices_shutdown();
     devmem_release_all();
+    task_cache_release();
     initialised = false;
     finalised = true;
     init_refs = 0;

@@ -132,7 +132,8 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
     if (s->is_default)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn, s->id);
-    stream_destroy(s, force);
+    if (stream_destroy(s, stream, force) != ACL_SUCCESS)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream first", fn);
     return ACL_SUCCESS;
 }
 
@@ -159,7 +160,10 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
         return err;
     if (s->flags & NO_HOST_SYNC_FLAGS)
         return ACL_SUCCESS;
-    err = engine_sync_stream(s, plat_deadline_ms(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
+                             ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    if (err == ACL_ERROR_RT_INVALID_HANDLE)
+        return acl_fail(err, "%s: stream %d was destroyed by another thread during the wait", fn, s->id);
     if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
         return acl_fail(err, "%s: stream %d did not finish within %d ms", fn, s->id, timeout);
     if (err != ACL_SUCCESS)
@@ -278,6 +282,7 @@ static aclError sync_device(const char *fn, int32_t timeout)
 {
     struct context *ctx;
     struct stream **list;
+    void **handles;
     size_t n = 0, cap = 16;
     uint64_t deadline;
     aclError err, first = ACL_SUCCESS;
@@ -292,16 +297,24 @@ static aclError sync_device(const char *fn, int32_t timeout)
     deadline = plat_deadline_ms(timeout);
     plat_mutex_lock(&ctx->lock);
     list_for_each(pos, &ctx->streams) cap++;
-    list = malloc(cap * sizeof(*list));
-    if (list != NULL)
-        list_for_each(pos, &ctx->streams) list[n++] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
+    list = malloc(cap * (sizeof(*list) + sizeof(*handles)));
+    handles = (void **)(list + cap);
+    if (list != NULL) {
+        list_for_each(pos, &ctx->streams) {
+            list[n] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
+            handles[n] = obj_handle(&list[n]->hdr);
+            n++;
+        }
+    }
     plat_mutex_unlock(&ctx->lock);
     if (list == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
     for (size_t i = 0; i < n; i++) {
         if (list[i]->flags & NO_HOST_SYNC_FLAGS)
             continue;
-        err = engine_sync_stream(list[i], deadline, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        err = engine_sync_stream(list[i], handles[i], deadline, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        if (err == ACL_ERROR_RT_INVALID_HANDLE)
+            err = ACL_SUCCESS; /* destroyed meanwhile: nothing left to wait for */
         if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
             int32_t id = list[i]->id;
             free(list);

@@ -56,7 +56,7 @@ aclError ctx_create(struct device *d, bool primary, struct context **out)
     plat_mutex_unlock(&d->lock);
     if (err != ACL_SUCCESS)
         return err;
-    ctx = obj_create(OBJ_CONTEXT, sizeof(*ctx), &fresh);
+    ctx = obj_create(OBJ_CONTEXT, sizeof(*ctx), offsetof(struct context, dev), &fresh);
     if (ctx == NULL) {
         err = ACL_ERROR_RT_MEMORY_ALLOCATION;
         goto close_if_unused;
@@ -125,10 +125,10 @@ void ctx_destroy(struct context *ctx)
             plat_mutex_unlock(&ctx->lock);
             continue;
         }
-        stream_destroy(s, false);
+        stream_destroy(s, NULL, false);
     }
     while ((ev = first_event(ctx)) != NULL)
-        event_destroy(ev);
+        event_destroy(ev, NULL);
     plat_mutex_lock(&d->lock);
     list_del(&ctx->dev_link);
     if (d->primary == ctx) {

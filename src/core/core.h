@@ -132,6 +132,7 @@ struct device {
 
 struct device *device_get(int32_t id);          /* NULL if id out of range */
 uint32_t device_count(void);
+void devices_configure(void);
 aclError device_open(struct device *d);          /* called with d->lock held */
 void device_close(struct device *d);             /* called with d->lock held */
 aclError device_stream_id_alloc(struct device *d, int32_t *id);
@@ -147,7 +148,7 @@ struct stream;
 struct context {
     struct obj_header hdr;
     plat_mutex lock;            /* streams, events lists */
-    struct device *dev;
+    struct device *dev;         /* recycling clears from here on */
     struct stream *default_stream;
     bool primary;
     struct list dev_link;       /* in dev->contexts, under dev->lock */
@@ -180,7 +181,24 @@ enum stream_state {
 
 struct stream {
     struct obj_header hdr;
+    /* The lock and the atomics up to `ctx` survive recycling (obj_create
+     * clears from `ctx` on): a thread holding a stale pointer may still
+     * touch them. */
     plat_spin lock;
+    /* Set under lock by a force destroy; the owner polls it (relaxed: it
+     * takes the lock before going idle and re-checks there). */
+    _Atomic bool discard;
+    /* Completion is lock-free: the owner stores done (seq_cst) and then
+     * loads sync_waiters (seq_cst); a waiter increments sync_waiters
+     * (seq_cst) and then loads done. In that total order one of the two
+     * sees the other, so a waiter never sleeps through its completion. */
+    _Atomic uint64_t done;
+    _Atomic uint32_t sync_waiters;
+    _Atomic uint32_t wake_word;  /* futex the waiters sleep on */
+    /* Written under lock (or engine lock for READY <-> RUNNING); atomic so a
+     * launcher may read it while an executor changes RUNNING <-> PARKED. */
+    _Atomic int state;
+
     struct context *ctx;
     struct device *dev;
     int32_t id;
@@ -200,20 +218,6 @@ struct stream {
      * stream's owner (state RUNNING), so without the lock. */
     struct task *run_head, *run_tail;
 
-    /* Set under lock by a force destroy; the owner polls it (relaxed: it
-     * takes the lock before going idle and re-checks there). */
-    _Atomic bool discard;
-    /* Completion is lock-free: the owner stores done (seq_cst) and then
-     * loads sync_waiters (seq_cst); a waiter increments sync_waiters
-     * (seq_cst) and then loads done. In that total order one of the two
-     * sees the other, so a waiter never sleeps through its completion. */
-    _Atomic uint64_t done;
-    _Atomic uint32_t sync_waiters;
-    _Atomic uint32_t wake_word;  /* futex the waiters sleep on */
-    /* Written under lock (or engine lock for READY <-> RUNNING); atomic so a
-     * launcher may read it while an executor changes RUNNING <-> PARKED. */
-    _Atomic int state;
-
     struct list ready_link;      /* engine ready list, under engine->lock */
     uint64_t ready_order;        /* age within its priority, engine->lock */
 
@@ -225,8 +229,10 @@ struct stream {
 
 aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
                        struct stream **out);
-/* Waits for the stream's tasks (or discards them if force), then frees it. */
-void stream_destroy(struct stream *s, bool force);
+/* Waits for the stream's tasks (or discards them if force), then frees it.
+ * With a handle, fails with 107017 if the handle no longer names s (another
+ * thread destroyed it first). */
+aclError stream_destroy(struct stream *s, const void *handle, bool force);
 /* Resolves a user stream handle; NULL means the current context's default
  * stream. Fails with 107002 / 107017 naming fn and the argument. */
 aclError stream_resolve(const char *fn, const void *handle, struct stream **out);
@@ -259,6 +265,7 @@ void task_release(struct task *t);
 struct event {
     struct obj_header hdr;
     plat_spin lock;              /* everything below */
+    _Atomic uint32_t wake_word;  /* futex for host waiters; survives recycling */
     struct context *ctx;
     struct device *dev;
     uint32_t flags;
@@ -277,7 +284,6 @@ struct event {
     bool destroyed;              /* handle dead; memory waits for pending */
     struct stream *waiters;      /* parked streams */
     uint32_t host_waiters;
-    _Atomic uint32_t wake_word;
     struct list ctx_link;        /* ctx->events, under ctx->lock */
 };
 
@@ -286,7 +292,7 @@ struct event {
 struct binary {
     struct obj_header hdr;
     plat_mutex lock;
-    void *lib;
+    void *lib;                   /* recycling clears from here on */
     char path[512];
     _Atomic uint32_t inflight;   /* queued launches of its kernels */
     bool unloaded;
@@ -324,7 +330,9 @@ aclError event_take_lazy_slot_locked(struct event *ev);
 
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out);
 aclError notify_create(struct context *ctx, struct event **out);
-void event_destroy(struct event *ev);
+/* Ends an event (or notify); fails with 107017 if handle (when given) no
+ * longer names it. */
+aclError event_destroy(struct event *ev, const void *handle);
 
 /* ---- stream state callbacks (stream.c) ------------------------------------ */
 

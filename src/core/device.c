@@ -16,16 +16,12 @@
 #include "core.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
-static uint32_t ndevices;
+/* 0 until read; then ACLCPU_DEVICE_COUNT. Relaxed: any thread computes the
+ * same value from the environment, so a race only repeats the work. */
+static _Atomic uint32_t ndevices;
 
 __attribute__((constructor)) static void devices_init(void)
 {
-    uint64_t n = env_u64("ACLCPU_DEVICE_COUNT", 1);
-    if (n < 1)
-        n = 1;
-    if (n > ACLCPU_MAX_DEVICES)
-        n = ACLCPU_MAX_DEVICES;
-    ndevices = (uint32_t)n;
     for (uint32_t i = 0; i < ACLCPU_MAX_DEVICES; i++) {
         devices[i].id = (int32_t)i;
         plat_mutex_init(&devices[i].lock);
@@ -33,14 +29,33 @@ __attribute__((constructor)) static void devices_init(void)
     }
 }
 
+/* Reads ACLCPU_DEVICE_COUNT: at aclInit, and at first use without it. */
+void devices_configure(void)
+{
+    uint64_t n = env_u64("ACLCPU_DEVICE_COUNT", 1);
+    if (n < 1)
+        n = 1;
+    if (n > ACLCPU_MAX_DEVICES)
+        n = ACLCPU_MAX_DEVICES;
+    atomic_store_explicit(&ndevices, (uint32_t)n, memory_order_relaxed);
+}
+
+uint32_t device_count(void)
+{
+    uint32_t n = atomic_load_explicit(&ndevices, memory_order_relaxed);
+    if (n == 0) {
+        devices_configure();
+        n = atomic_load_explicit(&ndevices, memory_order_relaxed);
+    }
+    return n;
+}
+
 struct device *device_get(int32_t id)
 {
-    if (id < 0 || (uint32_t)id >= ndevices)
+    if (id < 0 || (uint32_t)id >= device_count())
         return NULL;
     return &devices[id];
 }
-
-uint32_t device_count(void) { return ndevices; }
 
 static const struct soc_profile *configured_soc(void)
 {

@@ -13,8 +13,20 @@
  * Lock order: stream->lock > event->lock; an event's lock is dropped before
  * released streams are made ready (engine_unpark takes their locks).
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "../engine/engine.h"
 #include "core.h"
+
+/* Clears a recycled event under its lock: a thread still waiting on the
+ * event this memory used to be reads these fields under it. */
+static void event_clear(struct event *ev)
+{
+    plat_spin_lock(&ev->lock);
+    memset(&ev->ctx, 0, sizeof(*ev) - offsetof(struct event, ctx));
+    plat_spin_unlock(&ev->lock);
+}
 
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out)
 {
@@ -25,7 +37,7 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
 
     if (err != ACL_SUCCESS)
         return err;
-    ev = obj_create(OBJ_EVENT, sizeof(*ev), &fresh);
+    ev = obj_create(OBJ_EVENT, sizeof(*ev), sizeof(*ev), &fresh);
     if (ev == NULL) {
         if (needs_slot)
             device_event_slot_give(ctx->dev);
@@ -33,6 +45,7 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
     }
     if (fresh)
         plat_spin_init(&ev->lock);
+    event_clear(ev);
     ev->ctx = ctx;
     ev->dev = ctx->dev;
     ev->flags = flags;
@@ -56,11 +69,12 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
 aclError notify_create(struct context *ctx, struct event **out)
 {
     bool fresh;
-    struct event *n = obj_create(OBJ_NOTIFY, sizeof(*n), &fresh);
+    struct event *n = obj_create(OBJ_NOTIFY, sizeof(*n), sizeof(*n), &fresh);
     if (n == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (fresh)
         plat_spin_init(&n->lock);
+    event_clear(n);
     n->ctx = ctx;
     n->dev = ctx->dev;
     n->notify = true;
@@ -73,25 +87,36 @@ aclError notify_create(struct context *ctx, struct event **out)
     return ACL_SUCCESS;
 }
 
-void event_destroy(struct event *ev)
+aclError event_destroy(struct event *ev, const void *handle)
 {
     bool recycle;
     struct context *ctx = ev->ctx;
 
+    plat_spin_lock(&ev->lock);
+    if (handle != NULL && !obj_same(&ev->hdr, handle)) {
+        plat_spin_unlock(&ev->lock); /* another thread destroyed it first */
+        return ACL_ERROR_RT_INVALID_HANDLE;
+    }
+    obj_kill(&ev->hdr);
+    plat_spin_unlock(&ev->lock);
     plat_mutex_lock(&ctx->lock);
     list_del(&ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
     plat_spin_lock(&ev->lock);
-    obj_kill(&ev->hdr);
     ev->destroyed = true;
     recycle = ev->pending_tasks == 0;
     if (ev->holds_slot) {
         device_event_slot_give(ev->dev);
         ev->holds_slot = false;
     }
+    if (ev->host_waiters > 0) { /* let them see it is gone */
+        atomic_fetch_add_explicit(&ev->wake_word, 1, memory_order_relaxed);
+        plat_futex_wake_all(&ev->wake_word);
+    }
     plat_spin_unlock(&ev->lock);
     if (recycle)
         obj_recycle(&ev->hdr);
+    return ACL_SUCCESS;
 }
 
 /* Called with ev->lock held: the first record of a lazily created event

@@ -67,7 +67,7 @@ static struct obj_header *new_slot(struct table *t, enum obj_type type, size_t s
     return h;
 }
 
-void *obj_create(enum obj_type type, size_t size, bool *fresh)
+void *obj_create(enum obj_type type, size_t size, size_t clear_from, bool *fresh)
 {
     struct table *t = &tables[type];
     struct obj_header *h;
@@ -77,8 +77,10 @@ void *obj_create(enum obj_type type, size_t size, bool *fresh)
     if (h != NULL) {
         t->free_head = h->free_next;
         *fresh = false;
-        /* Zero the body; the header keeps its slot and generation. */
-        memset((char *)h + sizeof(*h), 0, size - sizeof(*h));
+        /* Zero the body from clear_from on; the header keeps its slot and
+         * generation, and the members before clear_from (locks, futex
+         * words) stay valid for threads that still hold a stale pointer. */
+        memset((char *)h + clear_from, 0, size - clear_from);
         h->free_next = NULL;
     } else {
         h = new_slot(t, type, size);

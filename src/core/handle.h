@@ -43,10 +43,12 @@ struct obj_header {
     struct obj_header *free_next; /* type free list, under the table lock */
 };
 
-/* Allocates an object of size bytes (zeroed past the header) and gives it a
- * slot; *fresh says whether the memory is new (so one-time members such as
- * mutexes need initialising). NULL when out of memory or slots. */
-void *obj_create(enum obj_type type, size_t size, bool *fresh);
+/* Allocates an object of size bytes and gives it a slot. Recycled memory
+ * is zeroed from clear_from on (at least sizeof(struct obj_header));
+ * *fresh says whether the memory is new (all zero, so one-time members such
+ * as locks need initialising). NULL when out of memory or slots. */
+void *obj_create(enum obj_type type, size_t size, size_t clear_from, bool *fresh);
+#define OBJ_CLEAR_ALL sizeof(struct obj_header)
 /* Publishes a created object: from here on its handle resolves. */
 void obj_publish(struct obj_header *h);
 /* Ends the object's life: its handle stops resolving at once. */

@@ -29,7 +29,7 @@ __attribute__((constructor)) static void kernel_init(void)
 static struct kfunc *kfunc_new(const char *name, aclcpuKernelFn fn, struct binary *bin)
 {
     bool fresh;
-    struct kfunc *f = obj_create(OBJ_FUNC, sizeof(*f), &fresh);
+    struct kfunc *f = obj_create(OBJ_FUNC, sizeof(*f), OBJ_CLEAR_ALL, &fresh);
     if (f == NULL)
         return NULL;
     f->fn = fn;
@@ -86,14 +86,14 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtB
     if (binPath == NULL || binHandle == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryLoadFromFile: argument '%s' is NULL",
                         binPath == NULL ? "binPath" : "binHandle");
-    if (strlen(binPath) >= sizeof(b->path))
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryLoadFromFile: argument 'binPath' is too long");
+    if (binPath[0] == '\0' || strlen(binPath) >= sizeof(b->path))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryLoadFromFile: argument 'binPath' is empty or too long");
     lib = plat_dl_open(binPath);
     if (lib == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM,
                         "aclrtBinaryLoadFromFile: cannot load \"%s\" as a kernel shared object: %s", binPath,
                         plat_dl_error());
-    b = obj_create(OBJ_BINARY, sizeof(*b), &fresh);
+    b = obj_create(OBJ_BINARY, sizeof(*b), offsetof(struct binary, lib), &fresh);
     if (b == NULL) {
         plat_dl_close(lib);
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtBinaryLoadFromFile: out of memory");

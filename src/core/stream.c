@@ -27,6 +27,7 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
     s->flags = flags;
     s->is_default = is_default;
     list_init(&s->ready_link);
+    atomic_store_explicit(&s->discard, false, memory_order_relaxed);
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
 }
@@ -41,15 +42,20 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
 
     if (err != ACL_SUCCESS)
         return err;
-    s = obj_create(OBJ_STREAM, sizeof(*s), &fresh);
+    s = obj_create(OBJ_STREAM, sizeof(*s), sizeof(*s), &fresh);
     if (s == NULL) {
         device_stream_id_free(ctx->dev, id);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     if (fresh)
         plat_spin_init(&s->lock);
+    /* Cleared under the lock: a thread still waiting on the stream this
+     * memory used to be reads these fields under it. */
+    plat_spin_lock(&s->lock);
+    memset(&s->ctx, 0, sizeof(*s) - offsetof(struct stream, ctx));
     stream_init_fields(s, ctx, priority, flags, is_default);
     s->id = id;
+    plat_spin_unlock(&s->lock);
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->streams, &s->ctx_link);
     plat_mutex_unlock(&ctx->lock);
@@ -59,21 +65,31 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
     return ACL_SUCCESS;
 }
 
-void stream_destroy(struct stream *s, bool force)
+aclError stream_destroy(struct stream *s, const void *handle, bool force)
 {
+    bool mine;
+
     stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
     plat_spin_lock(&s->lock);
-    obj_kill(&s->hdr); /* under the lock: a launcher either queued before or sees it dead */
+    /* Check and kill in one critical section: of two racing destroyers,
+     * one wins, and a launcher either queued before or sees it dead. */
+    mine = handle == NULL || obj_same(&s->hdr, handle);
+    if (mine)
+        obj_kill(&s->hdr);
     plat_spin_unlock(&s->lock);
-    if (force)
+    if (!mine)
+        return ACL_ERROR_RT_INVALID_HANDLE;
+    engine_stream_killed(s);
+    if (force || (s->flags & ACL_STREAM_PERSISTENT)) /* persistent tasks never run by themselves */
         engine_discard_stream(s);
     else
-        engine_sync_stream(s, 0, ACL_SUCCESS);
+        engine_sync_stream(s, NULL, 0, ACL_SUCCESS);
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
     plat_mutex_unlock(&s->ctx->lock);
     device_stream_id_free(s->dev, s->id);
     obj_recycle(&s->hdr);
+    return ACL_SUCCESS;
 }
 
 aclError stream_resolve(const char *fn, const void *handle, struct stream **out)
@@ -138,6 +154,12 @@ void stream_commit(struct stream *s, struct task *t)
     else
         s->head = t;
     s->tail = t;
+    if (ACLCPU_UNLIKELY(s->flags & ACL_STREAM_PERSISTENT)) {
+        /* Tasks of a persistent stream do not run when issued: they are
+         * kept for the model the stream is bound to (spec §5). */
+        plat_spin_unlock(&s->lock);
+        return;
+    }
     engine_stream_kick(s); /* drops s->lock */
 }
 

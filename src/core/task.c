@@ -85,14 +85,15 @@ struct task *task_alloc(void)
 void task_free(struct task *t)
 {
     struct task *chain;
+    if (ACLCPU_UNLIKELY(!mag.registered)) {
+        /* Give the cache back when this thread exits. */
+        plat_thread_at_exit(magazine_flush);
+        mag.registered = true;
+    }
     t->next = mag.head;
     mag.head = t;
     if (ACLCPU_LIKELY(++mag.n <= MAG_MAX))
         return;
-    if (!mag.registered) {
-        plat_thread_at_exit(magazine_flush);
-        mag.registered = true;
-    }
     chain = split_batch();
     plat_mutex_lock(&depot_lock);
     if (depot_n < DEPOT_MAX) {

@@ -51,11 +51,13 @@ void engine_stop(struct device *d);
 void engine_stream_kick(struct stream *s);
 
 /* Host synchronisation; deadline_ns 0 = none. Returns 0, the stream's task
- * error, or timeout_code when the deadline passes. */
-aclError engine_sync_stream(struct stream *s, uint64_t deadline_ns, aclError timeout_code);
+ * error, timeout_code when the deadline passes, or 107017 when handle (if
+ * not NULL) stops naming s during the wait (destroyed by another thread). */
+aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code);
+void engine_stream_killed(struct stream *s);
 /* True when every task issued to s so far has completed. */
 bool engine_stream_idle(struct stream *s);
-aclError engine_sync_event(struct event *ev, uint64_t deadline_ns);
+aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns);
 
 /* Force-destroy support: drop every queued task of s and wait until the
  * running one (if any) ends. */

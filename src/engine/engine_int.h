@@ -65,8 +65,9 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k);
 
 /* sync.c */
 /* Owner side of a stream. take_batch moves the queue into the owner's
- * private batch (false: nothing queued, the stream went idle). */
-bool engine_take_batch(struct stream *s);
+ * private batch (false: nothing queued, the stream went idle), publishing
+ * done_seq (if not 0) as the stream's progress. */
+bool engine_take_batch(struct stream *s, uint64_t done_seq);
 /* Completes the owner's current task (run_head); returns true if the owner
  * still has work on s, false if s went idle (ownership given up). */
 bool engine_complete_current(struct stream *s, aclError err);

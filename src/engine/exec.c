@@ -127,9 +127,9 @@ aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority)
     k.task = t;
     k.blocks = t->u.kernel.blocks;
     k.priority = priority;
-    if (k.blocks > 1 && e->nworkers > 1 &&
-        (atomic_load_explicit(&e->sleeper_count, memory_order_relaxed) > 0 ||
-         atomic_load_explicit(&e->spinners, memory_order_relaxed) > 0 || tls_worker == NULL)) {
+    /* Always offer the blocks: a worker busy now may be free in a moment,
+     * and blocks may depend on running side by side, as on the device. */
+    if (k.blocks > 1 && e->nworkers > 0) {
         share_kernel(e, &k);
         shared = true;
     }

@@ -194,7 +194,7 @@ static bool must_yield(struct executor *x, struct stream *s, unsigned n)
 
 void engine_run_stream(struct executor *x, struct stream *s)
 {
-    if (s->run_head == NULL && !engine_take_batch(s))
+    if (s->run_head == NULL && !engine_take_batch(s, 0))
         return;
     for (unsigned n = 1;; n++) {
         aclError err = ACL_SUCCESS;

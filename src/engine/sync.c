@@ -82,7 +82,7 @@ void engine_return_batch_locked(struct stream *s)
     s->run_head = s->run_tail = NULL;
 }
 
-bool engine_take_batch(struct stream *s)
+bool engine_take_batch(struct stream *s, uint64_t done_seq)
 {
     struct task *chain = NULL;
     bool got;
@@ -94,8 +94,13 @@ bool engine_take_batch(struct stream *s)
     s->run_tail = s->tail;
     s->head = s->tail = NULL;
     got = s->run_head != NULL;
+    /* Progress is published here, under the lock and together with the
+     * decision to go idle: once done reaches `issued`, a destroyer may free
+     * the stream, so an owner that is letting go must not touch it after. */
     if (!got)
         go_idle_locked(s);
+    else if (done_seq != 0)
+        note_done(s, done_seq);
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
     return got;
@@ -122,22 +127,27 @@ static struct task *note_failure(struct stream *s, aclError err)
 bool engine_complete_current(struct stream *s, aclError err)
 {
     struct task *t = s->run_head, *chain = NULL;
+    uint64_t seq = t->seq;
 
     s->run_head = t->next;
     if (s->run_head == NULL)
         s->run_tail = NULL;
     if (ACLCPU_UNLIKELY(err != ACL_SUCCESS))
         chain = note_failure(s, err);
-    note_done(s, t->seq);
-    task_release(t);
-    task_free(t);
     if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->discard, memory_order_relaxed)) && s->run_head != NULL) {
         s->run_tail->next = chain;
         chain = s->run_head;
         s->run_head = s->run_tail = NULL;
     }
+    /* With more of the batch left, done stays below `issued`, so nobody can
+     * destroy the stream under us: publish at once. Otherwise take_batch
+     * publishes under the lock. */
+    if (s->run_head != NULL)
+        note_done(s, seq);
+    task_release(t);
+    task_free(t);
     engine_discard_chain(s, chain);
-    return s->run_head != NULL || engine_take_batch(s);
+    return s->run_head != NULL || engine_take_batch(s, seq);
 }
 
 /* The head of the queue was handed to another thread (host function,
@@ -184,35 +194,48 @@ static bool reached(struct stream *s, uint64_t target)
     return atomic_load_explicit(&s->done, memory_order_seq_cst) >= target;
 }
 
-static bool wait_done(struct stream *s, uint64_t target, uint64_t deadline, bool may_run)
+enum wait_result { WAIT_DONE, WAIT_TIMEOUT, WAIT_DEAD };
+
+/* True while handle (if given) still names s: a stream destroyed by another
+ * thread during the wait ends the wait (its memory may be reused). */
+static bool still_alive(struct stream *s, const void *handle)
+{
+    return handle == NULL || obj_same(&s->hdr, handle);
+}
+
+static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
+                                  bool may_run)
 {
     uint64_t spin_until = plat_now_ns() + ((s->flags & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
 
     for (unsigned i = 1; !reached(s, target); i++) {
-        if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY)
+        if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY &&
+            still_alive(s, handle))
             help_run(s, target);
         plat_cpu_relax();
-        if ((i & 63) == 0 && plat_now_ns() >= spin_until)
+        if ((i & 63) == 0 && (plat_now_ns() >= spin_until || !still_alive(s, handle)))
             break;
     }
     while (!reached(s, target)) {
         uint32_t word;
         bool in_time;
+        if (!still_alive(s, handle))
+            return WAIT_DEAD;
         if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
             help_run(s, target);
             continue;
         }
         atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
         word = atomic_load_explicit(&s->wake_word, memory_order_relaxed);
-        in_time = reached(s, target) || plat_futex_wait(&s->wake_word, word, deadline);
+        in_time = reached(s, target) || !still_alive(s, handle) || plat_futex_wait(&s->wake_word, word, deadline);
         atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
         if (!in_time && !reached(s, target))
-            return false;
+            return WAIT_TIMEOUT;
     }
-    return true;
+    return WAIT_DONE;
 }
 
-aclError engine_sync_stream(struct stream *s, uint64_t deadline_ns, aclError timeout_code)
+aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code)
 {
     uint64_t target;
     aclError err;
@@ -220,15 +243,29 @@ aclError engine_sync_stream(struct stream *s, uint64_t deadline_ns, aclError tim
     plat_spin_lock(&s->lock);
     target = s->issued;
     plat_spin_unlock(&s->lock);
-    if (deadline_ns == 0)
+    if (deadline_ns == 0 && still_alive(s, handle))
         help_run(s, target);
-    if (!wait_done(s, target, deadline_ns, deadline_ns == 0))
+    switch (wait_done(s, handle, target, deadline_ns, deadline_ns == 0)) {
+    case WAIT_TIMEOUT:
         return timeout_code;
+    case WAIT_DEAD:
+        return ACL_ERROR_RT_INVALID_HANDLE;
+    default:
+        break;
+    }
     plat_spin_lock(&s->lock);
-    err = s->error;
-    s->error = ACL_SUCCESS;
+    err = still_alive(s, handle) ? s->error : ACL_SUCCESS;
+    if (err != ACL_SUCCESS)
+        s->error = ACL_SUCCESS;
     plat_spin_unlock(&s->lock);
     return err;
+}
+
+/* Wakes every thread asleep in a wait on s so it notices s is gone. */
+void engine_stream_killed(struct stream *s)
+{
+    atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_relaxed);
+    plat_futex_wake_all(&s->wake_word);
 }
 
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */
@@ -268,7 +305,7 @@ void engine_discard_stream(struct stream *s)
         atomic_store_explicit(&s->discard, true, memory_order_relaxed);
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
-    wait_done(s, issued, 0, false);
+    wait_done(s, NULL, issued, 0, false);
     plat_spin_lock(&s->lock);
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
     plat_spin_unlock(&s->lock);
@@ -276,12 +313,16 @@ void engine_discard_stream(struct stream *s)
 
 /* ---- events --------------------------------------------------------------- */
 
-aclError engine_sync_event(struct event *ev, uint64_t deadline_ns)
+aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
 {
     uint64_t target;
     plat_spin_lock(&ev->lock);
     target = ev->record_gen;
     while (ev->done_gen < target) {
+        if (!obj_same(&ev->hdr, handle)) { /* destroyed by another thread */
+            plat_spin_unlock(&ev->lock);
+            return ACL_ERROR_RT_INVALID_HANDLE;
+        }
         uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
         bool in_time;
         ev->host_waiters++;
