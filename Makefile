@@ -4,10 +4,34 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# Words put in front of ctest by `make test` (the sanitizer runs set it).
+TEST_PREFIX ?=
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
-VALGRIND := valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --track-fds=no -q
 
-.PHONY: all build demo test test-asan test-tsan test-valgrind bench install clean
+# The sanitizer runtimes of GCC 12 (and LLVM before 18) cannot start when the
+# kernel randomizes mmap with more than 28 bits (vm.mmap_rnd_bits = 32, the
+# default on newer kernels): TSan dies with "unexpected memory mapping", ASan
+# loops forever printing "AddressSanitizer:DEADLYSIGNAL". Their tests run with
+# address randomization off (setarch -R; every child process inherits it).
+# Where setarch -R is not permitted (e.g. Docker's default seccomp profile),
+# lower the entropy instead, as root: sysctl -w vm.mmap_rnd_bits=28.
+ARCH := $(shell uname -m)
+NO_ASLR := $(shell setarch $(ARCH) -R true >/dev/null 2>&1 && echo "setarch $(ARCH) -R")
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+TSAN_ENV := TSAN_OPTIONS=second_deadlock_stack=1
+
+# Memcheck for every test suite. Valgrind follows the runner's forked test
+# children by itself (--trace-children also follows exec), checks each child
+# for leaks when it exits, counts definite leaks as errors, and exits 99 on any
+# error, which fails that test case, its suite, and so the ctest run.
+VALGRIND := $(shell command -v valgrind 2>/dev/null)
+VALGRIND_OPTS := --error-exitcode=99 --trace-children=yes --leak-check=full --show-leak-kinds=definite \
+  --errors-for-leak-kinds=definite --num-callers=30 --track-fds=no -q
+# Not under valgrind: tests that run no library code in-process (header checks,
+# symbol list), run tools (install: cmake and the compiler; examples: cmake -P).
+VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|install|bench_smoke)$$|^example_
+
+.PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench install clean
 
 all: build
 
@@ -24,19 +48,38 @@ demo: build
 # Builds everything and runs every test (CTest runs each suite; the runner
 # forks each test case with a timeout).
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && $(TEST_PREFIX) ctest --output-on-failure -j $(JOBS)
 
-test-asan:
-	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DACLCPU_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
+# AddressSanitizer + UndefinedBehaviorSanitizer (both abort on the first error;
+# LeakSanitizer checks every test case's process at its end).
+test-asan: sanitizer-aslr-check
+	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DACLCPU_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug" \
+	  TEST_PREFIX="env $(ASAN_ENV) $(NO_ASLR)"
 
-test-tsan:
-	$(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DACLCPU_SANITIZE=thread"
+# ThreadSanitizer (a report makes the process exit 66, failing the test case).
+test-tsan: sanitizer-aslr-check
+	$(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DACLCPU_SANITIZE=thread" TEST_PREFIX="env $(TSAN_ENV) $(NO_ASLR)"
+
+# Fails early, with the fix, where neither setarch -R nor the kernel's
+# randomization lets the sanitizer runtimes start.
+sanitizer-aslr-check:
+	@bits=$$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 0); \
+	if [ -z "$(NO_ASLR)" ] && [ "$$bits" -gt 28 ]; then \
+	  echo "error: vm.mmap_rnd_bits is $$bits and 'setarch $(ARCH) -R' is not permitted here, so the" \
+	    "sanitizer runtimes cannot start. Fix (as root): sysctl -w vm.mmap_rnd_bits=28" >&2; \
+	  exit 1; \
+	fi
 
 test-valgrind:
-	$(MAKE) build BUILD=build-valgrind CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=Debug -DACLCPU_BENCH=OFF"
-	cd build-valgrind && ACLCPU_TEST_TIMEOUT=600 ctest --output-on-failure -j $(JOBS) -E 'headers|exported_symbols|example' \
-	  --timeout 3000 -DCTEST_MEMORYCHECK_COMMAND=/usr/bin/valgrind \
-	  --overwrite MemoryCheckCommandOptions="$(VALGRIND)" -T memcheck
+	@test -n "$(VALGRIND)" || { echo "error: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+	$(MAKE) build BUILD=build-valgrind CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=Debug -DACLCPU_BENCH=OFF -DACLCPU_EXAMPLES=OFF"
+	cd build-valgrind && rm -f Testing/Temporary/MemoryChecker.*.log && \
+	  ACLCPU_TEST_TIMEOUT=600 ctest --output-on-failure -j $(JOBS) -E '$(VALGRIND_EXCLUDE)' --timeout 3000 \
+	    --overwrite MemoryCheckCommand=$(VALGRIND) --overwrite MemoryCheckCommandOptions="$(VALGRIND_OPTS)" \
+	    -T memcheck || { \
+	  for f in Testing/Temporary/MemoryChecker.*.log; do \
+	    if [ -s "$$f" ]; then echo "==== $$f"; cat "$$f"; fi; \
+	  done; exit 1; }
 
 bench: build
 	$(BUILD)/bench/aclcpu-bench $(if $(BENCH_JSON),--json $(BENCH_JSON))

@@ -34,6 +34,13 @@ struct test_entry {
 static struct test_entry tests[MAX_TESTS];
 static int ntests;
 
+/*
+ * In AddressSanitizer builds LeakSanitizer checks for leaks from an atexit
+ * handler, which a test child's _exit skips; the child runs the check itself.
+ * The symbol is weak: NULL in builds without LeakSanitizer.
+ */
+extern int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
+
 void test_register(const char *suite, const char *name, test_fn fn, const char *file, int line)
 {
     if (ntests == MAX_TESTS) {
@@ -83,6 +90,8 @@ static int run_one(const struct test_entry *t, int timeout_s)
         alarm((unsigned)timeout_s);
         t->fn();
         fflush(NULL);
+        if (__lsan_do_recoverable_leak_check != NULL && __lsan_do_recoverable_leak_check() != 0)
+            _exit(1); /* LeakSanitizer has printed the leaks */
         _exit(0);
     }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

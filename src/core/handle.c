@@ -20,12 +20,15 @@
 #define CHUNK_SIZE (1u << CHUNK_SHIFT)
 #define MAX_CHUNKS 1024u /* 1M objects per type */
 #define GEN_MASK 0xFFFFFu
+#define QUARANTINE 64u /* destroyed objects held back before reuse, per type */
 
 struct table {
     plat_mutex lock;
     _Atomic(_Atomic(struct obj_header *) *) chunks[MAX_CHUNKS];
     uint32_t slots;                /* slots ever made, under lock */
-    struct obj_header *free_head;  /* recycled objects, under lock */
+    struct obj_header *free_head;  /* destroyed objects, oldest first, under lock */
+    struct obj_header *free_tail;
+    uint32_t free_count;
     _Atomic uint32_t live;         /* statistics only: relaxed */
 };
 
@@ -73,9 +76,16 @@ void *obj_create(enum obj_type type, size_t size, size_t clear_from, bool *fresh
     struct obj_header *h;
 
     plat_mutex_lock(&t->lock);
-    h = t->free_head;
+    /* Reuse only the oldest of more than QUARANTINE destroyed objects: a
+     * thread still using a handle it raced with a destroy keeps reading
+     * the dead object (and failing its generation check) long before the
+     * memory is handed to a new object. */
+    h = t->free_count > QUARANTINE ? t->free_head : NULL;
     if (h != NULL) {
         t->free_head = h->free_next;
+        if (t->free_head == NULL)
+            t->free_tail = NULL;
+        t->free_count--;
         *fresh = false;
         /* Zero the body from clear_from on; the header keeps its slot and
          * generation, and the members before clear_from (locks, futex
@@ -109,8 +119,13 @@ void obj_recycle(struct obj_header *h)
 {
     struct table *t = &tables[h->type];
     plat_mutex_lock(&t->lock);
-    h->free_next = t->free_head;
-    t->free_head = h;
+    h->free_next = NULL;
+    if (t->free_tail != NULL)
+        t->free_tail->free_next = h;
+    else
+        t->free_head = h;
+    t->free_tail = h;
+    t->free_count++;
     plat_mutex_unlock(&t->lock);
 }
 

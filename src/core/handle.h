@@ -5,7 +5,8 @@
  * generation and a slot index. Resolving checks all four, so NULL, a
  * garbage value, a handle of another type or a destroyed object is caught
  * without touching memory the caller made up. Objects are type-stable: a
- * destroyed object's memory goes back to its type's free list and is only
+ * destroyed object's memory goes back to its type's free list (after a
+ * quarantine of 64 newer frees) and is only
  * ever reused for an object of the same type, never returned to malloc.
  * A thread that raced with a destroy therefore still reads a valid object
  * of the right type and fails the generation check it repeats under the

@@ -158,8 +158,9 @@ enum run_result report_post(struct stream *s, struct task *t)
 {
     struct report_item *it = malloc(sizeof(*it));
     struct subscription *sub;
+    bool block = t->u.host.block; /* t may be freed once the item is posted */
 
-    if (t->u.host.block) {
+    if (block) {
         /* Hand the stream over with the callback at its head: the
          * processing thread completes it (engine_finish_handed_off). */
         plat_spin_lock(&s->lock);
@@ -191,7 +192,7 @@ enum run_result report_post(struct stream *s, struct task *t)
     sub->queue->tail = it;
     plat_cond_signal(&sub->queue->cond);
     plat_mutex_unlock(&report_lock);
-    return t->u.host.block ? RUN_HANDED_OFF : RUN_DONE;
+    return block ? RUN_HANDED_OFF : RUN_DONE;
 }
 
 aclError report_process(int32_t timeout_ms)

@@ -94,8 +94,11 @@ static inline void plat_spin_init(plat_spin *l) { atomic_init(&l->locked, 0); }
 
 static inline void plat_spin_lock(plat_spin *l)
 {
-    /* Acquire: the critical section sees what the last holder wrote. */
-    if (atomic_exchange_explicit(&l->locked, 1, memory_order_acquire) != 0)
+    uint32_t free_ = 0;
+    /* Acquire: the critical section sees what the last holder wrote. A
+     * compare-exchange, never an exchange to 1: that would overwrite 2 and
+     * lose the wake-up a sleeper is owed. */
+    if (!atomic_compare_exchange_strong_explicit(&l->locked, &free_, 1, memory_order_acquire, memory_order_relaxed))
         plat_spin_lock_slow(l);
 }
 

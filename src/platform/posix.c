@@ -56,13 +56,16 @@ void plat_mutex_unlock(plat_mutex *m) { check(pthread_mutex_unlock((pthread_mute
 void plat_spin_lock_slow(plat_spin *l)
 {
     for (int i = 0; i < 200; i++) {
+        uint32_t free_ = 0;
         plat_cpu_relax();
         /* Test before test-and-set: spin on a shared read, not on writes. */
         if (atomic_load_explicit(&l->locked, memory_order_relaxed) == 0 &&
-            atomic_exchange_explicit(&l->locked, 1, memory_order_acquire) == 0)
+            atomic_compare_exchange_strong_explicit(&l->locked, &free_, 1, memory_order_acquire,
+                                                    memory_order_relaxed))
             return;
     }
-    /* Mark "held with sleepers" and sleep until we take it that way. */
+    /* Mark "held with sleepers" and sleep until we take it that way; taking
+     * it as 2 may cost one needless wake at unlock, never a lost one. */
     while (atomic_exchange_explicit(&l->locked, 2, memory_order_acquire) != 0)
         plat_futex_wait(&l->locked, 2, 0);
 }

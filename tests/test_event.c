@@ -1,0 +1,971 @@
+/*
+ * test_event.c - events: creation flags, record/wait/reset, status queries,
+ * host synchronisation, timestamps, snapshots, parking, caps.
+ *
+ * Rules: spec/acl-api.md §5 "Events", §6 event rows; DESIGN "Execution
+ * model" (a record captures the stream's position at call time; a wait
+ * captures the event's latest record at call time; a wait on a
+ * never-recorded event does nothing; waits never block a worker).
+ *
+ * Blocked work is made with gate kernels the test opens. The host never
+ * synchronizes a stream whose head waits for the host itself (an untimed
+ * synchronize may run the stream on the calling thread).
+ */
+#include <sched.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "test.h"
+
+#define SPIN_LIMIT_NS (5ull * 1000000000ull)
+#define BAD ((void *)(uintptr_t)0x1234)
+
+static int wait_flag(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    while (atomic_load(f) != want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+static int wait_at_least(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    while (atomic_load(f) < want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+struct gate {
+    _Atomic int open, started, finished, timed_out;
+};
+
+static void k_gate(void *args)
+{
+    struct gate *g = *(struct gate **)args;
+    atomic_fetch_add(&g->started, 1);
+    if (!wait_flag(&g->open, 1))
+        atomic_store(&g->timed_out, 1);
+    atomic_fetch_add(&g->finished, 1);
+}
+
+static void launch_gate(struct gate *g, aclrtStream s)
+{
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("event_gate", k_gate), 1, &g, sizeof(g), s));
+}
+
+/* Stores `value` into *target; args = {target, value}. */
+struct store_args {
+    _Atomic int *target;
+    int value;
+};
+
+static void k_store(void *args)
+{
+    const struct store_args *a = args;
+    atomic_store(a->target, a->value);
+}
+
+static void launch_store(_Atomic int *target, int value, aclrtStream s)
+{
+    struct store_args a = {target, value};
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("event_store", k_store), 1, &a, sizeof(a), s));
+}
+
+/* Copies *src into *dst when it runs; args = {dst, src}. */
+struct copy_args {
+    _Atomic int *dst, *src;
+};
+
+static void k_copy(void *args)
+{
+    const struct copy_args *a = args;
+    atomic_store(a->dst, atomic_load(a->src));
+}
+
+static void launch_copy(_Atomic int *dst, _Atomic int *src, aclrtStream s)
+{
+    struct copy_args a = {dst, src};
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("event_copy", k_copy), 1, &a, sizeof(a), s));
+}
+
+/* ---- NULL arguments, context --------------------------------------------------- */
+
+TEST(event, null_arguments)
+{
+    aclrtEvent e = NULL;
+    aclrtEventRecordedStatus rs;
+    aclrtEventStatus es;
+    aclrtEventWaitStatus ws;
+    float ms;
+    uint64_t ts;
+    uint32_t id;
+
+    /* [acl] NULL checks answer before the context check. */
+    ASSERT_RC(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateEventWithFlag(NULL, ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateEventExWithFlag(NULL, ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDestroyEvent(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtRecordEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSynchronizeEvent(NULL), ACL_ERROR_INVALID_PARAM);
+
+    t_setup();
+    ASSERT_RC(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateEventWithFlag(NULL, ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateEventExWithFlag(NULL, ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDestroyEvent(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtRecordEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtRecordEventWithFlag(NULL, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtResetEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSynchronizeEvent(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(NULL, 100), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(NULL, NULL, 0, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, NULL, 0), ACL_ERROR_RT_PARAM_INVALID); /* [rt] check */
+    ASSERT_RC(aclrtGetEventAvailNum(NULL), ACL_ERROR_INVALID_PARAM);
+
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_RC(aclrtQueryEventStatus(NULL, &rs), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtQueryEventStatus(e, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtQueryEventWaitStatus(NULL, &ws), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtQueryEventWaitStatus(e, NULL), ACL_ERROR_INVALID_PARAM);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ASSERT_RC(aclrtQueryEvent(NULL, &es), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtQueryEvent(e, NULL), ACL_ERROR_INVALID_PARAM);
+#pragma GCC diagnostic pop
+    ASSERT_RC(aclrtEventElapsedTime(NULL, e, e), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtEventElapsedTime(&ms, NULL, e), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtEventElapsedTime(&ms, e, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtEventGetTimestamp(NULL, &ts), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtEventGetTimestamp(e, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetEventId(NULL, &id), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetEventId(e, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+TEST(event, no_context)
+{
+    aclrtEvent e = NULL;
+    uint32_t n;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtCreateEvent(&e), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtGetEventAvailNum(&n), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSynchronizeEvent(BAD), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtRecordEvent(BAD, NULL), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtDestroyEvent(BAD), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclFinalize());
+}
+
+static void check_stale_event(aclrtEvent e)
+{
+    aclrtEventRecordedStatus rs;
+    aclrtEventStatus es;
+    aclrtEventWaitStatus ws;
+    aclrtEvent good = NULL;
+    float ms;
+    uint64_t ts;
+    uint32_t id;
+
+    ASSERT_RC(aclrtDestroyEvent(e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordEvent(e, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordEventWithFlag(e, NULL, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtResetEvent(e, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(NULL, e, 0, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, e, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEventStatus(e, &rs), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEventWaitStatus(e, &ws), ACL_ERROR_RT_INVALID_HANDLE);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ASSERT_RC(aclrtQueryEvent(e, &es), ACL_ERROR_RT_INVALID_HANDLE);
+#pragma GCC diagnostic pop
+    ASSERT_RC(aclrtSynchronizeEvent(e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 10), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtEventGetTimestamp(e, &ts), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtGetEventId(e, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtCreateEvent(&good));
+    ASSERT_OK(aclrtRecordEvent(good, NULL));
+    ASSERT_OK(aclrtSynchronizeEvent(good));
+    ASSERT_RC(aclrtEventElapsedTime(&ms, e, good), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtEventElapsedTime(&ms, good, e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtDestroyEvent(good));
+}
+
+TEST(event, garbage_and_destroyed_handles)
+{
+    aclrtEvent e = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    check_stale_event(BAD);
+    check_stale_event((aclrtEvent)(uintptr_t)0xFEDCBA9876543210ull);
+    ASSERT_OK(aclrtCreateStream(&s));
+    check_stale_event((aclrtEvent)s); /* a stream is not an event */
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    check_stale_event(e);
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    check_stale_event(e);
+    t_teardown();
+}
+
+TEST(event, garbage_stream_in_event_calls)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_RC(aclrtRecordEvent(e, BAD), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordEvent(e, (aclrtStream)e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtResetEvent(e, BAD), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_RC(aclrtStreamWaitEvent(BAD, e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+/* ---- creation flags ---------------------------------------------------------------- */
+
+static void create_ok(uint32_t flag, int ex)
+{
+    aclrtEvent e = NULL;
+    ASSERT_OK(ex ? aclrtCreateEventExWithFlag(&e, flag) : aclrtCreateEventWithFlag(&e, flag));
+    ASSERT(e != NULL);
+    ASSERT_OK(aclrtDestroyEvent(e));
+}
+
+TEST(event, create_with_flag_rules)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, 0x40), ACL_ERROR_RT_PARAM_INVALID); /* IPC: outside 0x3F */
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, 0x80), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC | 0x100), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, 0xFFFFFFFFu), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL | ACL_EVENT_SYNC), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL | ACL_EVENT_TIME_LINE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL | ACL_EVENT_DEVICE_USE_ONLY),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_SYNC), ACL_ERROR_RT_PARAM_INVALID);
+    create_ok(ACL_EVENT_SYNC, 0);
+    create_ok(ACL_EVENT_TIME_LINE, 0);
+    create_ok(ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, 0);
+    create_ok(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE, 0);
+    create_ok(0x4, 0);
+    create_ok(ACL_EVENT_EXTERNAL, 0);
+    t_teardown();
+}
+
+TEST(event, create_ex_with_flag_rules)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_DEVICE_USE_ONLY), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, 0x80), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_SYNC), ACL_ERROR_RT_PARAM_INVALID);
+    create_ok(ACL_EVENT_SYNC, 1);
+    create_ok(ACL_EVENT_TIME_LINE, 1);
+    create_ok(ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, 1);
+    create_ok(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | 0x4 | ACL_EVENT_TIME_LINE, 1);
+    t_teardown();
+}
+
+TEST(event, ex_event_unsupported_calls)
+{
+    aclrtEvent e = NULL;
+    aclrtEventStatus es;
+    aclrtEventWaitStatus ws;
+    t_setup();
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_RC(aclrtResetEvent(e, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ASSERT_RC(aclrtQueryEvent(e, &es), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+#pragma GCC diagnostic pop
+    ASSERT_RC(aclrtQueryEventWaitStatus(e, &ws), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+TEST(event, record_and_wait_flag_values)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_RC(aclrtRecordEventWithFlag(e, NULL, 2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtRecordEventWithFlag(e, NULL, 0xFFFFFFFFu), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(NULL, e, 0, 2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(NULL, e, 0, 0x80000000u), ACL_ERROR_INVALID_PARAM);
+    /* An external wait takes no timeout. */
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(NULL, e, 5, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_INVALID_PARAM);
+    /* Flag 0 is the plain call. */
+    ASSERT_OK(aclrtRecordEventWithFlag(e, NULL, ACL_EVENT_RECORD_DEFAULT));
+    ASSERT_OK(aclrtStreamWaitEventWithFlag(NULL, e, 0, ACL_EVENT_WAIT_DEFAULT));
+    ASSERT_OK(aclrtStreamWaitEventWithFlag(NULL, e, 3, ACL_EVENT_WAIT_DEFAULT));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+TEST(event, wait_and_reset_need_sync_bit)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_TIME_LINE));
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, e), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, e, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtResetEvent(e, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    /* With SYNC both are fine. */
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_OK(aclrtStreamWaitEvent(NULL, e));
+    ASSERT_OK(aclrtResetEvent(e, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+TEST(event, wait_with_timeout_negative)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, e, -1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, e, INT32_MIN), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, NULL, -1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtStreamWaitEventWithTimeout(NULL, e, 0));
+    ASSERT_OK(aclrtStreamWaitEventWithTimeout(NULL, e, 10));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+/* ---- host synchronisation ----------------------------------------------------------------- */
+
+TEST(event, sync_with_timeout_bad_values)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    /* t < -1 is checked before the event, even a NULL one. */
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(NULL, -2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(NULL, INT32_MIN), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(BAD, -2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, -2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 0), ACL_ERROR_RT_PARAM_INVALID);
+    /* Never recorded: nothing to wait for. */
+    ASSERT_OK(aclrtSynchronizeEventWithTimeout(e, -1));
+    ASSERT_OK(aclrtSynchronizeEventWithTimeout(e, 1));
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+TEST(event, sync_with_timeout_expires)
+{
+    static struct gate g;
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&g, s);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 30), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 1), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeEventWithTimeout(e, 5000));
+    ASSERT_EQ(atomic_load(&g.finished), 1);
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(event, synchronize_event_waits_for_recorded_work)
+{
+    static struct gate g;
+    static _Atomic int v;
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&g, s);
+    launch_store(&v, 5, s);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT(wait_flag(&g.started, 1));
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    ASSERT_EQ(atomic_load(&v), 5);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- elapsed time and timestamps ----------------------------------------------------------------- */
+
+TEST(event, elapsed_time_errors)
+{
+    static struct gate g;
+    aclrtStream s = NULL;
+    aclrtEvent a = NULL, b = NULL;
+    float ms = 0;
+    uint64_t ts = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&a));
+    ASSERT_OK(aclrtCreateEvent(&b));
+    /* Neither recorded. */
+    ASSERT_RC(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtEventGetTimestamp(a, &ts), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtRecordEvent(a, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    /* End never recorded. */
+    ASSERT_RC(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtEventElapsedTime(&ms, b, a), ACL_ERROR_RT_INTERNAL_ERROR);
+    /* End recorded but not complete. */
+    launch_gate(&g, s);
+    ASSERT_OK(aclrtRecordEvent(b, s));
+    ASSERT_RC(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtEventElapsedTime(&ms, a, b));
+    ASSERT(ms >= 0.0f);
+    ASSERT_OK(aclrtDestroyEvent(a));
+    ASSERT_OK(aclrtDestroyEvent(b));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+static void k_sleep_20ms(void *args)
+{
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    (void)args;
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+TEST(event, timestamps_and_elapsed_time)
+{
+    aclrtStream s = NULL;
+    aclrtEvent a = NULL, b = NULL, c = NULL;
+    uint64_t ta = 0, tb = 0, tc = 0;
+    float ms = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&a));
+    ASSERT_OK(aclrtCreateEvent(&b));
+    ASSERT_OK(aclrtCreateEventWithFlag(&c, ACL_EVENT_TIME_LINE));
+    ASSERT_OK(aclrtRecordEvent(a, s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("event_sleep", k_sleep_20ms), 1, NULL, 0, s));
+    ASSERT_OK(aclrtRecordEvent(b, s));
+    ASSERT_OK(aclrtRecordEvent(c, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtEventGetTimestamp(a, &ta));
+    ASSERT_OK(aclrtEventGetTimestamp(b, &tb));
+    ASSERT_OK(aclrtEventGetTimestamp(c, &tc));
+    ASSERT(ta > 0);
+    ASSERT(tb > ta);
+    ASSERT(tb - ta >= 20000); /* µs */
+    ASSERT(tc >= tb);
+    ASSERT_OK(aclrtEventElapsedTime(&ms, a, b));
+    ASSERT(ms >= 20.0f);
+    ASSERT(ms < 60000.0f);
+    /* Re-recording moves the stamps forward. */
+    ASSERT_OK(aclrtRecordEvent(a, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    {
+        uint64_t ta2 = 0;
+        ASSERT_OK(aclrtEventGetTimestamp(a, &ta2));
+        ASSERT(ta2 >= tc);
+    }
+    ASSERT_OK(aclrtDestroyEvent(a));
+    ASSERT_OK(aclrtDestroyEvent(b));
+    ASSERT_OK(aclrtDestroyEvent(c));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- status queries --------------------------------------------------------------------------------- */
+
+static void check_recorded_status(aclrtEvent e, aclrtEventRecordedStatus want)
+{
+    aclrtEventRecordedStatus st = (aclrtEventRecordedStatus)7;
+    ASSERT_OK(aclrtQueryEventStatus(e, &st));
+    ASSERT_EQ(st, want);
+}
+
+TEST(event, query_status_after_create)
+{
+    aclrtEvent e = NULL, f = NULL, x = NULL, y = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEventWithFlag(&f, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&x, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&y, ACL_EVENT_TIME_LINE));
+    /* Never recorded: a normal event is not ready (example 0_event_status
+     * prints 0), an Ex event counts as complete. */
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    check_recorded_status(f, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    check_recorded_status(x, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    check_recorded_status(y, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(f));
+    ASSERT_OK(aclrtDestroyEvent(x));
+    ASSERT_OK(aclrtDestroyEvent(y));
+    t_teardown();
+}
+
+static void status_lifecycle(aclrtEvent e)
+{
+    static struct gate g;
+    aclrtStream s = NULL;
+    memset(&g, 0, sizeof(g));
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_gate(&g, s);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    ASSERT(wait_at_least(&g.started, 1));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_EQ(atomic_load(&g.finished), 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&g.started), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+}
+
+TEST(event, query_status_follows_record)
+{
+    aclrtEvent e = NULL, x = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&e));
+    status_lifecycle(e);
+    /* Re-recorded behind new work: not ready again until it completes. */
+    status_lifecycle(e);
+    ASSERT_OK(aclrtCreateEventExWithFlag(&x, ACL_EVENT_SYNC));
+    status_lifecycle(x);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(x));
+    t_teardown();
+}
+
+TEST(event, reset_returns_event_to_not_recorded)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtResetEvent(e, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+TEST(event, deprecated_query_event)
+{
+    static struct gate g;
+    aclrtEvent e = NULL;
+    aclrtStream s = NULL;
+    aclrtEventStatus st = ACL_EVENT_STATUS_RESERVED;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    /* Never recorded counts as complete here (unlike aclrtQueryEventStatus). */
+    ASSERT_OK(aclrtQueryEvent(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_STATUS_COMPLETE);
+    launch_gate(&g, s);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    st = ACL_EVENT_STATUS_RESERVED;
+    ASSERT_OK(aclrtQueryEvent(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_STATUS_NOT_READY);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    st = ACL_EVENT_STATUS_RESERVED;
+    ASSERT_OK(aclrtQueryEvent(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_STATUS_COMPLETE);
+#pragma GCC diagnostic pop
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(event, query_wait_status)
+{
+    static struct gate g;
+    aclrtEvent e = NULL;
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_RESERVED;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    /* No waits issued: complete. */
+    ASSERT_OK(aclrtQueryEventWaitStatus(e, &ws));
+    ASSERT_EQ(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
+    launch_gate(&g, s1);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    ws = ACL_EVENT_WAIT_STATUS_RESERVED;
+    ASSERT_OK(aclrtQueryEventWaitStatus(e, &ws));
+    ASSERT_EQ(ws, ACL_EVENT_WAIT_STATUS_NOT_READY);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ws = ACL_EVENT_WAIT_STATUS_RESERVED;
+    ASSERT_OK(aclrtQueryEventWaitStatus(e, &ws));
+    ASSERT_EQ(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* ---- wait semantics ----------------------------------------------------------------------------------- */
+
+TEST(event, wait_on_never_recorded_event_does_nothing)
+{
+    static _Atomic int v;
+    aclrtEvent e = NULL, f = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEventWithFlag(&f, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtStreamWaitEvent(s, e));
+    ASSERT_OK(aclrtStreamWaitEventWithTimeout(s, f, 0));
+    launch_store(&v, 1, s);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+    ASSERT_EQ(atomic_load(&v), 1);
+    /* A later record does not reach back into the wait already issued. */
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(f));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(event, cross_stream_ordering)
+{
+    static struct gate g;
+    static _Atomic int x, seen;
+    aclrtEvent e = NULL;
+    aclrtStream s1 = NULL, s2 = NULL;
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&g, s1);
+    launch_store(&x, 42, s1);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    launch_copy(&seen, &x, s2);
+    /* A worker is free, yet s2 must stay behind the event. */
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s2, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&seen), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(atomic_load(&seen), 42);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+TEST(event, record_on_default_stream_and_wait_on_user_stream)
+{
+    static struct gate g;
+    static _Atomic int x, seen;
+    aclrtEvent e = NULL;
+    aclrtStream s = NULL;
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&g, NULL);
+    launch_store(&x, 7, NULL);
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_OK(aclrtStreamWaitEvent(s, e));
+    launch_copy(&seen, &x, s);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&seen), 7);
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A record snapshots the stream at call time; a wait issued between two
+ * records of the same event waits only for the first: C on s2 must finish
+ * while B (behind the first record, before the second) is still blocked. */
+TEST(event, wait_keeps_the_record_it_saw)
+{
+    static struct gate a, b;
+    static _Atomic int c_done;
+    aclrtEvent e = NULL;
+    aclrtStream s1 = NULL, s2 = NULL;
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&a, s1);
+    ASSERT_OK(aclrtRecordEvent(e, s1)); /* record 1: after A */
+    launch_gate(&b, s1);
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e)); /* sees record 1 */
+    ASSERT_OK(aclrtRecordEvent(e, s1)); /* record 2: after B */
+    launch_store(&c_done, 1, s2);
+    atomic_store(&a.open, 1);
+    ASSERT(wait_flag(&c_done, 1));
+    ASSERT_EQ(atomic_load(&b.finished), 0);
+    ASSERT(wait_flag(&b.started, 1));
+    atomic_store(&b.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(atomic_load(&a.timed_out) + atomic_load(&b.timed_out), 0);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* A wait captures the newest record at call time: with record 2 issued
+ * before the wait, C must not run before B. One worker; s2 has the higher
+ * priority, so were s2 released by record 1 the worker would switch to it
+ * before running B. */
+static _Atomic int snap_b_done, snap_c_saw_b, snap_b_saw_c;
+
+static void k_snap_b(void *args)
+{
+    (void)args;
+    atomic_store(&snap_b_saw_c, atomic_load(&snap_c_saw_b) != 0 ? 1 : 0);
+    atomic_store(&snap_b_done, 1);
+}
+
+static void k_snap_c(void *args)
+{
+    (void)args;
+    atomic_store(&snap_c_saw_b, 1 + atomic_load(&snap_b_done));
+}
+
+TEST(event, wait_captures_latest_record)
+{
+    static struct gate a;
+    aclrtEvent e = NULL;
+    aclrtStream s1 = NULL, s2 = NULL;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s1, 7, 0));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s2, 0, 0));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&a, s1);
+    ASSERT(wait_flag(&a.started, 1));
+    ASSERT_OK(aclrtRecordEvent(e, s1)); /* record 1 */
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("event_snap_b", k_snap_b), 1, NULL, 0, s1));
+    ASSERT_OK(aclrtRecordEvent(e, s1)); /* record 2 */
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("event_snap_c", k_snap_c), 1, NULL, 0, s2));
+    atomic_store(&a.open, 1);
+    ASSERT(wait_flag(&snap_b_done, 1));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_EQ(atomic_load(&snap_b_saw_c), 0);
+    ASSERT_EQ(atomic_load(&snap_c_saw_b), 2); /* C ran, after B */
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* With a single worker, a stream parked on an event must not hold it: the
+ * worker meets s2's wait first (s2 has the higher priority), and must still
+ * run s1's record that releases it. */
+TEST(event, parked_stream_does_not_block_worker)
+{
+    static struct gate a;
+    static _Atomic int c_done, d_done;
+    aclrtEvent e = NULL;
+    aclrtStream s1 = NULL, s2 = NULL;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s1, 7, 0));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s2, 0, 0));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&a, s1);
+    ASSERT(wait_flag(&a.started, 1));
+    launch_store(&d_done, 1, s1);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    launch_store(&c_done, 1, s2);
+    atomic_store(&a.open, 1);
+    /* No synchronize: the host must not lend its own thread. */
+    ASSERT(wait_flag(&c_done, 1));
+    ASSERT_EQ(atomic_load(&d_done), 1);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+TEST(event, many_streams_wait_on_one_event)
+{
+    enum { N = 8 };
+    static struct gate g;
+    static _Atomic int x, seen[N];
+    aclrtEvent e = NULL;
+    aclrtStream src = NULL, s[N];
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&src));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&g, src);
+    launch_store(&x, 9, src);
+    ASSERT_OK(aclrtRecordEvent(e, src));
+    for (int i = 0; i < N; i++) {
+        ASSERT_OK(aclrtCreateStream(&s[i]));
+        ASSERT_OK(aclrtStreamWaitEvent(s[i], e));
+        launch_copy(&seen[i], &x, s[i]);
+    }
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s[N - 1], 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    atomic_store(&g.open, 1);
+    for (int i = 0; i < N; i++) {
+        ASSERT_OK(aclrtSynchronizeStream(s[i]));
+        ASSERT_EQ(atomic_load(&seen[i]), 9);
+        ASSERT_OK(aclrtDestroyStream(s[i]));
+    }
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(src));
+    t_teardown();
+}
+
+TEST(event, destroy_before_completion)
+{
+    static struct gate g;
+    static _Atomic int c_done;
+    aclrtEvent e = NULL, e2 = NULL;
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEventRecordedStatus st;
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    launch_gate(&g, s1);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    launch_store(&c_done, 1, s2);
+    /* Destroy returns at once; the pending record and wait still work. */
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_RC(aclrtQueryEventStatus(e, &st), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_EQ(atomic_load(&g.finished), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(atomic_load(&c_done), 1);
+    /* Later work with fresh events is fine. */
+    for (int i = 0; i < 4; i++) {
+        ASSERT_OK(aclrtCreateEvent(&e2));
+        ASSERT_OK(aclrtRecordEvent(e2, s1));
+        ASSERT_OK(aclrtStreamWaitEvent(s2, e2));
+        ASSERT_OK(aclrtSynchronizeStream(s2));
+        check_recorded_status(e2, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+        ASSERT_OK(aclrtDestroyEvent(e2));
+    }
+    ASSERT_RC(aclrtQueryEventStatus(e, &st), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+TEST(event, event_ids_distinct)
+{
+    aclrtEvent e[16];
+    uint32_t id[16];
+    t_setup();
+    for (int i = 0; i < 16; i++) {
+        ASSERT_OK(aclrtCreateEventWithFlag(&e[i], ACL_EVENT_SYNC));
+        ASSERT_OK(aclrtGetEventId(e[i], &id[i]));
+        for (int j = 0; j < i; j++)
+            ASSERT_NE(id[i], id[j]);
+    }
+    for (int i = 0; i < 16; i++)
+        ASSERT_OK(aclrtDestroyEvent(e[i]));
+    t_teardown();
+}
+
+/* ---- event cap -------------------------------------------------------------------------------------------- */
+
+TEST(event, event_cap_inference_soc)
+{
+    enum { CAP = 2048 };
+    static aclrtEvent e[CAP];
+    aclrtEvent extra = NULL;
+    uint32_t avail = 0, n = 0;
+    aclError rc = ACL_SUCCESS;
+
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, 1023);
+    while (n < CAP && (rc = aclrtCreateEventWithFlag(&e[n], ACL_EVENT_SYNC)) == ACL_SUCCESS)
+        n++;
+    ASSERT_RC(rc, ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    ASSERT_EQ(n, 1023);
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, 0);
+    ASSERT_RC(aclrtCreateEventWithFlag(&extra, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE),
+              ACL_ERROR_RT_NO_EVENT_RESOURCE);
+    /* Ex events are not limited by the hardware. */
+    ASSERT_OK(aclrtCreateEventExWithFlag(&extra, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtDestroyEvent(extra));
+    /* One freed, one available. */
+    ASSERT_OK(aclrtDestroyEvent(e[100]));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, 1);
+    ASSERT_OK(aclrtCreateEventWithFlag(&e[100], ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, 0);
+    for (uint32_t i = 0; i < n; i++)
+        ASSERT_OK(aclrtDestroyEvent(e[i]));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, 1023);
+    t_teardown();
+}

@@ -1,0 +1,490 @@
+/*
+ * test_init.c - aclInit/aclFinalize, run mode, SoC name, devices, contexts
+ * (thread-local current context, one default stream per context) and
+ * aclGetRecentErrMsg.
+ *
+ * Rules: spec/acl-api.md §4 (context requirement, default stream), §5
+ * "Init / device", §6 last row; DESIGN "Configuration".
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#define SPIN_LIMIT_NS (5ull * 1000000000ull)
+
+/* Bounded spin: returns 1 once *f == want, 0 after SPIN_LIMIT_NS. */
+static int wait_flag(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    while (atomic_load(f) != want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+static void k_gate(void *args)
+{
+    _Atomic int *gate = *(_Atomic int **)args;
+    (void)wait_flag(gate, 1);
+}
+
+/* ---- aclInit / aclFinalize ---------------------------------------------- */
+
+TEST(init, init_twice_returns_repeat_initialize)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE);
+    ASSERT_RC(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE);
+    ASSERT_OK(aclFinalize());
+}
+
+TEST(init, finalize_twice_returns_repeat_finalize)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclFinalize());
+    ASSERT_RC(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+}
+
+static _Atomic int reinit_ran;
+static void k_reinit(void *args)
+{
+    (void)args;
+    atomic_fetch_add(&reinit_ran, 1);
+}
+
+TEST(init, reinit_after_finalize_works)
+{
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("init_reinit", k_reinit);
+
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclFinalize());
+
+    /* Example 2_multi_stream calls aclInit again after aclFinalize. */
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&reinit_ran), 2);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclFinalize());
+    ASSERT_RC(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+}
+
+TEST(init, streams_do_not_need_acl_init)
+{
+    /* §4: there is no init check on the stream path. */
+    aclrtStream s = NULL;
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+}
+
+/* ---- run mode, SoC name ---------------------------------------------------- */
+
+TEST(init, get_run_mode)
+{
+    aclrtRunMode mode = ACL_DEVICE;
+    ASSERT_RC(aclrtGetRunMode(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtGetRunMode(&mode));
+    ASSERT_EQ(mode, ACL_HOST);
+    t_setup();
+    mode = ACL_DEVICE;
+    ASSERT_OK(aclrtGetRunMode(&mode));
+    ASSERT_EQ(mode, ACL_HOST);
+    t_teardown();
+}
+
+TEST(init, soc_name_default)
+{
+    const char *name;
+    unsetenv("ACLCPU_SOC");
+    name = aclrtGetSocName();
+    ASSERT(name != NULL);
+    ASSERT(strcmp(name, "Ascend910B1") == 0);
+    t_setup();
+    name = aclrtGetSocName();
+    ASSERT(name != NULL);
+    ASSERT(strcmp(name, "Ascend910B1") == 0);
+    t_teardown();
+}
+
+TEST(init, soc_name_from_env)
+{
+    const char *name;
+    uint32_t events = 0;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    name = aclrtGetSocName();
+    ASSERT(name != NULL);
+    ASSERT(strcmp(name, "Ascend310P3") == 0);
+    /* The device really plays that profile: Atlas inference has 1023 events. */
+    ASSERT_OK(aclrtGetEventAvailNum(&events));
+    ASSERT_EQ(events, 1023);
+    t_teardown();
+}
+
+/* ---- devices ----------------------------------------------------------------- */
+
+static uint32_t expected_device_count(void)
+{
+    const char *env = getenv("ACLCPU_DEVICE_COUNT");
+    long n = env != NULL ? atol(env) : 1;
+    if (n < 1)
+        n = 1;
+    return (uint32_t)n;
+}
+
+TEST(init, device_count)
+{
+    uint32_t n = 0;
+    ASSERT_RC(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, expected_device_count());
+    ASSERT_RC(aclrtSetDevice((int32_t)n), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+/* Runs this same test in a fresh process of the test program whose
+ * environment has ACLCPU_DEVICE_COUNT=3 from the start. */
+TEST(init, device_count_from_env)
+{
+    if (getenv("ACLCPU_TEST_REEXEC") == NULL) {
+        int status = 0;
+        pid_t pid = fork();
+        ASSERT(pid >= 0);
+        if (pid == 0) {
+            char exe[4096];
+            ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+            if (len <= 0)
+                _exit(3);
+            exe[len] = '\0';
+            setenv("ACLCPU_TEST_REEXEC", "1", 1);
+            setenv("ACLCPU_DEVICE_COUNT", "3", 1);
+            if (freopen("/dev/null", "w", stdout) == NULL)
+                _exit(4);
+            execl(exe, exe, "init", "device_count_from_env", (char *)NULL);
+            _exit(5);
+        }
+        ASSERT_EQ(waitpid(pid, &status, 0), pid);
+        ASSERT(WIFEXITED(status));
+        ASSERT_EQ(WEXITSTATUS(status), 0);
+        return;
+    }
+    {
+        uint32_t n = 0;
+        int32_t dev = -1;
+        ASSERT_OK(aclrtGetDeviceCount(&n));
+        ASSERT_EQ(n, 3);
+        ASSERT_OK(aclInit(NULL));
+        ASSERT_OK(aclrtSetDevice(2));
+        ASSERT_OK(aclrtGetDevice(&dev));
+        ASSERT_EQ(dev, 2);
+        ASSERT_RC(aclrtSetDevice(3), ACL_ERROR_RT_INVALID_DEVICEID);
+        ASSERT_OK(aclrtResetDeviceForce(2));
+        ASSERT_OK(aclFinalize());
+    }
+}
+
+/* DESIGN "Configuration": variables are read once at aclInit (or at first
+ * use), so a program may set ACLCPU_DEVICE_COUNT before calling aclInit. */
+TEST(init, device_count_env_set_before_init)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 2);
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    ASSERT_OK(aclFinalize());
+}
+
+TEST(init, set_device_bad_id)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtSetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtSetDevice(1000), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtSetDevice(INT32_MAX), ACL_ERROR_RT_INVALID_DEVICEID);
+    /* A failed SetDevice leaves the thread without a context. */
+    {
+        int32_t dev = -1;
+        ASSERT_RC(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL);
+    }
+    ASSERT_OK(aclFinalize());
+}
+
+TEST(init, get_device_without_context)
+{
+    int32_t dev = -1;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtGetDevice(&dev));
+    ASSERT_EQ(dev, 0);
+    t_teardown();
+}
+
+/* ---- contexts ---------------------------------------------------------------- */
+
+TEST(init, create_context_becomes_current)
+{
+    aclrtContext primary = NULL, c = NULL, cur = NULL;
+    aclrtStream dp = NULL, dc = NULL, cur_def = NULL;
+
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT(primary != NULL);
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&dp));
+    ASSERT(dp != NULL);
+    ASSERT_RC(aclrtCtxGetCurrentDefaultStream(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateContext(&c, -1), ACL_ERROR_RT_INVALID_DEVICEID);
+
+    ASSERT_OK(aclrtCreateContext(&c, 0));
+    ASSERT(c != NULL && c != primary);
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == c);
+    /* One default stream per context. */
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&dc));
+    ASSERT(dc != NULL && dc != dp);
+
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == primary);
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&cur_def));
+    ASSERT(cur_def == dp);
+    ASSERT_OK(aclrtSetCurrentContext(c));
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&cur_def));
+    ASSERT(cur_def == dc);
+    ASSERT_OK(aclrtDestroyContext(c));
+    t_teardown();
+}
+
+TEST(init, null_stream_is_current_contexts_default_stream)
+{
+    static _Atomic int gate;
+    _Atomic int *gp = &gate;
+    aclrtContext primary = NULL, c = NULL;
+    aclrtStream dp = NULL, dc = NULL;
+    aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
+    aclrtFuncHandle k = t_kernel("init_gate", k_gate);
+    int32_t id_null = -1, id_dc = -2;
+
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&dp));
+    ASSERT_OK(aclrtCreateContext(&c, 0));
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&dc));
+    ASSERT_OK(aclrtStreamGetId(NULL, &id_null));
+    ASSERT_OK(aclrtStreamGetId(dc, &id_dc));
+    ASSERT_EQ(id_null, id_dc);
+
+    /* A kernel launched on NULL in context c sits on c's default stream. */
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &gp, sizeof(gp), NULL));
+    ASSERT_OK(aclrtStreamQuery(dc, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtStreamQuery(NULL, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    ASSERT_OK(aclrtStreamQuery(dp, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    atomic_store(&gate, 1);
+    ASSERT_OK(aclrtSetCurrentContext(c));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtStreamQuery(dc, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    ASSERT_OK(aclrtDestroyContext(c));
+    t_teardown();
+}
+
+TEST(init, default_stream_cannot_be_destroyed)
+{
+    aclrtStream d = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&d));
+    ASSERT_RC(aclrtDestroyStream(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT(aclrtDestroyStream(d) != ACL_SUCCESS);
+    ASSERT(aclrtDestroyStreamForce(d) != ACL_SUCCESS);
+    /* Still usable. */
+    ASSERT_OK(aclrtSynchronizeStream(d));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    t_teardown();
+}
+
+TEST(init, destroy_context)
+{
+    aclrtContext primary = NULL, c = NULL, cur = NULL;
+    aclrtStream s = NULL;
+    aclrtStreamStatus st;
+
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateContext(&c, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtDestroyContext(c));
+    /* c was current: the thread has no context any more. */
+    ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
+    /* A destroyed context is a stale handle. */
+    ASSERT_RC(aclrtSetCurrentContext(c), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyContext(c), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    /* The streams it owned went with it. */
+    ASSERT_RC(aclrtStreamQuery(s, &st), ACL_ERROR_RT_INVALID_HANDLE);
+    t_teardown();
+}
+
+TEST(init, set_current_context_garbage)
+{
+    aclrtContext cur = NULL;
+    t_setup();
+    ASSERT_RC(aclrtSetCurrentContext((aclrtContext)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT(aclrtSetCurrentContext(NULL) != ACL_SUCCESS);
+    /* A stream handle is not a context. */
+    {
+        aclrtStream s = NULL;
+        ASSERT_OK(aclrtCreateStream(&s));
+        ASSERT_RC(aclrtSetCurrentContext((aclrtContext)s), ACL_ERROR_RT_INVALID_HANDLE);
+        ASSERT_RC(aclrtDestroyContext((aclrtContext)s), ACL_ERROR_RT_INVALID_HANDLE);
+        ASSERT_OK(aclrtDestroyStream(s));
+    }
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur != NULL);
+    t_teardown();
+}
+
+/* A new thread has no current context; setting one there does not change
+ * the creating thread's. */
+struct thread_ctx_result {
+    aclrtContext main_ctx;
+    aclError get_ctx, create_stream, sync_null, query_null, create_event, get_device;
+    aclError set_ctx, create_after, destroy_after, create_ctx;
+    aclrtContext thread_ctx;
+};
+
+static void *thread_ctx_main(void *arg)
+{
+    struct thread_ctx_result *r = arg;
+    aclrtContext cur = NULL;
+    aclrtStream s = NULL;
+    aclrtStreamStatus st;
+    aclrtEvent e = NULL;
+    int32_t dev;
+
+    r->get_ctx = aclrtGetCurrentContext(&cur);
+    r->create_stream = aclrtCreateStream(&s);
+    r->sync_null = aclrtSynchronizeStream(NULL);
+    r->query_null = aclrtStreamQuery(NULL, &st);
+    r->create_event = aclrtCreateEvent(&e);
+    r->get_device = aclrtGetDevice(&dev);
+    r->set_ctx = aclrtSetCurrentContext(r->main_ctx);
+    r->create_after = aclrtCreateStream(&s);
+    r->destroy_after = r->create_after == ACL_SUCCESS ? aclrtDestroyStream(s) : -1;
+    r->create_ctx = aclrtCreateContext(&r->thread_ctx, 0);
+    return NULL;
+}
+
+TEST(init, current_context_is_thread_local)
+{
+    struct thread_ctx_result r;
+    pthread_t th;
+    aclrtContext cur = NULL;
+
+    memset(&r, 0, sizeof(r));
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&r.main_ctx));
+    ASSERT_EQ(pthread_create(&th, NULL, thread_ctx_main, &r), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_RC(r.get_ctx, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(r.create_stream, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(r.sync_null, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(r.query_null, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(r.create_event, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(r.get_device, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(r.set_ctx);
+    ASSERT_OK(r.create_after);
+    ASSERT_OK(r.destroy_after);
+    ASSERT_OK(r.create_ctx);
+    /* The thread's aclrtCreateContext made its context current there only. */
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == r.main_ctx);
+    ASSERT(r.thread_ctx != r.main_ctx);
+    ASSERT_OK(aclrtDestroyContext(r.thread_ctx));
+    t_teardown();
+}
+
+/* Several threads sharing one context share its default stream. */
+static aclrtContext shared_ctx;
+static aclrtStream shared_default_seen;
+
+static void *thread_default_stream(void *arg)
+{
+    (void)arg;
+    if (aclrtSetCurrentContext(shared_ctx) == ACL_SUCCESS)
+        (void)aclrtCtxGetCurrentDefaultStream(&shared_default_seen);
+    return NULL;
+}
+
+TEST(init, threads_sharing_a_context_share_its_default_stream)
+{
+    pthread_t th;
+    aclrtStream mine = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&shared_ctx));
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&mine));
+    ASSERT_EQ(pthread_create(&th, NULL, thread_default_stream, NULL), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT(shared_default_seen != NULL);
+    ASSERT(shared_default_seen == mine);
+    t_teardown();
+}
+
+/* ---- aclGetRecentErrMsg ------------------------------------------------------- */
+
+TEST(init, recent_error_message)
+{
+    const char *msg;
+    aclrtStream s = NULL;
+
+    t_setup();
+    (void)aclGetRecentErrMsg(); /* drop anything set-up left */
+    ASSERT(aclGetRecentErrMsg() == NULL);
+
+    ASSERT_RC(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
+    msg = aclGetRecentErrMsg();
+    ASSERT(msg != NULL);
+    ASSERT_STR_CONTAINS(msg, "aclrtCreateStream");
+    /* Read once: cleared. */
+    ASSERT(aclGetRecentErrMsg() == NULL);
+
+    ASSERT_RC(aclrtSynchronizeStream((aclrtStream)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    msg = aclGetRecentErrMsg();
+    ASSERT(msg != NULL);
+    ASSERT_STR_CONTAINS(msg, "aclrtSynchronizeStream");
+    ASSERT(aclGetRecentErrMsg() == NULL);
+
+    /* Success leaves nothing behind. */
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT(aclGetRecentErrMsg() == NULL);
+    t_teardown();
+}

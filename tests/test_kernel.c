@@ -1,0 +1,518 @@
+/*
+ * test_kernel.c - kernel launches: blocks, arguments, errors, traps,
+ * binaries, registered kernels, host arguments with placeholders and
+ * argument handles.
+ *
+ * Rules: DESIGN "Kernels on the CPU" (block coordinates, parallel blocks,
+ * arguments copied at launch, aclcpuTrap codes per engine), spec/acl-api.md
+ * §3.7 and §4 (handle validation), aclcpu/aclcpu.h (aclcpuRegisterKernel,
+ * aclcpuGetBlockIdx/Num outside a kernel).
+ */
+#include <sched.h>
+#include <stdatomic.h>
+
+#include "test.h"
+
+#define SPIN_LIMIT_NS (5ull * 1000000000ull)
+
+static int wait_flag(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    while (atomic_load(f) != want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+static _Atomic int gate_open;
+
+static void k_gate(void *args)
+{
+    (void)args;
+    (void)wait_flag(&gate_open, 1);
+}
+
+static void launch_gate(aclrtStream s)
+{
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_gate", k_gate), 1, NULL, 0, s));
+}
+
+static _Atomic int counter;
+
+static void k_inc(void *args)
+{
+    (void)args;
+    atomic_fetch_add(&counter, 1);
+}
+
+static void k_nop(void *args) { (void)args; }
+
+/* ---- blocks ------------------------------------------------------------------------ */
+
+static _Atomic int meet_flag[2], meet_saw[2];
+
+static void k_blocks_meet(void *args)
+{
+    uint32_t me = aclcpuGetBlockIdx();
+    (void)args;
+    if (me > 1 || aclcpuGetBlockNum() != 2)
+        return;
+    atomic_store(&meet_flag[me], 1);
+    if (wait_flag(&meet_flag[1 - me], 1))
+        atomic_store(&meet_saw[me], 1);
+}
+
+TEST(kernel, blocks_run_in_parallel)
+{
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_blocks_meet", k_blocks_meet), 2, NULL, 0, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_EQ(atomic_load(&meet_saw[0]), 1);
+    ASSERT_EQ(atomic_load(&meet_saw[1]), 1);
+    t_teardown();
+}
+
+enum { MANY = 1000 };
+static _Atomic int block_hits[MANY];
+static _Atomic int bad_block_num;
+
+static void k_count_blocks(void *args)
+{
+    uint32_t idx = aclcpuGetBlockIdx();
+    (void)args;
+    if (aclcpuGetBlockNum() != MANY || idx >= MANY) {
+        atomic_fetch_add(&bad_block_num, 1);
+        return;
+    }
+    atomic_fetch_add(&block_hits[idx], 1);
+}
+
+TEST(kernel, every_block_index_runs_once)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_count_blocks", k_count_blocks), MANY, NULL, 0, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&bad_block_num), 0);
+    for (int i = 0; i < MANY; i++)
+        ASSERT_EQ(atomic_load(&block_hits[i]), 1);
+    /* Twice more: the same again, the next launch counted separately. */
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_count_blocks", k_count_blocks), MANY, NULL, 0, s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_count_blocks", k_count_blocks), MANY, NULL, 0, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    for (int i = 0; i < MANY; i++)
+        ASSERT_EQ(atomic_load(&block_hits[i]), 3);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(kernel, block_coordinates_outside_a_kernel)
+{
+    ASSERT_EQ(aclcpuGetBlockIdx(), 0);
+    ASSERT_EQ(aclcpuGetBlockNum(), 0);
+    t_setup();
+    ASSERT_EQ(aclcpuGetBlockIdx(), 0);
+    ASSERT_EQ(aclcpuGetBlockNum(), 0);
+    t_teardown();
+}
+
+/* ---- arguments ----------------------------------------------------------------------- */
+
+struct small_args {
+    int value;
+    int slot;
+};
+
+static _Atomic int small_seen[4];
+
+static void k_small_args(void *args)
+{
+    const struct small_args *a = args;
+    if (a->slot >= 0 && a->slot < 4)
+        atomic_store(&small_seen[a->slot], a->value);
+}
+
+enum { BIG = 4096 };
+static _Atomic long big_sum;
+
+static void k_big_args(void *args)
+{
+    const unsigned char *b = args;
+    long sum = 0;
+    for (int i = 0; i < BIG; i++)
+        sum += b[i];
+    atomic_store(&big_sum, sum);
+}
+
+TEST(kernel, args_copied_at_launch)
+{
+    static unsigned char big[BIG];
+    struct small_args a;
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("kernel_small_args", k_small_args);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_gate(s); /* everything below runs after the buffers were reused */
+    a.value = 111;
+    a.slot = 0;
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &a, sizeof(a), s));
+    a.value = 222;
+    a.slot = 1;
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &a, sizeof(a), s));
+    a.value = 999;
+    a.slot = 2;
+    memset(big, 1, BIG);
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_big_args", k_big_args), 1, big, BIG, s));
+    memset(big, 2, BIG);
+    atomic_store(&gate_open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&small_seen[0]), 111);
+    ASSERT_EQ(atomic_load(&small_seen[1]), 222);
+    ASSERT_EQ(atomic_load(&small_seen[2]), 0);
+    ASSERT_EQ(atomic_load(&big_sum), BIG);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- launch errors ----------------------------------------------------------------------- */
+
+TEST(kernel, launch_argument_errors)
+{
+    aclrtFuncHandle k;
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtLaunchKernel(k, 0, NULL, 0, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernelV2(k, 0, NULL, 0, NULL, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernel(NULL, 1, NULL, 0, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernelV2(NULL, 1, NULL, 0, NULL, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernel((aclrtFuncHandle)(uintptr_t)0x1234, 1, NULL, 0, s), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtLaunchKernelV2((aclrtFuncHandle)(uintptr_t)0xABCDEF0123456789ull, 1, NULL, 0, NULL, s),
+              ACL_ERROR_RT_INVALID_HANDLE);
+    /* A live handle of another type is not a kernel. */
+    ASSERT_RC(aclrtLaunchKernel((aclrtFuncHandle)s, 1, NULL, 0, s), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_RC(aclrtLaunchKernel((aclrtFuncHandle)e, 1, NULL, 0, s), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_RC(aclrtLaunchKernel(k, 1, NULL, 0, (aclrtStream)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 0); /* nothing refused ran */
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_RC(aclrtLaunchKernel(k, 1, NULL, 0, s), ACL_ERROR_RT_INVALID_HANDLE);
+    t_teardown();
+}
+
+TEST(kernel, launch_without_context)
+{
+    aclrtFuncHandle k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtLaunchKernel(k, 1, NULL, 0, NULL), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclFinalize());
+}
+
+/* ---- traps ----------------------------------------------------------------------------------- */
+
+static _Atomic int trap_survivors;
+
+static void k_trap_block_17(void *args)
+{
+    (void)args;
+    if (aclcpuGetBlockIdx() == 17)
+        aclcpuTrap();
+    atomic_fetch_add(&trap_survivors, 1);
+}
+
+TEST(kernel, trap_fails_task_with_vector_exception)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtFuncHandle inc = t_kernel("kernel_inc", k_inc);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtLaunchKernel(inc, 1, NULL, 0, s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_trap17", k_trap_block_17), 64, NULL, 0, s));
+    ASSERT_OK(aclrtLaunchKernel(inc, 1, NULL, 0, s));
+    ASSERT_OK(aclrtLaunchKernel(inc, 1, NULL, 0, other));
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    /* Reported once. */
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtSynchronizeStream(other));
+    /* Failure mode CONTINUE (the default): the task after the trap still ran;
+     * the other stream was not affected. */
+    ASSERT_EQ(atomic_load(&counter), 3);
+    ASSERT(atomic_load(&trap_survivors) < 64);
+    /* The stream stays usable. */
+    ASSERT_OK(aclrtLaunchKernel(inc, 1, NULL, 0, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 4);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
+static void k_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+static void launch_with_engine(aclrtFuncHandle k, aclrtEngineType engine, aclrtStream s)
+{
+    aclrtLaunchKernelAttr attr;
+    aclrtLaunchKernelCfg cfg;
+    memset(&attr, 0, sizeof(attr));
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE;
+    attr.value.engineType = engine;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    ASSERT_OK(aclrtLaunchKernelV2(k, 4, NULL, 0, &cfg, s));
+}
+
+TEST(kernel, trap_code_follows_engine_type)
+{
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("kernel_trap", k_trap);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_with_engine(k, ACL_RT_ENGINE_TYPE_AIC, s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    launch_with_engine(k, ACL_RT_ENGINE_TYPE_AIV, s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtLaunchKernelV2(k, 1, NULL, 0, NULL, s)); /* no cfg: vector */
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(kernel, trap_reported_by_timed_sync)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_trap", k_trap), 3, NULL, 0, s));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- binaries and registered kernels ---------------------------------------------------------- */
+
+TEST(kernel, binary_load_errors)
+{
+    aclrtBinHandle b = NULL;
+    aclrtFuncHandle f = NULL;
+    t_setup();
+    ASSERT(aclrtBinaryLoadFromFile("/nonexistent/dir/libnokernel.so", NULL, &b) != ACL_SUCCESS);
+    ASSERT(aclrtBinaryLoadFromFile("/dev/null", NULL, &b) != ACL_SUCCESS); /* not a shared object */
+    ASSERT_RC(aclrtBinaryLoadFromFile(NULL, NULL, &b), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtBinaryLoadFromFile("/nonexistent.so", NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtBinaryGetFunction((aclrtBinHandle)(uintptr_t)0x1234, "k", &f), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtBinaryUnLoad((aclrtBinHandle)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtBinaryUnLoad(NULL), ACL_ERROR_INVALID_PARAM);
+    t_teardown();
+}
+
+/* An empty path names no file (dlopen("") would hand back the program itself). */
+TEST(kernel, binary_load_empty_path)
+{
+    aclrtBinHandle b = NULL;
+    t_setup();
+    ASSERT(aclrtBinaryLoadFromFile("", NULL, &b) != ACL_SUCCESS);
+    t_teardown();
+}
+
+TEST(kernel, binary_function_lifecycle)
+{
+    /* The library itself is a shared object with known symbols. */
+    const char *path = ACLCPU_BUILD_DIR "/libaclcpu.so";
+    aclrtBinHandle b = NULL;
+    aclrtFuncHandle f = NULL, f2 = NULL, missing = NULL;
+    t_setup();
+    ASSERT_OK(aclrtBinaryLoadFromFile(path, NULL, &b));
+    ASSERT(b != NULL);
+    ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &f));
+    ASSERT(f != NULL);
+    ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &f2));
+    ASSERT(f2 == f);
+    ASSERT(aclrtBinaryGetFunction(b, "no_such_kernel_symbol", &missing) != ACL_SUCCESS);
+    ASSERT_RC(aclrtBinaryGetFunction(b, NULL, &missing), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    /* Unloading kills the binary and its function handles. */
+    ASSERT_RC(aclrtBinaryUnLoad(b), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &f2), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtLaunchKernel(f, 1, NULL, 0, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    t_teardown();
+}
+
+static void k_other(void *args) { (void)args; }
+
+TEST(kernel, register_kernel_rules)
+{
+    aclrtFuncHandle h = NULL, h2 = NULL;
+    static char long_name[300];
+    ASSERT_RC(aclcpuRegisterKernel(NULL, k_nop, &h), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclcpuRegisterKernel("kernel_reg", NULL, &h), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclcpuRegisterKernel("kernel_reg", k_nop, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclcpuRegisterKernel("", k_nop, &h), ACL_ERROR_INVALID_PARAM);
+    memset(long_name, 'k', sizeof(long_name) - 1);
+    ASSERT_RC(aclcpuRegisterKernel(long_name, k_nop, &h), ACL_ERROR_INVALID_PARAM);
+    /* Works without aclInit or a device. */
+    ASSERT_OK(aclcpuRegisterKernel("kernel_reg", k_nop, &h));
+    ASSERT(h != NULL);
+    /* Same name, same function: the same handle. */
+    ASSERT_OK(aclcpuRegisterKernel("kernel_reg", k_nop, &h2));
+    ASSERT(h2 == h);
+    /* Same name, another function: refused, the first stays. */
+    ASSERT_RC(aclcpuRegisterKernel("kernel_reg", k_other, &h2), ACL_ERROR_INVALID_PARAM);
+    /* Another name for the same function is fine. */
+    ASSERT_OK(aclcpuRegisterKernel("kernel_reg_alias", k_nop, &h2));
+    ASSERT(h2 != NULL);
+    t_setup();
+    ASSERT_OK(aclrtLaunchKernel(h, 1, NULL, 0, NULL));
+    ASSERT_OK(aclrtLaunchKernel(h2, 1, NULL, 0, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    /* A registered kernel outlives a device reset. */
+    t_teardown();
+    t_setup();
+    ASSERT_OK(aclrtLaunchKernel(h, 1, NULL, 0, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    t_teardown();
+}
+
+/* ---- host arguments with placeholders ---------------------------------------------------------- */
+
+enum { PH_ADDR = 0, PH_DATA = 16, PH_SIZE = 32 };
+static _Atomic int ph_points_into_copy, ph_sum;
+
+static void k_placeholder(void *args)
+{
+    const unsigned char *base = args;
+    const int32_t *p;
+    memcpy(&p, base + PH_ADDR, sizeof(p));
+    atomic_store(&ph_points_into_copy, (const unsigned char *)p == base + PH_DATA);
+    atomic_store(&ph_sum, p[0] + p[1] + p[2] + p[3]);
+}
+
+TEST(kernel, host_args_placeholders_point_into_copy)
+{
+    _Alignas(16) unsigned char host[PH_SIZE];
+    int32_t data[4] = {11, 22, 33, 44};
+    aclrtPlaceHolderInfo ph = {PH_ADDR, PH_DATA};
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("kernel_placeholder", k_placeholder);
+    void *garbage = (void *)(uintptr_t)0x1;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    memset(host, 0, sizeof(host));
+    memcpy(host + PH_ADDR, &garbage, sizeof(garbage));
+    memcpy(host + PH_DATA, data, sizeof(data));
+    launch_gate(s);
+    ASSERT_OK(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &ph, 1));
+    /* Reuse the buffer at once. */
+    memset(host, 0xFF, sizeof(host));
+    atomic_store(&gate_open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&ph_points_into_copy), 1);
+    ASSERT_EQ(atomic_load(&ph_sum), 110);
+    /* Refused: placeholder count without an array; numBlocks 0. */
+    ASSERT(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), NULL, 1) != ACL_SUCCESS);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 0, s, NULL, host, sizeof(host), &ph, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(NULL, 1, s, NULL, host, sizeof(host), &ph, 1), ACL_ERROR_INVALID_PARAM);
+    /* A placeholder outside the buffer is refused rather than written. */
+    {
+        aclrtPlaceHolderInfo bad = {PH_SIZE + 64, PH_DATA};
+        ASSERT(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &bad, 1) != ACL_SUCCESS);
+    }
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- argument handles -------------------------------------------------------------------------- */
+
+static _Atomic long cfg_seen[4][3];
+
+/* Parameters: int64 slot, int64 x, then a placeholder pointing at int32[2]. */
+static void k_cfg(void *args)
+{
+    const unsigned char *b = args;
+    int64_t slot, x;
+    const int32_t *p;
+    memcpy(&slot, b, 8);
+    memcpy(&x, b + 8, 8);
+    memcpy(&p, b + 16, sizeof(p));
+    if (slot < 0 || slot >= 4)
+        return;
+    atomic_store(&cfg_seen[slot][0], 1);
+    atomic_store(&cfg_seen[slot][1], (long)x);
+    atomic_store(&cfg_seen[slot][2], (long)(p[0] + p[1]));
+}
+
+TEST(kernel, launch_with_config_and_args_handle)
+{
+    aclrtFuncHandle k;
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle p_slot = NULL, p_x = NULL, p_ph = NULL;
+    aclrtStream s = NULL;
+    int64_t slot = 0, x = 100;
+    int32_t *buf = NULL;
+
+    t_setup();
+    k = t_kernel("kernel_cfg", k_cfg);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtKernelArgsInit(NULL, &ah), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtKernelArgsInit(k, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtKernelArgsInit((aclrtFuncHandle)(uintptr_t)0x1234, &ah), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsAppend(ah, &slot, sizeof(slot), &p_slot));
+    ASSERT_OK(aclrtKernelArgsAppend(ah, &x, sizeof(x), &p_x));
+    ASSERT_OK(aclrtKernelArgsAppendPlaceHolder(ah, &p_ph));
+    ASSERT_OK(aclrtKernelArgsGetPlaceHolderBuffer(ah, p_ph, 2 * sizeof(int32_t), (void **)&buf));
+    ASSERT(buf != NULL);
+    buf[0] = 3;
+    buf[1] = 4;
+    /* Not finalized yet. */
+    ASSERT(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL) != ACL_SUCCESS);
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    /* reserve must be NULL. */
+    ASSERT(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, (void *)&x) != ACL_SUCCESS);
+
+    launch_gate(s); /* both launches run after every update below */
+    ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
+    slot = 1;
+    x = 200;
+    ASSERT_OK(aclrtKernelArgsParaUpdate(ah, p_slot, &slot, sizeof(slot)));
+    ASSERT_OK(aclrtKernelArgsParaUpdate(ah, p_x, &x, sizeof(x)));
+    ASSERT_OK(aclrtLaunchKernelWithConfig(k, 2, s, NULL, ah, NULL));
+    /* Changing the caller's variables after Append/ParaUpdate changes nothing. */
+    slot = 3;
+    x = 999;
+    atomic_store(&gate_open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&cfg_seen[0][0]), 1);
+    ASSERT_EQ(atomic_load(&cfg_seen[0][1]), 100);
+    ASSERT_EQ(atomic_load(&cfg_seen[0][2]), 7);
+    ASSERT_EQ(atomic_load(&cfg_seen[1][0]), 1);
+    ASSERT_EQ(atomic_load(&cfg_seen[1][1]), 200);
+    ASSERT_EQ(atomic_load(&cfg_seen[1][2]), 7);
+    ASSERT_EQ(atomic_load(&cfg_seen[3][0]), 0);
+    /* ParaUpdate refuses a size that does not match. */
+    ASSERT(aclrtKernelArgsParaUpdate(ah, p_x, &x, 4) != ACL_SUCCESS);
+    ASSERT_RC(aclrtLaunchKernelWithConfig(k, 1, s, NULL, (aclrtArgsHandle)(uintptr_t)0x1234, NULL),
+              ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -1,0 +1,439 @@
+/*
+ * test_memory.c - device and host memory, synchronous and asynchronous
+ * copies and memsets.
+ *
+ * Rules: spec/acl-api.md §5 "Memory" (aclrtMalloc NULL/size 0, rounding to
+ * 32 bytes plus 32 bytes of padding, Free NULL, count == 0 succeeds before
+ * any other check, NULL dst/src, count > destMax, invalid kind), §2
+ * (ACL_ERROR_RT_MEMORY_ALLOCATION); DESIGN "Errors and handles" (nothing a
+ * caller passes may crash the library) and "Configuration"
+ * (ACLCPU_DEVICE_MEMORY).
+ */
+#include <sched.h>
+#include <stdatomic.h>
+
+#include "test.h"
+
+#define SPIN_LIMIT_NS (5ull * 1000000000ull)
+#define MIB (1024u * 1024u)
+#define BAD_STREAM ((aclrtStream)(uintptr_t)0x1234)
+
+static int wait_flag(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    while (atomic_load(f) != want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+static void k_gate(void *args)
+{
+    _Atomic int *open = *(_Atomic int **)args;
+    (void)wait_flag(open, 1);
+}
+
+/* What aclrtMalloc charges for a block: round to 32, add 32 (spec §5). */
+static size_t charge(size_t n) { return (n + 31) / 32 * 32 + 32; }
+
+static void mem_info(size_t *free_b, size_t *total_b)
+{
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, free_b, total_b));
+}
+
+/* ---- aclrtMalloc / aclrtFree ---------------------------------------------------- */
+
+TEST(memory, malloc_argument_checks)
+{
+    void *p = NULL;
+    t_setup();
+    ASSERT_RC(aclrtMalloc(NULL, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMalloc(NULL, 0, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(p != NULL);
+    ASSERT_OK(aclrtFree(p));
+    ASSERT_OK(aclrtMalloc(&p, 1, ACL_MEM_MALLOC_NORMAL_ONLY));
+    ASSERT(p != NULL);
+    ASSERT_OK(aclrtFree(p));
+    t_teardown();
+}
+
+TEST(memory, get_mem_info_null)
+{
+    size_t f = 0, t = 0;
+    t_setup();
+    ASSERT_RC(aclrtGetMemInfo(ACL_HBM_MEM, NULL, &t), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetMemInfo(ACL_HBM_MEM, &f, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetMemInfo(ACL_DDR_MEM, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    mem_info(&f, &t);
+    ASSERT(t > 0);
+    ASSERT(f <= t);
+    t_teardown();
+}
+
+TEST(memory, device_memory_cap_and_rounding)
+{
+    enum { CAP = 4096 };
+    static void *blk[CAP];
+    size_t f = 0, t = 0, used;
+    void *p = NULL, *q = NULL, *r = NULL;
+    int n = 0;
+    aclError rc = ACL_SUCCESS;
+
+    setenv("ACLCPU_DEVICE_MEMORY", "1M", 1);
+    t_setup();
+    mem_info(&f, &t);
+    ASSERT_EQ(t, MIB);
+    ASSERT_EQ(f, MIB);
+
+    /* Rounded up to 32 bytes, plus 32 bytes of padding, per block. */
+    ASSERT_OK(aclrtMalloc(&p, 100, ACL_MEM_MALLOC_HUGE_FIRST));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB - 160);
+    ASSERT_OK(aclrtMalloc(&q, 1, ACL_MEM_MALLOC_HUGE_FIRST));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB - 160 - 64);
+    ASSERT_OK(aclrtMalloc(&r, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB - 160 - 64 - 64);
+    ASSERT_EQ(t, MIB);
+    ASSERT_OK(aclrtFree(q));
+    ASSERT_OK(aclrtFree(r));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB - 160);
+    ASSERT_OK(aclrtFree(p));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+
+    /* More than there is. */
+    ASSERT_RC(aclrtMalloc(&p, 2 * MIB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_RC(aclrtMalloc(&p, MIB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION); /* + padding */
+    ASSERT_RC(aclrtMalloc(&p, SIZE_MAX, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_RC(aclrtMalloc(&p, SIZE_MAX - 40, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_OK(aclrtMalloc(&p, MIB - 32, ACL_MEM_MALLOC_HUGE_FIRST)); /* exactly everything */
+    mem_info(&f, &t);
+    ASSERT_EQ(f, 0);
+    ASSERT_RC(aclrtMalloc(&q, 1, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_OK(aclrtFree(p));
+
+    /* Fill with 1000-byte blocks (1056 bytes each). */
+    while (n < CAP && (rc = aclrtMalloc(&blk[n], 1000, ACL_MEM_MALLOC_HUGE_FIRST)) == ACL_SUCCESS)
+        n++;
+    ASSERT_RC(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_EQ((size_t)n, MIB / charge(1000));
+    used = (size_t)n * charge(1000);
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB - used);
+    /* What is left still serves a block that fits it exactly. */
+    ASSERT_OK(aclrtMalloc(&p, f - 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, 0);
+    ASSERT_RC(aclrtMalloc(&q, 1, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    /* Freeing one block makes room for one again. */
+    ASSERT_OK(aclrtFree(blk[n / 2]));
+    ASSERT_OK(aclrtMalloc(&blk[n / 2], 1000, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_RC(aclrtMalloc(&q, 1000, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    for (int i = 0; i < n; i++)
+        ASSERT_OK(aclrtFree(blk[i]));
+    ASSERT_OK(aclrtFree(p));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    t_teardown();
+}
+
+TEST(memory, free_bad_pointers)
+{
+    void *p = NULL, *h = NULL;
+    int on_stack = 0;
+    t_setup();
+    ASSERT_RC(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtFreeHost(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT(aclrtFree(&on_stack) != ACL_SUCCESS);
+    ASSERT(aclrtFree((void *)(uintptr_t)0x1000) != ACL_SUCCESS);
+    ASSERT_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(aclrtFree((char *)p + 8) != ACL_SUCCESS); /* not the start of the block */
+    ASSERT(aclrtFreeHost(p) != ACL_SUCCESS);          /* device memory is not host memory */
+    ASSERT_OK(aclrtFree(p));
+    ASSERT(aclrtFree(p) != ACL_SUCCESS); /* double free */
+    ASSERT_OK(aclrtMallocHost(&h, 128));
+    ASSERT(aclrtFree(h) != ACL_SUCCESS);
+    ASSERT_OK(aclrtFreeHost(h));
+    ASSERT(aclrtFreeHost(h) != ACL_SUCCESS);
+    ASSERT(aclrtFreeHost(&on_stack) != ACL_SUCCESS);
+    /* Still works afterwards. */
+    ASSERT_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtFree(p));
+    t_teardown();
+}
+
+TEST(memory, malloc_host_argument_checks)
+{
+    void *h = NULL;
+    t_setup();
+    ASSERT_RC(aclrtMallocHost(NULL, 64), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMallocHost(&h, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtMallocHost(&h, 64));
+    ASSERT(h != NULL);
+    memset(h, 0x5A, 64);
+    ASSERT_OK(aclrtFreeHost(h));
+    t_teardown();
+}
+
+/* ---- count == 0 --------------------------------------------------------------------------- */
+
+TEST(memory, zero_count_succeeds_before_other_checks)
+{
+    /* Before any context exists, with NULL pointers, bad kinds and streams. */
+    ASSERT_OK(aclrtMemcpy(NULL, 0, NULL, 0, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtMemcpy(NULL, 0, NULL, 0, (aclrtMemcpyKind)99));
+    ASSERT_OK(aclrtMemcpyAsync(NULL, 0, NULL, 0, (aclrtMemcpyKind)-1, BAD_STREAM));
+    ASSERT_OK(aclrtMemcpyAsync(NULL, 0, NULL, 0, ACL_MEMCPY_DEVICE_TO_HOST, NULL));
+    ASSERT_OK(aclrtMemset(NULL, 0, 0, 0));
+    ASSERT_OK(aclrtMemsetAsync(NULL, 0, 0, 0, BAD_STREAM));
+    ASSERT_OK(aclrtMemsetAsync(NULL, 0, 0, 0, NULL));
+    t_setup();
+    {
+        char host[16];
+        ASSERT_OK(aclrtMemcpy(NULL, 0, host, 0, ACL_MEMCPY_HOST_TO_DEVICE));
+        ASSERT_OK(aclrtMemcpy(host, 0, NULL, 0, (aclrtMemcpyKind)42));
+        ASSERT_OK(aclrtMemcpy(host, 4, host, 0, ACL_MEMCPY_DEVICE_TO_DEVICE)); /* not device memory */
+        ASSERT_OK(aclrtMemcpyAsync(NULL, 0, NULL, 0, (aclrtMemcpyKind)42, BAD_STREAM));
+        ASSERT_OK(aclrtMemset(host, 0, 1, 0));
+        ASSERT_OK(aclrtMemsetAsync(NULL, 0, 1, 0, BAD_STREAM));
+    }
+    t_teardown();
+}
+
+/* ---- argument checks ---------------------------------------------------------------------- */
+
+TEST(memory, copy_argument_checks)
+{
+    void *dev = NULL;
+    char host[64];
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    memset(host, 1, sizeof(host));
+
+    /* NULL dst / src. */
+    ASSERT_RC(aclrtMemcpy(NULL, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpy(dev, 64, NULL, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpyAsync(NULL, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpyAsync(dev, 64, NULL, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_INVALID_PARAM);
+    /* count > destMax. */
+    ASSERT_RC(aclrtMemcpy(dev, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpyAsync(dev, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpy(host, 1, dev, 2, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    /* Invalid kind. */
+    ASSERT_RC(aclrtMemcpy(dev, 64, host, 64, (aclrtMemcpyKind)8), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpy(dev, 64, host, 64, (aclrtMemcpyKind)99), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpy(dev, 64, host, 64, (aclrtMemcpyKind)-1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpyAsync(dev, 64, host, 64, (aclrtMemcpyKind)8, s), ACL_ERROR_INVALID_PARAM);
+    /* None of the refused copies touched anything. */
+    {
+        char back[64];
+        memset(back, 9, sizeof(back));
+        ASSERT_OK(aclrtSynchronizeStream(s));
+        ASSERT_OK(aclrtMemset(dev, 64, 0, 64));
+        ASSERT_OK(aclrtMemcpy(back, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+        for (int i = 0; i < 64; i++)
+            ASSERT_EQ(back[i], 0);
+    }
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(memory, memset_argument_checks)
+{
+    void *dev = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_RC(aclrtMemset(NULL, 64, 0, 64), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemsetAsync(NULL, 64, 0, 64, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemset(dev, 16, 0, 64), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemsetAsync(dev, 16, 0, 64, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtMemset(dev, 64, 0x11, 64));
+    ASSERT_OK(aclrtMemsetAsync(dev, 64, 0x22, 64, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(((unsigned char *)dev)[63], 0x22);
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(memory, async_copy_stream_checks)
+{
+    void *dev = NULL;
+    char host[32] = {0};
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_RC(aclrtMemcpyAsync(dev, 32, host, 32, ACL_MEMCPY_HOST_TO_DEVICE, BAD_STREAM),
+              ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtMemsetAsync(dev, 32, 0, 32, BAD_STREAM), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_RC(aclrtMemcpyAsync(dev, 32, host, 32, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtMemsetAsync(dev, 32, 0, 32, s), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtFree(dev));
+    t_teardown();
+}
+
+/* ---- pointers that are not what the kind says ------------------------------------------------- */
+
+TEST(memory, copy_checks_device_side)
+{
+    void *dev = NULL;
+    static char host[8192], host2[8192];
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    /* H2D into memory that is not device memory. */
+    ASSERT(aclrtMemcpy(host2, sizeof(host2), host, 64, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS);
+    ASSERT(aclrtMemcpyAsync(host2, sizeof(host2), host, 64, ACL_MEMCPY_HOST_TO_DEVICE, NULL) != ACL_SUCCESS);
+    /* D2H from memory that is not device memory. */
+    ASSERT(aclrtMemcpy(host2, sizeof(host2), host, 64, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS);
+    /* D2D with one side on the host. */
+    ASSERT(aclrtMemcpy(dev, 64, host, 64, ACL_MEMCPY_DEVICE_TO_DEVICE) != ACL_SUCCESS);
+    /* Overruns past the end of the block (far past its 32-byte padding). */
+    ASSERT(aclrtMemcpy(host2, sizeof(host2), dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS);
+    ASSERT(aclrtMemcpy(dev, 4096, host, 4096, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS);
+    ASSERT(aclrtMemcpy(host2, sizeof(host2), (char *)dev + 32, 128, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS);
+    ASSERT(aclrtMemcpyAsync(host2, sizeof(host2), dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST, NULL) != ACL_SUCCESS);
+    ASSERT(aclrtMemset(dev, 4096, 0, 4096) != ACL_SUCCESS);
+    ASSERT(aclrtMemsetAsync(dev, 4096, 0, 4096, NULL) != ACL_SUCCESS);
+    /* A freed block is no longer device memory. */
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT(aclrtMemcpy(host2, sizeof(host2), dev, 16, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS);
+    ASSERT(aclrtMemcpy(dev, 16, host, 16, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS);
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    t_teardown();
+}
+
+TEST(memory, copies_move_data)
+{
+    enum { N = 1000 };
+    void *a = NULL, *b = NULL, *h = NULL;
+    static unsigned char src[N], dst[N], dst2[N];
+    t_setup();
+    for (int i = 0; i < N; i++)
+        src[i] = (unsigned char)(i * 7 + 3);
+    ASSERT_OK(aclrtMalloc(&a, N, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc(&b, N, ACL_MEM_MALLOC_NORMAL_ONLY));
+    ASSERT_OK(aclrtMallocHost(&h, N));
+    ASSERT_OK(aclrtMemcpy(a, N, src, N, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtMemcpy(b, N, a, N, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    ASSERT_OK(aclrtMemcpy(dst, N, b, N, ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT(memcmp(src, dst, N) == 0);
+    ASSERT_OK(aclrtMemcpy(h, N, b, N, ACL_MEMCPY_DEVICE_TO_HOST)); /* into pinned host memory */
+    ASSERT(memcmp(src, h, N) == 0);
+    ASSERT_OK(aclrtMemcpy(dst2, N, h, N, ACL_MEMCPY_HOST_TO_HOST));
+    ASSERT(memcmp(src, dst2, N) == 0);
+    ASSERT_OK(aclrtMemcpy(dst2, N, a, N, ACL_MEMCPY_DEFAULT));
+    ASSERT(memcmp(src, dst2, N) == 0);
+    /* A partial copy into the middle of a block. */
+    ASSERT_OK(aclrtMemset(a, N, 0, N));
+    ASSERT_OK(aclrtMemcpy((char *)a + 100, N - 100, src, 10, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtMemcpy(dst, N, a, N, ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(dst[99], 0);
+    ASSERT_EQ(dst[100], src[0]);
+    ASSERT_EQ(dst[109], src[9]);
+    ASSERT_EQ(dst[110], 0);
+    /* Memset writes only count bytes. */
+    ASSERT_OK(aclrtMemset(b, N, 0xAB, 10));
+    ASSERT_OK(aclrtMemcpy(dst, N, b, N, ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(dst[0], 0xAB);
+    ASSERT_EQ(dst[9], 0xAB);
+    ASSERT_EQ(dst[10], src[10]);
+    ASSERT_OK(aclrtFree(a));
+    ASSERT_OK(aclrtFree(b));
+    ASSERT_OK(aclrtFreeHost(h));
+    t_teardown();
+}
+
+/* ---- async ordering ------------------------------------------------------------------------------- */
+
+struct add_args {
+    unsigned char *p;
+    int n;
+};
+
+static void k_add_one(void *args)
+{
+    const struct add_args *a = args;
+    for (int i = 0; i < a->n; i++)
+        a->p[i]++;
+}
+
+TEST(memory, async_copies_and_memsets_are_ordered)
+{
+    enum { N = 256 };
+    static _Atomic int open;
+    _Atomic int *op = &open;
+    static unsigned char out[N], out2[N], in[N];
+    unsigned char *dev = NULL;
+    aclrtStream s = NULL;
+    struct add_args add;
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc((void **)&dev, N, ACL_MEM_MALLOC_HUGE_FIRST));
+    memset(out, 0xEE, N);
+    memset(out2, 0xEE, N);
+    memset(in, 40, N);
+    add.p = dev;
+    add.n = N;
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("memory_gate", k_gate), 1, &op, sizeof(op), s));
+    ASSERT_OK(aclrtMemsetAsync(dev, N, 1, N, s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("memory_add_one", k_add_one), 1, &add, sizeof(add), s));
+    ASSERT_OK(aclrtMemcpyAsync(out, N, dev, N, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    ASSERT_OK(aclrtMemsetAsync(dev, N, 7, N / 2, s));
+    ASSERT_OK(aclrtMemcpyAsync(dev, N, in, N / 4, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("memory_add_one", k_add_one), 1, &add, sizeof(add), s));
+    ASSERT_OK(aclrtMemcpyAsync(out2, N, dev, N, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    /* Nothing behind the gate has run. */
+    ASSERT_EQ(out[0], 0xEE);
+    ASSERT_EQ(out2[N - 1], 0xEE);
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    for (int i = 0; i < N; i++)
+        ASSERT_EQ(out[i], 2);
+    for (int i = 0; i < N; i++) {
+        int want = i < N / 4 ? 41 : i < N / 2 ? 8 : 3;
+        ASSERT_EQ(out2[i], want);
+    }
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(memory, async_copy_on_default_stream)
+{
+    static unsigned char out[64];
+    unsigned char in[64];
+    void *dev = NULL;
+    t_setup();
+    memset(in, 0x3C, sizeof(in));
+    ASSERT_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemcpyAsync(dev, 64, in, 64, ACL_MEMCPY_HOST_TO_DEVICE, NULL));
+    ASSERT_OK(aclrtMemcpyAsync(out, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_EQ(out[0], 0x3C);
+    ASSERT_EQ(out[63], 0x3C);
+    ASSERT_OK(aclrtFree(dev));
+    t_teardown();
+}
+
+TEST(memory, async_copy_without_context)
+{
+    char a[16] = {0}, b[16] = {0};
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtMemcpyAsync(a, 16, b, 16, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclFinalize());
+}

@@ -1,0 +1,965 @@
+/*
+ * test_stream.c - stream creation, flags, priority, ids, caps, destruction,
+ * synchronisation and query, in-order execution, concurrency between
+ * streams, priority dispatch and device-wide synchronisation.
+ *
+ * Rules: spec/acl-api.md §4 (context requirement, NULL = default stream,
+ * handle validation, default stream, stream caps, priority), §5 "Stream
+ * creation / destruction", "Synchronization / query", "Queries", §6 stream
+ * rows; DESIGN "Execution model".
+ *
+ * Blocked work is made with gate kernels that spin on a flag the test sets
+ * (bounded by SPIN_LIMIT_NS); nothing sleeps to let the runtime settle. An
+ * untimed synchronize may run a ready stream on the calling thread, so the
+ * host never synchronizes a stream whose head waits for the host itself.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+
+#include "test.h"
+
+#define SPIN_LIMIT_NS (5ull * 1000000000ull)
+#define BAD_HANDLE ((aclrtStream)(uintptr_t)0x1234)
+
+static int wait_flag(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    while (atomic_load(f) != want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+static int wait_at_least(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    while (atomic_load(f) < want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+/* A kernel that blocks until the test opens its gate. */
+struct gate {
+    _Atomic int open, started, finished, timed_out;
+};
+
+static void k_gate(void *args)
+{
+    struct gate *g = *(struct gate **)args;
+    atomic_fetch_add(&g->started, 1);
+    if (!wait_flag(&g->open, 1))
+        atomic_store(&g->timed_out, 1);
+    atomic_fetch_add(&g->finished, 1);
+}
+
+static aclrtFuncHandle gate_kernel(void) { return t_kernel("stream_gate", k_gate); }
+
+static void launch_gate(struct gate *g, aclrtStream s)
+{
+    ASSERT_OK(aclrtLaunchKernel(gate_kernel(), 1, &g, sizeof(g), s));
+}
+
+/* Adds 1 to the counter its args point to. */
+static void k_inc(void *args)
+{
+    _Atomic int *c = *(_Atomic int **)args;
+    atomic_fetch_add(c, 1);
+}
+
+static void launch_inc(_Atomic int *c, aclrtStream s)
+{
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("stream_inc", k_inc), 1, &c, sizeof(c), s));
+}
+
+/* ---- creation: §6 rows -------------------------------------------------------- */
+
+TEST(stream, create_null_out_pointer)
+{
+    /* The [acl] NULL check comes before the context check. */
+    ASSERT_RC(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateStreamWithConfig(NULL, 0, 0), ACL_ERROR_INVALID_PARAM);
+    t_setup();
+    ASSERT_RC(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateStreamWithConfig(NULL, 0, ACL_STREAM_FAST_LAUNCH), ACL_ERROR_INVALID_PARAM);
+    t_teardown();
+}
+
+TEST(stream, query_null_out_pointers)
+{
+    aclrtStream s = NULL;
+    /* Without a context the [acl] check still answers first. */
+    ASSERT_RC(aclrtStreamQuery(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamGetPriority(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamGetFlags(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamGetId(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetStreamAvailableNum(NULL), ACL_ERROR_INVALID_PARAM);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtStreamQuery(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamGetPriority(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamGetFlags(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamGetId(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetStreamAvailableNum(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtStreamQuery(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(stream, no_context)
+{
+    aclrtStream s = NULL;
+    aclrtStreamStatus st;
+    uint32_t u;
+    int32_t id;
+
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, 0), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSynchronizeStream(NULL), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(NULL, 10), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamQuery(NULL, &st), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamGetPriority(NULL, &u), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamGetFlags(NULL, &u), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamGetId(NULL, &id), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtGetStreamAvailableNum(&u), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtDestroyStream(BAD_HANDLE), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtDestroyStreamForce(BAD_HANDLE), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(10), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtCtxGetCurrentDefaultStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclFinalize());
+}
+
+/* Every handle-taking stream call on a garbage handle, a handle of another
+ * type, and a destroyed stream. */
+static void check_stale_stream(aclrtStream h)
+{
+    aclrtStreamStatus st;
+    uint32_t u;
+    int32_t id;
+    _Atomic int c = 0;
+    _Atomic int *cp = &c;
+
+    ASSERT_RC(aclrtSynchronizeStream(h), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(h, 100), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(h, -1), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamQuery(h, &st), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamGetPriority(h, &u), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamGetFlags(h, &u), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamGetId(h, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyStream(h), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyStreamForce(h), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("stream_inc", k_inc), 1, &cp, sizeof(cp), h), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_EQ(atomic_load(&c), 0);
+}
+
+TEST(stream, garbage_handle)
+{
+    aclrtEvent ev = NULL;
+    t_setup();
+    check_stale_stream(BAD_HANDLE);
+    check_stale_stream((aclrtStream)(uintptr_t)0xDEADBEEFCAFEF00Dull);
+    check_stale_stream((aclrtStream)(uintptr_t)~(uintptr_t)0);
+    /* A live handle of another type is not a stream. */
+    ASSERT_OK(aclrtCreateEvent(&ev));
+    check_stale_stream((aclrtStream)ev);
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    t_teardown();
+}
+
+TEST(stream, destroyed_handle)
+{
+    aclrtStream s = NULL, s2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    check_stale_stream(s);
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtDestroyStreamForce(s2));
+    check_stale_stream(s2);
+    /* A new stream may reuse the memory; the old handle stays dead. */
+    ASSERT_OK(aclrtCreateStream(&s2));
+    check_stale_stream(s);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+TEST(stream, destroy_stream_of_other_context)
+{
+    aclrtContext primary = NULL, other = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_RC(aclrtDestroyStream(s), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtDestroyStreamForce(s), ACL_ERROR_RT_STREAM_CONTEXT);
+    /* Synchronize works on another context's stream. */
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+TEST(stream, sync_stream_of_other_context_waits)
+{
+    static struct gate g;
+    static _Atomic int c;
+    aclrtContext primary = NULL, other = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_gate(&g, s);
+    launch_inc(&c, s);
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&c), 1);
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* ---- flags --------------------------------------------------------------------- */
+
+TEST(stream, device_use_only_with_other_flag_rejected)
+{
+    aclrtStream s = NULL;
+    uint32_t f = 0;
+    t_setup();
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_FAST_LAUNCH),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_FAST_SYNC),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 3, ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_PERSISTENT),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_HUGE),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE),
+              ACL_ERROR_RT_PARAM_INVALID);
+    /* Alone it is fine. */
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtStreamGetFlags(s, &f));
+    ASSERT_EQ(f, ACL_STREAM_DEVICE_USE_ONLY);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(stream, unknown_flag_bits_dropped)
+{
+    aclrtStream s = NULL;
+    uint32_t f = 0xFFFF;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtStreamGetFlags(s, &f));
+    ASSERT_EQ(f, 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC));
+    ASSERT_OK(aclrtStreamGetFlags(s, &f));
+    ASSERT_EQ(f, 3);
+    ASSERT_OK(aclrtDestroyStream(s));
+
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, 0x100u | 0x80000000u | ACL_STREAM_FAST_LAUNCH));
+    ASSERT_OK(aclrtStreamGetFlags(s, &f));
+    ASSERT_EQ(f, ACL_STREAM_FAST_LAUNCH);
+    ASSERT_OK(aclrtDestroyStream(s));
+
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, 0xFFFFFFC0u));
+    ASSERT_OK(aclrtStreamGetFlags(s, &f));
+    ASSERT_EQ(f, 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+
+    /* Dropped bits do not count as "other flags" next to DEVICE_USE_ONLY. */
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY | 0x40u | 0x1000u));
+    ASSERT_OK(aclrtStreamGetFlags(s, &f));
+    ASSERT_EQ(f, ACL_STREAM_DEVICE_USE_ONLY);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- priority --------------------------------------------------------------------- */
+
+TEST(stream, priority_clamped)
+{
+    aclrtStream s = NULL;
+    uint32_t p = 99;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtStreamGetPriority(s, &p));
+    ASSERT_EQ(p, 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 5, 0));
+    ASSERT_OK(aclrtStreamGetPriority(s, &p));
+    ASSERT_EQ(p, 5);
+    ASSERT_OK(aclrtDestroyStream(s));
+
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 8, 0));
+    ASSERT_OK(aclrtStreamGetPriority(s, &p));
+    ASSERT_EQ(p, 7);
+    ASSERT_OK(aclrtDestroyStream(s));
+
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, UINT32_MAX, 0));
+    ASSERT_OK(aclrtStreamGetPriority(s, &p));
+    ASSERT_EQ(p, 7);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(stream, default_stream_priority_is_zero)
+{
+    uint32_t p = 99;
+    aclrtStream d = NULL;
+    t_setup();
+    ASSERT_OK(aclrtStreamGetPriority(NULL, &p));
+    ASSERT_EQ(p, 0);
+    p = 99;
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&d));
+    ASSERT_OK(aclrtStreamGetPriority(d, &p));
+    ASSERT_EQ(p, 0);
+    t_teardown();
+}
+
+TEST(stream, priority_range)
+{
+    int32_t least = -1, greatest = -1;
+    t_setup();
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(&least, &greatest));
+    ASSERT_EQ(least, 7);
+    ASSERT_EQ(greatest, 0);
+    least = -1;
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(&least, NULL));
+    ASSERT_EQ(least, 7);
+    greatest = -1;
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(NULL, &greatest));
+    ASSERT_EQ(greatest, 0);
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(NULL, NULL));
+    t_teardown();
+}
+
+/* ---- ids and caps -------------------------------------------------------------------- */
+
+TEST(stream, first_user_stream_id_is_one)
+{
+    aclrtStream s = NULL, d = NULL;
+    int32_t id = -1, id_null = -1, id_d = -2;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtStreamGetId(s, &id));
+    ASSERT_EQ(id, 1);
+    ASSERT_OK(aclrtStreamGetId(NULL, &id_null));
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&d));
+    ASSERT_OK(aclrtStreamGetId(d, &id_d));
+    ASSERT_EQ(id_null, id_d);
+    ASSERT_NE(id_null, id);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(stream, ids_are_distinct)
+{
+    enum { N = 64 };
+    aclrtStream s[N];
+    int32_t ids[N];
+    t_setup();
+    for (int i = 0; i < N; i++) {
+        ASSERT_OK(aclrtCreateStream(&s[i]));
+        ASSERT_OK(aclrtStreamGetId(s[i], &ids[i]));
+        for (int j = 0; j < i; j++)
+            ASSERT_NE(ids[i], ids[j]);
+    }
+    for (int i = 0; i < N; i++)
+        ASSERT_OK(aclrtDestroyStream(s[i]));
+    t_teardown();
+}
+
+/* Creates streams until the device refuses; returns how many it made. */
+static uint32_t fill_streams(aclrtStream *out, uint32_t cap)
+{
+    uint32_t n = 0;
+    aclError rc = ACL_SUCCESS;
+    while (n < cap && (rc = aclrtCreateStream(&out[n])) == ACL_SUCCESS)
+        n++;
+    ASSERT_RC(rc, ACL_ERROR_RT_NO_STREAM_RESOURCE);
+    return n;
+}
+
+TEST(stream, stream_cap_default_soc)
+{
+    /* Atlas A2: 1984 streams per device, the default stream included. */
+    enum { CAP = 4096 };
+    static aclrtStream s[CAP];
+    uint32_t avail = 0, n;
+
+    unsetenv("ACLCPU_SOC");
+    t_setup();
+    ASSERT_OK(aclrtGetStreamAvailableNum(&avail));
+    ASSERT_EQ(avail, 1984 - 1);
+    n = fill_streams(s, CAP);
+    ASSERT_EQ(n, 1984 - 1);
+    ASSERT_OK(aclrtGetStreamAvailableNum(&avail));
+    ASSERT_EQ(avail, 0);
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s[n], 3, ACL_STREAM_FAST_LAUNCH), ACL_ERROR_RT_NO_STREAM_RESOURCE);
+    /* Freeing one makes room for exactly one. */
+    ASSERT_OK(aclrtDestroyStream(s[n / 2]));
+    ASSERT_OK(aclrtGetStreamAvailableNum(&avail));
+    ASSERT_EQ(avail, 1);
+    ASSERT_OK(aclrtCreateStream(&s[n / 2]));
+    ASSERT_RC(aclrtCreateStream(&s[n]), ACL_ERROR_RT_NO_STREAM_RESOURCE);
+    for (uint32_t i = 0; i < n; i++)
+        ASSERT_OK(aclrtDestroyStream(s[i]));
+    ASSERT_OK(aclrtGetStreamAvailableNum(&avail));
+    ASSERT_EQ(avail, 1984 - 1);
+    t_teardown();
+}
+
+TEST(stream, stream_cap_counts_every_default_stream)
+{
+    /* Atlas inference: 1024 streams; two contexts hold two default streams. */
+    enum { CAP = 2048 };
+    static aclrtStream s[CAP];
+    aclrtContext other = NULL;
+    uint32_t avail = 0, n;
+
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetStreamAvailableNum(&avail));
+    ASSERT_EQ(avail, 1024 - 1);
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtGetStreamAvailableNum(&avail));
+    ASSERT_EQ(avail, 1024 - 2);
+    n = fill_streams(s, CAP);
+    ASSERT_EQ(n, 1024 - 2);
+    ASSERT_OK(aclrtGetStreamAvailableNum(&avail));
+    ASSERT_EQ(avail, 0);
+    for (uint32_t i = 0; i < n; i++)
+        ASSERT_OK(aclrtDestroyStream(s[i]));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* ---- synchronize with timeout, query ---------------------------------------------------- */
+
+TEST(stream, sync_with_timeout_bad_values)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, -2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, INT32_MIN), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+    /* t < -1 is an [acl] check: it answers before the handle is looked at. */
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(BAD_HANDLE, -2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, -1));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 1));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(NULL, 1000));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(stream, sync_timeout_expires)
+{
+    static struct gate g;
+    static _Atomic int c;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_gate(&g, s);
+    launch_inc(&c, s);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&c), 0);
+    /* The timeout abandoned nothing: the work finishes once released. */
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, -1));
+    ASSERT_EQ(atomic_load(&c), 1);
+    ASSERT_EQ(atomic_load(&g.timed_out), 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(stream, sync_timeout_on_default_stream)
+{
+    static struct gate g;
+    t_setup();
+    launch_gate(&g, NULL);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(NULL, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    t_teardown();
+}
+
+TEST(stream, query_busy_then_complete)
+{
+    static struct gate g;
+    aclrtStream s = NULL;
+    aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtStreamQuery(s, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    launch_gate(&g, s);
+    st = ACL_STREAM_STATUS_RESERVED;
+    ASSERT_OK(aclrtStreamQuery(s, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
+    ASSERT(wait_flag(&g.started, 1));
+    ASSERT_OK(aclrtStreamQuery(s, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    st = ACL_STREAM_STATUS_RESERVED;
+    ASSERT_OK(aclrtStreamQuery(s, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- PERSISTENT and DEVICE_USE_ONLY ----------------------------------------------------------- */
+
+static void check_no_host_sync(uint32_t flag)
+{
+    static struct gate g;
+    aclrtStream s = NULL;
+    aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
+
+    memset(&g, 0, sizeof(g));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, flag));
+    launch_gate(&g, s);
+    /* Work is outstanding (the gate is shut), yet these answer at once. */
+    ASSERT_OK(aclrtStreamQuery(s, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 1));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, -1));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&g.timed_out), 0);
+    ASSERT_EQ(atomic_load(&g.finished), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+}
+
+TEST(stream, persistent_stream_sync_and_query_return_at_once)
+{
+    t_setup();
+    check_no_host_sync(ACL_STREAM_PERSISTENT);
+    t_teardown();
+}
+
+TEST(stream, device_use_only_stream_sync_and_query_return_at_once)
+{
+    t_setup();
+    check_no_host_sync(ACL_STREAM_DEVICE_USE_ONLY);
+    t_teardown();
+}
+
+TEST(stream, cpu_schedule_stream_sync_and_query_return_at_once)
+{
+    t_setup();
+    check_no_host_sync(ACL_STREAM_CPU_SCHEDULE);
+    t_teardown();
+}
+
+/* §5 flags: "PERSISTENT tasks don't run when issued" (they run when the
+ * model they are bound to executes). One worker; the persistent stream has
+ * the higher priority and its kernel is issued first, so if it were
+ * runnable it would run before the probe on the ordinary stream. */
+static _Atomic int persistent_ran;
+static _Atomic int probe_saw;
+
+static void k_probe(void *args)
+{
+    (void)args;
+    atomic_store(&probe_saw, 1 + atomic_load(&persistent_ran));
+}
+
+TEST(stream, persistent_stream_tasks_do_not_run_when_issued)
+{
+    aclrtStream p = NULL, s = NULL;
+    _Atomic int *pr = &persistent_ran;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 7, 0));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("stream_inc", k_inc), 1, &pr, sizeof(pr), p));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("stream_probe", k_probe), 1, NULL, 0, s));
+    /* Spin rather than synchronize: a synchronizing host may run s itself. */
+    ASSERT(wait_at_least(&probe_saw, 1));
+    ASSERT_EQ(atomic_load(&probe_saw), 1); /* 2 would mean the persistent kernel ran first */
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStreamForce(p));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- destroy ------------------------------------------------------------------------------------- */
+
+static struct gate destroy_gate;
+static _Atomic int destroy_pre_seen;
+
+static void open_gate_on_destroy(aclrtStream stm, aclrtStreamState state, void *args)
+{
+    (void)stm;
+    (void)args;
+    if (state == ACL_RT_STREAM_STATE_DESTROY_PRE) {
+        atomic_fetch_add(&destroy_pre_seen, 1);
+        atomic_store(&destroy_gate.open, 1);
+    }
+}
+
+TEST(stream, destroy_waits_for_queued_work)
+{
+    static _Atomic int c;
+    aclrtStream s = NULL;
+    uint32_t before = 0, after = 0;
+    t_setup();
+    ASSERT_OK(aclrtGetStreamAvailableNum(&before));
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_gate(&destroy_gate, s);
+    for (int i = 0; i < 10; i++)
+        launch_inc(&c, s);
+    ASSERT(wait_flag(&destroy_gate.started, 1));
+    /* The gate opens only once aclrtDestroyStream has been entered. */
+    ASSERT_OK(aclrtRegStreamStateCallback("test_destroy_waits", open_gate_on_destroy, NULL));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_EQ(atomic_load(&destroy_pre_seen), 1);
+    ASSERT_EQ(atomic_load(&destroy_gate.finished), 1);
+    ASSERT_EQ(atomic_load(&c), 10);
+    ASSERT_OK(aclrtRegStreamStateCallback("test_destroy_waits", NULL, NULL));
+    ASSERT_OK(aclrtGetStreamAvailableNum(&after));
+    ASSERT_EQ(after, before);
+    t_teardown();
+}
+
+/*
+ * Force destroy discards queued work. The head kernel blocks a worker; a
+ * helper thread opens its gate only after the stream's handle has died
+ * (i.e. inside aclrtDestroyStreamForce). Behind the head: a wait on an
+ * event that cannot complete until the test says so (so the queued kernels
+ * cannot sneak in whatever the timing), the N kernels, and a record of
+ * `tail` that tells the host when they would have run.
+ */
+struct force_ctx {
+    aclrtContext ctx;
+    aclrtStream s;
+    struct gate *head;
+    _Atomic int released;
+};
+
+static void *force_helper(void *arg)
+{
+    struct force_ctx *f = arg;
+    aclrtStreamStatus st;
+    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    if (aclrtSetCurrentContext(f->ctx) != ACL_SUCCESS)
+        return NULL;
+    while (aclrtStreamQuery(f->s, &st) != ACL_ERROR_RT_INVALID_HANDLE && t_now_ns() < end)
+        sched_yield();
+    atomic_store(&f->head->open, 1);
+    atomic_store(&f->released, 1);
+    return NULL;
+}
+
+TEST(stream, destroy_force_discards_queued_work)
+{
+    enum { N = 16 };
+    static struct gate head, other;
+    static _Atomic int c;
+    static struct force_ctx f;
+    aclrtStream s = NULL, s2 = NULL;
+    aclrtEvent block = NULL, tail = NULL;
+    pthread_t th;
+    uint32_t before = 0, after = 0;
+    aclError rc;
+
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetStreamAvailableNum(&before));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&block));
+    ASSERT_OK(aclrtCreateEvent(&tail));
+    launch_gate(&other, s2);
+    ASSERT_OK(aclrtRecordEvent(block, s2));
+
+    launch_gate(&head, s);
+    ASSERT(wait_flag(&head.started, 1));
+    ASSERT_OK(aclrtStreamWaitEvent(s, block));
+    for (int i = 0; i < N; i++)
+        launch_inc(&c, s);
+    ASSERT_OK(aclrtRecordEvent(tail, s));
+
+    ASSERT_OK(aclrtGetCurrentContext(&f.ctx));
+    f.s = s;
+    f.head = &head;
+    ASSERT_EQ(pthread_create(&th, NULL, force_helper, &f), 0);
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_EQ(atomic_load(&f.released), 1);
+    ASSERT_EQ(atomic_load(&head.timed_out), 0);
+
+    /* Let the blocking event complete; had the kernels survived, they would
+     * run now, before `tail` is recorded. */
+    atomic_store(&other.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    rc = aclrtSynchronizeEventWithTimeout(tail, 2000);
+    ASSERT(rc == ACL_SUCCESS || rc == ACL_ERROR_RT_EVENT_SYNC_TIMEOUT || rc == ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_EQ(atomic_load(&c), 0);
+    check_stale_stream(s);
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtGetStreamAvailableNum(&after));
+    ASSERT_EQ(after, before);
+    t_teardown();
+}
+
+/* A stream created after another was destroyed (its memory may be reused)
+ * runs each kernel once, and a synchronize returns only after it ended. */
+TEST(stream, recreated_stream_runs_each_kernel_once)
+{
+    enum { N = 24 };
+    static struct gate g[N];
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    for (int i = 0; i < N; i++) {
+        aclrtStream s = NULL;
+        ASSERT_OK(aclrtCreateStream(&s));
+        launch_gate(&g[i], s);
+        ASSERT(wait_at_least(&g[i].started, 1)); /* a worker runs it */
+        atomic_store(&g[i].open, 1);
+        ASSERT_OK(aclrtSynchronizeStream(s));
+        ASSERT_EQ(atomic_load(&g[i].finished), 1);
+        ASSERT_OK(aclrtDestroyStream(s));
+        for (int j = 0; j <= i; j++) {
+            ASSERT_EQ(atomic_load(&g[j].started), 1);
+            ASSERT_EQ(atomic_load(&g[j].finished), 1);
+        }
+    }
+    t_teardown();
+}
+
+TEST(stream, destroy_null)
+{
+    t_setup();
+    ASSERT_RC(aclrtDestroyStream(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDestroyStreamForce(NULL), ACL_ERROR_INVALID_PARAM);
+    t_teardown();
+}
+
+/* ---- execution order ---------------------------------------------------------------------------------- */
+
+enum { ORDER_N = 200 };
+static _Atomic int order_completed;
+static _Atomic int order_blocks[ORDER_N];
+static _Atomic int order_violations;
+
+struct order_args {
+    int index, blocks;
+};
+
+/* Every block of kernel i must see exactly i kernels completed; the last
+ * block of kernel i to finish completes it. */
+static void k_order(void *args)
+{
+    const struct order_args *a = args;
+    if (atomic_load(&order_completed) != a->index)
+        atomic_fetch_add(&order_violations, 1);
+    if ((int)aclcpuGetBlockNum() != a->blocks)
+        atomic_fetch_add(&order_violations, 1);
+    if (atomic_fetch_add(&order_blocks[a->index], 1) == a->blocks - 1)
+        atomic_fetch_add(&order_completed, 1);
+}
+
+TEST(stream, in_order_execution)
+{
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("stream_order", k_order);
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    for (int i = 0; i < ORDER_N; i++) {
+        struct order_args a = {i, 1 + i % 4};
+        ASSERT_OK(aclrtLaunchKernel(k, (uint32_t)a.blocks, &a, sizeof(a), s));
+    }
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&order_violations), 0);
+    ASSERT_EQ(atomic_load(&order_completed), ORDER_N);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Two kernels on two streams that each wait for the other: they can only
+ * both finish if they run at the same time. */
+static _Atomic int conc_flag[2];
+static _Atomic int conc_saw_other[2];
+
+static void k_meet(void *args)
+{
+    int me = *(const int *)args;
+    atomic_store(&conc_flag[me], 1);
+    if (wait_flag(&conc_flag[1 - me], 1))
+        atomic_store(&conc_saw_other[me], 1);
+}
+
+TEST(stream, different_streams_run_concurrently)
+{
+    aclrtStream s[2] = {NULL, NULL};
+    aclrtFuncHandle k = t_kernel("stream_meet", k_meet);
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    for (int i = 0; i < 2; i++)
+        ASSERT_OK(aclrtCreateStream(&s[i]));
+    for (int i = 0; i < 2; i++)
+        ASSERT_OK(aclrtLaunchKernel(k, 1, &i, sizeof(i), s[i]));
+    for (int i = 0; i < 2; i++)
+        ASSERT_OK(aclrtSynchronizeStream(s[i]));
+    ASSERT_EQ(atomic_load(&conc_saw_other[0]), 1);
+    ASSERT_EQ(atomic_load(&conc_saw_other[1]), 1);
+    for (int i = 0; i < 2; i++)
+        ASSERT_OK(aclrtDestroyStream(s[i]));
+    t_teardown();
+}
+
+TEST(stream, default_stream_runs_concurrently_with_user_stream)
+{
+    /* §4: the default stream does not implicitly synchronize with others. */
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("stream_meet", k_meet);
+    int zero = 0, one = 1;
+    setenv("ACLCPU_WORKERS", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &zero, sizeof(zero), NULL));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &one, sizeof(one), s));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&conc_saw_other[0]), 1);
+    ASSERT_EQ(atomic_load(&conc_saw_other[1]), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* With one worker blocked, a priority-7 then a priority-0 kernel are
+ * queued; once the worker is free it must take the priority-0 one first. */
+static _Atomic int prio_log[2];
+static _Atomic int prio_n, prio_stored;
+
+static void k_log_prio(void *args)
+{
+    int p = *(const int *)args;
+    int at = atomic_fetch_add(&prio_n, 1);
+    if (at < 2)
+        atomic_store(&prio_log[at], p);
+    atomic_fetch_add(&prio_stored, 1); /* the host reads the log once both are stored */
+}
+
+TEST(stream, higher_priority_stream_runs_first)
+{
+    static struct gate g;
+    aclrtStream blocker = NULL, low = NULL, high = NULL;
+    aclrtFuncHandle k = t_kernel("stream_log_prio", k_log_prio);
+    int seven = 7, zero = 0;
+
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&blocker, 3, 0));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&low, 7, 0));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&high, 0, 0));
+    launch_gate(&g, blocker);
+    ASSERT(wait_flag(&g.started, 1));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &seven, sizeof(seven), low));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &zero, sizeof(zero), high));
+    atomic_store(&g.open, 1);
+    /* No synchronize yet: a synchronizing host may run a stream itself. */
+    ASSERT(wait_at_least(&prio_stored, 2));
+    ASSERT_EQ(atomic_load(&prio_log[0]), 0);
+    ASSERT_EQ(atomic_load(&prio_log[1]), 7);
+    ASSERT_OK(aclrtSynchronizeStream(low));
+    ASSERT_OK(aclrtSynchronizeStream(high));
+    ASSERT_OK(aclrtSynchronizeStream(blocker));
+    ASSERT_OK(aclrtDestroyStream(blocker));
+    ASSERT_OK(aclrtDestroyStream(low));
+    ASSERT_OK(aclrtDestroyStream(high));
+    t_teardown();
+}
+
+/* ---- device-wide synchronisation ------------------------------------------------------------------------ */
+
+struct release_ctx {
+    _Atomic int go;
+    struct gate *gates[3];
+};
+
+static void *release_when_told(void *arg)
+{
+    struct release_ctx *r = arg;
+    (void)wait_flag(&r->go, 1);
+    for (int i = 0; i < 3; i++)
+        atomic_store(&r->gates[i]->open, 1);
+    return NULL;
+}
+
+TEST(stream, synchronize_device_waits_for_every_stream)
+{
+    static struct gate g[3];
+    static _Atomic int c[3];
+    static struct release_ctx r;
+    aclrtStream s1 = NULL, s2 = NULL;
+    pthread_t th;
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    launch_gate(&g[0], s1);
+    launch_inc(&c[0], s1);
+    launch_gate(&g[1], s2);
+    launch_inc(&c[1], s2);
+    launch_gate(&g[2], NULL);
+    launch_inc(&c[2], NULL);
+    for (int i = 0; i < 3; i++)
+        r.gates[i] = &g[i];
+    ASSERT_EQ(pthread_create(&th, NULL, release_when_told, &r), 0);
+    atomic_store(&r.go, 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    for (int i = 0; i < 3; i++) {
+        ASSERT_EQ(atomic_load(&c[i]), 1);
+        ASSERT_EQ(atomic_load(&g[i].timed_out), 0);
+    }
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+TEST(stream, synchronize_device_with_timeout)
+{
+    static struct gate g;
+    static _Atomic int c;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(-2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(INT32_MIN), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(-1));
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(100));
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_gate(&g, s);
+    launch_inc(&c, s);
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&c), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(-1));
+    ASSERT_EQ(atomic_load(&c), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
