@@ -281,38 +281,42 @@ static struct event_view view(struct event *ev)
 
 static bool complete(const struct event_view *v) { return v->done_gen >= v->record_gen && !v->reset_done; }
 
-ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+/* The checks every query shares: NULLs (100000), context and handle, then
+ * the kinds of event the query refuses (207000, naming why); on success
+ * *v is a consistent view of the event. */
+static aclError query_prelude(const char *fn, aclrtEvent event, const void *status, uint32_t refused_flags,
+                              bool refuse_ex, struct event **ev, struct event_view *v)
 {
-    const char *fn = "aclrtQueryEvent";
-    struct event *ev;
-    struct event_view v;
     aclError err;
     if (event == NULL || status == NULL)
         return null_arg(fn, event == NULL ? "event" : "status");
-    err = resolve_event(fn, event, &ev);
+    err = resolve_event(fn, event, ev);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->ex)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for Ex events; use aclrtQueryEventStatus", fn);
-    v = view(ev);
-    *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    if ((refuse_ex && (*ev)->ex) || ((*ev)->flags & refused_flags))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for %s events", fn,
+                        refuse_ex && (*ev)->ex ? "Ex" : "EXTERNAL");
+    *v = view(*ev);
     return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+{
+    struct event *ev;
+    struct event_view v;
+    aclError err = query_prelude("aclrtQueryEvent", event, status, 0, true, &ev, &v);
+    if (err == ACL_SUCCESS) /* never recorded counts as complete here (deprecated API) */
+        *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
-    const char *fn = "aclrtQueryEventStatus";
     struct event *ev;
     struct event_view v;
-    aclError err;
-    if (event == NULL || status == NULL)
-        return null_arg(fn, event == NULL ? "event" : "status");
-    err = resolve_event(fn, event, &ev);
+    aclError err = query_prelude("aclrtQueryEventStatus", event, status, ACL_EVENT_EXTERNAL, false, &ev, &v);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->flags & ACL_EVENT_EXTERNAL)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
-    v = view(ev);
     if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
         *status = ev->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     else
@@ -322,20 +326,12 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
 {
-    const char *fn = "aclrtQueryEventWaitStatus";
     struct event *ev;
     struct event_view v;
-    aclError err;
-    if (event == NULL || status == NULL)
-        return null_arg(fn, event == NULL ? "event" : "status");
-    err = resolve_event(fn, event, &ev);
-    if (err != ACL_SUCCESS)
-        return err;
-    if (ev->ex)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for Ex events", fn);
-    v = view(ev);
-    *status = v.waits_done >= v.waits_issued ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
-    return ACL_SUCCESS;
+    aclError err = query_prelude("aclrtQueryEventWaitStatus", event, status, 0, true, &ev, &v);
+    if (err == ACL_SUCCESS)
+        *status = v.waits_done >= v.waits_issued ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return err;
 }
 
 static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
