@@ -135,7 +135,7 @@ static aclError record(const char *fn, aclrtEvent event, aclrtStream stream)
     }
     t->u.event.ev = ev;
     t->u.event.gen = ++ev->record_gen;
-    ev->pending_tasks++;
+    atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
     plat_spin_unlock(&ev->lock);
     stream_commit(s, t);
     return ACL_SUCCESS;
@@ -187,7 +187,7 @@ static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
     }
     t->u.event.ev = ev;
     t->u.event.gen = ev->record_gen; /* the snapshot: the newest record at call time */
-    ev->pending_tasks++;
+    atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
     if (kind == TASK_EVENT_WAIT)
         ev->waits_issued++;
     plat_spin_unlock(&ev->lock);
@@ -274,7 +274,7 @@ static struct event_view view(struct event *ev)
     v.ts = ev->timestamp_ns;
     v.reset_done = ev->reset_done;
     v.waits_issued = ev->waits_issued;
-    v.waits_done = ev->waits_done;
+    v.waits_done = atomic_load_explicit(&ev->waits_done, memory_order_acquire);
     plat_spin_unlock(&ev->lock);
     return v;
 }
@@ -536,7 +536,7 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
     }
     t->u.event.ev = n;
     t->u.event.gen = kind == TASK_NOTIFY_RECORD ? ++n->record_gen : 0;
-    n->pending_tasks++;
+    atomic_fetch_add_explicit(&n->pending_tasks, 1, memory_order_relaxed); /* under n->lock */
     plat_spin_unlock(&n->lock);
     stream_commit(s, t);
     return ACL_SUCCESS;

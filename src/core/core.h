@@ -195,6 +195,9 @@ struct stream {
     _Atomic uint64_t done;
     _Atomic uint32_t sync_waiters;
     _Atomic uint32_t wake_word;  /* futex the waiters sleep on */
+    /* Smallest target among sleeping waiters (UINT64_MAX: none): the
+     * completer wakes them only when done reaches it, not on every task. */
+    _Atomic uint64_t wake_at;
     /* Written under lock (or engine lock for READY <-> RUNNING); atomic so a
      * launcher may read it while an executor changes RUNNING <-> PARKED. */
     _Atomic int state;
@@ -279,9 +282,15 @@ struct event {
     uint64_t done_gen;           /* newest record completed */
     bool reset_done;             /* a reset ran after the newest completion */
     uint64_t timestamp_ns;       /* when done_gen completed */
-    uint64_t waits_issued, waits_done;
-    uint32_t pending_tasks;      /* records and waits queued on streams */
-    bool destroyed;              /* handle dead; memory waits for pending */
+    uint64_t waits_issued;
+    /* Decremented by executors without the lock. seq_cst pairs with
+     * event_destroy: it sets `destroyed` (seq_cst) then reads pending; a
+     * releaser decrements pending then reads `destroyed`; one of the two
+     * sees the other, so exactly one of them recycles the event. */
+    _Atomic uint64_t waits_done;
+    _Atomic uint32_t pending_tasks; /* records and waits queued on streams; incremented under lock */
+    _Atomic bool destroyed;      /* handle dead; memory waits for pending */
+    _Atomic bool recycling;      /* set by whoever recycles it, exactly once */
     struct stream *waiters;      /* parked streams */
     uint32_t host_waiters;
     struct list ctx_link;        /* ctx->events, under ctx->lock */

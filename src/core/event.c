@@ -103,8 +103,11 @@ aclError event_destroy(struct event *ev, const void *handle)
     list_del(&ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
     plat_spin_lock(&ev->lock);
-    ev->destroyed = true;
-    recycle = ev->pending_tasks == 0;
+    atomic_store_explicit(&ev->destroyed, true, memory_order_seq_cst);
+    /* Exchange, not load: of us and the last releaser, only one may see
+     * "destroyed and nothing pending" and recycle (see pending_tasks). */
+    recycle = atomic_load_explicit(&ev->pending_tasks, memory_order_seq_cst) == 0 &&
+              !atomic_exchange_explicit(&ev->recycling, true, memory_order_seq_cst);
     if (ev->holds_slot) {
         device_event_slot_give(ev->dev);
         ev->holds_slot = false;
@@ -246,11 +249,11 @@ void event_task_release(struct task *t)
     struct event *ev = t->u.event.ev;
     bool recycle;
 
-    plat_spin_lock(&ev->lock);
-    if (t->kind == TASK_EVENT_WAIT)
-        ev->waits_done++;
-    recycle = --ev->pending_tasks == 0 && ev->destroyed;
-    plat_spin_unlock(&ev->lock);
+    if (t->kind == TASK_EVENT_WAIT) /* release: a query that sees the count sees the wait done */
+        atomic_fetch_add_explicit(&ev->waits_done, 1, memory_order_release);
+    recycle = atomic_fetch_sub_explicit(&ev->pending_tasks, 1, memory_order_seq_cst) == 1 &&
+              atomic_load_explicit(&ev->destroyed, memory_order_seq_cst) &&
+              !atomic_exchange_explicit(&ev->recycling, true, memory_order_seq_cst);
     if (recycle)
         obj_recycle(&ev->hdr);
 }

@@ -30,6 +30,7 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_relaxed);
 }
 
 aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,

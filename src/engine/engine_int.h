@@ -64,6 +64,8 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
 void engine_help_kernel(struct engine *e, struct kernel_run *k);
 
 /* sync.c */
+/* Publishes a stream's progress and wakes waiters whose target it reaches. */
+void engine_note_done(struct stream *s, uint64_t seq);
 /* Owner side of a stream. take_batch moves the queue into the owner's
  * private batch (false: nothing queued, the stream went idle), publishing
  * done_seq (if not 0) as the stream's progress. */

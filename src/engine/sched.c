@@ -160,11 +160,7 @@ static void requeue(struct stream *s)
     if (atomic_load_explicit(&s->discard, memory_order_relaxed)) {
         chain = engine_detach_from_locked(s, s->head);
         atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-        atomic_store_explicit(&s->done, s->issued, memory_order_seq_cst);
-        if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) != 0) {
-            atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_relaxed);
-            plat_futex_wake_all(&s->wake_word);
-        }
+        engine_note_done(s, s->issued);
     } else {
         w = engine_requeue_locked(s);
     }

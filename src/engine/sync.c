@@ -24,13 +24,29 @@
 
 /* Publishes progress and wakes sleeping synchronisers, if any (see the
  * comment on stream->done for why seq_cst). */
-static void note_done(struct stream *s, uint64_t seq)
+void engine_note_done(struct stream *s, uint64_t seq)
 {
     atomic_store_explicit(&s->done, seq, memory_order_seq_cst);
-    if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) != 0) {
-        atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_relaxed);
+    if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) != 0 &&
+        seq >= atomic_load_explicit(&s->wake_at, memory_order_seq_cst)) {
+        /* Reset before the bump: a waiter reads wake_word before it
+         * registers its target, so one that registered after this reset
+         * keeps its target, and one that registered before it sees the
+         * bump and re-registers (see wait_done). seq_cst keeps one order. */
+        atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_seq_cst);
+        atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
         plat_futex_wake_all(&s->wake_word);
     }
+}
+
+/* Lowers wake_at to target (atomic minimum). */
+static void want_wake_at(struct stream *s, uint64_t target)
+{
+    uint64_t at = atomic_load_explicit(&s->wake_at, memory_order_seq_cst);
+    while (target < at &&
+           !atomic_compare_exchange_weak_explicit(&s->wake_at, &at, target, memory_order_seq_cst,
+                                                  memory_order_seq_cst))
+        ;
 }
 
 struct task *engine_detach_from_locked(struct stream *s, struct task *first)
@@ -68,7 +84,7 @@ void engine_discard_chain(struct stream *s, struct task *chain)
 static void go_idle_locked(struct stream *s)
 {
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-    note_done(s, s->issued);
+    engine_note_done(s, s->issued);
 }
 
 void engine_return_batch_locked(struct stream *s)
@@ -100,7 +116,7 @@ bool engine_take_batch(struct stream *s, uint64_t done_seq)
     if (!got)
         go_idle_locked(s);
     else if (done_seq != 0)
-        note_done(s, done_seq);
+        engine_note_done(s, done_seq);
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
     return got;
@@ -143,7 +159,7 @@ bool engine_complete_current(struct stream *s, aclError err)
      * destroy the stream under us: publish at once. Otherwise take_batch
      * publishes under the lock. */
     if (s->run_head != NULL)
-        note_done(s, seq);
+        engine_note_done(s, seq);
     task_release(t);
     task_free(t);
     engine_discard_chain(s, chain);
@@ -225,8 +241,9 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
             help_run(s, target);
             continue;
         }
+        word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
+        want_wake_at(s, target);
         atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
-        word = atomic_load_explicit(&s->wake_word, memory_order_relaxed);
         in_time = reached(s, target) || !still_alive(s, handle) || plat_futex_wait(&s->wake_word, word, deadline);
         atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
         if (!in_time && !reached(s, target))
