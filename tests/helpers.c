@@ -1,6 +1,8 @@
 /*
  * helpers.c - small helpers the test suites share.
  */
+#include <sched.h>
+#include <stdatomic.h>
 #include <time.h>
 
 #include "test.h"
@@ -35,4 +37,77 @@ aclrtFuncHandle t_kernel(const char *name, aclcpuKernelFn fn)
     if (rc != ACL_SUCCESS)
         test_fail(__FILE__, __LINE__, "aclcpuRegisterKernel(%s) returned %d", name, rc);
     return h;
+}
+
+int t_wait_flag(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
+    while (atomic_load(f) != want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+int t_wait_at_least(_Atomic int *f, int want)
+{
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
+    while (atomic_load(f) < want) {
+        if (t_now_ns() > end)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+void t_k_gate(void *args)
+{
+    struct t_gate *g = *(struct t_gate **)args;
+    atomic_fetch_add(&g->started, 1);
+    if (!t_wait_flag(&g->open, 1))
+        atomic_store(&g->timed_out, 1);
+    atomic_fetch_add(&g->finished, 1);
+}
+
+void t_launch_gate(struct t_gate *g, aclrtStream s)
+{
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("t_gate", t_k_gate), 1, &g, sizeof(g), s));
+}
+
+void t_k_flag_gate(void *args)
+{
+    _Atomic int *open = *(_Atomic int **)args;
+    (void)t_wait_flag(open, 1);
+}
+
+void t_launch_flag_gate(_Atomic int *open, aclrtStream s)
+{
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("t_flag_gate", t_k_flag_gate), 1, &open, sizeof(open), s));
+}
+
+void t_meet(_Atomic int flag[2], _Atomic int saw[2], int me)
+{
+    atomic_store(&flag[me], 1);
+    if (t_wait_flag(&flag[1 - me], 1))
+        atomic_store(&saw[me], 1);
+}
+
+_Atomic int t_log_n;
+_Atomic int t_log_stored;
+_Atomic int t_log_v[T_LOG_CAP];
+
+void t_log_put(int v)
+{
+    int at = atomic_fetch_add(&t_log_n, 1);
+    if (at < T_LOG_CAP)
+        atomic_store(&t_log_v[at], v);
+    atomic_fetch_add(&t_log_stored, 1);
+}
+
+void t_k_log(void *args) { t_log_put(*(const int *)args); }
+
+void t_launch_log(int v, aclrtStream s)
+{
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("t_log", t_k_log), 1, &v, sizeof(v), s));
 }

@@ -73,10 +73,45 @@ void test_skip(const char *why) __attribute__((noreturn));
 #define SKIP(why) test_skip(why)
 
 /* Helpers shared by the suites (helpers.c). */
-void t_setup(void);     /* aclInit + aclrtSetDevice(0) */
-void t_teardown(void);  /* aclrtResetDeviceForce(0) + aclFinalize */
-uint64_t t_now_ns(void);
+void t_setup(void);      /* aclInit + aclrtSetDevice(0) */
+void t_teardown(void);   /* aclrtResetDeviceForce(0) + aclFinalize */
+uint64_t t_now_ns(void); /* CLOCK_MONOTONIC, in nanoseconds */
 /* Registers a kernel from the test program itself and returns its handle. */
 aclrtFuncHandle t_kernel(const char *name, aclcpuKernelFn fn);
+
+/* Bounded spins: each yields between looks and gives up after T_SPIN_LIMIT_NS. */
+#define T_SPIN_LIMIT_NS (5ull * 1000000000ull)
+/* Returns 1 once *f == want, 0 if T_SPIN_LIMIT_NS passes first. */
+int t_wait_flag(_Atomic int *f, int want);
+/* Returns 1 once *f >= want, 0 if T_SPIN_LIMIT_NS passes first. */
+int t_wait_at_least(_Atomic int *f, int want);
+
+/* A gate: work that blocks until the test sets open (counts show its progress). */
+struct t_gate {
+    _Atomic int open, started, finished, timed_out;
+};
+/* Kernel, args = struct t_gate *: started++, spins on open (timed_out = 1 if it never opens), finished++. */
+void t_k_gate(void *args);
+/* Launches t_k_gate for g on stream s, one block. */
+void t_launch_gate(struct t_gate *g, aclrtStream s);
+/* Kernel, args = _Atomic int *: spins (bounded) until the flag it points to is 1. */
+void t_k_flag_gate(void *args);
+/* Launches t_k_flag_gate for the flag open on stream s, one block. */
+void t_launch_flag_gate(_Atomic int *open, aclrtStream s);
+
+/* Party me (0 or 1) sets flag[me], waits for flag[1 - me] and sets saw[me] if it came. */
+void t_meet(_Atomic int flag[2], _Atomic int saw[2], int me);
+
+/* An ordered log of who ran; zero at the start of each test (each runs in its own process). */
+enum { T_LOG_CAP = 64 };
+extern _Atomic int t_log_n;            /* slots taken */
+extern _Atomic int t_log_stored;       /* slots written: read t_log_v up to this */
+extern _Atomic int t_log_v[T_LOG_CAP]; /* the values, in the order they took their slots */
+/* Takes the next slot, stores v there while the log has room, then counts it stored. */
+void t_log_put(int v);
+/* Kernel, args = int: t_log_put(that int). */
+void t_k_log(void *args);
+/* Launches t_k_log with v on stream s, one block. */
+void t_launch_log(int v, aclrtStream s);
 
 #endif

@@ -11,44 +11,9 @@
  * waits for the host: an untimed synchronize may run that head itself.
  */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 
 #include "test.h"
-
-#define SPIN_LIMIT_NS (5ull * 1000000000ull)
-
-static int wait_flag(_Atomic int *f, int want)
-{
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
-    while (atomic_load(f) != want) {
-        if (t_now_ns() > end)
-            return 0;
-        sched_yield();
-    }
-    return 1;
-}
-
-/* An ordered log of who ran. */
-enum { LOG_CAP = 64 };
-static _Atomic int log_n;      /* slots taken */
-static _Atomic int log_stored; /* slots written: read the log up to this */
-static _Atomic int log_v[LOG_CAP];
-
-static void log_put(int v)
-{
-    int at = atomic_fetch_add(&log_n, 1);
-    if (at < LOG_CAP)
-        atomic_store(&log_v[at], v);
-    atomic_fetch_add(&log_stored, 1);
-}
-
-static void k_log(void *args) { log_put(*(const int *)args); }
-
-static void launch_log(int v, aclrtStream s)
-{
-    ASSERT_OK(aclrtLaunchKernel(t_kernel("callback_log", k_log), 1, &v, sizeof(v), s));
-}
 
 /* A host function or callback: logs its value; if hold is set, stays
  * until the test releases it. */
@@ -65,8 +30,8 @@ static void host_step_fn(void *arg)
     h->thread = (uint64_t)pthread_self();
     atomic_store(&h->started, 1);
     if (h->hold)
-        (void)wait_flag(&h->release, 1);
-    log_put(h->value);
+        (void)t_wait_flag(&h->release, 1);
+    t_log_put(h->value);
     atomic_store(&h->done, 1);
 }
 
@@ -78,20 +43,20 @@ TEST(callback, host_func_runs_in_stream_order)
     aclrtStream s = NULL;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
-    launch_log(1, s);
+    t_launch_log(1, s);
     ASSERT_OK(aclrtLaunchHostFunc(s, host_step_fn, &h2));
-    launch_log(3, s);
+    t_launch_log(3, s);
     ASSERT_OK(aclrtLaunchHostFunc(s, host_step_fn, &h4));
-    launch_log(5, s);
+    t_launch_log(5, s);
     /* While the host function holds, nothing after it runs. */
-    ASSERT(wait_flag(&h2.started, 1));
-    ASSERT_EQ(atomic_load(&log_n), 1);
-    ASSERT_EQ(atomic_load(&log_v[0]), 1);
+    ASSERT(t_wait_flag(&h2.started, 1));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 1);
     atomic_store(&h2.release, 1);
     ASSERT_OK(aclrtSynchronizeStream(s));
-    ASSERT_EQ(atomic_load(&log_n), 5);
+    ASSERT_EQ(atomic_load(&t_log_n), 5);
     for (int i = 0; i < 5; i++)
-        ASSERT_EQ(atomic_load(&log_v[i]), i + 1);
+        ASSERT_EQ(atomic_load(&t_log_v[i]), i + 1);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
@@ -100,14 +65,14 @@ TEST(callback, host_func_on_default_stream)
 {
     static struct host_step h = {7, 0, 0, 0, 0, 0};
     t_setup();
-    launch_log(6, NULL);
+    t_launch_log(6, NULL);
     ASSERT_OK(aclrtLaunchHostFunc(NULL, host_step_fn, &h));
-    launch_log(8, NULL);
+    t_launch_log(8, NULL);
     ASSERT_OK(aclrtSynchronizeStream(NULL));
-    ASSERT_EQ(atomic_load(&log_n), 3);
-    ASSERT_EQ(atomic_load(&log_v[0]), 6);
-    ASSERT_EQ(atomic_load(&log_v[1]), 7);
-    ASSERT_EQ(atomic_load(&log_v[2]), 8);
+    ASSERT_EQ(atomic_load(&t_log_n), 3);
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 6);
+    ASSERT_EQ(atomic_load(&t_log_v[1]), 7);
+    ASSERT_EQ(atomic_load(&t_log_v[2]), 8);
     t_teardown();
 }
 
@@ -141,7 +106,7 @@ static void *reporter_main(void *arg)
     struct reporter *r = arg;
     if (aclrtSetCurrentContext(r->ctx) != ACL_SUCCESS)
         return NULL;
-    (void)wait_flag(&r->go, 1);
+    (void)t_wait_flag(&r->go, 1);
     while (!atomic_load(&r->stop))
         if (aclrtProcessReport(10) == ACL_SUCCESS)
             atomic_fetch_add(&r->served, 1);
@@ -171,20 +136,20 @@ TEST(callback, blocking_callback_holds_later_tasks)
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     reporter_start(&r, s);
-    launch_log(1, s);
+    t_launch_log(1, s);
     ASSERT_OK(aclrtLaunchCallback(host_step_fn, &cb, ACL_CALLBACK_BLOCK, s));
-    launch_log(3, s);
-    ASSERT(wait_flag(&cb.started, 1));
+    t_launch_log(3, s);
+    ASSERT(t_wait_flag(&cb.started, 1));
     /* It runs on the subscribed thread. */
     ASSERT(cb.thread == (uint64_t)r.th);
-    ASSERT_EQ(atomic_load(&log_n), 1);
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
     atomic_store(&cb.release, 1);
     ASSERT_OK(aclrtSynchronizeStream(s));
-    ASSERT_EQ(atomic_load(&log_n), 3);
+    ASSERT_EQ(atomic_load(&t_log_n), 3);
     for (int i = 0; i < 3; i++)
-        ASSERT_EQ(atomic_load(&log_v[i]), i + 1);
+        ASSERT_EQ(atomic_load(&t_log_v[i]), i + 1);
     /* The reporter counts after aclrtProcessReport returns: wait for it. */
-    ASSERT(wait_flag(&r.served, 1));
+    ASSERT(t_wait_flag(&r.served, 1));
     reporter_stop(&r, s);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
@@ -199,14 +164,14 @@ TEST(callback, non_blocking_callback_lets_stream_go_on)
     ASSERT_OK(aclrtCreateStream(&s));
     reporter_start(&r, s);
     ASSERT_OK(aclrtLaunchCallback(host_step_fn, &cb, ACL_CALLBACK_NO_BLOCK, s));
-    launch_log(2, s);
+    t_launch_log(2, s);
     /* The kernel after it runs while the callback is still held. */
-    ASSERT(wait_flag(&log_stored, 1));
-    ASSERT_EQ(atomic_load(&log_n), 1);
-    ASSERT_EQ(atomic_load(&log_v[0]), 2);
+    ASSERT(t_wait_flag(&t_log_stored, 1));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 2);
     ASSERT_EQ(atomic_load(&cb.done), 0);
     atomic_store(&cb.release, 1);
-    ASSERT(wait_flag(&cb.done, 1));
+    ASSERT(t_wait_flag(&cb.done, 1));
     ASSERT(cb.thread == (uint64_t)r.th);
     ASSERT_OK(aclrtSynchronizeStream(s));
     reporter_stop(&r, s);

@@ -11,54 +11,12 @@
  * synchronizes a stream whose head waits for the host itself (an untimed
  * synchronize may run the stream on the calling thread).
  */
-#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 
 #include "test.h"
 
-#define SPIN_LIMIT_NS (5ull * 1000000000ull)
 #define BAD ((void *)(uintptr_t)0x1234)
-
-static int wait_flag(_Atomic int *f, int want)
-{
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
-    while (atomic_load(f) != want) {
-        if (t_now_ns() > end)
-            return 0;
-        sched_yield();
-    }
-    return 1;
-}
-
-static int wait_at_least(_Atomic int *f, int want)
-{
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
-    while (atomic_load(f) < want) {
-        if (t_now_ns() > end)
-            return 0;
-        sched_yield();
-    }
-    return 1;
-}
-
-struct gate {
-    _Atomic int open, started, finished, timed_out;
-};
-
-static void k_gate(void *args)
-{
-    struct gate *g = *(struct gate **)args;
-    atomic_fetch_add(&g->started, 1);
-    if (!wait_flag(&g->open, 1))
-        atomic_store(&g->timed_out, 1);
-    atomic_fetch_add(&g->finished, 1);
-}
-
-static void launch_gate(struct gate *g, aclrtStream s)
-{
-    ASSERT_OK(aclrtLaunchKernel(t_kernel("event_gate", k_gate), 1, &g, sizeof(g), s));
-}
 
 /* Stores `value` into *target; args = {target, value}. */
 struct store_args {
@@ -383,13 +341,13 @@ TEST(event, sync_with_timeout_bad_values)
 
 TEST(event, sync_with_timeout_expires)
 {
-    static struct gate g;
+    static struct t_gate g;
     aclrtStream s = NULL;
     aclrtEvent e = NULL;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     ASSERT_OK(aclrtRecordEvent(e, s));
     ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 30), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
     ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 1), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
@@ -405,17 +363,17 @@ TEST(event, sync_with_timeout_expires)
 
 TEST(event, synchronize_event_waits_for_recorded_work)
 {
-    static struct gate g;
+    static struct t_gate g;
     static _Atomic int v;
     aclrtStream s = NULL;
     aclrtEvent e = NULL;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     launch_store(&v, 5, s);
     ASSERT_OK(aclrtRecordEvent(e, s));
-    ASSERT(wait_flag(&g.started, 1));
+    ASSERT(t_wait_flag(&g.started, 1));
     atomic_store(&g.open, 1);
     ASSERT_OK(aclrtSynchronizeEvent(e));
     ASSERT_EQ(atomic_load(&v), 5);
@@ -429,7 +387,7 @@ TEST(event, synchronize_event_waits_for_recorded_work)
 
 TEST(event, elapsed_time_errors)
 {
-    static struct gate g;
+    static struct t_gate g;
     aclrtStream s = NULL;
     aclrtEvent a = NULL, b = NULL;
     float ms = 0;
@@ -447,7 +405,7 @@ TEST(event, elapsed_time_errors)
     ASSERT_RC(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_RC(aclrtEventElapsedTime(&ms, b, a), ACL_ERROR_RT_INTERNAL_ERROR);
     /* End recorded but not complete. */
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     ASSERT_OK(aclrtRecordEvent(b, s));
     ASSERT_RC(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
     atomic_store(&g.open, 1);
@@ -541,14 +499,14 @@ TEST(event, query_status_after_create)
 
 static void status_lifecycle(aclrtEvent e)
 {
-    static struct gate g;
+    static struct t_gate g;
     aclrtStream s = NULL;
     memset(&g, 0, sizeof(g));
     ASSERT_OK(aclrtCreateStream(&s));
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     ASSERT_OK(aclrtRecordEvent(e, s));
     check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
-    ASSERT(wait_at_least(&g.started, 1));
+    ASSERT(t_wait_at_least(&g.started, 1));
     check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
     atomic_store(&g.open, 1);
     ASSERT_OK(aclrtSynchronizeEvent(e));
@@ -594,7 +552,7 @@ TEST(event, reset_returns_event_to_not_recorded)
 
 TEST(event, deprecated_query_event)
 {
-    static struct gate g;
+    static struct t_gate g;
     aclrtEvent e = NULL;
     aclrtStream s = NULL;
     aclrtEventStatus st = ACL_EVENT_STATUS_RESERVED;
@@ -606,7 +564,7 @@ TEST(event, deprecated_query_event)
     /* Never recorded counts as complete here (unlike aclrtQueryEventStatus). */
     ASSERT_OK(aclrtQueryEvent(e, &st));
     ASSERT_EQ(st, ACL_EVENT_STATUS_COMPLETE);
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     ASSERT_OK(aclrtRecordEvent(e, s));
     st = ACL_EVENT_STATUS_RESERVED;
     ASSERT_OK(aclrtQueryEvent(e, &st));
@@ -625,7 +583,7 @@ TEST(event, deprecated_query_event)
 
 TEST(event, query_wait_status)
 {
-    static struct gate g;
+    static struct t_gate g;
     aclrtEvent e = NULL;
     aclrtStream s1 = NULL, s2 = NULL;
     aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_RESERVED;
@@ -636,7 +594,7 @@ TEST(event, query_wait_status)
     /* No waits issued: complete. */
     ASSERT_OK(aclrtQueryEventWaitStatus(e, &ws));
     ASSERT_EQ(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
-    launch_gate(&g, s1);
+    t_launch_gate(&g, s1);
     ASSERT_OK(aclrtRecordEvent(e, s1));
     ASSERT_OK(aclrtStreamWaitEvent(s2, e));
     ws = ACL_EVENT_WAIT_STATUS_RESERVED;
@@ -679,7 +637,7 @@ TEST(event, wait_on_never_recorded_event_does_nothing)
 
 TEST(event, cross_stream_ordering)
 {
-    static struct gate g;
+    static struct t_gate g;
     static _Atomic int x, seen;
     aclrtEvent e = NULL;
     aclrtStream s1 = NULL, s2 = NULL;
@@ -688,7 +646,7 @@ TEST(event, cross_stream_ordering)
     ASSERT_OK(aclrtCreateStream(&s1));
     ASSERT_OK(aclrtCreateStream(&s2));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&g, s1);
+    t_launch_gate(&g, s1);
     launch_store(&x, 42, s1);
     ASSERT_OK(aclrtRecordEvent(e, s1));
     ASSERT_OK(aclrtStreamWaitEvent(s2, e));
@@ -708,7 +666,7 @@ TEST(event, cross_stream_ordering)
 
 TEST(event, record_on_default_stream_and_wait_on_user_stream)
 {
-    static struct gate g;
+    static struct t_gate g;
     static _Atomic int x, seen;
     aclrtEvent e = NULL;
     aclrtStream s = NULL;
@@ -716,7 +674,7 @@ TEST(event, record_on_default_stream_and_wait_on_user_stream)
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&g, NULL);
+    t_launch_gate(&g, NULL);
     launch_store(&x, 7, NULL);
     ASSERT_OK(aclrtRecordEvent(e, NULL));
     ASSERT_OK(aclrtStreamWaitEvent(s, e));
@@ -736,7 +694,7 @@ TEST(event, record_on_default_stream_and_wait_on_user_stream)
  * while B (behind the first record, before the second) is still blocked. */
 TEST(event, wait_keeps_the_record_it_saw)
 {
-    static struct gate a, b;
+    static struct t_gate a, b;
     static _Atomic int c_done;
     aclrtEvent e = NULL;
     aclrtStream s1 = NULL, s2 = NULL;
@@ -745,16 +703,16 @@ TEST(event, wait_keeps_the_record_it_saw)
     ASSERT_OK(aclrtCreateStream(&s1));
     ASSERT_OK(aclrtCreateStream(&s2));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&a, s1);
+    t_launch_gate(&a, s1);
     ASSERT_OK(aclrtRecordEvent(e, s1)); /* record 1: after A */
-    launch_gate(&b, s1);
+    t_launch_gate(&b, s1);
     ASSERT_OK(aclrtStreamWaitEvent(s2, e)); /* sees record 1 */
     ASSERT_OK(aclrtRecordEvent(e, s1)); /* record 2: after B */
     launch_store(&c_done, 1, s2);
     atomic_store(&a.open, 1);
-    ASSERT(wait_flag(&c_done, 1));
+    ASSERT(t_wait_flag(&c_done, 1));
     ASSERT_EQ(atomic_load(&b.finished), 0);
-    ASSERT(wait_flag(&b.started, 1));
+    ASSERT(t_wait_flag(&b.started, 1));
     atomic_store(&b.open, 1);
     ASSERT_OK(aclrtSynchronizeStream(s1));
     ASSERT_OK(aclrtSynchronizeStream(s2));
@@ -786,7 +744,7 @@ static void k_snap_c(void *args)
 
 TEST(event, wait_captures_latest_record)
 {
-    static struct gate a;
+    static struct t_gate a;
     aclrtEvent e = NULL;
     aclrtStream s1 = NULL, s2 = NULL;
     setenv("ACLCPU_WORKERS", "1", 1);
@@ -794,15 +752,15 @@ TEST(event, wait_captures_latest_record)
     ASSERT_OK(aclrtCreateStreamWithConfig(&s1, 7, 0));
     ASSERT_OK(aclrtCreateStreamWithConfig(&s2, 0, 0));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&a, s1);
-    ASSERT(wait_flag(&a.started, 1));
+    t_launch_gate(&a, s1);
+    ASSERT(t_wait_flag(&a.started, 1));
     ASSERT_OK(aclrtRecordEvent(e, s1)); /* record 1 */
     ASSERT_OK(aclrtLaunchKernel(t_kernel("event_snap_b", k_snap_b), 1, NULL, 0, s1));
     ASSERT_OK(aclrtRecordEvent(e, s1)); /* record 2 */
     ASSERT_OK(aclrtStreamWaitEvent(s2, e));
     ASSERT_OK(aclrtLaunchKernel(t_kernel("event_snap_c", k_snap_c), 1, NULL, 0, s2));
     atomic_store(&a.open, 1);
-    ASSERT(wait_flag(&snap_b_done, 1));
+    ASSERT(t_wait_flag(&snap_b_done, 1));
     ASSERT_OK(aclrtSynchronizeStream(s2));
     ASSERT_OK(aclrtSynchronizeStream(s1));
     ASSERT_EQ(atomic_load(&snap_b_saw_c), 0);
@@ -818,7 +776,7 @@ TEST(event, wait_captures_latest_record)
  * run s1's record that releases it. */
 TEST(event, parked_stream_does_not_block_worker)
 {
-    static struct gate a;
+    static struct t_gate a;
     static _Atomic int c_done, d_done;
     aclrtEvent e = NULL;
     aclrtStream s1 = NULL, s2 = NULL;
@@ -827,15 +785,15 @@ TEST(event, parked_stream_does_not_block_worker)
     ASSERT_OK(aclrtCreateStreamWithConfig(&s1, 7, 0));
     ASSERT_OK(aclrtCreateStreamWithConfig(&s2, 0, 0));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&a, s1);
-    ASSERT(wait_flag(&a.started, 1));
+    t_launch_gate(&a, s1);
+    ASSERT(t_wait_flag(&a.started, 1));
     launch_store(&d_done, 1, s1);
     ASSERT_OK(aclrtRecordEvent(e, s1));
     ASSERT_OK(aclrtStreamWaitEvent(s2, e));
     launch_store(&c_done, 1, s2);
     atomic_store(&a.open, 1);
     /* No synchronize: the host must not lend its own thread. */
-    ASSERT(wait_flag(&c_done, 1));
+    ASSERT(t_wait_flag(&c_done, 1));
     ASSERT_EQ(atomic_load(&d_done), 1);
     ASSERT_OK(aclrtSynchronizeStream(s1));
     ASSERT_OK(aclrtSynchronizeStream(s2));
@@ -848,7 +806,7 @@ TEST(event, parked_stream_does_not_block_worker)
 TEST(event, many_streams_wait_on_one_event)
 {
     enum { N = 8 };
-    static struct gate g;
+    static struct t_gate g;
     static _Atomic int x, seen[N];
     aclrtEvent e = NULL;
     aclrtStream src = NULL, s[N];
@@ -856,7 +814,7 @@ TEST(event, many_streams_wait_on_one_event)
     t_setup();
     ASSERT_OK(aclrtCreateStream(&src));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&g, src);
+    t_launch_gate(&g, src);
     launch_store(&x, 9, src);
     ASSERT_OK(aclrtRecordEvent(e, src));
     for (int i = 0; i < N; i++) {
@@ -878,7 +836,7 @@ TEST(event, many_streams_wait_on_one_event)
 
 TEST(event, destroy_before_completion)
 {
-    static struct gate g;
+    static struct t_gate g;
     static _Atomic int c_done;
     aclrtEvent e = NULL, e2 = NULL;
     aclrtStream s1 = NULL, s2 = NULL;
@@ -888,7 +846,7 @@ TEST(event, destroy_before_completion)
     ASSERT_OK(aclrtCreateStream(&s1));
     ASSERT_OK(aclrtCreateStream(&s2));
     ASSERT_OK(aclrtCreateEvent(&e));
-    launch_gate(&g, s1);
+    t_launch_gate(&g, s1);
     ASSERT_OK(aclrtRecordEvent(e, s1));
     ASSERT_OK(aclrtStreamWaitEvent(s2, e));
     launch_store(&c_done, 1, s2);

@@ -7,32 +7,11 @@
  * "Init / device", §6 last row; DESIGN "Configuration".
  */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "test.h"
-
-#define SPIN_LIMIT_NS (5ull * 1000000000ull)
-
-/* Bounded spin: returns 1 once *f == want, 0 after SPIN_LIMIT_NS. */
-static int wait_flag(_Atomic int *f, int want)
-{
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
-    while (atomic_load(f) != want) {
-        if (t_now_ns() > end)
-            return 0;
-        sched_yield();
-    }
-    return 1;
-}
-
-static void k_gate(void *args)
-{
-    _Atomic int *gate = *(_Atomic int **)args;
-    (void)wait_flag(gate, 1);
-}
 
 /* ---- aclInit / aclFinalize ---------------------------------------------- */
 
@@ -281,11 +260,9 @@ TEST(init, create_context_becomes_current)
 TEST(init, null_stream_is_current_contexts_default_stream)
 {
     static _Atomic int gate;
-    _Atomic int *gp = &gate;
     aclrtContext primary = NULL, c = NULL;
     aclrtStream dp = NULL, dc = NULL;
     aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
-    aclrtFuncHandle k = t_kernel("init_gate", k_gate);
     int32_t id_null = -1, id_dc = -2;
 
     t_setup();
@@ -298,7 +275,7 @@ TEST(init, null_stream_is_current_contexts_default_stream)
     ASSERT_EQ(id_null, id_dc);
 
     /* A kernel launched on NULL in context c sits on c's default stream. */
-    ASSERT_OK(aclrtLaunchKernel(k, 1, &gp, sizeof(gp), NULL));
+    t_launch_flag_gate(&gate, NULL);
     ASSERT_OK(aclrtStreamQuery(dc, &st));
     ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
     ASSERT_OK(aclrtSetCurrentContext(primary));

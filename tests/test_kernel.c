@@ -8,36 +8,11 @@
  * §3.7 and §4 (handle validation), aclcpu/aclcpu.h (aclcpuRegisterKernel,
  * aclcpuGetBlockIdx/Num outside a kernel).
  */
-#include <sched.h>
 #include <stdatomic.h>
 
 #include "test.h"
 
-#define SPIN_LIMIT_NS (5ull * 1000000000ull)
-
-static int wait_flag(_Atomic int *f, int want)
-{
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
-    while (atomic_load(f) != want) {
-        if (t_now_ns() > end)
-            return 0;
-        sched_yield();
-    }
-    return 1;
-}
-
 static _Atomic int gate_open;
-
-static void k_gate(void *args)
-{
-    (void)args;
-    (void)wait_flag(&gate_open, 1);
-}
-
-static void launch_gate(aclrtStream s)
-{
-    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_gate", k_gate), 1, NULL, 0, s));
-}
 
 static _Atomic int counter;
 
@@ -59,9 +34,7 @@ static void k_blocks_meet(void *args)
     (void)args;
     if (me > 1 || aclcpuGetBlockNum() != 2)
         return;
-    atomic_store(&meet_flag[me], 1);
-    if (wait_flag(&meet_flag[1 - me], 1))
-        atomic_store(&meet_saw[me], 1);
+    t_meet(meet_flag, meet_saw, (int)me);
 }
 
 TEST(kernel, blocks_run_in_parallel)
@@ -156,7 +129,7 @@ TEST(kernel, args_copied_at_launch)
     aclrtFuncHandle k = t_kernel("kernel_small_args", k_small_args);
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
-    launch_gate(s); /* everything below runs after the buffers were reused */
+    t_launch_flag_gate(&gate_open, s); /* everything below runs after the buffers were reused */
     a.value = 111;
     a.slot = 0;
     ASSERT_OK(aclrtLaunchKernel(k, 1, &a, sizeof(a), s));
@@ -419,7 +392,7 @@ TEST(kernel, host_args_placeholders_point_into_copy)
     memset(host, 0, sizeof(host));
     memcpy(host + PH_ADDR, &garbage, sizeof(garbage));
     memcpy(host + PH_DATA, data, sizeof(data));
-    launch_gate(s);
+    t_launch_flag_gate(&gate_open, s);
     ASSERT_OK(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &ph, 1));
     /* Reuse the buffer at once. */
     memset(host, 0xFF, sizeof(host));
@@ -490,7 +463,7 @@ TEST(kernel, launch_with_config_and_args_handle)
     /* reserve must be NULL. */
     ASSERT(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, (void *)&x) != ACL_SUCCESS);
 
-    launch_gate(s); /* both launches run after every update below */
+    t_launch_flag_gate(&gate_open, s); /* both launches run after every update below */
     ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
     slot = 1;
     x = 200;

@@ -9,31 +9,12 @@
  * caller passes may crash the library) and "Configuration"
  * (ACLCPU_DEVICE_MEMORY).
  */
-#include <sched.h>
 #include <stdatomic.h>
 
 #include "test.h"
 
-#define SPIN_LIMIT_NS (5ull * 1000000000ull)
 #define MIB (1024u * 1024u)
 #define BAD_STREAM ((aclrtStream)(uintptr_t)0x1234)
-
-static int wait_flag(_Atomic int *f, int want)
-{
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
-    while (atomic_load(f) != want) {
-        if (t_now_ns() > end)
-            return 0;
-        sched_yield();
-    }
-    return 1;
-}
-
-static void k_gate(void *args)
-{
-    _Atomic int *open = *(_Atomic int **)args;
-    (void)wait_flag(open, 1);
-}
 
 /* What aclrtMalloc charges for a block: round to 32, add 32 (spec §5). */
 static size_t charge(size_t n) { return (n + 31) / 32 * 32 + 32; }
@@ -375,7 +356,6 @@ TEST(memory, async_copies_and_memsets_are_ordered)
 {
     enum { N = 256 };
     static _Atomic int open;
-    _Atomic int *op = &open;
     static unsigned char out[N], out2[N], in[N];
     unsigned char *dev = NULL;
     aclrtStream s = NULL;
@@ -389,7 +369,7 @@ TEST(memory, async_copies_and_memsets_are_ordered)
     memset(in, 40, N);
     add.p = dev;
     add.n = N;
-    ASSERT_OK(aclrtLaunchKernel(t_kernel("memory_gate", k_gate), 1, &op, sizeof(op), s));
+    t_launch_flag_gate(&open, s);
     ASSERT_OK(aclrtMemsetAsync(dev, N, 1, N, s));
     ASSERT_OK(aclrtLaunchKernel(t_kernel("memory_add_one", k_add_one), 1, &add, sizeof(add), s));
     ASSERT_OK(aclrtMemcpyAsync(out, N, dev, N, ACL_MEMCPY_DEVICE_TO_HOST, s));

@@ -9,7 +9,7 @@
  * rows; DESIGN "Execution model".
  *
  * Blocked work is made with gate kernels that spin on a flag the test sets
- * (bounded by SPIN_LIMIT_NS); nothing sleeps to let the runtime settle. An
+ * (bounded by T_SPIN_LIMIT_NS); nothing sleeps to let the runtime settle. An
  * untimed synchronize may run a ready stream on the calling thread, so the
  * host never synchronizes a stream whose head waits for the host itself.
  */
@@ -19,51 +19,7 @@
 
 #include "test.h"
 
-#define SPIN_LIMIT_NS (5ull * 1000000000ull)
 #define BAD_HANDLE ((aclrtStream)(uintptr_t)0x1234)
-
-static int wait_flag(_Atomic int *f, int want)
-{
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
-    while (atomic_load(f) != want) {
-        if (t_now_ns() > end)
-            return 0;
-        sched_yield();
-    }
-    return 1;
-}
-
-static int wait_at_least(_Atomic int *f, int want)
-{
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
-    while (atomic_load(f) < want) {
-        if (t_now_ns() > end)
-            return 0;
-        sched_yield();
-    }
-    return 1;
-}
-
-/* A kernel that blocks until the test opens its gate. */
-struct gate {
-    _Atomic int open, started, finished, timed_out;
-};
-
-static void k_gate(void *args)
-{
-    struct gate *g = *(struct gate **)args;
-    atomic_fetch_add(&g->started, 1);
-    if (!wait_flag(&g->open, 1))
-        atomic_store(&g->timed_out, 1);
-    atomic_fetch_add(&g->finished, 1);
-}
-
-static aclrtFuncHandle gate_kernel(void) { return t_kernel("stream_gate", k_gate); }
-
-static void launch_gate(struct gate *g, aclrtStream s)
-{
-    ASSERT_OK(aclrtLaunchKernel(gate_kernel(), 1, &g, sizeof(g), s));
-}
 
 /* Adds 1 to the counter its args point to. */
 static void k_inc(void *args)
@@ -211,14 +167,14 @@ TEST(stream, destroy_stream_of_other_context)
 
 TEST(stream, sync_stream_of_other_context_waits)
 {
-    static struct gate g;
+    static struct t_gate g;
     static _Atomic int c;
     aclrtContext primary = NULL, other = NULL;
     aclrtStream s = NULL;
     t_setup();
     ASSERT_OK(aclrtGetCurrentContext(&primary));
     ASSERT_OK(aclrtCreateStream(&s));
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     launch_inc(&c, s);
     ASSERT_OK(aclrtCreateContext(&other, 0));
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
@@ -472,12 +428,12 @@ TEST(stream, sync_with_timeout_bad_values)
 
 TEST(stream, sync_timeout_expires)
 {
-    static struct gate g;
+    static struct t_gate g;
     static _Atomic int c;
     aclrtStream s = NULL;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     launch_inc(&c, s);
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
@@ -493,9 +449,9 @@ TEST(stream, sync_timeout_expires)
 
 TEST(stream, sync_timeout_on_default_stream)
 {
-    static struct gate g;
+    static struct t_gate g;
     t_setup();
-    launch_gate(&g, NULL);
+    t_launch_gate(&g, NULL);
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(NULL, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     atomic_store(&g.open, 1);
     ASSERT_OK(aclrtSynchronizeStream(NULL));
@@ -504,18 +460,18 @@ TEST(stream, sync_timeout_on_default_stream)
 
 TEST(stream, query_busy_then_complete)
 {
-    static struct gate g;
+    static struct t_gate g;
     aclrtStream s = NULL;
     aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtStreamQuery(s, &st));
     ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     st = ACL_STREAM_STATUS_RESERVED;
     ASSERT_OK(aclrtStreamQuery(s, &st));
     ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
-    ASSERT(wait_flag(&g.started, 1));
+    ASSERT(t_wait_flag(&g.started, 1));
     ASSERT_OK(aclrtStreamQuery(s, &st));
     ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
     atomic_store(&g.open, 1);
@@ -531,13 +487,13 @@ TEST(stream, query_busy_then_complete)
 
 static void check_no_host_sync(uint32_t flag)
 {
-    static struct gate g;
+    static struct t_gate g;
     aclrtStream s = NULL;
     aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
 
     memset(&g, 0, sizeof(g));
     ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, flag));
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     /* Work is outstanding (the gate is shut), yet these answer at once. */
     ASSERT_OK(aclrtStreamQuery(s, &st));
     ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
@@ -595,7 +551,7 @@ TEST(stream, persistent_stream_tasks_do_not_run_when_issued)
     ASSERT_OK(aclrtLaunchKernel(t_kernel("stream_inc", k_inc), 1, &pr, sizeof(pr), p));
     ASSERT_OK(aclrtLaunchKernel(t_kernel("stream_probe", k_probe), 1, NULL, 0, s));
     /* Spin rather than synchronize: a synchronizing host may run s itself. */
-    ASSERT(wait_at_least(&probe_saw, 1));
+    ASSERT(t_wait_at_least(&probe_saw, 1));
     ASSERT_EQ(atomic_load(&probe_saw), 1); /* 2 would mean the persistent kernel ran first */
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_OK(aclrtDestroyStreamForce(p));
@@ -605,7 +561,7 @@ TEST(stream, persistent_stream_tasks_do_not_run_when_issued)
 
 /* ---- destroy ------------------------------------------------------------------------------------- */
 
-static struct gate destroy_gate;
+static struct t_gate destroy_gate;
 static _Atomic int destroy_pre_seen;
 
 static void open_gate_on_destroy(aclrtStream stm, aclrtStreamState state, void *args)
@@ -626,10 +582,10 @@ TEST(stream, destroy_waits_for_queued_work)
     t_setup();
     ASSERT_OK(aclrtGetStreamAvailableNum(&before));
     ASSERT_OK(aclrtCreateStream(&s));
-    launch_gate(&destroy_gate, s);
+    t_launch_gate(&destroy_gate, s);
     for (int i = 0; i < 10; i++)
         launch_inc(&c, s);
-    ASSERT(wait_flag(&destroy_gate.started, 1));
+    ASSERT(t_wait_flag(&destroy_gate.started, 1));
     /* The gate opens only once aclrtDestroyStream has been entered. */
     ASSERT_OK(aclrtRegStreamStateCallback("test_destroy_waits", open_gate_on_destroy, NULL));
     ASSERT_OK(aclrtDestroyStream(s));
@@ -653,7 +609,7 @@ TEST(stream, destroy_waits_for_queued_work)
 struct force_ctx {
     aclrtContext ctx;
     aclrtStream s;
-    struct gate *head;
+    struct t_gate *head;
     _Atomic int released;
 };
 
@@ -661,7 +617,7 @@ static void *force_helper(void *arg)
 {
     struct force_ctx *f = arg;
     aclrtStreamStatus st;
-    uint64_t end = t_now_ns() + SPIN_LIMIT_NS;
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
     if (aclrtSetCurrentContext(f->ctx) != ACL_SUCCESS)
         return NULL;
     while (aclrtStreamQuery(f->s, &st) != ACL_ERROR_RT_INVALID_HANDLE && t_now_ns() < end)
@@ -674,7 +630,7 @@ static void *force_helper(void *arg)
 TEST(stream, destroy_force_discards_queued_work)
 {
     enum { N = 16 };
-    static struct gate head, other;
+    static struct t_gate head, other;
     static _Atomic int c;
     static struct force_ctx f;
     aclrtStream s = NULL, s2 = NULL;
@@ -690,11 +646,11 @@ TEST(stream, destroy_force_discards_queued_work)
     ASSERT_OK(aclrtCreateStream(&s2));
     ASSERT_OK(aclrtCreateEvent(&block));
     ASSERT_OK(aclrtCreateEvent(&tail));
-    launch_gate(&other, s2);
+    t_launch_gate(&other, s2);
     ASSERT_OK(aclrtRecordEvent(block, s2));
 
-    launch_gate(&head, s);
-    ASSERT(wait_flag(&head.started, 1));
+    t_launch_gate(&head, s);
+    ASSERT(t_wait_flag(&head.started, 1));
     ASSERT_OK(aclrtStreamWaitEvent(s, block));
     for (int i = 0; i < N; i++)
         launch_inc(&c, s);
@@ -728,14 +684,14 @@ TEST(stream, destroy_force_discards_queued_work)
 TEST(stream, recreated_stream_runs_each_kernel_once)
 {
     enum { N = 24 };
-    static struct gate g[N];
+    static struct t_gate g[N];
     setenv("ACLCPU_WORKERS", "2", 1);
     t_setup();
     for (int i = 0; i < N; i++) {
         aclrtStream s = NULL;
         ASSERT_OK(aclrtCreateStream(&s));
-        launch_gate(&g[i], s);
-        ASSERT(wait_at_least(&g[i].started, 1)); /* a worker runs it */
+        t_launch_gate(&g[i], s);
+        ASSERT(t_wait_at_least(&g[i].started, 1)); /* a worker runs it */
         atomic_store(&g[i].open, 1);
         ASSERT_OK(aclrtSynchronizeStream(s));
         ASSERT_EQ(atomic_load(&g[i].finished), 1);
@@ -803,13 +759,7 @@ TEST(stream, in_order_execution)
 static _Atomic int conc_flag[2];
 static _Atomic int conc_saw_other[2];
 
-static void k_meet(void *args)
-{
-    int me = *(const int *)args;
-    atomic_store(&conc_flag[me], 1);
-    if (wait_flag(&conc_flag[1 - me], 1))
-        atomic_store(&conc_saw_other[me], 1);
-}
+static void k_meet(void *args) { t_meet(conc_flag, conc_saw_other, *(const int *)args); }
 
 TEST(stream, different_streams_run_concurrently)
 {
@@ -850,40 +800,27 @@ TEST(stream, default_stream_runs_concurrently_with_user_stream)
 }
 
 /* With one worker blocked, a priority-7 then a priority-0 kernel are
- * queued; once the worker is free it must take the priority-0 one first. */
-static _Atomic int prio_log[2];
-static _Atomic int prio_n, prio_stored;
-
-static void k_log_prio(void *args)
-{
-    int p = *(const int *)args;
-    int at = atomic_fetch_add(&prio_n, 1);
-    if (at < 2)
-        atomic_store(&prio_log[at], p);
-    atomic_fetch_add(&prio_stored, 1); /* the host reads the log once both are stored */
-}
-
+ * queued; once the worker is free it must take the priority-0 one first.
+ * Each logs its priority. */
 TEST(stream, higher_priority_stream_runs_first)
 {
-    static struct gate g;
+    static struct t_gate g;
     aclrtStream blocker = NULL, low = NULL, high = NULL;
-    aclrtFuncHandle k = t_kernel("stream_log_prio", k_log_prio);
-    int seven = 7, zero = 0;
 
     setenv("ACLCPU_WORKERS", "1", 1);
     t_setup();
     ASSERT_OK(aclrtCreateStreamWithConfig(&blocker, 3, 0));
     ASSERT_OK(aclrtCreateStreamWithConfig(&low, 7, 0));
     ASSERT_OK(aclrtCreateStreamWithConfig(&high, 0, 0));
-    launch_gate(&g, blocker);
-    ASSERT(wait_flag(&g.started, 1));
-    ASSERT_OK(aclrtLaunchKernel(k, 1, &seven, sizeof(seven), low));
-    ASSERT_OK(aclrtLaunchKernel(k, 1, &zero, sizeof(zero), high));
+    t_launch_gate(&g, blocker);
+    ASSERT(t_wait_flag(&g.started, 1));
+    t_launch_log(7, low);
+    t_launch_log(0, high);
     atomic_store(&g.open, 1);
     /* No synchronize yet: a synchronizing host may run a stream itself. */
-    ASSERT(wait_at_least(&prio_stored, 2));
-    ASSERT_EQ(atomic_load(&prio_log[0]), 0);
-    ASSERT_EQ(atomic_load(&prio_log[1]), 7);
+    ASSERT(t_wait_at_least(&t_log_stored, 2)); /* read the log once both are stored */
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 0);
+    ASSERT_EQ(atomic_load(&t_log_v[1]), 7);
     ASSERT_OK(aclrtSynchronizeStream(low));
     ASSERT_OK(aclrtSynchronizeStream(high));
     ASSERT_OK(aclrtSynchronizeStream(blocker));
@@ -897,13 +834,13 @@ TEST(stream, higher_priority_stream_runs_first)
 
 struct release_ctx {
     _Atomic int go;
-    struct gate *gates[3];
+    struct t_gate *gates[3];
 };
 
 static void *release_when_told(void *arg)
 {
     struct release_ctx *r = arg;
-    (void)wait_flag(&r->go, 1);
+    (void)t_wait_flag(&r->go, 1);
     for (int i = 0; i < 3; i++)
         atomic_store(&r->gates[i]->open, 1);
     return NULL;
@@ -911,7 +848,7 @@ static void *release_when_told(void *arg)
 
 TEST(stream, synchronize_device_waits_for_every_stream)
 {
-    static struct gate g[3];
+    static struct t_gate g[3];
     static _Atomic int c[3];
     static struct release_ctx r;
     aclrtStream s1 = NULL, s2 = NULL;
@@ -920,11 +857,11 @@ TEST(stream, synchronize_device_waits_for_every_stream)
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s1));
     ASSERT_OK(aclrtCreateStream(&s2));
-    launch_gate(&g[0], s1);
+    t_launch_gate(&g[0], s1);
     launch_inc(&c[0], s1);
-    launch_gate(&g[1], s2);
+    t_launch_gate(&g[1], s2);
     launch_inc(&c[1], s2);
-    launch_gate(&g[2], NULL);
+    t_launch_gate(&g[2], NULL);
     launch_inc(&c[2], NULL);
     for (int i = 0; i < 3; i++)
         r.gates[i] = &g[i];
@@ -943,7 +880,7 @@ TEST(stream, synchronize_device_waits_for_every_stream)
 
 TEST(stream, synchronize_device_with_timeout)
 {
-    static struct gate g;
+    static struct t_gate g;
     static _Atomic int c;
     aclrtStream s = NULL;
     t_setup();
@@ -953,7 +890,7 @@ TEST(stream, synchronize_device_with_timeout)
     ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(-1));
     ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(100));
     ASSERT_OK(aclrtCreateStream(&s));
-    launch_gate(&g, s);
+    t_launch_gate(&g, s);
     launch_inc(&c, s);
     ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     ASSERT_EQ(atomic_load(&c), 0);
