@@ -124,6 +124,7 @@ struct device {
     struct list contexts;
     uint32_t streams_used;      /* counts default streams too */
     uint8_t *stream_ids;        /* one byte per id: in use */
+    uint32_t stream_id_hint;    /* every id below it is in use */
     uint32_t events_used;       /* hardware-limited events only */
     uint64_t mem_total;
     _Atomic uint64_t mem_used;  /* also read by GetMemInfo without lock */

@@ -83,6 +83,7 @@ aclError device_open(struct device *d)
     if (d->stream_ids == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     d->streams_used = 0;
+    d->stream_id_hint = 0;
     d->events_used = 0;
     err = engine_start(d);
     if (err != ACL_SUCCESS) {
@@ -111,10 +112,13 @@ aclError device_stream_id_alloc(struct device *d, int32_t *id)
     aclError err = ACL_ERROR_RT_NO_STREAM_RESOURCE;
     plat_mutex_lock(&d->lock);
     if (d->streams_used < d->soc->max_streams) {
-        for (uint32_t i = 0; i < d->soc->max_streams; i++) {
+        /* Lowest free id, found from a hint below which every id is taken:
+         * creating the SoC's maximum number of streams stays linear. */
+        for (uint32_t i = d->stream_id_hint; i < d->soc->max_streams; i++) {
             if (!d->stream_ids[i]) {
                 d->stream_ids[i] = 1;
                 d->streams_used++;
+                d->stream_id_hint = i + 1;
                 *id = (int32_t)i;
                 err = ACL_SUCCESS;
                 break;
@@ -131,6 +135,8 @@ void device_stream_id_free(struct device *d, int32_t id)
     if (d->stream_ids != NULL && id >= 0 && (uint32_t)id < d->soc->max_streams && d->stream_ids[id]) {
         d->stream_ids[id] = 0;
         d->streams_used--;
+        if ((uint32_t)id < d->stream_id_hint)
+            d->stream_id_hint = (uint32_t)id;
     }
     plat_mutex_unlock(&d->lock);
 }

@@ -244,6 +244,7 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
         word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
         want_wake_at(s, target);
         atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with engine_stream_killed */
         in_time = reached(s, target) || !still_alive(s, handle) || plat_futex_wait(&s->wake_word, word, deadline);
         atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
         if (!in_time && !reached(s, target))
@@ -281,7 +282,13 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
 /* Wakes every thread asleep in a wait on s so it notices s is gone. */
 void engine_stream_killed(struct stream *s)
 {
-    atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_relaxed);
+    /* Dekker with wait_done: it counts itself in sync_waiters (seq_cst)
+     * before checking liveness; we killed the handle before this fence, so
+     * either it sees the kill or we see it counted. No waiter, no syscall. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) == 0)
+        return;
+    atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
     plat_futex_wake_all(&s->wake_word);
 }
 
