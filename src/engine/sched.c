@@ -81,30 +81,6 @@ void engine_offer_help(struct engine *e)
     engine_wake(w);
 }
 
-/* Called with s->lock held after queueing; returns a worker to wake once the
- * caller has dropped the lock. */
-static struct worker *kick_locked(struct stream *s)
-{
-    struct engine *e = s->dev->engine;
-    struct worker *w = NULL;
-
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_IDLE)
-        return NULL;
-    plat_spin_lock(&e->lock);
-    ready_push(e, s);
-    if (tls_worker == NULL)
-        w = engine_pick_sleeper(e);
-    plat_spin_unlock(&e->lock);
-    return w;
-}
-
-void engine_stream_kick(struct stream *s)
-{
-    struct worker *w = kick_locked(s);
-    plat_spin_unlock(&s->lock);
-    engine_wake(w);
-}
-
 struct worker *engine_requeue_locked(struct stream *s)
 {
     struct engine *e = s->dev->engine;
@@ -116,6 +92,22 @@ struct worker *engine_requeue_locked(struct stream *s)
         w = engine_pick_sleeper(e);
     plat_spin_unlock(&e->lock);
     return w;
+}
+
+/* Called with s->lock held after queueing; returns a worker to wake once the
+ * caller has dropped the lock. */
+static struct worker *kick_locked(struct stream *s)
+{
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_IDLE)
+        return NULL;
+    return engine_requeue_locked(s);
+}
+
+void engine_stream_kick(struct stream *s)
+{
+    struct worker *w = kick_locked(s);
+    plat_spin_unlock(&s->lock);
+    engine_wake(w);
 }
 
 bool engine_unready_locked(struct stream *s)
