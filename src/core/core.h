@@ -203,11 +203,15 @@ struct stream {
      * launcher may read it while an executor changes RUNNING <-> PARKED. */
     _Atomic int state;
 
+    /* Set once at creation; atomic (relaxed) because a thread that raced
+     * with a destroy may still read them while a new stream is set up in
+     * this memory, and its answer is then thrown away. */
+    _Atomic int32_t id;
+    _Atomic uint32_t priority;
+    _Atomic uint32_t flags;      /* ACL_STREAM_* as created */
+
     struct context *ctx;
     struct device *dev;
-    int32_t id;
-    uint32_t priority;
-    uint32_t flags;              /* ACL_STREAM_* as created */
     bool is_default;
 
     /* Under lock. */
@@ -270,15 +274,16 @@ struct event {
     struct obj_header hdr;
     plat_spin lock;              /* everything below */
     _Atomic uint32_t wake_word;  /* futex for host waiters; survives recycling */
+    /* Set once at creation; atomic for the reason given at stream->id. */
+    _Atomic uint32_t flags;
+    _Atomic bool ex;             /* created by aclrtCreateEventExWithFlag */
+    _Atomic int32_t id;
     struct context *ctx;
     struct device *dev;
-    uint32_t flags;
-    bool ex;                     /* created by aclrtCreateEventExWithFlag */
     bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
     bool notified;               /* notify: set by a record, cleared by the wait it releases */
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
     bool holds_slot;             /* counts against the SoC's event cap */
-    int32_t id;
     uint64_t record_gen;         /* newest record issued */
     uint64_t done_gen;           /* newest record completed */
     bool reset_done;             /* a reset ran after the newest completion */

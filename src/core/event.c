@@ -75,6 +75,8 @@ aclError notify_create(struct context *ctx, struct event **out)
     if (fresh)
         plat_spin_init(&n->lock);
     event_clear(n);
+    n->flags = 0;
+    n->ex = false;
     n->ctx = ctx;
     n->dev = ctx->dev;
     n->notify = true;
