@@ -489,3 +489,47 @@ TEST(kernel, launch_with_config_and_args_handle)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* aclrtBinaryLoadFromData loads a kernel shared object from memory: the
+ * bytes of the examples' kernel library, read here, give a working EasyOP. */
+TEST(kernel, binary_load_from_data)
+{
+    const char *path = ACLCPU_BUILD_DIR "/examples/libexample_kernels.so";
+    FILE *f = fopen(path, "rb");
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle fn = NULL;
+    aclrtStream s = NULL;
+    int32_t *dev = NULL, host = 41;
+    char *bytes;
+    long n;
+
+    if (f == NULL)
+        SKIP("the examples' kernel library is not built");
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    bytes = malloc((size_t)n);
+    ASSERT(bytes != NULL);
+    ASSERT_EQ(fread(bytes, 1, (size_t)n, f), n);
+    fclose(f);
+    t_setup();
+    ASSERT_RC(aclrtBinaryLoadFromData(NULL, (size_t)n, NULL, &bin), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtBinaryLoadFromData(bytes, 0, NULL, &bin), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtBinaryLoadFromData(bytes, (size_t)n, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT(aclrtBinaryLoadFromData("not an ELF file", 15, NULL, &bin) != ACL_SUCCESS);
+    ASSERT_OK(aclrtBinaryLoadFromData(bytes, (size_t)n, NULL, &bin));
+    free(bytes); /* the binary must not depend on the caller's buffer */
+    ASSERT_OK(aclrtBinaryGetFunction(bin, "EasyOP", &fn));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc((void **)&dev, sizeof(*dev), ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemcpy(dev, sizeof(*dev), &host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtLaunchKernel(fn, 1, &dev, sizeof(dev), s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemcpy(&host, sizeof(host), dev, sizeof(*dev), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(host, 42);
+    ASSERT_OK(aclrtBinaryUnLoad(bin));
+    ASSERT_RC(aclrtLaunchKernel(fn, 1, &dev, sizeof(dev), s), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -12,6 +12,8 @@
  * Threads: any host thread; executors drop inflight. Locks: reg_lock and
  * binary->lock are leaves.
  */
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,38 +77,64 @@ ACL_FUNC_VISIBILITY aclError aclcpuRegisterKernel(const char *name, aclcpuKernel
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
-                                                     aclrtBinHandle *binHandle)
+/* dlopens path and wraps it in a binary handle; what names the source in
+ * messages is the user's path (or "data"). */
+static aclError load_binary(const char *fn, const char *path, const char *what, aclrtBinHandle *binHandle)
 {
     struct binary *b;
-    void *lib;
     bool fresh;
+    void *lib = plat_dl_open(path);
 
-    (void)options; /* load options steer device-side placement; nothing to do on a CPU */
-    if (binPath == NULL || binHandle == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryLoadFromFile: argument '%s' is NULL",
-                        binPath == NULL ? "binPath" : "binHandle");
-    if (binPath[0] == '\0' || strlen(binPath) >= sizeof(b->path))
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryLoadFromFile: argument 'binPath' is empty or too long");
-    lib = plat_dl_open(binPath);
     if (lib == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM,
-                        "aclrtBinaryLoadFromFile: cannot load \"%s\" as a kernel shared object: %s", binPath,
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cannot load %s as a kernel shared object: %s", fn, what,
                         plat_dl_error());
     b = obj_create(OBJ_BINARY, sizeof(*b), offsetof(struct binary, lib), &fresh);
     if (b == NULL) {
         plat_dl_close(lib);
-        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtBinaryLoadFromFile: out of memory");
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     }
     if (fresh)
         plat_mutex_init(&b->lock);
     b->lib = lib;
-    strcpy(b->path, binPath);
+    snprintf(b->path, sizeof(b->path), "%s", what);
     list_init(&b->funcs);
     atomic_store_explicit(&b->inflight, 1, memory_order_relaxed); /* the load's own reference */
     obj_publish(&b->hdr);
     *binHandle = obj_handle(&b->hdr);
     return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle)
+{
+    const char *fn = "aclrtBinaryLoadFromFile";
+    (void)options; /* load options steer device-side placement; nothing to do on a CPU */
+    if (binPath == NULL || binHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn,
+                        binPath == NULL ? "binPath" : "binHandle");
+    if (binPath[0] == '\0' || strlen(binPath) >= sizeof(((struct binary *)0)->path))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binPath' is empty or too long", fn);
+    return load_binary(fn, binPath, binPath, binHandle);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+                                                     const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle)
+{
+    const char *fn = "aclrtBinaryLoadFromData";
+    char path[64];
+    aclError err;
+    int fd;
+
+    (void)options;
+    if (data == NULL || binHandle == NULL || length == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'data' and 'binHandle' must be non-NULL and 'length' > 0", fn);
+    /* On aclcpu the data is a shared object's bytes: load it from memory. */
+    fd = plat_mem_file(data, length, path, sizeof(path));
+    if (fd < 0)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot make an in-memory file for %zu bytes", fn, length);
+    err = load_binary(fn, path, "data", binHandle);
+    plat_close(fd); /* the loader keeps its own mapping */
+    return err;
 }
 
 static struct binary *resolve_binary(const char *fn, aclrtBinHandle h, aclError *err)

@@ -116,6 +116,10 @@ void *plat_dl_open(const char *path);
 void *plat_dl_sym(void *lib, const char *name);
 void plat_dl_close(void *lib);
 const char *plat_dl_error(void);
+/* Writes len bytes to an anonymous in-memory file; returns its descriptor
+ * (or -1) and a path that opens it in path. Close it with plat_close. */
+int plat_mem_file(const void *data, size_t len, char *path, size_t cap);
+void plat_close(int fd);
 
 /* Environment lookups in one place, so configuration is easy to audit. */
 const char *plat_getenv(const char *name);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -242,5 +243,28 @@ const char *plat_dl_error(void)
     const char *e = dlerror();
     return e != NULL ? e : "unknown dynamic loader error";
 }
+
+int plat_mem_file(const void *data, size_t len, char *path, size_t cap)
+{
+    const char *p = data;
+    int fd = memfd_create("aclcpu-binary", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    snprintf(path, cap, "/proc/self/fd/%d", fd);
+    return fd;
+}
+
+void plat_close(int fd) { close(fd); }
 
 const char *plat_getenv(const char *name) { return getenv(name); }
