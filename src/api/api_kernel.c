@@ -124,6 +124,7 @@ static aclError launch(const struct launch_desc *d)
     if (err == ACL_SUCCESS) {
         t->u.kernel.fn = kfn;
         t->u.kernel.blocks = d->blocks;
+        t->u.kernel.overflow_check = s->overflow_switch != 0; /* s->lock held: the switch as of issue */
         err = read_cfg(d, t);
         if (err == ACL_SUCCESS)
             err = fill_args(d, t);

@@ -333,39 +333,3 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 {
     return sync_device("aclrtSynchronizeDeviceWithTimeout", timeout);
 }
-
-/* ---- failure mode ------------------------------------------------------------ */
-
-ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
-{
-    const char *fn = "aclrtSetStreamFailureMode";
-    struct context *ctx;
-    struct stream *s;
-    uint32_t want = (uint32_t)(mode & 1u), cur; /* only bit 0 counts (spec §5) */
-    aclError err = ctx_require(fn, &ctx);
-
-    if (err != ACL_SUCCESS)
-        return err;
-    if (stream == NULL && !soc_has_ctrl_sq(ctx->dev->soc))
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL; the default stream's failure mode "
-                        "can be set only on Ascend 950, A3 and A2 (this device is %s)", fn, ctx->dev->soc->name);
-    err = stream_resolve(fn, stream, &s);
-    if (err != ACL_SUCCESS)
-        return err;
-    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is DEVICE_USE_ONLY; it has no failure mode",
-                        fn, s->id);
-    cur = atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
-              ? ACL_STOP_ON_FAILURE : s->failure_mode;
-    if (want == cur)
-        return ACL_SUCCESS;
-    if (cur == ACL_STOP_ON_FAILURE)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                        "%s: stream %d's context is in STOP mode; it cannot go back to CONTINUE", fn, s->id);
-    if (s->ctx != ctx)
-        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
-    s->failure_mode = want;
-    /* STOP on any stream makes the whole context stop on failure (spec §4). */
-    atomic_store_explicit(&ctx->failure_mode, ACL_STOP_ON_FAILURE, memory_order_relaxed);
-    return ACL_SUCCESS;
-}

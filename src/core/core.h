@@ -50,6 +50,13 @@ const struct soc_profile *soc_list(size_t *count);
 /* Feature questions the spec answers per product line. */
 bool soc_has_ctrl_sq(const struct soc_profile *soc); /* NULL stream ok for abort/failure mode */
 
+/* Overflow codes are "successful" sync results (spec §4): reported, but a
+ * task that overflowed did not fail, so STOP mode does not trip on them. */
+static inline bool acl_is_overflow(aclError e)
+{
+    return e == ACL_ERROR_RT_AICORE_OVER_FLOW || e == ACL_ERROR_RT_AIVEC_OVER_FLOW || e == ACL_ERROR_RT_OVER_FLOW;
+}
+
 /* ---- tasks ----------------------------------------------------------------- */
 
 enum task_kind {
@@ -82,6 +89,7 @@ struct task {
             uint32_t blocks;
             uint8_t engine;         /* aclrtEngineType */
             uint8_t schedule_mode;  /* 0 normal, 1 batch */
+            bool overflow_check;    /* the stream's overflow switch when issued */
         } kernel;
         struct {
             void *dst;
@@ -220,6 +228,9 @@ struct stream {
     aclError error;              /* first task error since the last sync */
     aclError stop_error;         /* STOP mode tripped: the failing task's code */
     uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
+    uint32_t overflow_switch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK / aclrtSetStreamOverflowSwitch */
+    uint32_t user_tag;           /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
+    uint32_t cache_op_info;      /* ACL_STREAM_ATTR_CACHE_OP_INFO */
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
 
     /* The batch an executor took from head..tail; touched only by the

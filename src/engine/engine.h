@@ -46,6 +46,9 @@ struct engine {
 aclError engine_start(struct device *d);
 void engine_stop(struct device *d);
 
+/* Called with s->lock held: changes s's priority, also in the ready set. */
+void engine_set_priority_locked(struct stream *s, uint32_t prio);
+
 /* Called with s->lock held after a task was queued: makes an idle stream
  * ready. */
 void engine_stream_kick(struct stream *s);

@@ -109,6 +109,18 @@ static void unshare_and_join(struct engine *e, struct kernel_run *k)
     }
 }
 
+/* The kernel's error, or its overflow code when a block reported one and
+ * the stream's overflow switch was on when the kernel was issued. */
+static aclError kernel_result(struct kernel_run *k)
+{
+    aclError err = atomic_load_explicit(&k->error, memory_order_relaxed);
+    if (err == ACL_SUCCESS && k->task->u.kernel.overflow_check &&
+        atomic_load_explicit(&k->overflow, memory_order_relaxed))
+        err = k->task->u.kernel.engine == ACL_RT_ENGINE_TYPE_AIC ? ACL_ERROR_RT_AICORE_OVER_FLOW
+                                                                 : ACL_ERROR_RT_AIVEC_OVER_FLOW;
+    return err;
+}
+
 aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority)
 {
     struct kernel_run k;
@@ -121,7 +133,7 @@ aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority)
         k.task = t;
         k.blocks = 1;
         run_block(&k, 0);
-        return atomic_load_explicit(&k.error, memory_order_relaxed);
+        return kernel_result(&k);
     }
     memset(&k, 0, sizeof(k));
     k.task = t;
@@ -136,7 +148,7 @@ aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority)
     run_blocks(&k);
     if (shared)
         unshare_and_join(e, &k);
-    return atomic_load_explicit(&k.error, memory_order_relaxed);
+    return kernel_result(&k);
 }
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)

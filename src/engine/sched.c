@@ -110,6 +110,21 @@ void engine_stream_kick(struct stream *s)
     engine_wake(w);
 }
 
+void engine_set_priority_locked(struct stream *s, uint32_t prio)
+{
+    struct engine *e = s->dev->engine;
+    plat_spin_lock(&e->lock);
+    /* A ready stream sits in its priority's list: move it with the change. */
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
+        ready_unlink(e, s);
+        s->priority = prio;
+        ready_push(e, s);
+    } else {
+        s->priority = prio;
+    }
+    plat_spin_unlock(&e->lock);
+}
+
 bool engine_unready_locked(struct stream *s)
 {
     struct engine *e = s->dev->engine;

@@ -130,7 +130,8 @@ static struct task *note_failure(struct stream *s, aclError err)
     plat_spin_lock(&s->lock);
     if (s->error == ACL_SUCCESS)
         s->error = err;
-    if (atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE) {
+    if (!acl_is_overflow(err) &&
+        atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE) {
         if (s->stop_error == ACL_SUCCESS)
             s->stop_error = err;
         engine_return_batch_locked(s);

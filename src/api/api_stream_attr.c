@@ -1,0 +1,192 @@
+/*
+ * api_stream_attr.c - per-stream settings: failure mode, overflow switch and
+ * the aclrtSet/GetStreamAttribute family.
+ *
+ * DESIGN: checks in the order of spec/acl-api.md §5 ("Failure mode /
+ * attributes / overflow"); values live in the stream under its lock and
+ * are read by launches (which copy the overflow switch into each kernel
+ * task, so a change affects only tasks issued afterwards) and by the
+ * executor (failure mode, through the context).
+ */
+#include "../core/core.h"
+#include "../engine/engine.h"
+
+static aclError null_arg(const char *fn, const char *arg)
+{
+    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
+}
+
+static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mode)
+{
+    struct context *ctx;
+    struct stream *s;
+    uint32_t want = (uint32_t)(mode & 1u), cur; /* only bit 0 counts (spec §5) */
+    aclError err = ctx_require(fn, &ctx);
+
+    if (err != ACL_SUCCESS)
+        return err;
+    if (stream == NULL && !soc_has_ctrl_sq(ctx->dev->soc))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL; the default stream's failure mode "
+                        "can be set only on Ascend 950, A3 and A2 (this device is %s)", fn, ctx->dev->soc->name);
+    err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is DEVICE_USE_ONLY; it has no failure mode",
+                        fn, s->id);
+    cur = atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
+              ? ACL_STOP_ON_FAILURE : s->failure_mode;
+    if (want == cur)
+        return ACL_SUCCESS;
+    if (cur == ACL_STOP_ON_FAILURE)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: stream %d's context is in STOP mode; it cannot go back to CONTINUE", fn, s->id);
+    if (s->ctx != ctx)
+        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+    s->failure_mode = want;
+    /* STOP on any stream makes the whole context stop on failure (spec §4). */
+    atomic_store_explicit(&ctx->failure_mode, ACL_STOP_ON_FAILURE, memory_order_relaxed);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+    return set_failure_mode("aclrtSetStreamFailureMode", stream, mode);
+}
+
+/* ---- overflow switch ------------------------------------------------------------ */
+
+/* Ascend 950, A3 and A2 keep the switch; on other products setting it does
+ * nothing and reading it gives 1 (spec §5). */
+static aclError set_overflow(const char *fn, aclrtStream stream, uint32_t flag)
+{
+    struct stream *s;
+    aclError err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS || !soc_has_ctrl_sq(s->dev->soc))
+        return err;
+    plat_spin_lock(&s->lock);
+    s->overflow_switch = flag;
+    plat_spin_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
+
+static aclError get_overflow(const char *fn, aclrtStream stream, uint32_t *flag)
+{
+    struct stream *s;
+    aclError err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_spin_lock(&s->lock);
+    *flag = soc_has_ctrl_sq(s->dev->soc) ? s->overflow_switch : 1u;
+    plat_spin_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
+{
+    const char *fn = "aclrtSetStreamOverflowSwitch";
+    if (flag > 1)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flag' (%u) must be 0 (off) or 1 (on)", fn, flag);
+    return set_overflow(fn, stream, flag);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
+{
+    if (flag == NULL)
+        return null_arg("aclrtGetStreamOverflowSwitch", "flag");
+    return get_overflow("aclrtGetStreamOverflowSwitch", stream, flag);
+}
+
+/* ---- attributes ---------------------------------------------------------------- */
+
+static aclError bad_attr(const char *fn, aclrtStreamAttr attr)
+{
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stmAttrType' (%d) is not a stream attribute "
+                    "(1 failure mode .. 5 priority)", fn, (int)attr);
+}
+
+static aclError set_priority(const char *fn, aclrtStream stream, uint32_t prio)
+{
+    struct stream *s;
+    aclError err;
+    if (stream == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the default stream's priority cannot be changed", fn);
+    err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (s->is_default || (s->flags & ACL_STREAM_CPU_SCHEDULE))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is a %s stream; its priority is fixed", fn,
+                        s->id, s->is_default ? "default" : "CPU_SCHEDULE");
+    plat_spin_lock(&s->lock);
+    engine_set_priority_locked(s, prio > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : prio); /* clamped */
+    plat_spin_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
+
+/* Stores a plain setting of the stream under its lock. */
+static aclError set_field(const char *fn, aclrtStream stream, size_t offset, uint32_t value)
+{
+    struct stream *s;
+    aclError err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_spin_lock(&s->lock);
+    *(uint32_t *)((char *)s + offset) = value;
+    plat_spin_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value)
+{
+    const char *fn = "aclrtSetStreamAttribute";
+    if (value == NULL)
+        return null_arg(fn, "value");
+    switch (stmAttrType) {
+    case ACL_STREAM_ATTR_FAILURE_MODE:
+        return set_failure_mode(fn, stream, value->failureMode);
+    case ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
+        if (value->overflowSwitch > 1)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: overflowSwitch %u must be 0 or 1", fn,
+                            value->overflowSwitch);
+        return set_overflow(fn, stream, value->overflowSwitch);
+    case ACL_STREAM_ATTR_USER_CUSTOM_TAG:
+        return set_field(fn, stream, offsetof(struct stream, user_tag), value->userCustomTag);
+    case ACL_STREAM_ATTR_CACHE_OP_INFO:
+        return set_field(fn, stream, offsetof(struct stream, cache_op_info), value->cacheOpInfoSwitch);
+    case ACL_STREAM_ATTR_PRIORITY:
+        return set_priority(fn, stream, value->streamPriority);
+    default:
+        return bad_attr(fn, stmAttrType);
+    }
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value)
+{
+    const char *fn = "aclrtGetStreamAttribute";
+    struct stream *s;
+    aclError err;
+    if (value == NULL)
+        return null_arg(fn, "value");
+    if (stmAttrType < ACL_STREAM_ATTR_FAILURE_MODE || stmAttrType > ACL_STREAM_ATTR_PRIORITY)
+        return bad_attr(fn, stmAttrType);
+    if (stmAttrType == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK)
+        return get_overflow(fn, stream, &value->overflowSwitch);
+    err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_spin_lock(&s->lock);
+    if (stmAttrType == ACL_STREAM_ATTR_FAILURE_MODE)
+        value->failureMode =
+            atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
+                ? ACL_STOP_ON_FAILURE : s->failure_mode;
+    else if (stmAttrType == ACL_STREAM_ATTR_USER_CUSTOM_TAG)
+        value->userCustomTag = s->user_tag;
+    else if (stmAttrType == ACL_STREAM_ATTR_CACHE_OP_INFO)
+        value->cacheOpInfoSwitch = s->cache_op_info;
+    else
+        value->streamPriority = s->priority;
+    plat_spin_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
