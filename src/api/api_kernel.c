@@ -101,6 +101,7 @@ static aclError fill_args(const struct launch_desc *d, struct task *t)
 
 static aclError launch(const struct launch_desc *d)
 {
+    uint32_t limits[2];
     aclcpuKernelFn kfn;
     struct binary *bin;
     struct stream *s;
@@ -120,11 +121,18 @@ static aclError launch(const struct launch_desc *d)
         err = kfunc_resolve_for_launch(d->fn, d->func, &kfn, &bin);
     if (err != ACL_SUCCESS)
         return err;
+    /* The core limits in force for this thread, recorded with the kernel
+     * (cooperative: the block count is not clamped). Read before taking
+     * the stream lock: a bound stream's limit needs that stream's lock. */
+    limits[0] = reslimit_in_force(s->dev, ACL_RT_DEV_RES_CUBE_CORE);
+    limits[1] = reslimit_in_force(s->dev, ACL_RT_DEV_RES_VECTOR_CORE);
     err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
     if (err == ACL_SUCCESS) {
         t->u.kernel.fn = kfn;
         t->u.kernel.blocks = d->blocks;
         t->u.kernel.overflow_check = s->overflow_switch != 0; /* s->lock held: the switch as of issue */
+        t->u.kernel.core_limit[0] = (uint16_t)limits[0];
+        t->u.kernel.core_limit[1] = (uint16_t)limits[1];
         err = read_cfg(d, t);
         if (err == ACL_SUCCESS)
             err = fill_args(d, t);

@@ -90,6 +90,7 @@ struct task {
             uint8_t engine;         /* aclrtEngineType */
             uint8_t schedule_mode;  /* 0 normal, 1 batch */
             bool overflow_check;    /* the stream's overflow switch when issued */
+            uint16_t core_limit[2]; /* cube / vector cores the launching thread was limited to */
         } kernel;
         struct {
             void *dst;
@@ -136,6 +137,10 @@ struct device {
     uint32_t events_used;       /* hardware-limited events only */
     uint64_t mem_total;
     _Atomic uint64_t mem_used;  /* also read by GetMemInfo without lock */
+    /* Core limits (aclrtSetDeviceResLimit), per aclrtDevResLimitType; 0
+     * means none set. Atomic (relaxed): launches read them to record the
+     * limit in force, and a limit set concurrently may or may not apply. */
+    _Atomic uint32_t res_limit[2];
     struct engine *engine;      /* workers, ready set: engine.h */
 };
 
@@ -231,6 +236,7 @@ struct stream {
     uint32_t overflow_switch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK / aclrtSetStreamOverflowSwitch */
     uint32_t user_tag;           /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
     uint32_t cache_op_info;      /* ACL_STREAM_ATTR_CACHE_OP_INFO */
+    uint32_t res_limit[2];       /* aclrtSetStreamResLimit, per type; 0 = none set */
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
 
     /* The batch an executor took from head..tail; touched only by the
@@ -337,6 +343,12 @@ void binary_put_inflight(struct binary *b);
 /* Resolves a function handle for a launch and takes an inflight reference
  * on its binary (dropped by task_release). */
 aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin);
+
+/* ---- core limits (api_reslimit.c) ----------------------------------------- */
+
+/* The cores of type (0 cube, 1 vector) the calling thread may use on d:
+ * its bound stream's limit, else the device's, else the hardware's. */
+uint32_t reslimit_in_force(struct device *d, int type);
 
 /* ---- callbacks to subscribed threads (report.c) ------------------------- */
 

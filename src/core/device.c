@@ -84,6 +84,8 @@ aclError device_open(struct device *d)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     d->streams_used = 0;
     d->stream_id_hint = 0;
+    atomic_store_explicit(&d->res_limit[0], 0, memory_order_relaxed);
+    atomic_store_explicit(&d->res_limit[1], 0, memory_order_relaxed);
     d->events_used = 0;
     err = engine_start(d);
     if (err != ACL_SUCCESS) {

@@ -1,0 +1,199 @@
+/*
+ * api_reslimit.c - core limits (控核): per device, per stream, and the
+ * stream a thread is bound to.
+ *
+ * DESIGN: a limit says how many cube or vector cores work may use; the
+ * value in force for a thread is its bound stream's limit (set with
+ * aclrtSetStreamResLimit and bound with aclrtUseStreamResInCurrentThread),
+ * else the device's (aclrtSetDeviceResLimit), else the SoC profile's core
+ * count. Limits are cooperative, as on the device: a kernel's block count
+ * is never clamped, but each launch records the limits in force so the
+ * profiler can show Block Num against them. The thread binding is a
+ * thread-local handle, so a destroyed stream simply stops binding.
+ * Threads: any host thread. Locks: device->lock, stream->lock, each alone.
+ */
+#include "../core/core.h"
+
+static _Thread_local void *tls_res_stream; /* handle of the bound stream, or NULL */
+
+static uint32_t hardware_cores(const struct device *d, int type)
+{
+    return type == ACL_RT_DEV_RES_CUBE_CORE ? d->soc->cube_cores : d->soc->vector_cores;
+}
+
+static uint32_t device_limit(struct device *d, int type)
+{
+    uint32_t v = atomic_load_explicit(&d->res_limit[type], memory_order_relaxed);
+    return v != 0 ? v - 1 : hardware_cores(d, type);
+}
+
+static aclError check_type(const char *fn, aclrtDevResLimitType type)
+{
+    if ((unsigned)type > ACL_RT_DEV_RES_VECTOR_CORE)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'type' (%d) must be ACL_RT_DEV_RES_CUBE_CORE (0) or ACL_RT_DEV_RES_VECTOR_CORE (1)",
+                        fn, (int)type);
+    return ACL_SUCCESS;
+}
+
+static aclError check_value(const char *fn, struct device *d, aclrtDevResLimitType type, uint32_t value)
+{
+    if (value > hardware_cores(d, type))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'value' (%u) is above the %u %s cores of %s", fn,
+                        value, hardware_cores(d, type), type == ACL_RT_DEV_RES_CUBE_CORE ? "cube" : "vector",
+                        d->soc->name);
+    return ACL_SUCCESS;
+}
+
+/* An open device by id, or an error naming why not. */
+static aclError open_device(const char *fn, int32_t id, struct device **out)
+{
+    *out = device_get(id);
+    if (*out == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'deviceId' (%d) is not a device (0..%u)", fn, id,
+                        device_count() - 1);
+    if (!(*out)->open)
+        return acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: device %d is not set; call aclrtSetDevice first", fn, id);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value)
+{
+    const char *fn = "aclrtSetDeviceResLimit";
+    struct device *d;
+    aclError err = check_type(fn, type);
+    if (err == ACL_SUCCESS)
+        err = open_device(fn, deviceId, &d);
+    if (err == ACL_SUCCESS)
+        err = check_value(fn, d, type, value);
+    if (err == ACL_SUCCESS) /* stored plus one: 0 means "none set" */
+        atomic_store_explicit(&d->res_limit[type], value + 1, memory_order_relaxed);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value)
+{
+    const char *fn = "aclrtGetDeviceResLimit";
+    struct device *d;
+    aclError err;
+    if (value == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'value' is NULL", fn);
+    err = check_type(fn, type);
+    if (err == ACL_SUCCESS)
+        err = open_device(fn, deviceId, &d);
+    if (err == ACL_SUCCESS)
+        *value = device_limit(d, type);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId)
+{
+    struct device *d;
+    aclError err = open_device("aclrtResetDeviceResLimit", deviceId, &d);
+    if (err == ACL_SUCCESS) {
+        atomic_store_explicit(&d->res_limit[0], 0, memory_order_relaxed);
+        atomic_store_explicit(&d->res_limit[1], 0, memory_order_relaxed);
+    }
+    return err;
+}
+
+/* The limit of type set on s, else the device's. */
+static uint32_t stream_limit(struct stream *s, int type)
+{
+    uint32_t v;
+    plat_spin_lock(&s->lock);
+    v = s->res_limit[type];
+    plat_spin_unlock(&s->lock);
+    return v != 0 ? v - 1 : device_limit(s->dev, type);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value)
+{
+    const char *fn = "aclrtSetStreamResLimit";
+    struct stream *s;
+    aclError err = check_type(fn, type);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = check_value(fn, s->dev, type, value);
+    if (err == ACL_SUCCESS) {
+        plat_spin_lock(&s->lock);
+        s->res_limit[type] = value + 1; /* last set wins */
+        plat_spin_unlock(&s->lock);
+    }
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t *value)
+{
+    const char *fn = "aclrtGetStreamResLimit";
+    struct stream *s;
+    aclError err;
+    if (value == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'value' is NULL", fn);
+    err = check_type(fn, type);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        *value = stream_limit(s, type);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream)
+{
+    struct stream *s;
+    aclError err = stream_resolve("aclrtResetStreamResLimit", stream, &s);
+    if (err == ACL_SUCCESS) {
+        plat_spin_lock(&s->lock);
+        s->res_limit[0] = s->res_limit[1] = 0;
+        plat_spin_unlock(&s->lock);
+    }
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream)
+{
+    struct stream *s;
+    aclError err = stream_resolve("aclrtUseStreamResInCurrentThread", stream, &s);
+    if (err == ACL_SUCCESS)
+        tls_res_stream = obj_handle(&s->hdr); /* NULL means the default stream: bind that */
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream)
+{
+    struct stream *s;
+    aclError err = stream_resolve("aclrtUnuseStreamResInCurrentThread", stream, &s);
+    /* Clears only the stream that is bound; any other is a silent success. */
+    if (err == ACL_SUCCESS && tls_res_stream == obj_handle(&s->hdr))
+        tls_res_stream = NULL;
+    return err;
+}
+
+/* The thread's bound stream, if it is still alive and on device d. */
+static struct stream *bound_stream(struct device *d)
+{
+    struct stream *s = tls_res_stream != NULL ? (struct stream *)obj_resolve(tls_res_stream, OBJ_STREAM) : NULL;
+    return s != NULL && s->dev == d ? s : NULL;
+}
+
+uint32_t reslimit_in_force(struct device *d, int type)
+{
+    struct stream *s = bound_stream(d);
+    return s != NULL ? stream_limit(s, type) : device_limit(d, type);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value)
+{
+    const char *fn = "aclrtGetResInCurrentThread";
+    struct context *ctx;
+    aclError err;
+    if (value == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'value' is NULL", fn);
+    err = check_type(fn, type);
+    if (err == ACL_SUCCESS)
+        err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        *value = reslimit_in_force(ctx->dev, type);
+    return err;
+}
