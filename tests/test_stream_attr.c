@@ -2,6 +2,8 @@
  * test_stream_attr.c - failure mode, overflow switch and stream attributes
  * (spec/acl-api.md §5 "Failure mode / attributes / overflow", §6 rows).
  */
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -206,5 +208,123 @@ TEST(stream_attr, priority_change_reorders_ready_streams)
     ASSERT_EQ(atomic_load(&t_log_v[0]), 2);
     ASSERT_EQ(atomic_load(&t_log_v[1]), 1);
     ASSERT_OK(aclrtSynchronizeDevice());
+    t_teardown();
+}
+
+/* ---- aclrtStreamAbort ------------------------------------------------------------ */
+
+static _Atomic int abort_blocks_run, abort_release, abort_first_started;
+
+/* Block 0 waits for the test; every block counts itself. */
+static void k_abortable(void *args)
+{
+    (void)args;
+    if (aclcpuGetBlockIdx() == 0) {
+        atomic_store(&abort_first_started, 1);
+        t_wait_flag(&abort_release, 1);
+    }
+    atomic_fetch_add(&abort_blocks_run, 1);
+}
+
+
+struct abort_call {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int rc, done;
+};
+
+static void *abort_thread(void *p)
+{
+    struct abort_call *a = p;
+    if (aclrtSetCurrentContext(a->ctx) == ACL_SUCCESS)
+        atomic_store(&a->rc, aclrtStreamAbort(a->s));
+    atomic_store(&a->done, 1);
+    return NULL;
+}
+
+/* Abort stops the running kernel at its next block, drops queued tasks
+ * (a dropped record still completes its event, which is how this test sees
+ * the abort under way), and syncs of the aborted work return 107023; the
+ * stream then takes and runs new work normally. */
+TEST(stream_attr, abort_stops_running_kernel_and_drops_queue)
+{
+    static struct abort_call a;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    aclrtFuncHandle k = t_kernel("attr_abortable", k_abortable);
+    aclrtEvent e = NULL;
+    pthread_t th;
+    uint64_t end;
+
+    setenv("ACLCPU_WORKERS", "1", 1); /* one worker: block 1 can only start after block 0 */
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&a.ctx));
+    ASSERT_OK(aclrtCreateStream(&a.s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtLaunchKernel(k, 1000, NULL, 0, a.s));
+    ASSERT(t_wait_flag(&abort_first_started, 1)); /* running: what follows stays queued */
+    ASSERT_OK(aclrtRecordEvent(e, a.s));
+    t_launch_log(7, a.s); /* queued behind: must never run */
+    ASSERT_EQ(pthread_create(&th, NULL, abort_thread, &a), 0);
+    end = t_now_ns() + T_SPIN_LIMIT_NS;
+    while (st != ACL_EVENT_RECORDED_STATUS_COMPLETE && t_now_ns() < end) {
+        ASSERT_OK(aclrtQueryEventStatus(e, &st));
+        sched_yield();
+    }
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE); /* the abort has begun */
+    ASSERT_EQ(atomic_load(&a.done), 0); /* and waits for the running kernel */
+    atomic_store(&abort_release, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&a.rc));
+    ASSERT_EQ(atomic_load(&abort_blocks_run), 1); /* blocks 1..999 never started */
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    ASSERT_RC(aclrtSynchronizeStream(a.s), ACL_ERROR_RT_STREAM_ABORT);
+    ASSERT_RC(aclrtSynchronizeStream(a.s), ACL_ERROR_RT_STREAM_ABORT); /* later syncs too */
+    t_launch_log(8, a.s);
+    ASSERT_OK(aclrtSynchronizeStream(a.s)); /* new work runs and syncs normally */
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 8);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(a.s));
+    t_teardown();
+}
+
+/* A stream waiting on an event recorded after aborted work is not left
+ * hanging: the dropped record completes its event. */
+TEST(stream_attr, abort_releases_streams_waiting_on_its_events)
+{
+    static struct t_gate g;
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, s1);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    t_launch_log(5, s2);
+    ASSERT(t_wait_at_least(&g.started, 1));
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtStreamAbort(s1));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s2, 5000));
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 5);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+TEST(stream_attr, abort_argument_rules)
+{
+    aclrtStream other = NULL;
+    aclrtContext mine = NULL, ctx2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtStreamAbort(NULL)); /* A2: the default stream */
+    ASSERT_RC(aclrtStreamAbort((aclrtStream)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtCreateContext(&ctx2, 0));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_RC(aclrtStreamAbort(other), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtDestroyContext(ctx2));
     t_teardown();
 }

@@ -190,3 +190,26 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
     plat_spin_unlock(&s->lock);
     return ACL_SUCCESS;
 }
+
+/* ---- abort ------------------------------------------------------------------------ */
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
+{
+    const char *fn = "aclrtStreamAbort";
+    struct context *ctx;
+    struct stream *s;
+    aclError err = ctx_require(fn, &ctx);
+
+    if (err != ACL_SUCCESS)
+        return err;
+    if (stream == NULL && !soc_has_ctrl_sq(ctx->dev->soc))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL; the default stream can be aborted "
+                        "only on Ascend 950, A3 and A2 (this device is %s)", fn, ctx->dev->soc->name);
+    err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (s->ctx != ctx)
+        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+    engine_abort_stream(s);
+    return ACL_SUCCESS;
+}

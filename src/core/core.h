@@ -212,6 +212,7 @@ struct stream {
     /* Smallest target among sleeping waiters (UINT64_MAX: none): the
      * completer wakes them only when done reaches it, not on every task. */
     _Atomic uint64_t wake_at;
+    _Atomic uint32_t abort_epoch; /* bumped by aclrtStreamAbort; running kernels watch it */
     /* Written under lock (or engine lock for READY <-> RUNNING); atomic so a
      * launcher may read it while an executor changes RUNNING <-> PARKED. */
     _Atomic int state;
@@ -237,6 +238,7 @@ struct stream {
     uint32_t user_tag;           /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
     uint32_t cache_op_info;      /* ACL_STREAM_ATTR_CACHE_OP_INFO */
     uint32_t res_limit[2];       /* aclrtSetStreamResLimit, per type; 0 = none set */
+    uint64_t abort_seq;          /* issued when last aborted: syncs up to it report 107023 */
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
 
     /* The batch an executor took from head..tail; touched only by the

@@ -65,6 +65,10 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
 /* Force-destroy support: drop every queued task of s and wait until the
  * running one (if any) ends. */
 void engine_discard_stream(struct stream *s);
+/* aclrtStreamAbort: stops the running kernel at its next block, drops the
+ * queue (and what is issued meanwhile), and makes syncs of that work
+ * return 107023. */
+void engine_abort_stream(struct stream *s);
 
 /* Makes a parked stream ready again (used by event completion). */
 void engine_unpark(struct stream *s);
@@ -74,7 +78,7 @@ void engine_finish_handed_off(struct stream *s, aclError err);
 
 /* Executes a kernel's blocks on the calling thread (and idle workers);
  * returns the kernel's error. Used by the executor. */
-aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority);
+aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t);
 
 /* Kernel-side context (aclcpuGetBlockIdx...), kept per thread. */
 struct block_ctx {

@@ -40,6 +40,10 @@ struct kernel_run {
     _Atomic uint32_t helpers;
     _Atomic int error;             /* first block error; later blocks skip */
     _Atomic bool overflow;
+    /* The stream's abort counter and its value when the kernel started:
+     * an aclrtStreamAbort in between stops the kernel at the next block. */
+    _Atomic uint32_t *abort_epoch;
+    uint32_t epoch;
 };
 
 extern _Thread_local struct worker *tls_worker;

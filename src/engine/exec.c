@@ -57,6 +57,9 @@ static void run_blocks(struct kernel_run *k)
             return;
         if (atomic_load_explicit(&k->error, memory_order_relaxed) != ACL_SUCCESS)
             continue; /* the kernel already failed: skip, as the device would */
+        /* Relaxed: an abort is a request; seeing it a block late is fine. */
+        if (atomic_load_explicit(k->abort_epoch, memory_order_relaxed) != k->epoch)
+            continue; /* aborted: the remaining blocks never start */
         run_block(k, b);
     }
 }
@@ -121,7 +124,7 @@ static aclError kernel_result(struct kernel_run *k)
     return err;
 }
 
-aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority)
+aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
 {
     struct kernel_run k;
     bool shared = false;
@@ -136,9 +139,11 @@ aclError engine_run_kernel(struct engine *e, struct task *t, uint32_t priority)
         return kernel_result(&k);
     }
     memset(&k, 0, sizeof(k));
+    k.abort_epoch = &s->abort_epoch;
+    k.epoch = atomic_load_explicit(&s->abort_epoch, memory_order_relaxed);
     k.task = t;
     k.blocks = t->u.kernel.blocks;
-    k.priority = priority;
+    k.priority = s->priority;
     /* Always offer the blocks: a worker busy now may be free in a moment,
      * and blocks may depend on running side by side, as on the device. */
     if (k.blocks > 1 && e->nworkers > 0) {
@@ -156,7 +161,7 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
     switch (t->kind) {
     case TASK_KERNEL:
         engine_offer_help(x->eng);
-        *err = engine_run_kernel(x->eng, t, s->priority);
+        *err = engine_run_kernel(x->eng, s, t);
         return RUN_DONE;
     case TASK_COPY:
         memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);

@@ -276,6 +276,8 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     err = still_alive(s, handle) ? s->error : ACL_SUCCESS;
     if (err != ACL_SUCCESS)
         s->error = ACL_SUCCESS;
+    if (s->abort_seq != 0 && target <= s->abort_seq && still_alive(s, handle))
+        err = ACL_ERROR_RT_STREAM_ABORT; /* the work waited for was aborted */
     plat_spin_unlock(&s->lock);
     return err;
 }
@@ -306,6 +308,16 @@ static void unpark_for_discard_locked(struct stream *s)
     }
     plat_spin_unlock(&ev->lock);
     s->park_event = NULL;
+}
+
+void engine_abort_stream(struct stream *s)
+{
+    plat_spin_lock(&s->lock);
+    s->abort_seq = s->issued;
+    /* Relaxed: a running kernel polls it between blocks (see run_blocks). */
+    atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
+    plat_spin_unlock(&s->lock);
+    engine_discard_stream(s);
 }
 
 void engine_discard_stream(struct stream *s)
