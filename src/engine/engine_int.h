@@ -38,6 +38,8 @@ struct kernel_run {
     _Atomic uint32_t next;
     /* Helpers inside the kernel; also the futex the owner joins on. */
     _Atomic uint32_t helpers;
+    /* Relaxed: read by the owner after the join (whose acquire orders
+     * them) or by other blocks only as a hint to skip work. */
     _Atomic int error;             /* first block error; later blocks skip */
     _Atomic bool overflow;
     /* The stream's abort counter and its value when the kernel started:

@@ -67,6 +67,9 @@ size_t devmem_charge(size_t size) { return ((size + 31) & ~(size_t)31) + 32; }
 aclError devmem_alloc(struct device *d, size_t size, void **out)
 {
     size_t charged = devmem_charge(size);
+    /* Relaxed: mem_used is a budget counter; the fetch_add itself makes two
+     * racing allocations see each other's charge, and nothing else is
+     * published through it. */
     uint64_t used = atomic_fetch_add_explicit(&d->mem_used, charged, memory_order_relaxed);
     void *p;
 
