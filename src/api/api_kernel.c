@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../core/core.h"
+#include "../engine/engine.h"
 
 struct launch_desc {
     const char *fn;
@@ -139,9 +140,13 @@ static aclError launch(const struct launch_desc *d)
         if (err != ACL_SUCCESS) {
             stream_abandon(s, t);
         } else {
+            bool blocking = launch_blocks(s); /* s->lock held */
             t->u.kernel.bin = bin; /* the task now holds the binary reference */
             stream_commit(s, t);
-            return ACL_SUCCESS;
+            /* ASCEND_RT_LAUNCH_BLOCKING: wait, and return what execution returned. */
+            return blocking ? engine_sync_stream(s, d->stream != NULL ? d->stream : obj_handle(&s->hdr), 0,
+                                                 ACL_SUCCESS)
+                            : ACL_SUCCESS;
         }
     }
     if (bin != NULL)

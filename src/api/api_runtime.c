@@ -35,6 +35,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
                 fclose(f);
         }
         devices_configure();
+        launch_blocking_configure();
         initialised = true;
         finalised = false;
         init_refs = 1;

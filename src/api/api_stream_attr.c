@@ -102,7 +102,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, ui
 static aclError bad_attr(const char *fn, aclrtStreamAttr attr)
 {
     return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stmAttrType' (%d) is not a stream attribute "
-                    "(1 failure mode .. 5 priority)", fn, (int)attr);
+                    "(1 failure mode .. 6 launch blocking mode)", fn, (int)attr);
 }
 
 static aclError set_priority(const char *fn, aclrtStream stream, uint32_t prio)
@@ -136,6 +136,90 @@ static aclError set_field(const char *fn, aclrtStream stream, size_t offset, uin
     return ACL_SUCCESS;
 }
 
+/* ---- launch blocking (spec §9) ----------------------------------------------------- */
+
+/* ASCEND_RT_LAUNCH_BLOCKING=1 makes launches wait; read once. Relaxed: a
+ * setting read at start-up, not a synchronisation point. */
+static _Atomic int env_blocking = -1;
+
+void launch_blocking_configure(void)
+{
+    const char *v = plat_getenv("ASCEND_RT_LAUNCH_BLOCKING");
+    atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
+}
+
+/* Called with s->lock held. */
+bool launch_blocks(struct stream *s)
+{
+    int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+    if (env < 0) {
+        launch_blocking_configure();
+        env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+    }
+    if ((s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) ||
+        !soc_has_ctrl_sq(s->dev->soc) || s->nonblocking_depth > 0)
+        return false; /* never on these streams, products, or inside a non-blocking region */
+    if (s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV)
+        return env == 1;
+    return s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
+}
+
+static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t mode)
+{
+    struct context *ctx;
+    struct stream *s;
+    aclError err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (mode > ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: launchBlockingMode %u is not 0 (by env), 1 (non-blocking) or "
+                        "2 (blocking)", fn, mode);
+    if (s->ctx != ctx)
+        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+    plat_spin_lock(&s->lock);
+    s->blocking_mode = mode;
+    plat_spin_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchBegin(aclrtStream stream, uint64_t flag)
+{
+    struct stream *s;
+    aclError err = stream_resolve("aclrtNonBlockingLaunchBegin", stream, &s);
+    (void)flag; /* reserved: 0 */
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_spin_lock(&s->lock);
+    s->nonblocking_depth++;
+    plat_spin_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
+
+/* Only the End that closes the outermost region synchronises the stream
+ * (when its launches would otherwise block) and returns that sync's error. */
+ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint64_t flag)
+{
+    const char *fn = "aclrtNonBlockingLaunchEnd";
+    struct stream *s;
+    bool sync;
+    aclError err = stream_resolve(fn, stream, &s);
+    (void)flag;
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_spin_lock(&s->lock);
+    if (s->nonblocking_depth == 0) {
+        plat_spin_unlock(&s->lock);
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: no aclrtNonBlockingLaunchBegin is open on stream %d", fn,
+                        s->id);
+    }
+    sync = --s->nonblocking_depth == 0 && launch_blocks(s);
+    plat_spin_unlock(&s->lock);
+    return sync ? engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), 0, ACL_SUCCESS)
+                : ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
                                                      aclrtStreamAttrValue *value)
 {
@@ -156,6 +240,8 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtSt
         return set_field(fn, stream, offsetof(struct stream, cache_op_info), value->cacheOpInfoSwitch);
     case ACL_STREAM_ATTR_PRIORITY:
         return set_priority(fn, stream, value->streamPriority);
+    case ACL_STREAM_LAUNCH_BLOCKING_MODE:
+        return set_blocking_mode(fn, stream, value->launchBlockingMode);
     default:
         return bad_attr(fn, stmAttrType);
     }
@@ -169,7 +255,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
     aclError err;
     if (value == NULL)
         return null_arg(fn, "value");
-    if (stmAttrType < ACL_STREAM_ATTR_FAILURE_MODE || stmAttrType > ACL_STREAM_ATTR_PRIORITY)
+    if (stmAttrType < ACL_STREAM_ATTR_FAILURE_MODE || stmAttrType > ACL_STREAM_LAUNCH_BLOCKING_MODE)
         return bad_attr(fn, stmAttrType);
     if (stmAttrType == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK)
         return get_overflow(fn, stream, &value->overflowSwitch);
@@ -185,6 +271,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
         value->userCustomTag = s->user_tag;
     else if (stmAttrType == ACL_STREAM_ATTR_CACHE_OP_INFO)
         value->cacheOpInfoSwitch = s->cache_op_info;
+    else if (stmAttrType == ACL_STREAM_LAUNCH_BLOCKING_MODE)
+        value->launchBlockingMode = s->blocking_mode;
     else
         value->streamPriority = s->priority;
     plat_spin_unlock(&s->lock);

@@ -239,6 +239,8 @@ struct stream {
     uint32_t cache_op_info;      /* ACL_STREAM_ATTR_CACHE_OP_INFO */
     uint32_t res_limit[2];       /* aclrtSetStreamResLimit, per type; 0 = none set */
     uint64_t abort_seq;          /* issued when last aborted: syncs up to it report 107023 */
+    uint32_t blocking_mode;      /* ACL_STREAM_LAUNCH_BLOCKING_MODE_*, set by attribute */
+    uint32_t nonblocking_depth;  /* aclrtNonBlockingLaunchBegin nesting */
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
 
     /* The batch an executor took from head..tail; touched only by the
@@ -345,6 +347,13 @@ void binary_put_inflight(struct binary *b);
 /* Resolves a function handle for a launch and takes an inflight reference
  * on its binary (dropped by task_release). */
 aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin);
+
+/* ---- launch blocking (api_stream_attr.c) ------------------------------------- */
+
+/* Reads ASCEND_RT_LAUNCH_BLOCKING (once, at aclInit or first use). */
+void launch_blocking_configure(void);
+/* True when a launch on s must wait for the stream (spec §9). */
+bool launch_blocks(struct stream *s);
 
 /* ---- core limits (api_reslimit.c) ----------------------------------------- */
 
