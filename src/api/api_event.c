@@ -164,7 +164,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStr
 }
 
 static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent event, struct event *ev,
-                                 enum task_kind kind)
+                                 enum task_kind kind, uint32_t timeout_ms)
 {
     struct stream *s;
     struct task *t;
@@ -187,6 +187,7 @@ static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
     }
     t->u.event.ev = ev;
     t->u.event.gen = ev->record_gen; /* the snapshot: the newest record at call time */
+    t->wait_timeout_ms = timeout_ms;
     atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
     if (kind == TASK_EVENT_WAIT)
         ev->waits_issued++;
@@ -195,7 +196,13 @@ static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
     return ACL_SUCCESS;
 }
 
-static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event)
+/* Seconds to the milliseconds a wait may stay parked (0 = forever). */
+static uint32_t wait_ms(uint64_t seconds)
+{
+    return seconds > UINT32_MAX / 1000u ? UINT32_MAX : (uint32_t)(seconds * 1000u);
+}
+
+static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event, uint32_t timeout_ms)
 {
     struct event *ev;
     aclError err = resolve_event(fn, event, &ev);
@@ -207,14 +214,16 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event)
     if (!(ev->flags & ACL_EVENT_SYNC))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: the event was created without ACL_EVENT_SYNC, so streams cannot wait on it", fn);
-    return queue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT);
+    return queue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT, timeout_ms);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
     if (event == NULL)
         return null_arg("aclrtStreamWaitEvent", "event");
-    return wait_event("aclrtStreamWaitEvent", stream, event);
+    /* aclrtSetOpWaitTimeout bounds plain waits (process-wide, 0 = none). */
+    return wait_event("aclrtStreamWaitEvent", stream, event,
+                      wait_ms(atomic_load_explicit(&op_wait_timeout_s, memory_order_relaxed)));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
@@ -225,7 +234,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
                         "%s: argument 'timeout' is %d s; it must be 0 (never time out) or more", fn, timeout);
     if (event == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'event' is NULL", fn);
-    return wait_event(fn, stream, event);
+    return wait_event(fn, stream, event, wait_ms((uint64_t)timeout));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
@@ -239,7 +248,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, ac
                         flag);
     if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: an external wait takes no timeout (got %u)", fn, timeout);
-    return wait_event(fn, stream, event);
+    return wait_event(fn, stream, event, wait_ms(timeout));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
@@ -255,7 +264,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
     if (ev->ex || !(ev->flags & ACL_EVENT_SYNC))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: only events with ACL_EVENT_SYNC from aclrtCreateEvent[WithFlag] can be reset", fn);
-    return queue_event_task(fn, stream, event, ev, TASK_EVENT_RESET);
+    return queue_event_task(fn, stream, event, ev, TASK_EVENT_RESET, 0);
 }
 
 /* Reads an event's state under its lock. */
@@ -514,7 +523,8 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
     return err;
 }
 
-static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStream stream, enum task_kind kind)
+static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStream stream, enum task_kind kind,
+                                  uint32_t timeout_ms)
 {
     struct event *n;
     struct stream *s;
@@ -536,6 +546,7 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
     }
     t->u.event.ev = n;
     t->u.event.gen = kind == TASK_NOTIFY_RECORD ? ++n->record_gen : 0;
+    t->wait_timeout_ms = timeout_ms;
     atomic_fetch_add_explicit(&n->pending_tasks, 1, memory_order_relaxed); /* under n->lock */
     plat_spin_unlock(&n->lock);
     stream_commit(s, t);
@@ -544,13 +555,14 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
 {
-    return queue_notify_task("aclrtRecordNotify", notify, stream, TASK_NOTIFY_RECORD);
+    return queue_notify_task("aclrtRecordNotify", notify, stream, TASK_NOTIFY_RECORD, 0);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
 {
-    (void)timeout; /* ms; 0 waits forever. Wait timeouts are enforced with aclrtSetOpWaitTimeout's (issue 3) */
-    return queue_notify_task("aclrtWaitAndResetNotify", notify, stream, TASK_NOTIFY_WAIT);
+    /* ms; 0 waits forever. A wait still parked when it runs out fails the
+     * task with ACL_ERROR_RT_WAIT_TIMEOUT, which the next sync returns. */
+    return queue_notify_task("aclrtWaitAndResetNotify", notify, stream, TASK_NOTIFY_WAIT, timeout);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)

@@ -115,6 +115,11 @@ struct task {
     } u;
     void *heap_args;
     uint64_t t_start, t_end;
+    /* Waits: how long the head may stay parked (0 = forever), when that
+     * ends (set when it first parks), and whether it ran out. */
+    uint32_t wait_timeout_ms;
+    uint64_t wait_deadline;
+    bool wait_timed_out;
     _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];
 };
 
@@ -249,6 +254,11 @@ struct stream {
 
     struct list ready_link;      /* engine ready list, under engine->lock */
     uint64_t ready_order;        /* age within its priority, engine->lock */
+
+    /* In the engine's list of parked waits with a deadline (watchdog lock). */
+    struct list timed_link;
+    uint64_t timed_deadline;
+    bool timed;
 
     /* Parking, under the event's lock. */
     struct stream *park_next;

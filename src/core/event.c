@@ -225,6 +225,11 @@ bool event_wait_or_park(struct stream *s, struct task *t)
         passed = ev->done_gen >= t->u.event.gen;
     }
     if (!passed) {
+        if (t->wait_timeout_ms != 0) {
+            if (t->wait_deadline == 0) /* the clock starts when the wait is reached */
+                t->wait_deadline = plat_now_ns() + (uint64_t)t->wait_timeout_ms * 1000000u;
+            engine_watch_wait(s, t->wait_deadline);
+        }
         engine_return_batch_locked(s);
         s->park_event = ev;
         s->park_gen = t->u.event.gen;
@@ -234,6 +239,8 @@ bool event_wait_or_park(struct stream *s, struct task *t)
     }
     plat_spin_unlock(&ev->lock);
     plat_spin_unlock(&s->lock);
+    if (passed && t->wait_deadline != 0)
+        engine_unwatch(s);
     return passed;
 }
 

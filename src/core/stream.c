@@ -27,6 +27,7 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
     s->flags = flags;
     s->is_default = is_default;
     list_init(&s->ready_link);
+    list_init(&s->timed_link);
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
@@ -142,6 +143,9 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
     t->kind = (uint8_t)kind;
     t->heap_args = NULL;
     t->t_start = t->t_end = 0;
+    t->wait_timeout_ms = 0;
+    t->wait_deadline = 0;
+    t->wait_timed_out = false;
     memset(&t->u, 0, sizeof(t->u));
     *out = t;
     return ACL_SUCCESS;

@@ -41,7 +41,20 @@ struct engine {
     struct stream *hf_head, *hf_tail;        /* linked through park_next */
     bool hf_started, hf_stop;
     plat_thread hf_thread;
+
+    /* Watchdog: ends parked waits that outlive their timeout. */
+    plat_mutex wd_lock;                      /* timed, wd_*; a leaf */
+    plat_cond wd_cond;
+    struct list timed;                       /* streams, by timed_link */
+    bool wd_started, wd_stop;
+    plat_thread wd_thread;
 };
+
+/* Called with s->lock (and the event's lock) held: s parks on a wait with a
+ * deadline; the watchdog makes it ready again when the deadline passes. */
+void engine_watch_wait(struct stream *s, uint64_t deadline);
+/* Takes s off the watchdog's list (its wait passed, or it is discarded). */
+void engine_unwatch(struct stream *s);
 
 aclError engine_start(struct device *d);
 void engine_stop(struct device *d);

@@ -184,6 +184,10 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
         return RUN_DONE;
     case TASK_EVENT_WAIT:
     case TASK_NOTIFY_WAIT:
+        if (t->wait_timed_out) { /* the watchdog ended it: the wait fails */
+            *err = ACL_ERROR_RT_WAIT_TIMEOUT;
+            return RUN_DONE;
+        }
         return event_wait_or_park(s, t) ? RUN_DONE : RUN_PARKED;
     case TASK_EVENT_RESET:
         event_reset_done(t);

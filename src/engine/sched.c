@@ -369,6 +369,101 @@ void engine_hostfunc_post(struct engine *e, struct stream *s)
     plat_mutex_unlock(&e->hf_lock);
 }
 
+/* ---- watchdog: waits with a deadline ---------------------------------------- */
+
+/* Called with s->lock held: if s still waits on the wait that timed out,
+ * take it off its event and make it ready; the wait then fails (exec.c). */
+static struct worker *time_out_locked(struct stream *s, uint64_t now)
+{
+    struct task *t = s->head;
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || s->park_event == NULL ||
+        t == NULL || t->wait_deadline == 0 || now < t->wait_deadline)
+        return NULL;
+    engine_unlink_parked_locked(s);
+    t->wait_timed_out = true;
+    LOGI("stream %d: its wait on event %d timed out after %u ms", s->id, t->u.event.ev->id, t->wait_timeout_ms);
+    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    return kick_locked(s);
+}
+
+#define WD_BATCH 32
+
+/* Called with e->wd_lock held: takes up to WD_BATCH expired streams off the
+ * list into out[] and returns how many; *next gets the earliest deadline
+ * left (0: none). */
+static unsigned take_expired_locked(struct engine *e, uint64_t now, struct stream **out, uint64_t *next)
+{
+    unsigned n = 0;
+    struct list *pos = e->timed.next;
+    *next = 0;
+    while (pos != &e->timed) {
+        struct stream *s = ACLCPU_CONTAINER_OF(pos, struct stream, timed_link);
+        pos = pos->next;
+        if (s->timed_deadline <= now && n < WD_BATCH) {
+            list_del(&s->timed_link);
+            s->timed = false;
+            out[n++] = s;
+        } else if (*next == 0 || s->timed_deadline < *next) {
+            *next = s->timed_deadline;
+        }
+    }
+    return n;
+}
+
+static void watchdog_main(void *arg)
+{
+    struct engine *e = arg;
+    struct stream *expired[WD_BATCH];
+    plat_mutex_lock(&e->wd_lock);
+    while (!e->wd_stop) {
+        uint64_t now = plat_now_ns(), next;
+        unsigned n = take_expired_locked(e, now, expired, &next);
+        if (n == 0) {
+            if (next == 0)
+                plat_cond_wait(&e->wd_cond, &e->wd_lock);
+            else
+                plat_cond_timedwait(&e->wd_cond, &e->wd_lock, next);
+            continue;
+        }
+        plat_mutex_unlock(&e->wd_lock);
+        for (unsigned i = 0; i < n; i++) {
+            struct worker *w;
+            plat_spin_lock(&expired[i]->lock);
+            w = time_out_locked(expired[i], now);
+            plat_spin_unlock(&expired[i]->lock);
+            engine_wake(w);
+        }
+        plat_mutex_lock(&e->wd_lock);
+    }
+    plat_mutex_unlock(&e->wd_lock);
+}
+
+void engine_watch_wait(struct stream *s, uint64_t deadline)
+{
+    struct engine *e = s->dev->engine;
+    plat_mutex_lock(&e->wd_lock);
+    if (!e->wd_started && plat_thread_create(&e->wd_thread, "aclcpu-watchdog", watchdog_main, e) == 0)
+        e->wd_started = true;
+    if (!s->timed) {
+        list_add_tail(&e->timed, &s->timed_link);
+        s->timed = true;
+    }
+    s->timed_deadline = deadline;
+    plat_cond_signal(&e->wd_cond);
+    plat_mutex_unlock(&e->wd_lock);
+}
+
+void engine_unwatch(struct stream *s)
+{
+    struct engine *e = s->dev->engine;
+    plat_mutex_lock(&e->wd_lock);
+    if (s->timed) {
+        list_del(&s->timed_link);
+        s->timed = false;
+    }
+    plat_mutex_unlock(&e->wd_lock);
+}
+
 /* ---- start and stop ------------------------------------------------------ */
 
 static unsigned worker_count(void)
@@ -387,6 +482,9 @@ aclError engine_start(struct device *d)
     plat_spin_init(&e->lock);
     plat_mutex_init(&e->hf_lock);
     plat_cond_init(&e->hf_cond);
+    plat_mutex_init(&e->wd_lock);
+    plat_cond_init(&e->wd_cond);
+    list_init(&e->timed);
     for (int p = 0; p < ACLCPU_PRIORITIES; p++)
         list_init(&e->ready[p]);
     list_init(&e->shared);
@@ -436,6 +534,14 @@ void engine_stop(struct device *d)
     plat_mutex_unlock(&e->hf_lock);
     if (e->hf_started)
         plat_thread_join(e->hf_thread);
+    plat_mutex_lock(&e->wd_lock);
+    e->wd_stop = true;
+    plat_cond_signal(&e->wd_cond);
+    plat_mutex_unlock(&e->wd_lock);
+    if (e->wd_started)
+        plat_thread_join(e->wd_thread);
+    plat_cond_destroy(&e->wd_cond);
+    plat_mutex_destroy(&e->wd_lock);
     plat_cond_destroy(&e->hf_cond);
     plat_mutex_destroy(&e->hf_lock);
     free(e->workers);

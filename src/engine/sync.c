@@ -296,7 +296,7 @@ void engine_stream_killed(struct stream *s)
 }
 
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */
-static void unpark_for_discard_locked(struct stream *s)
+void engine_unlink_parked_locked(struct stream *s)
 {
     struct event *ev = s->park_event;
     plat_spin_lock(&ev->lock);
@@ -332,9 +332,10 @@ void engine_discard_stream(struct stream *s)
     if (state == STREAM_READY && engine_unready_locked(s))
         state = STREAM_IDLE; /* now ours, with nothing taken from the queue */
     if (state == STREAM_PARKED) {
-        unpark_for_discard_locked(s);
+        engine_unlink_parked_locked(s);
         state = STREAM_IDLE;
     }
+    engine_unwatch(s);
     chain = engine_detach_from_locked(s, s->head);
     if (state == STREAM_IDLE)
         go_idle_locked(s);
