@@ -6,6 +6,7 @@
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test.h"
 
@@ -128,5 +129,81 @@ TEST(wait_timeout, force_destroy_of_a_watched_wait)
     ASSERT_OK(aclrtSynchronizeStream(s1));
     ASSERT_OK(aclrtDestroyEvent(e));
     ASSERT_OK(aclrtDestroyStream(s1));
+    t_teardown();
+}
+
+/* ---- kernel TIMEOUT / TIMEOUT_US launch attributes ------------------------------ */
+
+static _Atomic int busy_blocks;
+
+/* Each block keeps its core busy for the number of microseconds it is given. */
+static void k_busy(void *args)
+{
+    uint64_t us, end;
+    memcpy(&us, args, sizeof(us));
+    end = t_now_ns() + us * 1000u;
+    while (t_now_ns() < end)
+        ;
+    atomic_fetch_add(&busy_blocks, 1);
+}
+
+static aclError launch_busy(aclrtStream s, uint32_t blocks, uint64_t block_us, uint64_t timeout_us,
+                            aclrtEngineType engine)
+{
+    aclrtLaunchKernelAttr attr[2];
+    aclrtLaunchKernelCfg cfg = {attr, 2};
+    attr[0].id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+    attr[0].value.timeoutUs.timeoutLow = (uint32_t)timeout_us;
+    attr[0].value.timeoutUs.timeoutHigh = (uint32_t)(timeout_us >> 32);
+    attr[1].id = ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE;
+    attr[1].value.engineType = engine;
+    return aclrtLaunchKernelV2(t_kernel("wt_busy", k_busy), blocks, &block_us, sizeof(block_us), &cfg, s);
+}
+
+/* Blocks not started by the deadline never start, and the sync reports the
+ * engine's timeout code. */
+TEST(wait_timeout, kernel_timeout_stops_starting_blocks)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(launch_busy(s, 200, 2000, 20000, ACL_RT_ENGINE_TYPE_AIV)); /* 200 x 2 ms, 20 ms allowed */
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);
+    ASSERT(atomic_load(&busy_blocks) < 200);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A single block that ends after its deadline is reported as timed out;
+ * the cube engine has its own code. */
+TEST(wait_timeout, kernel_timeout_single_block)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(launch_busy(s, 1, 30000, 5000, ACL_RT_ENGINE_TYPE_AIC));
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TIMEOUT);
+    ASSERT_OK(launch_busy(s, 1, 30000, 5000, ACL_RT_ENGINE_TYPE_AIV));
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Within its timeout a kernel succeeds; the seconds attribute works too. */
+TEST(wait_timeout, kernel_within_timeout_succeeds)
+{
+    aclrtStream s = NULL;
+    aclrtLaunchKernelAttr attr;
+    aclrtLaunchKernelCfg cfg = {&attr, 1};
+    uint64_t us = 100;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(launch_busy(s, 4, 100, 2000000, ACL_RT_ENGINE_TYPE_AIV));
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT;
+    attr.value.timeout = 2;
+    ASSERT_OK(aclrtLaunchKernelV2(t_kernel("wt_busy", k_busy), 4, &us, sizeof(us), &cfg, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&busy_blocks), 8);
+    ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

@@ -56,8 +56,13 @@ static aclError read_cfg(const struct launch_desc *d, struct task *t)
         case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
         case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
         case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT: /* seconds */
+            t->u.kernel.timeout_us = (uint64_t)a->value.timeout * 1000000u;
+            break;
         case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+            t->u.kernel.timeout_us =
+                ((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow;
+            break;
         case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
             break; /* accepted; device-side tuning with no CPU effect */
         default:

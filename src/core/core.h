@@ -91,6 +91,7 @@ struct task {
             uint8_t schedule_mode;  /* 0 normal, 1 batch */
             bool overflow_check;    /* the stream's overflow switch when issued */
             uint16_t core_limit[2]; /* cube / vector cores the launching thread was limited to */
+            uint64_t timeout_us;    /* TIMEOUT / TIMEOUT_US launch attribute; 0 = none */
         } kernel;
         struct {
             void *dst;

@@ -46,6 +46,7 @@ struct kernel_run {
      * an aclrtStreamAbort in between stops the kernel at the next block. */
     _Atomic uint32_t *abort_epoch;
     uint32_t epoch;
+    uint64_t deadline_ns;          /* TIMEOUT launch attribute: blocks not started by then are skipped */
 };
 
 extern _Thread_local struct worker *tls_worker;

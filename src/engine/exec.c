@@ -22,6 +22,11 @@
 
 _Thread_local struct block_ctx *tls_block;
 
+static aclError timeout_code(const struct task *t)
+{
+    return t->u.kernel.engine == ACL_RT_ENGINE_TYPE_AIC ? ACL_ERROR_RT_AICORE_TIMEOUT : ACL_ERROR_RT_VECTOR_CORE_TIMEOUT;
+}
+
 static aclError trap_code(const struct task *t)
 {
     return t->u.kernel.engine == ACL_RT_ENGINE_TYPE_AIC ? ACL_ERROR_RT_AICORE_EXCEPTION
@@ -60,6 +65,14 @@ static void run_blocks(struct kernel_run *k)
         /* Relaxed: an abort is a request; seeing it a block late is fine. */
         if (atomic_load_explicit(k->abort_epoch, memory_order_relaxed) != k->epoch)
             continue; /* aborted: the remaining blocks never start */
+        if (k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns) {
+            /* Ran past its TIMEOUT attribute: fail as the device's timeout
+             * (a block in progress cannot be cut short on a CPU). */
+            int none = ACL_SUCCESS;
+            atomic_compare_exchange_strong_explicit(&k->error, &none, timeout_code(k->task), memory_order_relaxed,
+                                                    memory_order_relaxed);
+            continue;
+        }
         run_block(k, b);
     }
 }
@@ -117,6 +130,8 @@ static void unshare_and_join(struct engine *e, struct kernel_run *k)
 static aclError kernel_result(struct kernel_run *k)
 {
     aclError err = atomic_load_explicit(&k->error, memory_order_relaxed);
+    if (err == ACL_SUCCESS && k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns)
+        err = timeout_code(k->task); /* it ended, but later than its TIMEOUT attribute allowed */
     if (err == ACL_SUCCESS && k->task->u.kernel.overflow_check &&
         atomic_load_explicit(&k->overflow, memory_order_relaxed))
         err = k->task->u.kernel.engine == ACL_RT_ENGINE_TYPE_AIC ? ACL_ERROR_RT_AICORE_OVER_FLOW
@@ -129,16 +144,19 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
     struct kernel_run k;
     bool shared = false;
 
-    if (t->u.kernel.blocks == 1) {
+    if (t->u.kernel.blocks == 1 && t->u.kernel.timeout_us == 0) {
         /* One block: no sharing to set up, run it right here. */
         atomic_init(&k.error, ACL_SUCCESS);
         atomic_init(&k.overflow, false);
+        k.deadline_ns = 0;
         k.task = t;
         k.blocks = 1;
         run_block(&k, 0);
         return kernel_result(&k);
     }
     memset(&k, 0, sizeof(k));
+    if (t->u.kernel.timeout_us != 0)
+        k.deadline_ns = plat_now_ns() + t->u.kernel.timeout_us * 1000u;
     k.abort_epoch = &s->abort_epoch;
     k.epoch = atomic_load_explicit(&s->abort_epoch, memory_order_relaxed);
     k.task = t;
