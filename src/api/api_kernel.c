@@ -130,8 +130,7 @@ static aclError launch(const struct launch_desc *d)
     /* The core limits in force for this thread, recorded with the kernel
      * (cooperative: the block count is not clamped). Read before taking
      * the stream lock: a bound stream's limit needs that stream's lock. */
-    limits[0] = reslimit_in_force(s->dev, ACL_RT_DEV_RES_CUBE_CORE);
-    limits[1] = reslimit_in_force(s->dev, ACL_RT_DEV_RES_VECTOR_CORE);
+    reslimits_in_force(s->dev, limits);
     err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
     if (err == ACL_SUCCESS) {
         t->u.kernel.fn = kfn;

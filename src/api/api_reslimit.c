@@ -183,6 +183,13 @@ uint32_t reslimit_in_force(struct device *d, int type)
     return s != NULL ? stream_limit(s, type) : device_limit(d, type);
 }
 
+void reslimits_in_force(struct device *d, uint32_t out[2])
+{
+    struct stream *s = bound_stream(d); /* resolved once for both types */
+    for (int type = 0; type < 2; type++)
+        out[type] = s != NULL ? stream_limit(s, type) : device_limit(d, type);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value)
 {
     const char *fn = "aclrtGetResInCurrentThread";

@@ -16,19 +16,36 @@ static aclError null_arg(const char *fn, const char *arg)
     return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
 }
 
+/* Resolves the stream of a control call (failure mode, abort): NULL means
+ * the default stream, which only Ascend 950, A3 and A2 accept (spec §5). */
+static aclError resolve_ctrl_stream(const char *fn, const char *what, aclrtStream stream, struct context **ctx,
+                                    struct stream **s)
+{
+    aclError err = ctx_require(fn, ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (stream == NULL && !soc_has_ctrl_sq((*ctx)->dev->soc))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL; the default stream's %s is "
+                        "available only on Ascend 950, A3 and A2 (this device is %s)", fn, what,
+                        (*ctx)->dev->soc->name);
+    return stream_resolve(fn, stream, s);
+}
+
+/* Calls that change a stream need it to be in the current context. */
+static aclError check_own_context(const char *fn, const struct stream *s, const struct context *ctx)
+{
+    if (s->ctx == ctx)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+}
+
 static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mode)
 {
     struct context *ctx;
     struct stream *s;
     uint32_t want = (uint32_t)(mode & 1u), cur; /* only bit 0 counts (spec §5) */
-    aclError err = ctx_require(fn, &ctx);
+    aclError err = resolve_ctrl_stream(fn, "failure mode", stream, &ctx, &s);
 
-    if (err != ACL_SUCCESS)
-        return err;
-    if (stream == NULL && !soc_has_ctrl_sq(ctx->dev->soc))
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL; the default stream's failure mode "
-                        "can be set only on Ascend 950, A3 and A2 (this device is %s)", fn, ctx->dev->soc->name);
-    err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
     if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
@@ -41,8 +58,9 @@ static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mo
     if (cur == ACL_STOP_ON_FAILURE)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: stream %d's context is in STOP mode; it cannot go back to CONTINUE", fn, s->id);
-    if (s->ctx != ctx)
-        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+    err = check_own_context(fn, s, ctx);
+    if (err != ACL_SUCCESS)
+        return err;
     s->failure_mode = want;
     /* STOP on any stream makes the whole context stop on failure (spec §4). */
     atomic_store_explicit(&ctx->failure_mode, ACL_STOP_ON_FAILURE, memory_order_relaxed);
@@ -176,8 +194,9 @@ static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t m
     if (mode > ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: launchBlockingMode %u is not 0 (by env), 1 (non-blocking) or "
                         "2 (blocking)", fn, mode);
-    if (s->ctx != ctx)
-        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+    err = check_own_context(fn, s, ctx);
+    if (err != ACL_SUCCESS)
+        return err;
     plat_spin_lock(&s->lock);
     s->blocking_mode = mode;
     plat_spin_unlock(&s->lock);
@@ -286,18 +305,12 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
     const char *fn = "aclrtStreamAbort";
     struct context *ctx;
     struct stream *s;
-    aclError err = ctx_require(fn, &ctx);
+    aclError err = resolve_ctrl_stream(fn, "abort", stream, &ctx, &s);
 
+    if (err == ACL_SUCCESS)
+        err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
-    if (stream == NULL && !soc_has_ctrl_sq(ctx->dev->soc))
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL; the default stream can be aborted "
-                        "only on Ascend 950, A3 and A2 (this device is %s)", fn, ctx->dev->soc->name);
-    err = stream_resolve(fn, stream, &s);
-    if (err != ACL_SUCCESS)
-        return err;
-    if (s->ctx != ctx)
-        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
     engine_abort_stream(s);
     return ACL_SUCCESS;
 }

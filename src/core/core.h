@@ -371,6 +371,8 @@ bool launch_blocks(struct stream *s);
 /* The cores of type (0 cube, 1 vector) the calling thread may use on d:
  * its bound stream's limit, else the device's, else the hardware's. */
 uint32_t reslimit_in_force(struct device *d, int type);
+/* Both types at once (cube in out[0], vector in out[1]), for launches. */
+void reslimits_in_force(struct device *d, uint32_t out[2]);
 
 /* ---- callbacks to subscribed threads (report.c) ------------------------- */
 
