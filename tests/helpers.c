@@ -111,3 +111,21 @@ void t_launch_log(int v, aclrtStream s)
 {
     ASSERT_OK(aclrtLaunchKernel(t_kernel("t_log", t_k_log), 1, &v, sizeof(v), s));
 }
+
+void t_gated_pair_open(struct t_gated_pair *p)
+{
+    memset(p, 0, sizeof(*p));
+    ASSERT_OK(aclrtCreateStream(&p->s1));
+    ASSERT_OK(aclrtCreateStream(&p->s2));
+    ASSERT_OK(aclrtCreateEvent(&p->e));
+    t_launch_gate(&p->g, p->s1);
+    ASSERT_OK(aclrtRecordEvent(p->e, p->s1));
+}
+
+void t_gated_pair_close(struct t_gated_pair *p)
+{
+    ASSERT_OK(aclrtDestroyEvent(p->e));
+    ASSERT_OK(aclrtDestroyStream(p->s1));
+    if (p->s2 != NULL)
+        ASSERT_OK(aclrtDestroyStream(p->s2));
+}

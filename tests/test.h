@@ -94,6 +94,17 @@ struct t_gate {
 void t_k_gate(void *args);
 /* Launches t_k_gate for g on stream s, one block. */
 void t_launch_gate(struct t_gate *g, aclrtStream s);
+/* Two streams and an event recorded on s1 behind a shut gate: work that
+ * waits on e can only go on once the test opens g (or something gives up). */
+struct t_gated_pair {
+    aclrtStream s1, s2;
+    aclrtEvent e;
+    struct t_gate g;
+};
+/* Creates the streams and the event, launches the gate on s1, records e. */
+void t_gated_pair_open(struct t_gated_pair *p);
+/* Destroys the event and both streams (s2 only if still set). */
+void t_gated_pair_close(struct t_gated_pair *p);
 /* Kernel, args = _Atomic int *: spins (bounded) until the flag it points to is 1. */
 void t_k_flag_gate(void *args);
 /* Launches t_k_flag_gate for the flag open on stream s, one block. */

@@ -291,25 +291,17 @@ TEST(stream_attr, abort_stops_running_kernel_and_drops_queue)
  * hanging: the dropped record completes its event. */
 TEST(stream_attr, abort_releases_streams_waiting_on_its_events)
 {
-    static struct t_gate g;
-    aclrtStream s1 = NULL, s2 = NULL;
-    aclrtEvent e = NULL;
+    static struct t_gated_pair p;
     t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
-    ASSERT_OK(aclrtCreateEvent(&e));
-    t_launch_gate(&g, s1);
-    ASSERT_OK(aclrtRecordEvent(e, s1));
-    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
-    t_launch_log(5, s2);
-    ASSERT(t_wait_at_least(&g.started, 1));
-    atomic_store(&g.open, 1);
-    ASSERT_OK(aclrtStreamAbort(s1));
-    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s2, 5000));
+    t_gated_pair_open(&p);
+    ASSERT_OK(aclrtStreamWaitEvent(p.s2, p.e));
+    t_launch_log(5, p.s2);
+    ASSERT(t_wait_at_least(&p.g.started, 1));
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtStreamAbort(p.s1));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(p.s2, 5000));
     ASSERT_EQ(atomic_load(&t_log_v[0]), 5);
-    ASSERT_OK(aclrtDestroyEvent(e));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
+    t_gated_pair_close(&p);
     t_teardown();
 }
 

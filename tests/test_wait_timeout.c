@@ -15,29 +15,21 @@
  * gate opening later changes nothing. */
 static void check_wait_times_out(aclError (*issue_wait)(aclrtStream, aclrtEvent), uint64_t min_ms)
 {
-    static struct t_gate g;
-    aclrtStream s1 = NULL, s2 = NULL;
-    aclrtEvent e = NULL;
+    static struct t_gated_pair p;
     uint64_t t0;
 
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
-    ASSERT_OK(aclrtCreateEvent(&e));
-    t_launch_gate(&g, s1);
-    ASSERT_OK(aclrtRecordEvent(e, s1));
+    t_gated_pair_open(&p);
     t0 = t_now_ns();
-    ASSERT_OK(issue_wait(s2, e));
-    t_launch_log(1, s2);
-    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s2, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
+    ASSERT_OK(issue_wait(p.s2, p.e));
+    t_launch_log(1, p.s2);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(p.s2, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
     ASSERT(t_now_ns() - t0 >= min_ms * 1000000u);
     ASSERT_EQ(atomic_load(&t_log_stored), 1); /* the task after the failed wait still ran */
-    ASSERT_EQ(atomic_load(&g.finished), 0);   /* and the gate is still shut */
-    atomic_store(&g.open, 1);
-    ASSERT_OK(aclrtSynchronizeStream(s1));
-    ASSERT_OK(aclrtSynchronizeStream(s2));
-    ASSERT_OK(aclrtDestroyEvent(e));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_EQ(atomic_load(&p.g.finished), 0); /* and the gate is still shut */
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s1));
+    ASSERT_OK(aclrtSynchronizeStream(p.s2));
+    t_gated_pair_close(&p);
 }
 
 static aclError wait_1s(aclrtStream s, aclrtEvent e) { return aclrtStreamWaitEventWithTimeout(s, e, 1); }
@@ -69,23 +61,15 @@ TEST(wait_timeout, wait_with_flag_default_takes_seconds)
 /* A wait that is satisfied in time is not failed by its timeout. */
 TEST(wait_timeout, satisfied_wait_is_not_failed)
 {
-    static struct t_gate g;
-    aclrtStream s1 = NULL, s2 = NULL;
-    aclrtEvent e = NULL;
+    static struct t_gated_pair p;
     t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
-    ASSERT_OK(aclrtCreateEvent(&e));
-    t_launch_gate(&g, s1);
-    ASSERT_OK(aclrtRecordEvent(e, s1));
-    ASSERT_OK(aclrtStreamWaitEventWithTimeout(s2, e, 3));
-    t_launch_log(1, s2);
-    atomic_store(&g.open, 1);
-    ASSERT_OK(aclrtSynchronizeStream(s2));
+    t_gated_pair_open(&p);
+    ASSERT_OK(aclrtStreamWaitEventWithTimeout(p.s2, p.e, 3));
+    t_launch_log(1, p.s2);
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s2));
     ASSERT_EQ(atomic_load(&t_log_stored), 1);
-    ASSERT_OK(aclrtDestroyEvent(e));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
+    t_gated_pair_close(&p);
     t_teardown();
 }
 
@@ -114,21 +98,15 @@ TEST(wait_timeout, notify_wait_times_out)
 /* Destroying a stream whose wait is being watched leaves nothing behind. */
 TEST(wait_timeout, force_destroy_of_a_watched_wait)
 {
-    static struct t_gate g;
-    aclrtStream s1 = NULL, s2 = NULL;
-    aclrtEvent e = NULL;
+    static struct t_gated_pair p;
     t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
-    ASSERT_OK(aclrtCreateEvent(&e));
-    t_launch_gate(&g, s1);
-    ASSERT_OK(aclrtRecordEvent(e, s1));
-    ASSERT_OK(aclrtStreamWaitEventWithTimeout(s2, e, 1));
-    ASSERT_OK(aclrtDestroyStreamForce(s2));
-    atomic_store(&g.open, 1);
-    ASSERT_OK(aclrtSynchronizeStream(s1));
-    ASSERT_OK(aclrtDestroyEvent(e));
-    ASSERT_OK(aclrtDestroyStream(s1));
+    t_gated_pair_open(&p);
+    ASSERT_OK(aclrtStreamWaitEventWithTimeout(p.s2, p.e, 1));
+    ASSERT_OK(aclrtDestroyStreamForce(p.s2));
+    p.s2 = NULL;
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s1));
+    t_gated_pair_close(&p);
     t_teardown();
 }
 
