@@ -14,7 +14,7 @@
  */
 #include "../core/core.h"
 
-static _Thread_local void *tls_res_stream; /* handle of the bound stream, or NULL */
+static _Thread_local void *tls_res_stream ACLCPU_TLS_HOT; /* handle of the bound stream, or NULL */
 
 static uint32_t hardware_cores(const struct device *d, int type)
 {

@@ -20,6 +20,20 @@
 #define ACLCPU_PRINTF(f, a)
 #endif
 
+/*
+ * Thread-locals read on every launch or task (current context, task cache,
+ * executor state). In a shared library the default TLS model reaches each
+ * one through a call to __tls_get_addr; initial-exec makes it one load off
+ * the thread pointer. Such variables come out of glibc's static TLS
+ * surplus when the library is dlopen()ed, so only a few small ones (tens of
+ * bytes in all) carry it; big per-thread buffers keep the default.
+ */
+#if defined(__GNUC__)
+#define ACLCPU_TLS_HOT __attribute__((tls_model("initial-exec")))
+#else
+#define ACLCPU_TLS_HOT
+#endif
+
 #define ACLCPU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ACLCPU_CONTAINER_OF(p, type, member) ((type *)(void *)((char *)(p)-offsetof(type, member)))
 

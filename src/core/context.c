@@ -16,7 +16,7 @@
 #include "core.h"
 
 static plat_mutex admin_lock;
-static _Thread_local void *tls_ctx_handle;
+static _Thread_local void *tls_ctx_handle ACLCPU_TLS_HOT;
 
 __attribute__((constructor)) static void context_init(void) { plat_mutex_init(&admin_lock); }
 

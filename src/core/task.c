@@ -29,7 +29,7 @@ struct magazine {
 static plat_mutex depot_lock;
 static struct task *depot[DEPOT_MAX];   /* each a chain of MAG_BATCH records */
 static unsigned depot_n;
-static _Thread_local struct magazine mag;
+static _Thread_local struct magazine mag ACLCPU_TLS_HOT;
 
 static void magazine_flush(void);
 

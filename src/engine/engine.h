@@ -99,6 +99,6 @@ struct block_ctx {
     void *trap_jmp;              /* jmp_buf of the running block */
     bool overflow;
 };
-extern _Thread_local struct block_ctx *tls_block;
+extern _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
 
 #endif

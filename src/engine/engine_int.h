@@ -49,7 +49,7 @@ struct kernel_run {
     uint64_t deadline_ns;          /* TIMEOUT launch attribute: blocks not started by then are skipped */
 };
 
-extern _Thread_local struct worker *tls_worker;
+extern _Thread_local struct worker *tls_worker ACLCPU_TLS_HOT;
 
 /* sched.c */
 void engine_run_stream(struct executor *x, struct stream *s);

@@ -20,7 +20,7 @@
 
 #include "engine_int.h"
 
-_Thread_local struct block_ctx *tls_block;
+_Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
 
 static aclError timeout_code(const struct task *t)
 {

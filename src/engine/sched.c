@@ -23,7 +23,7 @@
 
 #include "engine_int.h"
 
-_Thread_local struct worker *tls_worker;
+_Thread_local struct worker *tls_worker ACLCPU_TLS_HOT;
 
 static uint32_t prio_bit(uint32_t p) { return 1u << p; }
 
