@@ -31,7 +31,6 @@ struct launch_desc {
 static aclError read_cfg(const struct launch_desc *d, struct task *t)
 {
     const aclrtLaunchKernelCfg *cfg = d->cfg;
-    t->u.kernel.engine = ACL_RT_ENGINE_TYPE_AIV; /* vector unless told otherwise */
     if (cfg == NULL)
         return ACL_SUCCESS;
     if (cfg->numAttrs > 0 && cfg->attrs == NULL)
@@ -133,11 +132,15 @@ static aclError launch(const struct launch_desc *d)
     reslimits_in_force(s->dev, limits);
     err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
     if (err == ACL_SUCCESS) {
-        t->u.kernel.fn = kfn;
-        t->u.kernel.blocks = d->blocks;
-        t->u.kernel.overflow_check = s->overflow_switch != 0; /* s->lock held: the switch as of issue */
-        t->u.kernel.core_limit[0] = (uint16_t)limits[0];
-        t->u.kernel.core_limit[1] = (uint16_t)limits[1];
+        /* Every field, so a reused record needs no clearing; bin is
+         * attached just before the commit (the task then holds it). */
+        t->u.kernel = (struct task_kernel){
+            .fn = kfn,
+            .blocks = d->blocks,
+            .core_limit = {(uint16_t)limits[0], (uint16_t)limits[1]},
+            .engine = ACL_RT_ENGINE_TYPE_AIV, /* vector unless told otherwise */
+            .overflow_check = s->overflow_switch != 0, /* s->lock held: the switch as of issue */
+        };
         err = read_cfg(d, t);
         if (err == ACL_SUCCESS)
             err = fill_args(d, t);

@@ -34,6 +34,10 @@
 #define ACLCPU_TLS_HOT
 #endif
 
+/* Fields written by different threads at high rates live on lines of
+ * their own (struct stream, struct task). */
+#define ACLCPU_CACHE_LINE 64
+
 #define ACLCPU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ACLCPU_CONTAINER_OF(p, type, member) ((type *)(void *)((char *)(p)-offsetof(type, member)))
 

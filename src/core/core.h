@@ -77,22 +77,42 @@ enum task_kind {
 struct event;
 struct binary;
 
+/* A link in a stream's task queue (see struct stream); the stream's stub is
+ * a bare one. */
+struct qnode {
+    /* Written by a launcher under the stream's lock (release) and read by
+     * the stream's owner without it (acquire): see stream_commit. */
+    _Atomic(struct qnode *) next;
+};
+
+/* A kernel launch: every field is set by the launch (launch() in
+ * api_kernel.c), so none needs clearing when the record is reused. */
+struct task_kernel {
+    aclcpuKernelFn fn;
+    void *args;             /* the task's inline_args, or a heap copy it owns */
+    struct binary *bin;     /* holds bin->inflight while queued */
+    uint64_t timeout_us;    /* TIMEOUT / TIMEOUT_US launch attribute; 0 = none */
+    uint32_t blocks;
+    uint16_t core_limit[2]; /* cube / vector cores the launching thread was limited to */
+    uint8_t engine;         /* aclrtEngineType */
+    uint8_t schedule_mode;  /* 0 normal, 1 batch */
+    bool overflow_check;    /* the stream's overflow switch when issued */
+};
+
+/*
+ * A task record. The first cache line holds all a kernel launch writes and
+ * its executor reads, so handing a launch to a worker moves one line; the
+ * argument bytes follow, touched only by launches that have arguments.
+ */
 struct task {
-    struct task *next;     /* stream FIFO / free list, under stream->lock */
-    uint64_t seq;          /* 1-based position in its stream */
+    struct qnode q;            /* stream queue link; free-list link in task.c */
     uint8_t kind;
+    /* Waits: whether the watchdog ended it, and how long the head may stay
+     * parked (0 = forever). Set by every wait; unused by other kinds. */
+    bool wait_timed_out;
+    uint32_t wait_timeout_ms;
     union {
-        struct {
-            aclcpuKernelFn fn;
-            void *args;             /* inline_args or heap_args */
-            struct binary *bin;     /* holds bin->inflight while queued */
-            uint32_t blocks;
-            uint8_t engine;         /* aclrtEngineType */
-            uint8_t schedule_mode;  /* 0 normal, 1 batch */
-            bool overflow_check;    /* the stream's overflow switch when issued */
-            uint16_t core_limit[2]; /* cube / vector cores the launching thread was limited to */
-            uint64_t timeout_us;    /* TIMEOUT / TIMEOUT_US launch attribute; 0 = none */
-        } kernel;
+        struct task_kernel kernel;
         struct {
             void *dst;
             const void *src;
@@ -112,17 +132,13 @@ struct task {
         struct {
             struct event *ev;
             uint64_t gen;           /* the record this task makes or waits for */
+            uint64_t deadline;      /* waits: when a timed wait ends (set when it first parks) */
         } event;
     } u;
-    void *heap_args;
-    uint64_t t_start, t_end;
-    /* Waits: how long the head may stay parked (0 = forever), when that
-     * ends (set when it first parks), and whether it ran out. */
-    uint32_t wait_timeout_ms;
-    uint64_t wait_deadline;
-    bool wait_timed_out;
     _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];
 };
+
+static inline struct task *task_of(struct qnode *n) { return ACLCPU_CONTAINER_OF(n, struct task, q); }
 
 /* ---- devices (device.c) -------------------------------------------------- */
 
@@ -201,57 +217,66 @@ enum stream_state {
 
 struct stream {
     struct obj_header hdr;
-    /* The lock and the atomics up to `ctx` survive recycling (obj_create
-     * clears from `ctx` on): a thread holding a stale pointer may still
-     * touch them. */
-    plat_spin lock;
-    /* Set under lock by a force destroy; the owner polls it (relaxed: it
-     * takes the lock before going idle and re-checks there). */
-    _Atomic bool discard;
-    /* Completion is lock-free: the owner stores done (seq_cst) and then
-     * loads sync_waiters (seq_cst); a waiter increments sync_waiters
-     * (seq_cst) and then loads done. In that total order one of the two
-     * sees the other, so a waiter never sleeps through its completion. */
-    _Atomic uint64_t done;
-    _Atomic uint32_t sync_waiters;
-    _Atomic uint32_t wake_word;  /* futex the waiters sleep on */
-    /* Smallest target among sleeping waiters (UINT64_MAX: none): the
-     * completer wakes them only when done reaches it, not on every task. */
-    _Atomic uint64_t wake_at;
-    _Atomic uint32_t abort_epoch; /* bumped by aclrtStreamAbort; running kernels watch it */
+    /* Everything up to `ctx` survives recycling (obj_create clears from
+     * `ctx` on): a thread holding a stale pointer may still touch it. */
+
+    /* Read-mostly: set at creation or on rare changes. */
     /* Written under lock (or engine lock for READY <-> RUNNING); atomic so a
      * launcher may read it while an executor changes RUNNING <-> PARKED. */
     _Atomic int state;
-
+    _Atomic uint32_t abort_epoch; /* bumped by aclrtStreamAbort; running kernels watch it */
     /* Set once at creation; atomic (relaxed) because a thread that raced
      * with a destroy may still read them while a new stream is set up in
      * this memory, and its answer is then thrown away. */
     _Atomic int32_t id;
     _Atomic uint32_t priority;
     _Atomic uint32_t flags;      /* ACL_STREAM_* as created */
+    _Atomic(struct device *) dev; /* a launch reads it before it takes the lock */
 
+    /* ---- completion line: the owner writes it after every task ---- */
+    /* Completion is lock-free: the owner stores done (seq_cst) and then
+     * loads sync_waiters (seq_cst); a waiter increments sync_waiters
+     * (seq_cst) and then loads done. In that total order one of the two
+     * sees the other, so a waiter never sleeps through its completion. */
+    _Alignas(ACLCPU_CACHE_LINE) _Atomic uint64_t done;
+    _Atomic uint32_t sync_waiters;
+    _Atomic uint32_t wake_word;  /* futex the waiters sleep on */
+    /* Smallest target among sleeping waiters (UINT64_MAX: none): the
+     * completer wakes them only when done reaches it, not on every task. */
+    _Atomic uint64_t wake_at;
+    /* Set under lock by a force destroy or abort; the owner polls it
+     * (relaxed: it takes the lock before dropping the queue). */
+    _Atomic bool discard;
+    /* The owner's end of the queue. head is the last node taken off it:
+     * the stub, or the record of the last task done, kept as the dummy so
+     * that the owner never needs the lock to step to head->next, the task
+     * to run. Written by the stream's owner, or under lock by a thread that
+     * holds the stream while it has no owner (IDLE, PARKED); atomic because
+     * a discarder reads it under the lock while an owner runs (see
+     * engine_discard_stream for the pairing). */
+    _Atomic(struct qnode *) head;
+    struct qnode stub;
+
+    /* ---- issue line: every launch takes the lock and writes below ---- */
+    _Alignas(ACLCPU_CACHE_LINE) plat_spin lock;
     struct context *ctx;
-    struct device *dev;
+    /* Under lock. */
+    struct qnode *tail;          /* the newest task, or head when none is queued */
+    uint64_t issued;             /* tasks queued so far; done counts those completed */
+    aclError stop_error;         /* STOP mode tripped: the failing task's code */
+    uint32_t overflow_switch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK / aclrtSetStreamOverflowSwitch */
+    uint32_t blocking_mode;      /* ACL_STREAM_LAUNCH_BLOCKING_MODE_*, set by attribute */
+    uint32_t nonblocking_depth;  /* aclrtNonBlockingLaunchBegin nesting */
     bool is_default;
 
-    /* Under lock. */
-    struct task *head, *tail;    /* queued tasks no executor has taken yet */
-    uint64_t issued;             /* seq of the newest task */
+    /* Under lock, rarely touched. */
     aclError error;              /* first task error since the last sync */
-    aclError stop_error;         /* STOP mode tripped: the failing task's code */
     uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
-    uint32_t overflow_switch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK / aclrtSetStreamOverflowSwitch */
     uint32_t user_tag;           /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
     uint32_t cache_op_info;      /* ACL_STREAM_ATTR_CACHE_OP_INFO */
     uint32_t res_limit[2];       /* aclrtSetStreamResLimit, per type; 0 = none set */
     uint64_t abort_seq;          /* issued when last aborted: syncs up to it report 107023 */
-    uint32_t blocking_mode;      /* ACL_STREAM_LAUNCH_BLOCKING_MODE_*, set by attribute */
-    uint32_t nonblocking_depth;  /* aclrtNonBlockingLaunchBegin nesting */
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
-
-    /* The batch an executor took from head..tail; touched only by the
-     * stream's owner (state RUNNING), so without the lock. */
-    struct task *run_head, *run_tail;
 
     struct list ready_link;      /* engine ready list, under engine->lock */
     uint64_t ready_order;        /* age within its priority, engine->lock */
@@ -266,6 +291,18 @@ struct stream {
     uint64_t park_gen;
     struct event *park_event;
 };
+
+/* Called by the stream's owner (or under s->lock by a thread holding a
+ * stream that has none): the task to run next, or NULL when the queue is
+ * empty. Acquire: pairs with stream_commit's release of the link, so the
+ * task's fields are seen as the launcher wrote them. */
+static inline struct task *stream_next_task(struct stream *s)
+{
+    /* Relaxed: head is the caller's own write, or was made under the lock. */
+    struct qnode *head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    struct qnode *n = atomic_load_explicit(&head->next, memory_order_acquire);
+    return n != NULL ? task_of(n) : NULL;
+}
 
 aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
                        struct stream **out);
@@ -288,14 +325,12 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
 void stream_commit(struct stream *s, struct task *t);
 /* Gives back a task taken with stream_begin_task and drops the lock. */
 void stream_abandon(struct stream *s, struct task *t);
-/* Called with s->lock held by the stream's owner: puts the owner's batch
- * back at the front of the queue (before parking or handing off). */
-void engine_return_batch_locked(struct stream *s);
 /* Task records come from a per-thread cache (task.c). */
 struct task *task_alloc(void);
 void task_free(struct task *t);
 void task_cache_release(void);
-/* Reserves argument space of n bytes on t (inline or heap); NULL on OOM. */
+/* Argument space of n bytes for kernel task t (inline or heap), stored in
+ * t->u.kernel.args; NULL on OOM. */
 void *task_args_reserve(struct task *t, size_t n);
 /* Releases what a finished or discarded task holds; not the task itself. */
 void task_release(struct task *t);

@@ -226,12 +226,11 @@ bool event_wait_or_park(struct stream *s, struct task *t)
     }
     if (!passed) {
         if (t->wait_timeout_ms != 0) {
-            if (t->wait_deadline == 0) /* the clock starts when the wait is reached */
-                t->wait_deadline = plat_now_ns() + (uint64_t)t->wait_timeout_ms * 1000000u;
-            engine_watch_wait(s, t->wait_deadline);
+            if (t->u.event.deadline == 0) /* the clock starts when the wait is reached */
+                t->u.event.deadline = plat_now_ns() + (uint64_t)t->wait_timeout_ms * 1000000u;
+            engine_watch_wait(s, t->u.event.deadline);
         }
-        engine_return_batch_locked(s);
-        s->park_event = ev;
+        s->park_event = ev; /* the wait stays at the head of the queue */
         s->park_gen = t->u.event.gen;
         s->park_next = ev->waiters;
         ev->waiters = s;
@@ -239,7 +238,7 @@ bool event_wait_or_park(struct stream *s, struct task *t)
     }
     plat_spin_unlock(&ev->lock);
     plat_spin_unlock(&s->lock);
-    if (passed && t->wait_deadline != 0)
+    if (passed && t->u.event.deadline != 0)
         engine_unwatch(s);
     return passed;
 }

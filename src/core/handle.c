@@ -6,12 +6,14 @@
  * are created under the table's lock and published with release stores;
  * resolvers use acquire loads. Object memory is never freed (see handle.h):
  * the table keeps every object it ever made, and live counts are bounded
- * by the caps each type enforces (streams, events, ...).
+ * by the caps each type enforces (streams, events, ...). Objects start on
+ * a cache line, so the per-line layout of struct stream holds.
  * Lock order: a table lock is a leaf; nothing is locked while holding it.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/common.h"
 #include "../platform/platform.h"
 #include "handle.h"
 
@@ -41,6 +43,16 @@ __attribute__((constructor)) static void tables_init(void)
         plat_mutex_init(&tables[i].lock);
 }
 
+/* Zeroed memory for an object of size bytes, starting on a cache line. */
+static void *alloc_zeroed_lines(size_t size)
+{
+    size_t rounded = (size + ACLCPU_CACHE_LINE - 1) & ~(size_t)(ACLCPU_CACHE_LINE - 1);
+    void *p = aligned_alloc(ACLCPU_CACHE_LINE, rounded);
+    if (p != NULL)
+        memset(p, 0, rounded);
+    return p;
+}
+
 static struct obj_header *new_slot(struct table *t, enum obj_type type, size_t size)
 {
     uint32_t idx = t->slots;
@@ -58,7 +70,7 @@ static struct obj_header *new_slot(struct table *t, enum obj_type type, size_t s
         /* Release: a resolver that loads this chunk sees it zeroed. */
         atomic_store_explicit(&t->chunks[c], chunk, memory_order_release);
     }
-    h = calloc(1, size);
+    h = alloc_zeroed_lines(size);
     if (h == NULL)
         return NULL;
     h->type = (uint8_t)type;

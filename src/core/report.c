@@ -160,13 +160,8 @@ enum run_result report_post(struct stream *s, struct task *t)
     struct subscription *sub;
     bool block = t->u.host.block; /* t may be freed once the item is posted */
 
-    if (block) {
-        /* Hand the stream over with the callback at its head: the
-         * processing thread completes it (engine_finish_handed_off). */
-        plat_spin_lock(&s->lock);
-        engine_return_batch_locked(s);
-        plat_spin_unlock(&s->lock);
-    }
+    /* A blocking callback hands the stream over with the callback at its
+     * head: the processing thread completes it (engine_finish_handed_off). */
     plat_mutex_lock(&report_lock);
     sub = find_sub(s);
     if (it == NULL || sub == NULL) {

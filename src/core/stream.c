@@ -2,15 +2,23 @@
  * stream.c - streams: creation, destruction, handle resolution, queueing a
  * task, and the stream-state callbacks.
  *
- * DESIGN: a stream is a FIFO of tasks under its own lock plus a small free
- * list of task records, so a launch costs one lock round trip and usually no
- * malloc. Queueing a task on an idle stream puts the stream in its engine's
- * ready set (engine_stream_kick). Tasks are filled while the lock is held:
- * that keeps a launch to a single critical section.
+ * DESIGN: a stream is a singly linked FIFO of task records with a dummy
+ * node. Launchers append at the tail under the stream's lock (the issue
+ * lock): one critical section per launch, in which the handle, STOP mode
+ * and the stream's settings are checked and the task is filled and linked.
+ * stream_commit is the one place a task joins a stream. The stream's owner
+ * (the executor running it, sync.c) takes tasks from the other end without
+ * the lock: the link it follows is published with a release store, and
+ * the node it stands on is never the one a launcher writes unless it is the
+ * tail, where the lock settles who goes on. Launcher and owner therefore
+ * share no lock and, on a busy stream, no cache line but the task's own.
+ * Queueing a task on an idle stream puts the stream in its engine's ready
+ * set (engine_stream_kick). Records come from a per-thread cache (task.c).
  *
- * Threads: any host thread (launch, create, destroy); executors pop tasks
- * (sync.c). Lock order: context->lock > stream->lock > event->lock >
- * engine->lock; cb_lock is a leaf, and callbacks run without it held.
+ * Threads: any host thread (launch, create, destroy); executors take and
+ * complete tasks (sync.c). Lock order: context->lock > stream->lock >
+ * event->lock > engine->lock; cb_lock is a leaf, and callbacks run without
+ * it held.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +30,15 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
                                bool is_default)
 {
     s->ctx = ctx;
-    s->dev = ctx->dev;
+    atomic_store_explicit(&s->dev, ctx->dev, memory_order_relaxed); /* see stream->id */
     s->priority = priority;
     s->flags = flags;
     s->is_default = is_default;
     list_init(&s->ready_link);
     list_init(&s->timed_link);
+    atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
+    atomic_store_explicit(&s->head, &s->stub, memory_order_relaxed); /* under lock, before the stream is published */
+    s->tail = &s->stub;
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
@@ -86,6 +97,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
         engine_discard_stream(s);
     else
         engine_sync_stream(s, NULL, 0, ACL_SUCCESS);
+    engine_wait_unowned(s);
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
     plat_mutex_unlock(&s->ctx->lock);
@@ -113,52 +125,60 @@ aclError stream_resolve(const char *fn, const void *handle, struct stream **out)
     return ACL_SUCCESS;
 }
 
-aclError stream_begin_task(const char *fn, struct stream *s, const void *handle, enum task_kind kind,
-                           struct task **out)
+/* Called with s->lock held: why s takes no task now (0 if it does). */
+static aclError refusal_locked(const char *fn, struct stream *s, const void *handle)
 {
-    struct task *t;
-
-    plat_spin_lock(&s->lock);
     /* Re-checked under the lock: the stream may have died (or been reused
      * for a new stream) since the handle was resolved. */
     if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
-                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed))) {
-        plat_spin_unlock(&s->lock);
+                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
-    }
-    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
-        aclError code = s->stop_error;
-        plat_spin_unlock(&s->lock);
-        return acl_fail(code,
+    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS))
+        return acl_fail(s->stop_error,
                         "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
                         "no new tasks (destroy it and create another)",
-                        fn, s->id, code, acl_error_name(code));
-    }
-    t = task_alloc();
-    if (ACLCPU_UNLIKELY(t == NULL)) {
-        plat_spin_unlock(&s->lock);
+                        fn, s->id, s->stop_error, acl_error_name(s->stop_error));
+    return ACL_SUCCESS;
+}
+
+aclError stream_begin_task(const char *fn, struct stream *s, const void *handle, enum task_kind kind,
+                           struct task **out)
+{
+    aclError err;
+    /* Taken before the lock, to keep the critical section short. */
+    struct task *t = task_alloc();
+
+    if (ACLCPU_UNLIKELY(t == NULL))
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for a task record", fn);
+    plat_spin_lock(&s->lock);
+    err = refusal_locked(fn, s, handle);
+    if (ACLCPU_UNLIKELY(err != ACL_SUCCESS)) {
+        plat_spin_unlock(&s->lock);
+        task_free(t);
+        return err;
     }
-    t->next = NULL;
+    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
     t->kind = (uint8_t)kind;
-    t->heap_args = NULL;
-    t->t_start = t->t_end = 0;
-    t->wait_timeout_ms = 0;
-    t->wait_deadline = 0;
-    t->wait_timed_out = false;
-    memset(&t->u, 0, sizeof(t->u));
+    if (kind != TASK_KERNEL) {
+        /* A kernel launch sets every field of its kind; the others rely on
+         * zeroes for what they leave unset. */
+        memset(&t->u, 0, sizeof(t->u));
+        t->wait_timeout_ms = 0;
+        t->wait_timed_out = false;
+    }
     *out = t;
     return ACL_SUCCESS;
 }
 
 void stream_commit(struct stream *s, struct task *t)
 {
-    t->seq = ++s->issued;
-    if (s->tail != NULL)
-        s->tail->next = t;
-    else
-        s->head = t;
-    s->tail = t;
+    s->issued++;
+    /* Release: the owner's acquire load of this link (stream_next_task)
+     * sees the task as filled. The owner reads the link without the lock;
+     * the lock only orders launchers, and the owner against them at the
+     * tail (going idle, sync.c). */
+    atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
+    s->tail = &t->q;
     if (ACLCPU_UNLIKELY(s->flags & ACL_STREAM_PERSISTENT)) {
         /* Tasks of a persistent stream do not run when issued: they are
          * kept for the model the stream is bound to (spec §5). */
@@ -171,16 +191,18 @@ void stream_commit(struct stream *s, struct task *t)
 void stream_abandon(struct stream *s, struct task *t)
 {
     plat_spin_unlock(&s->lock);
-    free(t->heap_args);
+    /* An argument copy is all a task holds before it is committed: a
+     * kernel's binary reference and an event's pending count are attached
+     * just before stream_commit. */
+    if (t->kind == TASK_KERNEL && t->u.kernel.args != t->inline_args)
+        free(t->u.kernel.args);
     task_free(t);
 }
 
 void *task_args_reserve(struct task *t, size_t n)
 {
-    if (n <= TASK_INLINE_ARGS)
-        return t->inline_args;
-    t->heap_args = malloc(n);
-    return t->heap_args;
+    t->u.kernel.args = n <= TASK_INLINE_ARGS ? t->inline_args : malloc(n);
+    return t->u.kernel.args;
 }
 
 void task_release(struct task *t)
@@ -189,6 +211,8 @@ void task_release(struct task *t)
     case TASK_KERNEL:
         if (t->u.kernel.bin != NULL)
             binary_put_inflight(t->u.kernel.bin);
+        if (t->u.kernel.args != t->inline_args)
+            free(t->u.kernel.args);
         break;
     case TASK_EVENT_RECORD:
     case TASK_EVENT_WAIT:
@@ -200,8 +224,6 @@ void task_release(struct task *t)
     default:
         break;
     }
-    free(t->heap_args);
-    t->heap_args = NULL;
 }
 
 /* ---- stream state callbacks ------------------------------------------------ */

@@ -6,9 +6,16 @@
  * a small cache (a magazine); a thread whose cache overflows hands a whole
  * chain of MAG_BATCH records to the depot, and a thread whose cache is
  * empty takes one back, so the depot lock is taken once per MAG_BATCH
- * records, and a launch usually touches no shared cache line at all. The
+ * records, and a launch usually touches no shared cache line at all.
+ *
+ * The depot is a FIFO, and a launcher takes a chain only while more than
+ * DEPOT_REST wait (else it allocates new records): a chain an executor
+ * has just handed in is still hot in that executor's cache, and a launcher
+ * writing it at once stalls on every record (measured: about 100 ns per
+ * launch on a 2-vCPU EPYC VM, against 20 ns for rested records). The
  * depot keeps at most DEPOT_MAX chains; beyond that records go back to
- * malloc, which bounds the memory a burst leaves behind.
+ * malloc, which bounds the memory a burst leaves behind. Records start on
+ * a cache line, so a kernel task's first line is all a launch hands over.
  *
  * Threads: any. depot_lock is a leaf.
  */
@@ -16,9 +23,14 @@
 
 #include "core.h"
 
+_Static_assert(offsetof(struct task, inline_args) == ACLCPU_CACHE_LINE,
+               "a kernel task's fields fill exactly its first cache line");
+_Static_assert(sizeof(struct task) % ACLCPU_CACHE_LINE == 0, "task records are whole cache lines");
+
 #define MAG_BATCH 64
 #define MAG_MAX (2 * MAG_BATCH)
-#define DEPOT_MAX 256 /* chains: 16K records, about 4 MiB */
+#define DEPOT_MAX 256 /* chains: 16K records, 3 MiB */
+#define DEPOT_REST 2  /* chains left resting in the depot */
 
 struct magazine {
     struct task *head;
@@ -27,21 +39,32 @@ struct magazine {
 };
 
 static plat_mutex depot_lock;
-static struct task *depot[DEPOT_MAX];   /* each a chain of MAG_BATCH records */
-static unsigned depot_n;
+static struct task *depot[DEPOT_MAX];   /* a ring of chains of MAG_BATCH records, oldest at depot_first */
+static unsigned depot_first, depot_n;
 static _Thread_local struct magazine mag ACLCPU_TLS_HOT;
 
 static void magazine_flush(void);
 
 __attribute__((constructor)) static void task_init(void) { plat_mutex_init(&depot_lock); }
 
+static struct task *next_of(struct task *t)
+{
+    struct qnode *n = atomic_load_explicit(&t->q.next, memory_order_relaxed); /* private list: no ordering */
+    return n != NULL ? task_of(n) : NULL;
+}
+
+static void set_next(struct task *t, struct task *next)
+{
+    atomic_store_explicit(&t->q.next, next != NULL ? &next->q : NULL, memory_order_relaxed);
+}
+
 static struct task *split_batch(void)
 {
     struct task *chain = mag.head, *t = chain;
     for (unsigned i = 1; i < MAG_BATCH; i++)
-        t = t->next;
-    mag.head = t->next;
-    t->next = NULL;
+        t = next_of(t);
+    mag.head = next_of(t);
+    set_next(t, NULL);
     mag.n -= MAG_BATCH;
     return chain;
 }
@@ -49,35 +72,45 @@ static struct task *split_batch(void)
 static void free_chain(struct task *t)
 {
     while (t != NULL) {
-        struct task *next = t->next;
+        struct task *next = next_of(t);
         free(t);
         t = next;
     }
 }
 
-struct task *task_alloc(void)
+static void register_exit_flush(void)
 {
-    struct task *t = mag.head;
-    if (ACLCPU_LIKELY(t != NULL)) {
-        mag.head = t->next;
-        mag.n--;
-        return t;
-    }
-    if (!mag.registered) {
+    if (ACLCPU_UNLIKELY(!mag.registered)) {
         /* Give the cache back to the depot when this thread exits. */
         plat_thread_at_exit(magazine_flush);
         mag.registered = true;
     }
+}
+
+/* Takes the oldest resting chain into the (empty) magazine, if there is one. */
+static void refill_from_depot(void)
+{
     plat_mutex_lock(&depot_lock);
-    if (depot_n > 0) {
-        mag.head = depot[--depot_n];
+    if (depot_n > DEPOT_REST) {
+        mag.head = depot[depot_first];
         mag.n = MAG_BATCH;
+        depot_first = (depot_first + 1) % DEPOT_MAX;
+        depot_n--;
     }
     plat_mutex_unlock(&depot_lock);
-    t = mag.head;
-    if (t == NULL)
-        return malloc(sizeof(struct task));
-    mag.head = t->next;
+}
+
+struct task *task_alloc(void)
+{
+    struct task *t = mag.head;
+    if (ACLCPU_UNLIKELY(t == NULL)) {
+        register_exit_flush();
+        refill_from_depot();
+        t = mag.head;
+        if (t == NULL)
+            return aligned_alloc(ACLCPU_CACHE_LINE, sizeof(struct task));
+    }
+    mag.head = next_of(t);
     mag.n--;
     return t;
 }
@@ -85,19 +118,16 @@ struct task *task_alloc(void)
 void task_free(struct task *t)
 {
     struct task *chain;
-    if (ACLCPU_UNLIKELY(!mag.registered)) {
-        /* Give the cache back when this thread exits. */
-        plat_thread_at_exit(magazine_flush);
-        mag.registered = true;
-    }
-    t->next = mag.head;
+    register_exit_flush();
+    set_next(t, mag.head);
     mag.head = t;
     if (ACLCPU_LIKELY(++mag.n <= MAG_MAX))
         return;
     chain = split_batch();
     plat_mutex_lock(&depot_lock);
     if (depot_n < DEPOT_MAX) {
-        depot[depot_n++] = chain;
+        depot[(depot_first + depot_n) % DEPOT_MAX] = chain;
+        depot_n++;
         chain = NULL;
     }
     plat_mutex_unlock(&depot_lock);
@@ -116,7 +146,8 @@ void task_cache_release(void)
 {
     magazine_flush();
     plat_mutex_lock(&depot_lock);
-    while (depot_n > 0)
-        free_chain(depot[--depot_n]);
+    for (; depot_n > 0; depot_n--, depot_first = (depot_first + 1) % DEPOT_MAX)
+        free_chain(depot[depot_first]);
+    depot_first = 0;
     plat_mutex_unlock(&depot_lock);
 }

@@ -34,6 +34,7 @@ struct engine {
     unsigned nworkers;
     bool stopping;
     uint64_t spin_ns;                        /* worker spin before parking */
+    uint64_t linger_ns;                      /* worker keeps an emptied stream (sched.c) */
 
     /* Host-function thread: runs aclrtLaunchHostFunc tasks met by workers. */
     plat_mutex hf_lock;
@@ -78,6 +79,9 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
 /* Force-destroy support: drop every queued task of s and wait until the
  * running one (if any) ends. */
 void engine_discard_stream(struct stream *s);
+/* Destroy support, once s has no task left: waits until no executor holds
+ * s (a worker may keep an empty stream for a moment, see sched.c). */
+void engine_wait_unowned(struct stream *s);
 /* aclrtStreamAbort: stops the running kernel at its next block, drops the
  * queue (and what is issued meanwhile), and makes syncs of that work
  * return 107023. */

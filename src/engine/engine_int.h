@@ -75,19 +75,26 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k);
 void engine_unlink_parked_locked(struct stream *s);
 /* Publishes a stream's progress and wakes waiters whose target it reaches. */
 void engine_note_done(struct stream *s, uint64_t seq);
-/* Owner side of a stream. take_batch moves the queue into the owner's
- * private batch (false: nothing queued, the stream went idle), publishing
- * done_seq (if not 0) as the stream's progress. */
-bool engine_take_batch(struct stream *s, uint64_t done_seq);
-/* Completes the owner's current task (run_head); returns true if the owner
- * still has work on s, false if s went idle (ownership given up). */
-bool engine_complete_current(struct stream *s, aclError err);
-/* Same, for a head task that was handed to another thread. */
-bool engine_complete_handed_off(struct stream *s, aclError err);
-/* Called with s->lock held: unlinks every queued task from first on and
- * returns the chain for engine_discard_chain (run without locks). */
-struct task *engine_detach_from_locked(struct stream *s, struct task *first);
+/* Owner side of a stream (sync.c). The owner runs stream_next_task(s). */
+/* True when the owner has a task to run. Otherwise - nothing queued, or a
+ * force destroy or abort wants the queue dropped - the stream goes idle
+ * and the caller no longer owns it. */
+bool engine_owner_has_task(struct stream *s);
+/* Completes the owner's current task (stream_next_task): publishes the
+ * progress and, in STOP mode after a failure, drops the rest. The caller
+ * still owns the stream. */
+void engine_complete_current(struct stream *s, aclError err);
+/* Called with s->lock held by whoever holds the consumer end (the owner,
+ * or a thread holding a stream that has none): unlinks every task after
+ * node `after` and returns them as a chain for engine_discard_chain (run
+ * without locks). */
+struct task *engine_detach_after_locked(struct stream *s, struct qnode *after);
 void engine_discard_chain(struct stream *s, struct task *chain);
+/* Called with s->lock held and nothing queued behind head: everything
+ * issued is done (or was discarded) and s has no owner any more. Points
+ * the queue back at the stub and returns the old dummy record for the
+ * caller to task_free once it has dropped the lock (NULL: it was the stub). */
+struct task *engine_go_idle_locked(struct stream *s);
 
 /* report.c (core): callbacks delivered to subscribed threads */
 enum run_result report_post(struct stream *s, struct task *t);

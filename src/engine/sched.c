@@ -8,6 +8,17 @@
  * order, and gives the stream back when it empties, parks on an event, or
  * when a better stream is waiting (checked after every task).
  *
+ * Lingering: a worker that empties a stream keeps it (RUNNING) for up to
+ * linger_ns, polling for the next task, before it lets go. A launch burst
+ * then reaches a worker that is already there: the launcher finds the
+ * stream running, so it neither touches the ready set nor wakes anyone,
+ * and the worker takes the task straight off the queue. The linger ends
+ * at once when other work is waiting, or when the stream is being
+ * destroyed or discarded, and never starts while a host synchronizes on
+ * the stream (that host runs the next work itself). A lingering worker
+ * counts as a spinner, so a host that makes another stream ready does not
+ * wake a second worker.
+ *
  * Waking: a futex wake costs microseconds, so wakes are rationed. A host
  * thread that makes a stream ready wakes one parked worker only when no
  * worker is spinning. A worker never wakes another for work it made ready
@@ -155,30 +166,31 @@ void engine_unpark(struct stream *s)
     engine_wake(w);
 }
 
-/* Gives an owned stream back: to the ready set, or drops its queue if a
- * force destroy asked for that meanwhile. */
+/* Gives an owned stream that still has tasks back to the ready set, or
+ * drops its queue if a force destroy asked for that meanwhile. */
 static void requeue(struct stream *s)
 {
     struct worker *w = NULL;
-    struct task *chain = NULL;
+    struct task *chain = NULL, *dummy = NULL;
 
     plat_spin_lock(&s->lock);
-    engine_return_batch_locked(s);
     if (atomic_load_explicit(&s->discard, memory_order_relaxed)) {
-        chain = engine_detach_from_locked(s, s->head);
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-        engine_note_done(s, s->issued);
+        chain = engine_detach_after_locked(s, atomic_load_explicit(&s->head, memory_order_relaxed)); /* ours */
+        dummy = engine_go_idle_locked(s);
     } else {
         w = engine_requeue_locked(s);
     }
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
+    if (dummy != NULL)
+        task_free(dummy);
     engine_wake(w);
 }
 
 void engine_finish_handed_off(struct stream *s, aclError err)
 {
-    if (engine_complete_handed_off(s, err))
+    engine_complete_current(s, err);
+    if (engine_owner_has_task(s))
         requeue(s);
 }
 
@@ -195,16 +207,55 @@ static bool must_yield(struct executor *x, struct stream *s, unsigned n)
     return (mask & (prio_bit(s->priority) - 1)) != 0 || (n % 64 == 0 && (mask & prio_bit(s->priority)));
 }
 
+/* Worker owner of an emptied stream: polls for its next task for up to
+ * linger_ns (see the file comment). True when one came. */
+static bool linger(struct engine *e, struct stream *s)
+{
+    uint64_t until = 0;
+    bool got = false;
+
+    /* Relaxed: a hint. A host synchronizing on s will run what comes next
+     * itself (caller-runs), which beats handing it across to us. */
+    if (e->linger_ns == 0 || atomic_load_explicit(&s->sync_waiters, memory_order_relaxed) != 0)
+        return false;
+    /* Relaxed: a hint for hosts deciding whether to wake a worker; this
+     * worker looks at the ready set (under the lock) before it sleeps. */
+    atomic_fetch_add_explicit(&e->spinners, 1, memory_order_relaxed);
+    for (unsigned i = 1;; i++) {
+        if (stream_next_task(s) != NULL) {
+            got = true;
+            break;
+        }
+        /* Relaxed: hints, each re-checked under a lock by whoever acts. */
+        if (has_work(e) || atomic_load_explicit(&s->discard, memory_order_relaxed) ||
+            !atomic_load_explicit(&s->hdr.live, memory_order_relaxed))
+            break;
+        plat_cpu_relax();
+        if ((i & 31) == 0) {
+            uint64_t now = plat_now_ns();
+            if (until == 0)
+                until = now + e->linger_ns;
+            else if (now >= until)
+                break;
+        }
+    }
+    atomic_fetch_sub_explicit(&e->spinners, 1, memory_order_relaxed);
+    return got;
+}
+
 void engine_run_stream(struct executor *x, struct stream *s)
 {
-    if (s->run_head == NULL && !engine_take_batch(s, 0))
+    if (!engine_owner_has_task(s))
         return;
     for (unsigned n = 1;; n++) {
         aclError err = ACL_SUCCESS;
-        enum run_result r = exec_task(x, s, s->run_head, &err);
+        enum run_result r = exec_task(x, s, stream_next_task(s), &err);
         if (r != RUN_DONE)
-            return; /* parked or handed off: the batch went back to the queue */
-        if (!engine_complete_current(s, err))
+            return; /* parked or handed off: the task stays at the head */
+        engine_complete_current(s, err);
+        if (stream_next_task(s) == NULL && x->worker != NULL)
+            linger(x->eng, s);
+        if (!engine_owner_has_task(s))
             return;
         if (must_yield(x, s, n)) {
             requeue(s);
@@ -317,6 +368,14 @@ static void worker_main(void *arg)
 
 /* ---- host-function thread ------------------------------------------------ */
 
+/* Runs the host function at the head of s, which the caller owns. */
+static void run_host_func(struct stream *s)
+{
+    struct task *t = stream_next_task(s);
+    t->u.host.fn(t->u.host.arg);
+    engine_finish_handed_off(s, ACL_SUCCESS);
+}
+
 static void hostfunc_main(void *arg)
 {
     struct engine *e = arg;
@@ -333,8 +392,7 @@ static void hostfunc_main(void *arg)
         if (e->hf_head == NULL)
             e->hf_tail = NULL;
         plat_mutex_unlock(&e->hf_lock);
-        s->head->u.host.fn(s->head->u.host.arg);
-        engine_finish_handed_off(s, ACL_SUCCESS);
+        run_host_func(s);
         plat_mutex_lock(&e->hf_lock);
     }
     plat_mutex_unlock(&e->hf_lock);
@@ -345,16 +403,12 @@ static void hostfunc_main(void *arg)
  * RUNNING, owned by that thread, with the host function at its head. */
 void engine_hostfunc_post(struct engine *e, struct stream *s)
 {
-    plat_spin_lock(&s->lock);
-    engine_return_batch_locked(s);
-    plat_spin_unlock(&s->lock);
     plat_mutex_lock(&e->hf_lock);
     if (!e->hf_started) {
         if (plat_thread_create(&e->hf_thread, "aclcpu-hostfn", hostfunc_main, e) != 0) {
             plat_mutex_unlock(&e->hf_lock);
             /* No thread to be had: run it here rather than lose it. */
-            s->head->u.host.fn(s->head->u.host.arg);
-            engine_finish_handed_off(s, ACL_SUCCESS);
+            run_host_func(s);
             return;
         }
         e->hf_started = true;
@@ -375,9 +429,11 @@ void engine_hostfunc_post(struct engine *e, struct stream *s)
  * take it off its event and make it ready; the wait then fails (exec.c). */
 static struct worker *time_out_locked(struct stream *s, uint64_t now)
 {
-    struct task *t = s->head;
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || s->park_event == NULL ||
-        t == NULL || t->wait_deadline == 0 || now < t->wait_deadline)
+    struct task *t;
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || s->park_event == NULL)
+        return NULL;
+    t = stream_next_task(s); /* PARKED: no owner moves head, and t is the wait */
+    if (t == NULL || t->u.event.deadline == 0 || now < t->u.event.deadline)
         return NULL;
     engine_unlink_parked_locked(s);
     t->wait_timed_out = true;
@@ -490,6 +546,7 @@ aclError engine_start(struct device *d)
     list_init(&e->shared);
     e->dev = d;
     e->spin_ns = env_u64("ACLCPU_SPIN_US", 50) * 1000u;
+    e->linger_ns = env_u64("ACLCPU_LINGER_US", 10) * 1000u;
     e->nworkers = worker_count();
     e->workers = calloc(e->nworkers, sizeof(*e->workers));
     if (e->workers == NULL) {

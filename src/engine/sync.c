@@ -1,19 +1,29 @@
 /*
  * sync.c - task completion, discarding, and host threads that wait.
  *
- * DESIGN: the owner of a stream takes the whole queue as a private batch
- * (one lock round trip per batch, not per task) and completes tasks without
- * the lock. A stream's `done` counter says how far it has got; a host
- * thread waiting for position n spins briefly on it, then counts itself in
- * sync_waiters and futex-waits on wake_word. The completer bumps wake_word
- * only when waiters exist, so the common path (nobody waiting) costs no
- * syscall; the seq_cst pairing is explained at stream->done. An untimed synchronize first
- * tries to run the stream's ready work itself (caller-runs), which avoids
- * a worker wake-up on an idle stream. A timed one never does: a long
- * kernel on the caller's thread could not honour the deadline.
+ * DESIGN: the owner of a stream (the one executor running it) steps along
+ * the stream's queue without the lock (struct stream, stream_commit):
+ * completing a task makes its record the queue's dummy node and frees the
+ * previous one. The lock is taken only where the owner meets launchers at
+ * the tail: to go idle when the queue is empty, and to drop tasks (STOP
+ * mode, force destroy, abort). A stream's `done` counter says how far it
+ * has got; a host thread waiting for position n spins briefly on it, then
+ * counts itself in sync_waiters and futex-waits on wake_word. The
+ * completer bumps wake_word only when waiters exist, so the common path
+ * (nobody waiting) costs no syscall; the seq_cst pairing is explained at
+ * stream->done. An untimed synchronize first tries to run the stream's
+ * ready work itself (caller-runs), which avoids a worker wake-up on an idle
+ * stream. A timed one never does: a long kernel on the caller's thread
+ * could not honour the deadline.
+ *
+ * A worker may keep an empty stream for a moment after publishing its last
+ * completion (sched.c, linger), so `done` reaching `issued` does not mean
+ * that the stream has no owner: a destroyer also waits for that
+ * (engine_wait_unowned).
  *
  * Threads: any. Lock order: stream->lock > event->lock > engine->lock.
  */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "engine_int.h"
@@ -49,19 +59,15 @@ static void want_wake_at(struct stream *s, uint64_t target)
         ;
 }
 
-struct task *engine_detach_from_locked(struct stream *s, struct task *first)
+struct task *engine_detach_after_locked(struct stream *s, struct qnode *after)
 {
-    struct task *prev = NULL;
+    /* Relaxed: launchers write links under the lock we hold. */
+    struct qnode *first = atomic_load_explicit(&after->next, memory_order_relaxed);
     if (first == NULL)
         return NULL;
-    for (struct task *t = s->head; t != first; t = t->next)
-        prev = t;
-    if (prev != NULL)
-        prev->next = NULL;
-    else
-        s->head = NULL;
-    s->tail = prev;
-    return first;
+    atomic_store_explicit(&after->next, NULL, memory_order_relaxed);
+    s->tail = after;
+    return task_of(first);
 }
 
 /* Completes discarded records so that nothing waits forever on them, then
@@ -70,61 +76,58 @@ void engine_discard_chain(struct stream *s, struct task *chain)
 {
     (void)s;
     while (chain != NULL) {
-        struct task *next = chain->next;
+        /* Relaxed: the chain was detached under the lock and is ours. */
+        struct qnode *next = atomic_load_explicit(&chain->q.next, memory_order_relaxed);
         if (chain->kind == TASK_EVENT_RECORD || chain->kind == TASK_NOTIFY_RECORD)
             event_record_done(chain, plat_now_ns());
         task_release(chain);
         task_free(chain);
-        chain = next;
+        chain = next != NULL ? task_of(next) : NULL;
     }
 }
 
-/* Called with s->lock held: the queue is empty, so everything issued is
- * done (or was discarded), and the stream has no owner any more. */
-static void go_idle_locked(struct stream *s)
+/* The owner's dummy node; relaxed: the owner's own write, or one made
+ * under the lock the caller holds. */
+static struct qnode *head_of(struct stream *s) { return atomic_load_explicit(&s->head, memory_order_relaxed); }
+
+struct task *engine_go_idle_locked(struct stream *s)
 {
+    struct qnode *old = head_of(s);
+    assert(atomic_load_explicit(&old->next, memory_order_relaxed) == NULL && s->tail == old);
+    atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
+    atomic_store_explicit(&s->head, &s->stub, memory_order_relaxed);
+    s->tail = &s->stub;
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     engine_note_done(s, s->issued);
+    return old != &s->stub ? task_of(old) : NULL;
 }
 
-void engine_return_batch_locked(struct stream *s)
+bool engine_owner_has_task(struct stream *s)
 {
-    if (s->run_head == NULL)
-        return;
-    s->run_tail->next = s->head;
-    if (s->head == NULL)
-        s->tail = s->run_tail;
-    s->head = s->run_head;
-    s->run_head = s->run_tail = NULL;
-}
+    struct task *chain = NULL, *dummy = NULL;
+    bool more;
 
-bool engine_take_batch(struct stream *s, uint64_t done_seq)
-{
-    struct task *chain = NULL;
-    bool got;
-
+    /* seq_cst: pairs with engine_discard_stream (see there). */
+    if (ACLCPU_LIKELY(!atomic_load_explicit(&s->discard, memory_order_seq_cst)) && stream_next_task(s) != NULL)
+        return true;
     plat_spin_lock(&s->lock);
+    /* A force destroy or abort asked for the queue to be dropped. */
     if (atomic_load_explicit(&s->discard, memory_order_relaxed))
-        chain = engine_detach_from_locked(s, s->head);
-    s->run_head = s->head;
-    s->run_tail = s->tail;
-    s->head = s->tail = NULL;
-    got = s->run_head != NULL;
-    /* Progress is published here, under the lock and together with the
-     * decision to go idle: once done reaches `issued`, a destroyer may free
-     * the stream, so an owner that is letting go must not touch it after. */
-    if (!got)
-        go_idle_locked(s);
-    else if (done_seq != 0)
-        engine_note_done(s, done_seq);
+        chain = engine_detach_after_locked(s, head_of(s));
+    /* Relaxed: under the lock no launcher is linking behind head. */
+    more = atomic_load_explicit(&head_of(s)->next, memory_order_relaxed) != NULL;
+    if (!more)
+        dummy = engine_go_idle_locked(s);
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
-    return got;
+    if (dummy != NULL)
+        task_free(dummy);
+    return more;
 }
 
 /* A task failed: remember the error for the next sync; in STOP mode drop
  * everything after it and refuse new tasks. Returns the dropped tasks. */
-static struct task *note_failure(struct stream *s, aclError err)
+static struct task *note_failure(struct stream *s, struct task *t, aclError err)
 {
     struct task *chain = NULL;
     plat_spin_lock(&s->lock);
@@ -134,54 +137,36 @@ static struct task *note_failure(struct stream *s, aclError err)
         atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE) {
         if (s->stop_error == ACL_SUCCESS)
             s->stop_error = err;
-        engine_return_batch_locked(s);
-        chain = engine_detach_from_locked(s, s->head);
+        chain = engine_detach_after_locked(s, &t->q);
     }
     plat_spin_unlock(&s->lock);
     return chain;
 }
 
-bool engine_complete_current(struct stream *s, aclError err)
+void engine_complete_current(struct stream *s, aclError err)
 {
-    struct task *t = s->run_head, *chain = NULL;
-    uint64_t seq = t->seq;
+    struct task *t = stream_next_task(s), *chain = NULL;
+    struct qnode *old = head_of(s);
+    /* Relaxed: only the owner writes done while it owns the stream. */
+    uint64_t seq = atomic_load_explicit(&s->done, memory_order_relaxed) + 1;
 
-    s->run_head = t->next;
-    if (s->run_head == NULL)
-        s->run_tail = NULL;
     if (ACLCPU_UNLIKELY(err != ACL_SUCCESS))
-        chain = note_failure(s, err);
-    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->discard, memory_order_relaxed)) && s->run_head != NULL) {
-        s->run_tail->next = chain;
-        chain = s->run_head;
-        s->run_head = s->run_tail = NULL;
-    }
-    /* With more of the batch left, done stays below `issued`, so nobody can
-     * destroy the stream under us: publish at once. Otherwise take_batch
-     * publishes under the lock. */
-    if (s->run_head != NULL)
-        engine_note_done(s, seq);
+        chain = note_failure(s, t, err);
+    /* t's record is the dummy now. Relaxed: the seq_cst store of done in
+     * engine_note_done publishes it to a discarder (engine_discard_stream). */
+    atomic_store_explicit(&s->head, &t->q, memory_order_relaxed);
     task_release(t);
-    task_free(t);
+    engine_note_done(s, seq);
+    /* A discarder that set `discard` before our store of done may have read
+     * the old head under the lock: let it finish before the old dummy is
+     * freed. seq_cst: the other half of that pairing. */
+    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->discard, memory_order_seq_cst))) {
+        plat_spin_lock(&s->lock);
+        plat_spin_unlock(&s->lock);
+    }
+    if (old != &s->stub)
+        task_free(task_of(old));
     engine_discard_chain(s, chain);
-    return s->run_head != NULL || engine_take_batch(s, seq);
-}
-
-/* The head of the queue was handed to another thread (host function,
- * blocking callback), which has now run it. */
-bool engine_complete_handed_off(struct stream *s, aclError err)
-{
-    struct task *t;
-    plat_spin_lock(&s->lock);
-    t = s->head;
-    s->head = t->next;
-    if (s->head == NULL)
-        s->tail = NULL;
-    plat_spin_unlock(&s->lock);
-    s->run_head = t;
-    s->run_tail = t;
-    t->next = NULL;
-    return engine_complete_current(s, err);
 }
 
 bool engine_stream_idle(struct stream *s)
@@ -220,8 +205,8 @@ static bool still_alive(struct stream *s, const void *handle)
     return handle == NULL || obj_same(&s->hdr, handle);
 }
 
-static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
-                                  bool may_run)
+static enum wait_result wait_counted(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
+                                     bool may_run)
 {
     uint64_t spin_until = plat_now_ns() + ((s->flags & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
 
@@ -252,6 +237,21 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
             return WAIT_TIMEOUT;
     }
     return WAIT_DONE;
+}
+
+/* Waits until s has done target tasks. The waiter is counted in
+ * sync_waiters for the whole wait, spinning or asleep, so a worker does not
+ * keep the stream once it has emptied it (sched.c, linger): the next work
+ * is likely this host's, and caller-runs does it faster. */
+static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
+                                  bool may_run)
+{
+    enum wait_result r;
+    /* seq_cst: as the increment in the sleep path (see stream->done). */
+    atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+    r = wait_counted(s, handle, target, deadline, may_run);
+    atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+    return r;
 }
 
 aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code)
@@ -320,9 +320,33 @@ void engine_abort_stream(struct stream *s)
     engine_discard_stream(s);
 }
 
+/*
+ * Called with s->lock held, s RUNNING: drops every task behind the one the
+ * owner runs (or is about to run), and sets `discard` so the owner drops
+ * whatever is queued later and lets the stream go idle.
+ *
+ * The owner moves head without the lock. Pairing (all seq_cst): the owner
+ * stores head (relaxed), then done, then loads discard; we store discard,
+ * then load done, then head. If the owner's load saw no discard, its store
+ * of done precedes our load of it, so we see its head or a later one: the
+ * task after that head is the one it runs, and its next look at discard
+ * sees ours. If the owner saw discard, it waits for our lock before freeing
+ * the dummy we may have read (engine_complete_current).
+ */
+static struct task *detach_behind_owner_locked(struct stream *s)
+{
+    struct qnode *head, *running;
+
+    atomic_store_explicit(&s->discard, true, memory_order_seq_cst);
+    (void)atomic_load_explicit(&s->done, memory_order_seq_cst);
+    head = atomic_load_explicit(&s->head, memory_order_acquire);
+    running = atomic_load_explicit(&head->next, memory_order_relaxed); /* links change under our lock only */
+    return running != NULL ? engine_detach_after_locked(s, running) : NULL;
+}
+
 void engine_discard_stream(struct stream *s)
 {
-    struct task *chain = NULL;
+    struct task *chain = NULL, *dummy = NULL;
     uint64_t issued;
     int state;
 
@@ -330,22 +354,41 @@ void engine_discard_stream(struct stream *s)
     issued = s->issued;
     state = atomic_load_explicit(&s->state, memory_order_relaxed);
     if (state == STREAM_READY && engine_unready_locked(s))
-        state = STREAM_IDLE; /* now ours, with nothing taken from the queue */
+        state = STREAM_IDLE; /* now ours, with nothing run */
     if (state == STREAM_PARKED) {
         engine_unlink_parked_locked(s);
         state = STREAM_IDLE;
     }
     engine_unwatch(s);
-    chain = engine_detach_from_locked(s, s->head);
-    if (state == STREAM_IDLE)
-        go_idle_locked(s);
-    else /* RUNNING: the owner drops its batch when it sees this */
-        atomic_store_explicit(&s->discard, true, memory_order_relaxed);
+    if (state == STREAM_IDLE) { /* no owner: the queue is ours to drop */
+        chain = engine_detach_after_locked(s, head_of(s));
+        dummy = engine_go_idle_locked(s);
+    } else {
+        chain = detach_behind_owner_locked(s);
+    }
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
+    if (dummy != NULL)
+        task_free(dummy);
     wait_done(s, NULL, issued, 0, false);
     plat_spin_lock(&s->lock);
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
+    plat_spin_unlock(&s->lock);
+}
+
+void engine_wait_unowned(struct stream *s)
+{
+    /* A lingering owner lets go within a few polls of seeing the stream
+     * dead; a preempted one needs a time slice, hence the yield. Relaxed:
+     * the lock round trip below orders us after the owner's last critical
+     * section (going idle is one). */
+    for (unsigned i = 1; atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_RUNNING; i++) {
+        if (i < 1024)
+            plat_cpu_relax();
+        else
+            plat_thread_yield();
+    }
+    plat_spin_lock(&s->lock);
     plat_spin_unlock(&s->lock);
 }
 
