@@ -345,8 +345,8 @@ struct event {
     _Atomic uint32_t flags;
     _Atomic bool ex;             /* created by aclrtCreateEventExWithFlag */
     _Atomic int32_t id;
+    _Atomic(struct device *) dev; /* read before the lock by calls that check devices match */
     struct context *ctx;
-    struct device *dev;
     bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
     bool notified;               /* notify: set by a record, cleared by the wait it releases */
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */

@@ -47,7 +47,7 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
         plat_spin_init(&ev->lock);
     event_clear(ev);
     ev->ctx = ctx;
-    ev->dev = ctx->dev;
+    atomic_store_explicit(&ev->dev, ctx->dev, memory_order_relaxed); /* see event->id */
     ev->flags = flags;
     ev->ex = ex;
     ev->lazy_slot = lazy_slot;
@@ -78,7 +78,7 @@ aclError notify_create(struct context *ctx, struct event **out)
     n->flags = 0;
     n->ex = false;
     n->ctx = ctx;
-    n->dev = ctx->dev;
+    atomic_store_explicit(&n->dev, ctx->dev, memory_order_relaxed); /* see event->id */
     n->notify = true;
     n->id = (int32_t)n->hdr.index;
     plat_mutex_lock(&ctx->lock);
