@@ -166,7 +166,9 @@ void launch_blocking_configure(void)
     atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
 }
 
-/* Called with s->lock held. */
+/* Called with s->lock held. Runs on every launch: the usual answer (the
+ * mode follows the environment, which does not ask for blocking) comes
+ * first. */
 bool launch_blocks(struct stream *s)
 {
     int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
@@ -174,12 +176,14 @@ bool launch_blocks(struct stream *s)
         launch_blocking_configure();
         env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
     }
-    if ((s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) ||
-        !soc_has_ctrl_sq(s->dev->soc) || s->nonblocking_depth > 0)
-        return false; /* never on these streams, products, or inside a non-blocking region */
-    if (s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV)
-        return env == 1;
-    return s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
+    bool asked = s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV
+                     ? env == 1
+                     : s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
+    if (!asked)
+        return false;
+    /* Never on these streams, products, or inside a non-blocking region. */
+    return !(s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
+           soc_has_ctrl_sq(s->dev->soc) && s->nonblocking_depth == 0;
 }
 
 static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t mode)

@@ -16,7 +16,10 @@
 #include "core.h"
 
 static plat_mutex admin_lock;
+/* The current context: its handle, and the object it named when set, so
+ * that checking it is two loads (objects are never freed, see handle.h). */
 static _Thread_local void *tls_ctx_handle ACLCPU_TLS_HOT;
+static _Thread_local struct context *tls_ctx ACLCPU_TLS_HOT;
 
 __attribute__((constructor)) static void context_init(void) { plat_mutex_init(&admin_lock); }
 
@@ -25,12 +28,16 @@ void admin_leave(void) { plat_mutex_unlock(&admin_lock); }
 
 struct context *ctx_current(void)
 {
-    if (tls_ctx_handle == NULL)
+    if (tls_ctx_handle == NULL || !obj_same(&tls_ctx->hdr, tls_ctx_handle))
         return NULL;
-    return (struct context *)obj_resolve(tls_ctx_handle, OBJ_CONTEXT);
+    return tls_ctx;
 }
 
-void ctx_set_current(struct context *ctx) { tls_ctx_handle = ctx != NULL ? obj_handle(&ctx->hdr) : NULL; }
+void ctx_set_current(struct context *ctx)
+{
+    tls_ctx_handle = ctx != NULL ? obj_handle(&ctx->hdr) : NULL;
+    tls_ctx = ctx;
+}
 
 aclError ctx_require(const char *fn, struct context **out)
 {

@@ -2,9 +2,9 @@
  * handle.c - the handle table that turns user handles into checked objects.
  *
  * DESIGN: one table per object type, each an array of chunk pointers that
- * never moves, so resolving is two loads and a compare with no lock. Slots
- * are created under the table's lock and published with release stores;
- * resolvers use acquire loads. Object memory is never freed (see handle.h):
+ * never moves, so resolving is two loads and a compare with no lock (inline,
+ * in handle.h). Slots are created under the table's lock and published with
+ * release stores; resolvers use acquire loads. Object memory is never freed (see handle.h):
  * the table keeps every object it ever made, and live counts are bounded
  * by the caps each type enforces (streams, events, ...). Objects start on
  * a cache line, so the per-line layout of struct stream holds.
@@ -17,16 +17,14 @@
 #include "../platform/platform.h"
 #include "handle.h"
 
-#define HANDLE_TAG 0xACu
-#define CHUNK_SHIFT 10
-#define CHUNK_SIZE (1u << CHUNK_SHIFT)
-#define MAX_CHUNKS 1024u /* 1M objects per type */
-#define GEN_MASK 0xFFFFFu
 #define QUARANTINE 64u /* destroyed objects held back before reuse, per type */
+
+/* Resolvers read these without a lock (obj_resolve, handle.h); kept apart
+ * from the tables' locks and counters, which creation writes. */
+_Atomic(_Atomic(struct obj_header *) *) obj_chunks[OBJ_TYPE_COUNT][OBJ_MAX_CHUNKS];
 
 struct table {
     plat_mutex lock;
-    _Atomic(_Atomic(struct obj_header *) *) chunks[MAX_CHUNKS];
     uint32_t slots;                /* slots ever made, under lock */
     struct obj_header *free_head;  /* destroyed objects, oldest first, under lock */
     struct obj_header *free_tail;
@@ -56,19 +54,19 @@ static void *alloc_zeroed_lines(size_t size)
 static struct obj_header *new_slot(struct table *t, enum obj_type type, size_t size)
 {
     uint32_t idx = t->slots;
-    uint32_t c = idx >> CHUNK_SHIFT;
+    uint32_t c = idx >> OBJ_CHUNK_SHIFT;
     _Atomic(struct obj_header *) *chunk;
     struct obj_header *h;
 
-    if (c >= MAX_CHUNKS)
+    if (c >= OBJ_MAX_CHUNKS)
         return NULL;
-    chunk = atomic_load_explicit(&t->chunks[c], memory_order_relaxed);
+    chunk = atomic_load_explicit(&obj_chunks[type][c], memory_order_relaxed); /* written under t->lock only */
     if (chunk == NULL) {
-        chunk = calloc(CHUNK_SIZE, sizeof(*chunk));
+        chunk = calloc(OBJ_CHUNK_SIZE, sizeof(*chunk));
         if (chunk == NULL)
             return NULL;
         /* Release: a resolver that loads this chunk sees it zeroed. */
-        atomic_store_explicit(&t->chunks[c], chunk, memory_order_release);
+        atomic_store_explicit(&obj_chunks[type][c], chunk, memory_order_release);
     }
     h = alloc_zeroed_lines(size);
     if (h == NULL)
@@ -77,7 +75,7 @@ static struct obj_header *new_slot(struct table *t, enum obj_type type, size_t s
     h->index = idx;
     atomic_store_explicit(&h->gen, 1, memory_order_relaxed);
     /* Release: publishes type and index before the slot becomes visible. */
-    atomic_store_explicit(&chunk[idx & (CHUNK_SIZE - 1)], h, memory_order_release);
+    atomic_store_explicit(&chunk[idx & (OBJ_CHUNK_SIZE - 1)], h, memory_order_release);
     t->slots = idx + 1;
     return h;
 }
@@ -143,35 +141,9 @@ void obj_recycle(struct obj_header *h)
 
 void *obj_handle(const struct obj_header *h)
 {
-    uint64_t gen = atomic_load_explicit(&h->gen, memory_order_relaxed) & GEN_MASK;
-    uint64_t v = ((uint64_t)HANDLE_TAG << 56) | ((uint64_t)h->type << 52) | (gen << 32) | h->index;
+    uint64_t gen = atomic_load_explicit(&h->gen, memory_order_relaxed) & OBJ_GEN_MASK;
+    uint64_t v = ((uint64_t)OBJ_HANDLE_TAG << 56) | ((uint64_t)h->type << 52) | (gen << 32) | h->index;
     return (void *)(uintptr_t)v;
-}
-
-struct obj_header *obj_resolve(const void *handle, enum obj_type type)
-{
-    uint64_t v = (uint64_t)(uintptr_t)handle;
-    uint32_t idx = (uint32_t)v, c = idx >> CHUNK_SHIFT;
-    _Atomic(struct obj_header *) *chunk;
-    struct obj_header *h;
-
-    if ((v >> 56) != HANDLE_TAG || ((v >> 52) & 0xF) != (uint64_t)type || c >= MAX_CHUNKS)
-        return NULL;
-    chunk = atomic_load_explicit(&tables[type].chunks[c], memory_order_acquire);
-    if (chunk == NULL)
-        return NULL;
-    h = atomic_load_explicit(&chunk[idx & (CHUNK_SIZE - 1)], memory_order_acquire);
-    if (h == NULL || !obj_same(h, handle))
-        return NULL;
-    return h;
-}
-
-bool obj_same(const struct obj_header *h, const void *handle)
-{
-    uint64_t v = (uint64_t)(uintptr_t)handle;
-    /* Acquire: seeing the published generation means seeing the fields. */
-    uint32_t gen = atomic_load_explicit(&h->gen, memory_order_acquire);
-    return atomic_load_explicit(&h->live, memory_order_acquire) && (gen & GEN_MASK) == ((v >> 32) & GEN_MASK);
 }
 
 uint32_t obj_count(enum obj_type type) { return atomic_load_explicit(&tables[type].live, memory_order_relaxed); }

@@ -58,10 +58,47 @@ void obj_kill(struct obj_header *h);
 void obj_recycle(struct obj_header *h);
 
 void *obj_handle(const struct obj_header *h);
-/* Returns the live object named by handle, or NULL if it is not one. */
-struct obj_header *obj_resolve(const void *handle, enum obj_type type);
-/* True while h is still the object that handle named. */
-bool obj_same(const struct obj_header *h, const void *handle);
 uint32_t obj_count(enum obj_type type);
+
+/* ---- resolving, inline: every API call does it at least once ---------- */
+
+#define OBJ_HANDLE_TAG 0xACu
+#define OBJ_CHUNK_SHIFT 10
+#define OBJ_CHUNK_SIZE (1u << OBJ_CHUNK_SHIFT)
+#define OBJ_MAX_CHUNKS 1024u /* 1M objects per type */
+#define OBJ_GEN_MASK 0xFFFFFu
+
+/* Per type, the chunks of slots (handle.c): set once, never moved. */
+extern _Atomic(_Atomic(struct obj_header *) *) obj_chunks[OBJ_TYPE_COUNT][OBJ_MAX_CHUNKS];
+
+/* True while h is still the object that handle named. */
+static inline bool obj_same(const struct obj_header *h, const void *handle)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle;
+    /* Acquire: seeing the published generation means seeing the fields. */
+    uint32_t gen = atomic_load_explicit(&h->gen, memory_order_acquire);
+    return atomic_load_explicit(&h->live, memory_order_acquire) && (gen & OBJ_GEN_MASK) == ((v >> 32) & OBJ_GEN_MASK);
+}
+
+/* Returns the live object named by handle, or NULL if it is not one. */
+static inline struct obj_header *obj_resolve(const void *handle, enum obj_type type)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle;
+    uint32_t idx = (uint32_t)v, c = idx >> OBJ_CHUNK_SHIFT;
+    _Atomic(struct obj_header *) *chunk;
+    struct obj_header *h;
+
+    if ((v >> 56) != OBJ_HANDLE_TAG || ((v >> 52) & 0xF) != (uint64_t)type || c >= OBJ_MAX_CHUNKS)
+        return NULL;
+    /* Acquire: pairs with the release stores that publish a chunk and a
+     * slot (new_slot), so a slot seen is seen initialised. */
+    chunk = atomic_load_explicit(&obj_chunks[type][c], memory_order_acquire);
+    if (chunk == NULL)
+        return NULL;
+    h = atomic_load_explicit(&chunk[idx & (OBJ_CHUNK_SIZE - 1)], memory_order_acquire);
+    if (h == NULL || !obj_same(h, handle))
+        return NULL;
+    return h;
+}
 
 #endif
