@@ -8,6 +8,8 @@
  * §3.7 and §4 (handle validation), aclcpu/aclcpu.h (aclcpuRegisterKernel,
  * aclcpuGetBlockIdx/Num outside a kernel).
  */
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 
 #include "test.h"
@@ -531,5 +533,92 @@ TEST(kernel, binary_load_from_data)
     ASSERT_RC(aclrtLaunchKernel(fn, 1, &dev, sizeof(dev), s), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_OK(aclrtFree(dev));
     ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- launches racing aclrtBinaryUnLoad ------------------------------------ */
+
+enum { UNLOAD_LAUNCHERS = 2, UNLOAD_ROUNDS = 20, UNLOAD_MAX_LAUNCHES = 2000 };
+
+struct unload_launcher {
+    aclrtContext ctx;
+    aclrtFuncHandle fn;
+    aclrtStream s;
+    int32_t *dev;            /* EasyOP adds 1 to it per launch that ran */
+    _Atomic int *go;
+    _Atomic int ok;          /* launches that returned success */
+    int stale_then_ok, other;
+};
+
+static void *unload_launcher_main(void *p)
+{
+    struct unload_launcher *l = p;
+    int stale = 0;
+    if (aclrtSetCurrentContext(l->ctx) != ACL_SUCCESS) {
+        l->other = 1;
+        return NULL;
+    }
+    while (!atomic_load(l->go))
+        sched_yield();
+    for (int i = 0; i < UNLOAD_MAX_LAUNCHES; i++) {
+        aclError rc = aclrtLaunchKernel(l->fn, 1, &l->dev, sizeof(l->dev), l->s);
+        if (rc == ACL_SUCCESS) {
+            atomic_fetch_add(&l->ok, 1);
+            l->stale_then_ok += stale;
+        } else if (rc == ACL_ERROR_RT_INVALID_HANDLE) {
+            stale = 1;
+        } else {
+            l->other++;
+        }
+    }
+    return NULL;
+}
+
+/* Threads launch a binary's kernel while the binary is unloaded: each
+ * launch either succeeds or gets 107017 (and so does every later one), and
+ * every launch that succeeded runs, so the library stays mapped until its
+ * last queued kernel is done (a kernel run after dlclose would crash). */
+TEST(kernel, launches_race_binary_unload)
+{
+    const char *path = ACLCPU_BUILD_DIR "/examples/libexample_kernels.so";
+    static struct unload_launcher l[UNLOAD_LAUNCHERS];
+    static _Atomic int go;
+    pthread_t th[UNLOAD_LAUNCHERS];
+    aclrtContext ctx;
+    FILE *probe = fopen(path, "rb");
+
+    if (probe == NULL)
+        SKIP("the examples' kernel library is not built");
+    fclose(probe);
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&ctx));
+    for (int round = 0; round < UNLOAD_ROUNDS; round++) {
+        aclrtBinHandle bin;
+        aclrtFuncHandle fn;
+        ASSERT_OK(aclrtBinaryLoadFromFile(path, NULL, &bin));
+        ASSERT_OK(aclrtBinaryGetFunction(bin, "EasyOP", &fn));
+        atomic_store(&go, 0);
+        for (int t = 0; t < UNLOAD_LAUNCHERS; t++) {
+            l[t] = (struct unload_launcher){ctx, fn, NULL, NULL, &go, 0, 0, 0};
+            ASSERT_OK(aclrtCreateStream(&l[t].s));
+            ASSERT_OK(aclrtMalloc((void **)&l[t].dev, sizeof(int32_t), ACL_MEM_MALLOC_HUGE_FIRST));
+            ASSERT_OK(aclrtMemset(l[t].dev, sizeof(int32_t), 0, sizeof(int32_t)));
+            ASSERT_EQ(pthread_create(&th[t], NULL, unload_launcher_main, &l[t]), 0);
+        }
+        atomic_store(&go, 1);
+        ASSERT(t_wait_at_least(&l[round % UNLOAD_LAUNCHERS].ok, 1 + round * 10));
+        ASSERT_OK(aclrtBinaryUnLoad(bin));
+        for (int t = 0; t < UNLOAD_LAUNCHERS; t++) {
+            int32_t ran = -1;
+            ASSERT_EQ(pthread_join(th[t], NULL), 0);
+            ASSERT_OK(aclrtSynchronizeStream(l[t].s));
+            ASSERT_OK(aclrtMemcpy(&ran, sizeof(ran), l[t].dev, sizeof(ran), ACL_MEMCPY_DEVICE_TO_HOST));
+            ASSERT_EQ(l[t].other, 0);
+            ASSERT_EQ(l[t].stale_then_ok, 0);
+            ASSERT_EQ(ran, atomic_load(&l[t].ok));
+            ASSERT_OK(aclrtFree(l[t].dev));
+            ASSERT_OK(aclrtDestroyStream(l[t].s));
+        }
+    }
     t_teardown();
 }

@@ -373,19 +373,24 @@ struct event {
 
 struct binary {
     struct obj_header hdr;
-    plat_mutex lock;
+    plat_mutex lock;             /* funcs; load and unload */
+    /* Launches take and drop references without the lock (kernel.c):
+     * atomic and kept across recycling, as a stale launcher may still try
+     * one on this memory. */
+    _Atomic uint32_t inflight;   /* the load's reference + queued launches */
+    _Atomic bool unloaded;
     void *lib;                   /* recycling clears from here on */
     char path[512];
-    _Atomic uint32_t inflight;   /* queued launches of its kernels */
-    bool unloaded;
     struct list funcs;
 };
 
 struct kfunc {
     struct obj_header hdr;
-    aclcpuKernelFn fn;
-    struct binary *bin;          /* NULL for kernels the program registered */
-    char name[128];
+    /* Set at creation; atomic (relaxed) and kept across recycling because
+     * a launch reads them before it knows the handle still holds. */
+    _Atomic(aclcpuKernelFn) fn;
+    _Atomic(struct binary *) bin; /* NULL for kernels the program registered */
+    char name[128];              /* recycling clears from here on */
     struct list bin_link;
 };
 

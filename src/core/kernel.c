@@ -9,6 +9,14 @@
  * handles at once and defer dlclose until the last queued launch is done:
  * unloading never pulls code out from under a running kernel.
  *
+ * A launch takes its reference without the binary's lock: it increments
+ * inflight unless the count already fell to zero (the library is being
+ * closed), then checks that the binary is not unloaded and the function
+ * handle still holds, and gives the reference back if either fails. Unload
+ * marks the binary unloaded before it drops the load's reference; both
+ * sides are seq_cst, so a launch that saw the binary loaded counted itself
+ * before that drop, and the count cannot reach zero under it.
+ *
  * Threads: any host thread; executors drop inflight. Locks: reg_lock and
  * binary->lock are leaves.
  */
@@ -31,11 +39,11 @@ __attribute__((constructor)) static void kernel_init(void)
 static struct kfunc *kfunc_new(const char *name, aclcpuKernelFn fn, struct binary *bin)
 {
     bool fresh;
-    struct kfunc *f = obj_create(OBJ_FUNC, sizeof(*f), OBJ_CLEAR_ALL, &fresh);
+    struct kfunc *f = obj_create(OBJ_FUNC, sizeof(*f), offsetof(struct kfunc, name), &fresh);
     if (f == NULL)
         return NULL;
-    f->fn = fn;
-    f->bin = bin;
+    atomic_store_explicit(&f->fn, fn, memory_order_relaxed); /* published by obj_publish */
+    atomic_store_explicit(&f->bin, bin, memory_order_relaxed);
     strncpy(f->name, name, sizeof(f->name) - 1);
     obj_publish(&f->hdr);
     return f;
@@ -60,7 +68,7 @@ ACL_FUNC_VISIBILITY aclError aclcpuRegisterKernel(const char *name, aclcpuKernel
             break;
         }
     }
-    if (f != NULL && f->fn != fn) {
+    if (f != NULL && atomic_load_explicit(&f->fn, memory_order_relaxed) != fn) {
         plat_mutex_unlock(&reg_lock);
         return acl_fail(ACL_ERROR_INVALID_PARAM,
                         "aclcpuRegisterKernel: a different kernel is already registered as \"%s\"", name);
@@ -98,6 +106,9 @@ static aclError load_binary(const char *fn, const char *path, const char *what, 
     b->lib = lib;
     snprintf(b->path, sizeof(b->path), "%s", what);
     list_init(&b->funcs);
+    /* Relaxed: obj_publish releases them; a stale launcher that sees the
+     * count rise fails its handle check and gives its reference back. */
+    atomic_store_explicit(&b->unloaded, false, memory_order_relaxed);
     atomic_store_explicit(&b->inflight, 1, memory_order_relaxed); /* the load's own reference */
     obj_publish(&b->hdr);
     *binHandle = obj_handle(&b->hdr);
@@ -169,7 +180,7 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHand
         if (strcmp(k->name, kernelName) == 0)
             f = k;
     }
-    if (f == NULL && !b->unloaded && strlen(kernelName) < sizeof(f->name)) {
+    if (f == NULL && !atomic_load_explicit(&b->unloaded, memory_order_relaxed) && strlen(kernelName) < sizeof(f->name)) {
         sym = plat_dl_sym(b->lib, kernelName);
         if (sym != NULL) {
             f = kfunc_new(kernelName, (aclcpuKernelFn)(uintptr_t)sym, b);
@@ -206,11 +217,12 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
     if (b == NULL)
         return err;
     plat_mutex_lock(&b->lock);
-    if (b->unloaded || !obj_same(&b->hdr, binHandle)) {
+    if (atomic_load_explicit(&b->unloaded, memory_order_relaxed) || !obj_same(&b->hdr, binHandle)) {
         plat_mutex_unlock(&b->lock);
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "aclrtBinaryUnLoad: the binary is already unloaded");
     }
-    b->unloaded = true;
+    /* seq_cst: pairs with the launch's increment and check (file comment). */
+    atomic_store_explicit(&b->unloaded, true, memory_order_seq_cst);
     obj_kill(&b->hdr);
     list_for_each(pos, &b->funcs) obj_kill(&ACLCPU_CONTAINER_OF(pos, struct kfunc, bin_link)->hdr);
     while (!list_empty(&b->funcs)) {
@@ -223,11 +235,27 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
     return ACL_SUCCESS;
 }
 
+/* Takes an inflight reference unless the count has fallen to zero (the
+ * library is being closed, or this memory awaits reuse). */
+static bool binary_try_get(struct binary *b)
+{
+    uint32_t n = atomic_load_explicit(&b->inflight, memory_order_relaxed);
+    do {
+        if (n == 0)
+            return false;
+        /* seq_cst on success: pairs with unload's store of `unloaded`. */
+    } while (!atomic_compare_exchange_weak_explicit(&b->inflight, &n, n + 1, memory_order_seq_cst,
+                                                    memory_order_relaxed));
+    return true;
+}
+
 /* Resolves a function handle for a launch; takes an inflight reference on
  * its binary that the task drops when it is done. */
 aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin)
 {
     struct kfunc *f = (struct kfunc *)obj_resolve(h, OBJ_FUNC);
+    struct binary *b;
+
     if (h == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'funcHandle' is NULL", fn);
     if (f == NULL)
@@ -235,18 +263,16 @@ aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKerne
                         "%s: argument 'funcHandle' (%p) is not a live kernel (its binary was unloaded, or it never "
                         "came from aclrtBinaryGetFunction/aclcpuRegisterKernel)",
                         fn, h);
-    *kfn = f->fn;
-    *bin = f->bin;
-    if (f->bin != NULL) {
-        struct binary *b = f->bin;
-        plat_mutex_lock(&b->lock);
-        if (b->unloaded || !obj_same(&f->hdr, h)) {
-            plat_mutex_unlock(&b->lock);
-            return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the kernel's binary was unloaded", fn);
-        }
-        /* Relaxed: the binary lock orders this against unload. */
-        atomic_fetch_add_explicit(&b->inflight, 1, memory_order_relaxed);
-        plat_mutex_unlock(&b->lock);
+    *kfn = atomic_load_explicit(&f->fn, memory_order_relaxed);
+    *bin = b = atomic_load_explicit(&f->bin, memory_order_relaxed);
+    if (b == NULL)
+        return ACL_SUCCESS;
+    /* Re-checked after the reference is ours: f may have died (and even
+     * been reused) since it resolved, which also voids what we read. */
+    if (binary_try_get(b)) {
+        if (!atomic_load_explicit(&b->unloaded, memory_order_seq_cst) && obj_same(&f->hdr, h))
+            return ACL_SUCCESS;
+        binary_put_inflight(b);
     }
-    return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the kernel's binary was unloaded", fn);
 }
