@@ -16,22 +16,14 @@
 #include "core.h"
 
 static plat_mutex admin_lock;
-/* The current context: its handle, and the object it named when set, so
- * that checking it is two loads (objects are never freed, see handle.h). */
-static _Thread_local void *tls_ctx_handle ACLCPU_TLS_HOT;
-static _Thread_local struct context *tls_ctx ACLCPU_TLS_HOT;
+/* The current context (read inline by ctx_current, core.h). */
+_Thread_local void *tls_ctx_handle ACLCPU_TLS_HOT;
+_Thread_local struct context *tls_ctx ACLCPU_TLS_HOT;
 
 __attribute__((constructor)) static void context_init(void) { plat_mutex_init(&admin_lock); }
 
 void admin_enter(void) { plat_mutex_lock(&admin_lock); }
 void admin_leave(void) { plat_mutex_unlock(&admin_lock); }
-
-struct context *ctx_current(void)
-{
-    if (tls_ctx_handle == NULL || !obj_same(&tls_ctx->hdr, tls_ctx_handle))
-        return NULL;
-    return tls_ctx;
-}
 
 void ctx_set_current(struct context *ctx)
 {
@@ -39,16 +31,12 @@ void ctx_set_current(struct context *ctx)
     tls_ctx = ctx;
 }
 
-aclError ctx_require(const char *fn, struct context **out)
+aclError ctx_missing(const char *fn)
 {
-    struct context *ctx = ctx_current();
-    if (ACLCPU_UNLIKELY(ctx == NULL))
-        return acl_fail(ACL_ERROR_RT_CONTEXT_NULL,
-                        "%s: the calling thread has no current context (call aclrtSetDevice, aclrtCreateContext or "
-                        "aclrtSetCurrentContext in this thread first)",
-                        fn);
-    *out = ctx;
-    return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_CONTEXT_NULL,
+                    "%s: the calling thread has no current context (call aclrtSetDevice, aclrtCreateContext or "
+                    "aclrtSetCurrentContext in this thread first)",
+                    fn);
 }
 
 /* Called with admin_lock held. */

@@ -193,13 +193,32 @@ struct context {
     _Atomic int failure_mode;   /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
 };
 
+/* The calling thread's current context (context.c): its handle, and the
+ * object it named when set, so that checking it is one generation check
+ * (objects are never freed, see handle.h). Inline: every call needs it. */
+extern _Thread_local void *tls_ctx_handle ACLCPU_TLS_HOT;
+extern _Thread_local struct context *tls_ctx ACLCPU_TLS_HOT;
+
 /* The calling thread's current context, or NULL (no context: 107002). */
-struct context *ctx_current(void);
+static inline struct context *ctx_current(void)
+{
+    if (tls_ctx_handle == NULL || !obj_same(&tls_ctx->hdr, tls_ctx_handle))
+        return NULL;
+    return tls_ctx;
+}
+
 void ctx_set_current(struct context *ctx);
 aclError ctx_create(struct device *d, bool primary, struct context **out);
 void ctx_destroy(struct context *ctx);
+/* Records why there is no current context and returns 107002. */
+aclError ctx_missing(const char *fn);
+
 /* Resolves the current context or fails with 107002 naming fn. */
-aclError ctx_require(const char *fn, struct context **out);
+static inline aclError ctx_require(const char *fn, struct context **out)
+{
+    *out = ctx_current();
+    return ACLCPU_LIKELY(*out != NULL) ? ACL_SUCCESS : ctx_missing(fn);
+}
 /* Serialises creating and destroying contexts and devices. */
 void admin_enter(void);
 void admin_leave(void);
@@ -310,9 +329,24 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
  * With a handle, fails with 107017 if the handle no longer names s (another
  * thread destroyed it first). */
 aclError stream_destroy(struct stream *s, const void *handle, bool force);
+/* Records why handle is not a live stream and returns 107017. */
+aclError stream_stale(const char *fn, const void *handle);
+
 /* Resolves a user stream handle; NULL means the current context's default
- * stream. Fails with 107002 / 107017 naming fn and the argument. */
-aclError stream_resolve(const char *fn, const void *handle, struct stream **out);
+ * stream. Fails with 107002 / 107017 naming fn and the argument. Inline:
+ * every stream call and launch starts here. */
+static inline aclError stream_resolve(const char *fn, const void *handle, struct stream **out)
+{
+    struct context *ctx = ctx_current();
+    if (ACLCPU_UNLIKELY(ctx == NULL))
+        return ctx_missing(fn);
+    if (handle == NULL) {
+        *out = ctx->default_stream;
+        return ACL_SUCCESS;
+    }
+    *out = (struct stream *)obj_resolve(handle, OBJ_STREAM);
+    return ACLCPU_LIKELY(*out != NULL) ? ACL_SUCCESS : stream_stale(fn, handle);
+}
 
 /*
  * Starts a new task on s (named by handle, or NULL for a default stream):

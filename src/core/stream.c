@@ -106,23 +106,12 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     return ACL_SUCCESS;
 }
 
-aclError stream_resolve(const char *fn, const void *handle, struct stream **out)
+aclError stream_stale(const char *fn, const void *handle)
 {
-    struct context *ctx;
-    aclError err = ctx_require(fn, &ctx);
-    if (err != ACL_SUCCESS)
-        return err;
-    if (handle == NULL) {
-        *out = ctx->default_stream;
-        return ACL_SUCCESS;
-    }
-    *out = (struct stream *)obj_resolve(handle, OBJ_STREAM);
-    if (ACLCPU_UNLIKELY(*out == NULL))
-        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
-                        "%s: argument 'stream' (%p) is not a live stream: it was destroyed, or never created by "
-                        "aclrtCreateStream*",
-                        fn, handle);
-    return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                    "%s: argument 'stream' (%p) is not a live stream: it was destroyed, or never created by "
+                    "aclrtCreateStream*",
+                    fn, handle);
 }
 
 /* Called with s->lock held: why s takes no task now (0 if it does). */
