@@ -16,6 +16,8 @@
  * depot keeps at most DEPOT_MAX chains; beyond that records go back to
  * malloc, which bounds the memory a burst leaves behind. Records start on
  * a cache line, so a kernel task's first line is all a launch hands over.
+ * Taking a record starts the move of the next one's line into this
+ * thread's cache (plat_prefetch_write), so the next launch finds it there.
  *
  * Threads: any. depot_lock is a leaf.
  */
@@ -112,6 +114,11 @@ struct task *task_alloc(void)
     }
     mag.head = next_of(t);
     mag.n--;
+    /* The next launch writes that record, which an executor freed and so
+     * holds in its cache: start moving the line now, while this launch
+     * runs, instead of waiting for it then. */
+    if (mag.head != NULL)
+        plat_prefetch_write(mag.head);
     return t;
 }
 

@@ -73,6 +73,23 @@ static inline void plat_cpu_relax(void)
 #endif
 }
 
+/* Set once at load (posix.c) when the CPU has PREFETCHW. */
+extern bool plat_has_prefetchw;
+
+/* Asks for the cache line at p in a writable state ahead of a write: a
+ * hint, with no fault and no ordering. Without PREFETCHW (or off x86) it
+ * is a plain read prefetch, which still moves the line closer. */
+static inline void plat_prefetch_write(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (plat_has_prefetchw) {
+        __asm__ __volatile__("prefetchw %0" : : "m"(*(const char *)p));
+        return;
+    }
+#endif
+    __builtin_prefetch(p, 1, 3);
+}
+
 /*
  * A lock for the runtime's hot, tiny critical sections (a stream's queue,
  * an event's record count, the ready set): a few dozen instructions each,

@@ -23,6 +23,9 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 _Static_assert(sizeof(pthread_mutex_t) <= sizeof(plat_mutex), "plat_mutex too small");
 _Static_assert(sizeof(pthread_cond_t) <= sizeof(plat_cond), "plat_cond too small");
@@ -268,3 +271,17 @@ int plat_mem_file(const void *data, size_t len, char *path, size_t cap)
 void plat_close(int fd) { close(fd); }
 
 const char *plat_getenv(const char *name) { return getenv(name); }
+
+/* ---- CPU features ---------------------------------------------------------- */
+
+bool plat_has_prefetchw;
+
+__attribute__((constructor)) static void detect_cpu_features(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    /* CPUID 0x80000001, ECX bit 8: PREFETCHW (3DNowPrefetch / PRFCHW). */
+    if (__get_cpuid(0x80000001u, &a, &b, &c, &d))
+        plat_has_prefetchw = (c >> 8) & 1u;
+#endif
+}
