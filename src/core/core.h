@@ -429,9 +429,29 @@ struct kfunc {
 };
 
 void binary_put_inflight(struct binary *b);
+/* The rest of kfunc_resolve_for_launch: a kernel of a binary (takes the
+ * reference), or a handle that does not resolve (f NULL). */
+aclError kfunc_resolve_binary(const char *fn, aclrtFuncHandle h, struct kfunc *f, aclcpuKernelFn *kfn,
+                              struct binary **bin);
+
 /* Resolves a function handle for a launch and takes an inflight reference
- * on its binary (dropped by task_release). */
-aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin);
+ * on its binary (dropped by task_release). Inline for the common case, a
+ * kernel the program registered, which has no binary. */
+static inline aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn,
+                                                struct binary **bin)
+{
+    struct kfunc *f = (struct kfunc *)obj_resolve(h, OBJ_FUNC);
+    if (ACLCPU_LIKELY(f != NULL) && atomic_load_explicit(&f->bin, memory_order_relaxed) == NULL) {
+        /* Relaxed: set before the handle was published (obj_publish). The
+         * handle is checked again after the read: f's memory may have been
+         * reused meanwhile (binary kernels are recycled at unload). */
+        *kfn = atomic_load_explicit(&f->fn, memory_order_relaxed);
+        *bin = NULL;
+        if (ACLCPU_LIKELY(obj_same(&f->hdr, h)))
+            return ACL_SUCCESS;
+    }
+    return kfunc_resolve_binary(fn, h, f, kfn, bin);
+}
 
 /* ---- launch blocking (api_stream_attr.c) ------------------------------------- */
 

@@ -249,11 +249,9 @@ static bool binary_try_get(struct binary *b)
     return true;
 }
 
-/* Resolves a function handle for a launch; takes an inflight reference on
- * its binary that the task drops when it is done. */
-aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin)
+aclError kfunc_resolve_binary(const char *fn, aclrtFuncHandle h, struct kfunc *f, aclcpuKernelFn *kfn,
+                              struct binary **bin)
 {
-    struct kfunc *f = (struct kfunc *)obj_resolve(h, OBJ_FUNC);
     struct binary *b;
 
     if (h == NULL)
@@ -265,14 +263,17 @@ aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKerne
                         fn, h);
     *kfn = atomic_load_explicit(&f->fn, memory_order_relaxed);
     *bin = b = atomic_load_explicit(&f->bin, memory_order_relaxed);
-    if (b == NULL)
-        return ACL_SUCCESS;
-    /* Re-checked after the reference is ours: f may have died (and even
-     * been reused) since it resolved, which also voids what we read. */
-    if (binary_try_get(b)) {
+    /* Re-checked after the read (and, for a binary, once the reference is
+     * ours): f may have died, and even been reused, since it resolved,
+     * which also voids what we read. */
+    if (b == NULL) {
+        if (obj_same(&f->hdr, h))
+            return ACL_SUCCESS;
+    } else if (binary_try_get(b)) {
         if (!atomic_load_explicit(&b->unloaded, memory_order_seq_cst) && obj_same(&f->hdr, h))
             return ACL_SUCCESS;
         binary_put_inflight(b);
     }
-    return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the kernel's binary was unloaded", fn);
+    *bin = NULL;
+    return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the kernel's binary was unloaded during the call", fn);
 }
