@@ -11,11 +11,17 @@
  * The depot is a FIFO, and a launcher takes a chain only while more than
  * DEPOT_REST wait (else it allocates new records): a chain an executor
  * has just handed in is still hot in that executor's cache, and a launcher
- * writing it at once stalls on every record (measured: about 100 ns per
- * launch on a 2-vCPU EPYC VM, against 20 ns for rested records). The
+ * writing it at once stalls on every record (measured in a two-thread
+ * model of the queue on a 2-vCPU EPYC VM: about 100 ns per launch,
+ * against 20 ns for rested records). The
  * depot keeps at most DEPOT_MAX chains; beyond that records go back to
- * malloc, which bounds the memory a burst leaves behind. Records start on
- * a cache line, so a kernel task's first line is all a launch hands over.
+ * malloc, which bounds the memory a burst leaves behind (12 MiB). The
+ * bound is generous because a 64-byte-aligned allocation is slow: with
+ * eight threads each queueing 20k launches onto two workers, a 3 MiB
+ * depot spent a fifth of the run in memalign and free. Records start on
+ * a cache line, so a kernel task's first line is all a launch hands over
+ * (plain malloc, 16-byte aligned, made back-to-back launches twice as
+ * slow here).
  * Taking a record starts the move of the next one's line into this
  * thread's cache (plat_prefetch_write), so the next launch finds it there.
  *
@@ -31,7 +37,7 @@ _Static_assert(sizeof(struct task) % ACLCPU_CACHE_LINE == 0, "task records are w
 
 #define MAG_BATCH 64
 #define MAG_MAX (2 * MAG_BATCH)
-#define DEPOT_MAX 256 /* chains: 16K records, 3 MiB */
+#define DEPOT_MAX 1024 /* chains: 64K records, 12 MiB */
 #define DEPOT_REST 2  /* chains left resting in the depot */
 
 struct magazine {
