@@ -75,10 +75,10 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k);
 void engine_unlink_parked_locked(struct stream *s);
 /* Publishes a stream's progress and wakes waiters whose target it reaches. */
 void engine_note_done(struct stream *s, uint64_t seq);
-/* Owner side of a stream (sync.c). The owner runs stream_next_task(s). */
-/* True when the owner has a task to run. Otherwise - nothing queued, or a
- * force destroy or abort wants the queue dropped - the stream goes idle
- * and the caller no longer owns it. */
+/* Owner side of a stream (sync.c); the task to run is stream_next_task(s).
+ * engine_owner_has_task is true when there is one. Otherwise - nothing
+ * queued, or a force destroy or abort wants the queue dropped - the stream
+ * goes idle and the caller no longer owns it. */
 bool engine_owner_has_task(struct stream *s);
 /* Completes the owner's current task (stream_next_task): publishes the
  * progress and, in STOP mode after a failure, drops the rest. The caller

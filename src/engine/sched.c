@@ -9,7 +9,8 @@
  * when a better stream is waiting (checked after every task).
  *
  * Lingering: a worker that empties a stream keeps it (RUNNING) for up to
- * linger_ns, polling for the next task, before it lets go. A launch burst
+ * linger_ns, looking for the next task every LINGER_LOOK_NS, before it
+ * lets go. A launch burst
  * then reaches a worker that is already there: the launcher finds the
  * stream running, so it neither touches the ready set nor wakes anyone,
  * and the worker takes the task straight off the queue. The linger ends
