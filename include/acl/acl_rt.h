@@ -490,10 +490,24 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtSt
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
                                                      aclrtStreamAttrValue *value);
 
-/** Stops a stream's running tasks and discards its queued ones. */
+/**
+ * Stops a stream's running tasks and discards its queued ones (and those
+ * issued during the call); syncs of that work return 107023, new work runs
+ * normally. NULL is the default stream (Ascend 950, A3, A2 only).
+ * aclcpu: a running kernel stops at its next block; DEVICE_USE_ONLY
+ * streams are refused with 207000; an abort also clears a stop.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
 
-/** Stops a stream's running tasks without clearing its queue. */
+/**
+ * Stops a stream's running tasks without clearing its queue: nothing more
+ * of it runs. NULL -> 107000; Ascend 950, A3 and A2 only (207000), and on A2
+ * and A3 only DEVICE_USE_ONLY streams (207000).
+ * aclcpu: the running kernel starts no more blocks; afterwards sync and
+ * query of the stream return 507000 and new tasks are refused with 507000
+ * until aclrtStreamAbort clears the stop or the stream is destroyed
+ * (aclrtDestroyStream then discards the kept tasks instead of waiting).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 
 /** Clears the tasks of a persistent, model-bound stream so that it can be filled again. */

@@ -147,6 +147,16 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream)
     return destroy_stream("aclrtDestroyStreamForce", stream, true);
 }
 
+/* Relaxed reads of s->stopped here: a stop racing with the call may or may
+ * not be seen, as on the device; a sync that waits re-reads it. */
+static aclError stopped_error(const char *fn, const struct stream *s)
+{
+    return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                    "%s: stream %d was stopped by aclrtStreamStop; its remaining tasks will not run (abort or destroy "
+                    "it)",
+                    fn, s->id);
+}
+
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
     struct stream *s;
@@ -158,12 +168,16 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+        return stopped_error(fn, s);
     if (s->flags & NO_HOST_SYNC_FLAGS)
         return ACL_SUCCESS;
     err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
                              ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     if (err == ACL_ERROR_RT_INVALID_HANDLE)
         return acl_fail(err, "%s: stream %d was destroyed by another thread during the wait", fn, s->id);
+    if (err == ACL_ERROR_RT_INTERNAL_ERROR)
+        return stopped_error(fn, s);
     if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
         return acl_fail(err, "%s: stream %d did not finish within %d ms", fn, s->id, timeout);
     if (err != ACL_SUCCESS)
@@ -191,6 +205,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
     err = stream_resolve("aclrtStreamQuery", stream, &s);
     if (err != ACL_SUCCESS)
         return err;
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+        return stopped_error("aclrtStreamQuery", s);
     *status = (s->flags & NO_HOST_SYNC_FLAGS) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
                                                                         : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;

@@ -300,6 +300,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
 
 /* ---- abort ------------------------------------------------------------------------ */
 
+/* The vendor's sample notes that aclrtStreamAbort does not take
+ * DEVICE_USE_ONLY streams (aclrtStreamStop is their tool): 207000. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
 {
     const char *fn = "aclrtStreamAbort";
@@ -311,6 +313,56 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
         err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
+    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: stream %d is DEVICE_USE_ONLY, which aclrtStreamAbort does not take (use aclrtStreamStop)",
+                        fn, s->id);
     engine_abort_stream(s);
+    return ACL_SUCCESS;
+}
+
+/* ---- stop --------------------------------------------------------------------------- */
+
+/* Checks in the order spec §5 lists them: NULL (107000: the default stream
+ * cannot be stopped), context, handle, product (Ascend 950, A3, A2), the
+ * stream's context. On A2 and A3 the stream must be DEVICE_USE_ONLY, as
+ * the vendor's documentation says (207000 otherwise). */
+static aclError check_stoppable(const char *fn, aclrtStream stream, struct stream **out)
+{
+    struct context *ctx;
+    struct stream *s;
+    aclError err;
+
+    if (stream == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL; the default stream cannot be "
+                        "stopped", fn);
+    err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (!soc_has_ctrl_sq(s->dev->soc))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s does not support stopping a stream (Ascend 950, "
+                        "A3 and A2 do)", fn, s->dev->soc->name);
+    err = check_own_context(fn, s, ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (s->dev->soc->family != SOC_950 && !(s->flags & ACL_STREAM_DEVICE_USE_ONLY))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: on %s aclrtStreamStop takes only streams created "
+                        "with ACL_STREAM_DEVICE_USE_ONLY; stream %d is not one (use aclrtStreamAbort)", fn,
+                        s->dev->soc->name, s->id);
+    *out = s;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream)
+{
+    const char *fn = "aclrtStreamStop";
+    struct stream *s = NULL;
+    aclError err = check_stoppable(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (!engine_stop_stream(s, stream))
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream during the call", fn);
     return ACL_SUCCESS;
 }

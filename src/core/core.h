@@ -208,6 +208,10 @@ struct stream {
     /* Set under lock by a force destroy; the owner polls it (relaxed: it
      * takes the lock before going idle and re-checks there). */
     _Atomic bool discard;
+    /* Set under lock by aclrtStreamStop (cleared by an abort): the owner
+     * halts after its current task and the queue stays as it is. Relaxed
+     * for the same reason as discard; waiters re-read it after waking. */
+    _Atomic bool stopped;
     /* Completion is lock-free: the owner stores done (seq_cst) and then
      * loads sync_waiters (seq_cst); a waiter increments sync_waiters
      * (seq_cst) and then loads done. In that total order one of the two

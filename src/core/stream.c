@@ -29,6 +29,7 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
     list_init(&s->ready_link);
     list_init(&s->timed_link);
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
+    atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_relaxed);
@@ -82,7 +83,9 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (!mine)
         return ACL_ERROR_RT_INVALID_HANDLE;
     engine_stream_killed(s);
-    if (force || (s->flags & ACL_STREAM_PERSISTENT)) /* persistent tasks never run by themselves */
+    /* Persistent tasks never run by themselves, and a stopped stream's
+     * never run again: waiting for them would wait forever. */
+    if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
         engine_discard_stream(s);
     else
         engine_sync_stream(s, NULL, 0, ACL_SUCCESS);
@@ -125,6 +128,12 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
                                        : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed))) {
         plat_spin_unlock(&s->lock);
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
+    }
+    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed))) {
+        plat_spin_unlock(&s->lock);
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                        "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
+                        s->id);
     }
     if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
         aclError code = s->stop_error;

@@ -79,9 +79,15 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
  * running one (if any) ends. */
 void engine_discard_stream(struct stream *s);
 /* aclrtStreamAbort: stops the running kernel at its next block, drops the
- * queue (and what is issued meanwhile), and makes syncs of that work
- * return 107023. */
+ * queue (and what is issued meanwhile), makes syncs of that work return
+ * 107023, and clears a stop. */
 void engine_abort_stream(struct stream *s);
+
+/* aclrtStreamStop: the running kernel starts no more blocks, nothing more
+ * of the queue runs (it is kept), syncs of s return 507000 and new tasks
+ * are refused, until an abort clears it or s is destroyed. False if handle
+ * no longer names s. */
+bool engine_stop_stream(struct stream *s, const void *handle);
 
 /* Makes a parked stream ready again (used by event completion). */
 void engine_unpark(struct stream *s);

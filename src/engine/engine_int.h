@@ -82,6 +82,9 @@ bool engine_take_batch(struct stream *s, uint64_t done_seq);
 /* Completes the owner's current task (run_head); returns true if the owner
  * still has work on s, false if s went idle (ownership given up). */
 bool engine_complete_current(struct stream *s, aclError err);
+/* The owner's check after each task: if aclrtStreamStop stopped s, gives
+ * the stream up (queue kept) and returns true. */
+bool engine_halt_if_stopped(struct stream *s);
 /* Same, for a head task that was handed to another thread. */
 bool engine_complete_handed_off(struct stream *s, aclError err);
 /* Called with s->lock held: unlinks every queued task from first on and

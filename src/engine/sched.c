@@ -178,7 +178,7 @@ static void requeue(struct stream *s)
 
 void engine_finish_handed_off(struct stream *s, aclError err)
 {
-    if (engine_complete_handed_off(s, err))
+    if (engine_complete_handed_off(s, err) && !engine_halt_if_stopped(s))
         requeue(s);
 }
 
@@ -204,7 +204,7 @@ void engine_run_stream(struct executor *x, struct stream *s)
         enum run_result r = exec_task(x, s, s->run_head, &err);
         if (r != RUN_DONE)
             return; /* parked or handed off: the batch went back to the queue */
-        if (!engine_complete_current(s, err))
+        if (!engine_complete_current(s, err) || engine_halt_if_stopped(s))
             return;
         if (must_yield(x, s, n)) {
             requeue(s);

@@ -87,6 +87,35 @@ static void go_idle_locked(struct stream *s)
     engine_note_done(s, s->issued);
 }
 
+/* Called with s->lock held by the owner of a stopped stream: gives the
+ * stream up with its queue kept (done stays below issued: that work never
+ * ran), unless a force destroy asked meanwhile for the queue to be dropped:
+ * then the dropped chain is returned for engine_discard_chain. */
+static struct task *halt_locked(struct stream *s)
+{
+    struct task *chain = NULL;
+    engine_return_batch_locked(s);
+    if (atomic_load_explicit(&s->discard, memory_order_relaxed)) {
+        chain = engine_detach_from_locked(s, s->head);
+        go_idle_locked(s);
+    } else {
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    }
+    return chain;
+}
+
+bool engine_halt_if_stopped(struct stream *s)
+{
+    struct task *chain;
+    if (ACLCPU_LIKELY(!atomic_load_explicit(&s->stopped, memory_order_relaxed)))
+        return false;
+    plat_spin_lock(&s->lock);
+    chain = halt_locked(s);
+    plat_spin_unlock(&s->lock);
+    engine_discard_chain(s, chain);
+    return true;
+}
+
 void engine_return_batch_locked(struct stream *s)
 {
     if (s->run_head == NULL)
@@ -106,6 +135,15 @@ bool engine_take_batch(struct stream *s, uint64_t done_seq)
     plat_spin_lock(&s->lock);
     if (atomic_load_explicit(&s->discard, memory_order_relaxed))
         chain = engine_detach_from_locked(s, s->head);
+    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed)) && s->head != NULL) {
+        /* aclrtStreamStop: the queue stays, but nothing more of it runs
+         * (discard was handled above, so halt_locked returns no chain). */
+        if (done_seq != 0)
+            engine_note_done(s, done_seq);
+        (void)halt_locked(s);
+        plat_spin_unlock(&s->lock);
+        return false;
+    }
     s->run_head = s->head;
     s->run_tail = s->tail;
     s->head = s->tail = NULL;
@@ -211,7 +249,11 @@ static bool reached(struct stream *s, uint64_t target)
     return atomic_load_explicit(&s->done, memory_order_seq_cst) >= target;
 }
 
-enum wait_result { WAIT_DONE, WAIT_TIMEOUT, WAIT_DEAD };
+enum wait_result { WAIT_DONE, WAIT_TIMEOUT, WAIT_DEAD, WAIT_STOPPED };
+
+/* How a host thread waits: may it run the stream's work itself, and does
+ * aclrtStreamStop end the wait (it does for syncs, not for a discard). */
+enum { WAIT_MAY_RUN = 1, WAIT_STOP_ENDS = 2 };
 
 /* True while handle (if given) still names s: a stream destroyed by another
  * thread during the wait ends the wait (its memory may be reused). */
@@ -220,17 +262,23 @@ static bool still_alive(struct stream *s, const void *handle)
     return handle == NULL || obj_same(&s->hdr, handle);
 }
 
+static bool stop_ends(struct stream *s, unsigned how)
+{
+    return (how & WAIT_STOP_ENDS) && atomic_load_explicit(&s->stopped, memory_order_relaxed);
+}
+
 static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
-                                  bool may_run)
+                                  unsigned how)
 {
     uint64_t spin_until = plat_now_ns() + ((s->flags & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
+    bool may_run = how & WAIT_MAY_RUN;
 
     for (unsigned i = 1; !reached(s, target); i++) {
         if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY &&
             still_alive(s, handle))
             help_run(s, target);
         plat_cpu_relax();
-        if ((i & 63) == 0 && (plat_now_ns() >= spin_until || !still_alive(s, handle)))
+        if ((i & 63) == 0 && (plat_now_ns() >= spin_until || !still_alive(s, handle) || stop_ends(s, how)))
             break;
     }
     while (!reached(s, target)) {
@@ -238,15 +286,18 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
         bool in_time;
         if (!still_alive(s, handle))
             return WAIT_DEAD;
+        if (stop_ends(s, how))
+            return WAIT_STOPPED;
         if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
             help_run(s, target);
             continue;
         }
         word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
         want_wake_at(s, target);
+        /* seq_cst RMW, so also acquire: see engine_stream_killed. */
         atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
-        atomic_thread_fence(memory_order_seq_cst); /* pairs with engine_stream_killed */
-        in_time = reached(s, target) || !still_alive(s, handle) || plat_futex_wait(&s->wake_word, word, deadline);
+        in_time = reached(s, target) || !still_alive(s, handle) || stop_ends(s, how) ||
+                  plat_futex_wait(&s->wake_word, word, deadline);
         atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
         if (!in_time && !reached(s, target))
             return WAIT_TIMEOUT;
@@ -264,11 +315,13 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     plat_spin_unlock(&s->lock);
     if (deadline_ns == 0 && still_alive(s, handle))
         help_run(s, target);
-    switch (wait_done(s, handle, target, deadline_ns, deadline_ns == 0)) {
+    switch (wait_done(s, handle, target, deadline_ns, WAIT_STOP_ENDS | (deadline_ns == 0 ? WAIT_MAY_RUN : 0))) {
     case WAIT_TIMEOUT:
         return timeout_code;
     case WAIT_DEAD:
         return ACL_ERROR_RT_INVALID_HANDLE;
+    case WAIT_STOPPED:
+        return ACL_ERROR_RT_INTERNAL_ERROR; /* the runtime's "stream invalid" */
     default:
         break;
     }
@@ -282,14 +335,18 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     return err;
 }
 
-/* Wakes every thread asleep in a wait on s so it notices s is gone. */
+/* Wakes every thread asleep in a wait on s so it notices s is gone (or
+ * stopped). */
 void engine_stream_killed(struct stream *s)
 {
-    /* Dekker with wait_done: it counts itself in sync_waiters (seq_cst)
-     * before checking liveness; we killed the handle before this fence, so
-     * either it sees the kill or we see it counted. No waiter, no syscall. */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) == 0)
+    /* Dekker with wait_done, through RMWs on sync_waiters (no fences, which
+     * TSan cannot see): a waiter counts itself with an RMW before checking
+     * liveness and the stop flag; we killed the handle (or set the flag)
+     * before this RMW. If ours comes first in sync_waiters' order, the
+     * waiter's RMW reads from ours (release -> acquire) and sees the kill;
+     * if the waiter's comes first, we read a count above 0 and wake it.
+     * No waiter, no syscall. */
+    if (atomic_fetch_add_explicit(&s->sync_waiters, 0, memory_order_seq_cst) == 0)
         return;
     atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
     plat_futex_wake_all(&s->wake_word);
@@ -318,6 +375,37 @@ void engine_abort_stream(struct stream *s)
     atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
     plat_spin_unlock(&s->lock);
     engine_discard_stream(s);
+    /* An abort clears what a stop kept: the stream takes new work again. */
+    plat_spin_lock(&s->lock);
+    atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
+    plat_spin_unlock(&s->lock);
+}
+
+bool engine_stop_stream(struct stream *s, const void *handle)
+{
+    int state;
+    plat_spin_lock(&s->lock);
+    if (!obj_same(&s->hdr, handle)) { /* destroyed meanwhile */
+        plat_spin_unlock(&s->lock);
+        return false;
+    }
+    atomic_store_explicit(&s->stopped, true, memory_order_relaxed);
+    /* The running kernel starts no more blocks (see run_blocks). */
+    atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
+    /* A ready or parked stream is halted here; a running one by its owner
+     * after the current task (engine_halt_if_stopped). Either way the
+     * queue stays and done stays below issued. */
+    state = atomic_load_explicit(&s->state, memory_order_relaxed);
+    if (state == STREAM_PARKED) {
+        engine_unlink_parked_locked(s);
+        engine_unwatch(s);
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    } else if (state == STREAM_READY && engine_unready_locked(s)) {
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    }
+    plat_spin_unlock(&s->lock);
+    engine_stream_killed(s); /* syncs that wait on s return 507000 now */
+    return true;
 }
 
 void engine_discard_stream(struct stream *s)
@@ -343,7 +431,7 @@ void engine_discard_stream(struct stream *s)
         atomic_store_explicit(&s->discard, true, memory_order_relaxed);
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
-    wait_done(s, NULL, issued, 0, false);
+    wait_done(s, NULL, issued, 0, 0);
     plat_spin_lock(&s->lock);
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
     plat_spin_unlock(&s->lock);
