@@ -135,6 +135,7 @@ static aclError record(const char *fn, aclrtEvent event, aclrtStream stream)
     }
     t->u.event.ev = ev;
     t->u.event.gen = ++ev->record_gen;
+    ev->last_recorder = obj_handle(&s->hdr);
     atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
     plat_spin_unlock(&ev->lock);
     stream_commit(s, t);
@@ -187,6 +188,7 @@ static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
     }
     t->u.event.ev = ev;
     t->u.event.gen = ev->record_gen; /* the snapshot: the newest record at call time */
+    t->u.event.recorder = ev->last_recorder;
     t->wait_timeout_ms = timeout_ms;
     atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
     if (kind == TASK_EVENT_WAIT)
@@ -354,8 +356,14 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
     err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
     if (err == ACL_ERROR_RT_INVALID_HANDLE)
         return acl_fail(err, "%s: the event was destroyed by another thread during the wait", fn);
-    if (err != ACL_SUCCESS)
-        return acl_fail(err, "%s: event %d did not complete within %d ms", fn, ev->id, timeout);
+    if (err != ACL_SUCCESS) {
+        char why[640];
+        engine_explain_event(ev, why, sizeof(why));
+        if (timeout > 0)
+            return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, ev->id, timeout, why);
+        return acl_fail(err, "%s: event %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot complete by "
+                        "itself: %s", fn, ev->id, why);
+    }
     return ACL_SUCCESS;
 }
 
@@ -546,6 +554,8 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
     }
     t->u.event.ev = n;
     t->u.event.gen = kind == TASK_NOTIFY_RECORD ? ++n->record_gen : 0;
+    if (kind == TASK_NOTIFY_RECORD)
+        n->last_recorder = obj_handle(&s->hdr);
     t->wait_timeout_ms = timeout_ms;
     atomic_fetch_add_explicit(&n->pending_tasks, 1, memory_order_relaxed); /* under n->lock */
     plat_spin_unlock(&n->lock);

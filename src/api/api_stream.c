@@ -157,6 +157,20 @@ static aclError stopped_error(const char *fn, const struct stream *s)
                     fn, s->id);
 }
 
+/* A sync gave up: its timeout passed (timeout > 0), or an untimed one found
+ * its stream stuck for ACLCPU_HANG_TIMEOUT_MS. Says what holds it up. */
+static aclError sync_gave_up(const char *fn, struct stream *s, int32_t timeout)
+{
+    char why[640];
+    engine_explain(s, true, why, sizeof(why));
+    if (timeout > 0)
+        return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: stream %d did not finish within %d ms: %s", fn,
+                        s->id, timeout, why);
+    return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                    "%s: stream %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot go on by itself: %s", fn,
+                    s->id, why);
+}
+
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
     struct stream *s;
@@ -179,7 +193,7 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     if (err == ACL_ERROR_RT_INTERNAL_ERROR)
         return stopped_error(fn, s);
     if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
-        return acl_fail(err, "%s: stream %d did not finish within %d ms", fn, s->id, timeout);
+        return sync_gave_up(fn, s, timeout);
     if (err != ACL_SUCCESS)
         acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, err, acl_error_name(err));
     return err;
@@ -332,9 +346,9 @@ static aclError sync_device(const char *fn, int32_t timeout)
         if (err == ACL_ERROR_RT_INVALID_HANDLE)
             err = ACL_SUCCESS; /* destroyed meanwhile: nothing left to wait for */
         if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
-            int32_t id = list[i]->id;
+            struct stream *late = list[i];
             free(list);
-            return acl_fail(err, "%s: stream %d did not finish within %d ms", fn, id, timeout);
+            return sync_gave_up(fn, late, timeout);
         }
         if (first == ACL_SUCCESS)
             first = err;

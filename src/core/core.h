@@ -112,6 +112,7 @@ struct task {
         struct {
             struct event *ev;
             uint64_t gen;           /* the record this task makes or waits for */
+            const void *recorder;   /* wait: handle of the stream record `gen` was issued on */
         } event;
     } u;
     void *heap_args;
@@ -321,6 +322,7 @@ struct event {
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
     bool holds_slot;             /* counts against the SoC's event cap */
     uint64_t record_gen;         /* newest record issued */
+    const void *last_recorder;   /* handle of the stream the newest record was issued on */
     uint64_t done_gen;           /* newest record completed */
     bool reset_done;             /* a reset ran after the newest completion */
     uint64_t timestamp_ns;       /* when done_gen completed */

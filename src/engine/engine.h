@@ -42,6 +42,8 @@ struct engine {
     bool hf_started, hf_stop;
     plat_thread hf_thread;
 
+    uint64_t hang_timeout_ns;                /* ACLCPU_HANG_TIMEOUT_MS; 0 = never give up */
+
     /* Watchdog: ends parked waits that outlive their timeout. */
     plat_mutex wd_lock;                      /* timed, wd_*; a leaf */
     plat_cond wd_cond;
@@ -67,8 +69,11 @@ void engine_set_priority_locked(struct stream *s, uint32_t prio);
 void engine_stream_kick(struct stream *s);
 
 /* Host synchronisation; deadline_ns 0 = none. Returns 0, the stream's task
- * error, timeout_code when the deadline passes, or 107017 when handle (if
- * not NULL) stops naming s during the wait (destroyed by another thread). */
+ * error, timeout_code when the deadline passes, 107017 when handle (if not
+ * NULL) stops naming s during the wait (destroyed by another thread), or
+ * 507000 when s is stopped. An untimed sync with a timeout_code other than
+ * ACL_SUCCESS watches for hangs: it warns when it is stuck and returns
+ * timeout_code after ACLCPU_HANG_TIMEOUT_MS (if set) without progress. */
 aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code);
 void engine_stream_killed(struct stream *s);
 /* True when every task issued to s so far has completed. */
@@ -88,6 +93,15 @@ void engine_abort_stream(struct stream *s);
  * are refused, until an abort clears it or s is destroyed. False if handle
  * no longer names s. */
 bool engine_stop_stream(struct stream *s, const void *handle);
+
+/* Hang reports (hang.c): write into buf what holds s (or ev's newest
+ * record) up: "stream 3 waits on event 5 (record #2; ...), recorded on
+ * stream 2, which was stopped by aclrtStreamStop ..." (with subject false
+ * it starts "stream 3, which waits ..."). True when the chain ends in
+ * something that cannot move on by itself (a stopped or PERSISTENT stream,
+ * a cycle of waits). */
+bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap);
+bool engine_explain_event(struct event *ev, char *buf, size_t cap);
 
 /* Makes a parked stream ready again (used by event completion). */
 void engine_unpark(struct stream *s);

@@ -371,19 +371,47 @@ void engine_hostfunc_post(struct engine *e, struct stream *s)
 
 /* ---- watchdog: waits with a deadline ---------------------------------------- */
 
+/* What the watchdog ended, for the log line it writes without locks. */
+struct timed_out {
+    int32_t stream_id, event_id;
+    uint32_t ms;
+    const void *recorder;    /* stream handle the awaited record was issued on */
+    bool notify;
+};
+
 /* Called with s->lock held: if s still waits on the wait that timed out,
- * take it off its event and make it ready; the wait then fails (exec.c). */
-static struct worker *time_out_locked(struct stream *s, uint64_t now)
+ * take it off its event and make it ready; the wait then fails (exec.c).
+ * Fills *what when it did. */
+static struct worker *time_out_locked(struct stream *s, uint64_t now, struct timed_out *what)
 {
     struct task *t = s->head;
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || s->park_event == NULL ||
-        t == NULL || t->wait_deadline == 0 || now < t->wait_deadline)
+    struct event *ev = s->park_event;
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || ev == NULL || t == NULL ||
+        t->wait_deadline == 0 || now < t->wait_deadline)
         return NULL;
     engine_unlink_parked_locked(s);
     t->wait_timed_out = true;
-    LOGI("stream %d: its wait on event %d timed out after %u ms", s->id, t->u.event.ev->id, t->wait_timeout_ms);
+    what->stream_id = s->id;
+    what->event_id = ev->id;
+    what->ms = t->wait_timeout_ms;
+    what->notify = ev->notify;
+    what->recorder = ev->notify ? ev->last_recorder : t->u.event.recorder; /* ev->lock not needed for a hint */
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     return kick_locked(s);
+}
+
+/* Logs which wait gave up, and what held up the record it waited for. */
+static void log_timed_out(const struct timed_out *what)
+{
+    char why[640] = "a stream destroyed since, or none";
+    struct stream *rec;
+    if (!log_enabled(LOG_INFO))
+        return;
+    rec = what->recorder != NULL ? (struct stream *)obj_resolve(what->recorder, OBJ_STREAM) : NULL;
+    if (rec != NULL)
+        engine_explain(rec, false, why, sizeof(why));
+    LOGI("stream %d: its wait on %s %d timed out after %u ms (107019); the record it waited for was issued on %s",
+         what->stream_id, what->notify ? "notify" : "event", what->event_id, what->ms, why);
 }
 
 #define WD_BATCH 32
@@ -427,11 +455,14 @@ static void watchdog_main(void *arg)
         }
         plat_mutex_unlock(&e->wd_lock);
         for (unsigned i = 0; i < n; i++) {
+            struct timed_out what = {-1, -1, 0, NULL, false};
             struct worker *w;
             plat_spin_lock(&expired[i]->lock);
-            w = time_out_locked(expired[i], now);
+            w = time_out_locked(expired[i], now, &what);
             plat_spin_unlock(&expired[i]->lock);
             engine_wake(w);
+            if (what.stream_id >= 0)
+                log_timed_out(&what);
         }
         plat_mutex_lock(&e->wd_lock);
     }
@@ -490,6 +521,7 @@ aclError engine_start(struct device *d)
     list_init(&e->shared);
     e->dev = d;
     e->spin_ns = env_u64("ACLCPU_SPIN_US", 50) * 1000u;
+    e->hang_timeout_ns = env_u64("ACLCPU_HANG_TIMEOUT_MS", 0) * 1000000u;
     e->nworkers = worker_count();
     e->workers = calloc(e->nworkers, sizeof(*e->workers));
     if (e->workers == NULL) {

@@ -251,9 +251,65 @@ static bool reached(struct stream *s, uint64_t target)
 
 enum wait_result { WAIT_DONE, WAIT_TIMEOUT, WAIT_DEAD, WAIT_STOPPED };
 
-/* How a host thread waits: may it run the stream's work itself, and does
- * aclrtStreamStop end the wait (it does for syncs, not for a discard). */
-enum { WAIT_MAY_RUN = 1, WAIT_STOP_ENDS = 2 };
+/* How a host thread waits: may it run the stream's work itself, does
+ * aclrtStreamStop end the wait (it does for syncs, not for a discard), and
+ * does it watch for hangs (untimed syncs). */
+enum { WAIT_MAY_RUN = 1, WAIT_STOP_ENDS = 2, WAIT_WATCH_HANGS = 4 };
+
+/* ---- hang watch ---------------------------------------------------------------- */
+
+/* An untimed sync that sleeps looks at its stream every HANG_CHECK_NS. When
+ * the stream made no progress and the chain holding it up cannot move on
+ * by itself (hang.c), it logs a warning once, and gives up with a timeout
+ * after ACLCPU_HANG_TIMEOUT_MS if that is set: a hang is never silent. */
+#define HANG_CHECK_NS 1000000000ull
+
+struct hang_watch {
+    uint64_t last_done, since, next_check;
+    uint64_t limit;          /* the engine's hang timeout, read while the object was known alive */
+    bool warned;
+};
+
+static void hang_watch_start(struct hang_watch *w, struct stream *s)
+{
+    uint64_t now = plat_now_ns();
+    w->last_done = atomic_load_explicit(&s->done, memory_order_relaxed);
+    w->since = now;
+    w->next_check = now + HANG_CHECK_NS;
+    w->limit = s->dev->engine->hang_timeout_ns;
+    w->warned = false;
+}
+
+/* When the next look is due: the sleep deadline of a watched wait. */
+static uint64_t hang_watch_deadline(const struct hang_watch *w)
+{
+    uint64_t give_up = w->limit != 0 ? w->since + w->limit : UINT64_MAX;
+    return w->next_check < give_up ? w->next_check : give_up;
+}
+
+/* True when the wait should give up: no progress, stuck, and past the
+ * hang timeout. Relaxed load of done: only a progress hint. */
+static bool hang_watch_check(struct hang_watch *w, struct stream *s)
+{
+    uint64_t now = plat_now_ns(), done = atomic_load_explicit(&s->done, memory_order_relaxed);
+    char why[640];
+    bool stuck;
+
+    w->next_check = now + HANG_CHECK_NS;
+    if (done != w->last_done) {
+        w->last_done = done;
+        w->since = now;
+        w->warned = false;
+        return false;
+    }
+    stuck = engine_explain(s, true, why, sizeof(why));
+    if (stuck && !w->warned) {
+        LOGW("a sync on stream %d has made no progress for %llu ms: %s", s->id,
+             (unsigned long long)((now - w->since) / 1000000u), why);
+        w->warned = true;
+    }
+    return stuck && w->limit != 0 && now - w->since >= w->limit;
+}
 
 /* True while handle (if given) still names s: a stream destroyed by another
  * thread during the wait ends the wait (its memory may be reused). */
@@ -271,7 +327,8 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
                                   unsigned how)
 {
     uint64_t spin_until = plat_now_ns() + ((s->flags & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
-    bool may_run = how & WAIT_MAY_RUN;
+    bool may_run = how & WAIT_MAY_RUN, watch = (how & WAIT_WATCH_HANGS) && deadline == 0;
+    struct hang_watch hw;
 
     for (unsigned i = 1; !reached(s, target); i++) {
         if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY &&
@@ -281,9 +338,12 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
         if ((i & 63) == 0 && (plat_now_ns() >= spin_until || !still_alive(s, handle) || stop_ends(s, how)))
             break;
     }
+    if (watch)
+        hang_watch_start(&hw, s);
     while (!reached(s, target)) {
         uint32_t word;
         bool in_time;
+        uint64_t until = watch ? hang_watch_deadline(&hw) : deadline;
         if (!still_alive(s, handle))
             return WAIT_DEAD;
         if (stop_ends(s, how))
@@ -297,9 +357,9 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
         /* seq_cst RMW, so also acquire: see engine_stream_killed. */
         atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
         in_time = reached(s, target) || !still_alive(s, handle) || stop_ends(s, how) ||
-                  plat_futex_wait(&s->wake_word, word, deadline);
+                  plat_futex_wait(&s->wake_word, word, until);
         atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
-        if (!in_time && !reached(s, target))
+        if (!in_time && !reached(s, target) && (!watch || hang_watch_check(&hw, s)))
             return WAIT_TIMEOUT;
     }
     return WAIT_DONE;
@@ -307,6 +367,8 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
 
 aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code)
 {
+    unsigned how = WAIT_STOP_ENDS | (deadline_ns == 0 ? WAIT_MAY_RUN : 0) |
+                   (timeout_code != ACL_SUCCESS ? WAIT_WATCH_HANGS : 0);
     uint64_t target;
     aclError err;
 
@@ -315,7 +377,7 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     plat_spin_unlock(&s->lock);
     if (deadline_ns == 0 && still_alive(s, handle))
         help_run(s, target);
-    switch (wait_done(s, handle, target, deadline_ns, WAIT_STOP_ENDS | (deadline_ns == 0 ? WAIT_MAY_RUN : 0))) {
+    switch (wait_done(s, handle, target, deadline_ns, how)) {
     case WAIT_TIMEOUT:
         return timeout_code;
     case WAIT_DEAD:
@@ -439,27 +501,66 @@ void engine_discard_stream(struct stream *s)
 
 /* ---- events --------------------------------------------------------------- */
 
+/* An untimed event sync's hang watch (see struct hang_watch): true when it
+ * should give up. Called without ev->lock (the walk takes stream locks). */
+static bool event_hang_check(struct hang_watch *w, struct event *ev, uint64_t done)
+{
+    uint64_t now = plat_now_ns();
+    char why[640];
+    bool stuck;
+
+    w->next_check = now + HANG_CHECK_NS;
+    if (done != w->last_done) {
+        w->last_done = done;
+        w->since = now;
+        w->warned = false;
+        return false;
+    }
+    stuck = engine_explain_event(ev, why, sizeof(why));
+    if (stuck && !w->warned) {
+        LOGW("a sync on event %d has made no progress for %llu ms: %s", ev->id,
+             (unsigned long long)((now - w->since) / 1000000u), why);
+        w->warned = true;
+    }
+    return stuck && w->limit != 0 && now - w->since >= w->limit;
+}
+
 aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
 {
+    struct hang_watch hw = {0, plat_now_ns(), plat_now_ns() + HANG_CHECK_NS, 0, false};
     uint64_t target;
+
     plat_spin_lock(&ev->lock);
     target = ev->record_gen;
+    hw.last_done = ev->done_gen;
+    if (ev->dev != NULL && ev->dev->engine != NULL)
+        hw.limit = ev->dev->engine->hang_timeout_ns;
     while (ev->done_gen < target) {
         if (!obj_same(&ev->hdr, handle)) { /* destroyed by another thread */
             plat_spin_unlock(&ev->lock);
             return ACL_ERROR_RT_INVALID_HANDLE;
         }
         uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
+        uint64_t until = deadline_ns;
         bool in_time;
+        if (until == 0) /* untimed: look for a hang every so often */
+            until = hang_watch_deadline(&hw);
         ev->host_waiters++;
         plat_spin_unlock(&ev->lock);
-        in_time = plat_futex_wait(&ev->wake_word, word, deadline_ns);
+        in_time = plat_futex_wait(&ev->wake_word, word, until);
         plat_spin_lock(&ev->lock);
         ev->host_waiters--;
-        if (!in_time && ev->done_gen < target) {
+        if (in_time || ev->done_gen >= target)
+            continue;
+        if (deadline_ns != 0) {
             plat_spin_unlock(&ev->lock);
             return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
         }
+        uint64_t done = ev->done_gen;
+        plat_spin_unlock(&ev->lock);
+        if (event_hang_check(&hw, ev, done))
+            return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+        plat_spin_lock(&ev->lock);
     }
     plat_spin_unlock(&ev->lock);
     return ACL_SUCCESS;
