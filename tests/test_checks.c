@@ -35,6 +35,19 @@ static void cb_nop(void *arg) { (void)arg; }
         ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), fn ":");                                                     \
     } while (0)
 
+/* A stream made in a second context of device 0; the primary context is
+ * current again on return. */
+static aclrtStream foreign_stream(aclrtContext *other)
+{
+    aclrtContext mine = NULL;
+    aclrtStream s = NULL;
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateContext(other, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    return s;
+}
+
 /* ---- [acl] checks answer before the context check (§5 legend, §4) ----------------- */
 
 TEST(checks, stream_acl_checks_before_context)
@@ -341,6 +354,33 @@ TEST(checks, stale_notify_handles)
     ASSERT_RC(aclrtWaitAndResetNotify(n, NULL, 0), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_RC(aclrtGetNotifyId(n, &id), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_RC(aclrtRecordNotify(BAD, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    t_teardown();
+}
+
+/* ---- stream of another context: 107003 (§6) ------------------------------------------------------ */
+
+/* §6 "DestroyStream / SetFailureMode / Abort / overflow set: stream of
+ * other context → 107003". Destroy, failure mode and abort are pinned in
+ * test_stream*.c; this pins the overflow switch, set directly or through
+ * its attribute (the same setting, §5). Reading it is not restricted. */
+TEST(checks, overflow_set_on_stream_of_other_context)
+{
+    aclrtContext other = NULL;
+    aclrtStreamAttrValue v;
+    aclrtStream s;
+    uint32_t flag = 7;
+    t_setup();
+    s = foreign_stream(&other);
+    ASSERT_RC(aclrtSetStreamOverflowSwitch(s, 1), ACL_ERROR_RT_STREAM_CONTEXT);
+    memset(&v, 0, sizeof(v));
+    v.overflowSwitch = 1;
+    ASSERT_RC(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &v), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtGetStreamOverflowSwitch(s, &flag));
+    ASSERT_EQ(flag, 0); /* the refused sets changed nothing */
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtSetStreamOverflowSwitch(s, 1));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyContext(other));
     t_teardown();
 }
 
