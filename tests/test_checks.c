@@ -386,6 +386,35 @@ TEST(checks, overflow_set_on_stream_of_other_context)
 
 /* ---- SoC-dependent rules ------------------------------------------------------------------------- */
 
+/* §5 Abort: "(A2/A3/950 only per D06) ... NULL → default stream on CTRL-SQ
+ * SoCs else 107000; ... unsupported → 207000". */
+TEST(checks, abort_on_product_without_it)
+{
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtStreamAbort(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_FAILS_NAMING(aclrtStreamAbort(s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtStreamAbort");
+    t_launch_log(1, s); /* the stream was not aborted: it runs work */
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(checks, abort_on_training_product)
+{
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend910A", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtStreamAbort(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamAbort(s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* §5: the default stream's failure mode (NULL) only on 950/A3/A2; the
  * attribute path follows SetStreamFailureMode. */
 TEST(checks, failure_mode_null_stream_on_200i_500a2)

@@ -318,6 +318,11 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
         err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
+    /* Abort is an Ascend 950/A3/A2 feature (spec §5 "Abort / stop / clean");
+     * checked after the context, as the runtime does. */
+    if (!soc_has_ctrl_sq(s->dev->soc))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream abort is available only on Ascend 950, A3 "
+                        "and A2 (this device is %s)", fn, s->dev->soc->name);
     engine_abort_stream(s);
     return ACL_SUCCESS;
 }
