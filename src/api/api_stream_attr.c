@@ -75,12 +75,19 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint6
 /* ---- overflow switch ------------------------------------------------------------ */
 
 /* Ascend 950, A3 and A2 keep the switch; on other products setting it does
- * nothing and reading it gives 1 (spec §5). */
+ * nothing and reading it gives 1 (spec §5). Where it is kept, only the
+ * stream's own context may change it (spec §6: "overflow set" → 107003). */
 static aclError set_overflow(const char *fn, aclrtStream stream, uint32_t flag)
 {
+    struct context *ctx;
     struct stream *s;
-    aclError err = stream_resolve(fn, stream, &s);
+    aclError err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS || !soc_has_ctrl_sq(s->dev->soc))
+        return err;
+    err = check_own_context(fn, s, ctx);
+    if (err != ACL_SUCCESS)
         return err;
     plat_spin_lock(&s->lock);
     s->overflow_switch = flag;
@@ -313,6 +320,11 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
         err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
+    /* Abort is an Ascend 950/A3/A2 feature (spec §5 "Abort / stop / clean");
+     * checked after the context, as the runtime does. */
+    if (!soc_has_ctrl_sq(s->dev->soc))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream abort is available only on Ascend 950, A3 "
+                        "and A2 (this device is %s)", fn, s->dev->soc->name);
     if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: stream %d is DEVICE_USE_ONLY, which aclrtStreamAbort does not take (use aclrtStreamStop)",
