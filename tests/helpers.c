@@ -1,9 +1,11 @@
 /*
  * helpers.c - small helpers the test suites share.
  */
+#include <fcntl.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -128,4 +130,35 @@ void t_gated_pair_close(struct t_gated_pair *p)
     ASSERT_OK(aclrtDestroyStream(p->s1));
     if (p->s2 != NULL)
         ASSERT_OK(aclrtDestroyStream(p->s2));
+}
+
+static int log_pipe[2] = {-1, -1};
+
+void t_capture_log(const char *level)
+{
+    setenv("ASCEND_SLOG_PRINT_TO_STDOUT", "1", 1);
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", level, 1);
+    fflush(stdout);
+    ASSERT_EQ(pipe(log_pipe), 0);
+    ASSERT_EQ(fcntl(log_pipe[0], F_SETFL, O_NONBLOCK), 0);
+    ASSERT(dup2(log_pipe[1], STDOUT_FILENO) >= 0);
+}
+
+int t_log_shows(const char *needle)
+{
+    static char seen[16384];
+    static size_t len;
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
+    fflush(stdout);
+    while (t_now_ns() < end) {
+        ssize_t n = read(log_pipe[0], seen + len, sizeof(seen) - 1 - len);
+        if (n > 0) {
+            len += (size_t)n;
+            seen[len] = '\0';
+        }
+        if (strstr(seen, needle) != NULL)
+            return 1;
+        usleep(1000);
+    }
+    return 0;
 }

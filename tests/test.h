@@ -125,4 +125,10 @@ void t_k_log(void *args);
 /* Launches t_k_log with v on stream s, one block. */
 void t_launch_log(int v, aclrtStream s);
 
+/* The library's log (ASCEND_SLOG_PRINT_TO_STDOUT=1, ASCEND_GLOBAL_LOG_LEVEL=level)
+ * goes to a pipe from here on; call before anything logs. */
+void t_capture_log(const char *level);
+/* Reads the captured log until it contains needle: 1, or 0 after T_SPIN_LIMIT_NS. */
+int t_log_shows(const char *needle);
+
 #endif

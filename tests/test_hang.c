@@ -3,11 +3,9 @@
  * out, and untimed syncs that make no progress say which stream waits on
  * which event recorded on which stream, and what holds that one up.
  */
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "test.h"
 
@@ -163,39 +161,6 @@ TEST(hang, untimed_sync_gives_up_after_hang_timeout)
 
 /* ---- the log ------------------------------------------------------------------------------ */
 
-static int log_pipe[2] = {-1, -1};
-
-/* Sends stdout (where ASCEND_SLOG_PRINT_TO_STDOUT=1 puts the log) into a pipe. */
-static void capture_log(const char *level)
-{
-    setenv("ASCEND_SLOG_PRINT_TO_STDOUT", "1", 1);
-    setenv("ASCEND_GLOBAL_LOG_LEVEL", level, 1);
-    fflush(stdout);
-    ASSERT_EQ(pipe(log_pipe), 0);
-    ASSERT_EQ(fcntl(log_pipe[0], F_SETFL, O_NONBLOCK), 0);
-    ASSERT(dup2(log_pipe[1], STDOUT_FILENO) >= 0);
-}
-
-/* Reads the log until it contains needle (bounded by T_SPIN_LIMIT_NS). */
-static int log_shows(const char *needle)
-{
-    static char seen[16384];
-    static size_t len;
-    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
-    fflush(stdout);
-    while (t_now_ns() < end) {
-        ssize_t n = read(log_pipe[0], seen + len, sizeof(seen) - 1 - len);
-        if (n > 0) {
-            len += (size_t)n;
-            seen[len] = '\0';
-        }
-        if (strstr(seen, needle) != NULL)
-            return 1;
-        usleep(1000);
-    }
-    return 0;
-}
-
 struct sync_call {
     aclrtContext ctx;
     aclrtStream s;
@@ -220,15 +185,15 @@ TEST(hang, untimed_sync_warns_and_keeps_waiting)
     static struct sync_call c;
     char want[160];
     pthread_t th;
-    capture_log("2");
+    t_capture_log("2");
     t_setup();
     stuck_pair_open(&p);
     ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
     c.s = p.waiter;
     ASSERT_EQ(pthread_create(&th, NULL, untimed_sync, &c), 0);
     snprintf(want, sizeof(want), "a sync on stream %d has made no progress for", stream_id(p.waiter));
-    ASSERT(log_shows(want));
-    ASSERT(log_shows("which was stopped by aclrtStreamStop"));
+    ASSERT(t_log_shows(want));
+    ASSERT(t_log_shows("which was stopped by aclrtStreamStop"));
     ASSERT_EQ(atomic_load(&c.done), 0);
     ASSERT_OK(aclrtDestroyStream(p.rec)); /* drops the record: the waiter finishes */
     ASSERT_EQ(pthread_join(th, NULL), 0);
@@ -244,7 +209,7 @@ TEST(hang, timed_out_wait_logs_the_chain)
 {
     static struct stuck_pair p;
     char want[200];
-    capture_log("1");
+    t_capture_log("1");
     t_setup();
     memset(&p, 0, sizeof(p));
     ASSERT_OK(aclrtCreateStreamWithConfig(&p.rec, 0, ACL_STREAM_DEVICE_USE_ONLY));
@@ -260,7 +225,7 @@ TEST(hang, timed_out_wait_logs_the_chain)
     snprintf(want, sizeof(want), "stream %d: its wait on event %u timed out after 1000 ms (107019); the record it "
              "waited for was issued on stream %d, which was stopped", stream_id(p.waiter), event_id(p.e),
              stream_id(p.rec));
-    ASSERT(log_shows(want));
+    ASSERT(t_log_shows(want));
     ASSERT_OK(aclrtDestroyStream(p.rec));
     ASSERT_OK(aclrtDestroyEvent(p.e));
     ASSERT_OK(aclrtDestroyStream(p.waiter));

@@ -26,6 +26,7 @@ struct engine {
      * only use it as a hint and re-check under the lock. */
     _Atomic uint32_t ready_mask;
     struct list shared;                      /* kernels with blocks to claim */
+    struct kernel_run *gang;                 /* the batch-mode kernel gathering its threads */
     _Atomic uint32_t shared_count;           /* hint, like ready_mask */
     _Atomic int spinners;                    /* workers spinning for work */
     struct worker *sleepers;                 /* stack of parked workers */

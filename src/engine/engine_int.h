@@ -47,6 +47,12 @@ struct kernel_run {
     _Atomic uint32_t *abort_epoch;
     uint32_t epoch;
     uint64_t deadline_ns;          /* TIMEOUT launch attribute: blocks not started by then are skipped */
+    /* Batch schedule mode: the kernel starts only once `gang` threads (the
+     * owner and gang - 1 helpers, one per block) are inside; then the
+     * owner stores go (release, paired with the helpers' acquire load) and
+     * each runs one block. 0 = normal mode. */
+    uint32_t gang;
+    _Atomic uint32_t go;
 };
 
 extern _Thread_local struct worker *tls_worker;

@@ -8,7 +8,9 @@
  * the kernel and joins the helpers still inside (each is finishing one
  * block), so the kernel record can live on the owner's stack. A block that
  * calls aclcpuTrap() longjmps back here; the kernel fails with the engine's
- * exception code and its unclaimed blocks are skipped.
+ * exception code and its unclaimed blocks are skipped. A batch-mode kernel
+ * (schedule mode 1) first gathers one thread per block, one such kernel at
+ * a time per engine, and starts all its blocks together.
  *
  * Threads: any executor (worker, syncing host, host-function thread).
  * Lock order: only engine->lock, alone.
@@ -54,33 +56,59 @@ static void run_block(struct kernel_run *k, uint32_t idx)
         atomic_store_explicit(&k->overflow, true, memory_order_relaxed);
 }
 
+/* Claims the kernel's next block and runs it (or skips it, as the device
+ * would, when the kernel failed, was aborted or ran past its TIMEOUT);
+ * false when no block is left. */
+static bool run_next_block(struct kernel_run *k)
+{
+    uint32_t b = atomic_fetch_add_explicit(&k->next, 1, memory_order_relaxed);
+    if (b >= k->blocks)
+        return false;
+    if (atomic_load_explicit(&k->error, memory_order_relaxed) != ACL_SUCCESS)
+        return true; /* the kernel already failed */
+    /* Relaxed: an abort is a request; seeing it a block late is fine. */
+    if (k->abort_epoch != NULL && atomic_load_explicit(k->abort_epoch, memory_order_relaxed) != k->epoch)
+        return true; /* aborted or stopped: the remaining blocks never start */
+    if (k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns) {
+        /* Ran past its TIMEOUT attribute: fail as the device's timeout
+         * (a block in progress cannot be cut short on a CPU). */
+        int none = ACL_SUCCESS;
+        atomic_compare_exchange_strong_explicit(&k->error, &none, timeout_code(k->task), memory_order_relaxed,
+                                                memory_order_relaxed);
+        return true;
+    }
+    run_block(k, b);
+    return true;
+}
+
 static void run_blocks(struct kernel_run *k)
 {
-    for (;;) {
-        uint32_t b = atomic_fetch_add_explicit(&k->next, 1, memory_order_relaxed);
-        if (b >= k->blocks)
-            return;
-        if (atomic_load_explicit(&k->error, memory_order_relaxed) != ACL_SUCCESS)
-            continue; /* the kernel already failed: skip, as the device would */
-        /* Relaxed: an abort is a request; seeing it a block late is fine. */
-        if (atomic_load_explicit(k->abort_epoch, memory_order_relaxed) != k->epoch)
-            continue; /* aborted: the remaining blocks never start */
-        if (k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns) {
-            /* Ran past its TIMEOUT attribute: fail as the device's timeout
-             * (a block in progress cannot be cut short on a CPU). */
-            int none = ACL_SUCCESS;
-            atomic_compare_exchange_strong_explicit(&k->error, &none, timeout_code(k->task), memory_order_relaxed,
-                                                    memory_order_relaxed);
-            continue;
-        }
-        run_block(k, b);
-    }
+    while (run_next_block(k))
+        ;
+}
+
+/* Spins politely: a waiting batch kernel holds its cores, as on the device,
+ * but on a small host the threads it waits for need the CPU. */
+static void gang_pause(unsigned i)
+{
+    if ((i & 63) == 63)
+        plat_thread_yield();
+    else
+        plat_cpu_relax();
 }
 
 void engine_help_kernel(struct engine *e, struct kernel_run *k)
 {
     (void)e;
-    run_blocks(k);
+    if (k->gang != 0) {
+        /* One thread per block, all starting together: wait for the go
+         * (acquire: pairs with the owner's release store). */
+        for (unsigned i = 0; atomic_load_explicit(&k->go, memory_order_acquire) == 0; i++)
+            gang_pause(i);
+        run_next_block(k);
+    } else {
+        run_blocks(k);
+    }
     /* Release: the owner's acquire load of helpers == 0 sees our blocks'
      * writes. This is our last touch of k (it lives on the owner's stack);
      * the futex wake is on the address only and harmless if it is gone. */
@@ -88,41 +116,131 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k)
         plat_futex_wake_all(&k->helpers);
 }
 
-static void share_kernel(struct engine *e, struct kernel_run *k)
+/* Called with e->lock held: lists k for idle workers and picks up to
+ * `want` parked workers (at most 8) into wake[]; returns how many. */
+static unsigned list_shared_locked(struct engine *e, struct kernel_run *k, uint32_t want, struct worker **wake)
 {
-    struct worker *wake[8];
     unsigned n = 0;
-
-    plat_spin_lock(&e->lock);
     list_add_tail(&e->shared, &k->link);
     k->listed = true;
     atomic_fetch_add_explicit(&e->shared_count, 1, memory_order_relaxed);
-    while (n < ACLCPU_ARRAY_SIZE(wake) && n + 1 < k->blocks) {
+    while (n < 8 && n < want) {
         struct worker *w = engine_pick_sleeper(e);
         if (w == NULL)
             break;
         wake[n++] = w;
     }
-    plat_spin_unlock(&e->lock);
+    return n;
+}
+
+static void wake_all_of(struct worker **wake, unsigned n)
+{
     for (unsigned i = 0; i < n; i++)
         engine_wake(wake[i]);
 }
 
-static void unshare_and_join(struct engine *e, struct kernel_run *k)
+static void share_kernel(struct engine *e, struct kernel_run *k)
 {
-    uint32_t h;
+    struct worker *wake[8];
+    unsigned n;
+
+    plat_spin_lock(&e->lock);
+    n = list_shared_locked(e, k, k->blocks - 1, wake);
+    plat_spin_unlock(&e->lock);
+    wake_all_of(wake, n);
+}
+
+/* No helper can enter after this. */
+static void unshare(struct engine *e, struct kernel_run *k)
+{
     plat_spin_lock(&e->lock);
     list_del(&k->link);
     k->listed = false;
     atomic_fetch_sub_explicit(&e->shared_count, 1, memory_order_relaxed);
+    if (e->gang == k)
+        e->gang = NULL;
     plat_spin_unlock(&e->lock);
-    /* No helper can enter now. Those inside each finish one block. */
+}
+
+/* Waits for the helpers still inside k (each is finishing one block). */
+static void join_helpers(struct kernel_run *k)
+{
+    uint32_t h;
     for (int spin = 0; (h = atomic_load_explicit(&k->helpers, memory_order_acquire)) != 0; spin++) {
         if (spin < 2000)
             plat_cpu_relax();
         else
             plat_futex_wait(&k->helpers, h, 0);
     }
+}
+
+/* ---- batch schedule mode: all blocks start together ------------------------------ */
+
+/* Threads that can run blocks side by side: the workers, plus the calling
+ * thread when it is not one of them (a synchronising host thread). */
+static unsigned gang_capacity(const struct engine *e) { return e->nworkers + (tls_worker == NULL ? 1u : 0u); }
+
+/* Makes k the engine's gathering batch kernel and lists it. One batch
+ * kernel gathers at a time: two that each waited for threads the other
+ * holds would never start. While another gathers, this thread is one of
+ * its threads if it has room, which also lets it finish. */
+static void take_gang_slot(struct engine *e, struct kernel_run *k)
+{
+    for (unsigned i = 0;; i++) {
+        struct worker *wake[8];
+        struct kernel_run *g;
+        unsigned n;
+
+        plat_spin_lock(&e->lock);
+        if (e->gang == NULL) {
+            e->gang = k;
+            n = list_shared_locked(e, k, k->gang - 1, wake);
+            plat_spin_unlock(&e->lock);
+            wake_all_of(wake, n);
+            return;
+        }
+        g = e->gang;
+        if (atomic_load_explicit(&g->helpers, memory_order_relaxed) + 1 < g->gang)
+            atomic_fetch_add_explicit(&g->helpers, 1, memory_order_relaxed); /* under e->lock, as take_work */
+        else
+            g = NULL;
+        plat_spin_unlock(&e->lock);
+        if (g != NULL)
+            engine_help_kernel(e, g);
+        else
+            gang_pause(i);
+    }
+}
+
+/* Batch mode: gathers one thread per block (waiting, as the device waits
+ * for that many free cores), then starts every block at once. */
+static void run_gang(struct engine *e, struct kernel_run *k)
+{
+    k->gang = k->blocks;
+    take_gang_slot(e, k);
+    LOGD("a batch-mode kernel of %u blocks waits for %u threads to start together", k->blocks, k->gang);
+    /* Relaxed: helpers only grow under e->lock until go; the go store and
+     * join_helpers' acquire order what matters. */
+    for (unsigned i = 0; atomic_load_explicit(&k->helpers, memory_order_relaxed) + 1 < k->gang; i++)
+        gang_pause(i);
+    unshare(e, k);
+    atomic_store_explicit(&k->go, 1, memory_order_release);
+    run_next_block(k);
+    join_helpers(k);
+}
+
+/* A batch-mode kernel with more blocks than threads that can run at once
+ * cannot start them together on this host: it runs as in normal mode. */
+static bool gang_fits(struct engine *e, const struct kernel_run *k)
+{
+    static _Atomic bool warned;
+    if (k->blocks <= gang_capacity(e))
+        return true;
+    /* Relaxed: a once-only warning. */
+    if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+        LOGW("a batch-mode kernel of %u blocks cannot start them together on %u worker threads; it runs in normal "
+             "mode (set ACLCPU_WORKERS to at least its block count)", k->blocks, e->nworkers);
+    return false;
 }
 
 /* The kernel's error, or its overflow code when a block reported one and
@@ -162,6 +280,10 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
     k.task = t;
     k.blocks = t->u.kernel.blocks;
     k.priority = s->priority;
+    if (k.blocks > 1 && t->u.kernel.schedule_mode == 1 && gang_fits(e, &k)) {
+        run_gang(e, &k);
+        return kernel_result(&k);
+    }
     /* Always offer the blocks: a worker busy now may be free in a moment,
      * and blocks may depend on running side by side, as on the device. */
     if (k.blocks > 1 && e->nworkers > 0) {
@@ -169,8 +291,10 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
         shared = true;
     }
     run_blocks(&k);
-    if (shared)
-        unshare_and_join(e, &k);
+    if (shared) {
+        unshare(e, &k);
+        join_helpers(&k);
+    }
     return kernel_result(&k);
 }
 

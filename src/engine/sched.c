@@ -220,6 +220,10 @@ static struct kernel_run *best_shared(struct engine *e, uint32_t prio)
     struct list *pos;
     list_for_each(pos, &e->shared) {
         struct kernel_run *k = ACLCPU_CONTAINER_OF(pos, struct kernel_run, link);
+        /* A batch-mode kernel takes no more helpers than it has blocks
+         * (helpers only grow under e->lock until it starts). */
+        if (k->gang != 0 && atomic_load_explicit(&k->helpers, memory_order_relaxed) + 1 >= k->gang)
+            continue;
         if (k->priority <= prio && (best == NULL || k->priority < best->priority))
             best = k;
     }
