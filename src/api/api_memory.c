@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/core.h"
+#include "../core/model.h"
 #include "../services/devmem.h"
 
 static aclError null_arg(const char *fn, const char *arg)
@@ -138,9 +139,22 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
     if (count == 0)
         return ACL_SUCCESS;
     err = check_copy("aclrtMemcpy", dst, destMax, src, count, kind);
+    if (err == ACL_SUCCESS) /* a synchronous copy is "unsafe" while capturing */
+        err = model_unsafe_call("aclrtMemcpy", ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err == ACL_SUCCESS)
         memmove(dst, src, count);
     return err;
+}
+
+/* An async copy whose host side is ordinary (pageable) host memory, not
+ * aclrtMallocHost memory: the runtime stages it synchronously, which the
+ * capture modes treat as unsafe. */
+static bool touches_pageable(const void *dst, const void *src, size_t count, aclrtMemcpyKind kind)
+{
+    bool src_host = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEFAULT;
+    bool dst_host = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEFAULT;
+    return (src_host && devmem_classify(src, count) == MEM_UNKNOWN) ||
+           (dst_host && devmem_classify(dst, count) == MEM_UNKNOWN);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
@@ -154,6 +168,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
     if (count == 0)
         return ACL_SUCCESS;
     err = check_copy(fn, dst, destMax, src, count, kind);
+    if (err == ACL_SUCCESS && model_recording_anywhere() && touches_pageable(dst, src, count, kind))
+        err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
@@ -181,6 +197,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
     if (err == ACL_SUCCESS)
         err = check_side(fn, "src", src, spitch * (height - 1) + width,
                          kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE, kind);
+    if (err == ACL_SUCCESS)
+        err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err != ACL_SUCCESS)
         return err;
     for (size_t row = 0; row < height; row++)
@@ -214,6 +232,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
     if (count == 0)
         return ACL_SUCCESS;
     err = check_set("aclrtMemset", devPtr, maxCount, count);
+    if (err == ACL_SUCCESS)
+        err = model_unsafe_call("aclrtMemset", ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err == ACL_SUCCESS)
         memset(devPtr, value, count);
     return err;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../core/core.h"
+#include "../core/model.h"
 #include "../engine/engine.h"
 
 #define KNOWN_STREAM_FLAGS                                                                                      \
@@ -112,6 +113,22 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclr
     return create_stream("aclrtCreateStreamV2", stream, handle->priority, (uint32_t)handle->flag);
 }
 
+/* True while s is being captured (its tasks are recorded, not run). The
+ * global hint keeps this off the fast path when nothing records. */
+static bool capturing(struct stream *s)
+{
+    return model_recording_anywhere() && model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+}
+
+/* A sync or query of a capturing stream: 107027, and the capture is
+ * invalidated (the call would wait for work that does not run). */
+static aclError captured_error(const char *fn, struct stream *s)
+{
+    model_invalidate_for(s, ACL_ERROR_RT_STREAM_CAPTURED, "%s on stream %d, which is being captured", fn, s->id);
+    return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured: its tasks are recorded, not run "
+                    "(the capture is invalidated)", fn, s->id);
+}
+
 static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
 {
     struct context *ctx;
@@ -132,6 +149,9 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
     if (s->is_default)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn, s->id);
+    if (capturing(s))
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured; end the capture first", fn,
+                        s->id);
     if (stream_destroy(s, stream, force) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream first", fn);
     return ACL_SUCCESS;
@@ -184,6 +204,8 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
         return err;
     if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
         return stopped_error(fn, s);
+    if (capturing(s))
+        return captured_error(fn, s);
     if (s->flags & NO_HOST_SYNC_FLAGS)
         return ACL_SUCCESS;
     err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
@@ -221,6 +243,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
         return err;
     if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
         return stopped_error("aclrtStreamQuery", s);
+    if (capturing(s))
+        return captured_error("aclrtStreamQuery", s);
     *status = (s->flags & NO_HOST_SYNC_FLAGS) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
                                                                         : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
@@ -340,7 +364,7 @@ static aclError sync_device(const char *fn, int32_t timeout)
     if (list == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
     for (size_t i = 0; i < n; i++) {
-        if (list[i]->flags & NO_HOST_SYNC_FLAGS)
+        if ((list[i]->flags & NO_HOST_SYNC_FLAGS) || capturing(list[i])) /* recorded work does not run */
             continue;
         err = engine_sync_stream(list[i], handles[i], deadline, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
         if (err == ACL_ERROR_RT_INVALID_HANDLE)

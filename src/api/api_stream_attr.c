@@ -9,6 +9,7 @@
  * executor (failure mode, through the context).
  */
 #include "../core/core.h"
+#include "../core/model.h"
 #include "../engine/engine.h"
 
 static aclError null_arg(const char *fn, const char *arg)
@@ -51,6 +52,9 @@ static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mo
     if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is DEVICE_USE_ONLY; it has no failure mode",
                         fn, s->id);
+    if (s->model != NULL)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model; it has no failure mode "
+                        "of its own", fn, s->id);
     cur = atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
               ? ACL_STOP_ON_FAILURE : s->failure_mode;
     if (want == cur)
@@ -89,6 +93,8 @@ static aclError set_overflow(const char *fn, aclrtStream stream, uint32_t flag)
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
+    if (model_recording_anywhere() && model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
     plat_spin_lock(&s->lock);
     s->overflow_switch = flag;
     plat_spin_unlock(&s->lock);
@@ -182,7 +188,7 @@ bool launch_blocks(struct stream *s)
         env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
     }
     if ((s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) ||
-        !soc_has_ctrl_sq(s->dev->soc) || s->nonblocking_depth > 0)
+        !soc_has_ctrl_sq(s->dev->soc) || s->nonblocking_depth > 0 || s->rec_lane != NULL)
         return false; /* never on these streams, products, or inside a non-blocking region */
     if (s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV)
         return env == 1;
@@ -322,6 +328,9 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
         return err;
     /* Abort is an Ascend 950/A3/A2 feature (spec §5 "Abort / stop / clean");
      * checked after the context, as the runtime does. */
+    if (s->model != NULL)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is bound to a model (abort the model with "
+                        "aclmdlRIAbort)", fn, s->id);
     if (!soc_has_ctrl_sq(s->dev->soc))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream abort is available only on Ascend 950, A3 "
                         "and A2 (this device is %s)", fn, s->dev->soc->name);
@@ -353,6 +362,9 @@ static aclError check_stoppable(const char *fn, aclrtStream stream, struct strea
         err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
+    if (s->model != NULL)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is bound to a model; it cannot be stopped", fn,
+                        s->id);
     if (!soc_has_ctrl_sq(s->dev->soc))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s does not support stopping a stream (Ascend 950, "
                         "A3 and A2 do)", fn, s->dev->soc->name);

@@ -70,12 +70,23 @@ enum task_kind {
     TASK_EVENT_RESET,
     TASK_NOTIFY_RECORD,
     TASK_NOTIFY_WAIT,
+    /* Model run instances (model.c, engine/replay.c). */
+    TASK_MODEL_RUN,     /* aclmdlRIExecuteAsync: one run of a model, on the caller's stream */
+    TASK_LANE_RUN,      /* one model stream's part of a run, on its runner stream */
+    TASK_ACTIVE,        /* recorded aclrtActiveStream */
+    TASK_SWITCH,        /* recorded aclrtSwitchStream */
+    TASK_MODEL_END,     /* recorded aclmdlRIEndTask */
+    TASK_GROUP_UPDATE,  /* aclmdlRICaptureTaskUpdateEnd: swaps a task group's kernels when reached */
 };
 
 #define TASK_INLINE_ARGS 128
 
 struct event;
 struct binary;
+struct model;
+struct lane;
+struct task_group;
+struct task_update;
 
 struct task {
     struct task *next;     /* stream FIFO / free list, under stream->lock */
@@ -92,6 +103,8 @@ struct task {
             bool overflow_check;    /* the stream's overflow switch when issued */
             uint16_t core_limit[2]; /* cube / vector cores the launching thread was limited to */
             uint64_t timeout_us;    /* TIMEOUT / TIMEOUT_US launch attribute; 0 = none */
+            const char *name;       /* the kernel's name (in its type-stable function object) */
+            uint32_t args_size;     /* bytes at args */
         } kernel;
         struct {
             void *dst;
@@ -113,7 +126,27 @@ struct task {
             struct event *ev;
             uint64_t gen;           /* the record this task makes or waits for */
             const void *recorder;   /* wait: handle of the stream record `gen` was issued on */
+            uint8_t in_model;       /* recorded in a model: see enum model_event_use (model.h) */
         } event;
+        struct {
+            struct model *m;
+            uint64_t run;           /* run number, given at issue */
+            uint8_t phase;          /* 0: waits for the previous run; 1: started, waits for its end */
+        } model;
+        struct {
+            struct lane *lane;
+            struct task *cur;       /* next recorded task to run (resumed after a park) */
+            uint64_t run;
+        } lane;
+        struct {
+            struct lane *target;    /* the lane activated or switched to */
+            const void *left, *right;
+            uint8_t cond, type;     /* aclrtCondition, aclrtCompareDataType */
+        } ctl;
+        struct {
+            const void *grp;        /* the task group's handle (resolved when the update runs) */
+            struct task *with;      /* the replacement kernels, linked by next */
+        } update;
     } u;
     void *heap_args;
     uint64_t t_start, t_end;
@@ -175,6 +208,7 @@ struct context {
     struct list dev_link;       /* in dev->contexts, under dev->lock */
     struct list streams;        /* every stream, default included */
     struct list events;
+    struct list models;         /* model run instances, by ctx_link */
     _Atomic int failure_mode;   /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
 };
 
@@ -238,6 +272,7 @@ struct stream {
     struct context *ctx;
     struct device *dev;
     bool is_default;
+    bool internal;               /* a model's lane runner: never handed to the user, no state callbacks */
 
     /* Under lock. */
     struct task *head, *tail;    /* queued tasks no executor has taken yet */
@@ -252,6 +287,15 @@ struct stream {
     uint64_t abort_seq;          /* issued when last aborted: syncs up to it report 107023 */
     uint32_t blocking_mode;      /* ACL_STREAM_LAUNCH_BLOCKING_MODE_*, set by attribute */
     uint32_t nonblocking_depth;  /* aclrtNonBlockingLaunchBegin nesting */
+    /* Models (model.c), under lock: where issued tasks go instead of the
+     * queue (a lane being built or captured), the model the stream is
+     * bound to (build mode), the lane it last belonged to, an open task
+     * group, and a task-group update being collected. */
+    struct lane *rec_lane;
+    struct model *model;
+    struct lane *last_lane;
+    struct task_group *open_group;
+    struct task_update *update;
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
 
     /* The batch an executor took from head..tail; touched only by the
@@ -274,6 +318,10 @@ struct stream {
 
 aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
                        struct stream **out);
+/* A model's lane runner: an internal stream, never handed to the user. */
+aclError stream_create_internal(struct context *ctx, uint32_t priority, struct stream **out);
+/* Queues an engine-made task on s (lane runs), bypassing the API checks. */
+void stream_push_internal(struct stream *s, struct task *t);
 /* Waits for the stream's tasks (or discards them if force), then frees it.
  * With a handle, fails with 107017 if the handle no longer names s (another
  * thread destroyed it first). */
@@ -337,6 +385,12 @@ struct event {
     _Atomic bool recycling;      /* set by whoever recycles it, exactly once */
     struct stream *waiters;      /* parked streams */
     uint32_t host_waiters;
+    /* Models: the newest record was made in a model's lane (its handle,
+     * and the edge event that stands for it there), not on a stream. */
+    const void *rec_model;
+    struct event *rec_edge;
+    bool newest_in_model;
+    bool internal;               /* a model's edge or completion event, never handed out */
     struct list ctx_link;        /* ctx->events, under ctx->lock */
 };
 
@@ -363,7 +417,8 @@ struct kfunc {
 void binary_put_inflight(struct binary *b);
 /* Resolves a function handle for a launch and takes an inflight reference
  * on its binary (dropped by task_release). */
-aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin);
+aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin,
+                                  const char **name);
 
 /* ---- launch blocking (api_stream_attr.c) ------------------------------------- */
 
@@ -392,6 +447,13 @@ aclError report_process(int32_t timeout_ms);
 /* Executor hooks (called by the engine while it owns the task's stream). */
 bool event_wait_or_park(struct stream *s, struct task *t);
 void event_record_done(struct task *t, uint64_t now_ns);
+/* Completes record gen of ev (GEN_LATEST: a new record made now) and
+ * releases what waits for it. Called without locks. */
+void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns);
+/* Parks s on ev until record gen (or GEN_FLAG / GEN_LATEST, model.h) is
+ * done, unless it is already: returns whether it passed. timer (may be
+ * NULL) is the task whose wait timeout applies. */
+bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, struct task *timer);
 void event_reset_done(struct task *t);
 void event_task_release(struct task *t);
 aclError event_take_lazy_slot_locked(struct event *ev);

@@ -29,6 +29,7 @@ enum obj_type {
     OBJ_FUNC,
     OBJ_MODEL,
     OBJ_ARGS,
+    OBJ_TASKGRP,
     OBJ_TYPE_COUNT
 };
 

@@ -225,7 +225,8 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 
 /* Resolves a function handle for a launch; takes an inflight reference on
  * its binary that the task drops when it is done. */
-aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin)
+aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin,
+                                  const char **name)
 {
     struct kfunc *f = (struct kfunc *)obj_resolve(h, OBJ_FUNC);
     if (h == NULL)
@@ -237,6 +238,7 @@ aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKerne
                         fn, h);
     *kfn = f->fn;
     *bin = f->bin;
+    *name = f->name;
     if (f->bin != NULL) {
         struct binary *b = f->bin;
         plat_mutex_lock(&b->lock);

@@ -17,6 +17,7 @@
 
 #include "../engine/engine.h"
 #include "core.h"
+#include "model.h"
 
 static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t priority, uint32_t flags,
                                bool is_default)
@@ -35,7 +36,7 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
     atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_relaxed);
 }
 
-aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
+static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default, bool internal,
                        struct stream **out)
 {
     struct stream *s;
@@ -57,6 +58,7 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
     plat_spin_lock(&s->lock);
     memset(&s->ctx, 0, sizeof(*s) - offsetof(struct stream, ctx));
     stream_init_fields(s, ctx, priority, flags, is_default);
+    s->internal = internal;
     s->id = id;
     plat_spin_unlock(&s->lock);
     plat_mutex_lock(&ctx->lock);
@@ -64,15 +66,28 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
     plat_mutex_unlock(&ctx->lock);
     obj_publish(&s->hdr);
     *out = s;
-    stream_state_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
+    if (!internal)
+        stream_state_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
     return ACL_SUCCESS;
+}
+
+aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
+                       struct stream **out)
+{
+    return create(ctx, priority, flags, is_default, false, out);
+}
+
+aclError stream_create_internal(struct context *ctx, uint32_t priority, struct stream **out)
+{
+    return create(ctx, priority, 0, false, true, out);
 }
 
 aclError stream_destroy(struct stream *s, const void *handle, bool force)
 {
     bool mine;
 
-    stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    if (!s->internal)
+        stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
     plat_spin_lock(&s->lock);
     /* Check and kill in one critical section: of two racing destroyers,
      * one wins, and a launcher either queued before or sees it dead. */
@@ -83,6 +98,8 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (!mine)
         return ACL_ERROR_RT_INVALID_HANDLE;
     engine_stream_killed(s);
+    if (!s->internal)
+        model_stream_gone(s); /* the lanes it fed keep their tasks */
     /* Persistent tasks never run by themselves, and a stopped stream's
      * never run again: waiting for them would wait forever. */
     if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
@@ -143,6 +160,13 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
                         "no new tasks (destroy it and create another)",
                         fn, s->id, code, acl_error_name(code));
     }
+    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL)) {
+        aclError err = model_check_recordable_locked(fn, s, kind);
+        if (err != ACL_SUCCESS) {
+            plat_spin_unlock(&s->lock);
+            return err;
+        }
+    }
     t = task_alloc();
     if (ACLCPU_UNLIKELY(t == NULL)) {
         plat_spin_unlock(&s->lock);
@@ -162,6 +186,12 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
 
 void stream_commit(struct stream *s, struct task *t)
 {
+    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL)) {
+        /* Recorded for a model (build, capture or task update), not run. */
+        model_record_locked(s, t);
+        plat_spin_unlock(&s->lock);
+        return;
+    }
     t->seq = ++s->issued;
     if (s->tail != NULL)
         s->tail->next = t;
@@ -174,6 +204,19 @@ void stream_commit(struct stream *s, struct task *t)
         plat_spin_unlock(&s->lock);
         return;
     }
+    engine_stream_kick(s); /* drops s->lock */
+}
+
+void stream_push_internal(struct stream *s, struct task *t)
+{
+    plat_spin_lock(&s->lock);
+    t->next = NULL;
+    t->seq = ++s->issued;
+    if (s->tail != NULL)
+        s->tail->next = t;
+    else
+        s->head = t;
+    s->tail = t;
     engine_stream_kick(s); /* drops s->lock */
 }
 
@@ -205,6 +248,22 @@ void task_release(struct task *t)
     case TASK_NOTIFY_RECORD:
     case TASK_NOTIFY_WAIT:
         event_task_release(t);
+        break;
+    case TASK_MODEL_RUN:
+        if (t->u.model.phase == 0) /* dropped before it started: later runs must not wait for it */
+            model_skip_run(t->u.model.m, t->u.model.run);
+        break;
+    case TASK_LANE_RUN:
+        if (t->u.lane.lane != NULL) /* dropped unfinished: its run must still end */
+            model_lane_finished(t->u.lane.lane->m, t->u.lane.run);
+        break;
+    case TASK_GROUP_UPDATE:
+        for (struct task *r = t->u.update.with, *next; r != NULL; r = next) {
+            next = r->next;
+            task_release(r);
+            task_free(r);
+        }
+        t->u.update.with = NULL;
         break;
     default:
         break;

@@ -104,6 +104,13 @@ bool engine_stop_stream(struct stream *s, const void *handle);
 bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap);
 bool engine_explain_event(struct event *ev, char *buf, size_t cap);
 
+/* Publishes a stream's progress and wakes waiters whose target it reaches. */
+void engine_note_done(struct stream *s, uint64_t seq);
+
+/* Makes a parked stream ready at once, its wait unfinished: its head task
+ * runs again and looks for itself (aclmdlRIAbort). */
+void engine_nudge(struct stream *s);
+
 /* Makes a parked stream ready again (used by event completion). */
 void engine_unpark(struct stream *s);
 /* Completes the head task of s, owned by the caller, and lets the stream go

@@ -79,8 +79,6 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k);
 /* sync.c */
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */
 void engine_unlink_parked_locked(struct stream *s);
-/* Publishes a stream's progress and wakes waiters whose target it reaches. */
-void engine_note_done(struct stream *s, uint64_t seq);
 /* Owner side of a stream. take_batch moves the queue into the owner's
  * private batch (false: nothing queued, the stream went idle), publishing
  * done_seq (if not 0) as the stream's progress. */

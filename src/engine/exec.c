@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/model.h"
 #include "engine_int.h"
 
 _Thread_local struct block_ctx *tls_block;
@@ -333,6 +334,13 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
         return event_wait_or_park(s, t) ? RUN_DONE : RUN_PARKED;
     case TASK_EVENT_RESET:
         event_reset_done(t);
+        return RUN_DONE;
+    case TASK_MODEL_RUN:
+        return replay_model_run(s, t, err);
+    case TASK_LANE_RUN:
+        return replay_lane_run(x, s, t, err);
+    case TASK_GROUP_UPDATE:
+        replay_group_update(t);
         return RUN_DONE;
     default:
         *err = ACL_ERROR_RT_INTERNAL_ERROR;

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "../core/model.h"
 #include "engine_int.h"
 
 #define MAX_HOPS 8
@@ -62,6 +63,17 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
 
     if (ev == NULL || t == NULL)
         return h;
+    if (t->kind == TASK_MODEL_RUN) {
+        put(c, "stream %d%s waits for model %u's run #%llu to %s", s->id, which, t->u.model.m->hdr.index,
+            (unsigned long long)(t->u.model.phase == 0 ? t->u.model.run - 1 : t->u.model.run),
+            t->u.model.phase == 0 ? "end before its own can start" : "end");
+        return h;
+    }
+    if (t->kind == TASK_LANE_RUN) {
+        put(c, "stream %d%s (a lane of a model run) waits on event %d", s->id, which,
+            atomic_load_explicit(&ev->id, memory_order_relaxed));
+        return h;
+    }
     plat_spin_lock(&ev->lock);
     done = ev->done_gen;
     h.next = ev->notify ? ev->last_recorder : t->u.event.recorder;

@@ -429,6 +429,20 @@ void engine_unlink_parked_locked(struct stream *s)
     s->park_event = NULL;
 }
 
+void engine_nudge(struct stream *s)
+{
+    struct worker *w = NULL;
+    plat_spin_lock(&s->lock);
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_PARKED && s->park_event != NULL) {
+        engine_unlink_parked_locked(s);
+        engine_unwatch(s);
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        w = engine_requeue_locked(s);
+    }
+    plat_spin_unlock(&s->lock);
+    engine_wake(w);
+}
+
 void engine_abort_stream(struct stream *s)
 {
     plat_spin_lock(&s->lock);
