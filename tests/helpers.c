@@ -2,6 +2,7 @@
  * helpers.c - small helpers the test suites share.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -161,4 +162,39 @@ int t_log_shows(const char *needle)
         usleep(1000);
     }
     return 0;
+}
+
+struct stop_call {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int rc, done;
+};
+
+static void *stop_thread(void *p)
+{
+    struct stop_call *c = p;
+    aclError rc = aclrtSetCurrentContext(c->ctx);
+    atomic_store(&c->rc, rc == ACL_SUCCESS ? aclrtStreamStop(c->s) : rc);
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+aclError t_stop_releasing(aclrtStream s, _Atomic int *open)
+{
+    static struct stop_call c;
+    aclrtStreamStatus st;
+    pthread_t th;
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
+    memset(&c, 0, sizeof(c));
+    c.s = s;
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    ASSERT_EQ(pthread_create(&th, NULL, stop_thread, &c), 0);
+    /* The stop has taken effect once the stream's query says so (507000);
+     * the call itself still waits for the running task. */
+    while (aclrtStreamQuery(s, &st) != ACL_ERROR_RT_INTERNAL_ERROR && t_now_ns() < end)
+        sched_yield();
+    ASSERT_EQ(atomic_load(&c.done), 0);
+    atomic_store(open, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    return atomic_load(&c.rc);
 }

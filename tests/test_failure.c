@@ -70,6 +70,37 @@ TEST(failure, stop_discards_the_rest_and_refuses_new_tasks)
     t_teardown();
 }
 
+/* The host learns of a STOP failure at the next sync, as on the device:
+ * a task issued after the failure but before that sync is accepted and
+ * discarded (its record still completes); after the sync new tasks are
+ * refused. So a program's launches never fail because a kernel raced ahead. */
+TEST(failure, tasks_issued_before_the_failure_is_reported_are_dropped)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    uint64_t end;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    launch("fail_trap", k_trap, 1, s);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    end = t_now_ns() + T_SPIN_LIMIT_NS;
+    while (st != ACL_EVENT_RECORDED_STATUS_COMPLETE && t_now_ns() < end) /* the failure has happened */
+        ASSERT_OK(aclrtQueryEventStatus(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    launch("fail_count", k_count, 1, s); /* accepted, never runs */
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 0);
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, s),
+              ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_EQ(atomic_load(&ran), 0);
+    t_teardown();
+}
+
 /* CONTINUE (the default): later tasks still run, and the sync reports the
  * first failure once. */
 TEST(failure, continue_runs_later_tasks_and_reports_once)

@@ -42,8 +42,7 @@ static void stuck_pair_open(struct stuck_pair *p)
     ASSERT_OK(aclrtStreamWaitEvent(p->waiter, p->e));
     t_launch_log(1, p->waiter);
     ASSERT(t_wait_flag(&p->g.started, 1));
-    ASSERT_OK(aclrtStreamStop(p->rec));
-    atomic_store(&p->g.open, 1);
+    ASSERT_OK(t_stop_releasing(p->rec, &p->g.open));
 }
 
 /* Destroying the stopped stream drops its record, which completes the event
@@ -218,8 +217,7 @@ TEST(hang, timed_out_wait_logs_the_chain)
     t_launch_gate(&p.g, p.rec);
     ASSERT_OK(aclrtRecordEvent(p.e, p.rec));
     ASSERT(t_wait_flag(&p.g.started, 1));
-    ASSERT_OK(aclrtStreamStop(p.rec));
-    atomic_store(&p.g.open, 1);
+    ASSERT_OK(t_stop_releasing(p.rec, &p.g.open));
     ASSERT_OK(aclrtStreamWaitEventWithTimeout(p.waiter, p.e, 1));
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(p.waiter, 10000), ACL_ERROR_RT_WAIT_TIMEOUT);
     snprintf(want, sizeof(want), "stream %d: its wait on event %u timed out after 1000 ms (107019); the record it "

@@ -190,11 +190,11 @@ TEST(model, bind_refuses_stop_mode_and_bound_streams_refuse_control_calls)
     t_teardown();
 }
 
-/* x2 = x1 * 10, reading x1 after the other lane wrote it. */
+/* x2 = x1 * 10 + 1, reading x1 after the other lane wrote it. */
 static void k_times10(void *args)
 {
     int64_t *const *p = args;
-    *p[1] = *p[0] * 10;
+    *p[1] = *p[0] * 10 + 1;
 }
 
 /* Two lanes joined by an event: lane 2 waits for lane 1's record in every
@@ -232,7 +232,7 @@ TEST(model, events_between_lanes_order_every_run)
     ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
     ASSERT_OK(aclrtSynchronizeStream(exec));
     ASSERT_EQ(x[0], 3);
-    ASSERT_EQ(x[1], 30);
+    ASSERT_EQ(x[1], 31);
     ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(aclrtDestroyEvent(e));
     ASSERT_OK(aclrtDestroyStream(s1));
@@ -342,7 +342,10 @@ TEST(model, model_control_calls_not_on_a3)
 static void k_load(void *args)
 {
     int64_t *const *p = args;
+    uint64_t until = t_now_ns() + 20000; /* widens the window an overlapping run would hit */
     *p[1] = *p[0];
+    while (t_now_ns() < until)
+        ;
 }
 
 static void k_store_plus_one(void *args)

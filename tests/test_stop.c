@@ -88,14 +88,14 @@ TEST(stop, stopped_stream_keeps_queue_and_runs_none_of_it)
     t_launch_log(1, s);
     t_launch_log(2, s);
     ASSERT(t_wait_flag(&first_started, 1));
-    ASSERT_OK(aclrtStreamStop(s));
+    ASSERT_OK(t_stop_releasing(s, &release)); /* returns once the running kernel has ended */
+    ASSERT_EQ(atomic_load(&blocks_run), 1);
     ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamStop");
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 1000), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_RC(aclrtStreamQuery(s, &st), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_RC(aclrtLaunchKernel(t_kernel("t_log", t_k_log), 1, &st, sizeof(int), s), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "stopped");
-    atomic_store(&release, 1);
     /* A plain destroy cannot wait for work that will never run: it discards
      * the kept tasks once the running kernel has ended. */
     ASSERT_OK(aclrtDestroyStream(s));
@@ -114,8 +114,7 @@ TEST(stop, stop_before_the_queue_starts)
     t_launch_gate(&g, s);
     ASSERT(t_wait_flag(&g.started, 1));
     t_launch_log(1, s);
-    ASSERT_OK(aclrtStreamStop(s));
-    atomic_store(&g.open, 1);
+    ASSERT_OK(t_stop_releasing(s, &g.open));
     ASSERT_OK(aclrtDestroyStreamForce(s));
     ASSERT_EQ(atomic_load(&g.finished), 1);
     ASSERT_EQ(atomic_load(&t_log_n), 0);
@@ -140,8 +139,8 @@ static void *sync_thread(void *p)
 }
 
 /* On Ascend 950 any stream can be stopped; a kernel with many blocks starts
- * none after the stop, and a sync already waiting returns 507000 at once
- * (while the running block still runs). */
+ * none after the stop, and a sync already waiting returns 507000 at once,
+ * while the stop itself waits for the running block. */
 TEST(stop, many_block_kernel_and_a_waiting_sync)
 {
     static struct sync_call c;
@@ -156,12 +155,10 @@ TEST(stop, many_block_kernel_and_a_waiting_sync)
     ASSERT(t_wait_flag(&first_started, 1));
     ASSERT_EQ(pthread_create(&th, NULL, sync_thread, &c), 0);
     ASSERT(t_wait_flag(&c.started, 1));
-    ASSERT_OK(aclrtStreamStop(c.s));
-    ASSERT(t_wait_flag(&c.done, 1)); /* returned although block 0 still runs */
+    ASSERT_OK(t_stop_releasing(c.s, &release));
+    ASSERT(t_wait_flag(&c.done, 1));
     ASSERT_EQ(pthread_join(th, NULL), 0);
     ASSERT_RC(atomic_load(&c.rc), ACL_ERROR_RT_INTERNAL_ERROR);
-    ASSERT_EQ(atomic_load(&blocks_run), 0);
-    atomic_store(&release, 1);
     ASSERT_OK(aclrtDestroyStream(c.s));
     ASSERT_EQ(atomic_load(&blocks_run), 1); /* blocks 1..999 never started */
     ASSERT_EQ(atomic_load(&t_log_n), 0);
@@ -179,8 +176,7 @@ TEST(stop, abort_clears_a_stop)
     launch_held(s, 1);
     t_launch_log(1, s);
     ASSERT(t_wait_flag(&first_started, 1));
-    ASSERT_OK(aclrtStreamStop(s));
-    atomic_store(&release, 1);
+    ASSERT_OK(t_stop_releasing(s, &release));
     ASSERT_OK(aclrtStreamAbort(s));
     ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT);
     t_launch_log(2, s);

@@ -503,7 +503,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
  * Stops a stream's running tasks without clearing its queue: nothing more
  * of it runs. NULL -> 107000; Ascend 950, A3 and A2 only (207000), and on A2
  * and A3 only DEVICE_USE_ONLY streams (207000).
- * aclcpu: the running kernel starts no more blocks; afterwards sync and
+ * aclcpu: the running kernel starts no more blocks, and the call returns
+ * once it has ended (a block in progress runs to its end); afterwards sync and
  * query of the stream return 507000 and new tasks are refused with 507000
  * until aclrtStreamAbort clears the stop or the stream is destroyed
  * (aclrtDestroyStream then discards the kept tasks instead of waiting).

@@ -279,6 +279,7 @@ struct stream {
     uint64_t issued;             /* seq of the newest task */
     aclError error;              /* first task error since the last sync */
     aclError stop_error;         /* STOP mode tripped: the failing task's code */
+    bool stop_reported;          /* a sync has returned it: from then on new tasks are refused */
     uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
     uint32_t overflow_switch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK / aclrtSetStreamOverflowSwitch */
     uint32_t user_tag;           /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */

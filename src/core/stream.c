@@ -152,7 +152,7 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
                         "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
                         s->id);
     }
-    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
+    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS && s->stop_reported)) {
         aclError code = s->stop_error;
         plat_spin_unlock(&s->lock);
         return acl_fail(code,
@@ -184,6 +184,20 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
     return ACL_SUCCESS;
 }
 
+/* Called with s->lock held (dropped here): a task issued after the stream
+ * tripped STOP, before a sync reported the failure. As on the device,
+ * where the host learns of the failure a little later, the launch is
+ * accepted and the task discarded with the rest (records still complete,
+ * so nothing waits on them forever). */
+static void drop_after_stop_locked(struct stream *s, struct task *t)
+{
+    t->next = NULL;
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_IDLE)
+        engine_note_done(s, s->issued); /* no owner will publish it */
+    plat_spin_unlock(&s->lock);
+    engine_discard_chain(s, t);
+}
+
 void stream_commit(struct stream *s, struct task *t)
 {
     if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL)) {
@@ -193,6 +207,10 @@ void stream_commit(struct stream *s, struct task *t)
         return;
     }
     t->seq = ++s->issued;
+    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
+        drop_after_stop_locked(s, t); /* drops s->lock */
+        return;
+    }
     if (s->tail != NULL)
         s->tail->next = t;
     else

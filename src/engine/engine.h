@@ -91,8 +91,8 @@ void engine_abort_stream(struct stream *s);
 
 /* aclrtStreamStop: the running kernel starts no more blocks, nothing more
  * of the queue runs (it is kept), syncs of s return 507000 and new tasks
- * are refused, until an abort clears it or s is destroyed. False if handle
- * no longer names s. */
+ * are refused, until an abort clears it or s is destroyed. Returns once
+ * the running task has ended. False if handle no longer names s. */
 bool engine_stop_stream(struct stream *s, const void *handle);
 
 /* Hang reports (hang.c): write into buf what holds s (or ev's newest
@@ -103,6 +103,10 @@ bool engine_stop_stream(struct stream *s, const void *handle);
  * a cycle of waits). */
 bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap);
 bool engine_explain_event(struct event *ev, char *buf, size_t cap);
+
+/* Completes discarded tasks (their records, so nothing waits on them) and
+ * frees them; called without locks. */
+void engine_discard_chain(struct stream *s, struct task *chain);
 
 /* Publishes a stream's progress and wakes waiters whose target it reaches. */
 void engine_note_done(struct stream *s, uint64_t seq);

@@ -94,7 +94,6 @@ bool engine_complete_handed_off(struct stream *s, aclError err);
 /* Called with s->lock held: unlinks every queued task from first on and
  * returns the chain for engine_discard_chain (run without locks). */
 struct task *engine_detach_from_locked(struct stream *s, struct task *first);
-void engine_discard_chain(struct stream *s, struct task *chain);
 
 /* report.c (core): callbacks delivered to subscribed threads */
 enum run_result report_post(struct stream *s, struct task *t);

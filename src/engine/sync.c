@@ -101,6 +101,7 @@ static struct task *halt_locked(struct stream *s)
     } else {
         atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     }
+    engine_stream_killed(s); /* wakes an aclrtStreamStop waiting for the running task to end */
     return chain;
 }
 
@@ -391,6 +392,8 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     err = still_alive(s, handle) ? s->error : ACL_SUCCESS;
     if (err != ACL_SUCCESS)
         s->error = ACL_SUCCESS;
+    if (s->stop_error != ACL_SUCCESS)
+        s->stop_reported = true; /* the host knows now: new tasks are refused */
     if (s->abort_seq != 0 && target <= s->abort_seq && still_alive(s, handle))
         err = ACL_ERROR_RT_STREAM_ABORT; /* the work waited for was aborted */
     plat_spin_unlock(&s->lock);
@@ -457,6 +460,28 @@ void engine_abort_stream(struct stream *s)
     plat_spin_unlock(&s->lock);
 }
 
+/* Waits until no executor owns s (its running task has ended: the owner
+ * of a stopped stream halts after it). The owner's halt wakes us; the
+ * wait is also sliced, as an owner that found the queue empty goes idle
+ * without that wake. */
+static void wait_not_running(struct stream *s)
+{
+    for (;;) {
+        uint32_t word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
+        bool running;
+        /* seq_cst RMW: the Dekker pairing with engine_stream_killed. */
+        atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+        plat_spin_lock(&s->lock);
+        running = atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_RUNNING;
+        plat_spin_unlock(&s->lock);
+        if (running)
+            plat_futex_wait(&s->wake_word, word, plat_now_ns() + 1000000u);
+        atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+        if (!running)
+            return;
+    }
+}
+
 bool engine_stop_stream(struct stream *s, const void *handle)
 {
     int state;
@@ -481,6 +506,7 @@ bool engine_stop_stream(struct stream *s, const void *handle)
     }
     plat_spin_unlock(&s->lock);
     engine_stream_killed(s); /* syncs that wait on s return 507000 now */
+    wait_not_running(s);
     return true;
 }
 
