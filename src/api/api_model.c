@@ -225,6 +225,7 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
     }
     t->u.model.m = m;
     t->u.model.run = run;
+    atomic_fetch_add_explicit(&m->run_tasks, 1, memory_order_relaxed); /* dropped by task_release */
     stream_commit(s, t);
     return ACL_SUCCESS;
 }
@@ -572,6 +573,7 @@ static aclError record_control(const char *fn, struct stream *s, aclrtStream str
     struct task *t;
     aclError err = stream_begin_task(fn, s, stream, kind, &t);
     if (err == ACL_SUCCESS) {
+        target->targeted = true;
         t->u.ctl.target = target;
         t->u.ctl.left = l;
         t->u.ctl.right = r;

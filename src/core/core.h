@@ -455,6 +455,9 @@ void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns);
  * done, unless it is already: returns whether it passed. timer (may be
  * NULL) is the task whose wait timeout applies. */
 bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, struct task *timer);
+/* Whether a wait for gen would pass now, without parking (false for a
+ * notify, whose wait consumes it). */
+bool event_passed(struct event *ev, uint64_t gen);
 void event_reset_done(struct task *t);
 void event_task_release(struct task *t);
 aclError event_take_lazy_slot_locked(struct event *ev);

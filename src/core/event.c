@@ -263,6 +263,17 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
     return passed;
 }
 
+bool event_passed(struct event *ev, uint64_t gen)
+{
+    bool passed;
+    plat_spin_lock(&ev->lock);
+    if (gen == GEN_LATEST)
+        gen = ev->record_gen;
+    passed = !ev->notify && (gen == GEN_FLAG ? flag_set_locked(ev) : ev->done_gen >= gen);
+    plat_spin_unlock(&ev->lock);
+    return passed;
+}
+
 bool event_wait_or_park(struct stream *s, struct task *t)
 {
     return event_wait_gen_or_park(s, t->u.event.ev, t->u.event.gen, t);

@@ -183,6 +183,9 @@ static void lane_free(struct model *m, struct lane *l)
 static void wait_for_runs(struct model *m)
 {
     engine_sync_event(m->done, obj_handle(&m->done->hdr), 0);
+    /* The run tasks are at their end (the runs ended); let them finish. */
+    while (atomic_load_explicit(&m->run_tasks, memory_order_acquire) != 0)
+        plat_thread_yield();
 }
 
 /* Called with capture_lock held, m's handle already killed. */

@@ -46,6 +46,8 @@ struct lane {
     struct event *tail_edge;     /* capture: the edge the lane's last task records, if it does */
     bool joined;                 /* capture: its end is joined back into the origin stream */
     struct stream *runner;       /* plays the lane in runs (an internal stream) */
+    bool targeted;               /* an aclrtActiveStream/aclrtSwitchStream may start it (it is never
+                                  * played inline: it could then run twice at once) */
 };
 
 /* A wait in lane `lane` on the edge `edge` (capture join check). */
@@ -97,6 +99,10 @@ struct model {
     _Atomic uint32_t lanes_running;
     _Atomic uint64_t aborted_run;     /* aclmdlRIAbort: the run being stopped */
     _Atomic int run_error;            /* first failure of the current run */
+    /* TASK_MODEL_RUNs that still exist (they read the model until they are
+     * released); destroy waits for none. Release on the decrement pairs
+     * with destroy's acquire load. */
+    _Atomic uint32_t run_tasks;
     struct task *graveyard;      /* kernels replaced by task updates, freed with the model */
     struct stream *exec_stream;  /* aclmdlRIExecute runs the model on it (internal, made at first use) */
     struct list groups;          /* task groups, by link */
@@ -202,7 +208,7 @@ void model_destroy_all(struct context *ctx);
 
 struct executor;
 /* Executors of the model task kinds (exec.c dispatches to them). */
-enum run_result replay_model_run(struct stream *s, struct task *t, aclError *err);
+enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
 enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
 void replay_group_update(struct task *t);
 /* Pushes the run's first task onto a lane's runner. */

@@ -270,6 +270,8 @@ void task_release(struct task *t)
     case TASK_MODEL_RUN:
         if (t->u.model.phase == 0) /* dropped before it started: later runs must not wait for it */
             model_skip_run(t->u.model.m, t->u.model.run);
+        /* Release: our last touch of the model (see model->run_tasks). */
+        atomic_fetch_sub_explicit(&t->u.model.m->run_tasks, 1, memory_order_release);
         break;
     case TASK_LANE_RUN:
         if (t->u.lane.lane != NULL) /* dropped unfinished: its run must still end */

@@ -336,7 +336,7 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
         event_reset_done(t);
         return RUN_DONE;
     case TASK_MODEL_RUN:
-        return replay_model_run(s, t, err);
+        return replay_model_run(x, s, t, err);
     case TASK_LANE_RUN:
         return replay_lane_run(x, s, t, err);
     case TASK_GROUP_UPDATE:

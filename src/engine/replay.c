@@ -25,7 +25,8 @@
 #include "../core/model.h"
 #include "engine_int.h"
 
-void replay_start_lane(struct lane *l, uint64_t run)
+/* Pushes lane l's part of run onto its runner, to play from `from`. */
+static void start_lane_at(struct lane *l, uint64_t run, struct task *from)
 {
     struct task *t = task_alloc();
     if (t == NULL) { /* no memory for the lane's part: end it, so the run ends */
@@ -38,26 +39,56 @@ void replay_start_lane(struct lane *l, uint64_t run)
     memset(t, 0, offsetof(struct task, inline_args));
     t->kind = TASK_LANE_RUN;
     t->u.lane.lane = l;
-    t->u.lane.cur = l->head.next;
+    t->u.lane.cur = from;
     t->u.lane.run = run;
     stream_push_internal(l->runner, t);
 }
 
-enum run_result replay_model_run(struct stream *s, struct task *t, aclError *err)
+void replay_start_lane(struct lane *l, uint64_t run) { start_lane_at(l, run, l->head.next); }
+
+static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run,
+                              struct stream *park_on);
+
+/* The first HEAD lane that nothing activates is played by the executor
+ * that starts the run, right away: a one-lane model then runs without
+ * waking anyone. At the first wait that is not satisfied yet, the rest
+ * goes to the lane's runner. */
+static void play_inline(struct executor *x, struct lane *l, uint64_t run)
+{
+    struct task *rest = play_lane(x, l, l->head.next, run, NULL);
+    if (rest != NULL)
+        start_lane_at(l, run, rest);
+    else
+        model_lane_finished(l->m, run); /* the model may be destroyed from here on */
+}
+
+static void start_run(struct executor *x, struct model *m, uint64_t run)
+{
+    struct lane **lanes, *mine = NULL;
+    uint32_t n;
+    model_run_started(m, run, &lanes, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (lanes[i]->flag != ACL_MODEL_STREAM_FLAG_HEAD)
+            continue;
+        if (mine == NULL && !lanes[i]->targeted)
+            mine = lanes[i]; /* played below, after the others are on their way */
+        else
+            replay_start_lane(lanes[i], run);
+    }
+    if (mine != NULL)
+        play_inline(x, mine, run);
+}
+
+enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err)
 {
     struct model *m = t->u.model.m;
     uint64_t run = t->u.model.run;
 
     if (t->u.model.phase == 0) {
-        struct lane **lanes;
-        uint32_t n;
         if (!event_wait_gen_or_park(s, m->done, run - 1, NULL))
             return RUN_PARKED; /* the previous run has not ended */
         t->u.model.phase = 1;
-        model_run_started(m, run, &lanes, &n);
-        for (uint32_t i = 0; i < n; i++)
-            if (lanes[i]->flag == ACL_MODEL_STREAM_FLAG_HEAD)
-                replay_start_lane(lanes[i], run);
+        start_run(x, m, run);
     }
     if (!event_wait_gen_or_park(s, m->done, run, NULL))
         return RUN_PARKED;
@@ -136,30 +167,42 @@ static bool play(struct executor *x, struct stream *s, struct model *m, struct t
     }
 }
 
-enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err)
+/* Plays lane l of run from rt on the calling executor. Returns the wait it
+ * stopped at (not satisfied yet), or NULL when the lane ended. With
+ * park_on, that runner stream is parked on the wait; without, the wait is
+ * only looked at. */
+static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run,
+                              struct stream *park_on)
 {
-    struct lane *l = t->u.lane.lane;
     struct model *m = l->m;
-    uint64_t run = t->u.lane.run;
-    struct task *rt = t->u.lane.cur;
-
-    *err = ACL_SUCCESS; /* the run's failures are the run's, not the runner's */
     /* Relaxed: aborted_run is a request; a lane that sees it a task late
      * only runs one task more. */
     while (rt != NULL && atomic_load_explicit(&m->aborted_run, memory_order_relaxed) != run) {
         if (rt->kind == TASK_EVENT_WAIT || rt->kind == TASK_NOTIFY_WAIT) {
             uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : gen_in_run(rt, run);
-            if (!event_wait_gen_or_park(s, rt->u.event.ev, gen, NULL)) {
-                t->u.lane.cur = rt; /* go on from the wait when it is released */
-                return RUN_PARKED;
-            }
-        } else if (!play(x, s, m, rt, run)) {
-            break;
+            if (park_on != NULL ? !event_wait_gen_or_park(park_on, rt->u.event.ev, gen, NULL)
+                                : !event_passed(rt->u.event.ev, gen))
+                return rt;
+        } else if (!play(x, l->runner, m, rt, run)) {
+            return NULL;
         }
         rt = rt->next;
     }
+    return NULL;
+}
+
+enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err)
+{
+    struct lane *l = t->u.lane.lane;
+    struct task *rest = play_lane(x, l, t->u.lane.cur, t->u.lane.run, s);
+
+    *err = ACL_SUCCESS; /* the run's failures are the run's, not the runner's */
+    if (rest != NULL) {
+        t->u.lane.cur = rest; /* go on from the wait when it is released */
+        return RUN_PARKED;
+    }
     t->u.lane.lane = NULL; /* ended: its release must not end it again */
-    model_lane_finished(m, run); /* the model may be destroyed from here on */
+    model_lane_finished(l->m, t->u.lane.run); /* the model may be destroyed from here on */
     return RUN_DONE;
 }
 
