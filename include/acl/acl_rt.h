@@ -684,6 +684,26 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
                                               aclrtStream stream);
 
+/* ==== Cache maintenance (spec prof-api.md §3) ==== */
+
+typedef enum aclrtCmoType {
+    ACL_RT_CMO_TYPE_PREFETCH = 0,
+    ACL_RT_CMO_TYPE_WRITEBACK,
+    ACL_RT_CMO_TYPE_INVALID,
+    ACL_RT_CMO_TYPE_FLUSH
+} aclrtCmoType;
+
+/**
+ * Issues to a stream a cache operation on size bytes of device memory at
+ * src. On a CPU no cache needs maintaining, so the task does nothing to
+ * the data; the profiler's model of the SoC moves a PREFETCH's bytes from
+ * HBM into L2, where the next kernel reading that buffer finds them. As in
+ * CANN: src NULL or size 0 -> 100000; a SoC without CMO (not A2, A3 or
+ * 950) -> 207000; cmoType outside 0..3 -> 207000; the size is kept as a
+ * 32-bit number (sizes of 4 GiB and more wrap, with a warning).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+
 /** Returns the free and total bytes of one kind of device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 

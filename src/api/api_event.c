@@ -10,6 +10,7 @@
 #include "../core/core.h"
 #include "../core/model.h"
 #include "../engine/engine.h"
+#include "../services/profile.h"
 
 #define EVENT_FLAG_BITS 0x3Fu      /* aclrtCreateEventWithFlag accepts these */
 #define EVENT_EX_FLAG_BITS 0x4Fu   /* aclrtCreateEventExWithFlag accepts these */
@@ -396,6 +397,20 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEv
     return err;
 }
 
+/* A sync while a profile runs: the host's wait for the event's newest
+ * record is an edge of the modelled timeline. */
+static aclError profiled_sync_event(const char *fn, struct event *ev, aclrtEvent event, int32_t timeout)
+{
+    uint64_t gen, t0 = plat_now_ns();
+    aclError err;
+    plat_spin_lock(&ev->lock);
+    gen = ev->record_gen;
+    plat_spin_unlock(&ev->lock);
+    err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    prof_host_sync_event(fn, ev, gen, t0, plat_now_ns());
+    return err;
+}
+
 static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
 {
     struct event *ev;
@@ -407,7 +422,10 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
     err = model_refuse_captured_event(fn, ev);
     if (err != ACL_SUCCESS)
         return err;
-    err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    if (ACLCPU_UNLIKELY(prof_on()))
+        err = profiled_sync_event(fn, ev, event, timeout);
+    else
+        err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
     if (err == ACL_ERROR_RT_INVALID_HANDLE)
         return acl_fail(err, "%s: the event was destroyed by another thread during the wait", fn);
     if (err != ACL_SUCCESS) {

@@ -110,7 +110,7 @@ static aclError launch(const struct launch_desc *d)
 {
     uint32_t limits[2];
     aclcpuKernelFn kfn;
-    const char *kname = NULL;
+    const struct kfunc *kf = NULL;
     struct binary *bin;
     struct stream *s;
     struct task *t;
@@ -126,7 +126,7 @@ static aclError launch(const struct launch_desc *d)
     if (err == ACL_SUCCESS)
         err = stream_resolve(d->fn, d->stream, &s);
     if (err == ACL_SUCCESS)
-        err = kfunc_resolve_for_launch(d->fn, d->func, &kfn, &bin, &kname);
+        err = kfunc_resolve_for_launch(d->fn, d->func, &kfn, &bin, &kf);
     if (err != ACL_SUCCESS)
         return err;
     /* The core limits in force for this thread, recorded with the kernel
@@ -136,7 +136,7 @@ static aclError launch(const struct launch_desc *d)
     err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
     if (err == ACL_SUCCESS) {
         t->u.kernel.fn = kfn;
-        t->u.kernel.name = kname;
+        t->u.kernel.kf = kf;
         t->u.kernel.blocks = d->blocks;
         t->u.kernel.overflow_check = s->overflow_switch != 0; /* s->lock held: the switch as of issue */
         t->u.kernel.core_limit[0] = (uint16_t)limits[0];

@@ -15,6 +15,7 @@
 
 #include "../core/model.h"
 #include "../engine/engine.h"
+#include "../services/profile.h"
 
 static aclError null_arg(const char *fn, const char *arg)
 {
@@ -270,6 +271,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     const char *fn = "aclmdlRIExecute";
     struct model *m;
     struct stream *s;
+    uint32_t dep;
+    uint64_t t0;
     aclError err;
     if (modelRI == NULL)
         return null_arg(fn, "modelRI");
@@ -286,7 +289,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     err = queue_run(fn, m, s, NULL);
     if (err != ACL_SUCCESS)
         return err;
+    dep = ACLCPU_UNLIKELY(prof_on()) ? prof_stream_last(s) : 0;
+    t0 = dep != 0 ? plat_now_ns() : 0;
     err = engine_sync_stream(s, NULL, plat_deadline_ms(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    if (t0 != 0)
+        prof_host_sync(fn, &dep, 1, t0, plat_now_ns());
     if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
         char why[640];
         engine_explain(s, true, why, sizeof(why));
@@ -438,7 +445,7 @@ static const char *kind_name(uint8_t kind)
     static const char *const names[] = {
         "UNKNOWN", "KERNEL", "MEMCPY", "MEMSET", "HOST_FUNC", "CALLBACK", "EVENT_RECORD", "EVENT_WAIT", "EVENT_RESET",
         "NOTIFY_RECORD", "NOTIFY_WAIT", "MODEL_RUN", "LANE_RUN", "STREAM_ACTIVE", "STREAM_SWITCH", "MODEL_END",
-        "TASK_UPDATE"};
+        "TASK_UPDATE", "CMO", "MARK", "STEP"};
     return kind < ACLCPU_ARRAY_SIZE(names) ? names[kind] : "UNKNOWN";
 }
 
@@ -460,7 +467,7 @@ static void json_task(FILE *f, const struct task *t, uint32_t id, bool verbose)
     fprintf(f, "{\"taskId\": %u, \"type\": \"%s\"", id, kind_name(t->kind));
     if (t->kind == TASK_KERNEL) {
         fputs(", \"name\": ", f);
-        json_string(f, t->u.kernel.name);
+        json_string(f, t->u.kernel.kf != NULL ? t->u.kernel.kf->name : "");
         fprintf(f, ", \"blockNum\": %u, \"engine\": \"%s\", \"scheduleMode\": %u", t->u.kernel.blocks,
                 t->u.kernel.engine == ACL_RT_ENGINE_TYPE_AIC ? "AIC" : "AIV", t->u.kernel.schedule_mode);
         if (verbose) {

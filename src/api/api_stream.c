@@ -13,6 +13,7 @@
 #include "../core/core.h"
 #include "../core/model.h"
 #include "../engine/engine.h"
+#include "../services/profile.h"
 
 #define KNOWN_STREAM_FLAGS                                                                                      \
     (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |                  \
@@ -191,6 +192,9 @@ static aclError sync_gave_up(const char *fn, struct stream *s, int32_t timeout)
                     s->id, why);
 }
 
+static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout);
+static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err);
+
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
     struct stream *s;
@@ -208,8 +212,27 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
         return captured_error(fn, s);
     if (s->flags & NO_HOST_SYNC_FLAGS)
         return ACL_SUCCESS;
+    if (ACLCPU_UNLIKELY(prof_on()))
+        return profiled_sync_stream(fn, s, stream, timeout);
     err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
                              ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    return sync_result(fn, s, timeout, err);
+}
+
+/* A sync while a profile runs: the host's wait for the stream's newest
+ * task is an edge of the modelled timeline. */
+static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout)
+{
+    uint32_t dep = prof_stream_last(s);
+    uint64_t t0 = plat_now_ns();
+    aclError err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
+                                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    prof_host_sync(fn, &dep, dep != 0, t0, plat_now_ns());
+    return sync_result(fn, s, timeout, err);
+}
+
+static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err)
+{
     if (err == ACL_ERROR_RT_INVALID_HANDLE)
         return acl_fail(err, "%s: stream %d was destroyed by another thread during the wait", fn, s->id);
     if (err == ACL_ERROR_RT_INTERNAL_ERROR)
@@ -332,15 +355,53 @@ ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, ac
 
 /* ---- device-wide synchronisation ------------------------------------------- */
 
+/* The context's streams and their handles, taken under its lock (one
+ * allocation: free *list). NULL when out of memory. */
+static struct stream **gather_streams(struct context *ctx, void ***handles, size_t *n)
+{
+    struct stream **list;
+    size_t cap = 16;
+    struct list *pos;
+    *n = 0;
+    plat_mutex_lock(&ctx->lock);
+    list_for_each(pos, &ctx->streams) cap++;
+    list = malloc(cap * (sizeof(*list) + sizeof(**handles)));
+    if (list != NULL) {
+        *handles = (void **)(list + cap);
+        list_for_each(pos, &ctx->streams) {
+            list[*n] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
+            (*handles)[*n] = obj_handle(&list[*n]->hdr);
+            (*n)++;
+        }
+    }
+    plat_mutex_unlock(&ctx->lock);
+    return list;
+}
+
+/* Profiling: the entries of every stream's newest task (what a device
+ * sync waits for), or NULL; *nd counts them. */
+static uint32_t *device_sync_deps(struct stream **list, size_t n, unsigned *nd)
+{
+    uint32_t *deps = malloc((n + 1) * sizeof(*deps));
+    *nd = 0;
+    for (size_t i = 0; deps != NULL && i < n; i++) {
+        uint32_t d = prof_stream_last(list[i]);
+        if (d != 0)
+            deps[(*nd)++] = d;
+    }
+    return deps;
+}
+
 static aclError sync_device(const char *fn, int32_t timeout)
 {
     struct context *ctx;
     struct stream **list;
-    void **handles;
-    size_t n = 0, cap = 16;
-    uint64_t deadline;
+    void **handles = NULL;
+    size_t n;
+    uint64_t deadline, t0;
+    uint32_t *deps = NULL;
+    unsigned nd = 0;
     aclError err, first = ACL_SUCCESS;
-    struct list *pos;
 
     if (timeout < -1 || timeout == 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -349,20 +410,11 @@ static aclError sync_device(const char *fn, int32_t timeout)
     if (err != ACL_SUCCESS)
         return err;
     deadline = plat_deadline_ms(timeout);
-    plat_mutex_lock(&ctx->lock);
-    list_for_each(pos, &ctx->streams) cap++;
-    list = malloc(cap * (sizeof(*list) + sizeof(*handles)));
-    handles = (void **)(list + cap);
-    if (list != NULL) {
-        list_for_each(pos, &ctx->streams) {
-            list[n] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
-            handles[n] = obj_handle(&list[n]->hdr);
-            n++;
-        }
-    }
-    plat_mutex_unlock(&ctx->lock);
-    if (list == NULL)
+    if ((list = gather_streams(ctx, &handles, &n)) == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
+    t0 = ACLCPU_UNLIKELY(prof_on()) ? plat_now_ns() : 0;
+    if (t0 != 0)
+        deps = device_sync_deps(list, n, &nd);
     for (size_t i = 0; i < n; i++) {
         if ((list[i]->flags & NO_HOST_SYNC_FLAGS) || capturing(list[i])) /* recorded work does not run */
             continue;
@@ -372,11 +424,15 @@ static aclError sync_device(const char *fn, int32_t timeout)
         if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
             struct stream *late = list[i];
             free(list);
+            free(deps);
             return sync_gave_up(fn, late, timeout);
         }
         if (first == ACL_SUCCESS)
             first = err;
     }
+    if (t0 != 0)
+        prof_host_sync(fn, deps, nd, t0, plat_now_ns());
+    free(deps);
     free(list);
     return first;
 }

@@ -49,6 +49,7 @@ const struct soc_profile *soc_default(void);
 const struct soc_profile *soc_list(size_t *count);
 /* Feature questions the spec answers per product line. */
 bool soc_has_ctrl_sq(const struct soc_profile *soc); /* NULL stream ok for abort/failure mode */
+bool soc_has_cmo(const struct soc_profile *soc);     /* aclrtCmoAsync (950, A3, A2) */
 
 /* Overflow codes are "successful" sync results (spec §4): reported, but a
  * task that overflowed did not fail, so STOP mode does not trip on them. */
@@ -77,9 +78,17 @@ enum task_kind {
     TASK_SWITCH,        /* recorded aclrtSwitchStream */
     TASK_MODEL_END,     /* recorded aclmdlRIEndTask */
     TASK_GROUP_UPDATE,  /* aclmdlRICaptureTaskUpdateEnd: swaps a task group's kernels when reached */
+    /* Profiling (api/api_prof.c): nothing to do on a CPU, but they take
+     * their place in the stream, and the profile models them. */
+    TASK_CMO,           /* aclrtCmoAsync: u.set is (address, size, aclrtCmoType) */
+    TASK_MARK,          /* aclprofMarkEx: u.host.arg is the message (heap_args) */
+    TASK_STEP,          /* aclprofGetStepTimestamp: u.host.block = end, u.host.thread = step index */
 };
 
 #define TASK_INLINE_ARGS 128
+
+/* A copy's direction (profile model: host links vs device memory). */
+enum copy_dir { CD_NONE, CD_H2D, CD_D2H, CD_D2D, CD_H2H };
 
 struct event;
 struct binary;
@@ -103,13 +112,14 @@ struct task {
             bool overflow_check;    /* the stream's overflow switch when issued */
             uint16_t core_limit[2]; /* cube / vector cores the launching thread was limited to */
             uint64_t timeout_us;    /* TIMEOUT / TIMEOUT_US launch attribute; 0 = none */
-            const char *name;       /* the kernel's name (in its type-stable function object) */
+            const struct kfunc *kf; /* the kernel (type-stable: its name stays readable) */
             uint32_t args_size;     /* bytes at args */
         } kernel;
         struct {
             void *dst;
             const void *src;
             size_t count;
+            uint8_t dir;            /* enum copy_dir: what the profile's model charges it to */
         } copy;
         struct {
             void *dst;
@@ -132,11 +142,13 @@ struct task {
             struct model *m;
             uint64_t run;           /* run number, given at issue */
             uint8_t phase;          /* 0: waits for the previous run; 1: started, waits for its end */
+            uint32_t prof_end;      /* profiled: the run's end entry (its begin is prof_id) */
         } model;
         struct {
             struct lane *lane;
             struct task *cur;       /* next recorded task to run (resumed after a park) */
             uint64_t run;
+            uint32_t prof_last;     /* profiled: the entry of the lane's last task played */
         } lane;
         struct {
             struct lane *target;    /* the lane activated or switched to */
@@ -149,7 +161,7 @@ struct task {
         } update;
     } u;
     void *heap_args;
-    uint64_t t_start, t_end;
+    uint32_t prof_id;       /* its profile entry (services/profile.c); 0 = not profiled */
     /* Waits: how long the head may stay parked (0 = forever), when that
      * ends (set when it first parks), and whether it ran out. */
     uint32_t wait_timeout_ms;
@@ -277,6 +289,7 @@ struct stream {
     /* Under lock. */
     struct task *head, *tail;    /* queued tasks no executor has taken yet */
     uint64_t issued;             /* seq of the newest task */
+    uint32_t prof_last;          /* the profile entry of the newest task (services/profile.c) */
     aclError error;              /* first task error since the last sync */
     aclError stop_error;         /* STOP mode tripped: the failing task's code */
     bool stop_reported;          /* a sync has returned it: from then on new tasks are refused */
@@ -302,6 +315,7 @@ struct stream {
     /* The batch an executor took from head..tail; touched only by the
      * stream's owner (state RUNNING), so without the lock. */
     struct task *run_head, *run_tail;
+    uint32_t prof_seq;           /* profiled lane tasks played on this runner (Task IDs), by its owner */
 
     struct list ready_link;      /* engine ready list, under engine->lock */
     uint64_t ready_order;        /* age within its priority, engine->lock */
@@ -413,13 +427,18 @@ struct kfunc {
     struct binary *bin;          /* NULL for kernels the program registered */
     char name[128];
     struct list bin_link;
+    /* aclcpuSetKernelCost, under cost_lock (kernel.c); launches copy it. */
+    aclcpuKernelCost cost;
+    bool has_cost;
 };
 
 void binary_put_inflight(struct binary *b);
 /* Resolves a function handle for a launch and takes an inflight reference
  * on its binary (dropped by task_release). */
 aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn, struct binary **bin,
-                                  const char **name);
+                                  const struct kfunc **kf);
+/* The cost aclcpuSetKernelCost declared for f, if any. */
+bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out);
 
 /* ---- launch blocking (api_stream_attr.c) ------------------------------------- */
 
@@ -460,6 +479,8 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
 bool event_passed(struct event *ev, uint64_t gen);
 void event_reset_done(struct task *t);
 void event_task_release(struct task *t);
+/* The newest record of ev that ran (for the profile). */
+uint64_t event_done_gen(struct event *ev);
 aclError event_take_lazy_slot_locked(struct event *ev);
 
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out);

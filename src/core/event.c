@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../services/profile.h"
 #include "core.h"
 #include "model.h"
 
@@ -243,6 +244,8 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
     if (gen == GEN_LATEST)
         gen = ev->record_gen;
     passed = wait_passed_locked(s, ev, gen);
+    if (passed && timer != NULL && ACLCPU_UNLIKELY(timer->prof_id != 0) && (gen == GEN_FLAG || ev->notify))
+        prof_wait_took(timer, ev->done_gen); /* not a snapshot: the profile learns which record it took */
     if (!passed) {
         if (timer != NULL && timer->wait_timeout_ms != 0) {
             if (timer->wait_deadline == 0) /* the clock starts when the wait is reached */
@@ -277,6 +280,15 @@ bool event_passed(struct event *ev, uint64_t gen)
 bool event_wait_or_park(struct stream *s, struct task *t)
 {
     return event_wait_gen_or_park(s, t->u.event.ev, t->u.event.gen, t);
+}
+
+uint64_t event_done_gen(struct event *ev)
+{
+    uint64_t g;
+    plat_spin_lock(&ev->lock);
+    g = ev->done_gen;
+    plat_spin_unlock(&ev->lock);
+    return g;
 }
 
 void event_reset_done(struct task *t)

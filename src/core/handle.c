@@ -163,3 +163,18 @@ bool obj_same(const struct obj_header *h, const void *handle)
 }
 
 uint32_t obj_count(enum obj_type type) { return atomic_load_explicit(&tables[type].live, memory_order_relaxed); }
+
+void *obj_handle_at(enum obj_type type, uint32_t index)
+{
+    uint32_t c = index >> CHUNK_SHIFT;
+    _Atomic(struct obj_header *) *chunk;
+    struct obj_header *h;
+    if (c >= MAX_CHUNKS)
+        return NULL;
+    /* Acquire: as in obj_resolve. */
+    chunk = atomic_load_explicit(&tables[type].chunks[c], memory_order_acquire);
+    h = chunk != NULL ? atomic_load_explicit(&chunk[index & (CHUNK_SIZE - 1)], memory_order_acquire) : NULL;
+    if (h == NULL || !atomic_load_explicit(&h->live, memory_order_acquire))
+        return NULL;
+    return obj_handle(h);
+}

@@ -64,5 +64,8 @@ struct obj_header *obj_resolve(const void *handle, enum obj_type type);
 /* True while h is still the object that handle named. */
 bool obj_same(const struct obj_header *h, const void *handle);
 uint32_t obj_count(enum obj_type type);
+/* The handle of the live object in slot index (an id such as
+ * aclmdlRIGetId's), or NULL. */
+void *obj_handle_at(enum obj_type type, uint32_t index);
 
 #endif

@@ -48,6 +48,10 @@ struct lane {
     struct stream *runner;       /* plays the lane in runs (an internal stream) */
     bool targeted;               /* an aclrtActiveStream/aclrtSwitchStream may start it (it is never
                                   * played inline: it could then run twice at once) */
+    /* Profiled runs: the entry the lane's first task comes after (the
+     * run's begin, or the task that activated it), set by whoever starts
+     * the lane before it pushes the lane's task (that push publishes it). */
+    uint32_t prof_after;
 };
 
 /* A wait in lane `lane` on the edge `edge` (capture join check). */
@@ -106,6 +110,15 @@ struct model {
     struct task *graveyard;      /* kernels replaced by task updates, freed with the model */
     struct stream *exec_stream;  /* aclmdlRIExecute runs the model on it (internal, made at first use) */
     struct list groups;          /* task groups, by link */
+    /* Profiling (services/profile.c): the newest run's end entry (under
+     * prof_lock; the next run's begin comes after it), and the entries of
+     * the run going on (set by the executor that starts it; runs of a
+     * model are serialised, so there is one). */
+    uint32_t prof_last_end;
+    uint32_t prof_run_begin, prof_run_end;
+    /* aclprofModelSubscribe (services/profsub.c): set while subscribed;
+     * relaxed, a hint checked again under the subscription lock. */
+    _Atomic bool subscribed;
 };
 
 struct task_group {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../services/profile.h"
 #include "core.h"
 #include "model.h"
 
@@ -175,7 +176,7 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
     t->next = NULL;
     t->kind = (uint8_t)kind;
     t->heap_args = NULL;
-    t->t_start = t->t_end = 0;
+    t->prof_id = 0;
     t->wait_timeout_ms = 0;
     t->wait_deadline = 0;
     t->wait_timed_out = false;
@@ -207,6 +208,10 @@ void stream_commit(struct stream *s, struct task *t)
         return;
     }
     t->seq = ++s->issued;
+    /* Relaxed flag load: one predictable branch when no profile runs. A
+     * persistent stream's tasks run only in its model, which profiles them. */
+    if (ACLCPU_UNLIKELY(prof_on()) && !(s->flags & ACL_STREAM_PERSISTENT))
+        prof_issue_locked(s, t);
     if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
         drop_after_stop_locked(s, t); /* drops s->lock */
         return;
@@ -255,6 +260,8 @@ void *task_args_reserve(struct task *t, size_t n)
 
 void task_release(struct task *t)
 {
+    if (ACLCPU_UNLIKELY(t->prof_id != 0))
+        prof_task_released(t);
     switch (t->kind) {
     case TASK_KERNEL:
         if (t->u.kernel.bin != NULL)

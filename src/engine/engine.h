@@ -123,7 +123,9 @@ void engine_finish_handed_off(struct stream *s, aclError err);
 
 /* Executes a kernel's blocks on the calling thread (and idle workers);
  * returns the kernel's error. Used by the executor. */
-aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t);
+aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, uint64_t *busy_ns);
+/* The calling worker's index, or -1 on a host thread. */
+int engine_worker_index(void);
 
 /* Kernel-side context (aclcpuGetBlockIdx...), kept per thread. */
 struct block_ctx {

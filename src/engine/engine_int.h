@@ -53,6 +53,10 @@ struct kernel_run {
      * each runs one block. 0 = normal mode. */
     uint32_t gang;
     _Atomic uint32_t go;
+    /* Profiled: every block adds its time (relaxed; the owner reads the
+     * sum after the join, whose acquire orders the adds). */
+    bool timed;
+    _Atomic uint64_t busy_ns;
 };
 
 extern _Thread_local struct worker *tls_worker;

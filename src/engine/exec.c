@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../core/model.h"
+#include "../services/profile.h"
 #include "engine_int.h"
 
 _Thread_local struct block_ctx *tls_block;
@@ -43,6 +44,8 @@ static void run_block(struct kernel_run *k, uint32_t idx)
     struct block_ctx *outer = tls_block;
     jmp_buf jb;
 
+    uint64_t t0 = k->timed ? plat_now_ns() : 0;
+
     bc.trap_jmp = &jb;
     tls_block = &bc;
     if (setjmp(jb) == 0) {
@@ -55,6 +58,8 @@ static void run_block(struct kernel_run *k, uint32_t idx)
     tls_block = outer;
     if (bc.overflow)
         atomic_store_explicit(&k->overflow, true, memory_order_relaxed);
+    if (k->timed)
+        atomic_fetch_add_explicit(&k->busy_ns, plat_now_ns() - t0, memory_order_relaxed);
 }
 
 /* Claims the kernel's next block and runs it (or skips it, as the device
@@ -258,7 +263,15 @@ static aclError kernel_result(struct kernel_run *k)
     return err;
 }
 
-aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
+/* The kernel's result; with busy_ns, also the CPU time its blocks took. */
+static aclError finish_kernel(struct kernel_run *k, uint64_t *busy_ns)
+{
+    if (busy_ns != NULL)
+        *busy_ns = atomic_load_explicit(&k->busy_ns, memory_order_relaxed);
+    return kernel_result(k);
+}
+
+aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, uint64_t *busy_ns)
 {
     struct kernel_run k;
     bool shared = false;
@@ -267,13 +280,16 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
         /* One block: no sharing to set up, run it right here. */
         atomic_init(&k.error, ACL_SUCCESS);
         atomic_init(&k.overflow, false);
+        atomic_init(&k.busy_ns, 0);
+        k.timed = busy_ns != NULL;
         k.deadline_ns = 0;
         k.task = t;
         k.blocks = 1;
         run_block(&k, 0);
-        return kernel_result(&k);
+        return finish_kernel(&k, busy_ns);
     }
     memset(&k, 0, sizeof(k));
+    k.timed = busy_ns != NULL;
     if (t->u.kernel.timeout_us != 0)
         k.deadline_ns = plat_now_ns() + t->u.kernel.timeout_us * 1000u;
     k.abort_epoch = &s->abort_epoch;
@@ -283,7 +299,7 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
     k.priority = s->priority;
     if (k.blocks > 1 && t->u.kernel.schedule_mode == 1 && gang_fits(e, &k)) {
         run_gang(e, &k);
-        return kernel_result(&k);
+        return finish_kernel(&k, busy_ns);
     }
     /* Always offer the blocks: a worker busy now may be free in a moment,
      * and blocks may depend on running side by side, as on the device. */
@@ -296,15 +312,26 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
         unshare(e, &k);
         join_helpers(&k);
     }
-    return kernel_result(&k);
+    return finish_kernel(&k, busy_ns);
+}
+
+/* A profiled kernel: run and timed. */
+static aclError run_profiled_kernel(struct executor *x, struct stream *s, struct task *t)
+{
+    uint64_t busy = 0;
+    aclError err = engine_run_kernel(x->eng, s, t, &busy);
+    prof_kernel_busy(t, busy);
+    return err;
 }
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)
 {
+    if (ACLCPU_UNLIKELY(t->prof_id != 0))
+        prof_task_started(t);
     switch (t->kind) {
     case TASK_KERNEL:
         engine_offer_help(x->eng);
-        *err = engine_run_kernel(x->eng, s, t);
+        *err = ACLCPU_LIKELY(t->prof_id == 0) ? engine_run_kernel(x->eng, s, t, NULL) : run_profiled_kernel(x, s, t);
         return RUN_DONE;
     case TASK_COPY:
         memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);
@@ -341,6 +368,10 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
         return replay_lane_run(x, s, t, err);
     case TASK_GROUP_UPDATE:
         replay_group_update(t);
+        return RUN_DONE;
+    case TASK_CMO:  /* coherent host memory: no cache to maintain */
+    case TASK_MARK: /* markers and steps only show in the profile */
+    case TASK_STEP:
         return RUN_DONE;
     default:
         *err = ACL_ERROR_RT_INTERNAL_ERROR;

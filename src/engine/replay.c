@@ -23,10 +23,13 @@
 #include <string.h>
 
 #include "../core/model.h"
+#include "../services/profile.h"
+#include "../services/profsub.h"
 #include "engine_int.h"
 
-/* Pushes lane l's part of run onto its runner, to play from `from`. */
-static void start_lane_at(struct lane *l, uint64_t run, struct task *from)
+/* Pushes lane l's part of run onto its runner, to play from `from`
+ * (prof_last: the profile entry of the lane's task before it, if any). */
+static void start_lane_at(struct lane *l, uint64_t run, struct task *from, uint32_t prof_last)
 {
     struct task *t = task_alloc();
     if (t == NULL) { /* no memory for the lane's part: end it, so the run ends */
@@ -41,13 +44,23 @@ static void start_lane_at(struct lane *l, uint64_t run, struct task *from)
     t->u.lane.lane = l;
     t->u.lane.cur = from;
     t->u.lane.run = run;
+    t->u.lane.prof_last = prof_last;
     stream_push_internal(l->runner, t);
 }
 
-void replay_start_lane(struct lane *l, uint64_t run) { start_lane_at(l, run, l->head.next); }
+void replay_start_lane(struct lane *l, uint64_t run) { start_lane_at(l, run, l->head.next, l->prof_after); }
 
 static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run,
-                              struct stream *park_on);
+                              struct stream *park_on, uint32_t *prof_last);
+
+/* A lane ended its part of run: the run's end (profiled) comes after its
+ * last task; then the model learns it, and may be destroyed from then on. */
+static void lane_ended(struct lane *l, uint64_t run, uint32_t prof_last)
+{
+    if (l->m->prof_run_end != 0)
+        prof_run_lane_ended(l->m->prof_run_end, prof_last);
+    model_lane_finished(l->m, run);
+}
 
 /* The first HEAD lane that nothing activates is played by the executor
  * that starts the run, right away: a one-lane model then runs without
@@ -55,21 +68,27 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
  * goes to the lane's runner. */
 static void play_inline(struct executor *x, struct lane *l, uint64_t run)
 {
-    struct task *rest = play_lane(x, l, l->head.next, run, NULL);
+    uint32_t last = l->prof_after;
+    struct task *rest = play_lane(x, l, l->head.next, run, NULL, &last);
     if (rest != NULL)
-        start_lane_at(l, run, rest);
+        start_lane_at(l, run, rest, last);
     else
-        model_lane_finished(l->m, run); /* the model may be destroyed from here on */
+        lane_ended(l, run, last);
 }
 
-static void start_run(struct executor *x, struct model *m, uint64_t run)
+/* t starts run of m: its lanes' first tasks come after t's profile entry
+ * (0 when the run is not profiled, and then neither are its tasks). */
+static void start_run(struct executor *x, struct model *m, uint64_t run, const struct task *t)
 {
     struct lane **lanes, *mine = NULL;
     uint32_t n;
+    m->prof_run_begin = t->prof_id;
+    m->prof_run_end = t->prof_id != 0 ? t->u.model.prof_end : 0;
     model_run_started(m, run, &lanes, &n);
     for (uint32_t i = 0; i < n; i++) {
         if (lanes[i]->flag != ACL_MODEL_STREAM_FLAG_HEAD)
             continue;
+        lanes[i]->prof_after = m->prof_run_begin;
         if (mine == NULL && !lanes[i]->targeted)
             mine = lanes[i]; /* played below, after the others are on their way */
         else
@@ -88,7 +107,7 @@ enum run_result replay_model_run(struct executor *x, struct stream *s, struct ta
         if (!event_wait_gen_or_park(s, m->done, run - 1, NULL))
             return RUN_PARKED; /* the previous run has not ended */
         t->u.model.phase = 1;
-        start_run(x, m, run);
+        start_run(x, m, run, t);
     }
     if (!event_wait_gen_or_park(s, m->done, run, NULL))
         return RUN_PARKED;
@@ -128,13 +147,14 @@ static uint64_t gen_in_run(const struct task *rt, uint64_t run)
 
 /* Runs one recorded task that cannot park. Returns false when the lane
  * ends here (a switch that jumped). */
-static bool play(struct executor *x, struct stream *s, struct model *m, struct task *rt, uint64_t run)
+static bool play(struct executor *x, struct stream *s, struct model *m, struct task *rt, uint64_t run,
+                 uint64_t *busy_ns)
 {
     aclError e;
     switch (rt->kind) {
     case TASK_KERNEL:
         engine_offer_help(x->eng);
-        e = engine_run_kernel(x->eng, s, rt);
+        e = engine_run_kernel(x->eng, s, rt, busy_ns);
         if (e != ACL_SUCCESS)
             model_note_error(m, e);
         return true;
@@ -167,23 +187,71 @@ static bool play(struct executor *x, struct stream *s, struct model *m, struct t
     }
 }
 
+/* The record an event task of a profiled run made or took: the run
+ * number for edges, else the event's newest done record (notifies, flags,
+ * waits for the newest record) or the recorded number. */
+static uint64_t profiled_gen(const struct task *rt, uint64_t run)
+{
+    uint64_t g;
+    if (rt->kind < TASK_EVENT_RECORD || rt->kind > TASK_NOTIFY_WAIT)
+        return 0;
+    if (rt->u.event.in_model == MEV_EDGE)
+        return run;
+    g = rt->u.event.gen;
+    if (rt->kind == TASK_NOTIFY_RECORD || rt->kind == TASK_NOTIFY_WAIT || g == GEN_LATEST || g == GEN_FLAG)
+        return event_done_gen(rt->u.event.ev);
+    return g;
+}
+
+/* Plays rt of a profiled or subscribed run; profiled, gives it an entry
+ * after *last (a lane that rt activates comes after rt). */
+static bool play_profiled(struct executor *x, struct lane *l, struct task *rt, uint64_t run, uint32_t *last)
+{
+    struct model *m = l->m;
+    uint64_t busy = 0, t0 = plat_now_ns(), t1;
+    uint32_t id;
+    bool go_on;
+    if ((rt->kind == TASK_ACTIVE || rt->kind == TASK_SWITCH) && m->prof_run_begin != 0) {
+        id = prof_lane_task(l->runner, rt, m->hdr.index, 0, *last, t0, t0, 0);
+        *last = id != 0 ? id : *last;
+        rt->u.ctl.target->prof_after = *last; /* published by the lane's push */
+        return play(x, l->runner, m, rt, run, NULL);
+    }
+    go_on = play(x, l->runner, m, rt, run, rt->kind == TASK_KERNEL ? &busy : NULL);
+    t1 = plat_now_ns();
+    if (rt->kind == TASK_KERNEL && atomic_load_explicit(&m->subscribed, memory_order_relaxed))
+        profsub_kernel(m, rt, t0, t1);
+    if (m->prof_run_begin == 0)
+        return go_on; /* subscribed, not profiled */
+    id = prof_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *last, t0, t1, busy);
+    *last = id != 0 ? id : *last;
+    return go_on;
+}
+
 /* Plays lane l of run from rt on the calling executor. Returns the wait it
  * stopped at (not satisfied yet), or NULL when the lane ended. With
  * park_on, that runner stream is parked on the wait; without, the wait is
- * only looked at. */
+ * only looked at. *prof_last follows the lane's profile entries. */
 static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run,
-                              struct stream *park_on)
+                              struct stream *park_on, uint32_t *prof_last)
 {
     struct model *m = l->m;
+    /* Relaxed: a subscription made during a run may miss a kernel or two. */
+    bool profiled = m->prof_run_begin != 0 || atomic_load_explicit(&m->subscribed, memory_order_relaxed);
     /* Relaxed: aborted_run is a request; a lane that sees it a task late
      * only runs one task more. */
     while (rt != NULL && atomic_load_explicit(&m->aborted_run, memory_order_relaxed) != run) {
         if (rt->kind == TASK_EVENT_WAIT || rt->kind == TASK_NOTIFY_WAIT) {
-            uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : gen_in_run(rt, run);
+            uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : gen_in_run(rt, run), t0 = plat_now_ns();
             if (park_on != NULL ? !event_wait_gen_or_park(park_on, rt->u.event.ev, gen, NULL)
                                 : !event_passed(rt->u.event.ev, gen))
                 return rt;
-        } else if (!play(x, l->runner, m, rt, run)) {
+            if (m->prof_run_begin != 0) {
+                uint32_t id = prof_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *prof_last, t0,
+                                             plat_now_ns(), 0);
+                *prof_last = id != 0 ? id : *prof_last;
+            }
+        } else if (!(profiled ? play_profiled(x, l, rt, run, prof_last) : play(x, l->runner, m, rt, run, NULL))) {
             return NULL;
         }
         rt = rt->next;
@@ -194,7 +262,7 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
 enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err)
 {
     struct lane *l = t->u.lane.lane;
-    struct task *rest = play_lane(x, l, t->u.lane.cur, t->u.lane.run, s);
+    struct task *rest = play_lane(x, l, t->u.lane.cur, t->u.lane.run, s, &t->u.lane.prof_last);
 
     *err = ACL_SUCCESS; /* the run's failures are the run's, not the runner's */
     if (rest != NULL) {
@@ -202,7 +270,7 @@ enum run_result replay_lane_run(struct executor *x, struct stream *s, struct tas
         return RUN_PARKED;
     }
     t->u.lane.lane = NULL; /* ended: its release must not end it again */
-    model_lane_finished(l->m, t->u.lane.run); /* the model may be destroyed from here on */
+    lane_ended(l, t->u.lane.run, t->u.lane.prof_last);
     return RUN_DONE;
 }
 

@@ -25,6 +25,8 @@
 
 _Thread_local struct worker *tls_worker;
 
+int engine_worker_index(void) { return tls_worker != NULL ? (int)tls_worker->index : -1; }
+
 static uint32_t prio_bit(uint32_t p) { return 1u << p; }
 
 /* Called with e->lock held. */

@@ -16,6 +16,7 @@
  */
 #include <stdlib.h>
 
+#include "../services/profile.h"
 #include "engine_int.h"
 
 /* Synchronize spins this long before sleeping; FAST_SYNC streams longer. */
@@ -185,6 +186,8 @@ bool engine_complete_current(struct stream *s, aclError err)
     struct task *t = s->run_head, *chain = NULL;
     uint64_t seq = t->seq;
 
+    if (ACLCPU_UNLIKELY(t->prof_id != 0))
+        prof_task_ended(t); /* before anyone can see it done */
     s->run_head = t->next;
     if (s->run_head == NULL)
         s->run_tail = NULL;
