@@ -62,34 +62,22 @@ static void span_of(const struct prof_view *v, double *lo, double *hi)
     }
 }
 
-static double computing_of(const struct prof_view *v, double lo, double hi)
-{
-    struct sum tmp = {NULL, v, NULL, NULL, NULL, NULL, 0};
-    double c = gather_kernels(&tmp) ? pv_union(tmp.ks, tmp.ke, tmp.nk, lo, hi) : 0;
-    free(tmp.ks);
-    return c;
-}
-
 /* ---- totals ------------------------------------------------------------------------------ */
 
-static void write_totals(struct sum *sm, const struct prof_view *meas)
+static void write_totals(struct sum *sm)
 {
-    double lo, hi, mlo, mhi, comp;
+    double lo, hi, comp;
     const struct soc_profile *soc = sm->soc;
     span_of(sm->v, &lo, &hi);
-    span_of(meas, &mlo, &mhi);
     comp = pv_union(sm->ks, sm->ke, sm->nk, lo, hi);
-    fprintf(sm->f, "{\n  \"aclcpu_profile_version\": 1,\n  \"clock\": \"modelled\",\n");
+    fprintf(sm->f, "{\n  \"aclcpu_profile_version\": 1,\n  \"clock\": \"%s\",\n",
+            sm->v->modelled ? "modelled" : "measured");
     fprintf(sm->f, "  \"soc\": {\"name\": \"%s\", \"cube_cores\": %u, \"vector_cores\": %u, \"hbm_gbps\": %.1f, "
                    "\"h2d_gbps\": %.1f, \"l2_bytes\": %llu},\n",
             soc->name, soc->cube_cores, soc->vector_cores, soc->hbm_gbps, soc->h2d_gbps,
             (unsigned long long)soc->l2_bytes);
     fprintf(sm->f, "  \"e2e_us\": %.3f, \"computing_us\": %.3f, \"free_us\": %.3f, \"communication_us\": 0.000,\n",
             hi - lo, comp, hi - lo - comp > 0 ? hi - lo - comp : 0);
-    /* The measured clock is not deterministic: kept apart, and out of
-     * comparisons of two runs. */
-    fprintf(sm->f, "  \"measured\": {\"e2e_us\": %.3f, \"computing_us\": %.3f},\n", mhi - mlo,
-            computing_of(meas, mlo, mhi));
 }
 
 /* ---- streams ------------------------------------------------------------------------------- */
@@ -237,7 +225,8 @@ static void contention_kernels(struct sum *sm, bool vector, double lo, double hi
         const struct prof_entry *e = prof_entry(sm->kid[i]);
         uint32_t c, vv;
         pv_demand(e, &c, &vv);
-        if ((vector ? vv : c) == 0 || e->m_ready >= hi || sm->ke[i] <= lo)
+        double from = sm->v->modelled ? e->m_ready : sm->ks[i];
+        if ((vector ? vv : c) == 0 || from >= hi || sm->ke[i] <= lo)
             continue;
         fprintf(sm->f, "%s{\"stream_id\": %d, \"task_id\": %u, \"name\": ", first ? "" : ", ", e->stream_id,
                 e->task_id);
@@ -324,8 +313,8 @@ static void write_batch_waits(struct sum *sm)
     fputs("  \"batch_waits\": [", sm->f);
     for (uint32_t i = 0; i < sm->nk; i++) {
         const struct prof_entry *e = prof_entry(sm->kid[i]);
-        if (e->sched != 1 || sm->ks[i] - e->m_ready <= EPS)
-            continue;
+        if (!sm->v->modelled || e->sched != 1 || sm->ks[i] - e->m_ready <= EPS)
+            continue; /* the measured clock does not know when a kernel could have started */
         fprintf(sm->f, "%s\n    {\"stream_id\": %d, \"task_id\": %u, \"name\": ", first ? "" : ",", e->stream_id,
                 e->task_id);
         pv_json_string(sm->f, pv_task_name(e));
@@ -423,15 +412,15 @@ static void write_overlap(struct sum *sm, struct stream_sum *ss, uint32_t n)
     fputs(first ? "]\n" : "\n  ]\n", sm->f);
 }
 
-bool profsummary_write(const char *path, const struct prof_view *mod, const struct prof_view *meas)
+bool profsummary_write(FILE *f, const struct prof_view *v)
 {
-    struct sum sm = {NULL, mod, prof_soc(), NULL, NULL, NULL, 0};
-    struct stream_sum *ss = malloc((mod->ndev + 1) * sizeof(*ss));
+    struct sum sm = {f, v, prof_soc(), NULL, NULL, NULL, 0};
+    struct stream_sum *ss = malloc((v->ndev + 1) * sizeof(*ss));
     uint32_t ns;
-    bool ok = ss != NULL && gather_kernels(&sm) && (sm.f = fopen(path, "w")) != NULL;
+    bool ok = ss != NULL && gather_kernels(&sm);
     if (ok) {
-        ns = stream_sums(mod, ss);
-        write_totals(&sm, meas);
+        ns = stream_sums(v, ss);
+        write_totals(&sm);
         write_streams(&sm, ss, ns);
         write_top(&sm);
         write_core_usage(&sm);
@@ -440,8 +429,6 @@ bool profsummary_write(const char *path, const struct prof_view *mod, const stru
         write_event_waits(&sm);
         write_overlap(&sm, ss, ns);
         fputs("}\n", sm.f);
-        ok = !ferror(sm.f);
-        ok = fclose(sm.f) == 0 && ok;
     }
     free(ss);
     free(sm.ks);

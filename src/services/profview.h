@@ -45,7 +45,7 @@ double pv_union(const double *s, const double *e, uint32_t n, double lo, double 
 /* Writes s as a JSON string. */
 void pv_json_string(FILE *f, const char *s);
 
-/* profsummary.c: summary.json into dir. */
-bool profsummary_write(const char *path, const struct prof_view *mod, const struct prof_view *meas);
+/* profsummary.c: summary.json of v's clock. */
+bool profsummary_write(FILE *f, const struct prof_view *v);
 
 #endif

@@ -694,13 +694,9 @@ aclError profwrite_all(const char *dir, bool block_dim_names, char *why, size_t 
          write_file(out, "kernel_details_measured.csv", kernels, &meas, why, n) &&
          write_file(out, "trace_view.json", write_trace, &mod, why, n) &&
          write_file(out, "trace_view_measured.json", write_trace, &meas, why, n) &&
-         write_file(out, "step_trace_time.csv", write_steps, &mod, why, n);
-    if (ok) {
-        char path[1200];
-        snprintf(path, sizeof(path), "%s/summary.json", out);
-        if (!(ok = profsummary_write(path, &mod, &meas)))
-            snprintf(why, n, "cannot write %s: %s", path, strerror(errno));
-    }
+         write_file(out, "step_trace_time.csv", write_steps, &mod, why, n) &&
+         write_file(out, "summary.json", profsummary_write, &mod, why, n) &&
+         write_file(out, "summary_measured.json", profsummary_write, &meas, why, n);
     pv_free(&mod);
     pv_free(&meas);
     return ok ? ACL_SUCCESS : ACL_ERROR_INVALID_FILE;
