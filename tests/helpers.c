@@ -1,9 +1,12 @@
 /*
  * helpers.c - small helpers the test suites share.
  */
+#include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -128,4 +131,70 @@ void t_gated_pair_close(struct t_gated_pair *p)
     ASSERT_OK(aclrtDestroyStream(p->s1));
     if (p->s2 != NULL)
         ASSERT_OK(aclrtDestroyStream(p->s2));
+}
+
+static int log_pipe[2] = {-1, -1};
+
+void t_capture_log(const char *level)
+{
+    setenv("ASCEND_SLOG_PRINT_TO_STDOUT", "1", 1);
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", level, 1);
+    fflush(stdout);
+    ASSERT_EQ(pipe(log_pipe), 0);
+    ASSERT_EQ(fcntl(log_pipe[0], F_SETFL, O_NONBLOCK), 0);
+    ASSERT(dup2(log_pipe[1], STDOUT_FILENO) >= 0);
+}
+
+int t_log_shows(const char *needle)
+{
+    static char seen[16384];
+    static size_t len;
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
+    fflush(stdout);
+    while (t_now_ns() < end) {
+        ssize_t n = read(log_pipe[0], seen + len, sizeof(seen) - 1 - len);
+        if (n > 0) {
+            len += (size_t)n;
+            seen[len] = '\0';
+        }
+        if (strstr(seen, needle) != NULL)
+            return 1;
+        usleep(1000);
+    }
+    return 0;
+}
+
+struct stop_call {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int rc, done;
+};
+
+static void *stop_thread(void *p)
+{
+    struct stop_call *c = p;
+    aclError rc = aclrtSetCurrentContext(c->ctx);
+    atomic_store(&c->rc, rc == ACL_SUCCESS ? aclrtStreamStop(c->s) : rc);
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+aclError t_stop_releasing(aclrtStream s, _Atomic int *open)
+{
+    static struct stop_call c;
+    aclrtStreamStatus st;
+    pthread_t th;
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
+    memset(&c, 0, sizeof(c));
+    c.s = s;
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    ASSERT_EQ(pthread_create(&th, NULL, stop_thread, &c), 0);
+    /* The stop has taken effect once the stream's query says so (507000);
+     * the call itself still waits for the running task. */
+    while (aclrtStreamQuery(s, &st) != ACL_ERROR_RT_INTERNAL_ERROR && t_now_ns() < end)
+        sched_yield();
+    ASSERT_EQ(atomic_load(&c.done), 0);
+    atomic_store(open, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    return atomic_load(&c.rc);
 }

@@ -125,4 +125,15 @@ void t_k_log(void *args);
 /* Launches t_k_log with v on stream s, one block. */
 void t_launch_log(int v, aclrtStream s);
 
+/* Stops s from another thread while its running kernel is held by the flag
+ * open (a gate): checks that the stop takes effect at once but returns only
+ * after the kernel ends (once the flag is set). Returns the stop's code. */
+aclError t_stop_releasing(aclrtStream s, _Atomic int *open);
+
+/* The library's log (ASCEND_SLOG_PRINT_TO_STDOUT=1, ASCEND_GLOBAL_LOG_LEVEL=level)
+ * goes to a pipe from here on; call before anything logs. */
+void t_capture_log(const char *level);
+/* Reads the captured log until it contains needle: 1, or 0 after T_SPIN_LIMIT_NS. */
+int t_log_shows(const char *needle);
+
 #endif

@@ -490,10 +490,25 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtSt
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
                                                      aclrtStreamAttrValue *value);
 
-/** Stops a stream's running tasks and discards its queued ones. */
+/**
+ * Stops a stream's running tasks and discards its queued ones (and those
+ * issued during the call); syncs of that work return 107023, new work runs
+ * normally. NULL is the default stream (Ascend 950, A3, A2 only).
+ * aclcpu: a running kernel stops at its next block; DEVICE_USE_ONLY
+ * streams are refused with 207000; an abort also clears a stop.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
 
-/** Stops a stream's running tasks without clearing its queue. */
+/**
+ * Stops a stream's running tasks without clearing its queue: nothing more
+ * of it runs. NULL -> 107000; Ascend 950, A3 and A2 only (207000), and on A2
+ * and A3 only DEVICE_USE_ONLY streams (207000).
+ * aclcpu: the running kernel starts no more blocks, and the call returns
+ * once it has ended (a block in progress runs to its end); afterwards sync and
+ * query of the stream return 507000 and new tasks are refused with 507000
+ * until aclrtStreamAbort clears the stop or the stream is destroyed
+ * (aclrtDestroyStream then discards the kept tasks instead of waiting).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 
 /** Clears the tasks of a persistent, model-bound stream so that it can be filled again. */
@@ -669,6 +684,26 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
                                               aclrtStream stream);
 
+/* ==== Cache maintenance (spec prof-api.md §3) ==== */
+
+typedef enum aclrtCmoType {
+    ACL_RT_CMO_TYPE_PREFETCH = 0,
+    ACL_RT_CMO_TYPE_WRITEBACK,
+    ACL_RT_CMO_TYPE_INVALID,
+    ACL_RT_CMO_TYPE_FLUSH
+} aclrtCmoType;
+
+/**
+ * Issues to a stream a cache operation on size bytes of device memory at
+ * src. On a CPU no cache needs maintaining, so the task does nothing to
+ * the data; the profiler's model of the SoC moves a PREFETCH's bytes from
+ * HBM into L2, where the next kernel reading that buffer finds them. As in
+ * CANN: src NULL or size 0 -> 100000; a SoC without CMO (not A2, A3 or
+ * 950) -> 207000; cmoType outside 0..3 -> 207000; the size is kept as a
+ * 32-bit number (sizes of 4 GiB and more wrap, with a warning).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+
 /** Returns the free and total bytes of one kind of device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 
@@ -819,16 +854,31 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
 /** Unbinds a stream from a model. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
 
-/** Runs a model and blocks until it finishes or timeout ms pass (-1 waits forever). */
+/**
+ * Runs a model and blocks until it finishes or timeout ms pass (-1 waits
+ * forever; 0 or < -1 -> 107000). aclcpu: a timeout returns 507046 (the
+ * run goes on); a captured model -> 207000 (aclmdlRIExecuteAsync only).
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
 
-/** Issues one run of a model to a stream. */
+/**
+ * Issues one run of a model to a stream: it starts when the stream gets to
+ * it and later work on the stream waits for it. Runs of one model are
+ * serialised, from any number of streams. A model stream -> 107000, a
+ * capturing stream -> 107027. aclcpu: the run's result (its first failing
+ * kernel's code, 507023 after aclmdlRIAbort) is what a sync of the stream
+ * returns; a failing kernel does not stop the rest of the run.
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
 
 /** Destroys a model run instance. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
 
-/** Stops a running model and discards its remaining tasks. */
+/**
+ * Stops the run under way: the running kernel starts no more blocks and
+ * nothing more of the run starts; its stream's sync returns 507023. Not
+ * for captured models (207000).
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
 
 /** Sets a model's name. */
@@ -840,10 +890,17 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, 
 /** Returns a model's numeric id. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId);
 
-/** Fills streams with up to *numStreams streams of a model and sets *numStreams to the number written. */
+/**
+ * With streams NULL, sets *numStreams to the model's stream count; else
+ * fills streams (which must hold them all, else 107000) and sets the count.
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams);
 
-/** Fills tasks with up to *numTasks tasks of a model stream and sets *numTasks to the number written. */
+/**
+ * Like aclmdlRIGetStreams, for the tasks of the model stream (the bound or
+ * last captured lane of stream; 107005 if it has none). The handles are
+ * opaque names, not pointers.
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks);
 
 /** Prints a description of a model to the log (deprecated form). */
@@ -855,20 +912,36 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char
 
 /* ==== Model run instances: stream capture (spec 3.8) ==== */
 
-/** Starts recording the tasks issued to a stream into a new model instead of running them. */
+/**
+ * Starts recording the tasks issued to a stream into a new model instead
+ * of running them. A stream that waits on an event recorded in the capture
+ * joins it. While capturing: sync/query/destroy of the stream -> 107027,
+ * query/sync/elapsed of a captured event -> 107028, a wait on an event
+ * recorded outside -> 107024; the mode decides which threads may make
+ * unsafe calls (sync copies and memsets -> 107030, async copies of
+ * pageable memory -> 107041); each of these but destroy invalidates the
+ * capture. aclcpu: host functions replay on the executor; callbacks are
+ * refused (507009); wait timeouts are not kept in models.
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
 
 /** Reports a stream's capture status and, while capturing, the model being recorded. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
                                                     aclmdlRI *modelRI);
 
-/** Ends the capture on a stream and returns the recorded model. */
+/**
+ * Ends the capture begun on stream and returns the recorded model. Not
+ * capturing -> 107029; a stream that only joined -> 107036; a mode other
+ * than RELAXED ended by another thread -> 107038; invalidated -> 507903;
+ * a joined stream whose last task is not joined back into this one ->
+ * 107024. A capture that fails gives no model.
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
 
 /** Swaps the calling thread's capture mode with *mode. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
 
-/** Starts recording the tasks issued to a stream into an existing model. */
+/** Starts recording the tasks issued to a stream into an existing, empty model from aclmdlRIBuildBegin (107000 otherwise). */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
                                                            aclmdlRICaptureMode mode);
 
@@ -878,7 +951,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
 /** Ends the task group on a capturing stream and returns its handle. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
 
-/** Starts replacing the tasks of a captured task group with tasks issued to a stream. */
+/**
+ * Starts collecting replacements for a task group's kernels: kernels issued
+ * to stream (which must not be capturing) until aclmdlRICaptureTaskUpdateEnd
+ * are recorded, not run. The swap itself is a task of stream (a different
+ * count -> 107000 at the end).
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
 
 /** Ends the task group update started on a stream. */

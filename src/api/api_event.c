@@ -8,7 +8,9 @@
  * task being queued.
  */
 #include "../core/core.h"
+#include "../core/model.h"
 #include "../engine/engine.h"
+#include "../services/profile.h"
 
 #define EVENT_FLAG_BITS 0x3Fu      /* aclrtCreateEventWithFlag accepts these */
 #define EVENT_EX_FLAG_BITS 0x4Fu   /* aclrtCreateEventExWithFlag accepts these */
@@ -110,35 +112,117 @@ static aclError check_same_device(const char *fn, struct event *ev, struct strea
                     ev->dev->id, s->id, s->dev->id);
 }
 
+enum fill_result { FILLED, SKIPPED, DEAD, NO_SLOT };
+
+/* Called with ev->lock held: fills an eager event task of kind for s. A
+ * record takes the next record number (and a lazy event its id); a wait
+ * snapshots the newest record (an EXTERNAL event's waits wait until it is
+ * set instead), and a wait on a never-recorded event queues nothing. */
+static enum fill_result fill_locked(struct event *ev, const void *event, struct stream *s, struct task *t,
+                                    enum task_kind kind, uint32_t timeout_ms)
+{
+    bool flag_event = (ev->flags & ACL_EVENT_EXTERNAL) != 0;
+    if (!obj_same(&ev->hdr, event))
+        return DEAD;
+    if (kind == TASK_EVENT_RECORD && event_take_lazy_slot_locked(ev) != ACL_SUCCESS)
+        return NO_SLOT;
+    if (kind == TASK_EVENT_WAIT && ev->record_gen == 0 && !flag_event)
+        return SKIPPED;
+    t->u.event.ev = ev;
+    if (kind == TASK_EVENT_RECORD) {
+        t->u.event.gen = ++ev->record_gen;
+        ev->last_recorder = obj_handle(&s->hdr);
+        ev->newest_in_model = false; /* this record is the newest now */
+    } else if (kind == TASK_EVENT_WAIT) {
+        t->u.event.gen = flag_event ? GEN_FLAG : ev->record_gen; /* the snapshot: the newest record now */
+        t->u.event.recorder = ev->last_recorder;
+        t->u.event.timeout_ms = timeout_ms;
+        ev->waits_issued++;
+    }
+    atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
+    return FILLED;
+}
+
+/* A record, wait or reset on a stream that records into a model (or a
+ * wait that may join a capture) goes to core/capture.c. */
+static aclError model_path(const char *fn, enum task_kind kind, struct event *ev, aclrtEvent event, struct stream *s,
+                           aclrtStream stream, bool *handled)
+{
+    if (kind == TASK_EVENT_WAIT)
+        return model_event_wait(fn, ev, event, s, stream, handled);
+    if (kind == TASK_EVENT_RESET)
+        return model_event_reset(fn, ev, event, s, stream, handled);
+    return model_event_record(fn, ev, event, s, stream, false, handled);
+}
+
+/* Called with s->lock and ev->lock held: must this call take the model
+ * path after all (a capture began under our feet, or the waited event was
+ * recorded in one)? */
+static bool belongs_to_model_locked(const struct stream *s, const struct event *ev, enum task_kind kind)
+{
+    return s->rec_lane != NULL || s->update != NULL || (kind == TASK_EVENT_WAIT && ev->newest_in_model);
+}
+
+static aclError issue_event_task(const char *fn, aclrtStream stream, aclrtEvent event, struct event *ev,
+                                 enum task_kind kind, uint32_t timeout_ms)
+{
+    bool slow = model_recording_anywhere(), handled;
+    enum fill_result r;
+    struct stream *s;
+    struct task *t;
+    aclError err = stream_resolve(fn, stream, &s);
+
+    if (err == ACL_SUCCESS)
+        err = check_same_device(fn, ev, s);
+    for (; err == ACL_SUCCESS;) {
+        if (slow && ((err = model_path(fn, kind, ev, event, s, stream, &handled)) != ACL_SUCCESS || handled))
+            return err;
+        err = stream_begin_task(fn, s, stream, kind, &t);
+        if (err != ACL_SUCCESS)
+            return err;
+        plat_spin_lock(&ev->lock);
+        if (!slow && belongs_to_model_locked(s, ev, kind)) {
+            plat_spin_unlock(&ev->lock);
+            stream_abandon(s, t);
+            slow = true;
+            continue;
+        }
+        r = fill_locked(ev, event, s, t, kind, timeout_ms);
+        plat_spin_unlock(&ev->lock);
+        if (r == FILLED) {
+            stream_commit(s, t);
+            return ACL_SUCCESS;
+        }
+        stream_abandon(s, t);
+        if (r == SKIPPED)
+            return ACL_SUCCESS; /* a wait on a never-recorded event does nothing */
+        return r == DEAD ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
+                         : acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,
+                                    ev->dev->id);
+    }
+    return err;
+}
+
 static aclError record(const char *fn, aclrtEvent event, aclrtStream stream)
 {
     struct event *ev;
-    struct stream *s;
-    struct task *t;
     aclError err = resolve_event(fn, event, &ev);
+    return err == ACL_SUCCESS ? issue_event_task(fn, stream, event, ev, TASK_EVENT_RECORD, 0) : err;
+}
 
+/* ACL_EVENT_RECORD_EXTERNAL: a record of the user's event inside a capture
+ * (it is made in every run), with the rules capture.c checks. */
+static aclError record_external(const char *fn, aclrtEvent event, aclrtStream stream)
+{
+    struct event *ev;
+    struct stream *s;
+    bool handled;
+    aclError err = resolve_event(fn, event, &ev);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
         err = check_same_device(fn, ev, s);
-    if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, TASK_EVENT_RECORD, &t);
-    if (err != ACL_SUCCESS)
-        return err;
-    plat_spin_lock(&ev->lock);
-    if (!obj_same(&ev->hdr, event) || event_take_lazy_slot_locked(ev) != ACL_SUCCESS) {
-        bool dead = !obj_same(&ev->hdr, event);
-        plat_spin_unlock(&ev->lock);
-        stream_abandon(s, t);
-        return dead ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
-                    : acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn, ev->dev->id);
-    }
-    t->u.event.ev = ev;
-    t->u.event.gen = ++ev->record_gen;
-    atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
-    plat_spin_unlock(&ev->lock);
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    return err == ACL_SUCCESS ? model_event_record(fn, ev, event, s, stream, true, &handled) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
@@ -157,43 +241,8 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStr
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flag' (%u) must be 0 (default) or 1 (external)", fn,
                         flag);
     if (flag == ACL_EVENT_RECORD_EXTERNAL)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                        "%s: an external record needs a capturing stream and an Ex event created with exactly "
-                        "ACL_EVENT_SYNC", fn);
+        return record_external(fn, event, stream);
     return record(fn, event, stream);
-}
-
-static aclError queue_event_task(const char *fn, aclrtStream stream, aclrtEvent event, struct event *ev,
-                                 enum task_kind kind, uint32_t timeout_ms)
-{
-    struct stream *s;
-    struct task *t;
-    aclError err = stream_resolve(fn, stream, &s);
-
-    if (err == ACL_SUCCESS)
-        err = check_same_device(fn, ev, s);
-    if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, kind, &t);
-    if (err != ACL_SUCCESS)
-        return err;
-    plat_spin_lock(&ev->lock);
-    if (!obj_same(&ev->hdr, event) || (kind == TASK_EVENT_WAIT && ev->record_gen == 0)) {
-        /* Dead event, or a wait on a never-recorded event: nothing to do. */
-        bool dead = !obj_same(&ev->hdr, event);
-        plat_spin_unlock(&ev->lock);
-        stream_abandon(s, t);
-        return dead ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
-                    : ACL_SUCCESS;
-    }
-    t->u.event.ev = ev;
-    t->u.event.gen = ev->record_gen; /* the snapshot: the newest record at call time */
-    t->wait_timeout_ms = timeout_ms;
-    atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
-    if (kind == TASK_EVENT_WAIT)
-        ev->waits_issued++;
-    plat_spin_unlock(&ev->lock);
-    stream_commit(s, t);
-    return ACL_SUCCESS;
 }
 
 /* Seconds to the milliseconds a wait may stay parked (0 = forever). */
@@ -211,10 +260,11 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
     if (ev->flags & ACL_EVENT_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: a DEVICE_USE_ONLY event cannot be waited on from a stream",
                         fn);
-    if (!(ev->flags & ACL_EVENT_SYNC))
+    if (!(ev->flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                        "%s: the event was created without ACL_EVENT_SYNC, so streams cannot wait on it", fn);
-    return queue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT, timeout_ms);
+                        "%s: the event was created without ACL_EVENT_SYNC (or EXTERNAL), so streams cannot wait on it",
+                        fn);
+    return issue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT, timeout_ms);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
@@ -261,10 +311,11 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
     err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->ex || !(ev->flags & ACL_EVENT_SYNC))
+    if (ev->ex || !(ev->flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                        "%s: only events with ACL_EVENT_SYNC from aclrtCreateEvent[WithFlag] can be reset", fn);
-    return queue_event_task(fn, stream, event, ev, TASK_EVENT_RESET, 0);
+                        "%s: only events with ACL_EVENT_SYNC (or EXTERNAL) from aclrtCreateEvent[WithFlag] can be "
+                        "reset", fn);
+    return issue_event_task(fn, stream, event, ev, TASK_EVENT_RESET, 0);
 }
 
 /* Reads an event's state under its lock. */
@@ -305,6 +356,9 @@ static aclError query_prelude(const char *fn, aclrtEvent event, const void *stat
     if ((refuse_ex && (*ev)->ex) || ((*ev)->flags & refused_flags))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for %s events", fn,
                         refuse_ex && (*ev)->ex ? "Ex" : "EXTERNAL");
+    err = model_refuse_captured_event(fn, *ev);
+    if (err != ACL_SUCCESS)
+        return err;
     *v = view(*ev);
     return ACL_SUCCESS;
 }
@@ -343,6 +397,20 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEv
     return err;
 }
 
+/* A sync while a profile runs: the host's wait for the event's newest
+ * record is an edge of the modelled timeline. */
+static aclError profiled_sync_event(const char *fn, struct event *ev, aclrtEvent event, int32_t timeout)
+{
+    uint64_t gen, t0 = plat_now_ns();
+    aclError err;
+    plat_spin_lock(&ev->lock);
+    gen = ev->record_gen;
+    plat_spin_unlock(&ev->lock);
+    err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    prof_host_sync_event(fn, ev, gen, t0, plat_now_ns());
+    return err;
+}
+
 static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
 {
     struct event *ev;
@@ -351,11 +419,23 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
         return err;
     if (ev->flags & ACL_EVENT_EXTERNAL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
-    err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    err = model_refuse_captured_event(fn, ev);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ACLCPU_UNLIKELY(prof_on()))
+        err = profiled_sync_event(fn, ev, event, timeout);
+    else
+        err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
     if (err == ACL_ERROR_RT_INVALID_HANDLE)
         return acl_fail(err, "%s: the event was destroyed by another thread during the wait", fn);
-    if (err != ACL_SUCCESS)
-        return acl_fail(err, "%s: event %d did not complete within %d ms", fn, ev->id, timeout);
+    if (err != ACL_SUCCESS) {
+        char why[640];
+        engine_explain_event(ev, why, sizeof(why));
+        if (timeout > 0)
+            return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, ev->id, timeout, why);
+        return acl_fail(err, "%s: event %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot complete by "
+                        "itself: %s", fn, ev->id, why);
+    }
     return ACL_SUCCESS;
 }
 
@@ -390,6 +470,9 @@ static aclError stamp_of(const char *fn, const char *arg, aclrtEvent event, uint
     if (ev->flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: '%s' is an EXTERNAL/IPC event, which has no time",
                         fn, arg);
+    err = model_refuse_captured_event(fn, ev);
+    if (err != ACL_SUCCESS)
+        return err;
     v = view(ev);
     if (v.record_gen == 0)
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: '%s' was never recorded", fn, arg);
@@ -546,7 +629,9 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
     }
     t->u.event.ev = n;
     t->u.event.gen = kind == TASK_NOTIFY_RECORD ? ++n->record_gen : 0;
-    t->wait_timeout_ms = timeout_ms;
+    if (kind == TASK_NOTIFY_RECORD)
+        n->last_recorder = obj_handle(&s->hdr);
+    t->u.event.timeout_ms = timeout_ms;
     atomic_fetch_add_explicit(&n->pending_tasks, 1, memory_order_relaxed); /* under n->lock */
     plat_spin_unlock(&n->lock);
     stream_commit(s, t);

@@ -100,14 +100,14 @@ static aclError fill_args(const struct launch_desc *d, struct task *t)
         void *target = buf + d->ph[i].dataOffset;
         memcpy(buf + d->ph[i].addrOffset, &target, sizeof(target));
     }
-    t->u.kernel.args = buf;
-    return ACL_SUCCESS;
+    return ACL_SUCCESS; /* task_args_reserve noted where the bytes are */
 }
 
 static aclError launch(const struct launch_desc *d)
 {
     uint32_t limits[2];
     aclcpuKernelFn kfn;
+    const struct kfunc *kf = NULL;
     struct binary *bin;
     struct stream *s;
     struct task *t;
@@ -123,7 +123,7 @@ static aclError launch(const struct launch_desc *d)
     if (err == ACL_SUCCESS)
         err = stream_resolve(d->fn, d->stream, &s);
     if (err == ACL_SUCCESS)
-        err = kfunc_resolve_for_launch(d->fn, d->func, &kfn, &bin);
+        err = kfunc_resolve_for_launch(d->fn, d->func, &kfn, &bin, &kf);
     if (err != ACL_SUCCESS)
         return err;
     /* The core limits in force for this thread, recorded with the kernel
@@ -133,9 +133,11 @@ static aclError launch(const struct launch_desc *d)
     err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
     if (err == ACL_SUCCESS) {
         /* Every field, so a reused record needs no clearing; bin is
-         * attached just before the commit (the task then holds it). */
+         * attached just before the commit (the task then holds it), and
+         * fill_args sets args_size. */
         t->u.kernel = (struct task_kernel){
             .fn = kfn,
+            .kf = kf,
             .blocks = d->blocks,
             .core_limit = {(uint16_t)limits[0], (uint16_t)limits[1]},
             .engine = ACL_RT_ENGINE_TYPE_AIV, /* vector unless told otherwise */

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "../core/core.h"
+#include "../core/model.h"
 #include "../services/devmem.h"
+#include "../services/profile.h"
 
 static aclError null_arg(const char *fn, const char *arg)
 {
@@ -138,9 +140,41 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
     if (count == 0)
         return ACL_SUCCESS;
     err = check_copy("aclrtMemcpy", dst, destMax, src, count, kind);
+    if (err == ACL_SUCCESS) /* a synchronous copy is "unsafe" while capturing */
+        err = model_unsafe_call("aclrtMemcpy", ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err == ACL_SUCCESS)
         memmove(dst, src, count);
     return err;
+}
+
+/* An async copy whose host side is ordinary (pageable) host memory, not
+ * aclrtMallocHost memory: the runtime stages it synchronously, which the
+ * capture modes treat as unsafe. */
+static bool touches_pageable(const void *dst, const void *src, size_t count, aclrtMemcpyKind kind)
+{
+    bool src_host = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEFAULT;
+    bool dst_host = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEFAULT;
+    return (src_host && devmem_classify(src, count) == MEM_UNKNOWN) ||
+           (dst_host && devmem_classify(dst, count) == MEM_UNKNOWN);
+}
+
+/* Where the profile's model charges a copy: the kind says, and a DEFAULT
+ * copy is looked up only while a profile runs (the lookup takes a lock). */
+static uint8_t copy_direction(aclrtMemcpyKind kind, const void *dst, const void *src, size_t count)
+{
+    bool d, s;
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: return CD_H2H;
+    case ACL_MEMCPY_HOST_TO_DEVICE: case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return CD_H2D;
+    case ACL_MEMCPY_DEVICE_TO_HOST: return CD_D2H;
+    case ACL_MEMCPY_DEFAULT: break;
+    default: return CD_D2D;
+    }
+    if (!prof_on())
+        return CD_NONE;
+    d = devmem_classify(dst, count) == MEM_DEVICE;
+    s = devmem_classify(src, count) == MEM_DEVICE;
+    return d && s ? CD_D2D : d ? CD_H2D : s ? CD_D2H : CD_H2H;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
@@ -149,11 +183,16 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
     const char *fn = "aclrtMemcpyAsync";
     struct stream *s;
     struct task *t;
+    uint8_t dir = CD_NONE;
     aclError err;
 
     if (count == 0)
         return ACL_SUCCESS;
     err = check_copy(fn, dst, destMax, src, count, kind);
+    if (err == ACL_SUCCESS && model_recording_anywhere() && touches_pageable(dst, src, count, kind))
+        err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+    if (err == ACL_SUCCESS)
+        dir = copy_direction(kind, dst, src, count);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
@@ -163,6 +202,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
     t->u.copy.dst = dst;
     t->u.copy.src = src;
     t->u.copy.count = count;
+    t->u.copy.dir = dir;
     stream_commit(s, t);
     return ACL_SUCCESS;
 }
@@ -181,6 +221,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
     if (err == ACL_SUCCESS)
         err = check_side(fn, "src", src, spitch * (height - 1) + width,
                          kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE, kind);
+    if (err == ACL_SUCCESS)
+        err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err != ACL_SUCCESS)
         return err;
     for (size_t row = 0; row < height; row++)
@@ -214,6 +256,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
     if (count == 0)
         return ACL_SUCCESS;
     err = check_set("aclrtMemset", devPtr, maxCount, count);
+    if (err == ACL_SUCCESS)
+        err = model_unsafe_call("aclrtMemset", ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err == ACL_SUCCESS)
         memset(devPtr, value, count);
     return err;
@@ -259,5 +303,37 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, si
     used = atomic_load_explicit(&ctx->dev->mem_used, memory_order_relaxed);
     *total = (size_t)ctx->dev->mem_total;
     *free = (size_t)(ctx->dev->mem_total > used ? ctx->dev->mem_total - used : 0);
+    return ACL_SUCCESS;
+}
+
+/* ---- cache maintenance ---------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream)
+{
+    const char *fn = "aclrtCmoAsync";
+    struct stream *s;
+    struct task *t;
+    aclError err;
+    if (src == NULL)
+        return null_arg(fn, "src");
+    if (size == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    if ((err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS)
+        return err;
+    if (!soc_has_cmo(s->dev->soc))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no cache operations (A2, A3 and 950 do)", fn,
+                        s->dev->soc->name);
+    if ((unsigned)cmoType > ACL_RT_CMO_TYPE_FLUSH)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'cmoType' is %d; it must be an aclrtCmoType "
+                        "(0..3)", fn, (int)cmoType);
+    if (size > UINT32_MAX) /* the runtime keeps a 32-bit length */
+        LOGW("%s: size %zu does not fit 32 bits; the operation covers %u bytes, as on the device", fn, size,
+             (uint32_t)size);
+    if ((err = stream_begin_task(fn, s, stream, TASK_CMO, &t)) != ACL_SUCCESS)
+        return err;
+    t->u.set.dst = src;
+    t->u.set.count = (uint32_t)size;
+    t->u.set.value = (int)cmoType;
+    stream_commit(s, t);
     return ACL_SUCCESS;
 }

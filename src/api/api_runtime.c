@@ -12,6 +12,7 @@
 
 #include "../core/core.h"
 #include "../services/devmem.h"
+#include "../services/profile.h"
 
 static uint64_t init_refs;   /* under admin lock */
 static bool initialised;     /* under admin lock */
@@ -36,6 +37,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
         }
         devices_configure();
         launch_blocking_configure();
+        prof_env_start(); /* ACLCPU_PROFILE */
         initialised = true;
         finalised = false;
         init_refs = 1;
@@ -47,6 +49,13 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 /* Called with the admin lock held. */
 static void finalize_locked(void)
 {
+    char why[512];
+    prof_env_stop(); /* written while the devices still exist */
+    if (prof_running()) { /* an aclprofStart the program did not stop */
+        LOGW("aclFinalize: a profile is still running; it is written now (call aclprofStop before aclFinalize)");
+        if (prof_end(why, sizeof(why)) != ACL_SUCCESS)
+            LOGW("aclFinalize: %s", why);
+    }
     devices_shutdown();
     devmem_release_all();
     task_cache_release();

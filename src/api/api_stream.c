@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "../core/core.h"
+#include "../core/model.h"
 #include "../engine/engine.h"
+#include "../services/profile.h"
 
 #define KNOWN_STREAM_FLAGS                                                                                      \
     (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |                  \
@@ -40,10 +42,10 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
                         "%s: argument 'flag' (0x%x) combines ACL_STREAM_DEVICE_USE_ONLY with other flags; "
                         "DEVICE_USE_ONLY must be used alone",
                         fn, flag);
-    if ((flag & ACL_STREAM_DEVICE_USE_ONLY) &&
-        atomic_load_explicit(&ctx->failure_mode, memory_order_relaxed) != ACL_CONTINUE_ON_FAILURE)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                        "%s: a DEVICE_USE_ONLY stream needs the context's failure mode to be CONTINUE", fn);
+    /* The runtime refuses DEVICE_USE_ONLY (207000) when the *device's*
+     * failure mode is not CONTINUE; that mode has no setter in this API, and
+     * the context's STOP mode does not count: the vendor's sample
+     * 1_stream_with_failure_mode creates one in a STOP-mode context. */
     if (priority > ACLCPU_PRIORITIES - 1)
         priority = ACLCPU_PRIORITIES - 1; /* clamped, not an error (spec §4) */
     err = stream_create(ctx, priority, flag, false, &s);
@@ -112,6 +114,22 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclr
     return create_stream("aclrtCreateStreamV2", stream, handle->priority, (uint32_t)handle->flag);
 }
 
+/* True while s is being captured (its tasks are recorded, not run). The
+ * global hint keeps this off the fast path when nothing records. */
+static bool capturing(struct stream *s)
+{
+    return model_recording_anywhere() && model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+}
+
+/* A sync or query of a capturing stream: 107027, and the capture is
+ * invalidated (the call would wait for work that does not run). */
+static aclError captured_error(const char *fn, struct stream *s)
+{
+    model_invalidate_for(s, ACL_ERROR_RT_STREAM_CAPTURED, "%s on stream %d, which is being captured", fn, s->id);
+    return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured: its tasks are recorded, not run "
+                    "(the capture is invalidated)", fn, s->id);
+}
+
 static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
 {
     struct context *ctx;
@@ -132,6 +150,9 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
     if (s->is_default)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn, s->id);
+    if (capturing(s))
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured; end the capture first", fn,
+                        s->id);
     if (stream_destroy(s, stream, force) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream first", fn);
     return ACL_SUCCESS;
@@ -147,6 +168,33 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream)
     return destroy_stream("aclrtDestroyStreamForce", stream, true);
 }
 
+/* Relaxed reads of s->stopped here: a stop racing with the call may or may
+ * not be seen, as on the device; a sync that waits re-reads it. */
+static aclError stopped_error(const char *fn, const struct stream *s)
+{
+    return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                    "%s: stream %d was stopped by aclrtStreamStop; its remaining tasks will not run (abort or destroy "
+                    "it)",
+                    fn, s->id);
+}
+
+/* A sync gave up: its timeout passed (timeout > 0), or an untimed one found
+ * its stream stuck for ACLCPU_HANG_TIMEOUT_MS. Says what holds it up. */
+static aclError sync_gave_up(const char *fn, struct stream *s, int32_t timeout)
+{
+    char why[640];
+    engine_explain(s, true, why, sizeof(why));
+    if (timeout > 0)
+        return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: stream %d did not finish within %d ms: %s", fn,
+                        s->id, timeout, why);
+    return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                    "%s: stream %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot go on by itself: %s", fn,
+                    s->id, why);
+}
+
+static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout);
+static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err);
+
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
     struct stream *s;
@@ -158,14 +206,39 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+        return stopped_error(fn, s);
+    if (capturing(s))
+        return captured_error(fn, s);
     if (s->flags & NO_HOST_SYNC_FLAGS)
         return ACL_SUCCESS;
+    if (ACLCPU_UNLIKELY(prof_on()))
+        return profiled_sync_stream(fn, s, stream, timeout);
     err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
                              ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    return sync_result(fn, s, timeout, err);
+}
+
+/* A sync while a profile runs: the host's wait for the stream's newest
+ * task is an edge of the modelled timeline. */
+static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout)
+{
+    uint32_t dep = prof_stream_last(s);
+    uint64_t t0 = plat_now_ns();
+    aclError err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
+                                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    prof_host_sync(fn, &dep, dep != 0, t0, plat_now_ns());
+    return sync_result(fn, s, timeout, err);
+}
+
+static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err)
+{
     if (err == ACL_ERROR_RT_INVALID_HANDLE)
         return acl_fail(err, "%s: stream %d was destroyed by another thread during the wait", fn, s->id);
+    if (err == ACL_ERROR_RT_INTERNAL_ERROR)
+        return stopped_error(fn, s);
     if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
-        return acl_fail(err, "%s: stream %d did not finish within %d ms", fn, s->id, timeout);
+        return sync_gave_up(fn, s, timeout);
     if (err != ACL_SUCCESS)
         acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, err, acl_error_name(err));
     return err;
@@ -191,6 +264,10 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
     err = stream_resolve("aclrtStreamQuery", stream, &s);
     if (err != ACL_SUCCESS)
         return err;
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+        return stopped_error("aclrtStreamQuery", s);
+    if (capturing(s))
+        return captured_error("aclrtStreamQuery", s);
     *status = (s->flags & NO_HOST_SYNC_FLAGS) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
                                                                         : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
@@ -278,15 +355,53 @@ ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, ac
 
 /* ---- device-wide synchronisation ------------------------------------------- */
 
+/* The context's streams and their handles, taken under its lock (one
+ * allocation: free *list). NULL when out of memory. */
+static struct stream **gather_streams(struct context *ctx, void ***handles, size_t *n)
+{
+    struct stream **list;
+    size_t cap = 16;
+    struct list *pos;
+    *n = 0;
+    plat_mutex_lock(&ctx->lock);
+    list_for_each(pos, &ctx->streams) cap++;
+    list = malloc(cap * (sizeof(*list) + sizeof(**handles)));
+    if (list != NULL) {
+        *handles = (void **)(list + cap);
+        list_for_each(pos, &ctx->streams) {
+            list[*n] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
+            (*handles)[*n] = obj_handle(&list[*n]->hdr);
+            (*n)++;
+        }
+    }
+    plat_mutex_unlock(&ctx->lock);
+    return list;
+}
+
+/* Profiling: the entries of every stream's newest task (what a device
+ * sync waits for), or NULL; *nd counts them. */
+static uint32_t *device_sync_deps(struct stream **list, size_t n, unsigned *nd)
+{
+    uint32_t *deps = malloc((n + 1) * sizeof(*deps));
+    *nd = 0;
+    for (size_t i = 0; deps != NULL && i < n; i++) {
+        uint32_t d = prof_stream_last(list[i]);
+        if (d != 0)
+            deps[(*nd)++] = d;
+    }
+    return deps;
+}
+
 static aclError sync_device(const char *fn, int32_t timeout)
 {
     struct context *ctx;
     struct stream **list;
-    void **handles;
-    size_t n = 0, cap = 16;
-    uint64_t deadline;
+    void **handles = NULL;
+    size_t n;
+    uint64_t deadline, t0;
+    uint32_t *deps = NULL;
+    unsigned nd = 0;
     aclError err, first = ACL_SUCCESS;
-    struct list *pos;
 
     if (timeout < -1 || timeout == 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -295,34 +410,29 @@ static aclError sync_device(const char *fn, int32_t timeout)
     if (err != ACL_SUCCESS)
         return err;
     deadline = plat_deadline_ms(timeout);
-    plat_mutex_lock(&ctx->lock);
-    list_for_each(pos, &ctx->streams) cap++;
-    list = malloc(cap * (sizeof(*list) + sizeof(*handles)));
-    handles = (void **)(list + cap);
-    if (list != NULL) {
-        list_for_each(pos, &ctx->streams) {
-            list[n] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
-            handles[n] = obj_handle(&list[n]->hdr);
-            n++;
-        }
-    }
-    plat_mutex_unlock(&ctx->lock);
-    if (list == NULL)
+    if ((list = gather_streams(ctx, &handles, &n)) == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
+    t0 = ACLCPU_UNLIKELY(prof_on()) ? plat_now_ns() : 0;
+    if (t0 != 0)
+        deps = device_sync_deps(list, n, &nd);
     for (size_t i = 0; i < n; i++) {
-        if (list[i]->flags & NO_HOST_SYNC_FLAGS)
+        if ((list[i]->flags & NO_HOST_SYNC_FLAGS) || capturing(list[i])) /* recorded work does not run */
             continue;
         err = engine_sync_stream(list[i], handles[i], deadline, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
         if (err == ACL_ERROR_RT_INVALID_HANDLE)
             err = ACL_SUCCESS; /* destroyed meanwhile: nothing left to wait for */
         if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
-            int32_t id = list[i]->id;
+            struct stream *late = list[i];
             free(list);
-            return acl_fail(err, "%s: stream %d did not finish within %d ms", fn, id, timeout);
+            free(deps);
+            return sync_gave_up(fn, late, timeout);
         }
         if (first == ACL_SUCCESS)
             first = err;
     }
+    if (t0 != 0)
+        prof_host_sync(fn, deps, nd, t0, plat_now_ns());
+    free(deps);
     free(list);
     return first;
 }

@@ -9,6 +9,7 @@
  * executor (failure mode, through the context).
  */
 #include "../core/core.h"
+#include "../core/model.h"
 #include "../engine/engine.h"
 
 static aclError null_arg(const char *fn, const char *arg)
@@ -51,6 +52,9 @@ static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mo
     if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is DEVICE_USE_ONLY; it has no failure mode",
                         fn, s->id);
+    if (s->model != NULL)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model; it has no failure mode "
+                        "of its own", fn, s->id);
     cur = atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
               ? ACL_STOP_ON_FAILURE : s->failure_mode;
     if (want == cur)
@@ -75,13 +79,22 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint6
 /* ---- overflow switch ------------------------------------------------------------ */
 
 /* Ascend 950, A3 and A2 keep the switch; on other products setting it does
- * nothing and reading it gives 1 (spec §5). */
+ * nothing and reading it gives 1 (spec §5). Where it is kept, only the
+ * stream's own context may change it (spec §6: "overflow set" → 107003). */
 static aclError set_overflow(const char *fn, aclrtStream stream, uint32_t flag)
 {
+    struct context *ctx;
     struct stream *s;
-    aclError err = stream_resolve(fn, stream, &s);
+    aclError err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS || !soc_has_ctrl_sq(s->dev->soc))
         return err;
+    err = check_own_context(fn, s, ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (model_recording_anywhere() && model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
     plat_spin_lock(&s->lock);
     s->overflow_switch = flag;
     plat_spin_unlock(&s->lock);
@@ -181,9 +194,10 @@ bool launch_blocks(struct stream *s)
                      : s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
     if (!asked)
         return false;
-    /* Never on these streams, products, or inside a non-blocking region. */
+    /* Never on these streams, products, inside a non-blocking region, or
+     * while the stream records for a model (nothing runs then). */
     return !(s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
-           soc_has_ctrl_sq(s->dev->soc) && s->nonblocking_depth == 0;
+           soc_has_ctrl_sq(s->dev->soc) && s->nonblocking_depth == 0 && s->rec_lane == NULL;
 }
 
 static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t mode)
@@ -304,6 +318,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
 
 /* ---- abort ------------------------------------------------------------------------ */
 
+/* The vendor's sample notes that aclrtStreamAbort does not take
+ * DEVICE_USE_ONLY streams (aclrtStreamStop is their tool): 207000. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
 {
     const char *fn = "aclrtStreamAbort";
@@ -315,6 +331,67 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
         err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
+    /* Abort is an Ascend 950/A3/A2 feature (spec §5 "Abort / stop / clean");
+     * checked after the context, as the runtime does. */
+    if (s->model != NULL)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is bound to a model (abort the model with "
+                        "aclmdlRIAbort)", fn, s->id);
+    if (!soc_has_ctrl_sq(s->dev->soc))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream abort is available only on Ascend 950, A3 "
+                        "and A2 (this device is %s)", fn, s->dev->soc->name);
+    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: stream %d is DEVICE_USE_ONLY, which aclrtStreamAbort does not take (use aclrtStreamStop)",
+                        fn, s->id);
     engine_abort_stream(s);
+    return ACL_SUCCESS;
+}
+
+/* ---- stop --------------------------------------------------------------------------- */
+
+/* Checks in the order spec §5 lists them: NULL (107000: the default stream
+ * cannot be stopped), context, handle, product (Ascend 950, A3, A2), the
+ * stream's context. On A2 and A3 the stream must be DEVICE_USE_ONLY, as
+ * the vendor's documentation says (207000 otherwise). */
+static aclError check_stoppable(const char *fn, aclrtStream stream, struct stream **out)
+{
+    struct context *ctx;
+    struct stream *s;
+    aclError err;
+
+    if (stream == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL; the default stream cannot be "
+                        "stopped", fn);
+    err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (s->model != NULL)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is bound to a model; it cannot be stopped", fn,
+                        s->id);
+    if (!soc_has_ctrl_sq(s->dev->soc))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s does not support stopping a stream (Ascend 950, "
+                        "A3 and A2 do)", fn, s->dev->soc->name);
+    err = check_own_context(fn, s, ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (s->dev->soc->family != SOC_950 && !(s->flags & ACL_STREAM_DEVICE_USE_ONLY))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: on %s aclrtStreamStop takes only streams created "
+                        "with ACL_STREAM_DEVICE_USE_ONLY; stream %d is not one (use aclrtStreamAbort)", fn,
+                        s->dev->soc->name, s->id);
+    *out = s;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream)
+{
+    const char *fn = "aclrtStreamStop";
+    struct stream *s = NULL;
+    aclError err = check_stoppable(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (!engine_stop_stream(s, stream))
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream during the call", fn);
     return ACL_SUCCESS;
 }

@@ -14,6 +14,7 @@
 
 #include "../engine/engine.h"
 #include "core.h"
+#include "model.h"
 
 static plat_mutex admin_lock;
 /* The current context (read inline by ctx_current, core.h). */
@@ -62,6 +63,7 @@ aclError ctx_create(struct device *d, bool primary, struct context **out)
     ctx->primary = primary;
     list_init(&ctx->streams);
     list_init(&ctx->events);
+    list_init(&ctx->models);
     atomic_store_explicit(&ctx->failure_mode, ACL_CONTINUE_ON_FAILURE, memory_order_relaxed);
     list_add_tail(&d->contexts, &ctx->dev_link);
     obj_publish(&ctx->hdr);
@@ -111,6 +113,7 @@ void ctx_destroy(struct context *ctx)
     struct event *ev;
 
     obj_kill(&ctx->hdr);
+    model_destroy_all(ctx); /* their runs first: they use the context's streams */
     while ((s = first_stream(ctx)) != NULL) {
         if (s == ctx->default_stream && ctx->streams.next->next != &ctx->streams) {
             /* Move the default stream to the end: user streams go first. */

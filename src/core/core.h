@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../common/common.h"
 #include "../platform/platform.h"
@@ -49,6 +50,7 @@ const struct soc_profile *soc_default(void);
 const struct soc_profile *soc_list(size_t *count);
 /* Feature questions the spec answers per product line. */
 bool soc_has_ctrl_sq(const struct soc_profile *soc); /* NULL stream ok for abort/failure mode */
+bool soc_has_cmo(const struct soc_profile *soc);     /* aclrtCmoAsync (950, A3, A2) */
 
 /* Overflow codes are "successful" sync results (spec §4): reported, but a
  * task that overflowed did not fail, so STOP mode does not trip on them. */
@@ -70,12 +72,31 @@ enum task_kind {
     TASK_EVENT_RESET,
     TASK_NOTIFY_RECORD,
     TASK_NOTIFY_WAIT,
+    /* Model run instances (model.c, engine/replay.c). */
+    TASK_MODEL_RUN,     /* aclmdlRIExecuteAsync: one run of a model, on the caller's stream */
+    TASK_LANE_RUN,      /* one model stream's part of a run, on its runner stream */
+    TASK_ACTIVE,        /* recorded aclrtActiveStream */
+    TASK_SWITCH,        /* recorded aclrtSwitchStream */
+    TASK_MODEL_END,     /* recorded aclmdlRIEndTask */
+    TASK_GROUP_UPDATE,  /* aclmdlRICaptureTaskUpdateEnd: swaps a task group's kernels when reached */
+    /* Profiling (api/api_prof.c): nothing to do on a CPU, but they take
+     * their place in the stream, and the profile models them. */
+    TASK_CMO,           /* aclrtCmoAsync: u.set is (address, size, aclrtCmoType) */
+    TASK_MARK,          /* aclprofMarkEx: u.host.arg is the message (in inline_args) */
+    TASK_STEP,          /* aclprofGetStepTimestamp: u.host.block = end, u.host.thread = step index */
 };
 
 #define TASK_INLINE_ARGS 128
 
+/* A copy's direction (profile model: host links vs device memory). */
+enum copy_dir { CD_NONE, CD_H2D, CD_D2H, CD_D2D, CD_H2H };
+
 struct event;
 struct binary;
+struct model;
+struct lane;
+struct task_group;
+struct task_update;
 
 /* A link in a stream's task queue (see struct stream); the stream's stub is
  * a bare one. */
@@ -86,13 +107,19 @@ struct qnode {
 };
 
 /* A kernel launch: every field is set by the launch (launch() in
- * api_kernel.c), so none needs clearing when the record is reused. */
+ * api_kernel.c), so none needs clearing when the record is reused. The
+ * fields the executor reads come first; kf, args_size and core_limit are
+ * for the profiler and model printing. */
 struct task_kernel {
     aclcpuKernelFn fn;
-    void *args;             /* the task's inline_args, or a heap copy it owns */
     struct binary *bin;     /* holds bin->inflight while queued */
     uint64_t timeout_us;    /* TIMEOUT / TIMEOUT_US launch attribute; 0 = none */
+    const struct kfunc *kf; /* the kernel (type-stable: its name stays readable) */
     uint32_t blocks;
+    /* Bytes of arguments (saturated at UINT32_MAX). Up to TASK_INLINE_ARGS
+     * they are the task's inline_args; beyond, a heap copy the task owns,
+     * whose address the inline_args hold (task_kernel_args). */
+    uint32_t args_size;
     uint16_t core_limit[2]; /* cube / vector cores the launching thread was limited to */
     uint8_t engine;         /* aclrtEngineType */
     uint8_t schedule_mode;  /* 0 normal, 1 batch */
@@ -103,20 +130,19 @@ struct task_kernel {
  * A task record. The first cache line holds all a kernel launch writes and
  * its executor reads, so handing a launch to a worker moves one line; the
  * argument bytes follow, touched only by launches that have arguments.
+ * Every way a record is made (stream_begin_task, replay.c) sets prof_id.
  */
 struct task {
-    struct qnode q;            /* stream queue link; free-list link in task.c */
+    struct qnode q;            /* stream queue, model lane or free-list link (task_next) */
     uint8_t kind;
-    /* Waits: whether the watchdog ended it, and how long the head may stay
-     * parked (0 = forever). Set by every wait; unused by other kinds. */
-    bool wait_timed_out;
-    uint32_t wait_timeout_ms;
+    uint32_t prof_id;          /* its profile entry (services/profile.c); 0 = not profiled */
     union {
         struct task_kernel kernel;
         struct {
             void *dst;
             const void *src;
             size_t count;
+            uint8_t dir;            /* enum copy_dir: what the profile's model charges it to */
         } copy;
         struct {
             void *dst;
@@ -133,12 +159,63 @@ struct task {
             struct event *ev;
             uint64_t gen;           /* the record this task makes or waits for */
             uint64_t deadline;      /* waits: when a timed wait ends (set when it first parks) */
+            const void *recorder;   /* wait: handle of the stream record `gen` was issued on */
+            /* Waits: how long the head may stay parked (0 = forever), and
+             * whether the watchdog ended it. */
+            uint32_t timeout_ms;
+            bool timed_out;
+            uint8_t in_model;       /* recorded in a model: see enum model_event_use (model.h) */
         } event;
+        struct {
+            struct model *m;
+            uint64_t run;           /* run number, given at issue */
+            uint8_t phase;          /* 0: waits for the previous run; 1: started, waits for its end */
+            uint32_t prof_end;      /* profiled: the run's end entry (its begin is prof_id) */
+        } model;
+        struct {
+            struct lane *lane;
+            struct task *cur;       /* next recorded task to run (resumed after a park) */
+            uint64_t run;
+            uint32_t prof_last;     /* profiled: the entry of the lane's last task played */
+        } lane;
+        struct {
+            struct lane *target;    /* the lane activated or switched to */
+            const void *left, *right;
+            uint8_t cond, type;     /* aclrtCondition, aclrtCompareDataType */
+        } ctl;
+        struct {
+            const void *grp;        /* the task group's handle (resolved when the update runs) */
+            struct task *with;      /* the replacement kernels, linked by task_next */
+        } update;
     } u;
     _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];
 };
 
 static inline struct task *task_of(struct qnode *n) { return ACLCPU_CONTAINER_OF(n, struct task, q); }
+
+/* The next task of a chain outside a stream queue (a model lane, a task
+ * update, a dropped chain): such chains are built and walked under locks
+ * or after a release that publishes them, so the link is relaxed. */
+static inline struct task *task_next(const struct task *t)
+{
+    struct qnode *n = atomic_load_explicit(&t->q.next, memory_order_relaxed);
+    return n != NULL ? task_of(n) : NULL;
+}
+
+static inline void task_set_next(struct task *t, struct task *next)
+{
+    atomic_store_explicit(&t->q.next, next != NULL ? &next->q : NULL, memory_order_relaxed);
+}
+
+/* A kernel task's argument bytes (see task_kernel.args_size). */
+static inline void *task_kernel_args(const struct task *t)
+{
+    void *heap;
+    if (ACLCPU_LIKELY(t->u.kernel.args_size <= TASK_INLINE_ARGS))
+        return (void *)t->inline_args;
+    memcpy(&heap, t->inline_args, sizeof(heap));
+    return heap;
+}
 
 /* ---- devices (device.c) -------------------------------------------------- */
 
@@ -190,6 +267,7 @@ struct context {
     struct list dev_link;       /* in dev->contexts, under dev->lock */
     struct list streams;        /* every stream, default included */
     struct list events;
+    struct list models;         /* model run instances, by ctx_link */
     _Atomic int failure_mode;   /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
 };
 
@@ -251,6 +329,12 @@ struct stream {
     _Atomic uint32_t priority;
     _Atomic uint32_t flags;      /* ACL_STREAM_* as created */
     _Atomic(struct device *) dev; /* a launch reads it before it takes the lock */
+    /* Set under lock by aclrtStreamStop (cleared by an abort): the owner
+     * halts after its current task and the queue stays as it is; launches
+     * are refused. Read by launchers and by the owner after every task, so
+     * it lives on this line, which neither writes. Relaxed: the owner takes
+     * the lock before it acts on it; waiters re-read it after waking. */
+    _Atomic bool stopped;
 
     /* ---- completion line: the owner writes it after every task ---- */
     /* Completion is lock-free: the owner stores done (seq_cst) and then
@@ -276,27 +360,42 @@ struct stream {
     _Atomic(struct qnode *) head;
     struct qnode stub;
 
-    /* ---- issue line: every launch takes the lock and writes below ---- */
+    /* ---- issue line: every launch takes the lock and reads or writes below ---- */
     _Alignas(ACLCPU_CACHE_LINE) plat_spin lock;
     struct context *ctx;
     /* Under lock. */
     struct qnode *tail;          /* the newest task, or head when none is queued */
     uint64_t issued;             /* tasks queued so far; done counts those completed */
+    /* Models (model.c): where issued tasks go instead of the queue (a lane
+     * being built or captured), and a task-group update being collected. */
+    struct lane *rec_lane;
+    struct task_update *update;
     aclError stop_error;         /* STOP mode tripped: the failing task's code */
     uint32_t overflow_switch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK / aclrtSetStreamOverflowSwitch */
     uint32_t blocking_mode;      /* ACL_STREAM_LAUNCH_BLOCKING_MODE_*, set by attribute */
     uint32_t nonblocking_depth;  /* aclrtNonBlockingLaunchBegin nesting */
-    bool is_default;
 
     /* Under lock, rarely touched. */
+    bool is_default;
+    bool internal;               /* a model's lane runner: never handed to the user, no state callbacks */
+    bool stop_reported;          /* a sync has returned stop_error: from then on new tasks are refused */
     aclError error;              /* first task error since the last sync */
     uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
     uint32_t user_tag;           /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
     uint32_t cache_op_info;      /* ACL_STREAM_ATTR_CACHE_OP_INFO */
     uint32_t res_limit[2];       /* aclrtSetStreamResLimit, per type; 0 = none set */
+    uint32_t prof_last;          /* the profile entry of the newest task (services/profile.c) */
     uint64_t abort_seq;          /* issued when last aborted: syncs up to it report 107023 */
+    /* Models (model.c), under lock: the model the stream is bound to (build
+     * mode), the lane it last belonged to, and an open task group. */
+    struct model *model;
+    struct lane *last_lane;
+    struct task_group *open_group;
     struct list ctx_link;        /* in ctx->streams, under ctx->lock */
 
+    /* Profiled lane tasks played on this runner (their Task IDs); touched
+     * only by the one executor playing the lane. */
+    uint32_t prof_seq;
     struct list ready_link;      /* engine ready list, under engine->lock */
     uint64_t ready_order;        /* age within its priority, engine->lock */
 
@@ -325,6 +424,13 @@ static inline struct task *stream_next_task(struct stream *s)
 
 aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
                        struct stream **out);
+/* A model's lane runner: an internal stream, never handed to the user. */
+aclError stream_create_internal(struct context *ctx, uint32_t priority, struct stream **out);
+/* Queues an engine-made task on s (lane runs), bypassing the API checks. */
+void stream_push_internal(struct stream *s, struct task *t);
+/* Called with s->lock held on a PERSISTENT stream (which no executor ever
+ * owns): unlinks the tasks it kept and returns them, linked by task_next. */
+struct task *stream_take_kept_locked(struct stream *s);
 /* Waits for the stream's tasks (or discards them if force), then frees it.
  * With a handle, fails with 107017 if the handle no longer names s (another
  * thread destroyed it first). */
@@ -363,8 +469,8 @@ void stream_abandon(struct stream *s, struct task *t);
 struct task *task_alloc(void);
 void task_free(struct task *t);
 void task_cache_release(void);
-/* Argument space of n bytes for kernel task t (inline or heap), stored in
- * t->u.kernel.args; NULL on OOM. */
+/* Argument space of n bytes for kernel task t (inline or heap), noted in
+ * t->u.kernel.args_size (see task_kernel_args); NULL on OOM. */
 void *task_args_reserve(struct task *t, size_t n);
 /* Releases what a finished or discarded task holds; not the task itself. */
 void task_release(struct task *t);
@@ -386,6 +492,7 @@ struct event {
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
     bool holds_slot;             /* counts against the SoC's event cap */
     uint64_t record_gen;         /* newest record issued */
+    const void *last_recorder;   /* handle of the stream the newest record was issued on */
     uint64_t done_gen;           /* newest record completed */
     bool reset_done;             /* a reset ran after the newest completion */
     uint64_t timestamp_ns;       /* when done_gen completed */
@@ -400,6 +507,12 @@ struct event {
     _Atomic bool recycling;      /* set by whoever recycles it, exactly once */
     struct stream *waiters;      /* parked streams */
     uint32_t host_waiters;
+    /* Models: the newest record was made in a model's lane (its handle,
+     * and the edge event that stands for it there), not on a stream. */
+    const void *rec_model;
+    struct event *rec_edge;
+    bool newest_in_model;
+    bool internal;               /* a model's edge or completion event, never handed out */
     struct list ctx_link;        /* ctx->events, under ctx->lock */
 };
 
@@ -426,6 +539,9 @@ struct kfunc {
     _Atomic(struct binary *) bin; /* NULL for kernels the program registered */
     char name[128];              /* recycling clears from here on */
     struct list bin_link;
+    /* aclcpuSetKernelCost, under cost_lock (kernel.c); launches copy it. */
+    aclcpuKernelCost cost;
+    bool has_cost;
 };
 
 void binary_put_inflight(struct binary *b);
@@ -435,12 +551,14 @@ aclError kfunc_resolve_binary(const char *fn, aclrtFuncHandle h, struct kfunc *f
                               struct binary **bin);
 
 /* Resolves a function handle for a launch and takes an inflight reference
- * on its binary (dropped by task_release). Inline for the common case, a
- * kernel the program registered, which has no binary. */
+ * on its binary (dropped by task_release); *kf gets the kernel itself.
+ * Inline for the common case, a kernel the program registered, which has
+ * no binary. */
 static inline aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle h, aclcpuKernelFn *kfn,
-                                                struct binary **bin)
+                                                struct binary **bin, const struct kfunc **kf)
 {
     struct kfunc *f = (struct kfunc *)obj_resolve(h, OBJ_FUNC);
+    *kf = f;
     if (ACLCPU_LIKELY(f != NULL) && atomic_load_explicit(&f->bin, memory_order_relaxed) == NULL) {
         /* Relaxed: set before the handle was published (obj_publish). The
          * handle is checked again after the read: f's memory may have been
@@ -452,6 +570,8 @@ static inline aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle 
     }
     return kfunc_resolve_binary(fn, h, f, kfn, bin);
 }
+/* The cost aclcpuSetKernelCost declared for f, if any. */
+bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out);
 
 /* ---- launch blocking (api_stream_attr.c) ------------------------------------- */
 
@@ -480,8 +600,20 @@ aclError report_process(int32_t timeout_ms);
 /* Executor hooks (called by the engine while it owns the task's stream). */
 bool event_wait_or_park(struct stream *s, struct task *t);
 void event_record_done(struct task *t, uint64_t now_ns);
+/* Completes record gen of ev (GEN_LATEST: a new record made now) and
+ * releases what waits for it. Called without locks. */
+void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns);
+/* Parks s on ev until record gen (or GEN_FLAG / GEN_LATEST, model.h) is
+ * done, unless it is already: returns whether it passed. timer (may be
+ * NULL) is the task whose wait timeout applies. */
+bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, struct task *timer);
+/* Whether a wait for gen would pass now, without parking (false for a
+ * notify, whose wait consumes it). */
+bool event_passed(struct event *ev, uint64_t gen);
 void event_reset_done(struct task *t);
 void event_task_release(struct task *t);
+/* The newest record of ev that ran (for the profile). */
+uint64_t event_done_gen(struct event *ev);
 aclError event_take_lazy_slot_locked(struct event *ev);
 
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out);

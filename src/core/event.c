@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../services/profile.h"
 #include "core.h"
+#include "model.h"
 
 /* Clears a recycled event under its lock: a thread still waiting on the
  * event this memory used to be reads these fields under it. */
@@ -137,6 +139,10 @@ aclError event_take_lazy_slot_locked(struct event *ev)
     return err;
 }
 
+/* Called with ev->lock held: an EXTERNAL event is set once recorded, until
+ * a reset runs (its waits wait for that, not for a particular record). */
+static bool flag_set_locked(const struct event *ev) { return ev->done_gen > 0 && !ev->reset_done; }
+
 /* Called with ev->lock held: takes every parked stream whose wait is now
  * satisfied off the list and returns them, linked through park_next. */
 static struct stream *take_released_locked(struct event *ev)
@@ -162,7 +168,7 @@ static struct stream *take_released_locked(struct event *ev)
     }
     while (*pp != NULL) {
         struct stream *s = *pp;
-        if (s->park_gen <= ev->done_gen) {
+        if (s->park_gen == GEN_FLAG ? flag_set_locked(ev) : s->park_gen <= ev->done_gen) {
             *pp = s->park_next;
             s->park_next = released;
             s->park_event = NULL;
@@ -174,17 +180,20 @@ static struct stream *take_released_locked(struct event *ev)
     return released;
 }
 
-void event_record_done(struct task *t, uint64_t now_ns)
+void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns)
 {
-    struct event *ev = t->u.event.ev;
     struct stream *released;
     bool wake_hosts = false;
 
     plat_spin_lock(&ev->lock);
-    if (t->u.event.gen > ev->done_gen) {
-        ev->done_gen = t->u.event.gen;
+    if (gen == GEN_LATEST) /* a real record made when reached (model runs) */
+        gen = ++ev->record_gen;
+    if (gen > ev->done_gen) {
+        ev->done_gen = gen;
         ev->timestamp_ns = now_ns;
         ev->reset_done = false;
+    } else if (gen == ev->done_gen) {
+        ev->reset_done = false; /* the same record again (a lane played twice): set once more */
     }
     if (ev->notify)
         ev->notified = true;
@@ -203,9 +212,27 @@ void event_record_done(struct task *t, uint64_t now_ns)
     }
 }
 
-bool event_wait_or_park(struct stream *s, struct task *t)
+void event_record_done(struct task *t, uint64_t now_ns) { event_reach(t->u.event.ev, t->u.event.gen, now_ns); }
+
+/* Called with ev->lock (and s->lock) held: has the wait for gen passed? A
+ * notify's waiter consumes the flag. */
+static bool wait_passed_locked(struct stream *s, struct event *ev, uint64_t gen)
 {
-    struct event *ev = t->u.event.ev;
+    bool passed;
+    if (ev->notify) {
+        /* A waiter released by a record was handed the flag already
+         * (NOTIFY_GRANTED); any other consumes the flag if it is set. */
+        passed = s->park_gen == NOTIFY_GRANTED || ev->notified;
+        if (s->park_gen != NOTIFY_GRANTED)
+            ev->notified = false;
+        s->park_gen = 0;
+        return passed;
+    }
+    return gen == GEN_FLAG ? flag_set_locked(ev) : ev->done_gen >= gen;
+}
+
+bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, struct task *timer)
+{
     bool passed;
 
     plat_spin_lock(&s->lock);
@@ -214,33 +241,53 @@ bool event_wait_or_park(struct stream *s, struct task *t)
         return true; /* being force-destroyed: let the owner drop the rest */
     }
     plat_spin_lock(&ev->lock);
-    if (ev->notify) {
-        /* A waiter released by a record was handed the flag already
-         * (NOTIFY_GRANTED); any other consumes the flag if it is set. */
-        passed = s->park_gen == NOTIFY_GRANTED || ev->notified;
-        if (s->park_gen != NOTIFY_GRANTED)
-            ev->notified = false;
-        s->park_gen = 0;
-    } else {
-        passed = ev->done_gen >= t->u.event.gen;
-    }
+    if (gen == GEN_LATEST)
+        gen = ev->record_gen;
+    passed = wait_passed_locked(s, ev, gen);
+    if (passed && timer != NULL && ACLCPU_UNLIKELY(timer->prof_id != 0) && (gen == GEN_FLAG || ev->notify))
+        prof_wait_took(timer, ev->done_gen); /* not a snapshot: the profile learns which record it took */
     if (!passed) {
-        if (t->wait_timeout_ms != 0) {
-            if (t->u.event.deadline == 0) /* the clock starts when the wait is reached */
-                t->u.event.deadline = plat_now_ns() + (uint64_t)t->wait_timeout_ms * 1000000u;
-            engine_watch_wait(s, t->u.event.deadline);
+        if (timer != NULL && timer->u.event.timeout_ms != 0) {
+            if (timer->u.event.deadline == 0) /* the clock starts when the wait is reached */
+                timer->u.event.deadline = plat_now_ns() + (uint64_t)timer->u.event.timeout_ms * 1000000u;
+            engine_watch_wait(s, timer->u.event.deadline);
         }
-        s->park_event = ev; /* the wait stays at the head of the queue */
-        s->park_gen = t->u.event.gen;
+        s->park_event = ev; /* the task stays at the head of the queue */
+        s->park_gen = gen;
         s->park_next = ev->waiters;
         ev->waiters = s;
         atomic_store_explicit(&s->state, STREAM_PARKED, memory_order_relaxed);
     }
     plat_spin_unlock(&ev->lock);
     plat_spin_unlock(&s->lock);
-    if (passed && t->u.event.deadline != 0)
+    if (passed && timer != NULL && timer->u.event.deadline != 0)
         engine_unwatch(s);
     return passed;
+}
+
+bool event_passed(struct event *ev, uint64_t gen)
+{
+    bool passed;
+    plat_spin_lock(&ev->lock);
+    if (gen == GEN_LATEST)
+        gen = ev->record_gen;
+    passed = !ev->notify && (gen == GEN_FLAG ? flag_set_locked(ev) : ev->done_gen >= gen);
+    plat_spin_unlock(&ev->lock);
+    return passed;
+}
+
+bool event_wait_or_park(struct stream *s, struct task *t)
+{
+    return event_wait_gen_or_park(s, t->u.event.ev, t->u.event.gen, t);
+}
+
+uint64_t event_done_gen(struct event *ev)
+{
+    uint64_t g;
+    plat_spin_lock(&ev->lock);
+    g = ev->done_gen;
+    plat_spin_unlock(&ev->lock);
+    return g;
 }
 
 void event_reset_done(struct task *t)

@@ -147,3 +147,18 @@ void *obj_handle(const struct obj_header *h)
 }
 
 uint32_t obj_count(enum obj_type type) { return atomic_load_explicit(&tables[type].live, memory_order_relaxed); }
+
+void *obj_handle_at(enum obj_type type, uint32_t index)
+{
+    uint32_t c = index >> OBJ_CHUNK_SHIFT;
+    _Atomic(struct obj_header *) *chunk;
+    struct obj_header *h;
+    if (c >= OBJ_MAX_CHUNKS)
+        return NULL;
+    /* Acquire: as in obj_resolve. */
+    chunk = atomic_load_explicit(&obj_chunks[type][c], memory_order_acquire);
+    h = chunk != NULL ? atomic_load_explicit(&chunk[index & (OBJ_CHUNK_SIZE - 1)], memory_order_acquire) : NULL;
+    if (h == NULL || !atomic_load_explicit(&h->live, memory_order_acquire))
+        return NULL;
+    return obj_handle(h);
+}

@@ -29,6 +29,7 @@ enum obj_type {
     OBJ_FUNC,
     OBJ_MODEL,
     OBJ_ARGS,
+    OBJ_TASKGRP,
     OBJ_TYPE_COUNT
 };
 
@@ -59,6 +60,9 @@ void obj_recycle(struct obj_header *h);
 
 void *obj_handle(const struct obj_header *h);
 uint32_t obj_count(enum obj_type type);
+/* The handle of the live object in slot index (an id such as
+ * aclmdlRIGetId's), or NULL. */
+void *obj_handle_at(enum obj_type type, uint32_t index);
 
 /* ---- resolving, inline: every API call does it at least once ---------- */
 

@@ -277,3 +277,62 @@ aclError kfunc_resolve_binary(const char *fn, aclrtFuncHandle h, struct kfunc *f
     *bin = NULL;
     return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the kernel's binary was unloaded during the call", fn);
 }
+
+/* ---- declared costs (the profiler's model, services/profile.c) ------------- */
+
+/* A leaf: guards every kfunc's cost (set by host threads, read at issue). */
+static plat_spin cost_lock;
+
+__attribute__((constructor)) static void cost_init(void) { plat_spin_init(&cost_lock); }
+
+static bool time_ok(double us) { return us >= 0 && us < 1e12; /* false for NaN and infinities too */ }
+
+static aclError check_cost(const aclcpuKernelCost *c)
+{
+    const char *fn = "aclcpuSetKernelCost";
+    if (!time_ok(c->usFixed) || !time_ok(c->usTotal))
+        return acl_fail(ACL_ERROR_INVALID_PARAM,
+                        "%s: cost->usFixed (%g) and cost->usTotal (%g) must be finite and not negative (us)", fn,
+                        c->usFixed, c->usTotal);
+    if (c->mix > 1)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cost->mix is %u; it must be 0 (one engine) or 1 (mix kernel)",
+                        fn, c->mix);
+    for (size_t i = 0; i < ACLCPU_ARRAY_SIZE(c->reserved); i++)
+        if (c->reserved[i] != 0)
+            return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cost->reserved[%zu] is %u; it must be 0", fn, i,
+                            c->reserved[i]);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclcpuSetKernelCost(aclrtFuncHandle funcHandle, const aclcpuKernelCost *cost)
+{
+    struct kfunc *f;
+    aclError err;
+    if (funcHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclcpuSetKernelCost: argument 'funcHandle' is NULL");
+    f = (struct kfunc *)obj_resolve(funcHandle, OBJ_FUNC);
+    if (f == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        "aclcpuSetKernelCost: argument 'funcHandle' (%p) is not a live kernel (its binary was "
+                        "unloaded, or it never came from aclrtBinaryGetFunction/aclcpuRegisterKernel)",
+                        funcHandle);
+    if (cost != NULL && (err = check_cost(cost)) != ACL_SUCCESS)
+        return err;
+    plat_spin_lock(&cost_lock);
+    f->has_cost = cost != NULL;
+    if (cost != NULL)
+        f->cost = *cost;
+    plat_spin_unlock(&cost_lock);
+    return ACL_SUCCESS;
+}
+
+bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out)
+{
+    bool has;
+    plat_spin_lock(&cost_lock);
+    has = f->has_cost;
+    if (has)
+        *out = f->cost;
+    plat_spin_unlock(&cost_lock);
+    return has;
+}

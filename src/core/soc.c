@@ -47,3 +47,8 @@ bool soc_has_ctrl_sq(const struct soc_profile *soc)
 {
     return soc->family == SOC_A2 || soc->family == SOC_A3 || soc->family == SOC_950;
 }
+
+bool soc_has_cmo(const struct soc_profile *soc)
+{
+    return soc->family == SOC_A2 || soc->family == SOC_A3 || soc->family == SOC_950;
+}

@@ -24,7 +24,9 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../services/profile.h"
 #include "core.h"
+#include "model.h"
 
 static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t priority, uint32_t flags,
                                bool is_default)
@@ -40,12 +42,13 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
     atomic_store_explicit(&s->head, &s->stub, memory_order_relaxed); /* under lock, before the stream is published */
     s->tail = &s->stub;
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
+    atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_relaxed);
 }
 
-aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
+static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default, bool internal,
                        struct stream **out)
 {
     struct stream *s;
@@ -67,6 +70,7 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
     plat_spin_lock(&s->lock);
     memset(&s->ctx, 0, sizeof(*s) - offsetof(struct stream, ctx));
     stream_init_fields(s, ctx, priority, flags, is_default);
+    s->internal = internal;
     s->id = id;
     plat_spin_unlock(&s->lock);
     plat_mutex_lock(&ctx->lock);
@@ -74,15 +78,28 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
     plat_mutex_unlock(&ctx->lock);
     obj_publish(&s->hdr);
     *out = s;
-    stream_state_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
+    if (!internal)
+        stream_state_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
     return ACL_SUCCESS;
+}
+
+aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
+                       struct stream **out)
+{
+    return create(ctx, priority, flags, is_default, false, out);
+}
+
+aclError stream_create_internal(struct context *ctx, uint32_t priority, struct stream **out)
+{
+    return create(ctx, priority, 0, false, true, out);
 }
 
 aclError stream_destroy(struct stream *s, const void *handle, bool force)
 {
     bool mine;
 
-    stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    if (!s->internal)
+        stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
     plat_spin_lock(&s->lock);
     /* Check and kill in one critical section: of two racing destroyers,
      * one wins, and a launcher either queued before or sees it dead. */
@@ -93,7 +110,11 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (!mine)
         return ACL_ERROR_RT_INVALID_HANDLE;
     engine_stream_killed(s);
-    if (force || (s->flags & ACL_STREAM_PERSISTENT)) /* persistent tasks never run by themselves */
+    if (!s->internal)
+        model_stream_gone(s); /* the lanes it fed keep their tasks */
+    /* Persistent tasks never run by themselves, and a stopped stream's
+     * never run again: waiting for them would wait forever. */
+    if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
         engine_discard_stream(s);
     else
         engine_sync_stream(s, NULL, 0, ACL_SUCCESS);
@@ -114,19 +135,28 @@ aclError stream_stale(const char *fn, const void *handle)
                     fn, handle);
 }
 
-/* Called with s->lock held: why s takes no task now (0 if it does). */
-static aclError refusal_locked(const char *fn, struct stream *s, const void *handle)
+/* Called with s->lock held: why s takes no task of this kind now (0 if it
+ * does). */
+static aclError refusal_locked(const char *fn, struct stream *s, const void *handle, enum task_kind kind)
 {
     /* Re-checked under the lock: the stream may have died (or been reused
      * for a new stream) since the handle was resolved. */
     if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
                                        : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
-    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS))
+    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed)))
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                        "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
+                        s->id);
+    /* Before a sync has reported the failure, tasks are taken and dropped
+     * (stream_commit). */
+    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS && s->stop_reported))
         return acl_fail(s->stop_error,
                         "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
                         "no new tasks (destroy it and create another)",
                         fn, s->id, s->stop_error, acl_error_name(s->stop_error));
+    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL))
+        return model_check_recordable_locked(fn, s, kind);
     return ACL_SUCCESS;
 }
 
@@ -140,7 +170,7 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
     if (ACLCPU_UNLIKELY(t == NULL))
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for a task record", fn);
     plat_spin_lock(&s->lock);
-    err = refusal_locked(fn, s, handle);
+    err = refusal_locked(fn, s, handle, kind);
     if (ACLCPU_UNLIKELY(err != ACL_SUCCESS)) {
         plat_spin_unlock(&s->lock);
         task_free(t);
@@ -148,20 +178,51 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
     }
     atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
     t->kind = (uint8_t)kind;
+    /* Every kind: the profiler's hooks test it (0 unless prof_issue_locked
+     * gives the task an entry). */
+    t->prof_id = 0;
     if (kind != TASK_KERNEL) {
         /* A kernel launch sets every field of its kind; the others rely on
          * zeroes for what they leave unset. */
         memset(&t->u, 0, sizeof(t->u));
-        t->wait_timeout_ms = 0;
-        t->wait_timed_out = false;
     }
     *out = t;
     return ACL_SUCCESS;
 }
 
+/* Called with s->lock held (dropped here): a task issued after the stream
+ * tripped STOP, before a sync reported the failure. As on the device,
+ * where the host learns of the failure a little later, the launch is
+ * accepted and the task discarded with the rest (records still complete,
+ * so nothing waits on them forever). It is counted in `issued` but never
+ * queued: once the failure dropped the queue behind the failing task,
+ * nothing more is linked, and the owner publishes `issued` as done when
+ * it goes idle. */
+static void drop_after_stop_locked(struct stream *s, struct task *t)
+{
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_IDLE)
+        engine_note_done(s, s->issued); /* no owner will publish it */
+    plat_spin_unlock(&s->lock);
+    engine_discard_chain(s, t);
+}
+
 void stream_commit(struct stream *s, struct task *t)
 {
+    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL)) {
+        /* Recorded for a model (build, capture or task update), not run. */
+        model_record_locked(s, t);
+        plat_spin_unlock(&s->lock);
+        return;
+    }
     s->issued++;
+    /* Relaxed flag load: one predictable branch when no profile runs. A
+     * persistent stream's tasks run only in its model, which profiles them. */
+    if (ACLCPU_UNLIKELY(prof_on()) && !(s->flags & ACL_STREAM_PERSISTENT))
+        prof_issue_locked(s, t);
+    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
+        drop_after_stop_locked(s, t); /* drops s->lock */
+        return;
+    }
     /* Release: the owner's acquire load of this link (stream_next_task)
      * sees the task as filled. The owner reads the link without the lock;
      * the lock only orders launchers, and the owner against them at the
@@ -170,11 +231,41 @@ void stream_commit(struct stream *s, struct task *t)
     s->tail = &t->q;
     if (ACLCPU_UNLIKELY(s->flags & ACL_STREAM_PERSISTENT)) {
         /* Tasks of a persistent stream do not run when issued: they are
-         * kept for the model the stream is bound to (spec §5). */
+         * kept in its queue for the model the stream is bound to (spec §5,
+         * model_bind), and no owner ever walks it. */
         plat_spin_unlock(&s->lock);
         return;
     }
     engine_stream_kick(s); /* drops s->lock */
+}
+
+void stream_push_internal(struct stream *s, struct task *t)
+{
+    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
+    plat_spin_lock(&s->lock);
+    s->issued++;
+    /* Release: as in stream_commit. */
+    atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
+    s->tail = &t->q;
+    engine_stream_kick(s); /* drops s->lock */
+}
+
+struct task *stream_take_kept_locked(struct stream *s)
+{
+    /* Relaxed: no owner walks a persistent stream, and launchers link
+     * under the lock we hold. */
+    struct qnode *head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    struct qnode *first = atomic_load_explicit(&head->next, memory_order_relaxed);
+    atomic_store_explicit(&head->next, NULL, memory_order_relaxed);
+    s->tail = head;
+    return first != NULL ? task_of(first) : NULL;
+}
+
+/* Frees a kernel task's heap copy of its arguments, if it has one. */
+static void free_kernel_args(struct task *t)
+{
+    if (ACLCPU_UNLIKELY(t->u.kernel.args_size > TASK_INLINE_ARGS))
+        free(task_kernel_args(t));
 }
 
 void stream_abandon(struct stream *s, struct task *t)
@@ -183,25 +274,34 @@ void stream_abandon(struct stream *s, struct task *t)
     /* An argument copy is all a task holds before it is committed: a
      * kernel's binary reference and an event's pending count are attached
      * just before stream_commit. */
-    if (t->kind == TASK_KERNEL && t->u.kernel.args != t->inline_args)
-        free(t->u.kernel.args);
+    if (t->kind == TASK_KERNEL)
+        free_kernel_args(t);
     task_free(t);
 }
 
 void *task_args_reserve(struct task *t, size_t n)
 {
-    t->u.kernel.args = n <= TASK_INLINE_ARGS ? t->inline_args : malloc(n);
-    return t->u.kernel.args;
+    void *heap;
+    /* Saturated: what matters is that a size beyond the inline room says
+     * "heap" (the profiler reads only the first bytes). */
+    t->u.kernel.args_size = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+    if (ACLCPU_LIKELY(n <= TASK_INLINE_ARGS))
+        return t->inline_args;
+    heap = malloc(n);
+    /* The inline bytes are unused now: they hold the copy's address. */
+    memcpy(t->inline_args, &heap, sizeof(heap));
+    return heap;
 }
 
 void task_release(struct task *t)
 {
+    if (ACLCPU_UNLIKELY(t->prof_id != 0))
+        prof_task_released(t);
     switch (t->kind) {
     case TASK_KERNEL:
         if (t->u.kernel.bin != NULL)
             binary_put_inflight(t->u.kernel.bin);
-        if (t->u.kernel.args != t->inline_args)
-            free(t->u.kernel.args);
+        free_kernel_args(t);
         break;
     case TASK_EVENT_RECORD:
     case TASK_EVENT_WAIT:
@@ -209,6 +309,24 @@ void task_release(struct task *t)
     case TASK_NOTIFY_RECORD:
     case TASK_NOTIFY_WAIT:
         event_task_release(t);
+        break;
+    case TASK_MODEL_RUN:
+        if (t->u.model.phase == 0) /* dropped before it started: later runs must not wait for it */
+            model_skip_run(t->u.model.m, t->u.model.run);
+        /* Release: our last touch of the model (see model->run_tasks). */
+        atomic_fetch_sub_explicit(&t->u.model.m->run_tasks, 1, memory_order_release);
+        break;
+    case TASK_LANE_RUN:
+        if (t->u.lane.lane != NULL) /* dropped unfinished: its run must still end */
+            model_lane_finished(t->u.lane.lane->m, t->u.lane.run);
+        break;
+    case TASK_GROUP_UPDATE:
+        for (struct task *r = t->u.update.with, *next; r != NULL; r = next) {
+            next = task_next(r);
+            task_release(r);
+            task_free(r);
+        }
+        t->u.update.with = NULL;
         break;
     default:
         break;

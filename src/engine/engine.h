@@ -26,6 +26,7 @@ struct engine {
      * only use it as a hint and re-check under the lock. */
     _Atomic uint32_t ready_mask;
     struct list shared;                      /* kernels with blocks to claim */
+    struct kernel_run *gang;                 /* the batch-mode kernel gathering its threads */
     _Atomic uint32_t shared_count;           /* hint, like ready_mask */
     _Atomic int spinners;                    /* workers spinning for work */
     struct worker *sleepers;                 /* stack of parked workers */
@@ -42,6 +43,8 @@ struct engine {
     struct stream *hf_head, *hf_tail;        /* linked through park_next */
     bool hf_started, hf_stop;
     plat_thread hf_thread;
+
+    uint64_t hang_timeout_ns;                /* ACLCPU_HANG_TIMEOUT_MS; 0 = never give up */
 
     /* Watchdog: ends parked waits that outlive their timeout. */
     plat_mutex wd_lock;                      /* timed, wd_*; a leaf */
@@ -68,8 +71,11 @@ void engine_set_priority_locked(struct stream *s, uint32_t prio);
 void engine_stream_kick(struct stream *s);
 
 /* Host synchronisation; deadline_ns 0 = none. Returns 0, the stream's task
- * error, timeout_code when the deadline passes, or 107017 when handle (if
- * not NULL) stops naming s during the wait (destroyed by another thread). */
+ * error, timeout_code when the deadline passes, 107017 when handle (if not
+ * NULL) stops naming s during the wait (destroyed by another thread), or
+ * 507000 when s is stopped. An untimed sync with a timeout_code other than
+ * ACL_SUCCESS watches for hangs: it warns when it is stuck and returns
+ * timeout_code after ACLCPU_HANG_TIMEOUT_MS (if set) without progress. */
 aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code);
 void engine_stream_killed(struct stream *s);
 /* True when every task issued to s so far has completed. */
@@ -83,9 +89,35 @@ void engine_discard_stream(struct stream *s);
  * s (a worker may keep an empty stream for a moment, see sched.c). */
 void engine_wait_unowned(struct stream *s);
 /* aclrtStreamAbort: stops the running kernel at its next block, drops the
- * queue (and what is issued meanwhile), and makes syncs of that work
- * return 107023. */
+ * queue (and what is issued meanwhile), makes syncs of that work return
+ * 107023, and clears a stop. */
 void engine_abort_stream(struct stream *s);
+
+/* aclrtStreamStop: the running kernel starts no more blocks, nothing more
+ * of the queue runs (it is kept), syncs of s return 507000 and new tasks
+ * are refused, until an abort clears it or s is destroyed. Returns once
+ * the running task has ended. False if handle no longer names s. */
+bool engine_stop_stream(struct stream *s, const void *handle);
+
+/* Hang reports (hang.c): write into buf what holds s (or ev's newest
+ * record) up: "stream 3 waits on event 5 (record #2; ...), recorded on
+ * stream 2, which was stopped by aclrtStreamStop ..." (with subject false
+ * it starts "stream 3, which waits ..."). True when the chain ends in
+ * something that cannot move on by itself (a stopped or PERSISTENT stream,
+ * a cycle of waits). */
+bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap);
+bool engine_explain_event(struct event *ev, char *buf, size_t cap);
+
+/* Completes discarded tasks (their records, so nothing waits on them) and
+ * frees them; called without locks. */
+void engine_discard_chain(struct stream *s, struct task *chain);
+
+/* Publishes a stream's progress and wakes waiters whose target it reaches. */
+void engine_note_done(struct stream *s, uint64_t seq);
+
+/* Makes a parked stream ready at once, its wait unfinished: its head task
+ * runs again and looks for itself (aclmdlRIAbort). */
+void engine_nudge(struct stream *s);
 
 /* Makes a parked stream ready again (used by event completion). */
 void engine_unpark(struct stream *s);
@@ -95,7 +127,9 @@ void engine_finish_handed_off(struct stream *s, aclError err);
 
 /* Executes a kernel's blocks on the calling thread (and idle workers);
  * returns the kernel's error. Used by the executor. */
-aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t);
+aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, uint64_t *busy_ns);
+/* The calling worker's index, or -1 on a host thread. */
+int engine_worker_index(void);
 
 /* Kernel-side context (aclcpuGetBlockIdx...), kept per thread. */
 struct block_ctx {

@@ -47,6 +47,16 @@ struct kernel_run {
     _Atomic uint32_t *abort_epoch;
     uint32_t epoch;
     uint64_t deadline_ns;          /* TIMEOUT launch attribute: blocks not started by then are skipped */
+    /* Batch schedule mode: the kernel starts only once `gang` threads (the
+     * owner and gang - 1 helpers, one per block) are inside; then the
+     * owner stores go (release, paired with the helpers' acquire load) and
+     * each runs one block. 0 = normal mode. */
+    uint32_t gang;
+    _Atomic uint32_t go;
+    /* Profiled: every block adds its time (relaxed; the owner reads the
+     * sum after the join, whose acquire orders the adds). */
+    bool timed;
+    _Atomic uint64_t busy_ns;
 };
 
 extern _Thread_local struct worker *tls_worker ACLCPU_TLS_HOT;
@@ -73,12 +83,11 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k);
 /* sync.c */
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */
 void engine_unlink_parked_locked(struct stream *s);
-/* Publishes a stream's progress and wakes waiters whose target it reaches. */
-void engine_note_done(struct stream *s, uint64_t seq);
 /* Owner side of a stream (sync.c); the task to run is stream_next_task(s).
  * engine_owner_has_task is true when there is one. Otherwise - nothing
- * queued, or a force destroy or abort wants the queue dropped - the stream
- * goes idle and the caller no longer owns it. */
+ * queued, a force destroy or abort wants the queue dropped, or
+ * aclrtStreamStop stopped the stream (its queue is kept) - the stream goes
+ * idle and the caller no longer owns it. */
 bool engine_owner_has_task(struct stream *s);
 /* Completes the owner's current task (stream_next_task): publishes the
  * progress and, in STOP mode after a failure, drops the rest. The caller
@@ -89,12 +98,16 @@ void engine_complete_current(struct stream *s, aclError err);
  * node `after` and returns them as a chain for engine_discard_chain (run
  * without locks). */
 struct task *engine_detach_after_locked(struct stream *s, struct qnode *after);
-void engine_discard_chain(struct stream *s, struct task *chain);
 /* Called with s->lock held and nothing queued behind head: everything
  * issued is done (or was discarded) and s has no owner any more. Points
  * the queue back at the stub and returns the old dummy record for the
  * caller to task_free once it has dropped the lock (NULL: it was the stub). */
 struct task *engine_go_idle_locked(struct stream *s);
+/* Called with s->lock held by the owner of a stream that aclrtStreamStop
+ * stopped, with tasks still queued: gives the stream up with its queue
+ * kept (done stays below issued: that work never ran) and wakes the
+ * aclrtStreamStop waiting for the running task to end. */
+void engine_halt_locked(struct stream *s);
 
 /* report.c (core): callbacks delivered to subscribed threads */
 enum run_result report_post(struct stream *s, struct task *t);

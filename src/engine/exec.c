@@ -8,7 +8,9 @@
  * the kernel and joins the helpers still inside (each is finishing one
  * block), so the kernel record can live on the owner's stack. A block that
  * calls aclcpuTrap() longjmps back here; the kernel fails with the engine's
- * exception code and its unclaimed blocks are skipped.
+ * exception code and its unclaimed blocks are skipped. A batch-mode kernel
+ * (schedule mode 1) first gathers one thread per block, one such kernel at
+ * a time per engine, and starts all its blocks together.
  *
  * Whoever sees every block claimed (the owner or a helper) takes the kernel
  * off the shared list, so idle workers stop entering it.
@@ -21,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/model.h"
+#include "../services/profile.h"
 #include "engine_int.h"
 
 _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
@@ -43,10 +47,12 @@ static void run_block(struct kernel_run *k, uint32_t idx)
     struct block_ctx *outer = tls_block;
     jmp_buf jb;
 
+    uint64_t t0 = k->timed ? plat_now_ns() : 0;
+
     bc.trap_jmp = &jb;
     tls_block = &bc;
     if (setjmp(jb) == 0) {
-        t->u.kernel.fn(t->u.kernel.args);
+        t->u.kernel.fn(task_kernel_args(t));
     } else {
         int none = ACL_SUCCESS;
         atomic_compare_exchange_strong_explicit(&k->error, &none, trap_code(t), memory_order_relaxed,
@@ -55,34 +61,57 @@ static void run_block(struct kernel_run *k, uint32_t idx)
     tls_block = outer;
     if (bc.overflow)
         atomic_store_explicit(&k->overflow, true, memory_order_relaxed);
+    if (k->timed)
+        atomic_fetch_add_explicit(&k->busy_ns, plat_now_ns() - t0, memory_order_relaxed);
+}
+
+/* Claims the kernel's next block and runs it (or skips it, as the device
+ * would, when the kernel failed, was aborted or ran past its TIMEOUT);
+ * false when no block is left. */
+static bool run_next_block(struct kernel_run *k)
+{
+    uint32_t b = atomic_fetch_add_explicit(&k->next, 1, memory_order_relaxed);
+    if (b >= k->blocks)
+        return false;
+    if (atomic_load_explicit(&k->error, memory_order_relaxed) != ACL_SUCCESS)
+        return true; /* the kernel already failed */
+    /* Relaxed: an abort is a request; seeing it a block late is fine. */
+    if (k->abort_epoch != NULL && atomic_load_explicit(k->abort_epoch, memory_order_relaxed) != k->epoch)
+        return true; /* aborted or stopped: the remaining blocks never start */
+    if (k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns) {
+        /* Ran past its TIMEOUT attribute: fail as the device's timeout
+         * (a block in progress cannot be cut short on a CPU). */
+        int none = ACL_SUCCESS;
+        atomic_compare_exchange_strong_explicit(&k->error, &none, timeout_code(k->task), memory_order_relaxed,
+                                                memory_order_relaxed);
+        return true;
+    }
+    run_block(k, b);
+    return true;
 }
 
 static void run_blocks(struct kernel_run *k)
 {
-    for (;;) {
-        uint32_t b = atomic_fetch_add_explicit(&k->next, 1, memory_order_relaxed);
-        if (b >= k->blocks)
-            return;
-        if (atomic_load_explicit(&k->error, memory_order_relaxed) != ACL_SUCCESS)
-            continue; /* the kernel already failed: skip, as the device would */
-        /* Relaxed: an abort is a request; seeing it a block late is fine. */
-        if (atomic_load_explicit(k->abort_epoch, memory_order_relaxed) != k->epoch)
-            continue; /* aborted: the remaining blocks never start */
-        if (k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns) {
-            /* Ran past its TIMEOUT attribute: fail as the device's timeout
-             * (a block in progress cannot be cut short on a CPU). */
-            int none = ACL_SUCCESS;
-            atomic_compare_exchange_strong_explicit(&k->error, &none, timeout_code(k->task), memory_order_relaxed,
-                                                    memory_order_relaxed);
-            continue;
-        }
-        run_block(k, b);
-    }
+    while (run_next_block(k))
+        ;
 }
 
-/* Called with e->lock held: takes k off the shared list, once. */
+/* Spins politely: a waiting batch kernel holds its cores, as on the device,
+ * but on a small host the threads it waits for need the CPU. */
+static void gang_pause(unsigned i)
+{
+    if ((i & 63) == 63)
+        plat_thread_yield();
+    else
+        plat_cpu_relax();
+}
+
+/* Called with e->lock held: takes k off the shared list, once (and ends
+ * its turn as the engine's gathering batch kernel). */
 static void unlist_locked(struct engine *e, struct kernel_run *k)
 {
+    if (e->gang == k)
+        e->gang = NULL;
     if (!k->listed)
         return;
     list_del(&k->link);
@@ -92,16 +121,25 @@ static void unlist_locked(struct engine *e, struct kernel_run *k)
 
 void engine_help_kernel(struct engine *e, struct kernel_run *k)
 {
-    run_blocks(k);
-    /* Every block is claimed now: unlist the kernel rather than wait for
-     * the owner to (it does so only when its own last block ends). Left
-     * listed, it kept idle workers coming back to find nothing, each trip
-     * an engine lock and a futex wake, and on two cores they starved the
-     * blocks still running (saxpy_bw: 16 instead of 44 GB/s). Our helper
-     * reference keeps k alive meanwhile. */
-    plat_spin_lock(&e->lock);
-    unlist_locked(e, k);
-    plat_spin_unlock(&e->lock);
+    if (k->gang != 0) {
+        /* One thread per block, all starting together: wait for the go
+         * (acquire: pairs with the owner's release store). The owner took
+         * the kernel off the shared list before the go. */
+        for (unsigned i = 0; atomic_load_explicit(&k->go, memory_order_acquire) == 0; i++)
+            gang_pause(i);
+        run_next_block(k);
+    } else {
+        run_blocks(k);
+        /* Every block is claimed now: unlist the kernel rather than wait
+         * for the owner to (it does so only when its own last block ends).
+         * Left listed, it kept idle workers coming back to find nothing,
+         * each trip an engine lock and a futex wake, and on two cores they
+         * starved the blocks still running (saxpy_bw: 16 instead of 44
+         * GB/s). Our helper reference keeps k alive meanwhile. */
+        plat_spin_lock(&e->lock);
+        unlist_locked(e, k);
+        plat_spin_unlock(&e->lock);
+    }
     /* Release: the owner's acquire load of helpers == 0 sees our blocks'
      * writes. This is our last touch of k (it lives on the owner's stack);
      * the futex wake is on the address only and harmless if it is gone. */
@@ -109,39 +147,127 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k)
         plat_futex_wake_all(&k->helpers);
 }
 
-static void share_kernel(struct engine *e, struct kernel_run *k)
+/* Called with e->lock held: lists k for idle workers and picks up to
+ * `want` parked workers (at most 8) into wake[]; returns how many. */
+static unsigned list_shared_locked(struct engine *e, struct kernel_run *k, uint32_t want, struct worker **wake)
 {
-    struct worker *wake[8];
     unsigned n = 0;
-
-    plat_spin_lock(&e->lock);
     list_add_tail(&e->shared, &k->link);
     k->listed = true;
     atomic_fetch_add_explicit(&e->shared_count, 1, memory_order_relaxed);
-    while (n < ACLCPU_ARRAY_SIZE(wake) && n + 1 < k->blocks) {
+    while (n < 8 && n < want) {
         struct worker *w = engine_pick_sleeper(e);
         if (w == NULL)
             break;
         wake[n++] = w;
     }
-    plat_spin_unlock(&e->lock);
+    return n;
+}
+
+static void wake_all_of(struct worker **wake, unsigned n)
+{
     for (unsigned i = 0; i < n; i++)
         engine_wake(wake[i]);
 }
 
-static void unshare_and_join(struct engine *e, struct kernel_run *k)
+static void share_kernel(struct engine *e, struct kernel_run *k)
 {
-    uint32_t h;
+    struct worker *wake[8];
+    unsigned n;
+
+    plat_spin_lock(&e->lock);
+    n = list_shared_locked(e, k, k->blocks - 1, wake);
+    plat_spin_unlock(&e->lock);
+    wake_all_of(wake, n);
+}
+
+/* No helper can enter after this. */
+static void unshare(struct engine *e, struct kernel_run *k)
+{
     plat_spin_lock(&e->lock);
     unlist_locked(e, k);
     plat_spin_unlock(&e->lock);
-    /* No helper can enter now. Those inside each finish one block. */
+}
+
+/* Waits for the helpers still inside k (each is finishing one block). */
+static void join_helpers(struct kernel_run *k)
+{
+    uint32_t h;
     for (int spin = 0; (h = atomic_load_explicit(&k->helpers, memory_order_acquire)) != 0; spin++) {
         if (spin < 2000)
             plat_cpu_relax();
         else
             plat_futex_wait(&k->helpers, h, 0);
     }
+}
+
+/* ---- batch schedule mode: all blocks start together ------------------------------ */
+
+/* Threads that can run blocks side by side: the workers, plus the calling
+ * thread when it is not one of them (a synchronising host thread). */
+static unsigned gang_capacity(const struct engine *e) { return e->nworkers + (tls_worker == NULL ? 1u : 0u); }
+
+/* Makes k the engine's gathering batch kernel and lists it. One batch
+ * kernel gathers at a time: two that each waited for threads the other
+ * holds would never start. While another gathers, this thread is one of
+ * its threads if it has room, which also lets it finish. */
+static void take_gang_slot(struct engine *e, struct kernel_run *k)
+{
+    for (unsigned i = 0;; i++) {
+        struct worker *wake[8];
+        struct kernel_run *g;
+        unsigned n;
+
+        plat_spin_lock(&e->lock);
+        if (e->gang == NULL) {
+            e->gang = k;
+            n = list_shared_locked(e, k, k->gang - 1, wake);
+            plat_spin_unlock(&e->lock);
+            wake_all_of(wake, n);
+            return;
+        }
+        g = e->gang;
+        if (atomic_load_explicit(&g->helpers, memory_order_relaxed) + 1 < g->gang)
+            atomic_fetch_add_explicit(&g->helpers, 1, memory_order_relaxed); /* under e->lock, as take_work */
+        else
+            g = NULL;
+        plat_spin_unlock(&e->lock);
+        if (g != NULL)
+            engine_help_kernel(e, g);
+        else
+            gang_pause(i);
+    }
+}
+
+/* Batch mode: gathers one thread per block (waiting, as the device waits
+ * for that many free cores), then starts every block at once. */
+static void run_gang(struct engine *e, struct kernel_run *k)
+{
+    k->gang = k->blocks;
+    take_gang_slot(e, k);
+    LOGD("a batch-mode kernel of %u blocks waits for %u threads to start together", k->blocks, k->gang);
+    /* Relaxed: helpers only grow under e->lock until go; the go store and
+     * join_helpers' acquire order what matters. */
+    for (unsigned i = 0; atomic_load_explicit(&k->helpers, memory_order_relaxed) + 1 < k->gang; i++)
+        gang_pause(i);
+    unshare(e, k);
+    atomic_store_explicit(&k->go, 1, memory_order_release);
+    run_next_block(k);
+    join_helpers(k);
+}
+
+/* A batch-mode kernel with more blocks than threads that can run at once
+ * cannot start them together on this host: it runs as in normal mode. */
+static bool gang_fits(struct engine *e, const struct kernel_run *k)
+{
+    static _Atomic bool warned;
+    if (k->blocks <= gang_capacity(e))
+        return true;
+    /* Relaxed: a once-only warning. */
+    if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+        LOGW("a batch-mode kernel of %u blocks cannot start them together on %u worker threads; it runs in normal "
+             "mode (set ACLCPU_WORKERS to at least its block count)", k->blocks, e->nworkers);
+    return false;
 }
 
 /* The kernel's error, or its overflow code when a block reported one and
@@ -158,7 +284,15 @@ static aclError kernel_result(struct kernel_run *k)
     return err;
 }
 
-aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
+/* The kernel's result; with busy_ns, also the CPU time its blocks took. */
+static aclError finish_kernel(struct kernel_run *k, uint64_t *busy_ns)
+{
+    if (busy_ns != NULL)
+        *busy_ns = atomic_load_explicit(&k->busy_ns, memory_order_relaxed);
+    return kernel_result(k);
+}
+
+aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, uint64_t *busy_ns)
 {
     struct kernel_run k;
     bool shared = false;
@@ -167,13 +301,16 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
         /* One block: no sharing to set up, run it right here. */
         atomic_init(&k.error, ACL_SUCCESS);
         atomic_init(&k.overflow, false);
+        atomic_init(&k.busy_ns, 0);
+        k.timed = busy_ns != NULL;
         k.deadline_ns = 0;
         k.task = t;
         k.blocks = 1;
         run_block(&k, 0);
-        return kernel_result(&k);
+        return finish_kernel(&k, busy_ns);
     }
     memset(&k, 0, sizeof(k));
+    k.timed = busy_ns != NULL;
     if (t->u.kernel.timeout_us != 0)
         k.deadline_ns = plat_now_ns() + t->u.kernel.timeout_us * 1000u;
     k.abort_epoch = &s->abort_epoch;
@@ -181,6 +318,10 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
     k.task = t;
     k.blocks = t->u.kernel.blocks;
     k.priority = s->priority;
+    if (k.blocks > 1 && t->u.kernel.schedule_mode == 1 && gang_fits(e, &k)) {
+        run_gang(e, &k);
+        return finish_kernel(&k, busy_ns);
+    }
     /* Always offer the blocks: a worker busy now may be free in a moment,
      * and blocks may depend on running side by side, as on the device. */
     if (k.blocks > 1 && e->nworkers > 0) {
@@ -188,17 +329,30 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t)
         shared = true;
     }
     run_blocks(&k);
-    if (shared)
-        unshare_and_join(e, &k);
-    return kernel_result(&k);
+    if (shared) {
+        unshare(e, &k);
+        join_helpers(&k);
+    }
+    return finish_kernel(&k, busy_ns);
+}
+
+/* A profiled kernel: run and timed. */
+static aclError run_profiled_kernel(struct executor *x, struct stream *s, struct task *t)
+{
+    uint64_t busy = 0;
+    aclError err = engine_run_kernel(x->eng, s, t, &busy);
+    prof_kernel_busy(t, busy);
+    return err;
 }
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)
 {
+    if (ACLCPU_UNLIKELY(t->prof_id != 0))
+        prof_task_started(t);
     switch (t->kind) {
     case TASK_KERNEL:
         engine_offer_help(x->eng);
-        *err = engine_run_kernel(x->eng, s, t);
+        *err = ACLCPU_LIKELY(t->prof_id == 0) ? engine_run_kernel(x->eng, s, t, NULL) : run_profiled_kernel(x, s, t);
         return RUN_DONE;
     case TASK_COPY:
         memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);
@@ -221,13 +375,24 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
         return RUN_DONE;
     case TASK_EVENT_WAIT:
     case TASK_NOTIFY_WAIT:
-        if (t->wait_timed_out) { /* the watchdog ended it: the wait fails */
+        if (t->u.event.timed_out) { /* the watchdog ended it: the wait fails */
             *err = ACL_ERROR_RT_WAIT_TIMEOUT;
             return RUN_DONE;
         }
         return event_wait_or_park(s, t) ? RUN_DONE : RUN_PARKED;
     case TASK_EVENT_RESET:
         event_reset_done(t);
+        return RUN_DONE;
+    case TASK_MODEL_RUN:
+        return replay_model_run(x, s, t, err);
+    case TASK_LANE_RUN:
+        return replay_lane_run(x, s, t, err);
+    case TASK_GROUP_UPDATE:
+        replay_group_update(t);
+        return RUN_DONE;
+    case TASK_CMO:  /* coherent host memory: no cache to maintain */
+    case TASK_MARK: /* markers and steps only show in the profile */
+    case TASK_STEP:
         return RUN_DONE;
     default:
         *err = ACL_ERROR_RT_INTERNAL_ERROR;

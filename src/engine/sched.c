@@ -15,7 +15,7 @@
  * stream running, so it neither touches the ready set nor wakes anyone,
  * and the worker takes the task straight off the queue. The linger ends
  * at once when other work is waiting, or when the stream is being
- * destroyed or discarded, and never starts while a host synchronizes on
+ * destroyed, discarded or stopped, and never starts while a host synchronizes on
  * the stream (that host runs the next work itself). A lingering worker
  * counts as a spinner, so a host that makes another stream ready does not
  * wake a second worker.
@@ -36,6 +36,8 @@
 #include "engine_int.h"
 
 _Thread_local struct worker *tls_worker ACLCPU_TLS_HOT;
+
+int engine_worker_index(void) { return tls_worker != NULL ? (int)tls_worker->index : -1; }
 
 static uint32_t prio_bit(uint32_t p) { return 1u << p; }
 
@@ -167,8 +169,9 @@ void engine_unpark(struct stream *s)
     engine_wake(w);
 }
 
-/* Gives an owned stream that still has tasks back to the ready set, or
- * drops its queue if a force destroy asked for that meanwhile. */
+/* Gives an owned stream that still has tasks back to the ready set, drops
+ * its queue if a force destroy asked for that meanwhile, or halts it if
+ * aclrtStreamStop stopped it. */
 static void requeue(struct stream *s)
 {
     struct worker *w = NULL;
@@ -178,6 +181,8 @@ static void requeue(struct stream *s)
     if (atomic_load_explicit(&s->discard, memory_order_relaxed)) {
         chain = engine_detach_after_locked(s, atomic_load_explicit(&s->head, memory_order_relaxed)); /* ours */
         dummy = engine_go_idle_locked(s);
+    } else if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed))) {
+        engine_halt_locked(s);
     } else {
         w = engine_requeue_locked(s);
     }
@@ -191,7 +196,7 @@ static void requeue(struct stream *s)
 void engine_finish_handed_off(struct stream *s, aclError err)
 {
     engine_complete_current(s, err);
-    if (engine_owner_has_task(s))
+    if (engine_owner_has_task(s)) /* false too when a stop halted s */
         requeue(s);
 }
 
@@ -218,11 +223,13 @@ static bool must_yield(struct executor *x, struct stream *s, unsigned n)
 #define LINGER_LOOK_NS 2000u
 
 /* True when a lingering worker should stop waiting for its stream: other
- * work waits, the stream is being discarded or destroyed. Relaxed: hints,
- * each re-checked under a lock by whoever acts on it. */
+ * work waits, the stream is being discarded, destroyed or stopped (an
+ * aclrtStreamStop waits for its owner to let go). Relaxed: hints, each
+ * re-checked under a lock by whoever acts on it. */
 static bool linger_interrupted(struct engine *e, struct stream *s)
 {
     return has_work(e) || atomic_load_explicit(&s->discard, memory_order_relaxed) ||
+           atomic_load_explicit(&s->stopped, memory_order_relaxed) ||
            !atomic_load_explicit(&s->hdr.live, memory_order_relaxed);
 }
 
@@ -283,6 +290,7 @@ void engine_run_stream(struct executor *x, struct stream *s)
         engine_complete_current(s, err);
         if (stream_next_task(s) == NULL && x->worker != NULL)
             linger(x->eng, s);
+        /* False when s went idle, or halted (aclrtStreamStop). */
         if (!engine_owner_has_task(s))
             return;
         if (must_yield(x, s, n)) {
@@ -299,6 +307,10 @@ static struct kernel_run *best_shared(struct engine *e, uint32_t prio)
     struct list *pos;
     list_for_each(pos, &e->shared) {
         struct kernel_run *k = ACLCPU_CONTAINER_OF(pos, struct kernel_run, link);
+        /* A batch-mode kernel takes no more helpers than it has blocks
+         * (helpers only grow under e->lock until it starts). */
+        if (k->gang != 0 && atomic_load_explicit(&k->helpers, memory_order_relaxed) + 1 >= k->gang)
+            continue;
         if (k->priority <= prio && (best == NULL || k->priority < best->priority))
             best = k;
     }
@@ -453,21 +465,52 @@ void engine_hostfunc_post(struct engine *e, struct stream *s)
 
 /* ---- watchdog: waits with a deadline ---------------------------------------- */
 
+/* What the watchdog ended, for the log line it writes without locks. */
+struct timed_out {
+    int32_t stream_id, event_id;
+    uint32_t ms;
+    const void *recorder;    /* stream handle the awaited record was issued on */
+    bool notify;
+};
+
 /* Called with s->lock held: if s still waits on the wait that timed out,
- * take it off its event and make it ready; the wait then fails (exec.c). */
-static struct worker *time_out_locked(struct stream *s, uint64_t now)
+ * take it off its event and make it ready; the wait then fails (exec.c).
+ * Fills *what when it did. */
+static struct worker *time_out_locked(struct stream *s, uint64_t now, struct timed_out *what)
 {
+    struct event *ev = s->park_event;
     struct task *t;
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || s->park_event == NULL)
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || ev == NULL)
         return NULL;
-    t = stream_next_task(s); /* PARKED: no owner moves head, and t is the wait */
-    if (t == NULL || t->u.event.deadline == 0 || now < t->u.event.deadline)
+    t = stream_next_task(s); /* PARKED: no owner moves head, and t is the task parked */
+    /* Only a wait task's park has a deadline (a model run or lane task
+     * parks untimed). */
+    if (t == NULL || (t->kind != TASK_EVENT_WAIT && t->kind != TASK_NOTIFY_WAIT) || t->u.event.deadline == 0 ||
+        now < t->u.event.deadline)
         return NULL;
     engine_unlink_parked_locked(s);
-    t->wait_timed_out = true;
-    LOGI("stream %d: its wait on event %d timed out after %u ms", s->id, t->u.event.ev->id, t->wait_timeout_ms);
+    t->u.event.timed_out = true;
+    what->stream_id = s->id;
+    what->event_id = ev->id;
+    what->ms = t->u.event.timeout_ms;
+    what->notify = ev->notify;
+    what->recorder = ev->notify ? ev->last_recorder : t->u.event.recorder; /* ev->lock not needed for a hint */
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     return kick_locked(s);
+}
+
+/* Logs which wait gave up, and what held up the record it waited for. */
+static void log_timed_out(const struct timed_out *what)
+{
+    char why[640] = "a stream destroyed since, or none";
+    struct stream *rec;
+    if (!log_enabled(LOG_INFO))
+        return;
+    rec = what->recorder != NULL ? (struct stream *)obj_resolve(what->recorder, OBJ_STREAM) : NULL;
+    if (rec != NULL)
+        engine_explain(rec, false, why, sizeof(why));
+    LOGI("stream %d: its wait on %s %d timed out after %u ms (107019); the record it waited for was issued on %s",
+         what->stream_id, what->notify ? "notify" : "event", what->event_id, what->ms, why);
 }
 
 #define WD_BATCH 32
@@ -511,11 +554,14 @@ static void watchdog_main(void *arg)
         }
         plat_mutex_unlock(&e->wd_lock);
         for (unsigned i = 0; i < n; i++) {
+            struct timed_out what = {-1, -1, 0, NULL, false};
             struct worker *w;
             plat_spin_lock(&expired[i]->lock);
-            w = time_out_locked(expired[i], now);
+            w = time_out_locked(expired[i], now, &what);
             plat_spin_unlock(&expired[i]->lock);
             engine_wake(w);
+            if (what.stream_id >= 0)
+                log_timed_out(&what);
         }
         plat_mutex_lock(&e->wd_lock);
     }
@@ -575,6 +621,7 @@ aclError engine_start(struct device *d)
     e->dev = d;
     e->spin_ns = env_u64("ACLCPU_SPIN_US", 50) * 1000u;
     e->linger_ns = env_u64("ACLCPU_LINGER_US", 10) * 1000u;
+    e->hang_timeout_ns = env_u64("ACLCPU_HANG_TIMEOUT_MS", 0) * 1000000u;
     e->nworkers = worker_count();
     e->workers = calloc(e->nworkers, sizeof(*e->workers));
     if (e->workers == NULL) {

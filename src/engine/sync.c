@@ -1,20 +1,22 @@
 /*
- * sync.c - task completion, discarding, and host threads that wait.
+ * sync.c - task completion, discarding, stopping, and host threads that
+ * wait.
  *
  * DESIGN: the owner of a stream (the one executor running it) steps along
  * the stream's queue without the lock (struct stream, stream_commit):
  * completing a task makes its record the queue's dummy node and frees the
  * previous one. The lock is taken only where the owner meets launchers at
- * the tail: to go idle when the queue is empty, and to drop tasks (STOP
- * mode, force destroy, abort). A stream's `done` counter says how far it
- * has got; a host thread waiting for position n spins briefly on it, then
- * counts itself in sync_waiters and futex-waits on wake_word. The
- * completer bumps wake_word only when waiters exist, so the common path
- * (nobody waiting) costs no syscall; the seq_cst pairing is explained at
- * stream->done. An untimed synchronize first tries to run the stream's
- * ready work itself (caller-runs), which avoids a worker wake-up on an idle
- * stream. A timed one never does: a long kernel on the caller's thread
- * could not honour the deadline.
+ * the tail: to go idle when the queue is empty, to drop tasks (STOP mode,
+ * force destroy, abort), and to halt a stream that aclrtStreamStop stopped
+ * (its queue is kept). A stream's `done` counter says how far it has got;
+ * a host thread waiting for position n spins briefly on it, then counts
+ * itself in sync_waiters and futex-waits on wake_word. The completer bumps
+ * wake_word only when waiters exist, so the common path (nobody waiting)
+ * costs no syscall; the seq_cst pairing is explained at stream->done. An
+ * untimed synchronize first tries to run the stream's ready work itself
+ * (caller-runs), which avoids a worker wake-up on an idle stream. A timed
+ * one never does: a long kernel on the caller's thread could not honour
+ * the deadline.
  *
  * A worker may keep an empty stream for a moment after publishing its last
  * completion (sched.c, linger), so `done` reaching `issued` does not mean
@@ -26,6 +28,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "../services/profile.h"
 #include "engine_int.h"
 
 /* Synchronize spins this long before sleeping; FAST_SYNC streams longer. */
@@ -77,12 +80,12 @@ void engine_discard_chain(struct stream *s, struct task *chain)
     (void)s;
     while (chain != NULL) {
         /* Relaxed: the chain was detached under the lock and is ours. */
-        struct qnode *next = atomic_load_explicit(&chain->q.next, memory_order_relaxed);
+        struct task *next = task_next(chain);
         if (chain->kind == TASK_EVENT_RECORD || chain->kind == TASK_NOTIFY_RECORD)
             event_record_done(chain, plat_now_ns());
         task_release(chain);
         task_free(chain);
-        chain = next != NULL ? task_of(next) : NULL;
+        chain = next;
     }
 }
 
@@ -102,13 +105,24 @@ struct task *engine_go_idle_locked(struct stream *s)
     return old != &s->stub ? task_of(old) : NULL;
 }
 
+void engine_halt_locked(struct stream *s)
+{
+    /* The queue stays as it is, head included (an abort or destroy drops
+     * it, engine_discard_stream); done stays below issued. */
+    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    engine_stream_killed(s); /* wakes an aclrtStreamStop waiting for the running task to end */
+}
+
 bool engine_owner_has_task(struct stream *s)
 {
     struct task *chain = NULL, *dummy = NULL;
     bool more;
 
-    /* seq_cst: pairs with engine_discard_stream (see there). */
-    if (ACLCPU_LIKELY(!atomic_load_explicit(&s->discard, memory_order_seq_cst)) && stream_next_task(s) != NULL)
+    /* seq_cst: pairs with engine_discard_stream (see there). Relaxed
+     * stopped: the lock below settles it. */
+    if (ACLCPU_LIKELY(!atomic_load_explicit(&s->discard, memory_order_seq_cst) &&
+                      !atomic_load_explicit(&s->stopped, memory_order_relaxed)) &&
+        stream_next_task(s) != NULL)
         return true;
     plat_spin_lock(&s->lock);
     /* A force destroy or abort asked for the queue to be dropped. */
@@ -116,8 +130,16 @@ bool engine_owner_has_task(struct stream *s)
         chain = engine_detach_after_locked(s, head_of(s));
     /* Relaxed: under the lock no launcher is linking behind head. */
     more = atomic_load_explicit(&head_of(s)->next, memory_order_relaxed) != NULL;
-    if (!more)
+    if (!more) {
         dummy = engine_go_idle_locked(s);
+        if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed)))
+            engine_stream_killed(s); /* an aclrtStreamStop waits for us to let go */
+    } else if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed))) {
+        /* aclrtStreamStop: the queue stays, but nothing more of it runs
+         * (a discard was handled above, and left nothing queued). */
+        engine_halt_locked(s);
+        more = false;
+    }
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, chain);
     if (dummy != NULL)
@@ -126,7 +148,8 @@ bool engine_owner_has_task(struct stream *s)
 }
 
 /* A task failed: remember the error for the next sync; in STOP mode drop
- * everything after it and refuse new tasks. Returns the dropped tasks. */
+ * everything after it (and, until a sync reports the failure, every task
+ * issued later: stream_commit). Returns the dropped tasks. */
 static struct task *note_failure(struct stream *s, struct task *t, aclError err)
 {
     struct task *chain = NULL;
@@ -150,6 +173,8 @@ void engine_complete_current(struct stream *s, aclError err)
     /* Relaxed: only the owner writes done while it owns the stream. */
     uint64_t seq = atomic_load_explicit(&s->done, memory_order_relaxed) + 1;
 
+    if (ACLCPU_UNLIKELY(t->prof_id != 0))
+        prof_task_ended(t); /* before anyone can see it done */
     if (ACLCPU_UNLIKELY(err != ACL_SUCCESS))
         chain = note_failure(s, t, err);
     /* t's record is the dummy now. Relaxed: the seq_cst store of done in
@@ -196,7 +221,67 @@ static bool reached(struct stream *s, uint64_t target)
     return atomic_load_explicit(&s->done, memory_order_seq_cst) >= target;
 }
 
-enum wait_result { WAIT_DONE, WAIT_TIMEOUT, WAIT_DEAD };
+enum wait_result { WAIT_DONE, WAIT_TIMEOUT, WAIT_DEAD, WAIT_STOPPED };
+
+/* How a host thread waits: may it run the stream's work itself, does
+ * aclrtStreamStop end the wait (it does for syncs, not for a discard), and
+ * does it watch for hangs (untimed syncs). */
+enum { WAIT_MAY_RUN = 1, WAIT_STOP_ENDS = 2, WAIT_WATCH_HANGS = 4 };
+
+/* ---- hang watch ---------------------------------------------------------------- */
+
+/* An untimed sync that sleeps looks at its stream every HANG_CHECK_NS. When
+ * the stream made no progress and the chain holding it up cannot move on
+ * by itself (hang.c), it logs a warning once, and gives up with a timeout
+ * after ACLCPU_HANG_TIMEOUT_MS if that is set: a hang is never silent. */
+#define HANG_CHECK_NS 1000000000ull
+
+struct hang_watch {
+    uint64_t last_done, since, next_check;
+    uint64_t limit;          /* the engine's hang timeout, read while the object was known alive */
+    bool warned;
+};
+
+static void hang_watch_start(struct hang_watch *w, struct stream *s)
+{
+    uint64_t now = plat_now_ns();
+    w->last_done = atomic_load_explicit(&s->done, memory_order_relaxed);
+    w->since = now;
+    w->next_check = now + HANG_CHECK_NS;
+    w->limit = s->dev->engine->hang_timeout_ns;
+    w->warned = false;
+}
+
+/* When the next look is due: the sleep deadline of a watched wait. */
+static uint64_t hang_watch_deadline(const struct hang_watch *w)
+{
+    uint64_t give_up = w->limit != 0 ? w->since + w->limit : UINT64_MAX;
+    return w->next_check < give_up ? w->next_check : give_up;
+}
+
+/* True when the wait should give up: no progress, stuck, and past the
+ * hang timeout. Relaxed load of done: only a progress hint. */
+static bool hang_watch_check(struct hang_watch *w, struct stream *s)
+{
+    uint64_t now = plat_now_ns(), done = atomic_load_explicit(&s->done, memory_order_relaxed);
+    char why[640];
+    bool stuck;
+
+    w->next_check = now + HANG_CHECK_NS;
+    if (done != w->last_done) {
+        w->last_done = done;
+        w->since = now;
+        w->warned = false;
+        return false;
+    }
+    stuck = engine_explain(s, true, why, sizeof(why));
+    if (stuck && !w->warned) {
+        LOGW("a sync on stream %d has made no progress for %llu ms: %s", s->id,
+             (unsigned long long)((now - w->since) / 1000000u), why);
+        w->warned = true;
+    }
+    return stuck && w->limit != 0 && now - w->since >= w->limit;
+}
 
 /* True while handle (if given) still names s: a stream destroyed by another
  * thread during the wait ends the wait (its memory may be reused). */
@@ -205,35 +290,48 @@ static bool still_alive(struct stream *s, const void *handle)
     return handle == NULL || obj_same(&s->hdr, handle);
 }
 
+static bool stop_ends(struct stream *s, unsigned how)
+{
+    return (how & WAIT_STOP_ENDS) && atomic_load_explicit(&s->stopped, memory_order_relaxed);
+}
+
 static enum wait_result wait_counted(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
-                                     bool may_run)
+                                     unsigned how)
 {
     uint64_t spin_until = plat_now_ns() + ((s->flags & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
+    bool may_run = how & WAIT_MAY_RUN, watch = (how & WAIT_WATCH_HANGS) && deadline == 0;
+    struct hang_watch hw;
 
     for (unsigned i = 1; !reached(s, target); i++) {
         if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY &&
             still_alive(s, handle))
             help_run(s, target);
         plat_cpu_relax();
-        if ((i & 63) == 0 && (plat_now_ns() >= spin_until || !still_alive(s, handle)))
+        if ((i & 63) == 0 && (plat_now_ns() >= spin_until || !still_alive(s, handle) || stop_ends(s, how)))
             break;
     }
+    if (watch)
+        hang_watch_start(&hw, s);
     while (!reached(s, target)) {
         uint32_t word;
         bool in_time;
+        uint64_t until = watch ? hang_watch_deadline(&hw) : deadline;
         if (!still_alive(s, handle))
             return WAIT_DEAD;
+        if (stop_ends(s, how))
+            return WAIT_STOPPED;
         if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
             help_run(s, target);
             continue;
         }
         word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
         want_wake_at(s, target);
+        /* seq_cst RMW, so also acquire: see engine_stream_killed. */
         atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
-        atomic_thread_fence(memory_order_seq_cst); /* pairs with engine_stream_killed */
-        in_time = reached(s, target) || !still_alive(s, handle) || plat_futex_wait(&s->wake_word, word, deadline);
+        in_time = reached(s, target) || !still_alive(s, handle) || stop_ends(s, how) ||
+                  plat_futex_wait(&s->wake_word, word, until);
         atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
-        if (!in_time && !reached(s, target))
+        if (!in_time && !reached(s, target) && (!watch || hang_watch_check(&hw, s)))
             return WAIT_TIMEOUT;
     }
     return WAIT_DONE;
@@ -244,18 +342,20 @@ static enum wait_result wait_counted(struct stream *s, const void *handle, uint6
  * keep the stream once it has emptied it (sched.c, linger): the next work
  * is likely this host's, and caller-runs does it faster. */
 static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
-                                  bool may_run)
+                                  unsigned how)
 {
     enum wait_result r;
     /* seq_cst: as the increment in the sleep path (see stream->done). */
     atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
-    r = wait_counted(s, handle, target, deadline, may_run);
+    r = wait_counted(s, handle, target, deadline, how);
     atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
     return r;
 }
 
 aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code)
 {
+    unsigned how = WAIT_STOP_ENDS | (deadline_ns == 0 ? WAIT_MAY_RUN : 0) |
+                   (timeout_code != ACL_SUCCESS ? WAIT_WATCH_HANGS : 0);
     uint64_t target;
     aclError err;
 
@@ -264,11 +364,13 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     plat_spin_unlock(&s->lock);
     if (deadline_ns == 0 && still_alive(s, handle))
         help_run(s, target);
-    switch (wait_done(s, handle, target, deadline_ns, deadline_ns == 0)) {
+    switch (wait_done(s, handle, target, deadline_ns, how)) {
     case WAIT_TIMEOUT:
         return timeout_code;
     case WAIT_DEAD:
         return ACL_ERROR_RT_INVALID_HANDLE;
+    case WAIT_STOPPED:
+        return ACL_ERROR_RT_INTERNAL_ERROR; /* the runtime's "stream invalid" */
     default:
         break;
     }
@@ -276,20 +378,26 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     err = still_alive(s, handle) ? s->error : ACL_SUCCESS;
     if (err != ACL_SUCCESS)
         s->error = ACL_SUCCESS;
+    if (s->stop_error != ACL_SUCCESS)
+        s->stop_reported = true; /* the host knows now: new tasks are refused */
     if (s->abort_seq != 0 && target <= s->abort_seq && still_alive(s, handle))
         err = ACL_ERROR_RT_STREAM_ABORT; /* the work waited for was aborted */
     plat_spin_unlock(&s->lock);
     return err;
 }
 
-/* Wakes every thread asleep in a wait on s so it notices s is gone. */
+/* Wakes every thread asleep in a wait on s so it notices s is gone (or
+ * stopped). */
 void engine_stream_killed(struct stream *s)
 {
-    /* Dekker with wait_done: it counts itself in sync_waiters (seq_cst)
-     * before checking liveness; we killed the handle before this fence, so
-     * either it sees the kill or we see it counted. No waiter, no syscall. */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) == 0)
+    /* Dekker with wait_done, through RMWs on sync_waiters (no fences, which
+     * TSan cannot see): a waiter counts itself with an RMW before checking
+     * liveness and the stop flag; we killed the handle (or set the flag)
+     * before this RMW. If ours comes first in sync_waiters' order, the
+     * waiter's RMW reads from ours (release -> acquire) and sees the kill;
+     * if the waiter's comes first, we read a count above 0 and wake it.
+     * No waiter, no syscall. */
+    if (atomic_fetch_add_explicit(&s->sync_waiters, 0, memory_order_seq_cst) == 0)
         return;
     atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
     plat_futex_wake_all(&s->wake_word);
@@ -310,6 +418,20 @@ void engine_unlink_parked_locked(struct stream *s)
     s->park_event = NULL;
 }
 
+void engine_nudge(struct stream *s)
+{
+    struct worker *w = NULL;
+    plat_spin_lock(&s->lock);
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_PARKED && s->park_event != NULL) {
+        engine_unlink_parked_locked(s);
+        engine_unwatch(s);
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        w = engine_requeue_locked(s);
+    }
+    plat_spin_unlock(&s->lock);
+    engine_wake(w);
+}
+
 void engine_abort_stream(struct stream *s)
 {
     plat_spin_lock(&s->lock);
@@ -318,6 +440,60 @@ void engine_abort_stream(struct stream *s)
     atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
     plat_spin_unlock(&s->lock);
     engine_discard_stream(s);
+    /* An abort clears what a stop kept: the stream takes new work again. */
+    plat_spin_lock(&s->lock);
+    atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
+    plat_spin_unlock(&s->lock);
+}
+
+/* Waits until no executor owns s (its running task has ended: the owner
+ * of a stopped stream halts after it, or lets go of an empty queue; a
+ * lingering worker stops lingering, sched.c). The owner wakes us; the wait
+ * is also sliced, in case a wake is missed in a race with going idle. */
+static void wait_not_running(struct stream *s)
+{
+    for (;;) {
+        uint32_t word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
+        bool running;
+        /* seq_cst RMW: the Dekker pairing with engine_stream_killed. */
+        atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+        plat_spin_lock(&s->lock);
+        running = atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_RUNNING;
+        plat_spin_unlock(&s->lock);
+        if (running)
+            plat_futex_wait(&s->wake_word, word, plat_now_ns() + 1000000u);
+        atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+        if (!running)
+            return;
+    }
+}
+
+bool engine_stop_stream(struct stream *s, const void *handle)
+{
+    int state;
+    plat_spin_lock(&s->lock);
+    if (!obj_same(&s->hdr, handle)) { /* destroyed meanwhile */
+        plat_spin_unlock(&s->lock);
+        return false;
+    }
+    atomic_store_explicit(&s->stopped, true, memory_order_relaxed);
+    /* The running kernel starts no more blocks (see run_blocks). */
+    atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
+    /* A ready or parked stream is halted here; a running one by its owner
+     * after the current task (engine_owner_has_task). Either way the
+     * queue stays and done stays below issued. */
+    state = atomic_load_explicit(&s->state, memory_order_relaxed);
+    if (state == STREAM_PARKED) {
+        engine_unlink_parked_locked(s);
+        engine_unwatch(s);
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    } else if (state == STREAM_READY && engine_unready_locked(s)) {
+        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    }
+    plat_spin_unlock(&s->lock);
+    engine_stream_killed(s); /* syncs that wait on s return 507000 now */
+    wait_not_running(s);
+    return true;
 }
 
 /*
@@ -360,7 +536,7 @@ void engine_discard_stream(struct stream *s)
         state = STREAM_IDLE;
     }
     engine_unwatch(s);
-    if (state == STREAM_IDLE) { /* no owner: the queue is ours to drop */
+    if (state == STREAM_IDLE) { /* no owner (or a stopped stream's kept queue): ours to drop */
         chain = engine_detach_after_locked(s, head_of(s));
         dummy = engine_go_idle_locked(s);
     } else {
@@ -370,7 +546,7 @@ void engine_discard_stream(struct stream *s)
     engine_discard_chain(s, chain);
     if (dummy != NULL)
         task_free(dummy);
-    wait_done(s, NULL, issued, 0, false);
+    wait_done(s, NULL, issued, 0, 0);
     plat_spin_lock(&s->lock);
     atomic_store_explicit(&s->discard, false, memory_order_relaxed);
     plat_spin_unlock(&s->lock);
@@ -394,27 +570,68 @@ void engine_wait_unowned(struct stream *s)
 
 /* ---- events --------------------------------------------------------------- */
 
+/* An untimed event sync's hang watch (see struct hang_watch): true when it
+ * should give up. Called without ev->lock (the walk takes stream locks). */
+static bool event_hang_check(struct hang_watch *w, struct event *ev, uint64_t done)
+{
+    uint64_t now = plat_now_ns();
+    char why[640];
+    bool stuck;
+
+    w->next_check = now + HANG_CHECK_NS;
+    if (done != w->last_done) {
+        w->last_done = done;
+        w->since = now;
+        w->warned = false;
+        return false;
+    }
+    stuck = engine_explain_event(ev, why, sizeof(why));
+    if (stuck && !w->warned) {
+        LOGW("a sync on event %d has made no progress for %llu ms: %s", ev->id,
+             (unsigned long long)((now - w->since) / 1000000u), why);
+        w->warned = true;
+    }
+    return stuck && w->limit != 0 && now - w->since >= w->limit;
+}
+
 aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
 {
+    struct hang_watch hw = {0, plat_now_ns(), plat_now_ns() + HANG_CHECK_NS, 0, false};
+    struct device *dev;
     uint64_t target;
+
     plat_spin_lock(&ev->lock);
     target = ev->record_gen;
+    hw.last_done = ev->done_gen;
+    dev = atomic_load_explicit(&ev->dev, memory_order_relaxed);
+    if (dev != NULL && dev->engine != NULL)
+        hw.limit = dev->engine->hang_timeout_ns;
     while (ev->done_gen < target) {
         if (!obj_same(&ev->hdr, handle)) { /* destroyed by another thread */
             plat_spin_unlock(&ev->lock);
             return ACL_ERROR_RT_INVALID_HANDLE;
         }
         uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
+        uint64_t until = deadline_ns;
         bool in_time;
+        if (until == 0) /* untimed: look for a hang every so often */
+            until = hang_watch_deadline(&hw);
         ev->host_waiters++;
         plat_spin_unlock(&ev->lock);
-        in_time = plat_futex_wait(&ev->wake_word, word, deadline_ns);
+        in_time = plat_futex_wait(&ev->wake_word, word, until);
         plat_spin_lock(&ev->lock);
         ev->host_waiters--;
-        if (!in_time && ev->done_gen < target) {
+        if (in_time || ev->done_gen >= target)
+            continue;
+        if (deadline_ns != 0) {
             plat_spin_unlock(&ev->lock);
             return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
         }
+        uint64_t done = ev->done_gen;
+        plat_spin_unlock(&ev->lock);
+        if (event_hang_check(&hw, ev, done))
+            return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+        plat_spin_lock(&ev->lock);
     }
     plat_spin_unlock(&ev->lock);
     return ACL_SUCCESS;

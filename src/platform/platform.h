@@ -141,4 +141,12 @@ void plat_close(int fd);
 /* Environment lookups in one place, so configuration is easy to audit. */
 const char *plat_getenv(const char *name);
 
+/* Files: the working directory (false if it does not fit); makes path and
+ * its parents as directories and checks the last is writable (false with
+ * errno set otherwise). */
+bool plat_getcwd(char *buf, size_t cap);
+bool plat_make_dirs(const char *path);
+/* Writes all of data to fd (a pipe, say); false on an error. */
+bool plat_write_all(int fd, const void *data, size_t len);
+
 #endif

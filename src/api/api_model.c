@@ -1,0 +1,662 @@
+/*
+ * api_model.c - model run instances: building, running, querying and
+ * printing them, and the model-control stream calls (aclrtActiveStream,
+ * aclrtSwitchStream, aclrtPersistentTaskClean).
+ *
+ * DESIGN: checks in the order of spec/acl-api.md §5 "Model RI / capture"
+ * and "Model-control stream APIs" ([acl] NULL checks first, then context,
+ * handles, then the runtime's rules); the core is core/model.c, runs are
+ * engine/replay.c. Where the spec gives no code, the choice is written at
+ * the function in include/acl/acl_rt.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/model.h"
+#include "../engine/engine.h"
+#include "../services/profile.h"
+
+static aclError null_arg(const char *fn, const char *arg)
+{
+    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
+}
+
+aclError model_resolve(const char *fn, const void *h, struct model **out)
+{
+    if (h == NULL)
+        return null_arg(fn, "modelRI");
+    *out = (struct model *)obj_resolve(h, OBJ_MODEL);
+    if (*out == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: argument 'modelRI' (%p) is not a live model run instance: it "
+                        "was destroyed, or never made by aclmdlRIBuildBegin or a capture", fn, h);
+    return ACL_SUCCESS;
+}
+
+/* Context, model and (non-NULL) stream of a build call. */
+static aclError resolve_pair(const char *fn, aclmdlRI modelRI, aclrtStream stream, struct model **m,
+                             struct stream **s)
+{
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = model_resolve(fn, modelRI, m);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, s);
+    if (err == ACL_SUCCESS && (*m)->ctx != ctx)
+        err = acl_fail(ACL_ERROR_RT_MODEL_CONTEXT, "%s: the model belongs to another context", fn);
+    if (err == ACL_SUCCESS && (*s)->ctx != ctx)
+        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, (*s)->id);
+    return err;
+}
+
+static bool capturing(struct stream *s) { return model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE; }
+
+/* ---- build ---------------------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag)
+{
+    const char *fn = "aclmdlRIBuildBegin";
+    struct context *ctx;
+    struct model *m;
+    aclError err;
+    (void)flag; /* reserved: 0 */
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
+    err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    err = model_create(ctx, MODEL_BUILT, &m);
+    if (err != ACL_SUCCESS)
+        return acl_fail(err, "%s: out of memory", fn);
+    *modelRI = obj_handle(&m->hdr);
+    return ACL_SUCCESS;
+}
+
+/* Called with capture_lock held: the runtime's rules for binding s. */
+static aclError check_bindable(const char *fn, struct model *m, struct stream *s, uint32_t flag)
+{
+    if (s->rec_lane != NULL && s->model == NULL)
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
+    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is DEVICE_USE_ONLY; it cannot be bound", fn, s->id);
+    if (!(s->flags & ACL_STREAM_PERSISTENT))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT "
+                        "(aclrtCreateStreamWithConfig)", fn, s->id);
+    if ((s->flags & ACL_STREAM_FAST_LAUNCH) ||
+        atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is %s; such a stream cannot be bound", fn,
+                        s->id, (s->flags & ACL_STREAM_FAST_LAUNCH) ? "FAST_LAUNCH" : "in STOP failure mode");
+    if (s->model != NULL)
+        return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model (one stream, one model)",
+                        fn, s->id);
+    if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (0x%x) is neither ACL_MODEL_STREAM_FLAG_HEAD "
+                        "nor ACL_MODEL_STREAM_FLAG_DEFAULT", fn, flag);
+    if (m->state != MODEL_BUILDING || m->kind != MODEL_BUILT)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not being built (aclmdlRIBuildEnd ended it, or "
+                        "it came from a capture)", fn);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
+{
+    const char *fn = "aclmdlRIBindStream";
+    struct model *m;
+    struct stream *s;
+    aclError err;
+    if (modelRI == NULL || stream == NULL)
+        return null_arg(fn, modelRI == NULL ? "modelRI" : "stream");
+    err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    err = check_bindable(fn, m, s, flag);
+    if (err == ACL_SUCCESS && model_bind(m, s, stream, flag) != ACL_SUCCESS)
+        err = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
+    capture_leave();
+    return err;
+}
+
+/* Called with capture_lock held: s's lane of m, or 107005. */
+static aclError bound_lane(const char *fn, struct model *m, struct stream *s, struct lane **l)
+{
+    *l = s->model == m ? model_lane_of(m, s) : NULL;
+    if (*l == NULL)
+        return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to this model (aclmdlRIBindStream)", fn,
+                        s->id);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
+{
+    const char *fn = "aclmdlRIEndTask";
+    struct model *m;
+    struct stream *s;
+    struct lane *l;
+    struct task *t;
+    aclError err;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
+    err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    err = bound_lane(fn, m, s, &l);
+    if (err == ACL_SUCCESS && m->has_end)
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model already has its end task (one per model)", fn);
+    if (err == ACL_SUCCESS)
+        err = stream_begin_task(fn, s, stream, TASK_MODEL_END, &t);
+    if (err == ACL_SUCCESS) {
+        stream_commit(s, t); /* recorded into the lane */
+        m->has_end = true;
+    }
+    capture_leave();
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
+{
+    const char *fn = "aclmdlRIBuildEnd";
+    struct model *m;
+    aclError err;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
+    if (reserve != NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'reserve' must be NULL", fn);
+    err = model_resolve(fn, modelRI, &m);
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    if (m->state != MODEL_BUILDING || m->kind != MODEL_BUILT)
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not being built", fn);
+    else if (model_build_end(m) != ACL_SUCCESS)
+        err = acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "%s: no stream left on device %d for the model's lanes", fn,
+                       m->dev->id);
+    capture_leave();
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
+{
+    const char *fn = "aclmdlRIUnbindStream";
+    struct model *m;
+    struct stream *s;
+    struct lane *l;
+    aclError err;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
+    err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    err = bound_lane(fn, m, s, &l);
+    if (err == ACL_SUCCESS && model_busy(m))
+        err = acl_fail(ACL_ERROR_RT_MODEL_RUNNING, "%s: the model still runs (synchronise its stream first)", fn);
+    if (err == ACL_SUCCESS)
+        model_unbind(m, l);
+    capture_leave();
+    return err;
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+/* Queues run `run` of m on s; s must not be a model's or a capturing stream. */
+static aclError queue_run(const char *fn, struct model *m, struct stream *s, const void *stream)
+{
+    uint64_t run;
+    struct task *t;
+    aclError err;
+
+    if (s->model != NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is bound to a model; run models on other streams",
+                        fn, s->id);
+    if (capturing(s))
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
+    if (s->dev != m->dev)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is on device %d, stream %d on device %d", fn,
+                        m->dev->id, s->id, s->dev->id);
+    if (model_issue_run(m, &run) != ACL_SUCCESS)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not ready to run (end its build with "
+                        "aclmdlRIBuildEnd, or its capture with aclmdlRICaptureEnd)", fn);
+    err = stream_begin_task(fn, s, stream, TASK_MODEL_RUN, &t);
+    if (err != ACL_SUCCESS) {
+        model_skip_run(m, run);
+        return err;
+    }
+    t->u.model.m = m;
+    t->u.model.run = run;
+    atomic_fetch_add_explicit(&m->run_tasks, 1, memory_order_relaxed); /* dropped by task_release */
+    stream_commit(s, t);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
+{
+    const char *fn = "aclmdlRIExecuteAsync";
+    struct model *m;
+    struct stream *s;
+    aclError err;
+    bool blocking;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = queue_run(fn, m, s, stream);
+    if (err != ACL_SUCCESS)
+        return err;
+    plat_spin_lock(&s->lock);
+    blocking = launch_blocks(s); /* ASCEND_RT_LAUNCH_BLOCKING covers model runs too (spec §9) */
+    plat_spin_unlock(&s->lock);
+    return blocking ? engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), 0, ACL_SUCCESS)
+                    : ACL_SUCCESS;
+}
+
+/* The model's own stream for aclmdlRIExecute, made at first use. */
+static aclError exec_stream(struct model *m, struct stream **out)
+{
+    aclError err = ACL_SUCCESS;
+    capture_enter();
+    if (m->exec_stream == NULL)
+        err = stream_create_internal(m->ctx, 0, &m->exec_stream);
+    *out = m->exec_stream;
+    capture_leave();
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
+{
+    const char *fn = "aclmdlRIExecute";
+    struct model *m;
+    struct stream *s;
+    uint32_t dep;
+    uint64_t t0;
+    aclError err;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
+    if (timeout == 0 || timeout < -1)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'timeout' is %d ms; it must be -1 (wait forever) or "
+                        "above 0", fn, timeout);
+    err = model_resolve(fn, modelRI, &m);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (m->kind == MODEL_CAPTURED)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a captured model runs with aclmdlRIExecuteAsync only", fn);
+    if (exec_stream(m, &s) != ACL_SUCCESS)
+        return acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "%s: no stream left on device %d", fn, m->dev->id);
+    err = queue_run(fn, m, s, NULL);
+    if (err != ACL_SUCCESS)
+        return err;
+    dep = ACLCPU_UNLIKELY(prof_on()) ? prof_stream_last(s) : 0;
+    t0 = dep != 0 ? plat_now_ns() : 0;
+    err = engine_sync_stream(s, NULL, plat_deadline_ms(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    if (t0 != 0)
+        prof_host_sync(fn, &dep, 1, t0, plat_now_ns());
+    if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+        char why[640];
+        engine_explain(s, true, why, sizeof(why));
+        return acl_fail(err, "%s: the model did not finish within %d ms: %s", fn, timeout, why);
+    }
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)
+{
+    const char *fn = "aclmdlRIDestroy";
+    struct model *m;
+    aclError err = model_resolve(fn, modelRI, &m);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (m->state == MODEL_CAPTURING)
+        return acl_fail(ACL_ERROR_RT_MODEL_CAPTURED, "%s: the model is being captured; end the capture first", fn);
+    if (model_destroy(m, modelRI) != ACL_SUCCESS)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the model first", fn);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI)
+{
+    const char *fn = "aclmdlRIAbort";
+    struct model *m;
+    aclError err = model_resolve(fn, modelRI, &m);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (m->kind == MODEL_CAPTURED)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a captured model cannot be aborted", fn);
+    capture_enter();
+    if (obj_same(&m->hdr, modelRI) && m->state == MODEL_READY)
+        replay_abort(m);
+    capture_leave();
+    return ACL_SUCCESS;
+}
+
+/* ---- names and queries ---------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
+{
+    struct model *m;
+    aclError err = model_resolve("aclmdlRISetName", modelRI, &m);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (name == NULL)
+        return null_arg("aclmdlRISetName", "name");
+    capture_enter();
+    snprintf(m->name, sizeof(m->name), "%s", name); /* the runtime keeps 512 bytes */
+    capture_leave();
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name)
+{
+    struct model *m;
+    aclError err = model_resolve("aclmdlRIGetName", modelRI, &m);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (name == NULL || maxLen == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIGetName: argument '%s' is %s", name == NULL ? "name" : "maxLen",
+                        name == NULL ? "NULL" : "0");
+    capture_enter();
+    snprintf(name, maxLen, "%s", m->name); /* truncated to maxLen - 1 bytes */
+    capture_leave();
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId)
+{
+    struct model *m;
+    aclError err = model_resolve("aclmdlRIGetId", modelRI, &m);
+    if (err == ACL_SUCCESS && modelRIId == NULL)
+        err = null_arg("aclmdlRIGetId", "modelRIId");
+    if (err == ACL_SUCCESS)
+        *modelRIId = m->hdr.index;
+    return err;
+}
+
+/* The two-call protocol of the "Get" lists: NULL array gives the count; an
+ * array must hold all of them. */
+static aclError list_size_check(const char *fn, const void *arr, uint32_t have, uint32_t need)
+{
+    if (arr != NULL && have < need)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the array holds %u but there are %u (call with NULL first "
+                        "to learn the count)", fn, have, need);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams)
+{
+    const char *fn = "aclmdlRIGetStreams";
+    struct model *m;
+    uint32_t n = 0;
+    aclError err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS && numStreams == NULL)
+        err = null_arg(fn, "numStreams");
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    for (uint32_t i = 0; i < m->nlanes; i++)
+        n += m->lanes[i]->user != NULL;
+    err = list_size_check(fn, streams, *numStreams, n);
+    for (uint32_t i = 0, k = 0; err == ACL_SUCCESS && streams != NULL && i < m->nlanes; i++)
+        if (m->lanes[i]->user != NULL)
+            streams[k++] = (aclrtStream)m->lanes[i]->user_handle;
+    if (err == ACL_SUCCESS)
+        *numStreams = n;
+    capture_leave();
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks)
+{
+    const char *fn = "aclmdlRIGetTasksByStream";
+    struct stream *s;
+    struct lane *l;
+    aclError err;
+    if (numTasks == NULL)
+        return null_arg(fn, "numTasks");
+    err = stream_resolve(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    l = s->last_lane;
+    if (l == NULL)
+        err = acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model", fn, s->id);
+    if (err == ACL_SUCCESS)
+        err = list_size_check(fn, tasks, *numTasks, l->ntasks);
+    if (err == ACL_SUCCESS && tasks != NULL) {
+        uint32_t k = 0;
+        /* Opaque task names: model slot, lane and position; no call takes
+         * them back yet, and they are never pointers. */
+        for (struct task *t = task_next(&l->head); t != NULL; t = task_next(t), k++)
+            tasks[k] = (aclmdlRITask)(uintptr_t)(((uint64_t)(l->m->hdr.index + 1) << 40) |
+                                                 ((uint64_t)l->index << 20) | (k + 1));
+    }
+    if (err == ACL_SUCCESS)
+        *numTasks = l->ntasks;
+    capture_leave();
+    return err;
+}
+
+/* ---- printing -------------------------------------------------------------------------- */
+
+static const char *kind_name(uint8_t kind)
+{
+    static const char *const names[] = {
+        "UNKNOWN", "KERNEL", "MEMCPY", "MEMSET", "HOST_FUNC", "CALLBACK", "EVENT_RECORD", "EVENT_WAIT", "EVENT_RESET",
+        "NOTIFY_RECORD", "NOTIFY_WAIT", "MODEL_RUN", "LANE_RUN", "STREAM_ACTIVE", "STREAM_SWITCH", "MODEL_END",
+        "TASK_UPDATE", "CMO", "MARK", "STEP"};
+    return kind < ACLCPU_ARRAY_SIZE(names) ? names[kind] : "UNKNOWN";
+}
+
+/* Writes a JSON string (quotes and backslashes escaped, controls dropped). */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s != NULL && *s != '\0'; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*s >= 0x20)
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_task(FILE *f, const struct task *t, uint32_t id, bool verbose)
+{
+    fprintf(f, "{\"taskId\": %u, \"type\": \"%s\"", id, kind_name(t->kind));
+    if (t->kind == TASK_KERNEL) {
+        fputs(", \"name\": ", f);
+        json_string(f, t->u.kernel.kf != NULL ? t->u.kernel.kf->name : "");
+        fprintf(f, ", \"blockNum\": %u, \"engine\": \"%s\", \"scheduleMode\": %u", t->u.kernel.blocks,
+                t->u.kernel.engine == ACL_RT_ENGINE_TYPE_AIC ? "AIC" : "AIV", t->u.kernel.schedule_mode);
+        if (verbose) {
+            const unsigned char *args = task_kernel_args(t);
+            fputs(", \"args\": \"", f);
+            for (uint32_t i = 0; i < t->u.kernel.args_size; i++)
+                fprintf(f, "%02x", args[i]);
+            fputc('"', f);
+        }
+    } else if (t->kind >= TASK_EVENT_RECORD && t->kind <= TASK_NOTIFY_WAIT) {
+        fprintf(f, ", \"event\": %d, \"internal\": %s", atomic_load_explicit(&t->u.event.ev->id, memory_order_relaxed),
+                t->u.event.in_model == MEV_EDGE ? "true" : "false");
+    } else if (t->kind == TASK_ACTIVE || t->kind == TASK_SWITCH) {
+        fprintf(f, ", \"targetLane\": %u", t->u.ctl.target->index);
+    }
+    fputc('}', f);
+}
+
+/* Called with capture_lock held. */
+static void json_model(FILE *f, const struct model *m, bool verbose)
+{
+    fprintf(f, "{\"modelId\": %u, \"name\": ", m->hdr.index);
+    json_string(f, m->name);
+    fprintf(f, ", \"kind\": \"%s\", \"streams\": [", m->kind == MODEL_CAPTURED ? "captured" : "built");
+    for (uint32_t i = 0; i < m->nlanes; i++) {
+        const struct lane *l = m->lanes[i];
+        uint32_t k = 0;
+        fprintf(f, "%s\n  {\"lane\": %u, \"streamId\": %d, \"runnerStreamId\": %d, \"flag\": \"%s\", \"tasks\": [",
+                i ? "," : "", i, l->user != NULL ? atomic_load_explicit(&l->user->id, memory_order_relaxed) : -1,
+                l->runner != NULL ? atomic_load_explicit(&l->runner->id, memory_order_relaxed) : -1,
+                l->flag == ACL_MODEL_STREAM_FLAG_HEAD ? "HEAD" : "DEFAULT");
+        for (const struct task *t = task_next(&l->head); t != NULL; t = task_next(t), k++) {
+            fputs(k ? ",\n    " : "\n    ", f);
+            json_task(f, t, k, verbose);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags)
+{
+    const char *fn = "aclmdlRIDebugJsonPrint";
+    struct model *m;
+    FILE *f;
+    aclError err = model_resolve(fn, modelRI, &m);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (path == NULL)
+        return null_arg(fn, "path");
+    if (flags > ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flags' (%u) is neither SUMMARY (0) nor VERBOSE (1)", fn,
+                        flags);
+    f = fopen(path, "w");
+    if (f == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cannot write '%s': %s", fn, path, strerror(errno));
+    capture_enter();
+    json_model(f, m, flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE);
+    capture_leave();
+    if (fclose(f) != 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: writing '%s' failed: %s", fn, path, strerror(errno));
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
+{
+    struct model *m;
+    aclError err = model_resolve("aclmdlRIDebugPrint", modelRI, &m);
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    LOGI("model %u (%s, \"%s\"): %u streams", m->hdr.index, m->kind == MODEL_CAPTURED ? "captured" : "built", m->name,
+         m->nlanes);
+    for (uint32_t i = 0; i < m->nlanes; i++)
+        LOGI("  lane %u: stream %d, %u tasks, %s", i,
+             m->lanes[i]->user != NULL ? atomic_load_explicit(&m->lanes[i]->user->id, memory_order_relaxed) : -1,
+             m->lanes[i]->ntasks, m->lanes[i]->flag == ACL_MODEL_STREAM_FLAG_HEAD ? "HEAD" : "DEFAULT");
+    capture_leave();
+    return ACL_SUCCESS;
+}
+
+/* ---- model-control stream calls -------------------------------------------------------------- */
+
+/* The checks after NULLs shared by aclrtActiveStream and aclrtSwitchStream:
+ * context, handles, product (not Atlas A3), and both streams bound to one
+ * model that is still being built. On success capture_lock is held. */
+static aclError control_pair(const char *fn, aclrtStream target, aclrtStream stream, struct stream **t,
+                             struct stream **s, struct lane **tl)
+{
+    aclError err = stream_resolve(fn, stream, s);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, target, t);
+    if (err == ACL_SUCCESS && (*s)->dev->soc->family == SOC_A3)
+        err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: Atlas A3 does not support model-control stream calls",
+                       fn);
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    if ((*s)->model == NULL || (*s)->model != (*t)->model || (*tl = model_lane_of((*s)->model, *t)) == NULL)
+        err = acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: streams %d and %d must both be bound to the same model", fn,
+                       (*s)->id, (*t)->id);
+    if (err != ACL_SUCCESS)
+        capture_leave();
+    return err;
+}
+
+/* Called with capture_lock held (released here): records the control task. */
+static aclError record_control(const char *fn, struct stream *s, aclrtStream stream, enum task_kind kind,
+                               struct lane *target, const void *l, const void *r, uint8_t cond, uint8_t type)
+{
+    struct task *t;
+    aclError err = stream_begin_task(fn, s, stream, kind, &t);
+    if (err == ACL_SUCCESS) {
+        target->targeted = true;
+        t->u.ctl.target = target;
+        t->u.ctl.left = l;
+        t->u.ctl.right = r;
+        t->u.ctl.cond = cond;
+        t->u.ctl.type = type;
+        stream_commit(s, t); /* s records into its lane */
+    }
+    capture_leave();
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream)
+{
+    const char *fn = "aclrtActiveStream";
+    struct stream *t, *s;
+    struct lane *tl;
+    aclError err;
+    if (activeStream == NULL || stream == NULL)
+        return null_arg(fn, activeStream == NULL ? "activeStream" : "stream");
+    err = control_pair(fn, activeStream, stream, &t, &s, &tl);
+    if (err != ACL_SUCCESS)
+        return err;
+    return record_control(fn, s, stream, TASK_ACTIVE, tl, NULL, NULL, 0, 0);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue,
+                                               aclrtCompareDataType dataType, aclrtStream trueStream,
+                                               aclrtStream falseStream, aclrtStream stream)
+{
+    const char *fn = "aclrtSwitchStream";
+    struct stream *t, *s;
+    struct lane *tl;
+    aclError err;
+    if (leftValue == NULL || rightValue == NULL || trueStream == NULL || stream == NULL)
+        return null_arg(fn, leftValue == NULL ? "leftValue" : rightValue == NULL ? "rightValue"
+                            : trueStream == NULL ? "trueStream" : "stream");
+    if (falseStream != NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'falseStream' is reserved and must be NULL", fn);
+    if ((unsigned)cond > ACL_RT_LESS_OR_EQUAL || (unsigned)dataType > ACL_RT_SWITCH_INT64)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%d) is out of range", fn,
+                        (unsigned)cond > ACL_RT_LESS_OR_EQUAL ? "cond" : "dataType",
+                        (unsigned)cond > ACL_RT_LESS_OR_EQUAL ? (int)cond : (int)dataType);
+    err = control_pair(fn, trueStream, stream, &t, &s, &tl);
+    if (err != ACL_SUCCESS)
+        return err;
+    return record_control(fn, s, stream, TASK_SWITCH, tl, leftValue, rightValue, (uint8_t)cond, (uint8_t)dataType);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream)
+{
+    const char *fn = "aclrtPersistentTaskClean";
+    struct context *ctx;
+    struct stream *s;
+    struct lane *l = NULL;
+    aclError err;
+    if (stream == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL", fn);
+    err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS && !soc_has_ctrl_sq(s->dev->soc))
+        err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s cannot clean persistent streams", fn, s->dev->soc->name);
+    if (err != ACL_SUCCESS)
+        return err;
+    capture_enter();
+    if ((s->flags & ACL_STREAM_CPU_SCHEDULE) || !(s->flags & ACL_STREAM_PERSISTENT) || s->model == NULL ||
+        (l = model_lane_of(s->model, s)) == NULL || s->model->state != MODEL_READY)
+        err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d must be a PERSISTENT stream bound to a model whose "
+                       "build has ended (aclmdlRIBuildEnd)", fn, s->id);
+    else if (s->ctx != ctx)
+        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+    else if (model_busy(s->model))
+        err = acl_fail(ACL_ERROR_RT_MODEL_RUNNING, "%s: the stream's model still runs", fn);
+    else
+        model_clean_lane(l);
+    capture_leave();
+    return err;
+}

@@ -1,0 +1,747 @@
+/*
+ * api_prof.c - the profiling API (acl/acl_prof.h): init, configs,
+ * start/stop, options, msproftx markers and step markers.
+ *
+ * DESIGN: the API keeps CANN's state machine (off -> initialised by
+ * aclprofInit -> a profile started -> stopped -> finalised) with the checks
+ * and codes of released CANN (spec prof-api.md §1.4-§1.9), and hands the
+ * profile itself to services/profile.c: prof_begin when it starts,
+ * prof_end (which models the run and writes the files) when it stops.
+ * Configs, stamps and step infos are kept in live lists, so a stale or
+ * foreign pointer is refused instead of followed.
+ *
+ * Threads: any host thread. Locks: api_lock (a leaf, except that prof_end
+ * runs under it: profile.c takes its own leaf locks only).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/core.h"
+#include "../services/profile.h"
+#include "../services/profsub.h"
+#include "acl/acl_prof.h"
+
+#define CONFIG_MAGIC 0x70726f66u /* "prof" */
+#define STEP_MAGIC 0x73746570u   /* "step" */
+#define STAMP_MAGIC 0x7374616du  /* "stam" */
+#define MAX_DEVICES 64
+#define MAX_PATH_LEN 4096
+#define MAX_OPTION_LEN 256
+#define MAX_STAMP_MSG 128
+#define MAX_MARK_MSG 127
+#define INTERNAL_AICPU_MODEL 0x4000000000000000ull
+
+/* Every data type bit of acl_prof.h, and the internal one CreateConfig adds. */
+static const uint64_t known_types =
+    ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_AICORE_METRICS | ACL_PROF_AICPU | ACL_PROF_L2CACHE |
+    ACL_PROF_HCCL_TRACE | ACL_PROF_TRAINING_TRACE | ACL_PROF_MSPROFTX | ACL_PROF_RUNTIME_API | ACL_PROF_GE_API_L0 |
+    ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_MEMORY | ACL_PROF_TASK_TIME_L2 | ACL_PROF_OP_ATTR | ACL_PROF_TASK_TIME_L3 |
+    ACL_PROF_GE_API_L1 | ACL_PROF_API_STATS | ACL_PROF_AICORE_SHAPE | INTERNAL_AICPU_MODEL;
+
+struct aclprofConfig {
+    uint32_t magic;
+    uint32_t ndevices;
+    uint32_t devices[MAX_DEVICES];
+    aclprofAicoreMetrics metrics;
+    uint64_t types;
+    struct list link; /* in configs, under api_lock */
+};
+
+struct aclprofStepInfo {
+    uint32_t magic;
+    uint32_t index; /* process-unique, increasing */
+    bool started, ended;
+    struct list link;
+};
+
+struct stamp {
+    uint32_t magic;
+    char msg[MAX_STAMP_MSG];
+    struct list link;
+};
+
+static plat_mutex api_lock;
+static bool inited;
+static char out_path[MAX_PATH_LEN];    /* aclprofInit's, absolute */
+static char option_path[MAX_PATH_LEN]; /* ACL_PROF_PATH; wins when set */
+static bool started;
+static uint64_t started_types;
+static struct list configs, steps, stamps;
+static uint32_t next_step;
+/* Push/Pop: one process-wide stack of range entries; RangeStart/Stop: ids. */
+#define MAX_RANGES 1024
+static uint32_t push_stack[MAX_RANGES];
+static unsigned push_depth;
+static uint32_t open_ranges[MAX_RANGES]; /* by range id - 1; the entry, 0 = free */
+/* RangePushEx/RangePop: per thread, as they bracket one thread's launch. */
+static _Thread_local uint32_t ex_stack[64];
+static _Thread_local unsigned ex_depth;
+
+__attribute__((constructor)) static void prof_api_init(void)
+{
+    plat_mutex_init(&api_lock);
+    list_init(&configs);
+    list_init(&steps);
+    list_init(&stamps);
+}
+
+/* msproftx calls fail with -1, not an ACL code (spec prof-api.md §0.5). */
+static aclError tx_fail(const char *fmt, const char *fn, const char *why)
+{
+    return acl_fail((aclError)-1, fmt, fn, why);
+}
+
+/* Called with api_lock held: is p on the live list l? */
+static bool live_locked(struct list *l, const void *p, size_t link_off)
+{
+    struct list *pos;
+    list_for_each(pos, l) if ((const char *)pos - link_off == (const char *)p) return true;
+    return false;
+}
+
+/* Called with api_lock held: a profile aclFinalize wrote is over. */
+static void forget_written_locked(void)
+{
+    if (started && !prof_running()) {
+        started = false;
+        started_types = 0;
+    }
+}
+
+static bool tx_running(void)
+{
+    bool on;
+    plat_mutex_lock(&api_lock);
+    forget_written_locked();
+    on = started && (started_types & ACL_PROF_MSPROFTX) != 0;
+    plat_mutex_unlock(&api_lock);
+    return on;
+}
+
+/* ---- init and finalize ------------------------------------------------------------- */
+
+/* A path to a directory: no control characters (CANN refuses odd characters). */
+static bool path_chars_ok(const char *p)
+{
+    for (; *p != '\0'; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
+/* in, relative to the working directory when it is not absolute (cut to
+ * n - 1 bytes). */
+static void make_absolute(const char *in, char *out, size_t n)
+{
+    char cwd[MAX_PATH_LEN];
+    size_t used = 0, len;
+    if (in[0] != '/' && plat_getcwd(cwd, sizeof(cwd))) {
+        len = strnlen(cwd, n - 2);
+        memcpy(out, cwd, len);
+        out[len] = '/';
+        used = len + 1;
+    }
+    len = strnlen(in, n - 1 - used);
+    memcpy(out + used, in, len);
+    out[used + len] = '\0';
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t length)
+{
+    const char *fn = "aclprofInit";
+    aclError err = ACL_SUCCESS;
+    if (profilerResultPath == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerResultPath' is NULL", fn);
+    if (length == 0 || length >= MAX_PATH_LEN || strlen(profilerResultPath) != length)
+        return acl_fail(ACL_ERROR_INVALID_PARAM,
+                        "%s: argument 'length' is %zu; it must be strlen(profilerResultPath) (%zu), 1 to %d", fn,
+                        length, strnlen(profilerResultPath, MAX_PATH_LEN), MAX_PATH_LEN - 1);
+    plat_mutex_lock(&api_lock);
+    if (inited)
+        err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "%s: already initialised (call aclprofFinalize first)", fn);
+    else if (prof_env_active())
+        err = acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run already", fn);
+    else if (profsub_any())
+        err = acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: models are subscribed (aclprofModelSubscribe); collection and "
+                       "subscription do not mix", fn);
+    else if (!path_chars_ok(profilerResultPath))
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: argument 'profilerResultPath' has a control character", fn);
+    if (err == ACL_SUCCESS) {
+        make_absolute(profilerResultPath, out_path, sizeof(out_path));
+        inited = true;
+        prof_set_collecting(true);
+    }
+    plat_mutex_unlock(&api_lock);
+    return err;
+}
+
+/* Called with api_lock held: stops the running profile and writes it. */
+static aclError stop_locked(const char *fn)
+{
+    char why[512];
+    aclError err = prof_end(why, sizeof(why));
+    started = false;
+    started_types = 0;
+    push_depth = 0;
+    memset(open_ranges, 0, sizeof(open_ranges));
+    if (err != ACL_SUCCESS)
+        return acl_fail(err, "%s: %s (the program's results are not affected)", fn, why);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofFinalize(void)
+{
+    aclError err = ACL_SUCCESS;
+    plat_mutex_lock(&api_lock);
+    if (!inited) {
+        err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "aclprofFinalize: aclprofInit was not called");
+    } else {
+        forget_written_locked();
+        if (started)
+            err = stop_locked("aclprofFinalize");
+        inited = false;
+        prof_set_collecting(false);
+        option_path[0] = '\0';
+    }
+    plat_mutex_unlock(&api_lock);
+    return err;
+}
+
+/* ---- configs ------------------------------------------------------------------------- */
+
+static bool devices_ok(const uint32_t *ids, uint32_t n, uint64_t types)
+{
+    uint32_t count = device_count();
+    if (n != 0 && ids == NULL)
+        return false;
+    if (n > MAX_DEVICES || n > count || (n == 0 && !(types & ACL_PROF_MSPROFTX)))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (ids[i] >= count)
+            return false;
+        for (uint32_t j = 0; j < i; j++)
+            if (ids[j] == ids[i])
+                return false;
+    }
+    return true;
+}
+
+/* CANN's normalisation of the data types (spec prof-api.md §1.2). */
+static uint64_t normalise_types(uint64_t t)
+{
+    if (t & ACL_PROF_API_STATS)
+        return ACL_PROF_ACL_API | ACL_PROF_API_STATS;
+    t |= INTERNAL_AICPU_MODEL;
+    if (t & ACL_PROF_TASK_TIME)
+        t |= ACL_PROF_TASK_TIME_L0;
+    if (t & (ACL_PROF_TASK_TIME_L2 | ACL_PROF_OP_ATTR))
+        t |= ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME;
+    if (t & ACL_PROF_TASK_TIME_L3)
+        t |= ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L2;
+    if (t & (ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L0))
+        t |= ACL_PROF_TRAINING_TRACE;
+    return t;
+}
+
+ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums,
+                                                       aclprofAicoreMetrics aicoreMetrics,
+                                                       const aclprofAicoreEvents *aicoreEvents,
+                                                       uint64_t dataTypeConfig)
+{
+    struct aclprofConfig *c;
+    if (aicoreEvents != NULL || !devices_ok(deviceIdList, deviceNums, dataTypeConfig)) {
+        acl_fail(ACL_ERROR_INVALID_PARAM,
+                 "aclprofCreateConfig: the device list (%u ids) must name distinct devices below %u, at most %d, "
+                 "none only with ACL_PROF_MSPROFTX; aicoreEvents must be NULL",
+                 deviceNums, device_count(), MAX_DEVICES);
+        return NULL;
+    }
+    if ((c = calloc(1, sizeof(*c))) == NULL) {
+        acl_fail(ACL_ERROR_BAD_ALLOC, "aclprofCreateConfig: out of memory");
+        return NULL;
+    }
+    c->magic = CONFIG_MAGIC;
+    c->ndevices = deviceNums;
+    if (deviceNums != 0)
+        memcpy(c->devices, deviceIdList, deviceNums * sizeof(*deviceIdList));
+    c->metrics = aicoreMetrics;
+    c->types = normalise_types(dataTypeConfig);
+    plat_mutex_lock(&api_lock);
+    list_add_tail(&configs, &c->link);
+    plat_mutex_unlock(&api_lock);
+    return c;
+}
+
+/* Called with api_lock held. */
+static bool config_live_locked(const aclprofConfig *c)
+{
+    return live_locked(&configs, c, offsetof(struct aclprofConfig, link)) && c->magic == CONFIG_MAGIC;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig)
+{
+    struct aclprofConfig *c = (struct aclprofConfig *)profilerConfig;
+    if (c == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroyConfig: argument 'profilerConfig' is NULL");
+    plat_mutex_lock(&api_lock);
+    if (!config_live_locked(c)) {
+        plat_mutex_unlock(&api_lock);
+        return acl_fail(ACL_ERROR_INVALID_PARAM,
+                        "aclprofDestroyConfig: argument 'profilerConfig' (%p) is not a live config (destroyed "
+                        "already, or not from aclprofCreateConfig)",
+                        profilerConfig);
+    }
+    list_del(&c->link);
+    c->magic = 0;
+    plat_mutex_unlock(&api_lock);
+    free(c);
+    return ACL_SUCCESS;
+}
+
+/* ---- start and stop ------------------------------------------------------------------- */
+
+/* Called with api_lock held: the checks of aclprofStart, in CANN's order;
+ * *types gets what to collect (NULL config: everything). */
+static aclError check_start_locked(const aclprofConfig *c, uint64_t *types)
+{
+    const char *fn = "aclprofStart";
+    forget_written_locked();
+    if (!inited)
+        return acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: aclprofInit was not called", fn);
+    if (c != NULL && !config_live_locked(c))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerConfig' (%p) is not a live config", fn,
+                        (const void *)c);
+    *types = c != NULL ? c->types : normalise_types(known_types & ~ACL_PROF_API_STATS);
+    if ((*types & ~INTERNAL_AICPU_MODEL) == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: the config's dataTypeConfig is 0; name what to collect", fn);
+    if (*types & ~known_types)
+        return acl_fail(ACL_ERROR_PROF_MODULES_UNSUPPORTED, "%s: dataTypeConfig has unknown bits 0x%llx", fn,
+                        (unsigned long long)(*types & ~known_types));
+    if (started || prof_running())
+        return acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: a profile is running already (aclprofStop it first)", fn);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
+{
+    const char *fn = "aclprofStart";
+    uint64_t types = 0;
+    const char *dir;
+    aclError err;
+    plat_mutex_lock(&api_lock);
+    err = check_start_locked(profilerConfig, &types);
+    dir = option_path[0] != '\0' ? option_path : out_path;
+    if (err == ACL_SUCCESS && !plat_make_dirs(dir))
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory \"%s\" cannot be made or written: %s", fn,
+                       dir, strerror(errno));
+    if (err == ACL_SUCCESS && (err = prof_begin(dir, prof_block_dim_names())) != ACL_SUCCESS)
+        err = acl_fail(err, "%s: a profile is running already", fn);
+    if (err == ACL_SUCCESS) {
+        started = true;
+        started_types = types;
+    }
+    plat_mutex_unlock(&api_lock);
+    return err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofStop(const aclprofConfig *profilerConfig)
+{
+    const char *fn = "aclprofStop";
+    aclError err = ACL_SUCCESS;
+    plat_mutex_lock(&api_lock);
+    if (!inited)
+        err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: aclprofInit was not called", fn);
+    else if (profilerConfig != NULL && !config_live_locked(profilerConfig))
+        err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerConfig' (%p) is not a live config", fn,
+                       profilerConfig);
+    else if (forget_written_locked(), !started)
+        err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: no profile is running (stopped twice, never started, or "
+                       "written by aclFinalize)", fn);
+    else if (profilerConfig != NULL && profilerConfig->types != started_types)
+        err = acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG,
+                       "%s: the config's data types (0x%llx) are not those the profile started with (0x%llx)", fn,
+                       (unsigned long long)profilerConfig->types, (unsigned long long)started_types);
+    else
+        err = stop_locked(fn);
+    plat_mutex_unlock(&api_lock);
+    return err;
+}
+
+/* ---- options ------------------------------------------------------------------------------- */
+
+static bool parse_uint(const char *s, uint64_t lo, uint64_t hi, const char **end)
+{
+    char *e;
+    unsigned long long v;
+    if (*s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    v = strtoull(s, &e, 10);
+    *end = e;
+    return errno == 0 && v >= lo && v <= hi;
+}
+
+static bool int_in(const char *s, uint64_t lo, uint64_t hi)
+{
+    const char *e;
+    return parse_uint(s, lo, hi, &e) && *e == '\0';
+}
+
+/* A comma list whose items are all in words (NULL: any non-empty word). */
+static bool list_of(const char *s, const char *const *words, size_t nwords)
+{
+    char buf[MAX_OPTION_LEN + 1], *save = NULL, *tok;
+    snprintf(buf, sizeof(buf), "%s", s);
+    if (buf[0] == '\0' || buf[strlen(buf) - 1] == ',')
+        return false;
+    for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        bool found = words == NULL;
+        for (size_t i = 0; i < nwords; i++)
+            found |= strcmp(tok, words[i]) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static bool option_value_ok(aclprofConfigType type, const char *v)
+{
+    static const char *const host_items[] = {"cpu", "mem"};
+    const char *e;
+    switch (type) {
+    case ACL_PROF_STORAGE_LIMIT:
+        return parse_uint(v, 200, 4294967295ull, &e) && strcmp(e, "MB") == 0;
+    case ACL_PROF_SYS_HARDWARE_MEM_FREQ:
+    case ACL_PROF_SYS_IO_FREQ:
+    case ACL_PROF_DVPP_FREQ:
+    case ACL_PROF_LOW_POWER_FREQ:
+    case ACL_PROF_SYS_CPU_FREQ:
+        return int_in(v, 1, 100);
+    case ACL_PROF_SYS_INTERCONNECTION_FREQ:
+    case ACL_PROF_HOST_SYS_USAGE_FREQ:
+        return int_in(v, 1, 50);
+    case ACL_PROF_LLC_MODE:
+        return strcmp(v, "read") == 0 || strcmp(v, "write") == 0;
+    case ACL_PROF_HOST_SYS:
+    case ACL_PROF_HOST_SYS_USAGE:
+        return list_of(v, host_items, ACLCPU_ARRAY_SIZE(host_items));
+    case ACL_PROF_OPTYPE:
+    case ACL_PROF_SYS_MEM_SERVICEFLOW:
+        return list_of(v, NULL, 0);
+    case ACL_PROF_NTS_METRICS:
+        return strcmp(v, "PipeUtilization") == 0 || (strncmp(v, "Custom:", 7) == 0 && list_of(v + 7, NULL, 0));
+    default: /* ACL_PROF_PATH */
+        return v[0] != '\0' && path_chars_ok(v);
+    }
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength)
+{
+    const char *fn = "aclprofSetConfig";
+    if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX || configType == 2)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'configType' is %d; it must be an aclprofConfigType "
+                        "between %d and %d", fn, (int)configType, ACL_PROF_ARGS_MIN + 1, ACL_PROF_ARGS_MAX - 1);
+    if (config == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'config' is NULL", fn);
+    if (configLength > MAX_OPTION_LEN || strnlen(config, MAX_OPTION_LEN + 1) != configLength)
+        return acl_fail(ACL_ERROR_INVALID_PARAM,
+                        "%s: argument 'configLength' is %zu; it must be strlen(config) and at most %d", fn,
+                        configLength, MAX_OPTION_LEN);
+    if (!option_value_ok(configType, config))
+        return acl_fail(configType == ACL_PROF_NTS_METRICS ? ACL_ERROR_INVALID_PARAM
+                                                           : ACL_ERROR_INVALID_PROFILING_CONFIG,
+                        "%s: option %d does not take the value \"%s\"", fn, (int)configType, config);
+    if (configType == ACL_PROF_PATH) {
+        plat_mutex_lock(&api_lock);
+        make_absolute(config, option_path, sizeof(option_path));
+        plat_mutex_unlock(&api_lock);
+    }
+    return ACL_SUCCESS;
+}
+
+/* ---- msproftx ------------------------------------------------------------------------------ */
+
+ACL_FUNC_VISIBILITY void *aclprofCreateStamp(void)
+{
+    struct stamp *s;
+    if (!tx_running()) {
+        acl_fail((aclError)-1, "aclprofCreateStamp: no profile with ACL_PROF_MSPROFTX is running");
+        return NULL;
+    }
+    if ((s = calloc(1, sizeof(*s))) == NULL)
+        return NULL;
+    s->magic = STAMP_MAGIC;
+    plat_mutex_lock(&api_lock);
+    list_add_tail(&stamps, &s->link);
+    plat_mutex_unlock(&api_lock);
+    return s;
+}
+
+/* Called with api_lock held. */
+static struct stamp *stamp_locked(void *p)
+{
+    struct stamp *s = p;
+    return p != NULL && live_locked(&stamps, p, offsetof(struct stamp, link)) && s->magic == STAMP_MAGIC ? s : NULL;
+}
+
+ACL_FUNC_VISIBILITY void aclprofDestroyStamp(void *stamp)
+{
+    struct stamp *s;
+    plat_mutex_lock(&api_lock);
+    if ((s = stamp_locked(stamp)) != NULL) {
+        list_del(&s->link);
+        s->magic = 0;
+    }
+    plat_mutex_unlock(&api_lock);
+    if (s == NULL && stamp != NULL)
+        LOGW("aclprofDestroyStamp: %p is not a live stamp; ignored", stamp);
+    free(s);
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen)
+{
+    struct stamp *s;
+    const char *fn = "aclprofSetStampTraceMessage";
+    if (msg == NULL || msgLen >= MAX_STAMP_MSG)
+        return tx_fail("%s: %s", fn, "'msg' must not be NULL and 'msgLen' must be below 128");
+    plat_mutex_lock(&api_lock);
+    if ((s = stamp_locked(stamp)) != NULL)
+        snprintf(s->msg, sizeof(s->msg), "%.*s", (int)msgLen, msg);
+    plat_mutex_unlock(&api_lock);
+    return s != NULL ? ACL_SUCCESS : tx_fail("%s: %s", fn, "argument 'stamp' is not a live stamp");
+}
+
+/* The message of a live stamp, copied out; false for a dead one. */
+static bool stamp_message(void *stamp, char *out)
+{
+    struct stamp *s;
+    plat_mutex_lock(&api_lock);
+    if ((s = stamp_locked(stamp)) != NULL)
+        memcpy(out, s->msg, MAX_STAMP_MSG);
+    plat_mutex_unlock(&api_lock);
+    return s != NULL;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofMark(void *stamp)
+{
+    char msg[MAX_STAMP_MSG];
+    if (!stamp_message(stamp, msg))
+        return tx_fail("%s: %s", "aclprofMark", "argument 'stamp' is not a live stamp");
+    prof_host_mark(msg, plat_now_ns());
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofPush(void *stamp)
+{
+    char msg[MAX_STAMP_MSG];
+    uint32_t id;
+    if (stamp == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofPush: argument 'stamp' is NULL");
+    if (!stamp_message(stamp, msg))
+        return tx_fail("%s: %s", "aclprofPush", "argument 'stamp' is not a live stamp");
+    id = prof_host_range_begin(msg, plat_now_ns());
+    plat_mutex_lock(&api_lock);
+    if (push_depth < MAX_RANGES)
+        push_stack[push_depth++] = id;
+    plat_mutex_unlock(&api_lock);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofPop(void)
+{
+    uint32_t id = 0;
+    bool had;
+    plat_mutex_lock(&api_lock);
+    had = push_depth > 0;
+    if (had)
+        id = push_stack[--push_depth];
+    plat_mutex_unlock(&api_lock);
+    if (!had)
+        return tx_fail("%s: %s", "aclprofPop", "nothing was pushed");
+    prof_host_range_end(id, plat_now_ns());
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
+{
+    char msg[MAX_STAMP_MSG];
+    uint32_t slot = MAX_RANGES, entry;
+    if (stamp == NULL || rangeId == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofRangeStart: argument '%s' is NULL",
+                        stamp == NULL ? "stamp" : "rangeId");
+    if (!stamp_message(stamp, msg))
+        return tx_fail("%s: %s", "aclprofRangeStart", "argument 'stamp' is not a live stamp");
+    entry = prof_host_range_begin(msg, plat_now_ns());
+    plat_mutex_lock(&api_lock);
+    for (uint32_t i = 0; i < MAX_RANGES && slot == MAX_RANGES; i++)
+        if (open_ranges[i] == 0)
+            slot = i;
+    if (slot < MAX_RANGES) /* UINT32_MAX: open, but not in the profile */
+        open_ranges[slot] = entry != 0 ? entry : UINT32_MAX;
+    plat_mutex_unlock(&api_lock);
+    if (slot == MAX_RANGES)
+        return tx_fail("%s: %s", "aclprofRangeStart", "1024 ranges are open already");
+    *rangeId = slot + 1;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofRangeStop(uint32_t rangeId)
+{
+    uint32_t entry = 0;
+    plat_mutex_lock(&api_lock);
+    if (rangeId >= 1 && rangeId <= MAX_RANGES) {
+        entry = open_ranges[rangeId - 1];
+        open_ranges[rangeId - 1] = 0;
+    }
+    plat_mutex_unlock(&api_lock);
+    if (entry == 0)
+        return tx_fail("%s: %s", "aclprofRangeStop", "argument 'rangeId' names no open range");
+    if (entry != UINT32_MAX)
+        prof_host_range_end(entry, plat_now_ns());
+    return ACL_SUCCESS;
+}
+
+/* FNV-1a: a stable id for a string (UINT64_MAX is kept for failure). */
+ACL_FUNC_VISIBILITY uint64_t aclprofStr2Id(const char *message)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (message == NULL)
+        return UINT64_MAX;
+    for (const unsigned char *p = (const unsigned char *)message; *p != '\0'; p++)
+        h = (h ^ *p) * 0x100000001b3ull;
+    return h == UINT64_MAX ? h - 1 : h;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr)
+{
+    char name[64];
+    if (attr == NULL)
+        return tx_fail("%s: %s", "aclprofRangePushEx", "argument 'attr' is NULL");
+    if (attr->messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO || attr->message.tensorInfo == NULL)
+        return tx_fail("%s: %s", "aclprofRangePushEx", "the attributes must carry tensor info (messageType 0)");
+    if (ex_depth >= ACLCPU_ARRAY_SIZE(ex_stack))
+        return tx_fail("%s: %s", "aclprofRangePushEx", "64 ranges are pushed already on this thread");
+    snprintf(name, sizeof(name), "op %016llx", (unsigned long long)attr->message.tensorInfo->opNameId);
+    ex_stack[ex_depth++] = prof_host_range_begin(name, plat_now_ns());
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofRangePop(void)
+{
+    if (ex_depth == 0)
+        return tx_fail("%s: %s", "aclprofRangePop", "nothing was pushed on this thread");
+    prof_host_range_end(ex_stack[--ex_depth], plat_now_ns());
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
+{
+    const char *fn = "aclprofMarkEx";
+    struct stream *s;
+    struct task *t;
+    if (msg == NULL || stream == NULL)
+        return tx_fail("%s: %s", fn, "arguments 'msg' and 'stream' must not be NULL");
+    if (msgLen < 1 || msgLen > MAX_MARK_MSG || strnlen(msg, MAX_MARK_MSG + 1) != msgLen)
+        return tx_fail("%s: %s", fn, "'msgLen' must be strlen(msg), 1 to 127");
+    if (!tx_running())
+        return tx_fail("%s: %s", fn, "no profile with ACL_PROF_MSPROFTX is running");
+    if (stream_resolve(fn, stream, &s) != ACL_SUCCESS)
+        return (aclError)-1;
+    if (stream_begin_task(fn, s, stream, TASK_MARK, &t) != ACL_SUCCESS)
+        return (aclError)-1;
+    memcpy(t->inline_args, msg, msgLen + 1);
+    t->u.host.arg = t->inline_args;
+    stream_commit(s, t);
+    return ACL_SUCCESS;
+}
+
+/* ---- steps ----------------------------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclprofStepInfo *aclprofCreateStepInfo(void)
+{
+    struct aclprofStepInfo *si = calloc(1, sizeof(*si));
+    if (si == NULL)
+        return NULL;
+    si->magic = STEP_MAGIC;
+    plat_mutex_lock(&api_lock);
+    si->index = ++next_step;
+    list_add_tail(&steps, &si->link);
+    plat_mutex_unlock(&api_lock);
+    return si;
+}
+
+ACL_FUNC_VISIBILITY void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo)
+{
+    bool live;
+    plat_mutex_lock(&api_lock);
+    live = stepinfo != NULL && live_locked(&steps, stepinfo, offsetof(struct aclprofStepInfo, link));
+    if (live) {
+        list_del(&stepinfo->link);
+        stepinfo->magic = 0;
+    }
+    plat_mutex_unlock(&api_lock);
+    if (live)
+        free(stepinfo);
+    else if (stepinfo != NULL)
+        LOGW("aclprofDestroyStepInfo: %p is not a live step info; ignored", (void *)stepinfo);
+}
+
+/* Called with api_lock held: the checks of a step mark, in CANN's order. */
+static aclError step_check_locked(const aclprofStepInfo *si, aclprofStepTag tag)
+{
+    const char *fn = "aclprofGetStepTimestamp";
+    if (si == NULL || !live_locked(&steps, si, offsetof(struct aclprofStepInfo, link)))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stepInfo' is %s", fn,
+                        si == NULL ? "NULL" : "not a live step info");
+    if (tag != ACL_STEP_START && tag != ACL_STEP_END)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'tag' is %d; it must be ACL_STEP_START or "
+                        "ACL_STEP_END", fn, (int)tag);
+    if (tag == ACL_STEP_START ? si->started : si->ended)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: step %u was %s already; each step info marks one start and "
+                        "one end", fn, si->index, tag == ACL_STEP_START ? "started" : "ended");
+    return ACL_SUCCESS;
+}
+
+/* Called with api_lock held: notes (on) or takes back (off) a mark. */
+static void step_note_locked(aclprofStepInfo *si, aclprofStepTag tag, bool on)
+{
+    if (tag == ACL_STEP_START)
+        si->started = on;
+    else
+        si->ended = on;
+}
+
+/* Marks a step's start or end: a task on the stream while a profile runs,
+ * and the step info's state either way. */
+ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
+                                                     aclrtStream stream)
+{
+    const char *fn = "aclprofGetStepTimestamp";
+    struct stream *s;
+    struct task *t;
+    uint32_t index = 0;
+    aclError err;
+    plat_mutex_lock(&api_lock);
+    err = step_check_locked(stepInfo, tag);
+    if (err == ACL_SUCCESS) {
+        step_note_locked(stepInfo, tag, true);
+        index = stepInfo->index;
+    }
+    plat_mutex_unlock(&api_lock);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS && prof_running() && (err = stream_begin_task(fn, s, stream, TASK_STEP, &t)) == ACL_SUCCESS) {
+        t->u.host.block = tag == ACL_STEP_END;
+        t->u.host.thread = index;
+        stream_commit(s, t);
+    }
+    if (err != ACL_SUCCESS && index != 0) { /* the mark did not happen */
+        plat_mutex_lock(&api_lock);
+        if (live_locked(&steps, stepInfo, offsetof(struct aclprofStepInfo, link)))
+            step_note_locked(stepInfo, tag, false);
+        plat_mutex_unlock(&api_lock);
+    }
+    return err;
+}

@@ -1,0 +1,576 @@
+/*
+ * model.c - model run instances: the object, its lanes of recorded tasks,
+ * build mode, and the bookkeeping of runs.
+ *
+ * DESIGN: a model is a set of lanes (model.h). While a lane records, the
+ * stream that feeds it has s->rec_lane set, and stream_commit hands each
+ * task to model_record_locked instead of the queue. aclmdlRIBuildEnd (or
+ * the end of a capture, capture.c) closes the lanes and gives each one a
+ * runner, an internal stream. A run (aclmdlRIExecuteAsync) is numbered
+ * when issued; model_run_started starts it on the HEAD lanes' runners and
+ * the last lane to end completes it, which is record number `run` of the
+ * model's done event. Runs that were dropped before they started (their
+ * stream was aborted) are skipped in order, so the done event always
+ * counts runs ended in order.
+ *
+ * Threads: host threads (API), executors (run start/end, lane ends).
+ * Locks: capture_lock guards lanes, edges and every state change of a model
+ * (and, together with the stream's lock, s->rec_lane / s->model); m->lock
+ * guards the run counters. capture_lock > m->lock; capture_lock >
+ * stream->lock > event->lock; m->lock is never held with a stream lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/engine.h"
+#include "model.h"
+
+static plat_mutex capture_lock_;
+/* Lanes that record (builds and captures under way). Written under
+ * capture_lock; read without it (relaxed) as a hint that sends event calls
+ * down the slow path, which re-checks everything under the lock; the fast
+ * path also bails out when it meets a recording stream or a captured event
+ * under their locks, so a stale hint only costs time. */
+static _Atomic int recording_lanes;
+
+__attribute__((constructor)) static void model_init(void) { plat_mutex_init(&capture_lock_); }
+
+void capture_enter(void) { plat_mutex_lock(&capture_lock_); }
+void capture_leave(void) { plat_mutex_unlock(&capture_lock_); }
+
+bool model_recording_anywhere(void) { return atomic_load_explicit(&recording_lanes, memory_order_relaxed) > 0; }
+
+/* ---- the object ---------------------------------------------------------------- */
+
+/* An internal event (a model's edge or completion): Ex, so it takes no slot
+ * of the SoC's event cap, and never handed to the user. */
+struct event *model_new_event(struct model *m)
+{
+    struct event *ev;
+    if (event_create(m->ctx, ACL_EVENT_SYNC, true, false, &ev) != ACL_SUCCESS)
+        return NULL;
+    ev->internal = true;
+    return ev;
+}
+
+aclError model_create(struct context *ctx, enum model_kind kind, struct model **out)
+{
+    bool fresh;
+    struct model *m = obj_create(OBJ_MODEL, sizeof(*m), offsetof(struct model, ctx), &fresh);
+    if (m == NULL)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    if (fresh)
+        plat_mutex_init(&m->lock);
+    m->ctx = ctx;
+    m->dev = ctx->dev;
+    m->kind = kind;
+    m->state = kind == MODEL_BUILT ? MODEL_BUILDING : MODEL_CAPTURING;
+    list_init(&m->groups);
+    list_init(&m->capture_link);
+    m->done = model_new_event(m);
+    if (m->done == NULL) {
+        obj_kill(&m->hdr);
+        obj_recycle(&m->hdr);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    plat_mutex_lock(&ctx->lock);
+    list_add_tail(&ctx->models, &m->ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    obj_publish(&m->hdr);
+    *out = m;
+    return ACL_SUCCESS;
+}
+
+/* Grows *arr (of *cap elements of size sz) to hold n + 1; false on OOM. */
+static bool grow(void **arr, uint32_t *cap, uint32_t n, size_t sz)
+{
+    void *p;
+    uint32_t c;
+    if (n < *cap)
+        return true;
+    c = *cap < 8 ? 8 : *cap * 2;
+    p = realloc(*arr, (size_t)c * sz);
+    if (p == NULL)
+        return false;
+    *arr = p;
+    *cap = c;
+    return true;
+}
+
+/* Called with capture_lock held: a new lane of m fed by s (the caller sets
+ * s->rec_lane under s's lock). */
+struct lane *model_add_lane(struct model *m, struct stream *s, const void *handle, uint32_t flag)
+{
+    struct lane *l;
+    if (!grow((void **)&m->lanes, &m->cap_lanes, m->nlanes, sizeof(*m->lanes)))
+        return NULL;
+    l = calloc(1, sizeof(*l));
+    if (l == NULL)
+        return NULL;
+    l->m = m;
+    l->index = m->nlanes;
+    l->flag = flag;
+    l->user = s;
+    l->user_handle = handle;
+    l->tail = &l->head;
+    m->lanes[m->nlanes++] = l;
+    atomic_fetch_add_explicit(&recording_lanes, 1, memory_order_relaxed);
+    return l;
+}
+
+/* Called with capture_lock held: s's tasks go to l from now on (l NULL:
+ * back to its queue). */
+void model_feed(struct stream *s, struct lane *l)
+{
+    plat_spin_lock(&s->lock);
+    if (s->rec_lane != NULL && l == NULL)
+        atomic_fetch_sub_explicit(&recording_lanes, 1, memory_order_relaxed);
+    s->rec_lane = l;
+    if (l != NULL)
+        s->last_lane = l;
+    plat_spin_unlock(&s->lock);
+}
+
+/* Called with capture_lock held: releases and frees a lane's recorded tasks. */
+static void drop_tasks(struct task *first)
+{
+    while (first != NULL) {
+        struct task *next = task_next(first);
+        task_release(first);
+        task_free(first);
+        first = next;
+    }
+}
+
+static void lane_clear(struct lane *l)
+{
+    drop_tasks(task_next(&l->head));
+    task_set_next(&l->head, NULL);
+    l->tail = &l->head;
+    l->ntasks = 0;
+    l->tail_edge = NULL;
+}
+
+/* Called with capture_lock held: forgets s in every lane of m. */
+static void forget_stream_locked(struct model *m, struct lane *l)
+{
+    struct stream *s = l->user;
+    if (s == NULL || !obj_same(&s->hdr, l->user_handle))
+        return;
+    plat_spin_lock(&s->lock);
+    if (s->rec_lane == l) {
+        s->rec_lane = NULL;
+        atomic_fetch_sub_explicit(&recording_lanes, 1, memory_order_relaxed);
+    }
+    if (s->model == m)
+        s->model = NULL;
+    if (s->last_lane == l)
+        s->last_lane = NULL;
+    plat_spin_unlock(&s->lock);
+    l->user = NULL;
+}
+
+static void lane_free(struct model *m, struct lane *l)
+{
+    forget_stream_locked(m, l);
+    if (l->runner != NULL)
+        stream_destroy(l->runner, NULL, true);
+    lane_clear(l);
+    free(l);
+}
+
+/* Waits for every run issued so far to end (it may run on other threads). */
+static void wait_for_runs(struct model *m)
+{
+    engine_sync_event(m->done, obj_handle(&m->done->hdr), 0);
+    /* The run tasks are at their end (the runs ended); let them finish. */
+    while (atomic_load_explicit(&m->run_tasks, memory_order_acquire) != 0)
+        plat_thread_yield();
+}
+
+/* Called with capture_lock held, m's handle already killed. */
+static void model_free_locked(struct model *m)
+{
+    struct list *pos;
+    wait_for_runs(m);
+    for (uint32_t i = 0; i < m->nlanes; i++)
+        lane_free(m, m->lanes[i]);
+    free(m->lanes);
+    if (m->exec_stream != NULL)
+        stream_destroy(m->exec_stream, NULL, true);
+    while (!list_empty(&m->groups)) {
+        pos = m->groups.next;
+        struct task_group *g = ACLCPU_CONTAINER_OF(pos, struct task_group, link);
+        list_del(pos);
+        obj_kill(&g->hdr);
+        obj_recycle(&g->hdr);
+    }
+    drop_tasks(m->graveyard);
+    for (uint32_t i = 0; i < m->nedges; i++)
+        event_destroy(m->edges[i], NULL);
+    free(m->edges);
+    free(m->uses);
+    free(m->skipped);
+    event_destroy(m->done, NULL);
+    if (list_linked(&m->capture_link))
+        list_del(&m->capture_link);
+    plat_mutex_lock(&m->ctx->lock);
+    list_del(&m->ctx_link);
+    plat_mutex_unlock(&m->ctx->lock);
+    obj_recycle(&m->hdr);
+}
+
+/* Called with capture_lock held: a capture that gives no model (invalid
+ * or unjoined). A model of its own is dropped; one captured into with
+ * aclmdlRICaptureToModelRIBegin goes back to empty, as it was. */
+void model_free_unlocked_capture(struct model *m)
+{
+    if (!m->into_existing) {
+        obj_kill(&m->hdr);
+        model_free_locked(m);
+        return;
+    }
+    for (uint32_t i = 0; i < m->nlanes; i++)
+        lane_free(m, m->lanes[i]);
+    m->nlanes = 0;
+    for (uint32_t i = 0; i < m->nedges; i++)
+        event_destroy(m->edges[i], NULL);
+    m->nedges = m->nuses = 0;
+    m->origin = NULL;
+    m->kind = MODEL_BUILT;
+    m->state = MODEL_BUILDING;
+}
+
+aclError model_destroy(struct model *m, const void *handle)
+{
+    capture_enter();
+    if (handle != NULL && !obj_same(&m->hdr, handle)) {
+        capture_leave();
+        return ACL_ERROR_RT_INVALID_HANDLE;
+    }
+    obj_kill(&m->hdr);
+    model_free_locked(m);
+    capture_leave();
+    return ACL_SUCCESS;
+}
+
+void model_destroy_all(struct context *ctx)
+{
+    for (;;) {
+        struct model *m = NULL;
+        plat_mutex_lock(&ctx->lock);
+        if (!list_empty(&ctx->models))
+            m = ACLCPU_CONTAINER_OF(ctx->models.next, struct model, ctx_link);
+        plat_mutex_unlock(&ctx->lock);
+        if (m == NULL)
+            return;
+        capture_enter();
+        if (atomic_load_explicit(&m->hdr.live, memory_order_relaxed))
+            obj_kill(&m->hdr);
+        model_free_locked(m);
+        capture_leave();
+    }
+}
+
+/* ---- recording ------------------------------------------------------------------ */
+
+aclError model_check_recordable_locked(const char *fn, struct stream *s, enum task_kind kind)
+{
+    struct lane *l = s->rec_lane;
+    if (s->update != NULL)
+        return kind == TASK_KERNEL ? ACL_SUCCESS
+                                   : acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                                              "%s: stream %d is updating a task group, which holds kernels only", fn,
+                                              s->id);
+    if (l->closed)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: stream %d is bound to a model that aclmdlRIBuildEnd finished; it takes no more tasks "
+                        "(aclrtPersistentTaskClean empties it for new ones)",
+                        fn, s->id);
+    if (l->m->state == MODEL_CAPTURING && atomic_load_explicit((_Atomic int *)&l->m->invalid, memory_order_relaxed))
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the capture stream %d takes part in was "
+                        "invalidated; end it with aclmdlRICaptureEnd", fn, s->id);
+    if (kind == TASK_CALLBACK)
+        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "%s: a model cannot hold aclrtLaunchCallback tasks (use "
+                        "aclrtLaunchHostFunc)", fn);
+    if (s->open_group != NULL && kind != TASK_KERNEL)
+        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "%s: a task group holds kernels only", fn);
+    return ACL_SUCCESS;
+}
+
+void model_record_locked(struct stream *s, struct task *t)
+{
+    task_set_next(t, NULL);
+    if (s->update != NULL) {
+        struct task_update *u = s->update;
+        if (u->last != NULL)
+            task_set_next(u->last, t);
+        else
+            u->first = t;
+        u->last = t;
+        u->count++;
+        return;
+    }
+    struct lane *l = s->rec_lane;
+    task_set_next(l->tail, t);
+    l->tail = t;
+    l->ntasks++;
+    l->tail_edge = NULL; /* a later task ends the lane, not the record before it */
+    if (s->open_group != NULL)
+        s->open_group->count++;
+}
+
+/* ---- build mode ------------------------------------------------------------------ */
+
+/* Called with capture_lock held: the HEAD lanes, as runs start them. */
+static uint32_t count_heads(const struct model *m)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nlanes; i++)
+        n += m->lanes[i]->flag == ACL_MODEL_STREAM_FLAG_HEAD;
+    return n;
+}
+
+/* Called with capture_lock held: gives each lane its runner; the model can
+ * run from here on. */
+aclError model_finish(struct model *m)
+{
+    for (uint32_t i = 0; i < m->nlanes; i++) {
+        struct lane *l = m->lanes[i];
+        uint32_t prio = l->user != NULL ? atomic_load_explicit(&l->user->priority, memory_order_relaxed) : 0;
+        if (l->runner == NULL && stream_create_internal(m->ctx, prio, &l->runner) != ACL_SUCCESS)
+            return ACL_ERROR_RT_NO_STREAM_RESOURCE;
+    }
+    plat_mutex_lock(&m->lock);
+    m->state = MODEL_READY;
+    plat_mutex_unlock(&m->lock);
+    return ACL_SUCCESS;
+}
+
+/* Called with capture_lock held: the lane of m that s feeds, or NULL. */
+struct lane *model_lane_of(const struct model *m, const struct stream *s)
+{
+    for (uint32_t i = 0; i < m->nlanes; i++)
+        if (m->lanes[i]->user == s)
+            return m->lanes[i];
+    return NULL;
+}
+
+/* Called with capture_lock held: binds persistent stream s. Tasks it kept
+ * before the bind move into its lane. */
+aclError model_bind(struct model *m, struct stream *s, const void *handle, uint32_t flag)
+{
+    struct lane *l = model_add_lane(m, s, handle, flag);
+    struct task *kept;
+    if (l == NULL)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    plat_spin_lock(&s->lock);
+    kept = stream_take_kept_locked(s);
+    s->model = m;
+    s->rec_lane = l;
+    s->last_lane = l;
+    while (kept != NULL) {
+        struct task *next = task_next(kept);
+        model_record_locked(s, kept);
+        kept = next;
+    }
+    engine_note_done(s, s->issued); /* what it kept is the model's now */
+    plat_spin_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
+
+/* Called with capture_lock held: closes every lane (no more tasks) and
+ * makes the model runnable. */
+aclError model_build_end(struct model *m)
+{
+    for (uint32_t i = 0; i < m->nlanes; i++) {
+        struct lane *l = m->lanes[i];
+        struct stream *s = l->user;
+        if (s == NULL)
+            continue;
+        plat_spin_lock(&s->lock);
+        l->closed = true;
+        plat_spin_unlock(&s->lock);
+    }
+    return model_finish(m);
+}
+
+/* Called with capture_lock held: reopens s's lane of m, empty. */
+void model_clean_lane(struct lane *l)
+{
+    struct stream *s = l->user;
+    plat_spin_lock(&s->lock);
+    lane_clear(l);
+    l->closed = false;
+    plat_spin_unlock(&s->lock);
+}
+
+/* Called with capture_lock held: takes l out of m (its stream goes back to
+ * being a plain persistent stream). */
+void model_unbind(struct model *m, struct lane *l)
+{
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < m->nlanes; i++)
+        if (m->lanes[i] != l)
+            m->lanes[j++] = m->lanes[i];
+    m->nlanes = j;
+    for (uint32_t i = 0; i < m->nlanes; i++)
+        m->lanes[i]->index = i;
+    lane_free(m, l);
+}
+
+/* True while runs issued to m have not all ended. */
+bool model_busy(struct model *m)
+{
+    bool busy;
+    plat_mutex_lock(&m->lock);
+    busy = m->completed < m->issued;
+    plat_mutex_unlock(&m->lock);
+    return busy;
+}
+
+/* A destroyed stream leaves the lanes it fed (they keep their tasks). */
+void model_stream_gone(struct stream *s)
+{
+    struct lane *l;
+    bool in_model;
+    plat_spin_lock(&s->lock);
+    in_model = s->model != NULL || s->last_lane != NULL || s->rec_lane != NULL;
+    plat_spin_unlock(&s->lock);
+    if (!in_model)
+        return;
+    capture_enter();
+    l = s->last_lane;
+    if (l != NULL && l->user == s)
+        forget_stream_locked(l->m, l);
+    if (s->model != NULL) {
+        l = model_lane_of(s->model, s);
+        if (l != NULL)
+            forget_stream_locked(s->model, l);
+    }
+    capture_leave();
+}
+
+/* ---- runs --------------------------------------------------------------------------- */
+
+aclError model_issue_run(struct model *m, uint64_t *run)
+{
+    plat_mutex_lock(&m->lock);
+    if (m->state != MODEL_READY) {
+        plat_mutex_unlock(&m->lock);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    *run = ++m->issued;
+    plat_spin_lock(&m->done->lock);
+    m->done->record_gen = *run; /* a host sync on done waits for every run issued */
+    plat_spin_unlock(&m->done->lock);
+    plat_mutex_unlock(&m->lock);
+    return ACL_SUCCESS;
+}
+
+/* Called with m->lock held: run has ended; moves `completed` past it and
+ * past the skipped runs right after it. Returns the new count. */
+static uint64_t advance_locked(struct model *m, uint64_t run)
+{
+    bool moved = true;
+    if (run == m->completed + 1)
+        m->completed = run;
+    while (moved) {
+        moved = false;
+        for (uint32_t i = 0; i < m->nskipped; i++) {
+            if (m->skipped[i] == m->completed + 1) {
+                m->completed++;
+                m->skipped[i] = m->skipped[--m->nskipped];
+                moved = true;
+                break;
+            }
+        }
+    }
+    return m->completed;
+}
+
+static void run_ended(struct model *m, uint64_t run)
+{
+    uint64_t through;
+    int err = atomic_load_explicit(&m->run_error, memory_order_relaxed);
+    plat_mutex_lock(&m->lock);
+    if (atomic_load_explicit(&m->aborted_run, memory_order_relaxed) == run)
+        err = ACL_ERROR_RT_MODEL_ABORT_NORMAL;
+    m->errors[run % MODEL_ERROR_RING] = err;
+    through = advance_locked(m, run);
+    plat_mutex_unlock(&m->lock);
+    event_reach(m->done, through, plat_now_ns());
+}
+
+void model_run_started(struct model *m, uint64_t run, struct lane ***heads, uint32_t *nheads)
+{
+    uint32_t n;
+    plat_mutex_lock(&m->lock);
+    m->started = run;
+    n = count_heads(m);
+    /* Relaxed: the lanes are pushed to their runners after this (the
+     * runner queue's lock publishes it), and lanes count themselves out
+     * with acq_rel RMWs (model_lane_finished). */
+    atomic_store_explicit(&m->lanes_running, n, memory_order_relaxed);
+    atomic_store_explicit(&m->run_error, ACL_SUCCESS, memory_order_relaxed);
+    plat_mutex_unlock(&m->lock);
+    *heads = m->lanes;
+    *nheads = m->nlanes;
+    if (n == 0)
+        run_ended(m, run);
+}
+
+void model_lane_finished(struct model *m, uint64_t run)
+{
+    /* acq_rel: the lane that ends the run sees every other lane's writes
+     * (their release), and publishes the run's end with its own. */
+    if (atomic_fetch_sub_explicit(&m->lanes_running, 1, memory_order_acq_rel) == 1)
+        run_ended(m, run);
+}
+
+void model_activate(struct model *m, struct lane *l, uint64_t run)
+{
+    /* Counted before it is pushed, so the run cannot end in between
+     * (relaxed: the activating lane is itself still counted). */
+    atomic_fetch_add_explicit(&m->lanes_running, 1, memory_order_relaxed);
+    replay_start_lane(l, run);
+}
+
+void model_skip_run(struct model *m, uint64_t run)
+{
+    uint64_t before, through;
+    plat_mutex_lock(&m->lock);
+    before = m->completed;
+    m->errors[run % MODEL_ERROR_RING] = ACL_SUCCESS;
+    if (run == before + 1)
+        through = advance_locked(m, run);
+    else if (grow((void **)&m->skipped, &m->cap_skipped, m->nskipped, sizeof(uint64_t)))
+        m->skipped[m->nskipped++] = run; /* ends when the runs before it have */
+    else
+        LOGE("model %u: out of memory noting dropped run %llu; later runs will wait for it", m->hdr.index,
+             (unsigned long long)run);
+    through = m->completed;
+    plat_mutex_unlock(&m->lock);
+    if (through != before)
+        event_reach(m->done, through, plat_now_ns());
+}
+
+aclError model_run_result(struct model *m, uint64_t run)
+{
+    aclError err;
+    plat_mutex_lock(&m->lock);
+    err = m->errors[run % MODEL_ERROR_RING];
+    plat_mutex_unlock(&m->lock);
+    return err;
+}
+
+void model_note_error(struct model *m, aclError err)
+{
+    int cur = atomic_load_explicit(&m->run_error, memory_order_relaxed);
+    /* A real failure replaces an overflow, which is only a "successful"
+     * code (spec §4); relaxed: read after the run's end (acq_rel above). */
+    while ((cur == ACL_SUCCESS || (acl_is_overflow(cur) && !acl_is_overflow(err))) &&
+           !atomic_compare_exchange_weak_explicit(&m->run_error, &cur, err, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}

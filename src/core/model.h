@@ -1,0 +1,232 @@
+/*
+ * model.h - model run instances (aclmdlRI): lanes of recorded tasks, the
+ * build and capture states, task groups, and what the engine needs to run
+ * a model (engine/replay.c).
+ *
+ * A model has one lane per stream that was bound to it (build mode) or
+ * that took part in its capture. A lane is a list of recorded tasks, the
+ * same records a launch makes, kept in the model instead of a queue, and a
+ * runner: an internal stream that plays the lane in each run. Events
+ * recorded and waited inside the model become edge events private to it,
+ * whose generation is the run number, so runs never see each other's
+ * records. Runs of one model are serialised: run r starts once r - 1 ended.
+ *
+ * Lock order: capture_lock > model->lock > stream->lock > event->lock.
+ */
+#ifndef ACLCPU_MODEL_H
+#define ACLCPU_MODEL_H
+
+#include "core.h"
+
+enum model_kind { MODEL_BUILT, MODEL_CAPTURED };
+enum model_state { MODEL_BUILDING, MODEL_CAPTURING, MODEL_READY };
+
+/* How a recorded event task is used (task->u.event.in_model). */
+enum model_event_use {
+    MEV_NONE = 0,  /* an eager task, not in a model */
+    MEV_EDGE,      /* record or wait of a private edge event: the generation is the run number */
+    MEV_LATEST,    /* build mode: waits for the event's newest record when the wait is reached */
+    MEV_REAL,      /* a record, reset or wait on the user's event, done as an eager one would */
+};
+
+/* Generations with a meaning of their own in waits (event.c). */
+#define GEN_FLAG (UINT64_MAX - 1)   /* EXTERNAL events: wait until set (recorded, not reset) */
+#define GEN_LATEST (UINT64_MAX - 2) /* the event's newest record when the wait is reached */
+
+struct lane {
+    struct model *m;
+    uint32_t index;
+    uint32_t flag;               /* ACL_MODEL_STREAM_FLAG_HEAD or _DEFAULT */
+    struct stream *user;         /* the bound or captured stream; NULL once it is gone */
+    const void *user_handle;
+    struct task head;            /* sentinel: the recorded tasks follow head.next */
+    struct task *tail;
+    uint32_t ntasks;
+    bool closed;                 /* build ended: the lane takes no more tasks */
+    struct event *tail_edge;     /* capture: the edge the lane's last task records, if it does */
+    bool joined;                 /* capture: its end is joined back into the origin stream */
+    struct stream *runner;       /* plays the lane in runs (an internal stream) */
+    bool targeted;               /* an aclrtActiveStream/aclrtSwitchStream may start it (it is never
+                                  * played inline: it could then run twice at once) */
+    /* Profiled runs: the entry the lane's first task comes after (the
+     * run's begin, or the task that activated it), set by whoever starts
+     * the lane before it pushes the lane's task (that push publishes it). */
+    uint32_t prof_after;
+};
+
+/* A wait in lane `lane` on the edge `edge` (capture join check). */
+struct edge_use {
+    struct event *edge;
+    uint32_t lane;
+};
+
+#define MODEL_ERROR_RING 64
+#define MODEL_NAME_MAX 512
+
+struct model {
+    struct obj_header hdr;
+    plat_mutex lock;             /* everything below, unless noted */
+    struct context *ctx;         /* recycling clears from here on */
+    struct device *dev;
+    struct list ctx_link;        /* in ctx->models, under ctx->lock */
+    enum model_kind kind;
+    enum model_state state;
+    char name[MODEL_NAME_MAX + 1];
+    struct lane **lanes;
+    uint32_t nlanes, cap_lanes;
+    bool has_end;
+
+    /* Capture (under capture_lock as well). */
+    struct lane *origin;
+    int mode;                    /* aclmdlRICaptureMode */
+    uint64_t begin_thread;
+    aclError invalid;            /* why the capture was invalidated; 0 while valid */
+    char invalid_why[256];
+    struct list capture_link;    /* active captures */
+    bool into_existing;          /* aclmdlRICaptureToModelRIBegin */
+
+    /* Edge events, and the waits on them (capture join check). */
+    struct event **edges;
+    uint32_t nedges, cap_edges;
+    struct edge_use *uses;
+    uint32_t nuses, cap_uses;
+
+    /* Runs. done counts them: record_gen = runs issued, done_gen = runs
+     * ended in order (skipped ones included). */
+    struct event *done;
+    uint64_t issued, started, completed;
+    uint64_t *skipped;           /* runs dropped before they started, above completed */
+    uint32_t nskipped, cap_skipped;
+    aclError errors[MODEL_ERROR_RING]; /* run r's result at r % MODEL_ERROR_RING */
+    /* Lanes still running in the current run. Atomic: lanes end on their
+     * runners without the model lock (see replay.c). */
+    _Atomic uint32_t lanes_running;
+    _Atomic uint64_t aborted_run;     /* aclmdlRIAbort: the run being stopped */
+    _Atomic int run_error;            /* first failure of the current run */
+    /* TASK_MODEL_RUNs that still exist (they read the model until they are
+     * released); destroy waits for none. Release on the decrement pairs
+     * with destroy's acquire load. */
+    _Atomic uint32_t run_tasks;
+    struct task *graveyard;      /* kernels replaced by task updates, freed with the model */
+    struct stream *exec_stream;  /* aclmdlRIExecute runs the model on it (internal, made at first use) */
+    struct list groups;          /* task groups, by link */
+    /* Profiling (services/profile.c): the newest run's end entry (under
+     * prof_lock; the next run's begin comes after it), and the entries of
+     * the run going on (set by the executor that starts it; runs of a
+     * model are serialised, so there is one). */
+    uint32_t prof_last_end;
+    uint32_t prof_run_begin, prof_run_end;
+    /* aclprofModelSubscribe (services/profsub.c): set while subscribed;
+     * relaxed, a hint checked again under the subscription lock. */
+    _Atomic bool subscribed;
+};
+
+struct task_group {
+    struct obj_header hdr;
+    struct model *m;             /* recycling clears from here on */
+    struct lane *lane;
+    struct task *before;         /* the recorded task before the group's first */
+    uint32_t count;
+    bool open;
+    struct list link;
+};
+
+/* aclmdlRICaptureTaskUpdateBegin..End on a stream: the kernels issued to it
+ * are collected here, to replace the group's when the update task runs. */
+struct task_update {
+    struct task_group *grp;
+    const void *grp_handle;
+    struct task *first, *last;
+    uint32_t count;
+};
+
+/* ---- model.c --------------------------------------------------------------- */
+
+/* The lock of every model's lanes and states (see the lock order above). */
+void capture_enter(void);
+void capture_leave(void);
+aclError model_create(struct context *ctx, enum model_kind kind, struct model **out);
+/* Waits for the model's runs, then frees it; 107017 if handle stopped
+ * naming m. */
+aclError model_destroy(struct model *m, const void *handle);
+/* Called with capture_lock held (these five). */
+aclError model_bind(struct model *m, struct stream *s, const void *handle, uint32_t flag);
+aclError model_build_end(struct model *m);
+struct lane *model_lane_of(const struct model *m, const struct stream *s);
+void model_unbind(struct model *m, struct lane *l);
+void model_clean_lane(struct lane *l);
+/* True while runs issued to m have not all ended. */
+bool model_busy(struct model *m);
+/* Numbers a new run of a READY model (107000 otherwise). */
+aclError model_issue_run(struct model *m, uint64_t *run);
+
+/* ---- capture.c --------------------------------------------------------------- */
+
+aclError model_capture_begin(struct stream *s, const void *handle, int mode, struct model *into, struct model **out);
+/* Ends the capture begun on s: the model, or a code with why filled in. */
+aclError model_capture_end(struct stream *s, struct model **out, char *why, size_t n);
+aclError model_exchange_mode(int *mode);
+aclError model_group_begin(const char *fn, struct stream *s);
+aclError model_group_end(const char *fn, struct stream *s, void **handle);
+aclError model_update_begin(const char *fn, struct stream *s, const void *handle);
+aclError model_update_end(const char *fn, struct stream *s, const void *stream);
+
+/* True while some lane records tasks (a build or capture is under way): the
+ * event calls then take the slow path through model_event_*. */
+bool model_recording_anywhere(void);
+/* Called with s->lock held by stream_begin_task for a stream that records
+ * (s->rec_lane or s->update set): may it take a task of this kind? */
+aclError model_check_recordable_locked(const char *fn, struct stream *s, enum task_kind kind);
+/* Called with s->lock held: keeps t in the stream's lane or update. */
+void model_record_locked(struct stream *s, struct task *t);
+
+/* Event calls on a stream that records, or that may join a capture. They
+ * return ACL_SUCCESS with *handled false when the eager path should run. */
+aclError model_event_record(const char *fn, struct event *ev, const void *event, struct stream *s,
+                            const void *stream, bool external, bool *handled);
+aclError model_event_wait(const char *fn, struct event *ev, const void *event, struct stream *s, const void *stream,
+                          bool *handled);
+aclError model_event_reset(const char *fn, struct event *ev, const void *event, struct stream *s, const void *stream,
+                           bool *handled);
+
+/* Capture state of s, and its model's handle (NULL when not capturing). */
+aclmdlRICaptureStatus model_capture_status(struct stream *s, void **model_handle);
+/* Invalidates the capture s takes part in (if any) for the reason given. */
+void model_invalidate_for(struct stream *s, aclError why, const char *fmt, ...) ACLCPU_PRINTF(3, 4);
+/* aclcpu's capture-mode rules for an unsafe call (sync copies and memsets,
+ * async copies of pageable memory): 0, or code (and the captures concerned
+ * are invalidated). */
+aclError model_unsafe_call(const char *fn, aclError code);
+/* True when ev's newest record was made in a capture still under way. */
+bool model_event_captured(struct event *ev);
+/* 107028 (and the capture invalidated) when ev's newest record was made in
+ * a capture under way: it cannot be queried, synchronised or timed. */
+aclError model_refuse_captured_event(const char *fn, struct event *ev);
+
+/* Engine side of a run (replay.c uses these). */
+void model_run_started(struct model *m, uint64_t run, struct lane ***heads, uint32_t *nheads);
+void model_lane_finished(struct model *m, uint64_t run);
+void model_skip_run(struct model *m, uint64_t run);
+aclError model_run_result(struct model *m, uint64_t run);
+void model_note_error(struct model *m, aclError err);
+/* A lane is activated (aclrtActiveStream/aclrtSwitchStream) in run `run`. */
+void model_activate(struct model *m, struct lane *l, uint64_t run);
+
+/* A destroyed stream leaves the lanes it fed (they keep their tasks). */
+void model_stream_gone(struct stream *s);
+/* Drops every model of ctx (context teardown). */
+void model_destroy_all(struct context *ctx);
+
+/* ---- engine/replay.c ---------------------------------------------------------- */
+
+struct executor;
+/* Executors of the model task kinds (exec.c dispatches to them). */
+enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
+enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
+void replay_group_update(struct task *t);
+/* Pushes the run's first task onto a lane's runner. */
+void replay_start_lane(struct lane *l, uint64_t run);
+/* aclmdlRIAbort: stops the run under way at its next task or block. */
+void replay_abort(struct model *m);
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * replay.c - running models: a run on the caller's stream, and each lane's
+ * part of it on the lane's runner.
+ *
+ * DESIGN: aclmdlRIExecuteAsync queues a TASK_MODEL_RUN on the caller's
+ * stream. When the stream gets to it, it parks until the model's previous
+ * run has ended (runs of one model are serialised), starts the run by
+ * pushing a TASK_LANE_RUN onto each HEAD lane's runner, and parks again
+ * until the run ends, then completes with the run's result. A TASK_LANE_RUN
+ * plays the lane's recorded tasks in order on its runner, straight from
+ * the recorded records: no copy and no queue per task, which is why a
+ * replay costs a fraction of the launches it stands for. A wait that is not
+ * satisfied parks the runner with the lane task at its head and where it
+ * got to, to go on from there when released. Edge events take the run
+ * number as their generation. aclrtActiveStream and a true aclrtSwitchStream
+ * start another lane (a switch also ends the current one). A failing kernel
+ * fails the run (its first failure is the run's result) but the run goes
+ * on, so that its edges are all recorded and nothing waits forever.
+ *
+ * Threads: executors (workers, synchronising hosts). Locks: none held while
+ * a task runs; the model's run counters take m->lock (model.c).
+ */
+#include <string.h>
+
+#include "../core/model.h"
+#include "../services/profile.h"
+#include "../services/profsub.h"
+#include "engine_int.h"
+
+/* Pushes lane l's part of run onto its runner, to play from `from`
+ * (prof_last: the profile entry of the lane's task before it, if any). */
+static void start_lane_at(struct lane *l, uint64_t run, struct task *from, uint32_t prof_last)
+{
+    struct task *t = task_alloc();
+    if (t == NULL) { /* no memory for the lane's part: end it, so the run ends */
+        LOGE("model %u: out of memory starting lane %u of run %llu", l->m->hdr.index, l->index,
+             (unsigned long long)run);
+        model_note_error(l->m, ACL_ERROR_RT_MEMORY_ALLOCATION);
+        model_lane_finished(l->m, run);
+        return;
+    }
+    memset(t, 0, offsetof(struct task, inline_args));
+    t->kind = TASK_LANE_RUN;
+    t->u.lane.lane = l;
+    t->u.lane.cur = from;
+    t->u.lane.run = run;
+    t->u.lane.prof_last = prof_last;
+    stream_push_internal(l->runner, t);
+}
+
+void replay_start_lane(struct lane *l, uint64_t run) { start_lane_at(l, run, task_next(&l->head), l->prof_after); }
+
+static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run,
+                              struct stream *park_on, uint32_t *prof_last);
+
+/* A lane ended its part of run: the run's end (profiled) comes after its
+ * last task; then the model learns it, and may be destroyed from then on. */
+static void lane_ended(struct lane *l, uint64_t run, uint32_t prof_last)
+{
+    if (l->m->prof_run_end != 0)
+        prof_run_lane_ended(l->m->prof_run_end, prof_last);
+    model_lane_finished(l->m, run);
+}
+
+/* The first HEAD lane that nothing activates is played by the executor
+ * that starts the run, right away: a one-lane model then runs without
+ * waking anyone. At the first wait that is not satisfied yet, the rest
+ * goes to the lane's runner. */
+static void play_inline(struct executor *x, struct lane *l, uint64_t run)
+{
+    uint32_t last = l->prof_after;
+    struct task *rest = play_lane(x, l, task_next(&l->head), run, NULL, &last);
+    if (rest != NULL)
+        start_lane_at(l, run, rest, last);
+    else
+        lane_ended(l, run, last);
+}
+
+/* t starts run of m: its lanes' first tasks come after t's profile entry
+ * (0 when the run is not profiled, and then neither are its tasks). */
+static void start_run(struct executor *x, struct model *m, uint64_t run, const struct task *t)
+{
+    struct lane **lanes, *mine = NULL;
+    uint32_t n;
+    m->prof_run_begin = t->prof_id;
+    m->prof_run_end = t->prof_id != 0 ? t->u.model.prof_end : 0;
+    model_run_started(m, run, &lanes, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (lanes[i]->flag != ACL_MODEL_STREAM_FLAG_HEAD)
+            continue;
+        lanes[i]->prof_after = m->prof_run_begin;
+        if (mine == NULL && !lanes[i]->targeted)
+            mine = lanes[i]; /* played below, after the others are on their way */
+        else
+            replay_start_lane(lanes[i], run);
+    }
+    if (mine != NULL)
+        play_inline(x, mine, run);
+}
+
+enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err)
+{
+    struct model *m = t->u.model.m;
+    uint64_t run = t->u.model.run;
+
+    if (t->u.model.phase == 0) {
+        if (!event_wait_gen_or_park(s, m->done, run - 1, NULL))
+            return RUN_PARKED; /* the previous run has not ended */
+        t->u.model.phase = 1;
+        start_run(x, m, run, t);
+    }
+    if (!event_wait_gen_or_park(s, m->done, run, NULL))
+        return RUN_PARKED;
+    *err = model_run_result(m, run);
+    return RUN_DONE;
+}
+
+/* *left cond *right, read from device memory as the switch's type says. */
+static bool switch_holds(const struct task *t)
+{
+    int64_t l, r;
+    if (t->u.ctl.type == ACL_RT_SWITCH_INT64) {
+        memcpy(&l, t->u.ctl.left, sizeof(l));
+        memcpy(&r, t->u.ctl.right, sizeof(r));
+    } else {
+        int32_t l32, r32;
+        memcpy(&l32, t->u.ctl.left, sizeof(l32));
+        memcpy(&r32, t->u.ctl.right, sizeof(r32));
+        l = l32;
+        r = r32;
+    }
+    switch (t->u.ctl.cond) {
+    case ACL_RT_EQUAL: return l == r;
+    case ACL_RT_NOT_EQUAL: return l != r;
+    case ACL_RT_GREATER: return l > r;
+    case ACL_RT_GREATER_OR_EQUAL: return l >= r;
+    case ACL_RT_LESS: return l < r;
+    default: return l <= r;
+    }
+}
+
+/* The generation a recorded event task stands for in this run. */
+static uint64_t gen_in_run(const struct task *rt, uint64_t run)
+{
+    return rt->u.event.in_model == MEV_EDGE ? run : rt->u.event.gen;
+}
+
+/* Runs one recorded task that cannot park. Returns false when the lane
+ * ends here (a switch that jumped). */
+static bool play(struct executor *x, struct stream *s, struct model *m, struct task *rt, uint64_t run,
+                 uint64_t *busy_ns)
+{
+    aclError e;
+    switch (rt->kind) {
+    case TASK_KERNEL:
+        engine_offer_help(x->eng);
+        e = engine_run_kernel(x->eng, s, rt, busy_ns);
+        if (e != ACL_SUCCESS)
+            model_note_error(m, e);
+        return true;
+    case TASK_COPY:
+        memmove(rt->u.copy.dst, rt->u.copy.src, rt->u.copy.count);
+        return true;
+    case TASK_SET:
+        memset(rt->u.set.dst, rt->u.set.value, rt->u.set.count);
+        return true;
+    case TASK_HOST_FUNC:
+        rt->u.host.fn(rt->u.host.arg); /* runs on the executor: a model has no host-function thread */
+        return true;
+    case TASK_EVENT_RECORD:
+    case TASK_NOTIFY_RECORD:
+        event_reach(rt->u.event.ev, rt->kind == TASK_NOTIFY_RECORD ? GEN_LATEST : gen_in_run(rt, run), plat_now_ns());
+        return true;
+    case TASK_EVENT_RESET:
+        event_reset_done(rt);
+        return true;
+    case TASK_ACTIVE:
+        model_activate(m, rt->u.ctl.target, run);
+        return true;
+    case TASK_SWITCH:
+        if (!switch_holds(rt))
+            return true;
+        model_activate(m, rt->u.ctl.target, run);
+        return false; /* the rest of this lane is skipped */
+    default: /* TASK_MODEL_END: the end of the model's work; nothing to run */
+        return true;
+    }
+}
+
+/* The record an event task of a profiled run made or took: the run
+ * number for edges, else the event's newest done record (notifies, flags,
+ * waits for the newest record) or the recorded number. */
+static uint64_t profiled_gen(const struct task *rt, uint64_t run)
+{
+    uint64_t g;
+    if (rt->kind < TASK_EVENT_RECORD || rt->kind > TASK_NOTIFY_WAIT)
+        return 0;
+    if (rt->u.event.in_model == MEV_EDGE)
+        return run;
+    g = rt->u.event.gen;
+    if (rt->kind == TASK_NOTIFY_RECORD || rt->kind == TASK_NOTIFY_WAIT || g == GEN_LATEST || g == GEN_FLAG)
+        return event_done_gen(rt->u.event.ev);
+    return g;
+}
+
+/* Plays rt of a profiled or subscribed run; profiled, gives it an entry
+ * after *last (a lane that rt activates comes after rt). */
+static bool play_profiled(struct executor *x, struct lane *l, struct task *rt, uint64_t run, uint32_t *last)
+{
+    struct model *m = l->m;
+    uint64_t busy = 0, t0 = plat_now_ns(), t1;
+    uint32_t id;
+    bool go_on;
+    if ((rt->kind == TASK_ACTIVE || rt->kind == TASK_SWITCH) && m->prof_run_begin != 0) {
+        id = prof_lane_task(l->runner, rt, m->hdr.index, 0, *last, t0, t0, 0);
+        *last = id != 0 ? id : *last;
+        rt->u.ctl.target->prof_after = *last; /* published by the lane's push */
+        return play(x, l->runner, m, rt, run, NULL);
+    }
+    go_on = play(x, l->runner, m, rt, run, rt->kind == TASK_KERNEL ? &busy : NULL);
+    t1 = plat_now_ns();
+    if (rt->kind == TASK_KERNEL && atomic_load_explicit(&m->subscribed, memory_order_relaxed))
+        profsub_kernel(m, rt, t0, t1);
+    if (m->prof_run_begin == 0)
+        return go_on; /* subscribed, not profiled */
+    id = prof_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *last, t0, t1, busy);
+    *last = id != 0 ? id : *last;
+    return go_on;
+}
+
+/* Plays lane l of run from rt on the calling executor. Returns the wait it
+ * stopped at (not satisfied yet), or NULL when the lane ended. With
+ * park_on, that runner stream is parked on the wait; without, the wait is
+ * only looked at. *prof_last follows the lane's profile entries. */
+static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run,
+                              struct stream *park_on, uint32_t *prof_last)
+{
+    struct model *m = l->m;
+    /* Relaxed: a subscription made during a run may miss a kernel or two. */
+    bool profiled = m->prof_run_begin != 0 || atomic_load_explicit(&m->subscribed, memory_order_relaxed);
+    /* Relaxed: aborted_run is a request; a lane that sees it a task late
+     * only runs one task more. */
+    while (rt != NULL && atomic_load_explicit(&m->aborted_run, memory_order_relaxed) != run) {
+        if (rt->kind == TASK_EVENT_WAIT || rt->kind == TASK_NOTIFY_WAIT) {
+            uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : gen_in_run(rt, run), t0 = plat_now_ns();
+            if (park_on != NULL ? !event_wait_gen_or_park(park_on, rt->u.event.ev, gen, NULL)
+                                : !event_passed(rt->u.event.ev, gen))
+                return rt;
+            if (m->prof_run_begin != 0) {
+                uint32_t id = prof_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *prof_last, t0,
+                                             plat_now_ns(), 0);
+                *prof_last = id != 0 ? id : *prof_last;
+            }
+        } else if (!(profiled ? play_profiled(x, l, rt, run, prof_last) : play(x, l->runner, m, rt, run, NULL))) {
+            return NULL;
+        }
+        rt = task_next(rt);
+    }
+    return NULL;
+}
+
+enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err)
+{
+    struct lane *l = t->u.lane.lane;
+    struct task *rest = play_lane(x, l, t->u.lane.cur, t->u.lane.run, s, &t->u.lane.prof_last);
+
+    *err = ACL_SUCCESS; /* the run's failures are the run's, not the runner's */
+    if (rest != NULL) {
+        t->u.lane.cur = rest; /* go on from the wait when it is released */
+        return RUN_PARKED;
+    }
+    t->u.lane.lane = NULL; /* ended: its release must not end it again */
+    lane_ended(l, t->u.lane.run, t->u.lane.prof_last);
+    return RUN_DONE;
+}
+
+void replay_group_update(struct task *t)
+{
+    struct task_group *g = (struct task_group *)obj_resolve(t->u.update.grp, OBJ_TASKGRP);
+    struct task *prev, *with = t->u.update.with;
+    if (g == NULL)
+        return; /* its model is gone: task_release drops the replacements */
+    prev = g->before;
+    for (uint32_t i = 0; i < g->count && with != NULL; i++) {
+        struct task *old = task_next(prev), *next_new = task_next(with);
+        task_set_next(with, task_next(old));
+        task_set_next(prev, with);
+        if (g->lane->tail == old)
+            g->lane->tail = with;
+        /* A run may still hold the old record: it lives until the model
+         * goes (the graveyard). */
+        plat_mutex_lock(&g->m->lock);
+        task_set_next(old, g->m->graveyard);
+        g->m->graveyard = old;
+        plat_mutex_unlock(&g->m->lock);
+        prev = with;
+        with = next_new;
+    }
+    t->u.update.with = NULL;
+}
+
+void replay_abort(struct model *m)
+{
+    uint64_t run;
+    plat_mutex_lock(&m->lock);
+    run = m->started > m->completed ? m->started : 0;
+    plat_mutex_unlock(&m->lock);
+    if (run == 0)
+        return; /* nothing runs */
+    /* Relaxed: lanes poll it before each task (see replay_lane_run). */
+    atomic_store_explicit(&m->aborted_run, run, memory_order_relaxed);
+    for (uint32_t i = 0; i < m->nlanes; i++) {
+        struct stream *r = m->lanes[i]->runner;
+        /* The running kernel starts no more blocks; a parked lane wakes to
+         * see the abort. */
+        atomic_fetch_add_explicit(&r->abort_epoch, 1, memory_order_relaxed);
+        engine_nudge(r);
+    }
+}

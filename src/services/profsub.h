@@ -1,0 +1,51 @@
+/*
+ * profsub.h - model subscription: op records written into a pipe while a
+ * subscribed model runs (profsub.c), read back by the aclprofGetOp*
+ * getters (api/api_profsub.c).
+ */
+#ifndef ACLCPU_PROFSUB_H
+#define ACLCPU_PROFSUB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/core.h"
+
+struct model;
+
+/* The record of one op, as CANN lays it out (spec prof-api.md §1.5). */
+struct profsub_record {
+    uint32_t signature; /* profsub_signature of the rest */
+    uint32_t model_id;
+    uint32_t flag;      /* aclprofSubscribeOpFlag */
+    uint32_t thread_id;
+    uint64_t op_index;
+    uint64_t duration;  /* us */
+    uint64_t start;     /* us, monotonic */
+    uint64_t end;
+    uint64_t execution_time;
+    uint64_t cube_fops;
+    uint64_t vector_fops;
+    uint32_t dev_id;
+};
+
+uint32_t profsub_signature(const struct profsub_record *r);
+
+/* Subscribes m: records go to fd (the pipe's write end). 148046 when m
+ * is subscribed already, 100010 when the config differs from the other
+ * subscriptions', 500005 when 256 are in place. */
+aclError profsub_add(struct model *m, int fd, int8_t time_info, int metrics);
+/* Unsubscribes model id (m, if still alive): closes its pipe. False when
+ * it was not subscribed. */
+bool profsub_remove(uint32_t model, struct model *m);
+bool profsub_active(uint32_t model);
+bool profsub_any(void);
+
+/* A kernel of a subscribed model ended (called by the lane that played it). */
+void profsub_kernel(struct model *m, const struct task *rt, uint64_t start_ns, uint64_t end_ns);
+
+/* An op's type or name: length with the NUL, or 0 when unknown or already
+ * fetched; copies into out (truncating), and with take, consumes it. */
+size_t profsub_name(uint64_t op, bool type, char *out, size_t cap, bool take);
+
+#endif

@@ -1,0 +1,436 @@
+/*
+ * profsummary.c - summary.json: what a performance engineer reads first
+ * (docs/profile-format.md): end to end, computing and free time, each
+ * stream's busy time, the top kernels, core usage against the SoC (where
+ * kernels asked for more cores than there are, which ones exceeded their
+ * core limit, batch kernels that waited for cores), the event waits that
+ * held a stream, and the overlap of every pair of streams by the rule of
+ * spec multistream.md §1.3.
+ *
+ * DESIGN: everything is computed from the view (profview.h) on the
+ * modelled clock, in the view's fixed order, and printed with fixed
+ * precision, so the file is as deterministic as the model.
+ *
+ * Threads: the thread that stops the profile, alone. No locks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profview.h"
+
+#define TOP_KERNELS 10
+#define EPS 1e-9
+
+struct sum {
+    FILE *f;
+    const struct prof_view *v;
+    const struct soc_profile *soc;
+    double *ks, *ke;       /* kernel intervals, in view order */
+    uint32_t *kid;         /* their entries */
+    uint32_t nk;
+};
+
+static bool is_kernel(const struct prof_entry *e) { return e->kind == TASK_KERNEL; }
+
+static bool gather_kernels(struct sum *sm)
+{
+    const struct prof_view *v = sm->v;
+    sm->ks = malloc((v->ndev + 1) * (2 * sizeof(double) + sizeof(uint32_t)));
+    if (sm->ks == NULL)
+        return false;
+    sm->ke = sm->ks + v->ndev + 1;
+    sm->kid = (uint32_t *)(sm->ke + v->ndev + 1);
+    for (uint32_t i = 0; i < v->ndev; i++) {
+        const struct prof_entry *e = prof_entry(v->dev[i]);
+        if (!is_kernel(e))
+            continue;
+        sm->ks[sm->nk] = pv_start(v, e);
+        sm->ke[sm->nk] = pv_end(v, e);
+        sm->kid[sm->nk++] = v->dev[i];
+    }
+    return true;
+}
+
+static void span_of(const struct prof_view *v, double *lo, double *hi)
+{
+    *lo = v->ndev > 0 ? 1e300 : 0;
+    *hi = 0;
+    for (uint32_t i = 0; i < v->ndev; i++) {
+        const struct prof_entry *e = prof_entry(v->dev[i]);
+        *lo = pv_start(v, e) < *lo ? pv_start(v, e) : *lo;
+        *hi = pv_end(v, e) > *hi ? pv_end(v, e) : *hi;
+    }
+}
+
+/* ---- totals ------------------------------------------------------------------------------ */
+
+static void write_totals(struct sum *sm)
+{
+    double lo, hi, comp;
+    const struct soc_profile *soc = sm->soc;
+    span_of(sm->v, &lo, &hi);
+    comp = pv_union(sm->ks, sm->ke, sm->nk, lo, hi);
+    fprintf(sm->f, "{\n  \"aclcpu_profile_version\": 1,\n  \"clock\": \"%s\",\n",
+            sm->v->modelled ? "modelled" : "measured");
+    fprintf(sm->f, "  \"soc\": {\"name\": \"%s\", \"cube_cores\": %u, \"vector_cores\": %u, \"hbm_gbps\": %.1f, "
+                   "\"h2d_gbps\": %.1f, \"l2_bytes\": %llu},\n",
+            soc->name, soc->cube_cores, soc->vector_cores, soc->hbm_gbps, soc->h2d_gbps,
+            (unsigned long long)soc->l2_bytes);
+    fprintf(sm->f, "  \"e2e_us\": %.3f, \"computing_us\": %.3f, \"free_us\": %.3f, \"communication_us\": 0.000,\n",
+            hi - lo, comp, hi - lo - comp > 0 ? hi - lo - comp : 0);
+}
+
+/* ---- streams ------------------------------------------------------------------------------- */
+
+struct stream_sum {
+    int32_t device, id;
+    uint32_t tasks, kernels;
+    double busy, first, last, wait;
+};
+
+/* Streams in view order (the view is sorted by device and stream). */
+static uint32_t stream_sums(const struct prof_view *v, struct stream_sum *out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < v->ndev; i++) {
+        const struct prof_entry *e = prof_entry(v->dev[i]);
+        struct stream_sum *s = n > 0 ? &out[n - 1] : NULL;
+        double st = pv_start(v, e), en = pv_end(v, e);
+        if (s == NULL || s->device != e->device || s->id != e->stream_id) {
+            s = &out[n++];
+            *s = (struct stream_sum){e->device, e->stream_id, 0, 0, 0, st, en, 0};
+        }
+        s->tasks++;
+        s->first = st < s->first ? st : s->first;
+        s->last = en > s->last ? en : s->last;
+        if (is_kernel(e)) {
+            s->kernels++;
+            s->busy += en - st; /* one stream's kernels never overlap */
+        } else if (e->kind == TASK_EVENT_WAIT || e->kind == TASK_NOTIFY_WAIT) {
+            s->wait += en - st;
+        }
+    }
+    return n;
+}
+
+static void write_streams(struct sum *sm, struct stream_sum *ss, uint32_t n)
+{
+    fputs("  \"streams\": [", sm->f);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(sm->f, "%s\n    {\"device\": %d, \"stream_id\": %d, \"tasks\": %u, \"kernels\": %u, \"busy_us\": %.3f, "
+                       "\"first_start_us\": %.3f, \"last_end_us\": %.3f, \"wait_us\": %.3f}",
+                i ? "," : "", ss[i].device, ss[i].id, ss[i].tasks, ss[i].kernels, ss[i].busy, ss[i].first,
+                ss[i].last, ss[i].wait);
+    fputs("\n  ],\n", sm->f);
+}
+
+/* ---- top kernels ------------------------------------------------------------------------------ */
+
+struct top {
+    const char *name;
+    const char *engine;
+    uint32_t count;
+    double total;
+};
+
+static int cmp_top(const void *a, const void *b)
+{
+    const struct top *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void write_top(struct sum *sm)
+{
+    struct top *t = calloc(sm->nk + 1, sizeof(*t));
+    uint32_t n = 0;
+    if (t == NULL)
+        return;
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        const char *name = pv_task_name(e);
+        uint32_t j = 0;
+        while (j < n && (strcmp(t[j].name, name) != 0 || strcmp(t[j].engine, pv_core_type(e)) != 0))
+            j++;
+        if (j == n)
+            t[n++] = (struct top){name, pv_core_type(e), 0, 0};
+        t[j].count++;
+        t[j].total += sm->ke[i] - sm->ks[i];
+    }
+    qsort(t, n, sizeof(*t), cmp_top);
+    fputs("  \"top_kernels\": [", sm->f);
+    for (uint32_t i = 0; i < n && i < TOP_KERNELS; i++) {
+        fprintf(sm->f, "%s\n    {\"name\": ", i ? "," : "");
+        pv_json_string(sm->f, t[i].name);
+        fprintf(sm->f, ", \"count\": %u, \"total_us\": %.3f, \"avg_us\": %.3f, \"engine\": \"%s\"}", t[i].count,
+                t[i].total, t[i].total / t[i].count, t[i].engine);
+    }
+    fputs("\n  ],\n", sm->f);
+    free(t);
+}
+
+/* ---- core usage -------------------------------------------------------------------------------- */
+
+/* A change of demand at time t: +blocks when a kernel enters, - when it leaves. */
+struct step_ev {
+    double t;
+    int64_t d;
+    uint32_t k;
+};
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const struct step_ev *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->d < y->d ? -1 : x->d > y->d; /* leaving before entering at the same time */
+}
+
+/* The events of every kernel's [from, end) with its demand on one engine;
+ * from = ready (what kernels ask for) or start (what runs). */
+static uint32_t demand_events(struct sum *sm, bool vector, bool from_ready, struct step_ev *ev)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        uint32_t c, vv;
+        double from = from_ready && sm->v->modelled ? e->m_ready : sm->ks[i];
+        pv_demand(e, &c, &vv);
+        if ((vector ? vv : c) == 0 || sm->ke[i] <= from)
+            continue;
+        ev[n++] = (struct step_ev){from, (int64_t)(vector ? vv : c), i};
+        ev[n++] = (struct step_ev){sm->ke[i], -(int64_t)(vector ? vv : c), i};
+    }
+    qsort(ev, n, sizeof(*ev), cmp_ev);
+    return n;
+}
+
+static uint32_t max_concurrent(struct sum *sm, bool vector, struct step_ev *ev)
+{
+    uint32_t n = demand_events(sm, vector, false, ev);
+    int64_t cur = 0, most = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        cur += ev[i].d;
+        most = cur > most ? cur : most;
+    }
+    return (uint32_t)most;
+}
+
+/* The kernels whose demand is part of [lo, hi) on an engine. */
+static void contention_kernels(struct sum *sm, bool vector, double lo, double hi)
+{
+    bool first = true;
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        uint32_t c, vv;
+        pv_demand(e, &c, &vv);
+        double from = sm->v->modelled ? e->m_ready : sm->ks[i];
+        if ((vector ? vv : c) == 0 || from >= hi || sm->ke[i] <= lo)
+            continue;
+        fprintf(sm->f, "%s{\"stream_id\": %d, \"task_id\": %u, \"name\": ", first ? "" : ", ", e->stream_id,
+                e->task_id);
+        pv_json_string(sm->f, pv_task_name(e));
+        fputc('}', sm->f);
+        first = false;
+    }
+}
+
+/* Intervals where the blocks asked for (ready or running kernels) exceed
+ * the engine's cores: on the device they cannot all run at once. */
+static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct step_ev *ev, bool *first)
+{
+    uint32_t n = demand_events(sm, vector, true, ev);
+    int64_t cur = 0, peak = 0;
+    double since = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        bool over = cur > (int64_t)cores;
+        cur += ev[i].d;
+        if (!over && cur > (int64_t)cores) {
+            since = ev[i].t;
+            peak = cur;
+        } else if (over && cur > peak) {
+            peak = cur;
+        }
+        if (over && cur <= (int64_t)cores && ev[i].t > since + EPS) {
+            fprintf(sm->f, "%s\n      {\"engine\": \"%s\", \"start_us\": %.3f, \"end_us\": %.3f, \"demand_blocks\": "
+                           "%lld, \"cores\": %u, \"kernels\": [",
+                    *first ? "" : ",", vector ? "vector" : "cube", since, ev[i].t, (long long)peak, cores);
+            contention_kernels(sm, vector, since, ev[i].t);
+            fputs("]}", sm->f);
+            *first = false;
+        }
+    }
+}
+
+static void write_core_usage(struct sum *sm)
+{
+    struct step_ev *ev = malloc((2 * sm->nk + 1) * sizeof(*ev));
+    uint32_t vcores = sm->soc->vector_cores;
+    bool first = true;
+    if (ev == NULL)
+        return;
+    fprintf(sm->f, "  \"core_usage\": {\n    \"cube_cores\": %u, \"vector_cores\": %u,\n", sm->soc->cube_cores,
+            vcores);
+    fprintf(sm->f, "    \"max_concurrent_cube_blocks\": %u, \"max_concurrent_vector_blocks\": %u,\n",
+            max_concurrent(sm, false, ev), max_concurrent(sm, true, ev));
+    fputs("    \"contention\": [", sm->f);
+    write_contention(sm, false, sm->soc->cube_cores, ev, &first);
+    if (vcores > 0)
+        write_contention(sm, true, vcores, ev, &first);
+    fputs(first ? "]\n  },\n" : "\n    ]\n  },\n", sm->f);
+    free(ev);
+}
+
+/* ---- limits, batch waits, event waits ---------------------------------------------------------------- */
+
+static void write_limits(struct sum *sm)
+{
+    bool first = true;
+    fputs("  \"limits\": [", sm->f);
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        uint32_t c, v;
+        pv_demand(e, &c, &v);
+        for (int eng = 0; eng < 2; eng++) {
+            uint32_t blocks = eng == 0 ? c : v, limit = e->limit[eng];
+            if (blocks == 0 || limit == 0 || blocks <= limit)
+                continue;
+            fprintf(sm->f, "%s\n    {\"stream_id\": %d, \"task_id\": %u, \"name\": ", first ? "" : ",", e->stream_id,
+                    e->task_id);
+            pv_json_string(sm->f, pv_task_name(e));
+            fprintf(sm->f, ", \"engine\": \"%s\", \"block_num\": %u, \"limit\": %u}", eng == 0 ? "cube" : "vector",
+                    blocks, limit);
+            first = false;
+        }
+    }
+    fputs(first ? "],\n" : "\n  ],\n", sm->f);
+}
+
+static void write_batch_waits(struct sum *sm)
+{
+    bool first = true;
+    fputs("  \"batch_waits\": [", sm->f);
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        if (!sm->v->modelled || e->sched != 1 || sm->ks[i] - e->m_ready <= EPS)
+            continue; /* the measured clock does not know when a kernel could have started */
+        fprintf(sm->f, "%s\n    {\"stream_id\": %d, \"task_id\": %u, \"name\": ", first ? "" : ",", e->stream_id,
+                e->task_id);
+        pv_json_string(sm->f, pv_task_name(e));
+        fprintf(sm->f, ", \"block_num\": %u, \"engine\": \"%s\", \"ready_us\": %.3f, \"start_us\": %.3f, "
+                       "\"wait_us\": %.3f}",
+                e->blocks, e->engine == ACL_RT_ENGINE_TYPE_AIC ? "cube" : "vector", e->m_ready, sm->ks[i],
+                sm->ks[i] - e->m_ready);
+        first = false;
+    }
+    fputs(first ? "],\n" : "\n  ],\n", sm->f);
+}
+
+static void write_event_waits(struct sum *sm)
+{
+    const struct prof_view *v = sm->v;
+    bool first = true;
+    fputs("  \"event_waits\": [", sm->f);
+    for (uint32_t i = 0; i < v->ndev; i++) {
+        const struct prof_entry *e = prof_entry(v->dev[i]);
+        double s = pv_start(v, e), en = pv_end(v, e);
+        if ((e->kind != TASK_EVENT_WAIT && e->kind != TASK_NOTIFY_WAIT) || en - s <= EPS)
+            continue;
+        fprintf(sm->f, "%s\n    {\"stream_id\": %d, \"task_id\": %u, \"event_id\": %d, \"recorded_on_stream\": %d, "
+                       "\"start_us\": %.3f, \"end_us\": %.3f, \"wait_us\": %.3f}",
+                first ? "" : ",", e->stream_id, e->task_id, e->ev_id,
+                e->m_record != 0 ? prof_entry(e->m_record)->stream_id : -1, s, en, en - s);
+        first = false;
+    }
+    fputs(first ? "],\n" : "\n  ],\n", sm->f);
+}
+
+/* ---- overlap ------------------------------------------------------------------------------------------------ */
+
+struct pair_overlap {
+    double lo, hi;         /* the side window */
+    int32_t dom;           /* index in the kernels of the dominator, -1 none */
+    double overlap;
+};
+
+/* The side stream's window and the main-stream kernel intersecting it most. */
+static struct pair_overlap overlap_of(struct sum *sm, const struct stream_sum *main_s, const struct stream_sum *side)
+{
+    struct pair_overlap o = {1e300, 0, -1, 0};
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        if (e->device == side->device && e->stream_id == side->id) {
+            o.lo = sm->ks[i] < o.lo ? sm->ks[i] : o.lo;
+            o.hi = sm->ke[i] > o.hi ? sm->ke[i] : o.hi;
+        }
+    }
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        double a = sm->ks[i] > o.lo ? sm->ks[i] : o.lo, b = sm->ke[i] < o.hi ? sm->ke[i] : o.hi;
+        if (e->device != main_s->device || e->stream_id != main_s->id)
+            continue;
+        if (o.dom < 0 || b - a > o.overlap + EPS) {
+            o.dom = (int32_t)i;
+            o.overlap = b - a > 0 ? b - a : 0;
+        }
+    }
+    return o;
+}
+
+static void write_pair(struct sum *sm, const struct stream_sum *a, const struct stream_sum *b, bool *first)
+{
+    bool a_main = a->busy >= b->busy; /* the busier stream is the main one */
+    const struct stream_sum *m = a_main ? a : b, *s = a_main ? b : a;
+    struct pair_overlap o = overlap_of(sm, m, s);
+    double dl = o.dom >= 0 ? sm->ke[o.dom] - sm->ks[o.dom] : 0, sl = o.hi - o.lo;
+    double shorter = dl < sl ? dl : sl, pct = shorter > EPS ? o.overlap / shorter : 0;
+    const char *verdict = pct >= 0.5 ? "real" : pct > 0.05 ? "partial" : "fake";
+    fprintf(sm->f, "%s\n    {\"stream_a\": %d, \"stream_b\": %d, \"main_stream\": %d, \"side_stream\": %d, "
+                   "\"side_window_us\": [%.3f, %.3f], \"dominator\": ",
+            *first ? "" : ",", a->id, b->id, m->id, s->id, o.lo, o.hi);
+    if (o.dom >= 0) {
+        const struct prof_entry *d = prof_entry(sm->kid[o.dom]);
+        fprintf(sm->f, "{\"task_id\": %u, \"name\": ", d->task_id);
+        pv_json_string(sm->f, pv_task_name(d));
+        fprintf(sm->f, ", \"start_us\": %.3f, \"end_us\": %.3f}", sm->ks[o.dom], sm->ke[o.dom]);
+    } else {
+        fputs("null", sm->f);
+    }
+    fprintf(sm->f, ", \"overlap_us\": %.3f, \"overlap_pct\": %.3f, \"verdict\": \"%s\"}", o.overlap, pct, verdict);
+    *first = false;
+}
+
+static void write_overlap(struct sum *sm, struct stream_sum *ss, uint32_t n)
+{
+    bool first = true;
+    fputs("  \"overlap\": [", sm->f);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++)
+            if (ss[i].kernels > 0 && ss[j].kernels > 0 && ss[i].device == ss[j].device)
+                write_pair(sm, &ss[i], &ss[j], &first);
+    fputs(first ? "]\n" : "\n  ]\n", sm->f);
+}
+
+bool profsummary_write(FILE *f, const struct prof_view *v)
+{
+    struct sum sm = {f, v, prof_soc(), NULL, NULL, NULL, 0};
+    struct stream_sum *ss = malloc((v->ndev + 1) * sizeof(*ss));
+    uint32_t ns;
+    bool ok = ss != NULL && gather_kernels(&sm);
+    if (ok) {
+        ns = stream_sums(v, ss);
+        write_totals(&sm);
+        write_streams(&sm, ss, ns);
+        write_top(&sm);
+        write_core_usage(&sm);
+        write_limits(&sm);
+        write_batch_waits(&sm);
+        write_event_waits(&sm);
+        write_overlap(&sm, ss, ns);
+        fputs("}\n", sm.f);
+    }
+    free(ss);
+    free(sm.ks);
+    return ok;
+}

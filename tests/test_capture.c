@@ -1,0 +1,710 @@
+/*
+ * test_capture.c - stream capture (spec/acl-api.md §3.8, §5 "Model RI /
+ * capture"): recording instead of running, streams that join through
+ * events, joining back, invalidation, the three capture modes from two
+ * threads, task groups and their update between replays, replays from
+ * several streams, and a property test: random programs of launches,
+ * records and waits give the same results run eagerly and replayed.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "test.h"
+
+/* x[0] += by */
+static void k_add(void *args)
+{
+    int64_t *const *p = args;
+    int64_t by = ((const int64_t *)args)[1];
+    atomic_fetch_add((_Atomic int64_t *)p[0], by);
+}
+
+static void launch_add(int64_t *x, int64_t by, aclrtStream s)
+{
+    struct {
+        int64_t *x;
+        int64_t by;
+    } a = {x, by};
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("cap_add", k_add), 1, &a, sizeof(a), s));
+}
+
+/* x = x * 3 + c: the order of two of them shows in the result (values
+ * stay small in these tests). */
+static void k_mad(void *args)
+{
+    int64_t *const *p = args;
+    int64_t c = ((const int64_t *)args)[1];
+    *p[0] = *p[0] * 3 + c;
+}
+
+static void launch_mad(int64_t *x, int64_t c, aclrtStream s)
+{
+    struct {
+        int64_t *x;
+        int64_t c;
+    } a = {x, c};
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("cap_mad", k_mad), 1, &a, sizeof(a), s));
+}
+
+static int64_t *dev_i64(int n)
+{
+    void *p = NULL;
+    ASSERT_OK(aclrtMalloc(&p, (size_t)n * sizeof(int64_t), ACL_MEM_MALLOC_HUGE_FIRST));
+    memset(p, 0, (size_t)n * sizeof(int64_t));
+    return p;
+}
+
+static aclmdlRICaptureStatus status_of(aclrtStream s, aclmdlRI *m)
+{
+    aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    ASSERT_OK(aclmdlRICaptureGetInfo(s, &st, m));
+    return st;
+}
+
+TEST(capture, tasks_are_recorded_and_each_replay_runs_them)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL, seen = NULL;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(2);
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_add(&x[1], 5, s); /* eager work before the capture still runs */
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_EQ(status_of(s, &seen), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    ASSERT(seen != NULL);
+    launch_add(&x[0], 1, s);
+    ASSERT_OK(aclrtMemsetAsync(&x[1], 8, 0, 8, s));
+    launch_add(&x[0], 1, s);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT(m == seen);
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 0); /* nothing captured ran */
+    ASSERT_EQ(x[1], 5);
+    for (int i = 0; i < 4; i++)
+        ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 8);
+    ASSERT_EQ(x[1], 0);
+    launch_add(&x[0], 100, s); /* the stream is an ordinary one again */
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 108);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+TEST(capture, begin_and_end_rules)
+{
+    aclrtStream s = NULL, p = NULL, def = NULL;
+    aclmdlRI m = NULL, b = NULL;
+    aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&def));
+    ASSERT_RC(aclmdlRICaptureBegin(NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureBegin(s, (aclmdlRICaptureMode)3), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRICaptureBegin(def, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclmdlRICaptureBegin(p, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
+    ASSERT_RC(aclmdlRICaptureEnd(NULL, &m), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    ASSERT_RC(aclmdlRICaptureGetInfo(NULL, NULL, &m), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureGetInfo(s, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureThreadExchangeMode(NULL), ACL_ERROR_INVALID_PARAM);
+    mode = (aclmdlRICaptureMode)3;
+    ASSERT_RC(aclmdlRICaptureThreadExchangeMode(&mode), ACL_ERROR_RT_PARAM_INVALID);
+    mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+    ASSERT_OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    ASSERT_EQ(mode, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL); /* the old mode comes back */
+    ASSERT_OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    ASSERT_EQ(mode, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_RC(aclmdlRIBindStream(b, s, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_RC(aclmdlRIExecuteAsync(b, s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_OK(aclmdlRICaptureGetInfo(s, NULL, &m));
+    ASSERT_RC(aclmdlRIDestroy(m), ACL_ERROR_RT_MODEL_CAPTURED);
+    ASSERT_RC(aclmdlRIExecuteAsync(m, NULL), ACL_ERROR_RT_PARAM_INVALID); /* not ended */
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_RC(aclmdlRIExecute(m, -1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* captured: async only */
+    ASSERT_RC(aclmdlRIAbort(m), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclmdlRIBindStream(b, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclmdlRICaptureBegin(p, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT_OK(aclmdlRIDestroy(b));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(p));
+    t_teardown();
+}
+
+TEST(capture, not_on_training_products)
+{
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend910A", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Two streams: s2 joins through an event recorded in s1's capture, its
+ * work is recorded too, and s1 waits on s2's last record (joining back).
+ * Replays keep every cross-stream edge: the order shows in the result. */
+TEST(capture, two_streams_joined_by_events)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEvent fork = NULL, join = NULL;
+    aclmdlRI m = NULL, m2 = NULL;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&fork));
+    ASSERT_OK(aclrtCreateEvent(&join));
+    ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    launch_mad(x, 1, s1);
+    ASSERT_OK(aclrtRecordEvent(fork, s1));
+    ASSERT_EQ(status_of(s2, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    ASSERT_OK(aclrtStreamWaitEvent(s2, fork));
+    ASSERT_EQ(status_of(s2, &m2), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE); /* joined */
+    launch_mad(x, 2, s2);
+    ASSERT_OK(aclrtRecordEvent(join, s2));
+    ASSERT_OK(aclrtStreamWaitEvent(s1, join));
+    launch_mad(x, 3, s1);
+    ASSERT_RC(aclmdlRICaptureEnd(s2, &m), ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED); /* only joined */
+    ASSERT_OK(aclmdlRICaptureEnd(s1, &m));
+    ASSERT(m == m2);
+    ASSERT_EQ(status_of(s2, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s1));
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_EQ(x[0], ((0 * 3 + 1) * 3 + 2) * 3 + 3); /* 1, 5, 18 */
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s2)); /* from the other stream */
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(x[0], ((18 * 3 + 1) * 3 + 2) * 3 + 3);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyEvent(join));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* A joined stream whose end is never joined back: no model, and both
+ * streams are ordinary streams again. */
+TEST(capture, unjoined_stream_fails_the_capture)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEvent fork = NULL;
+    aclmdlRI m = NULL;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&fork));
+    ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEvent(fork, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, fork));
+    launch_add(x, 1, s2);
+    ASSERT_RC(aclmdlRICaptureEnd(s1, &m), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not joined back");
+    ASSERT_EQ(status_of(s1, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    ASSERT_EQ(status_of(s2, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    launch_add(x, 10, s2);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(x[0], 10); /* the captured launch never runs */
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* A capturing stream that waits on an event recorded outside the capture
+ * invalidates it; the capture then reports it at its end. */
+TEST(capture, wait_on_an_event_recorded_outside_invalidates)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m = NULL;
+    char want[160];
+    int32_t sid = 0, oid = 0;
+    uint32_t eid = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtStreamGetId(s, &sid));
+    ASSERT_OK(aclrtStreamGetId(other, &oid));
+    ASSERT_OK(aclrtGetEventId(e, &eid));
+    ASSERT_OK(aclrtRecordEvent(e, other));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
+    snprintf(want, sizeof(want), "stream %d waits on event %u recorded outside the capture; capture of stream %d "
+             "invalidated", sid, eid, sid);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), want);
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("cap_add", k_add), 1, NULL, 0, s), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), want);
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(other));
+    (void)oid;
+    t_teardown();
+}
+
+/* Syncs, queries and destroys of a capturing stream, and queries, syncs
+ * and timings of a captured event are refused. */
+TEST(capture, capturing_stream_and_captured_event_refusals)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL, e2 = NULL;
+    aclmdlRI m = NULL;
+    aclrtStreamStatus st;
+    aclrtEventRecordedStatus es;
+    float ms;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEvent(&e2));
+    ASSERT_OK(aclrtRecordEvent(e2, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_RC(aclrtDestroyStream(s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_RC(aclrtSetStreamOverflowSwitch(s, 1), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_RC(aclrtQueryEventStatus(e, &es), ACL_ERROR_RT_EVENT_CAPTURED);
+    ASSERT_RC(aclrtSynchronizeEvent(e), ACL_ERROR_RT_EVENT_CAPTURED);
+    ASSERT_RC(aclrtEventElapsedTime(&ms, e2, e), ACL_ERROR_RT_EVENT_CAPTURED);
+    ASSERT_OK(aclrtQueryEventStatus(e2, &es)); /* recorded outside: fine */
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED); /* event use invalidated it */
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_RC(aclrtStreamQuery(s, &st), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(e2));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(capture, sync_of_capturing_stream_invalidates)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 100), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- capture modes from two threads ------------------------------------------------------ */
+
+struct other_thread {
+    aclrtContext ctx;
+    void *dev;
+    int mode;            /* the other thread's exchange mode before its copy */
+    _Atomic int rc, done;
+};
+
+static void *unsafe_copy(void *p)
+{
+    struct other_thread *o = p;
+    aclmdlRICaptureMode mode = (aclmdlRICaptureMode)o->mode;
+    int64_t host = 1;
+    if (aclrtSetCurrentContext(o->ctx) == ACL_SUCCESS && aclmdlRICaptureThreadExchangeMode(&mode) == ACL_SUCCESS)
+        atomic_store(&o->rc, aclrtMemcpy(o->dev, 8, &host, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+    atomic_store(&o->done, 1);
+    return NULL;
+}
+
+/* Runs an unsafe copy in another thread whose own mode is `mode`. */
+static aclError copy_in_other_thread(void *dev, int mode)
+{
+    static struct other_thread o;
+    pthread_t th;
+    memset(&o, 0, sizeof(o));
+    ASSERT_OK(aclrtGetCurrentContext(&o.ctx));
+    o.dev = dev;
+    o.mode = mode;
+    ASSERT_EQ(pthread_create(&th, NULL, unsafe_copy, &o), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    return atomic_load(&o.rc);
+}
+
+static aclError copy_here(void *dev)
+{
+    int64_t host = 1;
+    return aclrtMemcpy(dev, 8, &host, 8, ACL_MEMCPY_HOST_TO_DEVICE);
+}
+
+TEST(capture, global_mode_forbids_unsafe_calls_in_every_thread)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    ASSERT_OK(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL)); /* not its capture */
+    ASSERT_OK(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclmdlRICaptureThreadExchangeMode(&mode)); /* this thread: RELAXED */
+    ASSERT_OK(copy_here(x));
+    ASSERT_OK(aclmdlRICaptureThreadExchangeMode(&mode)); /* back to GLOBAL */
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED); /* by the first refused call */
+    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_OK(copy_here(x)); /* no capture any more */
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+TEST(capture, thread_local_mode_forbids_only_the_capturing_thread)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    int64_t *x, host[2] = {1, 2};
+    t_setup();
+    x = dev_i64(2);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    ASSERT_OK(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(aclrtMemset(x, 8, 0, 8), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemset");
+    ASSERT_RC(aclrtMemcpyAsync(x, 16, host, 16, ACL_MEMCPY_HOST_TO_DEVICE, s),
+              ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC); /* pageable host memory */
+    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+struct end_call {
+    aclrtContext ctx;
+    aclrtStream s;
+    aclmdlRI m;
+    _Atomic int rc;
+};
+
+static void *end_elsewhere(void *p)
+{
+    struct end_call *c = p;
+    if (aclrtSetCurrentContext(c->ctx) == ACL_SUCCESS)
+        atomic_store(&c->rc, aclmdlRICaptureEnd(c->s, &c->m));
+    return NULL;
+}
+
+/* RELAXED: unsafe calls go on everywhere, the capture stays valid, and
+ * another thread may end it; other modes must end in the thread that began. */
+TEST(capture, relaxed_mode_and_the_ending_thread)
+{
+    static struct end_call c;
+    pthread_t th;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    ASSERT_OK(aclrtCreateStream(&c.s));
+    ASSERT_OK(aclmdlRICaptureBegin(c.s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    ASSERT_EQ(pthread_create(&th, NULL, end_elsewhere, &c), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_RC(atomic_load(&c.rc), ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD);
+    ASSERT_OK(aclmdlRICaptureEnd(c.s, &c.m));
+    ASSERT_OK(aclmdlRIDestroy(c.m));
+    ASSERT_OK(aclmdlRICaptureBegin(c.s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(copy_here(x));
+    ASSERT_OK(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    launch_add(x, 2, c.s);
+    ASSERT_EQ(pthread_create(&th, NULL, end_elsewhere, &c), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_OK(aclmdlRIExecuteAsync(c.m, c.s));
+    ASSERT_OK(aclrtSynchronizeStream(c.s));
+    ASSERT_EQ(x[0], 3);
+    ASSERT_OK(aclmdlRIDestroy(c.m));
+    ASSERT_OK(aclrtDestroyStream(c.s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* ---- task groups and updates ----------------------------------------------------------------- */
+
+/* The vendor's 1_model_update flow: the model waits on an EXTERNAL event
+ * before a task group; an update issued on another stream swaps the
+ * group's kernel, and the record after it releases the model's wait. */
+TEST(capture, task_group_update_between_replays)
+{
+    aclrtStream s = NULL, upd = NULL;
+    aclrtEvent ev = NULL;
+    aclrtTaskGrp grp = NULL;
+    aclmdlRI m = NULL;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&upd));
+    ASSERT_OK(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    launch_add(x, 1, s);
+    ASSERT_OK(aclrtStreamWaitEvent(s, ev));
+    ASSERT_OK(aclrtResetEvent(ev, s));
+    ASSERT_OK(aclmdlRICaptureTaskGrpBegin(s));
+    ASSERT_RC(aclmdlRICaptureTaskGrpBegin(s), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    ASSERT_RC(aclrtMemsetAsync(x, 8, 0, 8, s), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT); /* kernels only */
+    launch_add(x, 10, s);
+    ASSERT_OK(aclmdlRICaptureTaskGrpEnd(s, &grp));
+    ASSERT_RC(aclmdlRICaptureTaskGrpEnd(s, &grp), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(upd, grp), ACL_ERROR_STREAM_TASK_GROUP_STATUS); /* capture not ended */
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    /* Run 1: the original group (x += 1 + 10). */
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtRecordEvent(ev, upd));
+    ASSERT_OK(aclrtSynchronizeStream(upd));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 11);
+    /* Run 2: updated on upd before the record that lets it go on. */
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclmdlRICaptureTaskUpdateBegin(upd, grp));
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(upd, grp), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    launch_add(x, 1000, upd); /* recorded as the replacement, not run */
+    ASSERT_OK(aclmdlRICaptureTaskUpdateEnd(upd));
+    ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(upd), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    ASSERT_OK(aclrtRecordEvent(ev, upd));
+    ASSERT_OK(aclrtSynchronizeStream(upd));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 11 + 1 + 1000);
+    /* A mismatched update is refused and changes nothing. */
+    ASSERT_OK(aclmdlRICaptureTaskUpdateBegin(upd, grp));
+    launch_add(x, 1, upd);
+    launch_add(x, 1, upd);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(upd), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtRecordEvent(ev, upd));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 1012 + 1 + 1000);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(upd, grp), ACL_ERROR_RT_INVALID_HANDLE); /* gone with its model */
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(upd));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+TEST(capture, task_group_needs_a_capturing_stream)
+{
+    aclrtStream s = NULL;
+    aclrtTaskGrp g = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclmdlRICaptureTaskGrpBegin(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureTaskGrpBegin(s), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    ASSERT_RC(aclmdlRICaptureTaskGrpEnd(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureTaskGrpEnd(s, &g), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(s, (aclrtTaskGrp)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(s), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Capture into an empty model from aclmdlRIBuildBegin. */
+TEST(capture, capture_into_an_existing_model)
+{
+    aclrtStream s = NULL, p = NULL;
+    aclmdlRI b = NULL, m = NULL, full = NULL;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
+    ASSERT_OK(aclmdlRIBuildBegin(&full, 0));
+    ASSERT_OK(aclmdlRIBindStream(full, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclmdlRICaptureToModelRIBegin(NULL, b, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureToModelRIBegin(s, NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureToModelRIBegin(s, full, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRICaptureToModelRIBegin(s, b, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    launch_add(x, 3, s);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT(m == b);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 3);
+    ASSERT_OK(aclmdlRIDestroy(b));
+    ASSERT_OK(aclmdlRIDestroy(full));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* An external record (Ex event, exactly SYNC) is made by every replay. */
+TEST(capture, external_record_is_made_by_each_replay)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtEvent ex = NULL, plain = NULL;
+    aclmdlRI m = NULL;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEvent(&plain));
+    ASSERT_RC(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(aclrtRecordEventWithFlag(plain, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtQueryEventStatus(ex, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(ex));
+    ASSERT_OK(aclrtDestroyEvent(plain));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
+/* ---- property test: eager and replayed give the same results -------------------------------- */
+
+enum { PROG_OPS = 60, PROG_STREAMS = 3, PROG_INPUTS = 3, PROG_SEEDS = 25 };
+
+/* out = (in0 + in1 + in2) * 31 + salt, over int64 slots. */
+static void k_node(void *args)
+{
+    int64_t *const *p = args;
+    int64_t salt = ((const int64_t *)args)[PROG_INPUTS + 1];
+    uint64_t sum = 0; /* unsigned: the values wrap */
+    /* Busy for 0..39 us, so that lanes really interleave on the workers
+     * and a missing edge shows as a wrong result. */
+    uint64_t until = t_now_ns() + (uint64_t)((salt * 7919) % 40) * 1000u;
+    while (t_now_ns() < until)
+        ;
+    for (int i = 0; i < PROG_INPUTS; i++)
+        sum += p[i] != NULL ? (uint64_t)*p[i] : 0;
+    *p[PROG_INPUTS] = (int64_t)(sum * 31 + (uint64_t)salt);
+}
+
+struct program {
+    int stream[PROG_OPS];
+    int input[PROG_OPS][PROG_INPUTS]; /* earlier ops, or -1 */
+};
+
+static uint32_t rnd(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+static void make_program(struct program *p, uint32_t seed)
+{
+    for (int i = 0; i < PROG_OPS; i++) {
+        p->stream[i] = (int)(rnd(&seed) % PROG_STREAMS);
+        for (int k = 0; k < PROG_INPUTS; k++)
+            p->input[i][k] = i > 0 && rnd(&seed) % 3 != 0 ? (int)(rnd(&seed) % (uint32_t)i) : -1;
+    }
+}
+
+/* Issues the program: op i on its stream, after waiting on an event
+ * recorded after each input made on another stream. Streams fork from and
+ * join back into stream 0, so the same calls can be captured. */
+static void issue_program(const struct program *p, aclrtStream *st, aclrtEvent *done, aclrtEvent *fork,
+                          int64_t *slot)
+{
+    ASSERT_OK(aclrtRecordEvent(fork[0], st[0]));
+    for (int k = 1; k < PROG_STREAMS; k++)
+        ASSERT_OK(aclrtStreamWaitEvent(st[k], fork[0]));
+    for (int i = 0; i < PROG_OPS; i++) {
+        aclrtStream s = st[p->stream[i]];
+        struct {
+            int64_t *in[PROG_INPUTS];
+            int64_t *out;
+            int64_t salt;
+        } a;
+        for (int k = 0; k < PROG_INPUTS; k++) {
+            int j = p->input[i][k];
+            a.in[k] = j >= 0 ? &slot[j] : NULL;
+            if (j >= 0 && p->stream[j] != p->stream[i])
+                ASSERT_OK(aclrtStreamWaitEvent(s, done[j]));
+        }
+        a.out = &slot[i];
+        a.salt = i + 1;
+        ASSERT_OK(aclrtLaunchKernel(t_kernel("cap_node", k_node), 1, &a, sizeof(a), s));
+        ASSERT_OK(aclrtRecordEvent(done[i], s));
+    }
+    for (int k = 1; k < PROG_STREAMS; k++) {
+        ASSERT_OK(aclrtRecordEvent(fork[k], st[k]));
+        ASSERT_OK(aclrtStreamWaitEvent(st[0], fork[k]));
+    }
+}
+
+TEST(capture, random_programs_give_the_same_results_eager_and_replayed)
+{
+    static struct program p;
+    static int64_t eager[PROG_OPS];
+    aclrtStream st[PROG_STREAMS];
+    aclrtEvent done[PROG_OPS], fork[PROG_STREAMS];
+    int64_t *slot;
+    t_setup();
+    slot = dev_i64(PROG_OPS);
+    for (int k = 0; k < PROG_STREAMS; k++) {
+        ASSERT_OK(aclrtCreateStream(&st[k]));
+        ASSERT_OK(aclrtCreateEvent(&fork[k]));
+    }
+    for (int i = 0; i < PROG_OPS; i++)
+        ASSERT_OK(aclrtCreateEvent(&done[i]));
+    for (uint32_t seed = 1; seed <= PROG_SEEDS; seed++) {
+        aclmdlRI m = NULL;
+        make_program(&p, seed);
+        memset(slot, 0, PROG_OPS * sizeof(int64_t));
+        issue_program(&p, st, done, fork, slot);
+        ASSERT_OK(aclrtSynchronizeDevice());
+        memcpy(eager, slot, sizeof(eager));
+        memset(slot, 0, PROG_OPS * sizeof(int64_t));
+        ASSERT_OK(aclmdlRICaptureBegin(st[0], ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+        issue_program(&p, st, done, fork, slot);
+        ASSERT_OK(aclmdlRICaptureEnd(st[0], &m));
+        for (int i = 0; i < PROG_OPS; i++)
+            ASSERT_EQ(slot[i], 0); /* recorded only */
+        for (int run = 0; run < 2; run++) {
+            ASSERT_OK(aclmdlRIExecuteAsync(m, st[run % PROG_STREAMS]));
+            ASSERT_OK(aclrtSynchronizeStream(st[run % PROG_STREAMS]));
+            for (int i = 0; i < PROG_OPS; i++)
+                if (slot[i] != eager[i])
+                    test_fail(__FILE__, __LINE__, "seed %u run %d: op %d gave %lld replayed, %lld eagerly", seed, run,
+                              i, (long long)slot[i], (long long)eager[i]);
+            memset(slot, 0, PROG_OPS * sizeof(int64_t));
+        }
+        ASSERT_OK(aclmdlRIDestroy(m));
+    }
+    for (int i = 0; i < PROG_OPS; i++)
+        ASSERT_OK(aclrtDestroyEvent(done[i]));
+    for (int k = 0; k < PROG_STREAMS; k++) {
+        ASSERT_OK(aclrtDestroyEvent(fork[k]));
+        ASSERT_OK(aclrtDestroyStream(st[k]));
+    }
+    ASSERT_OK(aclrtFree(slot));
+    t_teardown();
+}

@@ -1,0 +1,302 @@
+/*
+ * test_failure.c - what a failing task does to its stream and context
+ * (spec/acl-api.md §4 "Failure mode", §5 aclrtSetStreamFailureMode), and
+ * aborts racing with launches from other threads.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "test.h"
+
+static _Atomic int ran, survivors;
+
+static void k_count(void *args)
+{
+    (void)args;
+    atomic_fetch_add(&ran, 1);
+}
+
+static void k_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+static void k_overflow(void *args)
+{
+    (void)args;
+    aclcpuSetOverflow();
+}
+
+/* Block 17 traps; every block before it counts itself. */
+static void k_trap_block_17(void *args)
+{
+    (void)args;
+    if (aclcpuGetBlockIdx() == 17)
+        aclcpuTrap();
+    atomic_fetch_add(&survivors, 1);
+}
+
+static void launch(const char *name, aclcpuKernelFn fn, uint32_t blocks, aclrtStream s)
+{
+    ASSERT_OK(aclrtLaunchKernel(t_kernel(name, fn), blocks, NULL, 0, s));
+}
+
+/* STOP: the failing task discards the rest of its stream, the sync returns
+ * the task's code, and the stream refuses new tasks with that code. */
+TEST(failure, stop_discards_the_rest_and_refuses_new_tasks)
+{
+    static struct t_gate g;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    t_launch_gate(&g, s); /* holds the stream until every launch is in */
+    launch("fail_count", k_count, 1, s);
+    launch("fail_trap", k_trap, 1, s);
+    launch("fail_count", k_count, 1, s);
+    launch("fail_count", k_count, 1, s);
+    atomic_store(&g.open, 1);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 1);
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, s),
+              ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "ACL_STOP_ON_FAILURE");
+    ASSERT_RC(aclrtRecordEvent(NULL, s), ACL_ERROR_INVALID_PARAM); /* argument checks still come first */
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_EQ(atomic_load(&ran), 1);
+    t_teardown();
+}
+
+/* The host learns of a STOP failure at the next sync, as on the device:
+ * a task issued after the failure but before that sync is accepted and
+ * discarded (its record still completes); after the sync new tasks are
+ * refused. So a program's launches never fail because a kernel raced ahead. */
+TEST(failure, tasks_issued_before_the_failure_is_reported_are_dropped)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    uint64_t end;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    launch("fail_trap", k_trap, 1, s);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    end = t_now_ns() + T_SPIN_LIMIT_NS;
+    while (st != ACL_EVENT_RECORDED_STATUS_COMPLETE && t_now_ns() < end) /* the failure has happened */
+        ASSERT_OK(aclrtQueryEventStatus(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    launch("fail_count", k_count, 1, s); /* accepted, never runs */
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 0);
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, s),
+              ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_EQ(atomic_load(&ran), 0);
+    t_teardown();
+}
+
+/* CONTINUE (the default): later tasks still run, and the sync reports the
+ * first failure once. */
+TEST(failure, continue_runs_later_tasks_and_reports_once)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch("fail_trap", k_trap, 1, s);
+    launch("fail_count", k_count, 1, s);
+    launch("fail_trap", k_trap, 2, s);
+    launch("fail_count", k_count, 1, s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 2);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* STOP set on one stream is the context's mode: another stream of the same
+ * context stops at its own failure, while the first one, which did not
+ * fail, goes on; a stream of another context keeps CONTINUE. */
+TEST(failure, stop_mode_across_two_streams_of_one_context)
+{
+    static struct t_gate g;
+    aclrtStream a = NULL, b = NULL, other = NULL;
+    aclrtContext mine = NULL, ctx2 = NULL;
+    aclrtStreamAttrValue v;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateStream(&a));
+    ASSERT_OK(aclrtCreateStream(&b));
+    ASSERT_OK(aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE));
+    ASSERT_OK(aclrtGetStreamAttribute(b, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+    ASSERT_EQ(v.failureMode, ACL_STOP_ON_FAILURE);
+    t_launch_gate(&g, b);
+    launch("fail_trap", k_trap, 1, b);
+    launch("fail_count", k_count, 1, b);
+    atomic_store(&g.open, 1);
+    ASSERT_RC(aclrtSynchronizeStream(b), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 0); /* b stopped at its failure */
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, b),
+              ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    launch("fail_count", k_count, 1, a);
+    ASSERT_OK(aclrtSynchronizeStream(a)); /* a did not fail: it runs on */
+    ASSERT_EQ(atomic_load(&ran), 1);
+    ASSERT_OK(aclrtCreateContext(&ctx2, 0));
+    ASSERT_OK(aclrtCreateStream(&other));
+    launch("fail_trap", k_trap, 1, other);
+    launch("fail_count", k_count, 1, other);
+    ASSERT_RC(aclrtSynchronizeStream(other), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 2); /* the other context continues */
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyContext(ctx2));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclrtDestroyStream(a));
+    ASSERT_OK(aclrtDestroyStream(b));
+    t_teardown();
+}
+
+/* A block that traps in the middle of a 64-block kernel: with one worker the
+ * blocks run in order, so exactly blocks 0..16 complete; the blocks after
+ * the trap never start, and in STOP mode the tasks behind it are dropped. */
+TEST(failure, failure_in_the_middle_of_a_many_block_kernel)
+{
+    static struct t_gate g;
+    aclrtStream s = NULL;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    t_launch_gate(&g, s); /* holds the stream until both launches are in */
+    launch("fail_trap17", k_trap_block_17, 64, s);
+    launch("fail_count", k_count, 8, s);
+    atomic_store(&g.open, 1);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&survivors), 17);
+    ASSERT_EQ(atomic_load(&ran), 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* With several workers the failing kernel's later blocks may already run,
+ * but the ones not yet claimed are skipped: fewer than 64 complete. */
+TEST(failure, many_block_failure_with_all_workers)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch("fail_trap17", k_trap_block_17, 4096, s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT(atomic_load(&survivors) < 4095);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* An overflow is a "successful" sync code (spec §4): reported, but it does
+ * not trip STOP mode. */
+TEST(failure, overflow_does_not_trip_stop_mode)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    ASSERT_OK(aclrtSetStreamOverflowSwitch(s, 1));
+    launch("fail_overflow", k_overflow, 1, s);
+    launch("fail_count", k_count, 1, s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_AIVEC_OVER_FLOW);
+    ASSERT_EQ(atomic_load(&ran), 1);
+    launch("fail_count", k_count, 1, s);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&ran), 2);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- abort racing with launches ------------------------------------------------------------ */
+
+enum { RACE_LAUNCHERS = 3, RACE_LAUNCHES = 3000, RACE_MAX_ABORTS = 1000000 };
+
+struct race {
+    aclrtContext ctx;
+    aclrtStream s, waiter;
+    aclrtEvent ev[RACE_LAUNCHERS];
+    _Atomic int launched, bad_rc, launchers_done;
+    _Atomic int runs[RACE_LAUNCHERS * RACE_LAUNCHES]; /* blocks run, per launch */
+};
+
+/* Counts one block of its launch: args = the launch's slot in race.runs. */
+static void k_count_slot(void *args)
+{
+    atomic_fetch_add(*(_Atomic int **)args, 1);
+}
+
+static void *race_launcher(void *p)
+{
+    struct race *r = p;
+    static _Atomic int next_index;
+    int me = atomic_fetch_add(&next_index, 1);
+    aclrtFuncHandle k = t_kernel("fail_count_slot", k_count_slot);
+    if (aclrtSetCurrentContext(r->ctx) != ACL_SUCCESS)
+        atomic_fetch_add(&r->bad_rc, 1);
+    for (int i = 0; i < RACE_LAUNCHES; i++) {
+        _Atomic int *slot = &r->runs[me * RACE_LAUNCHES + i];
+        aclError rc = aclrtLaunchKernel(k, 1 + (uint32_t)(i % 3), &slot, sizeof(slot), r->s);
+        if (rc != ACL_SUCCESS)
+            atomic_fetch_add(&r->bad_rc, 1);
+        else
+            atomic_fetch_add(&r->launched, 1);
+        /* Now and then an event edge to the waiter stream: an abort must
+         * never leave the waiter parked on a dropped record. */
+        if (i % 97 == 0 && (aclrtRecordEvent(r->ev[me], r->s) != ACL_SUCCESS ||
+                            aclrtStreamWaitEvent(r->waiter, r->ev[me]) != ACL_SUCCESS))
+            atomic_fetch_add(&r->bad_rc, 1);
+    }
+    atomic_fetch_add(&r->launchers_done, 1);
+    return NULL;
+}
+
+/* Launchers on three threads and an aborting thread on one stream: every
+ * launch is accepted, no kernel runs twice, nothing crashes or hangs, the
+ * waiter stream finishes, and work issued after the last abort runs. */
+TEST(failure, abort_racing_with_launches_from_other_threads)
+{
+    static struct race r;
+    pthread_t th[RACE_LAUNCHERS];
+    aclError rc;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&r.ctx));
+    ASSERT_OK(aclrtCreateStream(&r.s));
+    ASSERT_OK(aclrtCreateStream(&r.waiter));
+    for (int i = 0; i < RACE_LAUNCHERS; i++) {
+        ASSERT_OK(aclrtCreateEvent(&r.ev[i]));
+        ASSERT_EQ(pthread_create(&th[i], NULL, race_launcher, &r), 0);
+    }
+    /* Abort over and over while the launchers run (bounded). */
+    for (int i = 0; i < RACE_MAX_ABORTS && atomic_load(&r.launchers_done) < RACE_LAUNCHERS; i++) {
+        ASSERT_OK(aclrtStreamAbort(r.s));
+        if (i % 16 == 0)
+            sched_yield();
+    }
+    for (int i = 0; i < RACE_LAUNCHERS; i++)
+        ASSERT_EQ(pthread_join(th[i], NULL), 0);
+    ASSERT_EQ(atomic_load(&r.bad_rc), 0);
+    rc = aclrtSynchronizeStream(r.s);
+    ASSERT(rc == ACL_SUCCESS || rc == ACL_ERROR_RT_STREAM_ABORT);
+    ASSERT_EQ(atomic_load(&r.launched), RACE_LAUNCHERS * RACE_LAUNCHES);
+    for (int i = 0; i < RACE_LAUNCHERS * RACE_LAUNCHES; i++) /* no block ran twice */
+        ASSERT(atomic_load(&r.runs[i]) <= 1 + (i % RACE_LAUNCHES) % 3);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(r.waiter, 10000));
+    atomic_store(&ran, 0);
+    launch("fail_count", k_count, 2, r.s);
+    ASSERT_OK(aclrtSynchronizeStream(r.s)); /* issued after the last abort: runs and syncs normally */
+    ASSERT_EQ(atomic_load(&ran), 2);
+    for (int i = 0; i < RACE_LAUNCHERS; i++)
+        ASSERT_OK(aclrtDestroyEvent(r.ev[i]));
+    ASSERT_OK(aclrtDestroyStream(r.waiter));
+    ASSERT_OK(aclrtDestroyStream(r.s));
+    t_teardown();
+}

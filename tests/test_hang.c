@@ -1,0 +1,231 @@
+/*
+ * test_hang.c - a hang is never silent: syncs that give up, waits that time
+ * out, and untimed syncs that make no progress say which stream waits on
+ * which event recorded on which stream, and what holds that one up.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "test.h"
+
+static int32_t stream_id(aclrtStream s)
+{
+    int32_t id = -1;
+    ASSERT_OK(aclrtStreamGetId(s, &id));
+    return id;
+}
+
+static uint32_t event_id(aclrtEvent e)
+{
+    uint32_t id = 0;
+    ASSERT_OK(aclrtGetEventId(e, &id));
+    return id;
+}
+
+/* A waiter stream parked on an event whose record sits behind a gate on a
+ * stopped DEVICE_USE_ONLY stream: it can never go on by itself. */
+struct stuck_pair {
+    aclrtStream rec, waiter;
+    aclrtEvent e;
+    struct t_gate g;
+};
+
+static void stuck_pair_open(struct stuck_pair *p)
+{
+    memset(p, 0, sizeof(*p));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p->rec, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateStream(&p->waiter));
+    ASSERT_OK(aclrtCreateEvent(&p->e));
+    t_launch_gate(&p->g, p->rec);
+    ASSERT_OK(aclrtRecordEvent(p->e, p->rec));
+    ASSERT_OK(aclrtStreamWaitEvent(p->waiter, p->e));
+    t_launch_log(1, p->waiter);
+    ASSERT(t_wait_flag(&p->g.started, 1));
+    ASSERT_OK(t_stop_releasing(p->rec, &p->g.open));
+}
+
+/* Destroying the stopped stream drops its record, which completes the event
+ * and releases the waiter. */
+static void stuck_pair_close(struct stuck_pair *p)
+{
+    ASSERT_OK(aclrtDestroyStream(p->rec));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(p->waiter, 10000));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyEvent(p->e));
+    ASSERT_OK(aclrtDestroyStream(p->waiter));
+}
+
+TEST(hang, timed_sync_names_the_chain)
+{
+    static struct stuck_pair p;
+    char want[256];
+    const char *msg;
+    t_setup();
+    stuck_pair_open(&p);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(p.waiter, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    msg = aclGetRecentErrMsg();
+    snprintf(want, sizeof(want), "aclrtSynchronizeStreamWithTimeout: stream %d did not finish within 100 ms: stream %d "
+             "waits on event %u (record #1; #0 is the newest done), recorded on stream %d, which was stopped by "
+             "aclrtStreamStop", stream_id(p.waiter), stream_id(p.waiter), event_id(p.e), stream_id(p.rec));
+    ASSERT_STR_CONTAINS(msg, want);
+    stuck_pair_close(&p);
+    t_teardown();
+}
+
+TEST(hang, timed_event_sync_names_the_chain)
+{
+    static struct stuck_pair p;
+    char want[256];
+    t_setup();
+    stuck_pair_open(&p);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(p.e, 100), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+    snprintf(want, sizeof(want), "event %u did not complete within 100 ms: event %u's record #1 (#0 is the newest "
+             "done) was issued on stream %d, which was stopped by aclrtStreamStop", event_id(p.e), event_id(p.e),
+             stream_id(p.rec));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), want);
+    stuck_pair_close(&p);
+    t_teardown();
+}
+
+TEST(hang, device_sync_names_the_late_stream)
+{
+    static struct stuck_pair p;
+    char want[128];
+    t_setup();
+    stuck_pair_open(&p);
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    snprintf(want, sizeof(want), "recorded on stream %d, which was stopped", stream_id(p.rec));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), want);
+    stuck_pair_close(&p);
+    t_teardown();
+}
+
+/* A slow stream is not a stuck one: the chain ends at a running task. */
+TEST(hang, running_work_is_reported_as_running)
+{
+    static struct t_gated_pair p;
+    char want[128];
+    t_setup();
+    t_gated_pair_open(&p);
+    ASSERT_OK(aclrtStreamWaitEvent(p.s2, p.e));
+    ASSERT(t_wait_flag(&p.g.started, 1));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(p.s2, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    snprintf(want, sizeof(want), "recorded on stream %d, which is running a task", stream_id(p.s1));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), want);
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s2));
+    t_gated_pair_close(&p);
+    t_teardown();
+}
+
+/* Notifies have no snapshot, so two streams can wait on each other. */
+TEST(hang, notify_cycle_is_named)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtNotify n1 = NULL, n2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateNotify(&n1, 0));
+    ASSERT_OK(aclrtCreateNotify(&n2, 0));
+    ASSERT_OK(aclrtWaitAndResetNotify(n2, s1, 0));
+    ASSERT_OK(aclrtRecordNotify(n1, s1));
+    ASSERT_OK(aclrtWaitAndResetNotify(n1, s2, 0));
+    ASSERT_OK(aclrtRecordNotify(n2, s2));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s1, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "a cycle of waits");
+    ASSERT_OK(aclrtDestroyStreamForce(s1)); /* drops s1's record of n1: s2 goes on */
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s2, 10000));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyNotify(n1));
+    ASSERT_OK(aclrtDestroyNotify(n2));
+    t_teardown();
+}
+
+/* ACLCPU_HANG_TIMEOUT_MS makes an untimed sync on a stuck chain give up. */
+TEST(hang, untimed_sync_gives_up_after_hang_timeout)
+{
+    static struct stuck_pair p;
+    setenv("ACLCPU_HANG_TIMEOUT_MS", "200", 1);
+    t_setup();
+    stuck_pair_open(&p);
+    ASSERT_RC(aclrtSynchronizeStream(p.waiter), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "made no progress for ACLCPU_HANG_TIMEOUT_MS");
+    ASSERT_RC(aclrtSynchronizeEvent(p.e), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which was stopped by aclrtStreamStop");
+    stuck_pair_close(&p);
+    t_teardown();
+}
+
+/* ---- the log ------------------------------------------------------------------------------ */
+
+struct sync_call {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int rc, done;
+};
+
+static void *untimed_sync(void *arg)
+{
+    struct sync_call *c = arg;
+    if (aclrtSetCurrentContext(c->ctx) == ACL_SUCCESS)
+        atomic_store(&c->rc, aclrtSynchronizeStream(c->s));
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+/* Without a hang timeout the sync keeps waiting (as on the device), but it
+ * warns once it has made no progress on a stuck chain; when the chain is
+ * broken it returns normally. */
+TEST(hang, untimed_sync_warns_and_keeps_waiting)
+{
+    static struct stuck_pair p;
+    static struct sync_call c;
+    char want[160];
+    pthread_t th;
+    t_capture_log("2");
+    t_setup();
+    stuck_pair_open(&p);
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.s = p.waiter;
+    ASSERT_EQ(pthread_create(&th, NULL, untimed_sync, &c), 0);
+    snprintf(want, sizeof(want), "a sync on stream %d has made no progress for", stream_id(p.waiter));
+    ASSERT(t_log_shows(want));
+    ASSERT(t_log_shows("which was stopped by aclrtStreamStop"));
+    ASSERT_EQ(atomic_load(&c.done), 0);
+    ASSERT_OK(aclrtDestroyStream(p.rec)); /* drops the record: the waiter finishes */
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_OK(aclrtDestroyEvent(p.e));
+    ASSERT_OK(aclrtDestroyStream(p.waiter));
+    t_teardown();
+}
+
+/* A wait task that outlives its timeout logs (at info) what held its
+ * record up. */
+TEST(hang, timed_out_wait_logs_the_chain)
+{
+    static struct stuck_pair p;
+    char want[200];
+    t_capture_log("1");
+    t_setup();
+    memset(&p, 0, sizeof(p));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p.rec, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateStream(&p.waiter));
+    ASSERT_OK(aclrtCreateEvent(&p.e));
+    t_launch_gate(&p.g, p.rec);
+    ASSERT_OK(aclrtRecordEvent(p.e, p.rec));
+    ASSERT(t_wait_flag(&p.g.started, 1));
+    ASSERT_OK(t_stop_releasing(p.rec, &p.g.open));
+    ASSERT_OK(aclrtStreamWaitEventWithTimeout(p.waiter, p.e, 1));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(p.waiter, 10000), ACL_ERROR_RT_WAIT_TIMEOUT);
+    snprintf(want, sizeof(want), "stream %d: its wait on event %u timed out after 1000 ms (107019); the record it "
+             "waited for was issued on stream %d, which was stopped", stream_id(p.waiter), event_id(p.e),
+             stream_id(p.rec));
+    ASSERT(t_log_shows(want));
+    ASSERT_OK(aclrtDestroyStream(p.rec));
+    ASSERT_OK(aclrtDestroyEvent(p.e));
+    ASSERT_OK(aclrtDestroyStream(p.waiter));
+    t_teardown();
+}

@@ -1,0 +1,713 @@
+/*
+ * test_model.c - model run instances in build mode (spec/acl-api.md §3.8,
+ * §5 "Model RI / capture", "Model-control stream APIs",
+ * aclrtPersistentTaskClean): the flow, every check and code, runs and
+ * their order, switches and activations, abort, clean and unbind.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <acl/acl_mdl.h>
+
+#include "test.h"
+
+/* x[0] += args[1] */
+static void k_add(void *args)
+{
+    int64_t *const *p = args;
+    int64_t by = ((const int64_t *)args)[1];
+    atomic_fetch_add((_Atomic int64_t *)p[0], by);
+}
+
+static void launch_add(int64_t *x, int64_t by, aclrtStream s)
+{
+    struct {
+        int64_t *x;
+        int64_t by;
+    } a = {x, by};
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_add", k_add), 1, &a, sizeof(a), s));
+}
+
+static aclrtStream persistent_stream(void)
+{
+    aclrtStream s = NULL;
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
+    return s;
+}
+
+static int64_t *dev_i64(int n)
+{
+    void *p = NULL;
+    ASSERT_OK(aclrtMalloc(&p, (size_t)n * sizeof(int64_t), ACL_MEM_MALLOC_HUGE_FIRST));
+    memset(p, 0, (size_t)n * sizeof(int64_t));
+    return p;
+}
+
+/* A one-lane model: x += 1 twice per run. */
+struct one_lane {
+    aclmdlRI m;
+    aclrtStream s, exec;
+    int64_t *x;
+};
+
+static void one_lane_build(struct one_lane *o)
+{
+    o->x = dev_i64(1);
+    o->s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&o->exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&o->m, 0));
+    ASSERT_OK(aclmdlRIBindStream(o->m, o->s, ACL_MODEL_STREAM_FLAG_HEAD));
+    launch_add(o->x, 1, o->s);
+    launch_add(o->x, 1, o->s);
+    ASSERT_OK(aclmdlRIEndTask(o->m, o->s));
+    ASSERT_OK(aclmdlRIBuildEnd(o->m, NULL));
+}
+
+static void one_lane_free(struct one_lane *o)
+{
+    ASSERT_OK(aclmdlRIUnbindStream(o->m, o->s));
+    ASSERT_OK(aclmdlRIDestroy(o->m));
+    ASSERT_OK(aclrtDestroyStream(o->s));
+    ASSERT_OK(aclrtDestroyStream(o->exec));
+    ASSERT_OK(aclrtFree(o->x));
+}
+
+TEST(model, build_flow_records_then_runs_each_execute)
+{
+    static struct one_lane o;
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_EQ(o.x[0], 0); /* recorded, not run */
+    for (int i = 0; i < 3; i++)
+        ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));
+    ASSERT_OK(aclrtSynchronizeStream(o.exec));
+    ASSERT_EQ(o.x[0], 6);
+    ASSERT_OK(aclmdlRIExecute(o.m, 5000));
+    ASSERT_EQ(o.x[0], 8);
+    ASSERT_OK(aclmdlRIExecute(o.m, -1));
+    ASSERT_EQ(o.x[0], 10);
+    /* After aclmdlRIBuildEnd the bound stream takes no more tasks. */
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("mdl_add", k_add), 1, NULL, 0, o.s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIBuildEnd");
+    one_lane_free(&o);
+    t_teardown();
+}
+
+TEST(model, null_arguments)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    s = persistent_stream();
+    ASSERT_RC(aclmdlRIBuildBegin(NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIBindStream(NULL, s, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_RC(aclmdlRIBindStream(m, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIEndTask(NULL, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIBuildEnd(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIBuildEnd(m, (void *)1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIBuildEnd: argument 'reserve' must be NULL");
+    ASSERT_RC(aclmdlRIUnbindStream(NULL, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIExecute(NULL, -1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIExecuteAsync(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIDestroy(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIAbort(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRISetName(m, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIGetName(m, 8, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIGetId(m, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIGetStreams(m, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIGetTasksByStream(s, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIDebugJsonPrint(m, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_RC(aclmdlRIDestroy(m), ACL_ERROR_RT_INVALID_HANDLE); /* stale */
+    ASSERT_RC(aclmdlRIExecuteAsync((aclmdlRI)0x1234, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(model, bind_rules)
+{
+    aclmdlRI m = NULL, m2 = NULL;
+    aclrtStream plain = NULL, dev_only = NULL, fast = NULL, p = NULL;
+    t_setup();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBuildBegin(&m2, 0));
+    ASSERT_OK(aclrtCreateStream(&plain));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&dev_only, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&fast, 0, ACL_STREAM_PERSISTENT | ACL_STREAM_FAST_LAUNCH));
+    p = persistent_stream();
+    ASSERT_RC(aclmdlRIBindStream(m, plain, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "ACL_STREAM_PERSISTENT");
+    ASSERT_RC(aclmdlRIBindStream(m, dev_only, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclmdlRIBindStream(m, fast, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclmdlRIBindStream(m, p, 5), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    ASSERT_RC(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT_RC(aclmdlRIBindStream(m2, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT_RC(aclmdlRIEndTask(m2, p), ACL_ERROR_RT_STREAM_MODEL); /* not bound to m2 */
+    ASSERT_RC(aclmdlRIUnbindStream(m2, p), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT_OK(aclmdlRIEndTask(m, p));
+    ASSERT_RC(aclmdlRIEndTask(m, p), ACL_ERROR_RT_PARAM_INVALID); /* one end task per model */
+    ASSERT_RC(aclmdlRIExecuteAsync(m, NULL), ACL_ERROR_RT_PARAM_INVALID); /* not built yet */
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_RC(aclmdlRIBuildEnd(m, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRIExecuteAsync(m, p), ACL_ERROR_RT_PARAM_INVALID); /* a model's stream */
+    ASSERT_RC(aclmdlRIExecute(m, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRIExecute(m, -2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclmdlRIDestroy(m2));
+    ASSERT_OK(aclrtDestroyStream(plain));
+    ASSERT_OK(aclrtDestroyStream(dev_only));
+    ASSERT_OK(aclrtDestroyStream(fast));
+    ASSERT_OK(aclrtDestroyStream(p));
+    t_teardown();
+}
+
+TEST(model, bind_refuses_stop_mode_and_bound_streams_refuse_control_calls)
+{
+    aclmdlRI m = NULL;
+    aclrtStream p = NULL, other = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    p = persistent_stream();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclrtSetStreamFailureMode(p, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtStreamAbort(p), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIAbort");
+    ASSERT_RC(aclrtStreamStop(p), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtSetStreamFailureMode(other, ACL_STOP_ON_FAILURE)); /* the context goes STOP */
+    ASSERT_OK(aclrtDestroyStream(other));
+    other = persistent_stream();
+    ASSERT_RC(aclmdlRIBindStream(m, other, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
+/* x2 = x1 * 10 + 1, reading x1 after the other lane wrote it. */
+static void k_times10(void *args)
+{
+    int64_t *const *p = args;
+    *p[1] = *p[0] * 10 + 1;
+}
+
+/* Two lanes joined by an event: lane 2 waits for lane 1's record in every
+ * run, never for a record of another run. */
+TEST(model, events_between_lanes_order_every_run)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s1, s2, exec;
+    aclrtEvent e = NULL;
+    static struct t_gate g;
+    int64_t *x = NULL;
+    int64_t *pair[2];
+    t_setup();
+    x = dev_i64(2);
+    pair[0] = &x[0];
+    pair[1] = &x[1];
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_gate(&g, s1); /* holds lane 1 in the first run */
+    launch_add(&x[0], 1, s1);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_times10", k_times10), 1, pair, sizeof(pair), s2));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_EQ(x[1], 0); /* lane 2 waits on lane 1 */
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 3);
+    ASSERT_EQ(x[1], 31);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* The switch flow: a true switch starts its stream and skips the rest of
+ * the current one; a false one goes on; an activated stream runs in
+ * parallel with the one that activated it. */
+TEST(model, switch_and_active_streams)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s1, s2, s3, exec;
+    int32_t *flag = NULL, *one = NULL;
+    int64_t *x = NULL;
+    t_setup();
+    x = dev_i64(1);
+    ASSERT_OK(aclrtMalloc((void **)&flag, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&one, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    *one = 1;
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    s3 = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    ASSERT_OK(aclmdlRIBindStream(m, s3, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    ASSERT_OK(aclrtSwitchStream(flag, ACL_RT_EQUAL, one, ACL_RT_SWITCH_INT32, s2, NULL, s1));
+    launch_add(x, 100, s1); /* skipped when the switch jumps */
+    launch_add(x, 1, s2);
+    ASSERT_OK(aclrtActiveStream(s3, s2));
+    launch_add(x, 10, s3);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    *flag = 1;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 11);
+    *flag = 0;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 111); /* the default streams never started */
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(s3));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(flag));
+    ASSERT_OK(aclrtFree(one));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+TEST(model, switch_and_active_rules)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s1, s2, plain;
+    int32_t *v = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMalloc((void **)&v, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&plain));
+    ASSERT_RC(aclrtActiveStream(NULL, s1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtActiveStream(s2, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSwitchStream(NULL, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT32, s2, NULL, s1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSwitchStream(v, ACL_RT_EQUAL, NULL, ACL_RT_SWITCH_INT32, s2, NULL, s1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSwitchStream(v, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT32, NULL, NULL, s1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSwitchStream(v, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT32, s2, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSwitchStream(v, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT32, s2, plain, s1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "falseStream");
+    ASSERT_RC(aclrtSwitchStream(v, (aclrtCondition)6, v, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSwitchStream(v, ACL_RT_EQUAL, v, (aclrtCompareDataType)2, s2, NULL, s1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtActiveStream(s2, s1), ACL_ERROR_RT_STREAM_MODEL); /* not bound */
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclrtActiveStream(plain, s1), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    ASSERT_OK(aclrtActiveStream(s2, s1));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(plain));
+    ASSERT_OK(aclrtFree(v));
+    t_teardown();
+}
+
+TEST(model, model_control_calls_not_on_a3)
+{
+    aclrtStream s1, s2;
+    setenv("ACLCPU_SOC", "Ascend910_9392", 1);
+    t_setup();
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    ASSERT_RC(aclrtActiveStream(s2, s1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* tmp = x; then x = tmp + 1: two runs that overlapped would lose updates. */
+static void k_load(void *args)
+{
+    int64_t *const *p = args;
+    uint64_t until = t_now_ns() + 20000; /* widens the window an overlapping run would hit */
+    *p[1] = *p[0];
+    while (t_now_ns() < until)
+        ;
+}
+
+static void k_store_plus_one(void *args)
+{
+    int64_t *const *p = args;
+    *p[0] = *p[1] + 1;
+}
+
+enum { RUNS_PER_THREAD = 40 };
+
+struct runner_arg {
+    aclrtContext ctx;
+    aclmdlRI m;
+    _Atomic int bad;
+};
+
+static void *run_many(void *p)
+{
+    struct runner_arg *a = p;
+    aclrtStream s = NULL;
+    if (aclrtSetCurrentContext(a->ctx) != ACL_SUCCESS || aclrtCreateStream(&s) != ACL_SUCCESS) {
+        atomic_store(&a->bad, 1);
+        return NULL;
+    }
+    for (int i = 0; i < RUNS_PER_THREAD; i++)
+        if (aclmdlRIExecuteAsync(a->m, s) != ACL_SUCCESS)
+            atomic_store(&a->bad, 1);
+    if (aclrtSynchronizeStream(s) != ACL_SUCCESS || aclrtDestroyStream(s) != ACL_SUCCESS)
+        atomic_store(&a->bad, 1);
+    return NULL;
+}
+
+/* Runs of one model from three threads and streams at once are serialised:
+ * no run overlaps another, so no increment is lost. */
+TEST(model, runs_from_several_streams_are_serialised)
+{
+    static struct runner_arg a;
+    pthread_t th[3];
+    aclrtStream s;
+    int64_t *x;
+    int64_t *pair[2];
+    t_setup();
+    x = dev_i64(2);
+    pair[0] = &x[0];
+    pair[1] = &x[1];
+    s = persistent_stream();
+    ASSERT_OK(aclrtGetCurrentContext(&a.ctx));
+    ASSERT_OK(aclmdlRIBuildBegin(&a.m, 0));
+    ASSERT_OK(aclmdlRIBindStream(a.m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_load", k_load), 1, pair, sizeof(pair), s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_store", k_store_plus_one), 1, pair, sizeof(pair), s));
+    ASSERT_OK(aclmdlRIBuildEnd(a.m, NULL));
+    for (int i = 0; i < 3; i++)
+        ASSERT_EQ(pthread_create(&th[i], NULL, run_many, &a), 0);
+    for (int i = 0; i < 3; i++)
+        ASSERT_EQ(pthread_join(th[i], NULL), 0);
+    ASSERT_EQ(atomic_load(&a.bad), 0);
+    ASSERT_EQ(x[0], 3 * RUNS_PER_THREAD);
+    ASSERT_OK(aclmdlRIDestroy(a.m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* A run is ordered after earlier work on its stream and before later work. */
+TEST(model, run_is_ordered_within_its_stream)
+{
+    static struct one_lane o;
+    static struct t_gate g;
+    t_setup();
+    one_lane_build(&o);
+    t_launch_gate(&g, o.exec);
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));
+    launch_add(o.x, 100, o.exec);
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_EQ(o.x[0], 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(o.exec));
+    ASSERT_EQ(o.x[0], 102);
+    one_lane_free(&o);
+    t_teardown();
+}
+
+static void k_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+/* A failing kernel fails its run (the sync of the run's stream says so);
+ * the next run is not affected. */
+TEST(model, failing_kernel_fails_its_run)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s, exec;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    launch_add(x, 1, s);
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_trap", k_trap), 1, NULL, 0, s));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_RC(aclrtSynchronizeStream(exec), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_RC(aclmdlRIExecute(m, 5000), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(x[0], 2);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* aclmdlRIAbort stops the run under way: the held kernel ends, nothing
+ * after it runs, the run reports 507023; the next run runs in full. */
+TEST(model, abort_of_a_running_model)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s, exec;
+    static struct t_gate g;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_gate(&g, s);
+    launch_add(x, 1, s);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIAbort(m)); /* not running: nothing to do */
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_OK(aclmdlRIAbort(m));
+    atomic_store(&g.open, 1);
+    ASSERT_RC(aclrtSynchronizeStream(exec), ACL_ERROR_RT_MODEL_ABORT_NORMAL);
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec)); /* the gate is open now */
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 1);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* aclmdlRIExecute gives up after its timeout with the sync timeout code. */
+TEST(model, execute_times_out)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s;
+    static struct t_gate g;
+    t_setup();
+    s = persistent_stream();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_gate(&g, s);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_RC(aclmdlRIExecute(m, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIExecute: the model did not finish within 50 ms");
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclmdlRIDestroy(m)); /* waits for the run */
+    ASSERT_EQ(atomic_load(&g.finished), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(model, persistent_task_clean_refills_a_lane)
+{
+    static struct one_lane o;
+    aclrtStream plain = NULL, unbound = NULL;
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStream(&plain));
+    unbound = persistent_stream();
+    ASSERT_RC(aclrtPersistentTaskClean(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtPersistentTaskClean(plain), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtPersistentTaskClean(unbound), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtPersistentTaskClean(o.s));
+    launch_add(o.x, 5, o.s);
+    ASSERT_OK(aclmdlRIExecute(o.m, 5000));
+    ASSERT_EQ(o.x[0], 5);
+    ASSERT_OK(aclrtDestroyStream(plain));
+    ASSERT_OK(aclrtDestroyStream(unbound));
+    one_lane_free(&o);
+    t_teardown();
+}
+
+TEST(model, unbind_waits_for_runs_and_lists_streams)
+{
+    static struct one_lane o;
+    static struct t_gate g;
+    aclrtStream streams[2] = {NULL, NULL};
+    aclmdlRITask tasks[4];
+    uint32_t n = 0;
+    aclrtStream gate_s;
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStream(&gate_s));
+    ASSERT_OK(aclmdlRIGetStreams(o.m, NULL, &n));
+    ASSERT_EQ(n, 1);
+    n = 0;
+    ASSERT_RC(aclmdlRIGetStreams(o.m, streams, &n), ACL_ERROR_RT_PARAM_INVALID); /* array too small */
+    n = 2;
+    ASSERT_OK(aclmdlRIGetStreams(o.m, streams, &n));
+    ASSERT_EQ(n, 1);
+    ASSERT(streams[0] == o.s);
+    ASSERT_OK(aclmdlRIGetTasksByStream(o.s, NULL, &n));
+    ASSERT_EQ(n, 3); /* two kernels and the end task */
+    ASSERT_OK(aclmdlRIGetTasksByStream(o.s, tasks, &n));
+    ASSERT(tasks[0] != tasks[1]);
+    ASSERT_RC(aclmdlRIGetTasksByStream(gate_s, NULL, &n), ACL_ERROR_RT_STREAM_MODEL);
+    t_launch_gate(&g, o.exec);
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));
+    ASSERT_RC(aclmdlRIUnbindStream(o.m, o.s), ACL_ERROR_RT_MODEL_RUNNING);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(o.exec));
+    ASSERT_EQ(o.x[0], 2);
+    ASSERT_OK(aclrtDestroyStream(gate_s));
+    one_lane_free(&o);
+    t_teardown();
+}
+
+TEST(model, names_ids_and_json)
+{
+    static struct one_lane o;
+    char name[8], path[] = "/tmp/aclcpu-model-XXXXXX", buf[4096];
+    uint32_t id = 0;
+    size_t n;
+    FILE *f;
+    int fd;
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_OK(aclmdlRIGetName(o.m, sizeof(name), name));
+    ASSERT_EQ(strlen(name), 0); /* no name set */
+    ASSERT_OK(aclmdlRISetName(o.m, "decoder-step"));
+    ASSERT_OK(aclmdlRIGetName(o.m, sizeof(name), name));
+    ASSERT(strcmp(name, "decoder") == 0); /* truncated to maxLen - 1 */
+    ASSERT_OK(aclmdlRIGetId(o.m, &id));
+    fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    close(fd);
+    ASSERT_OK(aclmdlRIDebugJsonPrint(o.m, path, ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE));
+    f = fopen(path, "r");
+    ASSERT(f != NULL);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    unlink(path);
+    ASSERT_STR_CONTAINS(buf, "\"name\": \"decoder-step\"");
+    ASSERT_STR_CONTAINS(buf, "\"type\": \"KERNEL\", \"name\": \"mdl_add\", \"blockNum\": 1");
+    ASSERT_STR_CONTAINS(buf, "\"args\": \"");
+    ASSERT_STR_CONTAINS(buf, "\"type\": \"MODEL_END\"");
+    ASSERT_RC(aclmdlRIDebugJsonPrint(o.m, "/nonexistent-dir/x.json", 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRIDebugJsonPrint(o.m, path, 2), ACL_ERROR_INVALID_PARAM);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ASSERT_OK(aclmdlRIDebugPrint(o.m));
+#pragma GCC diagnostic pop
+    one_lane_free(&o);
+    t_teardown();
+}
+
+/* A wait in a model on an event recorded outside it waits for the event's
+ * newest record when the run gets there. */
+TEST(model, wait_on_an_outside_event)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s, exec, other;
+    aclrtEvent e = NULL;
+    static struct t_gate g;
+    int64_t *x;
+    t_setup();
+    x = dev_i64(1);
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtStreamWaitEvent(s, e));
+    launch_add(x, 1, s);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    t_launch_gate(&g, other);
+    ASSERT_OK(aclrtRecordEvent(e, other));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_EQ(x[0], 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 1);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+static _Atomic int host_calls;
+static void host_count(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&host_calls, 1);
+}
+
+/* Copies, memsets and host functions are recorded and replayed too; the
+ * lane runners are internal (no stream-state callbacks). */
+static _Atomic int state_calls;
+static void on_state(aclrtStream s, aclrtStreamState st, void *args)
+{
+    (void)s, (void)st, (void)args;
+    atomic_fetch_add(&state_calls, 1);
+}
+
+TEST(model, copies_memsets_and_host_functions_replay)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s, exec;
+    int64_t *x, src = 42;
+    t_setup();
+    x = dev_i64(2);
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtRegStreamStateCallback("mdl", on_state, NULL));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtMemsetAsync(&x[1], 8, 0, 8, s));
+    ASSERT_OK(aclrtMemcpyAsync(&x[0], 8, &src, 8, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    ASSERT_OK(aclrtLaunchHostFunc(s, host_count, NULL));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_EQ(atomic_load(&state_calls), 0);
+    x[1] = 7;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 42);
+    ASSERT_EQ(x[1], 0);
+    ASSERT_EQ(atomic_load(&host_calls), 2);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_EQ(atomic_load(&state_calls), 0);
+    ASSERT_OK(aclrtRegStreamStateCallback("mdl", NULL, NULL));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* Destroying the context (device reset) takes its models with it. */
+TEST(model, device_reset_releases_models)
+{
+    static struct one_lane o;
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_RC(aclmdlRIDestroy(o.m), ACL_ERROR_RT_INVALID_HANDLE);
+    aclFinalize();
+}

@@ -1,0 +1,567 @@
+/*
+ * test_profile.c - the profiler's model of the SoC and the files it
+ * writes: the cases of spec multistream.md §1.4 (core splitting,
+ * oversubscription, fake parallelism, prefetch) checked on the modelled
+ * numbers, determinism across worker counts and host load, the file
+ * formats, model runs, copies, host syncs, and ACLCPU_PROFILE.
+ *
+ * Kernels here declare their cost (aclcpuSetKernelCost), so the modelled
+ * times are exact: on the default SoC (Ascend910B1: 24 cube, 48 vector
+ * cores, HBM 1600 GB/s, host link 25 GB/s) a kernel of B blocks with cost
+ * {f, t} takes f + t / B us when it has its cores.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <acl/acl_prof.h>
+
+#include "test.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-3)
+#define ASSERT_NEAR(a, b)                                                                                      \
+    do {                                                                                                       \
+        double a_ = (a), b_ = (b);                                                                             \
+        if (!NEAR(a_, b_))                                                                                     \
+            test_fail(__FILE__, __LINE__, "ASSERT_NEAR(%s, %s): %.6f != %.6f", #a, #b, a_, b_);                \
+    } while (0)
+
+static void k_noop(void *args) { (void)args; }
+
+/* A kernel with a declared cost. */
+static aclrtFuncHandle cost_kernel(const char *name, double fixed, double total, uint64_t hbm, uint32_t mix)
+{
+    aclcpuKernelCost c;
+    aclrtFuncHandle k = t_kernel(name, k_noop);
+    memset(&c, 0, sizeof(c));
+    c.usFixed = fixed;
+    c.usTotal = total;
+    c.hbmBytes = hbm;
+    c.mix = mix;
+    ASSERT_OK(aclcpuSetKernelCost(k, &c));
+    return k;
+}
+
+/* Launches k with numBlocks, engine (AIC/AIV) and schedule mode (0/1). */
+static void launch(aclrtFuncHandle k, uint32_t blocks, aclrtEngineType engine, int batch, aclrtStream s,
+                   void *args, size_t argsize)
+{
+    aclrtLaunchKernelAttr attr[2];
+    aclrtLaunchKernelCfg cfg;
+    memset(attr, 0, sizeof(attr));
+    attr[0].id = ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE;
+    attr[0].value.engineType = engine;
+    attr[1].id = ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE;
+    attr[1].value.schemMode = (uint8_t)batch;
+    cfg.attrs = attr;
+    cfg.numAttrs = 2;
+    ASSERT_OK(aclrtLaunchKernelV2(k, blocks, args, argsize, &cfg, s));
+}
+
+/* ---- profiles ----------------------------------------------------------------------------- */
+
+static void new_dir(char *dir, size_t cap)
+{
+    snprintf(dir, cap, "/tmp/aclcpu-prof-XXXXXX");
+    ASSERT(mkdtemp(dir) != NULL);
+}
+
+/* Starts a profile into dir (a new one when dir is empty). */
+static aclprofConfig *prof_start(char *dir, size_t cap)
+{
+    uint32_t dev = 0;
+    aclprofConfig *cfg;
+    if (dir[0] == '\0')
+        new_dir(dir, cap);
+    ASSERT_OK(aclprofInit(dir, strlen(dir)));
+    cfg = aclprofCreateConfig(&dev, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX);
+    ASSERT(cfg != NULL);
+    ASSERT_OK(aclprofStart(cfg));
+    return cfg;
+}
+
+static void prof_stop(aclprofConfig *cfg)
+{
+    ASSERT_OK(aclprofStop(cfg));
+    ASSERT_OK(aclprofDestroyConfig(cfg));
+    ASSERT_OK(aclprofFinalize());
+}
+
+/* The whole of dir/ASCEND_PROFILER_OUTPUT/name (malloc'd), or NULL. */
+static char *read_out(const char *dir, const char *name)
+{
+    char path[512];
+    FILE *f;
+    long n;
+    char *buf;
+    snprintf(path, sizeof(path), "%s/ASCEND_PROFILER_OUTPUT/%s", dir, name);
+    if ((f = fopen(path, "rb")) == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    ASSERT(buf != NULL);
+    ASSERT_EQ(fread(buf, 1, (size_t)n, f), n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+struct krow {
+    int stream, step;
+    unsigned task, blocks, mix, model;
+    char name[64], core[16];
+    double start, dur, wait;
+};
+
+/* The index of column name in a CSV header line, or -1. */
+static int column(const char *header, const char *name)
+{
+    int i = 0;
+    size_t n = strlen(name);
+    for (const char *p = header; *p != '\0' && *p != '\n'; i++) {
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\n'))
+            return i;
+        while (*p != ',' && *p != '\n' && *p != '\0')
+            p++;
+        if (*p == ',')
+            p++;
+    }
+    return -1;
+}
+
+/* Field col of a CSV line, into out. */
+static void field(const char *line, int col, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (int i = 0; i < col && *line != '\n' && *line != '\0'; line++)
+        i += *line == ',';
+    while (*line != ',' && *line != '\n' && *line != '\0' && k + 1 < cap)
+        out[k++] = *line++;
+    out[k] = '\0';
+}
+
+/* Parses kernel_details.csv (or its measured twin) into rows; the count. */
+static int read_kernels(const char *dir, bool measured, struct krow *rows, int cap)
+{
+    char *csv = read_out(dir, measured ? "kernel_details_measured.csv" : "kernel_details.csv"), *line, buf[64];
+    int n = 0, c[11];
+    static const char *const cols[] = {"Stream ID", "Task ID", "Name", "Start Time(us)", "Duration(us)",
+                                       "Wait Time(us)", "Block Num", "Mix Block Num", "Accelerator Core",
+                                       "Model ID", "Step Id"};
+    ASSERT(csv != NULL);
+    for (int i = 0; i < 11; i++)
+        c[i] = column(csv, cols[i]);
+    for (int i = 0; i < 10; i++)
+        ASSERT(c[i] >= 0);
+    for (line = strchr(csv, '\n'); line != NULL && line[1] != '\0' && n < cap; line = strchr(line, '\n')) {
+        struct krow *r = &rows[n++];
+        line++;
+        field(line, c[0], buf, sizeof(buf)), r->stream = atoi(buf);
+        field(line, c[1], buf, sizeof(buf)), r->task = (unsigned)atoi(buf);
+        field(line, c[2], r->name, sizeof(r->name));
+        field(line, c[3], buf, sizeof(buf)), r->start = atof(buf);
+        field(line, c[4], buf, sizeof(buf)), r->dur = atof(buf);
+        field(line, c[5], buf, sizeof(buf)), r->wait = atof(buf);
+        field(line, c[6], buf, sizeof(buf)), r->blocks = (unsigned)atoi(buf);
+        field(line, c[7], buf, sizeof(buf)), r->mix = (unsigned)atoi(buf);
+        field(line, c[8], r->core, sizeof(r->core));
+        field(line, c[9], buf, sizeof(buf)), r->model = (unsigned)strtoul(buf, NULL, 10);
+        r->step = -1;
+        if (c[10] >= 0)
+            field(line, c[10], buf, sizeof(buf)), r->step = atoi(buf);
+    }
+    free(csv);
+    return n;
+}
+
+/* The number after "key": at or after from (NAN when missing). */
+static double json_num(const char *from, const char *key)
+{
+    char pat[96];
+    const char *p;
+    snprintf(pat, sizeof(pat), "\"%s\": ", key);
+    p = from != NULL ? strstr(from, pat) : NULL;
+    return p != NULL ? strtod(p + strlen(pat), NULL) : NAN;
+}
+
+static double kernel_end(const struct krow *r) { return r->start + r->dur; }
+
+/* ---- core splitting (§1.4): T on all cores, 1.5 T on half ------------------------------------ */
+
+#define T_US 100.0
+
+TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
+{
+    char dir[64] = "";
+    struct krow r[8];
+    aclrtStream s1, s2;
+    aclrtEvent ev;
+    uint32_t limit;
+    char *sum;
+    /* f + t/24 = T and f + t/12 = 1.5 T: f = 0.5 T, t = 12 T. */
+    aclrtFuncHandle op = cost_kernel("op", 0.5 * T_US, 12 * T_US, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&ev));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(op, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0); /* serially, on all cores */
+    launch(op, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(ev, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, ev));
+    /* Then in parallel: each stream limited to half the cube cores, and the
+     * op tiled to the limit, as a core-limited op is. */
+    ASSERT_OK(aclrtSetStreamResLimit(s1, ACL_RT_DEV_RES_CUBE_CORE, 12));
+    ASSERT_OK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 12));
+    ASSERT_OK(aclrtUseStreamResInCurrentThread(s1));
+    ASSERT_OK(aclrtGetStreamResLimit(s1, ACL_RT_DEV_RES_CUBE_CORE, &limit));
+    launch(op, limit, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtUseStreamResInCurrentThread(s2));
+    launch(op, limit, ACL_RT_ENGINE_TYPE_AIC, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtUnuseStreamResInCurrentThread(s2));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+
+    ASSERT_EQ(read_kernels(dir, false, r, 8), 4);
+    ASSERT_NEAR(r[0].dur, T_US);
+    ASSERT_NEAR(kernel_end(&r[1]) - r[0].start, 2 * T_US); /* serial: 2T */
+    ASSERT_NEAR(r[2].start, 2 * T_US);                    /* the halves start together... */
+    ASSERT_NEAR(r[3].start, 2 * T_US);
+    ASSERT(r[2].stream != r[3].stream);
+    ASSERT_NEAR(r[2].dur, 1.5 * T_US); /* ...and both end at 1.5T: the 25 % gain */
+    ASSERT_NEAR(r[3].dur, 1.5 * T_US);
+    ASSERT_EQ(r[2].blocks + r[3].blocks, 24); /* Block Num <= limit, sum <= cores */
+    sum = read_out(dir, "summary.json");
+    ASSERT_NEAR(json_num(sum, "e2e_us"), 3.5 * T_US);
+    ASSERT_EQ(json_num(sum, "max_concurrent_cube_blocks"), 24);
+    ASSERT_STR_CONTAINS(sum, "\"limits\": []");
+    ASSERT_STR_CONTAINS(sum, "\"contention\": []");
+    free(sum);
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* A kernel that ignores its stream's limit is flagged (and loses the gain:
+ * the other stream's kernel waits for cores). */
+TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2;
+    char *sum;
+    aclrtFuncHandle op = cost_kernel("greedy", 0.5 * T_US, 12 * T_US, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtSetStreamResLimit(s1, ACL_RT_DEV_RES_CUBE_CORE, 12));
+    ASSERT_OK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 12));
+    cfg = prof_start(dir, sizeof(dir));
+    ASSERT_OK(aclrtUseStreamResInCurrentThread(s1));
+    launch(op, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0); /* ignores the limit of 12 */
+    ASSERT_OK(aclrtUseStreamResInCurrentThread(s2));
+    launch(op, 12, ACL_RT_ENGINE_TYPE_AIC, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtUnuseStreamResInCurrentThread(s2));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].dur, T_US);
+    ASSERT_NEAR(r[1].start, T_US); /* no core was free before the greedy one ended */
+    sum = read_out(dir, "summary.json");
+    ASSERT_STR_CONTAINS(sum, "\"block_num\": 24, \"limit\": 12");
+    ASSERT_STR_CONTAINS(sum, "\"demand_blocks\": 36, \"cores\": 24");
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* ---- oversubscription (§1.4) ---------------------------------------------------------------- */
+
+TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagged)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2;
+    char *sum;
+    aclrtFuncHandle gang = cost_kernel("gang", 100, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(gang, 16, ACL_RT_ENGINE_TYPE_AIC, 1, s1, NULL, 0); /* 16 + 16 > 24 cube cores */
+    launch(gang, 16, ACL_RT_ENGINE_TYPE_AIC, 1, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].start, 0);
+    ASSERT_NEAR(r[0].dur, 100);
+    ASSERT_NEAR(r[1].start, 100); /* could not start together */
+    ASSERT_NEAR(r[1].dur, 100);
+    sum = read_out(dir, "summary.json");
+    ASSERT_STR_CONTAINS(sum, "\"engine\": \"cube\", \"start_us\": 0.000, \"end_us\": 100.000, \"demand_blocks\": 32, "
+                             "\"cores\": 24");
+    ASSERT_NEAR(json_num(strstr(sum, "\"batch_waits\""), "wait_us"), 100);
+    ASSERT_EQ(json_num(sum, "max_concurrent_cube_blocks"), 16);
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* The same two kernels in normal mode share the cores: the second starts
+ * its 8 blocks that fit at once and the rest as cores free. */
+TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2;
+    aclrtFuncHandle k = cost_kernel("wave", 100, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 16, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
+    launch(k, 16, ACL_RT_ENGINE_TYPE_AIC, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].dur, 100);
+    ASSERT_NEAR(r[1].start, 0);   /* 8 blocks at once */
+    ASSERT_NEAR(r[1].dur, 200);   /* the other 8 in a second wave */
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* ---- fake parallelism (§1.3, §1.4) ----------------------------------------------------------------- */
+
+/* main: pre, record e0, [consume side], dominator, [consume side], tail;
+ * side: wait e0, side op, record e1. With early, the main stream waits for
+ * the side op before its dominator: the classic fake parallel. */
+static double overlap_pct_of(bool early)
+{
+    char dir[64] = "";
+    aclrtStream mainst, side;
+    aclrtEvent e0, e1;
+    double pct;
+    char *sum;
+    aclrtFuncHandle pre = cost_kernel("pre", 10, 0, 0, 0), dom = cost_kernel("dominator", 100, 0, 0, 0);
+    aclrtFuncHandle sop = cost_kernel("side_op", 50, 0, 0, 0), tail = cost_kernel("tail", 10, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&mainst));
+    ASSERT_OK(aclrtCreateStream(&side));
+    ASSERT_OK(aclrtCreateEvent(&e0));
+    ASSERT_OK(aclrtCreateEvent(&e1));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(pre, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(e0, mainst));
+    ASSERT_OK(aclrtStreamWaitEvent(side, e0));
+    launch(sop, 16, ACL_RT_ENGINE_TYPE_AIV, 0, side, NULL, 0); /* vector cores: no contention */
+    ASSERT_OK(aclrtRecordEvent(e1, side));
+    if (early)
+        ASSERT_OK(aclrtStreamWaitEvent(mainst, e1));
+    launch(dom, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, NULL, 0);
+    if (!early)
+        ASSERT_OK(aclrtStreamWaitEvent(mainst, e1));
+    launch(tail, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT_STR_CONTAINS(sum, "\"name\": \"dominator\"");
+    pct = json_num(strstr(sum, "\"overlap\""), "overlap_pct");
+    ASSERT_STR_CONTAINS(sum, early ? "\"verdict\": \"fake\"" : "\"verdict\": \"real\"");
+    if (early) /* and the wait shows as the hole it is */
+        ASSERT_NEAR(json_num(strstr(sum, "\"event_waits\""), "wait_us"), 50);
+    free(sum);
+    ASSERT_OK(aclrtDestroyEvent(e0));
+    ASSERT_OK(aclrtDestroyEvent(e1));
+    ASSERT_OK(aclrtDestroyStream(mainst));
+    ASSERT_OK(aclrtDestroyStream(side));
+    t_teardown();
+    return pct;
+}
+
+TEST(profile, fake_parallel_side_op_consumed_before_the_dominator_overlaps_5pct_or_less)
+{
+    ASSERT(overlap_pct_of(true) <= 0.05);
+}
+
+TEST(profile, fixed_order_side_op_overlaps_the_dominator_by_half_or_more)
+{
+    ASSERT(overlap_pct_of(false) >= 0.5);
+}
+
+/* ---- prefetch (§1.4, §3.3) ---------------------------------------------------------------------- */
+
+#define WEIGHT_BYTES 20000000ull /* 20 MB */
+
+/* main: rmsnorm (10 us, vector, no HBM) then a matmul reading a 20 MB
+ * weight; side: a prefetch of prefetch_bytes of the weight, started with
+ * the rmsnorm. Returns the matmul's modelled duration. */
+static double matmul_after_prefetch(uint64_t prefetch_bytes)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream mainst, side;
+    aclrtEvent go;
+    void *w;
+    aclrtFuncHandle norm = cost_kernel("rmsnorm", 10, 0, 0, 0);
+    aclrtFuncHandle mm = cost_kernel("matmul", 5, 0, WEIGHT_BYTES, 0);
+    aclprofConfig *cfg;
+    int n;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&w, WEIGHT_BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStream(&mainst));
+    ASSERT_OK(aclrtCreateStream(&side));
+    ASSERT_OK(aclrtCreateEvent(&go));
+    cfg = prof_start(dir, sizeof(dir));
+    ASSERT_OK(aclrtRecordEvent(go, mainst));
+    ASSERT_OK(aclrtStreamWaitEvent(side, go));
+    if (prefetch_bytes > 0)
+        ASSERT_OK(aclrtCmoAsync(w, prefetch_bytes, ACL_RT_CMO_TYPE_PREFETCH, side));
+    launch(norm, 48, ACL_RT_ENGINE_TYPE_AIV, 0, mainst, NULL, 0);
+    launch(mm, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, &w, sizeof(w)); /* its argument points at the weight */
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    n = read_kernels(dir, false, r, 4);
+    ASSERT_EQ(n, 2);
+    ASSERT_EQ(strcmp(r[1].name, "matmul"), 0);
+    ASSERT_NEAR(r[1].start, 10);
+    ASSERT_OK(aclrtDestroyEvent(go));
+    ASSERT_OK(aclrtDestroyStream(mainst));
+    ASSERT_OK(aclrtDestroyStream(side));
+    ASSERT_OK(aclrtFree(w));
+    t_teardown();
+    return r[1].dur;
+}
+
+TEST(profile, prefetch_shortens_the_consumer_by_bytes_over_bandwidth_within_the_window)
+{
+    double bw = 1600e3; /* bytes per us */
+    double none = matmul_after_prefetch(0), half = matmul_after_prefetch(WEIGHT_BYTES / 2);
+    double full = matmul_after_prefetch(WEIGHT_BYTES);
+    ASSERT_NEAR(none, 5 + WEIGHT_BYTES / bw); /* 12.5 us of reading, 5 of compute */
+    /* 10 MB fit the 10 us window: the matmul reads 10 MB less. */
+    ASSERT_NEAR(none - half, (WEIGHT_BYTES / 2) / bw);
+    /* 20 MB do not: at most 16 MB (bandwidth x window) were in L2 when the
+     * matmul started, so it gains at most the window, and the rest of the
+     * prefetch competes with it for bandwidth. */
+    ASSERT(none - full <= 10.0 + 1e-6);
+    ASSERT(none - full >= 9.0);
+}
+
+/* ---- determinism ------------------------------------------------------------------------------- */
+
+static atomic_bool spin_stop;
+
+static void *spinner(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&spin_stop))
+        ;
+    return NULL;
+}
+
+/* A small multi-stream program with a captured model run, profiled into
+ * dir: the modelled files must not depend on workers or host load. */
+static void det_program(char *dir, size_t cap)
+{
+    aclrtStream s1, s2, cs;
+    aclrtEvent ev;
+    aclmdlRI model;
+    float *buf;
+    aclrtFuncHandle a = cost_kernel("a", 3, 48, 1000000, 0), b = cost_kernel("b", 7, 0, 0, 1);
+    aclrtFuncHandle c = cost_kernel("c", 1, 100, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtMalloc((void **)&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateStream(&cs));
+    ASSERT_OK(aclrtCreateEvent(&ev));
+    ASSERT_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    for (int i = 0; i < 4; i++)
+        launch(c, 8, ACL_RT_ENGINE_TYPE_AIV, 0, cs, &buf, sizeof(buf));
+    ASSERT_OK(aclmdlRICaptureEnd(cs, &model));
+    cfg = prof_start(dir, cap);
+    for (int i = 0; i < 20; i++) {
+        launch(a, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, &buf, sizeof(buf));
+        ASSERT_OK(aclrtRecordEvent(ev, s1));
+        ASSERT_OK(aclrtStreamWaitEvent(s2, ev));
+        launch(b, 16, ACL_RT_ENGINE_TYPE_AIV, i % 2, s2, &buf, sizeof(buf));
+        ASSERT_OK(aclrtMemsetAsync(buf, 4096, 0, 4096, s2));
+        ASSERT_OK(aclmdlRIExecuteAsync(model, s1));
+        if (i % 5 == 4)
+            ASSERT_OK(aclrtSynchronizeStream(s2));
+    }
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_OK(aclmdlRIDestroy(model));
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(cs));
+    ASSERT_OK(aclrtFree(buf));
+    t_teardown();
+}
+
+static void assert_same_file(const char *d1, const char *d2, const char *name)
+{
+    char *a = read_out(d1, name), *b = read_out(d2, name);
+    ASSERT(a != NULL && b != NULL);
+    if (strcmp(a, b) != 0)
+        test_fail(__FILE__, __LINE__, "%s differs between %s and %s", name, d1, d2);
+    free(a);
+    free(b);
+}
+
+/* Runs det_program in a child process (model and stream ids then start
+ * afresh, as in a new run of the program) with ACLCPU_WORKERS = workers,
+ * and with busy threads on every host core when busy is set. */
+static void det_run(char *dir, size_t cap, const char *workers, bool busy)
+{
+    pid_t pid;
+    int status;
+    new_dir(dir, cap);
+    pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        pthread_t spin[2];
+        setenv("ACLCPU_WORKERS", workers, 1);
+        for (int i = 0; busy && i < 2; i++)
+            if (pthread_create(&spin[i], NULL, spinner, NULL) != 0)
+                _exit(3);
+        det_program(dir, cap);
+        atomic_store(&spin_stop, true);
+        for (int i = 0; busy && i < 2; i++)
+            pthread_join(spin[i], NULL);
+        _exit(0);
+    }
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST(profile, modelled_files_are_identical_whatever_the_workers_and_host_load)
+{
+    static const char *const files[] = {"kernel_details.csv", "trace_view.json", "step_trace_time.csv",
+                                        "summary.json"};
+    char d1[64], d2[64], d3[64];
+    det_run(d1, sizeof(d1), "1", false);
+    det_run(d2, sizeof(d2), "2", false);
+    det_run(d3, sizeof(d3), "2", true);
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        assert_same_file(d1, d2, files[i]);
+        assert_same_file(d1, d3, files[i]);
+    }
+}

@@ -1,0 +1,224 @@
+/*
+ * test_stop.c - aclrtStreamStop (spec/acl-api.md §5 "Abort / stop / clean",
+ * §6 row "StreamStop | NULL | 107000"): its checks, and what a stopped
+ * stream does: the running kernel starts no more blocks, the queue is kept
+ * but never runs, syncs and queries return 507000, new tasks are refused,
+ * an abort clears the stop, and destroying it never waits for the kept work.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "test.h"
+
+static _Atomic int blocks_run, release, first_started;
+
+/* Block 0 waits for the test; every block counts itself. */
+static void k_held_first_block(void *args)
+{
+    (void)args;
+    if (aclcpuGetBlockIdx() == 0) {
+        atomic_store(&first_started, 1);
+        t_wait_flag(&release, 1);
+    }
+    atomic_fetch_add(&blocks_run, 1);
+}
+
+static void launch_held(aclrtStream s, uint32_t blocks)
+{
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("stop_held", k_held_first_block), blocks, NULL, 0, s));
+}
+
+static aclrtStream device_only_stream(void)
+{
+    aclrtStream s = NULL;
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    return s;
+}
+
+TEST(stop, argument_rules_on_a2)
+{
+    aclrtStream plain = NULL, other = NULL;
+    aclrtContext mine = NULL, ctx2 = NULL;
+    t_setup();
+    ASSERT_RC(aclrtStreamStop(NULL), ACL_ERROR_RT_PARAM_INVALID); /* the default stream cannot be stopped */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamStop: argument 'stream' is NULL");
+    ASSERT_RC(aclrtStreamStop((aclrtStream)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtCreateStream(&plain));
+    ASSERT_RC(aclrtStreamStop(plain), ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* A2: DEVICE_USE_ONLY streams only */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "DEVICE_USE_ONLY");
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateContext(&ctx2, 0));
+    other = device_only_stream();
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_RC(aclrtStreamStop(other), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtDestroyStream(plain));
+    ASSERT_OK(aclrtDestroyContext(ctx2));
+    t_teardown();
+}
+
+/* NULL is refused before anything else, even with no context at all. */
+TEST(stop, null_checked_before_context)
+{
+    ASSERT_RC(aclrtStreamStop(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamStop((aclrtStream)0x1234), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
+TEST(stop, not_on_other_products)
+{
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_RC(aclrtStreamStop(s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "Ascend310P3");
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The vendor sample's flow: a long kernel on a DEVICE_USE_ONLY stream, stop,
+ * then sync returns 507000; the tasks behind the kernel never run. */
+TEST(stop, stopped_stream_keeps_queue_and_runs_none_of_it)
+{
+    aclrtStream s = NULL;
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    t_setup();
+    s = device_only_stream();
+    launch_held(s, 1);
+    t_launch_log(1, s);
+    t_launch_log(2, s);
+    ASSERT(t_wait_flag(&first_started, 1));
+    ASSERT_OK(t_stop_releasing(s, &release)); /* returns once the running kernel has ended */
+    ASSERT_EQ(atomic_load(&blocks_run), 1);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamStop");
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 1000), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtStreamQuery(s, &st), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("t_log", t_k_log), 1, &st, sizeof(int), s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "stopped");
+    /* A plain destroy cannot wait for work that will never run: it discards
+     * the kept tasks once the running kernel has ended. */
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_EQ(atomic_load(&blocks_run), 1);
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    t_teardown();
+}
+
+/* Before the stopped stream's kernel runs at all: nothing of it runs. */
+TEST(stop, stop_before_the_queue_starts)
+{
+    static struct t_gate g;
+    aclrtStream s = NULL;
+    t_setup();
+    s = device_only_stream();
+    t_launch_gate(&g, s);
+    ASSERT(t_wait_flag(&g.started, 1));
+    t_launch_log(1, s);
+    ASSERT_OK(t_stop_releasing(s, &g.open));
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+    ASSERT_EQ(atomic_load(&g.finished), 1);
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    t_teardown();
+}
+
+struct sync_call {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int started, rc, done;
+};
+
+static void *sync_thread(void *p)
+{
+    struct sync_call *c = p;
+    if (aclrtSetCurrentContext(c->ctx) == ACL_SUCCESS) {
+        atomic_store(&c->started, 1);
+        atomic_store(&c->rc, aclrtSynchronizeStream(c->s));
+    }
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+/* On Ascend 950 any stream can be stopped; a kernel with many blocks starts
+ * none after the stop, and a sync already waiting returns 507000 at once,
+ * while the stop itself waits for the running block. */
+TEST(stop, many_block_kernel_and_a_waiting_sync)
+{
+    static struct sync_call c;
+    pthread_t th;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    setenv("ACLCPU_WORKERS", "1", 1); /* one worker: block 1 can only start after block 0 */
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    ASSERT_OK(aclrtCreateStream(&c.s));
+    launch_held(c.s, 1000);
+    t_launch_log(1, c.s);
+    ASSERT(t_wait_flag(&first_started, 1));
+    ASSERT_EQ(pthread_create(&th, NULL, sync_thread, &c), 0);
+    ASSERT(t_wait_flag(&c.started, 1));
+    ASSERT_OK(t_stop_releasing(c.s, &release));
+    ASSERT(t_wait_flag(&c.done, 1));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_RC(atomic_load(&c.rc), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtDestroyStream(c.s));
+    ASSERT_EQ(atomic_load(&blocks_run), 1); /* blocks 1..999 never started */
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    t_teardown();
+}
+
+/* An abort drops what a stop kept and clears the stop: syncs of the dropped
+ * work return 107023, and new work runs. */
+TEST(stop, abort_clears_a_stop)
+{
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_held(s, 1);
+    t_launch_log(1, s);
+    ASSERT(t_wait_flag(&first_started, 1));
+    ASSERT_OK(t_stop_releasing(s, &release));
+    ASSERT_OK(aclrtStreamAbort(s));
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT);
+    t_launch_log(2, s);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 2);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A stopped stream that was parked on an event stays stopped when the event
+ * completes: the record releases nothing. */
+TEST(stop, parked_stream_stays_stopped_when_its_event_completes)
+{
+    static struct t_gated_pair p;
+    aclrtStream dev_only = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    t_gated_pair_open(&p);
+    dev_only = p.s2;
+    ASSERT_OK(aclrtStreamWaitEvent(dev_only, p.e));
+    t_launch_log(3, dev_only);
+    ASSERT_OK(aclrtStreamStop(dev_only));
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s1)); /* the record ran */
+    ASSERT_RC(aclrtSynchronizeStream(dev_only), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtDestroyStream(dev_only));
+    p.s2 = NULL;
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    t_gated_pair_close(&p);
+    t_teardown();
+}
+
+/* aclrtStreamAbort does not take DEVICE_USE_ONLY streams (the vendor's
+ * sample says so; aclrtStreamStop is their tool). */
+TEST(stop, abort_refuses_device_use_only)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    s = device_only_stream();
+    ASSERT_RC(aclrtStreamAbort(s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamAbort");
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
