@@ -7,8 +7,9 @@
  * indices of each launching thread reach it in order: the stream runs its
  * tasks one after another, so plain writes are safe exactly when the
  * runtime orders consecutive tasks (ThreadSanitizer checks that too).
- * Tests race launches against STOP mode, abort and destroy, and destroy a
- * stream a worker keeps after emptying it (the linger).
+ * Tests race launches against STOP mode, abort and destroy, and destroy,
+ * stop or (STOP mode) drop tasks on a stream a worker keeps after emptying
+ * it (the linger).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -297,5 +298,70 @@ TEST(queue, a_kept_stream_does_not_hold_up_other_streams)
     ASSERT_EQ(atomic_load(&counted), 3);
     ASSERT_OK(aclrtDestroyStream(s1));
     ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* aclrtStreamStop of a stream a worker keeps after emptying it: the stop
+ * ends the linger (it waits for the owner to let go) instead of waiting
+ * it out, and the stream then takes no task. */
+TEST(queue, stop_while_a_worker_keeps_the_emptied_stream)
+{
+    aclrtFuncHandle k;
+    aclrtStream s;
+    aclrtEvent e;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    uint64_t t0, end;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    setenv("ACLCPU_LINGER_US", "60000000", 1);
+    t_setup();
+    k = t_kernel("queue_count", k_count);
+    /* What A2 can stop. Its syncs and queries do not wait (no host sync on
+     * DEVICE_USE_ONLY streams), so an event says when its work is done. */
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, s));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    end = t_now_ns() + T_SPIN_LIMIT_NS;
+    while (st != ACL_EVENT_RECORDED_STATUS_COMPLETE && t_now_ns() < end) /* the worker then keeps s */
+        ASSERT_OK(aclrtQueryEventStatus(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    t0 = t_now_ns();
+    ASSERT_OK(aclrtStreamStop(s));
+    ASSERT(t_now_ns() - t0 < T_SPIN_LIMIT_NS); /* not the 60 s linger */
+    ASSERT_RC(aclrtLaunchKernel(k, 1, NULL, 0, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_EQ(atomic_load(&counted), 1);
+    t_teardown();
+}
+
+/* STOP mode with a worker that would keep the stream: once a kernel failed,
+ * a task issued before any sync reported the failure is taken and dropped,
+ * and the stream reads as complete (no owner sits on it waiting for tasks
+ * that will never come); the sync then reports the failure and later
+ * launches are refused. */
+TEST(queue, stop_mode_drop_while_a_worker_would_keep_the_stream)
+{
+    aclrtFuncHandle k;
+    aclrtStream s;
+    struct step bad = {0, 0, 1}, next = {0, 1, 0};
+    setenv("ACLCPU_WORKERS", "1", 1);
+    setenv("ACLCPU_LINGER_US", "60000000", 1);
+    t_setup();
+    k = t_kernel("queue_step", k_step);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    reset_steps(0);
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &bad, sizeof(bad), s));
+    ASSERT(wait_complete(s)); /* the kernel failed */
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &next, sizeof(next), s)); /* taken: the failure is not reported yet */
+    ASSERT(wait_complete(s));
+    ASSERT_EQ(atomic_load(&ran), 1);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_RC(aclrtLaunchKernel(k, 1, &next, sizeof(next), s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_EQ(atomic_load(&ran), 1);
+    ASSERT_EQ(out_of_order, 0);
     t_teardown();
 }

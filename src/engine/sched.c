@@ -261,8 +261,13 @@ static bool linger(struct engine *e, struct stream *s)
     bool got = false;
 
     /* Relaxed: a hint. A host synchronizing on s will run what comes next
-     * itself (caller-runs), which beats handing it across to us. */
-    if (e->linger_ns == 0 || atomic_load_explicit(&s->sync_waiters, memory_order_relaxed) != 0)
+     * itself (caller-runs), which beats handing it across to us. Nor after
+     * a failure tripped STOP mode: nothing is queued on s again (tasks
+     * issued until a sync reports it are dropped, and count as done once s
+     * goes idle: drop_after_stop_locked). stop_error is written by the
+     * owner alone (note_failure), so we read our own write. */
+    if (e->linger_ns == 0 || atomic_load_explicit(&s->sync_waiters, memory_order_relaxed) != 0 ||
+        s->stop_error != ACL_SUCCESS)
         return false;
     /* Relaxed: a hint for hosts deciding whether to wake a worker; this
      * worker looks at the ready set (under the lock) before it sleeps. */
