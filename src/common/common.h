@@ -14,10 +14,14 @@
 #define ACLCPU_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ACLCPU_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define ACLCPU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+/* A rare path kept out of line, so that the hot path around its call
+ * saves no registers for it. */
+#define ACLCPU_COLD __attribute__((noinline, cold))
 #else
 #define ACLCPU_LIKELY(x) (x)
 #define ACLCPU_UNLIKELY(x) (x)
 #define ACLCPU_PRINTF(f, a)
+#define ACLCPU_COLD
 #endif
 
 /*

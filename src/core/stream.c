@@ -135,28 +135,41 @@ aclError stream_stale(const char *fn, const void *handle)
                     fn, handle);
 }
 
+/* Called with s->lock held, for a stream that is stopped, tripped STOP
+ * mode or records for a model: why s takes no task of this kind now (0 if
+ * it does). */
+static ACLCPU_COLD aclError rare_refusal_locked(const char *fn, struct stream *s, enum task_kind kind)
+{
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                        "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
+                        s->id);
+    /* Before a sync has reported the failure, tasks are taken and dropped
+     * (stream_commit). */
+    if (s->stop_error != ACL_SUCCESS && s->stop_reported)
+        return acl_fail(s->stop_error,
+                        "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
+                        "no new tasks (destroy it and create another)",
+                        fn, s->id, s->stop_error, acl_error_name(s->stop_error));
+    if (s->rec_lane != NULL || s->update != NULL)
+        return model_check_recordable_locked(fn, s, kind);
+    return ACL_SUCCESS;
+}
+
 /* Called with s->lock held: why s takes no task of this kind now (0 if it
  * does). */
-static aclError refusal_locked(const char *fn, struct stream *s, const void *handle, enum task_kind kind)
+static inline aclError refusal_locked(const char *fn, struct stream *s, const void *handle, enum task_kind kind)
 {
     /* Re-checked under the lock: the stream may have died (or been reused
      * for a new stream) since the handle was resolved. */
     if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
                                        : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
-    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed)))
-        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
-                        "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
-                        s->id);
-    /* Before a sync has reported the failure, tasks are taken and dropped
-     * (stream_commit). */
-    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS && s->stop_reported))
-        return acl_fail(s->stop_error,
-                        "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
-                        "no new tasks (destroy it and create another)",
-                        fn, s->id, s->stop_error, acl_error_name(s->stop_error));
-    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL))
-        return model_check_recordable_locked(fn, s, kind);
+    /* One test for the rare cases. Relaxed stopped: set under the lock we
+     * hold. */
+    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed) || s->stop_error != ACL_SUCCESS ||
+                        s->rec_lane != NULL || s->update != NULL))
+        return rare_refusal_locked(fn, s, kind);
     return ACL_SUCCESS;
 }
 
@@ -198,7 +211,7 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
  * queued: once the failure dropped the queue behind the failing task,
  * nothing more is linked, and the owner publishes `issued` as done when
  * it goes idle. */
-static void drop_after_stop_locked(struct stream *s, struct task *t)
+static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
 {
     if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_IDLE)
         engine_note_done(s, s->issued); /* no owner will publish it */
@@ -206,30 +219,37 @@ static void drop_after_stop_locked(struct stream *s, struct task *t)
     engine_discard_chain(s, t);
 }
 
-void stream_commit(struct stream *s, struct task *t)
+/* Links t behind the newest task of s. Release: the owner's acquire load
+ * of this link (stream_next_task) sees the task as filled. The owner reads
+ * the link without the lock; the lock only orders launchers, and the owner
+ * against them at the tail (going idle, sync.c). */
+static inline void link_locked(struct stream *s, struct task *t)
 {
-    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL)) {
+    atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
+    s->tail = &t->q;
+}
+
+/* stream_commit for a stream that records for a model, is PERSISTENT or
+ * tripped STOP mode, or while a profile runs. Drops s->lock. */
+static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
+{
+    if (s->rec_lane != NULL || s->update != NULL) {
         /* Recorded for a model (build, capture or task update), not run. */
         model_record_locked(s, t);
         plat_spin_unlock(&s->lock);
         return;
     }
     s->issued++;
-    /* Relaxed flag load: one predictable branch when no profile runs. A
-     * persistent stream's tasks run only in its model, which profiles them. */
-    if (ACLCPU_UNLIKELY(prof_on()) && !(s->flags & ACL_STREAM_PERSISTENT))
+    /* A persistent stream's tasks run only in its model, which profiles
+     * them. */
+    if (prof_on() && !(s->flags & ACL_STREAM_PERSISTENT))
         prof_issue_locked(s, t);
-    if (ACLCPU_UNLIKELY(s->stop_error != ACL_SUCCESS)) {
+    if (s->stop_error != ACL_SUCCESS) {
         drop_after_stop_locked(s, t); /* drops s->lock */
         return;
     }
-    /* Release: the owner's acquire load of this link (stream_next_task)
-     * sees the task as filled. The owner reads the link without the lock;
-     * the lock only orders launchers, and the owner against them at the
-     * tail (going idle, sync.c). */
-    atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
-    s->tail = &t->q;
-    if (ACLCPU_UNLIKELY(s->flags & ACL_STREAM_PERSISTENT)) {
+    link_locked(s, t);
+    if (s->flags & ACL_STREAM_PERSISTENT) {
         /* Tasks of a persistent stream do not run when issued: they are
          * kept in its queue for the model the stream is bound to (spec §5,
          * model_bind), and no owner ever walks it. */
@@ -239,14 +259,26 @@ void stream_commit(struct stream *s, struct task *t)
     engine_stream_kick(s); /* drops s->lock */
 }
 
+void stream_commit(struct stream *s, struct task *t)
+{
+    /* One test for the rare cases, the profiler's switch among them (a
+     * relaxed flag load: one predictable branch when no profile runs). */
+    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL || s->stop_error != ACL_SUCCESS ||
+                        (s->flags & ACL_STREAM_PERSISTENT) || prof_on())) {
+        commit_rare(s, t);
+        return;
+    }
+    s->issued++;
+    link_locked(s, t);
+    engine_stream_kick(s); /* drops s->lock */
+}
+
 void stream_push_internal(struct stream *s, struct task *t)
 {
     atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
     plat_spin_lock(&s->lock);
     s->issued++;
-    /* Release: as in stream_commit. */
-    atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
-    s->tail = &t->q;
+    link_locked(s, t);
     engine_stream_kick(s); /* drops s->lock */
 }
 
@@ -297,12 +329,13 @@ void task_release(struct task *t)
 {
     if (ACLCPU_UNLIKELY(t->prof_id != 0))
         prof_task_released(t);
-    switch (t->kind) {
-    case TASK_KERNEL:
+    if (ACLCPU_LIKELY(t->kind == TASK_KERNEL)) {
         if (t->u.kernel.bin != NULL)
             binary_put_inflight(t->u.kernel.bin);
         free_kernel_args(t);
-        break;
+        return;
+    }
+    switch (t->kind) {
     case TASK_EVENT_RECORD:
     case TASK_EVENT_WAIT:
     case TASK_EVENT_RESET:

@@ -47,7 +47,7 @@ static void run_block(struct kernel_run *k, uint32_t idx)
     struct block_ctx *outer = tls_block;
     jmp_buf jb;
 
-    uint64_t t0 = k->timed ? plat_now_ns() : 0;
+    uint64_t t0 = ACLCPU_UNLIKELY(k->timed) ? plat_now_ns() : 0;
 
     bc.trap_jmp = &jb;
     tls_block = &bc;
@@ -61,7 +61,7 @@ static void run_block(struct kernel_run *k, uint32_t idx)
     tls_block = outer;
     if (bc.overflow)
         atomic_store_explicit(&k->overflow, true, memory_order_relaxed);
-    if (k->timed)
+    if (ACLCPU_UNLIKELY(k->timed))
         atomic_fetch_add_explicit(&k->busy_ns, plat_now_ns() - t0, memory_order_relaxed);
 }
 
@@ -285,9 +285,9 @@ static aclError kernel_result(struct kernel_run *k)
 }
 
 /* The kernel's result; with busy_ns, also the CPU time its blocks took. */
-static aclError finish_kernel(struct kernel_run *k, uint64_t *busy_ns)
+static inline aclError finish_kernel(struct kernel_run *k, uint64_t *busy_ns)
 {
-    if (busy_ns != NULL)
+    if (ACLCPU_UNLIKELY(busy_ns != NULL))
         *busy_ns = atomic_load_explicit(&k->busy_ns, memory_order_relaxed);
     return kernel_result(k);
 }

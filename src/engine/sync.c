@@ -191,7 +191,8 @@ void engine_complete_current(struct stream *s, aclError err)
     }
     if (old != &s->stub)
         task_free(task_of(old));
-    engine_discard_chain(s, chain);
+    if (ACLCPU_UNLIKELY(chain != NULL))
+        engine_discard_chain(s, chain);
 }
 
 bool engine_stream_idle(struct stream *s)
