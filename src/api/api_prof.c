@@ -28,6 +28,9 @@
 #define STAMP_MAGIC 0x7374616du  /* "stam" */
 #define MAX_DEVICES 64
 #define MAX_PATH_LEN 4096
+/* The longest profile directory services/profile.c keeps (its out_dir[1024]):
+ * a longer one would be cut, and the files written somewhere else. */
+#define MAX_PROFILE_DIR 1023
 #define MAX_OPTION_LEN 256
 #define MAX_STAMP_MSG 128
 #define MAX_MARK_MSG 127
@@ -75,8 +78,13 @@ static uint32_t next_step;
 static uint32_t push_stack[MAX_RANGES];
 static unsigned push_depth;
 static uint32_t open_ranges[MAX_RANGES]; /* by range id - 1; the entry, 0 = free */
-/* RangePushEx/RangePop: per thread, as they bracket one thread's launch. */
-static _Thread_local uint32_t ex_stack[64];
+/* RangePushEx/RangePop: per thread, as they bracket one thread's launch.
+ * Each entry keeps the profile it was begun in (profile_gen, bumped by
+ * every aclprofStart): another thread's stack cannot be cleared when a
+ * profile ends, and an entry number of one profile must not end an entry
+ * of the next. */
+static _Atomic uint32_t profile_gen;
+static _Thread_local uint32_t ex_stack[64], ex_gen[64];
 static _Thread_local unsigned ex_depth;
 
 __attribute__((constructor)) static void prof_api_init(void)
@@ -101,12 +109,22 @@ static bool live_locked(struct list *l, const void *p, size_t link_off)
     return false;
 }
 
+/* Called with api_lock held: the Push/Pop and RangeStart/Stop ranges of a
+ * profile that is over are gone (their entry numbers would name entries of
+ * the next profile). */
+static void forget_ranges_locked(void)
+{
+    push_depth = 0;
+    memset(open_ranges, 0, sizeof(open_ranges));
+}
+
 /* Called with api_lock held: a profile aclFinalize wrote is over. */
 static void forget_written_locked(void)
 {
     if (started && !prof_running()) {
         started = false;
         started_types = 0;
+        forget_ranges_locked();
     }
 }
 
@@ -184,8 +202,7 @@ static aclError stop_locked(const char *fn)
     aclError err = prof_end(why, sizeof(why));
     started = false;
     started_types = 0;
-    push_depth = 0;
-    memset(open_ranges, 0, sizeof(open_ranges));
+    forget_ranges_locked();
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: %s (the program's results are not affected)", fn, why);
     return ACL_SUCCESS;
@@ -333,6 +350,9 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     plat_mutex_lock(&api_lock);
     err = check_start_locked(profilerConfig, &types);
     dir = option_path[0] != '\0' ? option_path : out_path;
+    if (err == ACL_SUCCESS && strlen(dir) > MAX_PROFILE_DIR)
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory is %zu characters long; at most %d are "
+                       "supported", fn, strlen(dir), MAX_PROFILE_DIR);
     if (err == ACL_SUCCESS && !plat_make_dirs(dir))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory \"%s\" cannot be made or written: %s", fn,
                        dir, strerror(errno));
@@ -341,6 +361,7 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     if (err == ACL_SUCCESS) {
         started = true;
         started_types = types;
+        atomic_fetch_add_explicit(&profile_gen, 1, memory_order_relaxed);
     }
     plat_mutex_unlock(&api_lock);
     return err;
@@ -624,6 +645,7 @@ ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr)
     if (ex_depth >= ACLCPU_ARRAY_SIZE(ex_stack))
         return tx_fail("%s: %s", "aclprofRangePushEx", "64 ranges are pushed already on this thread");
     snprintf(name, sizeof(name), "op %016llx", (unsigned long long)attr->message.tensorInfo->opNameId);
+    ex_gen[ex_depth] = atomic_load_explicit(&profile_gen, memory_order_relaxed); /* before the entry */
     ex_stack[ex_depth++] = prof_host_range_begin(name, plat_now_ns());
     return ACL_SUCCESS;
 }
@@ -632,7 +654,10 @@ ACL_FUNC_VISIBILITY aclError aclprofRangePop(void)
 {
     if (ex_depth == 0)
         return tx_fail("%s: %s", "aclprofRangePop", "nothing was pushed on this thread");
-    prof_host_range_end(ex_stack[--ex_depth], plat_now_ns());
+    ex_depth--;
+    /* A range begun in an older profile has nothing to end in this one. */
+    if (ex_gen[ex_depth] == atomic_load_explicit(&profile_gen, memory_order_relaxed))
+        prof_host_range_end(ex_stack[ex_depth], plat_now_ns());
     return ACL_SUCCESS;
 }
 
