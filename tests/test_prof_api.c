@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -383,12 +384,12 @@ static size_t long_path(char *buf, size_t cap, const char *dir, size_t n)
     return len;
 }
 
-/* A directory too long for the profile writer is refused at Start
- * (regression: it was cut to 1023 characters and the files went to the
- * cut path, with Stop returning 0). Up to that it works. */
-TEST(prof_api, start_refuses_a_directory_too_long_to_write)
+/* A long directory works in full (regression: it was cut to 1023
+ * characters and the files went to the cut path, with Stop returning 0);
+ * one that made absolute no longer fits a path is refused, never cut. */
+TEST(prof_api, long_directories_work_in_full_and_too_long_ones_are_refused)
 {
-    static char path[1400], cut[1400];
+    static char path[4200], cut[1400];
     char dir[DIR_CAP];
     size_t len;
     struct stat st;
@@ -396,28 +397,31 @@ TEST(prof_api, start_refuses_a_directory_too_long_to_write)
     make_dir(dir);
     len = long_path(path, sizeof(path), dir, 1100);
     ASSERT(len > 1023 && len < 4096);
-    ASSERT_OK(prof_init(path)); /* Init only records it */
-    ASSERT_FAILS_NAMING(aclprofStart(NULL), ACL_ERROR_INVALID_FILE, "aclprofStart");
-    ASSERT_RC(aclprofStop(NULL), ACL_ERROR_PROF_NOT_RUN);
-    memcpy(cut, path, 1023);
-    cut[1023] = '\0';
-    ASSERT(stat(cut, &st) != 0); /* nothing made at the cut path */
-    ASSERT_OK(aclprofFinalize());
-    /* 1000 characters are fine. */
-    len = long_path(path, sizeof(path), dir, 960);
-    ASSERT(len <= 1023);
     ASSERT_OK(prof_init(path));
     ASSERT_OK(aclprofStart(NULL));
     launch_nop("prof_long_k", NULL);
     ASSERT_OK(aclrtSynchronizeDevice());
     ASSERT_OK(aclprofStop(NULL));
     ASSERT(out_contains(path, "kernel_details.csv", "prof_long_k"));
-    /* The same limit through ACL_PROF_PATH (relative: made absolute, so longer). */
-    ASSERT(chdir(path) == 0);
-    ASSERT_OK(set_option(ACL_PROF_PATH, "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"));
-    ASSERT(chdir("/") == 0);
-    ASSERT_RC(aclprofStart(NULL), ACL_ERROR_INVALID_FILE);
+    memcpy(cut, path, 1023);
+    cut[1023] = '\0';
+    ASSERT(stat(cut, &st) != 0 || strlen(cut) == len); /* nothing made at a cut path */
     ASSERT_OK(aclprofFinalize());
+    /* Relative to a working directory so deep that cwd + path passes 4095. */
+    len = long_path(path, sizeof(path), dir, 3950);
+    ASSERT(len < 4096);
+    for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')) != NULL; p++) {
+        *p = '\0';
+        ASSERT(mkdir(path, 0755) == 0 || errno == EEXIST);
+        *p = '/';
+    }
+    ASSERT(mkdir(path, 0755) == 0 || errno == EEXIST);
+    ASSERT(chdir(path) == 0);
+    memset(cut, 'e', 160);
+    cut[160] = '\0';
+    ASSERT_FAILS_NAMING(aclprofInit(cut, 160), ACL_ERROR_INVALID_FILE, "aclprofInit");
+    ASSERT_RC(set_option(ACL_PROF_PATH, cut), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT(chdir("/") == 0);
     t_teardown();
 }
 
@@ -764,6 +768,11 @@ TEST(prof_api, str2id_and_range_push_ex)
     ASSERT(aclprofStr2Id(NULL) == UINT64_MAX);
     t_setup();
     make_dir(dir);
+    memset(&info, 0, sizeof(info));
+    memset(&attr, 0, sizeof(attr));
+    attr.message.tensorInfo = &info;
+    ASSERT_RC(aclprofRangePushEx(&attr), TX_FAIL); /* no profile runs: msproftx calls do nothing */
+    ASSERT_RC(aclprofRangePop(), TX_FAIL);
     ASSERT_OK(prof_init(dir));
     tx = config(TX_TYPES);
     ASSERT_OK(aclprofStart(tx));
@@ -937,13 +946,18 @@ TEST(prof_api, step_checks)
     ASSERT_RC(aclprofGetStepTimestamp(dead, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclprofGetStepTimestamp(si, (aclprofStepTag)2, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclprofGetStepTimestamp(si, (aclprofStepTag)-1, s), ACL_ERROR_INVALID_PARAM);
-    /* A bad stream answers with the stream's error, and consumes nothing. */
-    ASSERT_FAILS_NAMING(aclprofGetStepTimestamp(si, ACL_STEP_START, BAD), ACL_ERROR_RT_INVALID_HANDLE,
-                        "aclprofGetStepTimestamp");
+    /* A bad stream is a failure of the layer below (500002, the stream's
+     * error in the message), and consumes nothing. */
+    ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_START, BAD), ACL_ERROR_GE_FAILURE);
+    {
+        const char *msg = aclGetRecentErrMsg();
+        ASSERT_STR_CONTAINS(msg, "aclprofGetStepTimestamp");
+        ASSERT_STR_CONTAINS(msg, "107017");
+    }
     ASSERT_OK(aclprofGetStepTimestamp(si, ACL_STEP_START, s));
     ASSERT_FAILS_NAMING(aclprofGetStepTimestamp(si, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM,
                         "aclprofGetStepTimestamp");
-    ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_END, BAD), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_END, BAD), ACL_ERROR_GE_FAILURE);
     ASSERT_OK(aclprofGetStepTimestamp(si, ACL_STEP_END, NULL)); /* the default stream */
     ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_END, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM);
@@ -1103,10 +1117,19 @@ TEST(prof_api, subscribe_rules)
     ASSERT_OK(aclprofModelUnSubscribe(a.id)); /* closes fds[1] */
     ASSERT_RC(aclprofModelUnSubscribe(a.id), ACL_ERROR_INVALID_MODEL_ID);
     ASSERT_RC(aclprofModelUnSubscribe(a.id + b.id + 1000), ACL_ERROR_INVALID_MODEL_ID);
-    /* Collecting (aclprofInit .. aclprofFinalize): subscription is refused. */
+    /* Collecting (aclprofInit .. aclprofFinalize): subscription is refused,
+     * its getters too. */
     ASSERT_OK(prof_init(dir));
     ASSERT_FAILS_NAMING(aclprofModelSubscribe(b.id, c), ACL_ERROR_PROF_API_CONFLICT, "aclprofModelSubscribe");
     ASSERT_RC(aclprofModelUnSubscribe(b.id), ACL_ERROR_PROF_API_CONFLICT);
+    {
+        size_t size;
+        uint32_t nops;
+        unsigned char rec[80] = {0};
+        ASSERT_FAILS_NAMING(aclprofGetOpDescSize(&size), ACL_ERROR_PROF_API_CONFLICT, "aclprofGetOpDescSize");
+        ASSERT_RC(aclprofGetOpNum(rec, sizeof(rec), &nops), ACL_ERROR_PROF_API_CONFLICT);
+        ASSERT(aclprofGetOpStart(rec, sizeof(rec), 0) == 0);
+    }
     ASSERT_OK(aclprofFinalize());
     ASSERT_OK(aclprofModelSubscribe(b.id, differs)); /* nothing subscribed now: any config */
     ASSERT_OK(aclprofModelUnSubscribe(b.id)); /* closes fds2[1] */
@@ -1415,5 +1438,44 @@ TEST(prof_api, kernel_cost_shows_in_the_profile)
     free(kd);
     ASSERT_OK(aclprofFinalize());
     ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A model destroyed while subscribed takes its subscription with it: the
+ * pipe reaches its end and collection is allowed again. */
+TEST(prof_api, destroying_a_subscribed_model_ends_its_subscription)
+{
+    static struct sub_model a;
+    char dir[DIR_CAP], byte;
+    int fds[2];
+    aclprofSubscribeConfig *c;
+    t_setup();
+    make_dir(dir);
+    ASSERT(pipe(fds) == 0);
+    model_build(&a);
+    c = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
+    ASSERT(c != NULL);
+    ASSERT_OK(aclprofModelSubscribe(a.id, c));
+    ASSERT_RC(prof_init(dir), ACL_ERROR_PROF_API_CONFLICT);
+    model_free(&a);
+    ASSERT_EQ(read(fds[0], &byte, 1), 0); /* end of the pipe: its write end was closed */
+    ASSERT_RC(aclprofModelUnSubscribe(a.id), ACL_ERROR_INVALID_MODEL_ID);
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(aclprofDestroySubscribeConfig(c));
+    close(fds[0]);
+    t_teardown();
+}
+
+TEST(prof_api, init_refused_in_dynamic_profiling_mode)
+{
+    char dir[DIR_CAP];
+    setenv("PROFILING_MODE", "dynamic", 1);
+    t_setup();
+    make_dir(dir);
+    ASSERT_FAILS_NAMING(prof_init(dir), ACL_ERROR_FEATURE_UNSUPPORTED, "aclprofInit");
+    setenv("PROFILING_MODE", "off", 1);
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofFinalize());
     t_teardown();
 }

@@ -28,9 +28,9 @@
 #define STAMP_MAGIC 0x7374616du  /* "stam" */
 #define MAX_DEVICES 64
 #define MAX_PATH_LEN 4096
-/* The longest profile directory services/profile.c keeps (its out_dir[1024]):
+/* The longest profile directory services/profile.c keeps (its out_dir[4096]):
  * a longer one would be cut, and the files written somewhere else. */
-#define MAX_PROFILE_DIR 1023
+#define MAX_PROFILE_DIR 4095
 #define MAX_OPTION_LEN 256
 #define MAX_STAMP_MSG 128
 #define MAX_MARK_MSG 127
@@ -149,21 +149,25 @@ static bool path_chars_ok(const char *p)
     return true;
 }
 
-/* in, relative to the working directory when it is not absolute (cut to
- * n - 1 bytes). */
-static void make_absolute(const char *in, char *out, size_t n)
+/* in, relative to the working directory when it is not absolute; false
+ * (out untouched) when that does not fit n bytes. */
+static bool make_absolute(const char *in, char *out, size_t n)
 {
     char cwd[MAX_PATH_LEN];
-    size_t used = 0, len;
-    if (in[0] != '/' && plat_getcwd(cwd, sizeof(cwd))) {
-        len = strnlen(cwd, n - 2);
-        memcpy(out, cwd, len);
-        out[len] = '/';
-        used = len + 1;
+    size_t cwd_len = 0, len = strlen(in);
+    if (in[0] != '/') {
+        if (!plat_getcwd(cwd, sizeof(cwd)))
+            return false;
+        cwd_len = strlen(cwd) + 1;
     }
-    len = strnlen(in, n - 1 - used);
-    memcpy(out + used, in, len);
-    out[used + len] = '\0';
+    if (cwd_len + len + 1 > n)
+        return false;
+    if (cwd_len > 0) {
+        memcpy(out, cwd, cwd_len - 1);
+        out[cwd_len - 1] = '/';
+    }
+    memcpy(out + cwd_len, in, len + 1);
+    return true;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t length)
@@ -181,13 +185,18 @@ ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t 
         err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "%s: already initialised (call aclprofFinalize first)", fn);
     else if (prof_env_active())
         err = acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run already", fn);
+    else if (plat_getenv("PROFILING_MODE") != NULL && strcmp(plat_getenv("PROFILING_MODE"), "dynamic") == 0)
+        err = acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED, "%s: PROFILING_MODE=dynamic is set (dynamic profiling owns the "
+                       "collector)", fn);
     else if (profsub_any())
         err = acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: models are subscribed (aclprofModelSubscribe); collection and "
                        "subscription do not mix", fn);
     else if (!path_chars_ok(profilerResultPath))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: argument 'profilerResultPath' has a control character", fn);
+    else if (!make_absolute(profilerResultPath, out_path, sizeof(out_path)))
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: '%s' made absolute is %d characters or longer", fn,
+                       profilerResultPath, MAX_PATH_LEN);
     if (err == ACL_SUCCESS) {
-        make_absolute(profilerResultPath, out_path, sizeof(out_path));
         inited = true;
         prof_set_collecting(true);
     }
@@ -475,9 +484,13 @@ ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, cons
                                                            : ACL_ERROR_INVALID_PROFILING_CONFIG,
                         "%s: option %d does not take the value \"%s\"", fn, (int)configType, config);
     if (configType == ACL_PROF_PATH) {
+        bool fits;
         plat_mutex_lock(&api_lock);
-        make_absolute(config, option_path, sizeof(option_path));
+        fits = make_absolute(config, option_path, sizeof(option_path));
         plat_mutex_unlock(&api_lock);
+        if (!fits)
+            return acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH '%s' made absolute is %d characters "
+                            "or longer", fn, config, MAX_PATH_LEN);
     }
     return ACL_SUCCESS;
 }
@@ -638,6 +651,8 @@ ACL_FUNC_VISIBILITY uint64_t aclprofStr2Id(const char *message)
 ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr)
 {
     char name[64];
+    if (!tx_running())
+        return tx_fail("%s: %s", "aclprofRangePushEx", "no profile with ACL_PROF_MSPROFTX is running");
     if (attr == NULL)
         return tx_fail("%s: %s", "aclprofRangePushEx", "argument 'attr' is NULL");
     if (attr->messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO || attr->message.tensorInfo == NULL)
@@ -652,6 +667,10 @@ ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr)
 
 ACL_FUNC_VISIBILITY aclError aclprofRangePop(void)
 {
+    if (!tx_running()) {
+        ex_depth = 0; /* what was pushed belonged to a profile that is over */
+        return tx_fail("%s: %s", "aclprofRangePop", "no profile with ACL_PROF_MSPROFTX is running");
+    }
     if (ex_depth == 0)
         return tx_fail("%s: %s", "aclprofRangePop", "nothing was pushed on this thread");
     ex_depth--;
@@ -738,14 +757,36 @@ static void step_note_locked(aclprofStepInfo *si, aclprofStepTag tag, bool on)
         si->ended = on;
 }
 
+/* The step task on stream (while a profile runs). The stream is the lower
+ * layer's business, as in CANN: its failure is ACL_ERROR_GE_FAILURE, with
+ * the cause in the message. */
+static aclError mark_step(const char *fn, aclrtStream stream, aclprofStepTag tag, uint32_t index)
+{
+    struct stream *s;
+    struct task *t;
+    char cause[512];
+    bool on = prof_running();
+    aclError err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS && on)
+        err = stream_begin_task(fn, s, stream, TASK_STEP, &t);
+    if (err != ACL_SUCCESS) {
+        snprintf(cause, sizeof(cause), "%s", aclGetRecentErrMsg());
+        return acl_fail(ACL_ERROR_GE_FAILURE, "%s: the step could not be marked on the stream (%d: %s)", fn, err, cause);
+    }
+    if (on) { /* s->lock is held since stream_begin_task */
+        t->u.host.block = tag == ACL_STEP_END;
+        t->u.host.thread = index;
+        stream_commit(s, t);
+    }
+    return ACL_SUCCESS;
+}
+
 /* Marks a step's start or end: a task on the stream while a profile runs,
  * and the step info's state either way. */
 ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
                                                      aclrtStream stream)
 {
     const char *fn = "aclprofGetStepTimestamp";
-    struct stream *s;
-    struct task *t;
     uint32_t index = 0;
     aclError err;
     plat_mutex_lock(&api_lock);
@@ -756,12 +797,7 @@ ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, 
     }
     plat_mutex_unlock(&api_lock);
     if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
-    if (err == ACL_SUCCESS && prof_running() && (err = stream_begin_task(fn, s, stream, TASK_STEP, &t)) == ACL_SUCCESS) {
-        t->u.host.block = tag == ACL_STEP_END;
-        t->u.host.thread = index;
-        stream_commit(s, t);
-    }
+        err = mark_step(fn, stream, tag, index);
     if (err != ACL_SUCCESS && index != 0) { /* the mark did not happen */
         plat_mutex_lock(&api_lock);
         if (live_locked(&steps, stepInfo, offsetof(struct aclprofStepInfo, link)))

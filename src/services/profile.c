@@ -53,7 +53,7 @@ static struct prof_times *time_chunks[MAX_CHUNKS];
 static uint32_t nentries;                 /* entries made, under prof_lock */
 static struct dep_node *deps;             /* the dep pool; index 0 unused */
 static uint32_t ndeps, cap_deps;
-static char out_dir[1024];
+static char out_dir[4096];
 static bool block_dim;
 static bool running;                      /* under prof_lock */
 static uint32_t next_thread;              /* host thread indices handed out */
@@ -259,6 +259,10 @@ aclError prof_begin(const char *dir, bool block_dim_names)
     if (running) {
         plat_spin_unlock(&prof_lock);
         return ACL_ERROR_PROF_ALREADY_RUN;
+    }
+    if (strlen(dir) >= sizeof(out_dir)) {
+        plat_spin_unlock(&prof_lock);
+        return ACL_ERROR_INVALID_FILE; /* cut, the files would go elsewhere */
     }
     forget_names_locked();
     nentries = ndeps = next_thread = 0;
@@ -657,8 +661,10 @@ void prof_env_start(void)
         LOGW("ACLCPU_PROFILE: the directory \"%s\" cannot be made or written; the run is not profiled", dir);
         return;
     }
-    if (prof_begin(dir, prof_block_dim_names()) != ACL_SUCCESS)
+    if (prof_begin(dir, prof_block_dim_names()) != ACL_SUCCESS) {
+        LOGW("ACLCPU_PROFILE: the directory name is too long (%zu characters); the run is not profiled", strlen(dir));
         return;
+    }
     plat_spin_lock(&prof_lock);
     env_profile = true;
     plat_spin_unlock(&prof_lock);
