@@ -60,6 +60,21 @@ static void launch(aclrtFuncHandle k, uint32_t blocks, aclrtEngineType engine, i
     ASSERT_OK(aclrtLaunchKernelV2(k, blocks, args, argsize, &cfg, s));
 }
 
+/* t_setup and two streams; close_two destroys them and tears down. */
+static void open_two(aclrtStream *s1, aclrtStream *s2)
+{
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(s1));
+    ASSERT_OK(aclrtCreateStream(s2));
+}
+
+static void close_two(aclrtStream s1, aclrtStream s2)
+{
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
 /* ---- profiles ----------------------------------------------------------------------------- */
 
 static void new_dir(char *dir, size_t cap)
@@ -205,9 +220,7 @@ TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
     /* f + t/24 = T and f + t/12 = 1.5 T: f = 0.5 T, t = 12 T. */
     aclrtFuncHandle op = cost_kernel("op", 0.5 * T_US, 12 * T_US, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     ASSERT_OK(aclrtCreateEvent(&ev));
     cfg = prof_start(dir, sizeof(dir));
     launch(op, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0); /* serially, on all cores */
@@ -243,9 +256,7 @@ TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
     ASSERT_STR_CONTAINS(sum, "\"contention\": []");
     free(sum);
     ASSERT_OK(aclrtDestroyEvent(ev));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 /* A kernel that ignores its stream's limit is flagged (and loses the gain:
@@ -258,9 +269,7 @@ TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)
     char *sum;
     aclrtFuncHandle op = cost_kernel("greedy", 0.5 * T_US, 12 * T_US, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     ASSERT_OK(aclrtSetStreamResLimit(s1, ACL_RT_DEV_RES_CUBE_CORE, 12));
     ASSERT_OK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 12));
     cfg = prof_start(dir, sizeof(dir));
@@ -278,9 +287,7 @@ TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)
     ASSERT_STR_CONTAINS(sum, "\"block_num\": 24, \"limit\": 12");
     ASSERT_STR_CONTAINS(sum, "\"demand_blocks\": 36, \"cores\": 24");
     free(sum);
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 /* ---- oversubscription (§1.4) ---------------------------------------------------------------- */
@@ -293,9 +300,7 @@ TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagg
     char *sum;
     aclrtFuncHandle gang = cost_kernel("gang", 100, 0, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     cfg = prof_start(dir, sizeof(dir));
     launch(gang, 16, ACL_RT_ENGINE_TYPE_AIC, 1, s1, NULL, 0); /* 16 + 16 > 24 cube cores */
     launch(gang, 16, ACL_RT_ENGINE_TYPE_AIC, 1, s2, NULL, 0);
@@ -312,9 +317,7 @@ TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagg
     ASSERT_NEAR(json_num(strstr(sum, "\"batch_waits\""), "wait_us"), 100);
     ASSERT_EQ(json_num(sum, "max_concurrent_cube_blocks"), 16);
     free(sum);
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 /* The same two kernels in normal mode share the cores: the second starts
@@ -326,9 +329,7 @@ TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
     aclrtStream s1, s2;
     aclrtFuncHandle k = cost_kernel("wave", 100, 0, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     cfg = prof_start(dir, sizeof(dir));
     launch(k, 16, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
     launch(k, 16, ACL_RT_ENGINE_TYPE_AIC, 0, s2, NULL, 0);
@@ -338,9 +339,7 @@ TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
     ASSERT_NEAR(r[0].dur, 100);
     ASSERT_NEAR(r[1].start, 0);   /* 8 blocks at once */
     ASSERT_NEAR(r[1].dur, 200);   /* the other 8 in a second wave */
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 /* ---- fake parallelism (§1.3, §1.4) ----------------------------------------------------------------- */
@@ -854,9 +853,7 @@ TEST(profile, a_task_issued_after_a_host_sync_starts_after_what_the_sync_waited_
     aclrtStream s1, s2;
     aclrtFuncHandle k = cost_kernel("k", 50, 0, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     cfg = prof_start(dir, sizeof(dir));
     launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
     ASSERT_OK(aclrtSynchronizeStream(s1)); /* the host waits: the next launch is issued at 50 us */
@@ -866,9 +863,7 @@ TEST(profile, a_task_issued_after_a_host_sync_starts_after_what_the_sync_waited_
     ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
     ASSERT_NEAR(r[1].start, 50);
     ASSERT(r[1].stream != r[0].stream);
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 TEST(profile, model_run_kernels_carry_the_model_id_and_follow_the_run)

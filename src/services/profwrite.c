@@ -285,20 +285,6 @@ static void device_span(const struct prof_view *v, double *lo, double *hi)
     }
 }
 
-void pv_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s != NULL && *s != '\0'; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 /* ---- lines ----------------------------------------------------------------------------------------------- */
 
@@ -402,6 +388,13 @@ static void l_out(struct line *l, FILE *f)
 {
     fwrite(l->b, 1, l->n, f);
     l->n = 0;
+}
+
+void pv_json_string(FILE *f, const char *s)
+{
+    struct line l = {.n = 0};
+    l_json(&l, s);
+    l_out(&l, f);
 }
 
 /* ---- kernel_details.csv ----------------------------------------------------------------------------- */
