@@ -427,9 +427,10 @@ struct kfunc {
     struct binary *bin;          /* NULL for kernels the program registered */
     char name[128];
     struct list bin_link;
-    /* aclcpuSetKernelCost, under cost_lock (kernel.c); launches copy it. */
+    /* aclcpuSetKernelCost, under cost_lock (kernel.c); launches copy it.
+     * has_cost is also read without the lock, as a hint. */
     aclcpuKernelCost cost;
-    bool has_cost;
+    _Atomic bool has_cost;
 };
 
 void binary_put_inflight(struct binary *b);

@@ -78,8 +78,12 @@ static struct name_slot *name_table;
 static uint32_t name_cap, name_used;
 
 /* The calling host thread's index and its last sync entry; epoch tells a
- * value from an earlier profile, which is reset. */
-static _Thread_local uint32_t tls_thread, tls_last_sync, tls_epoch;
+ * value from an earlier profile, which is reset. Read at every profiled
+ * launch: initial-exec spares the __tls_get_addr call of a shared library
+ * (12 bytes of static TLS). */
+static _Thread_local uint32_t tls_thread __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t tls_last_sync __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t tls_epoch __attribute__((tls_model("initial-exec")));
 static uint32_t epoch;
 
 __attribute__((constructor)) static void prof_init(void) { plat_spin_init(&prof_lock); }
