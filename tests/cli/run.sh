@@ -98,7 +98,7 @@ same() {
 prof() { echo "$fx/$1"; }
 
 # ---- help and usage ---------------------------------------------------------------------------
-for cmd in info advise; do
+for cmd in info summary advise; do
     check 0 "usage: aclcpu $cmd" "--help" -- "$cmd" --help
     check 0 "usage: aclcpu $cmd" -- help "$cmd"
 done
@@ -132,6 +132,65 @@ check 0 "aclmdlRICaptureBegin" -- advise --path npugraph_ex --problem switch
 [ "$(grep -c '(--path ' "$tmp/out")" = 1 ] && ok || fail "advise --path --problem: not one row"
 check 0 "(--path eager --problem switch)" "(--path ge --problem switch)" "(--path npugraph_ex --problem switch)" \
     -- advise --problem switch
+
+
+# ---- summary ------------------------------------------------------------------------------------------
+refuse "^aclcpu summary: error: option --soc needs a value" summary "$(prof fixed)" --soc
+refuse "^aclcpu summary: error: unexpected argument" summary "$(prof fixed)" "$(prof fixed)"
+refuse "^aclcpu summary: error: --soc Ascend999: no such SoC profile" summary --soc Ascend999 "$(prof fixed)"
+refuse "^aclcpu summary: error: --clock wall: modelled or measured" summary --clock wall "$(prof fixed)"
+refuse "^aclcpu summary: error: --clock picks the files of a profile directory" summary --clock measured \
+    "$fx/ascend_a3_blocknum.csv"
+for p in fake_parallel fixed oversubscribed core_split limit_exceeded single_stream; do
+    sj=$(prof $p)/ASCEND_PROFILER_OUTPUT/summary.json
+    check 0 '"e2e_us"' -- summary --json "$(prof $p)"
+    cp "$tmp/out" "$tmp/summary.json"
+    for key in e2e_us computing_us free_us; do
+        same "$(json_num $key "$tmp/summary.json")" "$(json_num $key "$sj")" "summary $p $key vs summary.json"
+    done
+done
+check 0 "E2E             112.000" "Computing       111.600" "Free              0.400" \
+    "summary.json)" "attention" "AI_CORE" "peak 24 of 24 cores: within the cores" -- summary "$(prof fake_parallel)"
+check 0 "E2E             201.000" "clock  measured" -- summary --clock measured "$(prof fixed)"
+# Ascend's own files: Block Dim + Step Id + PMU metrics; Block Num, no Step Id, no metrics.
+a2=$fx/ascend_a2_stepid_blockdim.csv
+a3=$fx/ascend_a3_blocknum.csv
+check 0 "clock  as written in the file" "23 rows, Block Dim, Step Id, 25 metric columns" "steps  3 (Step Id 1..3" "E2E            1187.000" \
+    "aclnnFlashAttentionScore" "MIX_AIC" "assumed: the profile in force" "hcom_allReduce" \
+    "(1 kernel row has Stream ID N/A and is left out here)" -- summary "$a2"
+check 0 "8 rows" "step   2" "E2E             205.000" -- summary --step 2 "$a2"
+check 0 "4 rows, Block Num)" "cube   peak 36 of 24 cores at 10.200 us: over the cores for 65.000 us in 2 intervals" \
+    "Ascend910_9392: 24 cube / 48 vector cores (--soc)" -- summary --soc Ascend910_9392 "$a3"
+check 0 '"demand_blocks": 36' '"cores": 24' '"over_us": 65.000' -- summary --json --soc Ascend910_9392 "$a3"
+refuse "^aclcpu summary: error: .*ascend_a3_blocknum.csv:1:1: --step 1: this kernel_details.csv has no 'Step Id' column" \
+    summary --step 1 "$a3"
+refuse "^aclcpu summary: error: .*--step 9: no kernel row has that Step Id" summary --step 9 "$a2"
+
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
+check 0 "Streams" "not known: kernel_details.csv has no Stream ID column" -- summary "$tmp/nostream.csv"
+printf 'Device_id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,k,AI_CORE,0,5,8,1\n1,k,AI_CORE,9,5,8,1\n' >"$tmp/twodev.csv"
+refuse "twodev.csv:3:1: rows of device 1 here and of device 0 at line 2" summary "$tmp/twodev.csv"
+
+
+# ---- bad input: exit 2, one line, file:line:column -----------------------------------------------------------
+bad=$fx/bad
+for cmd in summary; do
+    o=()
+    [ "$cmd" = timeline ] && o=(-o "$tmp/never.html")
+    refuse "^aclcpu $cmd: error: /no/such/profile: no such file or directory$" $cmd "${o[@]}" /no/such/profile
+    refuse "unknown_column.csv:1:256: unknown column 'Queue Depth'" $cmd "${o[@]}" "$bad/unknown_column.csv"
+    refuse "missing_column.csv:1:1: missing column 'Duration\(us\)'" $cmd "${o[@]}" "$bad/missing_column.csv"
+    refuse "bad_number.csv:3:48: column 'Duration\(us\)': '5.0x0' is not a time in us" $cmd "${o[@]}" "$bad/bad_number.csv"
+    refuse "short_row.csv:3:1: this row has 5 fields, the header has 21" $cmd "${o[@]}" "$bad/short_row.csv"
+    refuse "unterminated_quote.csv:2:18: unterminated quoted field" $cmd "${o[@]}" "$bad/unterminated_quote.csv"
+    refuse "empty.csv:1:1: empty file" $cmd "${o[@]}" "$bad/empty.csv"
+    refuse "empty_profile/ASCEND_PROFILER_OUTPUT/kernel_details.csv:2:1: the profile is empty" $cmd "${o[@]}" "$bad/empty_profile"
+    refuse "truncated_trace/ASCEND_PROFILER_OUTPUT/trace_view.json:[0-9]+:[0-9]+: unexpected end of the file .*is not closed" \
+        $cmd "${o[@]}" "$bad/truncated_trace"
+    refuse "truncated_summary/ASCEND_PROFILER_OUTPUT/summary.json:[0-9]+:[0-9]+: unexpected end of the file.*the object opened at 1:1 is not closed" \
+        $cmd "${o[@]}" "$bad/truncated_summary"
+    refuse "not_json/ASCEND_PROFILER_OUTPUT/trace_view.json:2:15: expected a member name" $cmd "${o[@]}" "$bad/not_json"
+done
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
