@@ -98,11 +98,11 @@ same() {
 prof() { echo "$fx/$1"; }
 
 # ---- help and usage ---------------------------------------------------------------------------
-for cmd in info summary advise; do
+for cmd in info summary doctor advise; do
     check 0 "usage: aclcpu $cmd" "--help" -- "$cmd" --help
     check 0 "usage: aclcpu $cmd" -- help "$cmd"
 done
-check 0 "commands:" "advise" "Exit codes" -- --help
+check 0 "commands:" "doctor" "advise" "Exit codes" -- --help
 check 0 "aclcpu 0." -- --version
 refuse "^aclcpu: error: no command given"
 refuse "^aclcpu: error: no command 'frobnicate'" frobnicate
@@ -172,9 +172,82 @@ printf 'Device_id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,St
 refuse "twodev.csv:3:1: rows of device 1 here and of device 0 at line 2" summary "$tmp/twodev.csv"
 
 
+# ---- doctor: verdicts on each profile ---------------------------------------------------------------------
+refuse "^aclcpu doctor: error: missing argument" doctor
+refuse "^aclcpu doctor: error: unknown option '--frob'" doctor --frob "$(prof fixed)"
+refuse "^aclcpu doctor: error: --path nope: not a path \(eager\|ge\|npugraph_ex\)" doctor --path nope "$(prof fixed)"
+refuse "^aclcpu doctor: error: --limit 2=x16" doctor --limit 2=x16 "$(prof fixed)"
+check 1 "[3b] fake parallelism: streams 1 and 2 ran one after the other (overlap_pct 0.00)" \
+    "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2" \
+    "held stream 1 for 29.800 us" "move it into the side-stream block" "step:     1 of 4 (dependencies)" \
+    "aclrtStreamWaitEvent" "Stream.wait_event" "Verdict: 1 finding." -- doctor "$(prof fake_parallel)"
+check 1 '"kind": "fake_parallel"' '"overlap_pct": 0.0000' '"verdict": "fake"' '"kind": "op"' '"name": "cast_silu"' \
+    '"exit_code": 1' -- doctor --json "$(prof fake_parallel)"
+check 1 "npu_wait_tensor" "ge:" -- doctor --path ge "$(prof fake_parallel)"
+check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof fixed)"
+lacks "Not checked"
+check 0 '"findings": []' '"overlap_pct": 1.0000' '"verdict": "real"' '"exit_code": 0' -- doctor --json "$(prof fixed)"
+check 1 "fake parallelism: streams 1 and 2" "No event orders them: moe_dispatch (stream 2, task 2, batch mode, 32 vector blocks) was ready at 5.200 but waited 30.000 us" \
+    "batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.000 us for 32 vector cores" \
+    "nonzero_full (stream 1, task 3) held 32: 32 + 32 = 64 > 48 vector cores" \
+    "EVENT_WAIT gap after the join: stream 1 idled 20.200 us waiting for event 2 of stream 2" \
+    "step:     2 of 4 (core limits)" "Verdict: 3 findings." -- doctor "$(prof oversubscribed)"
+lacks "1 of 4 (dependencies)"
+check 1 '"kind": "cores"' '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' \
+    -- doctor --json "$(prof oversubscribed)"
+check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof core_split)"
+check 1 "Block Num over the core limit: stream 2 launched moe_swiglu with 40 vector blocks under a limit of 16" \
+    "the runtime does not clamp numBlocks" "Verdict: 1 finding." -- doctor "$(prof limit_exceeded)"
+check 1 '"kind": "limit_exceeded"' '"block_num": 40' '"limit": 16' -- doctor --json "$(prof limit_exceeded)"
+check 1 "[3a] side-stream ops never left the main stream: all 3 kernels ran on stream 1" \
+    "Stream 2 exists (2 tasks in trace_view.json) but ran no kernel." "torch.npu.stream(s)" \
+    -- doctor "$(prof single_stream)"
+# doctor computes overlap_pct itself; it must agree with the profile's own summary.json.
+for p in fake_parallel fixed oversubscribed core_split limit_exceeded; do
+    check "$( [ "$p" = fixed ] || [ "$p" = core_split ] && echo 0 || echo 1)" '"overlap_pct"' -- doctor --json "$(prof $p)"
+    same "$(json_num overlap_pct "$tmp/out")" "$(json_num overlap_pct "$(prof $p)/ASCEND_PROFILER_OUTPUT/summary.json")" \
+        "doctor $p overlap_pct vs summary.json"
+done
+# Without summary.json the waits come from trace_view.json: its event edges, or without them
+# (flows renamed away) the Event Id of the records.
+mkdir -p "$tmp/trace_only/ASCEND_PROFILER_OUTPUT" "$tmp/no_flows/ASCEND_PROFILER_OUTPUT"
+for f in kernel_details.csv trace_view.json; do
+    cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/$f" "$tmp/trace_only/ASCEND_PROFILER_OUTPUT/"
+done
+cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/no_flows/ASCEND_PROFILER_OUTPUT/"
+sed 's/"cat": "event"/"cat": "elsewhere"/' "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+    >"$tmp/no_flows/ASCEND_PROFILER_OUTPUT/trace_view.json"
+for d in trace_only no_flows; do
+    check 1 "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2, which held stream 1 for 29.800 us" \
+        "assumed: the profile in force" "batch-mode kernels that could not start: needs summary.json" -- doctor "$tmp/$d"
+done
+
+# A bare CSV of the same profile: the same verdict, and the barrier said to be unknown rather than guessed.
+check 1 "fake parallelism: streams 1 and 2" "Barrier: not known. kernel_details.csv has no event tasks" "Not checked" \
+    -- doctor "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+lacks "cast_silu (stream 1, task 4), the first"
+# Ascend-shaped CSVs.
+check 1 "step   3 (Step Id" "main 2 / side 6: side window [1013.000, 1057.900], dominator aclnnFlashAttentionScore" \
+    "overlap_pct 0.00, fake" "Barrier: not known" "[3b] fake parallelism: streams 2 and 6" \
+    "batch-mode kernels that could not start: needs summary.json" -- doctor "$a2"
+check 1 '"step": 3' '"kind": "unknown_no_trace"' '"class": "3b"' -- doctor --json "$a2"
+check 1 "main 2 / side 6: side window [13.000, 57.900]" -- doctor --step 1 "$a2"
+check 1 "[3c] cube cores oversubscribed: kernels running at once ask 36 blocks of 24 for 65.000 us" \
+    "aclnnMatmul_MatMulV3_MatMulV3 (stream 3, task 107) 24 + aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul" \
+    "e.g. stream 3 c16 + stream 5 c8" "overlap_pct 1.00, real" -- doctor --soc Ascend910_9392 "$a3"
+lacks "[3b]"
+check 1 "Block Num over the core limit: stream 5 launched aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul with 12 cube blocks under a limit of 8" \
+    -- doctor --soc Ascend910_9392 --limit 5=c8v16 "$a3"
+lacks "pass --limit"
+
+refuse "fixtures: holds [0-9]+ profiler runs" doctor "$fx"
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
+refuse "nostream.csv:1:1: missing column 'Stream ID'" doctor "$tmp/nostream.csv"
+
+
 # ---- bad input: exit 2, one line, file:line:column -----------------------------------------------------------
 bad=$fx/bad
-for cmd in summary; do
+for cmd in summary doctor; do
     o=()
     [ "$cmd" = timeline ] && o=(-o "$tmp/never.html")
     refuse "^aclcpu $cmd: error: /no/such/profile: no such file or directory$" $cmd "${o[@]}" /no/such/profile
