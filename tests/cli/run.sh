@@ -98,7 +98,7 @@ same() {
 prof() { echo "$fx/$1"; }
 
 # ---- help and usage ---------------------------------------------------------------------------
-for cmd in info summary doctor advise; do
+for cmd in info summary timeline doctor advise; do
     check 0 "usage: aclcpu $cmd" "--help" -- "$cmd" --help
     check 0 "usage: aclcpu $cmd" -- help "$cmd"
 done
@@ -108,7 +108,6 @@ refuse "^aclcpu: error: no command given"
 refuse "^aclcpu: error: no command 'frobnicate'" frobnicate
 refuse "^aclcpu info: error: unexpected argument" info extra
 
-
 # ---- info ---------------------------------------------------------------------------------------
 check 0 "* Ascend910B1" "Ascend310P3" "Ascend950PR" "SoC      Ascend910B1 (default)" "ACLCPU_SOC " \
     "ACLCPU_WORKERS" "ACLCPU_HANG_TIMEOUT_MS" "ASCEND_GLOBAL_LOG_LEVEL" "ACLCPU_PROFILE" -- info
@@ -117,7 +116,6 @@ ACLCPU_SOC=Ascend310P3 ACLCPU_WORKERS=3 check 0 "* Ascend310P3" "cores    8 cube
 ACLCPU_SOC=NoSuchSoc check 0 "ACLCPU_SOC=NoSuchSoc is not a profile" "* Ascend910B1" -- info
 ACLCPU_SOC=Ascend950PR ACLCPU_DEVICE_MEMORY=2G check 0 '"soc": "Ascend950PR"' '"device_memory_bytes": 2147483648' \
     '"name": "ACLCPU_DEVICE_MEMORY"' '"value": "2G"' -- info --json
-
 
 # ---- advise: the routing table ----------------------------------------------------------------------
 refuse "^aclcpu advise: error: --problem speed: not a problem" advise --problem speed
@@ -132,7 +130,6 @@ check 0 "aclmdlRICaptureBegin" -- advise --path npugraph_ex --problem switch
 [ "$(grep -c '(--path ' "$tmp/out")" = 1 ] && ok || fail "advise --path --problem: not one row"
 check 0 "(--path eager --problem switch)" "(--path ge --problem switch)" "(--path npugraph_ex --problem switch)" \
     -- advise --problem switch
-
 
 # ---- summary ------------------------------------------------------------------------------------------
 refuse "^aclcpu summary: error: option --soc needs a value" summary "$(prof fixed)" --soc
@@ -170,7 +167,6 @@ printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0
 check 0 "Streams" "not known: kernel_details.csv has no Stream ID column" -- summary "$tmp/nostream.csv"
 printf 'Device_id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,k,AI_CORE,0,5,8,1\n1,k,AI_CORE,9,5,8,1\n' >"$tmp/twodev.csv"
 refuse "twodev.csv:3:1: rows of device 1 here and of device 0 at line 2" summary "$tmp/twodev.csv"
-
 
 # ---- doctor: verdicts on each profile ---------------------------------------------------------------------
 refuse "^aclcpu doctor: error: missing argument" doctor
@@ -244,10 +240,9 @@ refuse "fixtures: holds [0-9]+ profiler runs" doctor "$fx"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
 refuse "nostream.csv:1:1: missing column 'Stream ID'" doctor "$tmp/nostream.csv"
 
-
 # ---- bad input: exit 2, one line, file:line:column -----------------------------------------------------------
 bad=$fx/bad
-for cmd in summary doctor; do
+for cmd in summary doctor timeline; do
     o=()
     [ "$cmd" = timeline ] && o=(-o "$tmp/never.html")
     refuse "^aclcpu $cmd: error: /no/such/profile: no such file or directory$" $cmd "${o[@]}" /no/such/profile
@@ -265,5 +260,23 @@ for cmd in summary doctor; do
     refuse "not_json/ASCEND_PROFILER_OUTPUT/trace_view.json:2:15: expected a member name" $cmd "${o[@]}" "$bad/not_json"
 done
 
+# ---- timeline without a browser: the page itself -----------------------------------------------------------
+refuse "^aclcpu timeline: error: --width 5" timeline --width 5 "$(prof fixed)"
+check 0 "wrote $tmp/fixed.html: 6 kernels on 2 streams, 2 event edges, the measured clock on the toggle" \
+    -- timeline "$(prof fixed)" -o "$tmp/fixed.html"
+page=$tmp/fixed.html
+[ "$(grep -o '<rect class="kernel ' "$page" | wc -l)" = 12 ] && ok || fail "page: not 6 + 6 kernels (two clocks)"
+[ "$(grep -o '<g class="lane"' "$page" | wc -l)" = 4 ] && ok || fail "page: not 2 + 2 lanes"
+[ "$(grep -o '<line class="edge"' "$page" | wc -l)" = 4 ] && ok || fail "page: not 2 + 2 event edges"
+grep -q 'Block Num 20 · Mix Block Num 0' "$page" && ok || fail "page: no Block Num tooltip"
+grep -q 'data-lane="Free"' "$page" && grep -q 'data-lane="Computing"' "$page" && ok || fail "page: no Overlap Analysis lanes"
+grep -q 'id="clock"' "$page" && ok || fail "page: no clock toggle"
+grep -qiE '<link|src=|@import|url\(http|fetch\(' "$page" && fail "page: not self-contained" || ok
+check 0 '"kernels": 4' '"event_edges": 0' '"measured_clock": false' -- timeline --json "$a3" -o "$tmp/a3.html"
+grep -q 'disabled><label for="clock"> measured clock: not in this profile' "$tmp/a3.html" && ok || fail "a3 page: toggle not disabled"
+
+check 0 '"event_edges": 2' -- timeline --json "$tmp/trace_only" -o "$tmp/t.html"
+check 0 '"event_edges": 0' -- timeline --json "$tmp/no_flows" -o "$tmp/t.html"
+[ -e "$tmp/never.html" ] && fail "timeline wrote a page for bad input" || ok
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

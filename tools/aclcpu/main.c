@@ -10,7 +10,7 @@
 
 #include "cli.h"
 
-static const struct command *const commands[] = {&cmd_info, &cmd_summary, &cmd_doctor, &cmd_advise};
+static const struct command *const commands[] = {&cmd_info, &cmd_summary, &cmd_timeline, &cmd_doctor, &cmd_advise};
 
 static void main_help(FILE *f)
 {
