@@ -392,8 +392,6 @@ size_t stream_pairs(const struct stream_stat *st, size_t n, struct arena *a, str
             /* The main stream is the busier one (the lower id of equals). */
             pr->main = y->busy > x->busy ? y->stream : x->stream;
             pr->side = pr->main == x->stream ? y->stream : x->stream;
-            pr->main_busy = pr->main == x->stream ? x->busy : y->busy;
-            pr->side_busy = pr->main == x->stream ? y->busy : x->busy;
             judge_pair(pr->main == x->stream ? x : y, pr->main == x->stream ? y : x, pr);
             np++;
         }

@@ -79,7 +79,6 @@ const char *verdict_name(enum verdict v);
 
 struct pair {
     int main, side;
-    double main_busy, side_busy;
     struct interval side_window;
     const struct task *dominator; /* the main-stream kernel that should hide the side window */
     bool dominator_by_length;     /* nothing intersected: the longest one */

@@ -115,9 +115,8 @@ static bool read_header(struct reader *r, bool need_streams, struct cli_error *e
                           k == KC_BLOCK ? " (or 'Block Dim')" : "");
     if (need_streams && r->pos[KC_STREAM] < 0)
         return err_at(err, r->csv.path, 1, 1, "missing column 'Stream ID' (this command tells streams apart by it)");
-    r->p->csv = (struct csv_shape){r->pos[KC_STREAM] >= 0, r->pos[KC_TASK] >= 0, r->pos[KC_STEP] >= 0,
-                                   r->pos[KC_MIX] >= 0, r->pos[KC_WAIT] >= 0, r->p->csv.block_dim_names,
-                                   r->p->csv.metric_columns, (int)r->ncols};
+    r->p->csv.stream_id = r->pos[KC_STREAM] >= 0;
+    r->p->csv.step_id = r->pos[KC_STEP] >= 0;
     return true;
 }
 
@@ -156,13 +155,15 @@ static bool read_time(const struct reader *r, int kcol, int64_t *ns, struct cli_
     return true;
 }
 
-static bool read_wait(const struct reader *r, double *wait, struct cli_error *err)
+/* Wait Time is derived again from the rows where needed; its values are
+ * still checked, so that a damaged file is refused rather than half read. */
+static bool check_wait(const struct reader *r, struct cli_error *err)
 {
     const struct csv_field *f = field(r, KC_WAIT);
-    *wait = -1;
+    double wait;
     if (f == NULL || str_is_na(f->text))
         return true;
-    if (!parse_double(f->text, wait))
+    if (!parse_double(f->text, &wait))
         return bad_value(r, KC_WAIT, "a time in us", err);
     return true;
 }
@@ -196,7 +197,7 @@ static bool read_numbers(struct reader *r, struct task *t, struct cli_error *err
     if (!read_count(r, KC_STREAM, -1, &stream, err) || !read_count(r, KC_TASK, -1, &task_id, err) ||
         !read_count(r, KC_STEP, -1, &step, err) || !read_count(r, KC_BLOCK, 0, &blocks, err) ||
         !read_count(r, KC_MIX, 0, &mix, err) || !read_time(r, KC_START, &t->start_ns, err) ||
-        !read_time(r, KC_DUR, &dur_ns, err) || !read_wait(r, &t->wait, err) || !check_device(r, err))
+        !read_time(r, KC_DUR, &dur_ns, err) || !check_wait(r, err) || !check_device(r, err))
         return false;
     t->stream = (int)stream;
     t->task_id = task_id;
@@ -219,7 +220,6 @@ static bool read_row(struct reader *r, struct cli_error *err)
     t.core_name = arena_strdup(&r->p->arena, field(r, KC_CORE)->text);
     t.kind = TASK_KERNEL;
     t.engine = engine_from_name(t.core_name);
-    t.line = r->csv.fields[0].line;
     if (t.stream < 0)
         r->p->no_stream++;
     *VEC_PUSH(r->rows, r->nrows, r->cap) = t;

@@ -44,11 +44,9 @@ struct task {
     int event_id;           /* event and notify tasks; -1 otherwise */
     int64_t start_ns;       /* as written (file clock, ns) */
     double start, dur, end; /* µs from the profile's origin */
-    double wait;            /* Wait Time(us); -1 unknown */
     unsigned blocks, mix_blocks;
     int limit[POOLS];       /* core limit in force at launch (trace args), NO_LIMIT unknown */
     bool batch;             /* Schedule Mode batch (trace args) */
-    int line;               /* where it came from: CSV line, or JSON line */
 };
 
 /* An event edge of trace_view.json: the record's end to the wait it released. */
@@ -100,10 +98,9 @@ struct soc_info {
 
 /* What kernel_details.csv had. */
 struct csv_shape {
-    bool stream_id, task_id, step_id, mix_blocks, wait_time;
+    bool stream_id, step_id;
     bool block_dim_names; /* "Block Dim" (older Ascend) rather than "Block Num" */
     int metric_columns;   /* PMU metric columns (present and ignored) */
-    int columns;
 };
 
 struct profile {

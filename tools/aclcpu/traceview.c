@@ -176,11 +176,10 @@ static void read_task_args(struct trace_reader *r, const struct json *args, stru
 
 static bool read_device_task(struct trace_reader *r, const struct json *ev, struct cli_error *err)
 {
-    struct task t = {.task_id = -1, .step = -1, .event_id = -1, .wait = -1, .limit = {NO_LIMIT, NO_LIMIT}};
+    struct task t = {.task_id = -1, .step = -1, .event_id = -1, .limit = {NO_LIMIT, NO_LIMIT}};
     const char *name = get_str(ev, "name");
     long tid;
     double dur;
-    int line, col;
     if (name == NULL)
         return json_err(&r->doc, ev, err, "a device task (\"ph\":\"X\") without a string \"name\"");
     if (!get_int(ev, "tid", 0, INT_MAX, &tid))
@@ -195,8 +194,6 @@ static bool read_device_task(struct trace_reader *r, const struct json *ev, stru
     t.kind = task_kind_from_name(name);
     read_task_args(r, json_get(ev, "args"), &t);
     t.engine = t.kind == TASK_KERNEL ? engine_from_name(t.core_name) : ENG_OTHER;
-    json_where(&r->doc, ev, &line, &col);
-    t.line = line;
     *VEC_PUSH(r->tasks, r->ntasks, r->tasks_cap) = t;
     return true;
 }
