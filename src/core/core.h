@@ -47,6 +47,8 @@ struct soc_profile {
 const struct soc_profile *soc_find(const char *name);
 const struct soc_profile *soc_default(void);
 const struct soc_profile *soc_list(size_t *count);
+/* The profile ACLCPU_SOC names (unset, empty or unknown: the default). */
+const struct soc_profile *soc_configured(void);
 /* Feature questions the spec answers per product line. */
 bool soc_has_ctrl_sq(const struct soc_profile *soc); /* NULL stream ok for abort/failure mode */
 bool soc_has_cmo(const struct soc_profile *soc);     /* aclrtCmoAsync (950, A3, A2) */
