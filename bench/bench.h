@@ -158,6 +158,7 @@ void bench_saxpy_bw(void);
 void bench_streams_scale(void);
 void bench_mt_launch(void);
 void bench_graph_replay(void);
+void bench_prof_overhead(void);
 
 /* Shared by launch_enqueue and streams_scale: one aclcpu sample of the
  * host cost of n launches on stream s, in ns per launch (drain excluded). */

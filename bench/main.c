@@ -25,7 +25,7 @@ static const struct {
     {"sync_roundtrip", bench_sync_roundtrip}, {"event_hop", bench_event_hop},
     {"host_func", bench_host_func},           {"saxpy_bw", bench_saxpy_bw},
     {"streams_scale", bench_streams_scale},   {"mt_launch", bench_mt_launch},
-    {"graph_replay", bench_graph_replay},
+    {"graph_replay", bench_graph_replay},     {"prof_overhead", bench_prof_overhead},
 };
 
 static void usage(FILE *f)

@@ -1,5 +1,6 @@
 // header_check_cxx.cpp - checks that the public headers compile as C++.
 #include <acl/acl.h>
+#include <acl/acl_prof.h>
 #include <aclcpu/aclcpu.h>
 
 int main()

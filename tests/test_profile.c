@@ -60,6 +60,21 @@ static void launch(aclrtFuncHandle k, uint32_t blocks, aclrtEngineType engine, i
     ASSERT_OK(aclrtLaunchKernelV2(k, blocks, args, argsize, &cfg, s));
 }
 
+/* t_setup and two streams; close_two destroys them and tears down. */
+static void open_two(aclrtStream *s1, aclrtStream *s2)
+{
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(s1));
+    ASSERT_OK(aclrtCreateStream(s2));
+}
+
+static void close_two(aclrtStream s1, aclrtStream s2)
+{
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
 /* ---- profiles ----------------------------------------------------------------------------- */
 
 static void new_dir(char *dir, size_t cap)
@@ -205,9 +220,7 @@ TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
     /* f + t/24 = T and f + t/12 = 1.5 T: f = 0.5 T, t = 12 T. */
     aclrtFuncHandle op = cost_kernel("op", 0.5 * T_US, 12 * T_US, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     ASSERT_OK(aclrtCreateEvent(&ev));
     cfg = prof_start(dir, sizeof(dir));
     launch(op, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0); /* serially, on all cores */
@@ -243,9 +256,7 @@ TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
     ASSERT_STR_CONTAINS(sum, "\"contention\": []");
     free(sum);
     ASSERT_OK(aclrtDestroyEvent(ev));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 /* A kernel that ignores its stream's limit is flagged (and loses the gain:
@@ -258,9 +269,7 @@ TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)
     char *sum;
     aclrtFuncHandle op = cost_kernel("greedy", 0.5 * T_US, 12 * T_US, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     ASSERT_OK(aclrtSetStreamResLimit(s1, ACL_RT_DEV_RES_CUBE_CORE, 12));
     ASSERT_OK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 12));
     cfg = prof_start(dir, sizeof(dir));
@@ -278,9 +287,7 @@ TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)
     ASSERT_STR_CONTAINS(sum, "\"block_num\": 24, \"limit\": 12");
     ASSERT_STR_CONTAINS(sum, "\"demand_blocks\": 36, \"cores\": 24");
     free(sum);
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 /* ---- oversubscription (§1.4) ---------------------------------------------------------------- */
@@ -293,9 +300,7 @@ TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagg
     char *sum;
     aclrtFuncHandle gang = cost_kernel("gang", 100, 0, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     cfg = prof_start(dir, sizeof(dir));
     launch(gang, 16, ACL_RT_ENGINE_TYPE_AIC, 1, s1, NULL, 0); /* 16 + 16 > 24 cube cores */
     launch(gang, 16, ACL_RT_ENGINE_TYPE_AIC, 1, s2, NULL, 0);
@@ -312,9 +317,7 @@ TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagg
     ASSERT_NEAR(json_num(strstr(sum, "\"batch_waits\""), "wait_us"), 100);
     ASSERT_EQ(json_num(sum, "max_concurrent_cube_blocks"), 16);
     free(sum);
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 /* The same two kernels in normal mode share the cores: the second starts
@@ -326,9 +329,7 @@ TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
     aclrtStream s1, s2;
     aclrtFuncHandle k = cost_kernel("wave", 100, 0, 0, 0);
     aclprofConfig *cfg;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_two(&s1, &s2);
     cfg = prof_start(dir, sizeof(dir));
     launch(k, 16, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
     launch(k, 16, ACL_RT_ENGINE_TYPE_AIC, 0, s2, NULL, 0);
@@ -338,9 +339,7 @@ TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
     ASSERT_NEAR(r[0].dur, 100);
     ASSERT_NEAR(r[1].start, 0);   /* 8 blocks at once */
     ASSERT_NEAR(r[1].dur, 200);   /* the other 8 in a second wave */
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_two(s1, s2);
 }
 
 /* ---- fake parallelism (§1.3, §1.4) ----------------------------------------------------------------- */
@@ -564,4 +563,444 @@ TEST(profile, modelled_files_are_identical_whatever_the_workers_and_host_load)
         assert_same_file(d1, d2, files[i]);
         assert_same_file(d1, d3, files[i]);
     }
+}
+
+/* ---- file formats ---------------------------------------------------------------------------------- */
+
+/* A JSON syntax check (RFC 8259, no extensions): true when *p starts with
+ * one value; *p moves past it. */
+static void ws(const char **p)
+{
+    while (**p == ' ' || **p == '\n' || **p == '\t' || **p == '\r')
+        (*p)++;
+}
+
+static bool json_value(const char **p, int depth);
+
+static bool json_string_ok(const char **p)
+{
+    if (**p != '"')
+        return false;
+    for ((*p)++; **p != '"'; (*p)++) {
+        if ((unsigned char)**p < 0x20)
+            return false;
+        if (**p == '\\') {
+            (*p)++;
+            if (strchr("\"\\/bfnrtu", **p) == NULL || **p == '\0')
+                return false;
+        }
+    }
+    (*p)++;
+    return true;
+}
+
+static bool json_container(const char **p, int depth, char close, bool object)
+{
+    (*p)++;
+    ws(p);
+    if (**p == close) {
+        (*p)++;
+        return true;
+    }
+    for (;;) {
+        ws(p);
+        if (object) {
+            if (!json_string_ok(p))
+                return false;
+            ws(p);
+            if (*(*p)++ != ':')
+                return false;
+        }
+        if (!json_value(p, depth + 1))
+            return false;
+        ws(p);
+        if (**p == close) {
+            (*p)++;
+            return true;
+        }
+        if (*(*p)++ != ',')
+            return false;
+    }
+}
+
+static bool json_value(const char **p, int depth)
+{
+    char *end;
+    ws(p);
+    if (depth > 64)
+        return false;
+    switch (**p) {
+    case '{': return json_container(p, depth, '}', true);
+    case '[': return json_container(p, depth, ']', false);
+    case '"': return json_string_ok(p);
+    case 't': return strncmp(*p, "true", 4) == 0 && (*p += 4, true);
+    case 'f': return strncmp(*p, "false", 5) == 0 && (*p += 5, true);
+    case 'n': return strncmp(*p, "null", 4) == 0 && (*p += 4, true);
+    default:
+        if (**p != '-' && (**p < '0' || **p > '9'))
+            return false;
+        strtod(*p, &end);
+        *p = end;
+        return true;
+    }
+}
+
+static bool json_document_ok(const char *text)
+{
+    const char *p = text;
+    if (!json_value(&p, 0))
+        return false;
+    ws(&p);
+    return *p == '\0';
+}
+
+/* The value of "key": in one trace line (an event), as a long; -1 if none. */
+static long line_int(const char *line, const char *key)
+{
+    char pat[64];
+    const char *p;
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    p = strstr(line, pat);
+    return p != NULL ? strtol(p + strlen(pat), NULL, 10) : -1;
+}
+
+/* Checks trace_view.json the way a viewer reads it. */
+static void check_trace(const char *dir, const char *name)
+{
+    char *text = read_out(dir, name), *full = read_out(dir, name), *save = NULL;
+    long flows_s[256], flows_f[256];
+    int ns = 0, nf = 0, xs = 0;
+    ASSERT(text != NULL);
+    ASSERT(json_document_ok(text));
+    ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Ascend Hardware\"}");
+    ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Overlap Analysis\"}");
+    ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Host\"}");
+    ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Host Thread 1\"}");
+    for (char *line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+        const char *ts = strstr(line, "\"ts\":");
+        if (strstr(line, "\"ph\":\"M\"") != NULL || line[0] == '[' || line[0] == ']')
+            continue;
+        ASSERT(line_int(line, "pid") > 0 && line_int(line, "tid") >= 0);
+        ASSERT(ts != NULL && ts[5] == '"'); /* ts is a string of us */
+        if (strstr(line, "\"ph\":\"X\"") != NULL) {
+            ASSERT(strstr(line, "\"dur\":") != NULL);
+            if (line_int(line, "pid") == 2) { /* a device task: its stream's thread is named */
+                char want[64];
+                snprintf(want, sizeof(want), "\"tid\":%ld,\"args\":{\"name\":\"Stream %ld\"}", line_int(line, "tid"),
+                         line_int(line, "tid"));
+                ASSERT_STR_CONTAINS(full, want);
+                xs++;
+            }
+        } else if (strstr(line, "\"ph\":\"s\"") != NULL && ns < 256) {
+            flows_s[ns++] = line_int(line, "id");
+        } else if (strstr(line, "\"ph\":\"f\"") != NULL && nf < 256) {
+            ASSERT(strstr(line, "\"bp\":\"e\"") != NULL);
+            flows_f[nf++] = line_int(line, "id");
+        }
+    }
+    ASSERT(xs > 0);
+    ASSERT_EQ(ns, nf); /* every flow has its two ends, with one id */
+    for (int i = 0; i < ns; i++)
+        ASSERT_EQ(flows_s[i], flows_f[i]);
+    free(text);
+    free(full);
+}
+
+/* A program with every kind of task: kernels of both engines and a mix
+ * kernel, copies both ways, a memset, events, a host function, a marker,
+ * a prefetch and a step. */
+static void k_spin_100us(void *args)
+{
+    uint64_t end = t_now_ns() + 100000;
+    (void)args;
+    while (t_now_ns() < end)
+        ;
+}
+
+static void host_fn(void *arg) { (*(int *)arg)++; }
+
+static void every_kind(char *dir, size_t cap, aclprofStepInfo *step)
+{
+    aclrtStream s1, s2;
+    aclrtEvent ev;
+    void *dev;
+    static char host[1 << 20];
+    int calls = 0;
+    aclrtFuncHandle cube = cost_kernel("cube_op", 10, 0, 0, 0), mix = cost_kernel("mix_op", 20, 0, 0, 1);
+    aclrtFuncHandle measured = t_kernel("measured_op", k_spin_100us);
+    aclprofConfig *cfg;
+    ASSERT_OK(aclrtMalloc(&dev, sizeof(host), ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEvent(&ev));
+    cfg = prof_start(dir, cap);
+    if (step != NULL)
+        ASSERT_OK(aclprofGetStepTimestamp(step, ACL_STEP_START, s1));
+    ASSERT_OK(aclrtMemcpyAsync(dev, sizeof(host), host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE, s1));
+    launch(cube, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
+    launch(mix, 12, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(ev, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, ev));
+    launch(measured, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtCmoAsync(dev, 4096, ACL_RT_CMO_TYPE_PREFETCH, s2));
+    ASSERT_OK(aclrtMemsetAsync(dev, sizeof(host), 0, sizeof(host), s2));
+    ASSERT_OK(aclrtLaunchHostFunc(s2, host_fn, &calls));
+    ASSERT_OK(aclprofMarkEx("checkpoint", 10, s2));
+    ASSERT_OK(aclrtMemcpyAsync(host, sizeof(host), dev, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST, s2));
+    if (step != NULL)
+        ASSERT_OK(aclprofGetStepTimestamp(step, ACL_STEP_END, s2));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(calls, 1);
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtFree(dev));
+}
+
+TEST(profile, trace_view_is_a_chrome_trace_with_named_streams_and_paired_flows)
+{
+    char dir[64] = "";
+    char *t;
+    t_setup();
+    every_kind(dir, sizeof(dir), NULL);
+    check_trace(dir, "trace_view.json");
+    check_trace(dir, "trace_view_measured.json");
+    t = read_out(dir, "trace_view.json");
+    ASSERT_STR_CONTAINS(t, "\"name\":\"checkpoint\""); /* the marker, on its stream */
+    ASSERT_STR_CONTAINS(t, "\"name\":\"CMO_PREFETCH\"");
+    ASSERT_STR_CONTAINS(t, "\"name\":\"HOST_FUNC\"");
+    ASSERT_STR_CONTAINS(t, "\"name\":\"EVENT_WAIT\"");
+    ASSERT_STR_CONTAINS(t, "\"cat\":\"event\",\"name\":\"Event");
+    ASSERT_STR_CONTAINS(t, "\"name\":\"aclrtSynchronizeDevice\"");
+    ASSERT_STR_CONTAINS(t, "\"tid\":0,\"args\":{\"name\":\"Computing\"}");
+    ASSERT_STR_CONTAINS(t, "\"tid\":3,\"args\":{\"name\":\"Free\"}");
+    free(t);
+    ASSERT(json_document_ok(t = read_out(dir, "summary.json")));
+    free(t);
+    ASSERT(json_document_ok(t = read_out(dir, "summary_measured.json")));
+    free(t);
+    t_teardown();
+}
+
+TEST(profile, kernel_rows_name_the_core_type_blocks_and_model_the_copies)
+{
+    char dir[64] = "";
+    struct krow r[8];
+    char *csv;
+    t_setup();
+    every_kind(dir, sizeof(dir), NULL);
+    csv = read_out(dir, "kernel_details.csv");
+    ASSERT(strncmp(csv, "Device_id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),"
+                        "Duration(us),Wait Time(us),Block Num,Mix Block Num,HF32 Eligible,Input Shapes,Input Data "
+                        "Types,Input Formats,Output Shapes,Output Data Types,Output Formats,Context ID\n",
+                   230) == 0);
+    ASSERT_STR_CONTAINS(csv, "\t,"); /* Start Time ends in a TAB, as Ascend writes it */
+    free(csv);
+    ASSERT_EQ(read_kernels(dir, false, r, 8), 3);
+    /* 1 MiB host -> device at 25 GB/s first: 41.943 us. */
+    ASSERT_NEAR(r[0].start, (1 << 20) / 25e3);
+    ASSERT_EQ(strcmp(r[0].core, "AI_CORE"), 0);
+    ASSERT_EQ(r[0].model, 4294967295u);
+    ASSERT_EQ(strcmp(r[1].core, "MIX_AIC"), 0);
+    ASSERT_EQ(r[1].blocks, 12);
+    ASSERT_EQ(r[1].mix, 24); /* two vector blocks per cube block */
+    ASSERT_EQ(strcmp(r[2].name, "measured_op"), 0);
+    ASSERT_EQ(strcmp(r[2].core, "AI_VECTOR_CORE"), 0);
+    ASSERT(r[2].dur >= 100.0); /* no declared cost: its block's CPU time, which spun 100 us */
+    t_teardown();
+}
+
+TEST(profile, steps_add_a_step_id_column_and_a_row_per_step)
+{
+    char dir[64] = "";
+    struct krow r[8];
+    char *steps;
+    aclprofStepInfo *si = aclprofCreateStepInfo();
+    t_setup();
+    every_kind(dir, sizeof(dir), si);
+    ASSERT_EQ(read_kernels(dir, false, r, 8), 3);
+    for (int i = 0; i < 3; i++)
+        ASSERT_EQ(r[i].step, 1);
+    steps = read_out(dir, "step_trace_time.csv");
+    ASSERT_STR_CONTAINS(steps, "Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,"
+                               "Stage,Bubble,Communication(Not Overlapped and Exclude Receive),Preparing\n0,1,");
+    free(steps);
+    aclprofDestroyStepInfo(si);
+    t_teardown();
+}
+
+TEST(profile, block_dim_switch_writes_the_older_column_names)
+{
+    char dir[64] = "";
+    char *csv;
+    setenv("ACLCPU_PROFILE_BLOCK_DIM", "1", 1);
+    t_setup();
+    every_kind(dir, sizeof(dir), NULL);
+    csv = read_out(dir, "kernel_details.csv");
+    ASSERT_STR_CONTAINS(csv, ",Block Dim,Mix Block Dim,");
+    ASSERT(strstr(csv, "Block Num") == NULL);
+    free(csv);
+    t_teardown();
+}
+
+/* ---- host syncs, model runs, ACLCPU_PROFILE, results ------------------------------------------------ */
+
+TEST(profile, a_task_issued_after_a_host_sync_starts_after_what_the_sync_waited_for)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2;
+    aclrtFuncHandle k = cost_kernel("k", 50, 0, 0, 0);
+    aclprofConfig *cfg;
+    open_two(&s1, &s2);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s1)); /* the host waits: the next launch is issued at 50 us */
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[1].start, 50);
+    ASSERT(r[1].stream != r[0].stream);
+    close_two(s1, s2);
+}
+
+TEST(profile, model_run_kernels_carry_the_model_id_and_follow_the_run)
+{
+    char dir[64] = "";
+    struct krow r[16];
+    aclrtStream s, side, cs;
+    aclrtEvent fork, join;
+    aclmdlRI model;
+    uint32_t id;
+    aclrtFuncHandle k = cost_kernel("k", 10, 0, 0, 0), pre = cost_kernel("pre", 5, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&cs));
+    ASSERT_OK(aclrtCreateStream(&side));
+    ASSERT_OK(aclrtCreateEvent(&fork));
+    ASSERT_OK(aclrtCreateEvent(&join));
+    /* Captured: cs runs k, forks k onto side, joins, runs k. */
+    ASSERT_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, cs, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(fork, cs));
+    ASSERT_OK(aclrtStreamWaitEvent(side, fork));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, side, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(join, side));
+    ASSERT_OK(aclrtStreamWaitEvent(cs, join));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, cs, NULL, 0);
+    ASSERT_OK(aclmdlRICaptureEnd(cs, &model));
+    ASSERT_OK(aclmdlRIGetId(model, &id));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(pre, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(model, s));
+    ASSERT_OK(aclmdlRIExecuteAsync(model, s));
+    launch(pre, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 16), 8);
+    ASSERT_EQ(r[0].model, 4294967295u);
+    ASSERT_NEAR(r[0].start, 0);
+    for (int i = 1; i <= 6; i++)
+        ASSERT_EQ(r[i].model, id);
+    /* Run 1 after pre: k, then the forked k on the side lane, then the k
+     * after the join; run 2 after run 1; then the caller's stream. */
+    ASSERT_NEAR(r[1].start, 5);
+    ASSERT_NEAR(r[2].start, 15);
+    ASSERT_NEAR(r[3].start, 25);
+    ASSERT_NEAR(r[4].start, 35); /* run 2 after run 1 */
+    ASSERT_NEAR(r[6].start, 55);
+    ASSERT_EQ(r[7].model, 4294967295u);
+    ASSERT_NEAR(r[7].start, 65);
+    ASSERT(r[2].stream != r[1].stream);
+    ASSERT_OK(aclmdlRIDestroy(model));
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyEvent(join));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(cs));
+    ASSERT_OK(aclrtDestroyStream(side));
+    t_teardown();
+}
+
+TEST(profile, aclcpu_profile_env_profiles_the_whole_run_without_code)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s;
+    aclrtFuncHandle k = cost_kernel("envk", 7, 0, 0, 0);
+    new_dir(dir, sizeof(dir));
+    setenv("ACLCPU_PROFILE", dir, 1);
+    t_setup();
+    ASSERT_RC(aclprofInit("/tmp", 4), ACL_ERROR_PROF_ALREADY_RUN); /* as with msprof running */
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch(k, 4, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 4, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT(read_out(dir, "kernel_details.csv") == NULL); /* written at aclFinalize */
+    t_teardown();
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[1].start, 7);
+}
+
+TEST(profile, an_unwritable_env_directory_warns_and_the_program_runs)
+{
+    aclrtStream s;
+    aclrtFuncHandle k = cost_kernel("k", 7, 0, 0, 0);
+    t_capture_log("1");
+    setenv("ACLCPU_PROFILE", "/proc/aclcpu-cannot-be-here", 1);
+    t_setup();
+    ASSERT(t_log_shows("ACLCPU_PROFILE: the directory"));
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch(k, 4, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+static void k_scale(void *args)
+{
+    float *v = *(float **)args;
+    uint32_t b = aclcpuGetBlockIdx();
+    for (int i = 0; i < 64; i++)
+        v[b * 64 + i] = v[b * 64 + i] * 2.0f + (float)b;
+}
+
+/* Runs the same small computation, profiled or not, and returns a checksum. */
+static double compute(bool profiled)
+{
+    char dir[64] = "";
+    aclrtStream s;
+    float *v, host[8 * 64];
+    double sum = 0;
+    aclrtFuncHandle k = t_kernel("scale", k_scale);
+    aclprofConfig *cfg = NULL;
+    t_setup();
+    for (int i = 0; i < 8 * 64; i++)
+        host[i] = (float)i;
+    ASSERT_OK(aclrtMalloc((void **)&v, sizeof(host), ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemcpy(v, sizeof(host), host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtCreateStream(&s));
+    if (profiled)
+        cfg = prof_start(dir, sizeof(dir));
+    for (int r = 0; r < 10; r++)
+        ASSERT_OK(aclrtLaunchKernel(k, 8, &v, sizeof(v), s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    if (profiled)
+        prof_stop(cfg);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), v, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 8 * 64; i++)
+        sum += host[i] * (i + 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(v));
+    t_teardown();
+    return sum;
+}
+
+TEST(profile, profiling_does_not_change_what_the_program_computes)
+{
+    double plain = compute(false), profiled = compute(true);
+    ASSERT(plain == profiled);
 }

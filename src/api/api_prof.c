@@ -28,6 +28,9 @@
 #define STAMP_MAGIC 0x7374616du  /* "stam" */
 #define MAX_DEVICES 64
 #define MAX_PATH_LEN 4096
+/* The longest profile directory services/profile.c keeps (its out_dir[4096]):
+ * a longer one would be cut, and the files written somewhere else. */
+#define MAX_PROFILE_DIR 4095
 #define MAX_OPTION_LEN 256
 #define MAX_STAMP_MSG 128
 #define MAX_MARK_MSG 127
@@ -75,8 +78,13 @@ static uint32_t next_step;
 static uint32_t push_stack[MAX_RANGES];
 static unsigned push_depth;
 static uint32_t open_ranges[MAX_RANGES]; /* by range id - 1; the entry, 0 = free */
-/* RangePushEx/RangePop: per thread, as they bracket one thread's launch. */
-static _Thread_local uint32_t ex_stack[64];
+/* RangePushEx/RangePop: per thread, as they bracket one thread's launch.
+ * Each entry keeps the profile it was begun in (profile_gen, bumped by
+ * every aclprofStart): another thread's stack cannot be cleared when a
+ * profile ends, and an entry number of one profile must not end an entry
+ * of the next. */
+static _Atomic uint32_t profile_gen;
+static _Thread_local uint32_t ex_stack[64], ex_gen[64];
 static _Thread_local unsigned ex_depth;
 
 __attribute__((constructor)) static void prof_api_init(void)
@@ -101,12 +109,22 @@ static bool live_locked(struct list *l, const void *p, size_t link_off)
     return false;
 }
 
+/* Called with api_lock held: the Push/Pop and RangeStart/Stop ranges of a
+ * profile that is over are gone (their entry numbers would name entries of
+ * the next profile). */
+static void forget_ranges_locked(void)
+{
+    push_depth = 0;
+    memset(open_ranges, 0, sizeof(open_ranges));
+}
+
 /* Called with api_lock held: a profile aclFinalize wrote is over. */
 static void forget_written_locked(void)
 {
     if (started && !prof_running()) {
         started = false;
         started_types = 0;
+        forget_ranges_locked();
     }
 }
 
@@ -131,21 +149,25 @@ static bool path_chars_ok(const char *p)
     return true;
 }
 
-/* in, relative to the working directory when it is not absolute (cut to
- * n - 1 bytes). */
-static void make_absolute(const char *in, char *out, size_t n)
+/* in, relative to the working directory when it is not absolute; false
+ * (out untouched) when that does not fit n bytes. */
+static bool make_absolute(const char *in, char *out, size_t n)
 {
     char cwd[MAX_PATH_LEN];
-    size_t used = 0, len;
-    if (in[0] != '/' && plat_getcwd(cwd, sizeof(cwd))) {
-        len = strnlen(cwd, n - 2);
-        memcpy(out, cwd, len);
-        out[len] = '/';
-        used = len + 1;
+    size_t cwd_len = 0, len = strlen(in);
+    if (in[0] != '/') {
+        if (!plat_getcwd(cwd, sizeof(cwd)))
+            return false;
+        cwd_len = strlen(cwd) + 1;
     }
-    len = strnlen(in, n - 1 - used);
-    memcpy(out + used, in, len);
-    out[used + len] = '\0';
+    if (cwd_len + len + 1 > n)
+        return false;
+    if (cwd_len > 0) {
+        memcpy(out, cwd, cwd_len - 1);
+        out[cwd_len - 1] = '/';
+    }
+    memcpy(out + cwd_len, in, len + 1);
+    return true;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t length)
@@ -163,13 +185,18 @@ ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t 
         err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "%s: already initialised (call aclprofFinalize first)", fn);
     else if (prof_env_active())
         err = acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run already", fn);
+    else if (plat_getenv("PROFILING_MODE") != NULL && strcmp(plat_getenv("PROFILING_MODE"), "dynamic") == 0)
+        err = acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED, "%s: PROFILING_MODE=dynamic is set (dynamic profiling owns the "
+                       "collector)", fn);
     else if (profsub_any())
         err = acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: models are subscribed (aclprofModelSubscribe); collection and "
                        "subscription do not mix", fn);
     else if (!path_chars_ok(profilerResultPath))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: argument 'profilerResultPath' has a control character", fn);
+    else if (!make_absolute(profilerResultPath, out_path, sizeof(out_path)))
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: '%s' made absolute is %d characters or longer", fn,
+                       profilerResultPath, MAX_PATH_LEN);
     if (err == ACL_SUCCESS) {
-        make_absolute(profilerResultPath, out_path, sizeof(out_path));
         inited = true;
         prof_set_collecting(true);
     }
@@ -184,8 +211,7 @@ static aclError stop_locked(const char *fn)
     aclError err = prof_end(why, sizeof(why));
     started = false;
     started_types = 0;
-    push_depth = 0;
-    memset(open_ranges, 0, sizeof(open_ranges));
+    forget_ranges_locked();
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: %s (the program's results are not affected)", fn, why);
     return ACL_SUCCESS;
@@ -333,6 +359,9 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     plat_mutex_lock(&api_lock);
     err = check_start_locked(profilerConfig, &types);
     dir = option_path[0] != '\0' ? option_path : out_path;
+    if (err == ACL_SUCCESS && strlen(dir) > MAX_PROFILE_DIR)
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory is %zu characters long; at most %d are "
+                       "supported", fn, strlen(dir), MAX_PROFILE_DIR);
     if (err == ACL_SUCCESS && !plat_make_dirs(dir))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory \"%s\" cannot be made or written: %s", fn,
                        dir, strerror(errno));
@@ -341,6 +370,7 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     if (err == ACL_SUCCESS) {
         started = true;
         started_types = types;
+        atomic_fetch_add_explicit(&profile_gen, 1, memory_order_relaxed);
     }
     plat_mutex_unlock(&api_lock);
     return err;
@@ -454,9 +484,13 @@ ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, cons
                                                            : ACL_ERROR_INVALID_PROFILING_CONFIG,
                         "%s: option %d does not take the value \"%s\"", fn, (int)configType, config);
     if (configType == ACL_PROF_PATH) {
+        bool fits;
         plat_mutex_lock(&api_lock);
-        make_absolute(config, option_path, sizeof(option_path));
+        fits = make_absolute(config, option_path, sizeof(option_path));
         plat_mutex_unlock(&api_lock);
+        if (!fits)
+            return acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH '%s' made absolute is %d characters "
+                            "or longer", fn, config, MAX_PATH_LEN);
     }
     return ACL_SUCCESS;
 }
@@ -617,6 +651,8 @@ ACL_FUNC_VISIBILITY uint64_t aclprofStr2Id(const char *message)
 ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr)
 {
     char name[64];
+    if (!tx_running())
+        return tx_fail("%s: %s", "aclprofRangePushEx", "no profile with ACL_PROF_MSPROFTX is running");
     if (attr == NULL)
         return tx_fail("%s: %s", "aclprofRangePushEx", "argument 'attr' is NULL");
     if (attr->messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO || attr->message.tensorInfo == NULL)
@@ -624,15 +660,23 @@ ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr)
     if (ex_depth >= ACLCPU_ARRAY_SIZE(ex_stack))
         return tx_fail("%s: %s", "aclprofRangePushEx", "64 ranges are pushed already on this thread");
     snprintf(name, sizeof(name), "op %016llx", (unsigned long long)attr->message.tensorInfo->opNameId);
+    ex_gen[ex_depth] = atomic_load_explicit(&profile_gen, memory_order_relaxed); /* before the entry */
     ex_stack[ex_depth++] = prof_host_range_begin(name, plat_now_ns());
     return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofRangePop(void)
 {
+    if (!tx_running()) {
+        ex_depth = 0; /* what was pushed belonged to a profile that is over */
+        return tx_fail("%s: %s", "aclprofRangePop", "no profile with ACL_PROF_MSPROFTX is running");
+    }
     if (ex_depth == 0)
         return tx_fail("%s: %s", "aclprofRangePop", "nothing was pushed on this thread");
-    prof_host_range_end(ex_stack[--ex_depth], plat_now_ns());
+    ex_depth--;
+    /* A range begun in an older profile has nothing to end in this one. */
+    if (ex_gen[ex_depth] == atomic_load_explicit(&profile_gen, memory_order_relaxed))
+        prof_host_range_end(ex_stack[ex_depth], plat_now_ns());
     return ACL_SUCCESS;
 }
 
@@ -713,14 +757,36 @@ static void step_note_locked(aclprofStepInfo *si, aclprofStepTag tag, bool on)
         si->ended = on;
 }
 
+/* The step task on stream (while a profile runs). The stream is the lower
+ * layer's business, as in CANN: its failure is ACL_ERROR_GE_FAILURE, with
+ * the cause in the message. */
+static aclError mark_step(const char *fn, aclrtStream stream, aclprofStepTag tag, uint32_t index)
+{
+    struct stream *s;
+    struct task *t;
+    char cause[512];
+    bool on = prof_running();
+    aclError err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS && on)
+        err = stream_begin_task(fn, s, stream, TASK_STEP, &t);
+    if (err != ACL_SUCCESS) {
+        snprintf(cause, sizeof(cause), "%s", aclGetRecentErrMsg());
+        return acl_fail(ACL_ERROR_GE_FAILURE, "%s: the step could not be marked on the stream (%d: %s)", fn, err, cause);
+    }
+    if (on) { /* s->lock is held since stream_begin_task */
+        t->u.host.block = tag == ACL_STEP_END;
+        t->u.host.thread = index;
+        stream_commit(s, t);
+    }
+    return ACL_SUCCESS;
+}
+
 /* Marks a step's start or end: a task on the stream while a profile runs,
  * and the step info's state either way. */
 ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
                                                      aclrtStream stream)
 {
     const char *fn = "aclprofGetStepTimestamp";
-    struct stream *s;
-    struct task *t;
     uint32_t index = 0;
     aclError err;
     plat_mutex_lock(&api_lock);
@@ -731,12 +797,7 @@ ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, 
     }
     plat_mutex_unlock(&api_lock);
     if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
-    if (err == ACL_SUCCESS && prof_running() && (err = stream_begin_task(fn, s, stream, TASK_STEP, &t)) == ACL_SUCCESS) {
-        t->u.host.block = tag == ACL_STEP_END;
-        t->u.host.thread = index;
-        stream_commit(s, t);
-    }
+        err = mark_step(fn, stream, tag, index);
     if (err != ACL_SUCCESS && index != 0) { /* the mark did not happen */
         plat_mutex_lock(&api_lock);
         if (live_locked(&steps, stepInfo, offsetof(struct aclprofStepInfo, link)))

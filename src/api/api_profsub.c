@@ -9,7 +9,8 @@
  * the buffer (NULL, a length not a multiple of the record size, an index
  * past the end, a record whose signature does not match) and answers
  * CANN's way (100000, or 0 / NULL / ACL_SUBSCRIBE_NONE for the getters
- * that return values).
+ * that return values); between aclprofInit and aclprofFinalize they all
+ * answer 148047 (collection and subscription do not mix).
  *
  * Threads: any host thread. Locks: cfg_lock, a leaf.
  */
@@ -140,8 +141,20 @@ ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId)
 
 #define REC sizeof(struct profsub_record)
 
+/* The getters belong to subscription: refused in collection mode. */
+static aclError check_mode(const char *fn)
+{
+    if (prof_collecting())
+        return acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: profiling is in collection mode (aclprofInit or "
+                        "ACLCPU_PROFILE); the op getters belong to model subscription", fn);
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclprofGetOpDescSize(size_t *opDescSize)
 {
+    aclError err = check_mode("aclprofGetOpDescSize");
+    if (err != ACL_SUCCESS)
+        return err;
     if (opDescSize == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofGetOpDescSize: argument 'opDescSize' is NULL");
     *opDescSize = REC;
@@ -150,6 +163,9 @@ ACL_FUNC_VISIBILITY aclError aclprofGetOpDescSize(size_t *opDescSize)
 
 static aclError check_buffer(const char *fn, const void *info, size_t len)
 {
+    aclError err = check_mode(fn);
+    if (err != ACL_SUCCESS)
+        return err;
     if (info == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'opInfo' is NULL", fn);
     if (len % REC != 0)

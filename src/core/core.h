@@ -48,6 +48,8 @@ struct soc_profile {
 const struct soc_profile *soc_find(const char *name);
 const struct soc_profile *soc_default(void);
 const struct soc_profile *soc_list(size_t *count);
+/* The profile ACLCPU_SOC names (unset, empty or unknown: the default). */
+const struct soc_profile *soc_configured(void);
 /* Feature questions the spec answers per product line. */
 bool soc_has_ctrl_sq(const struct soc_profile *soc); /* NULL stream ok for abort/failure mode */
 bool soc_has_cmo(const struct soc_profile *soc);     /* aclrtCmoAsync (950, A3, A2) */
@@ -539,9 +541,10 @@ struct kfunc {
     _Atomic(struct binary *) bin; /* NULL for kernels the program registered */
     char name[128];              /* recycling clears from here on */
     struct list bin_link;
-    /* aclcpuSetKernelCost, under cost_lock (kernel.c); launches copy it. */
+    /* aclcpuSetKernelCost, under cost_lock (kernel.c); launches copy it.
+     * has_cost is also read without the lock, as a hint. */
     aclcpuKernelCost cost;
-    bool has_cost;
+    _Atomic bool has_cost;
 };
 
 void binary_put_inflight(struct binary *b);

@@ -57,26 +57,12 @@ struct device *device_get(int32_t id)
     return &devices[id];
 }
 
-static const struct soc_profile *configured_soc(void)
-{
-    const char *name = plat_getenv("ACLCPU_SOC");
-    const struct soc_profile *soc;
-    if (name == NULL || name[0] == '\0')
-        return soc_default();
-    soc = soc_find(name);
-    if (soc == NULL) {
-        LOGW("ACLCPU_SOC=%s is not a known SoC profile; using %s", name, soc_default()->name);
-        return soc_default();
-    }
-    return soc;
-}
-
 aclError device_open(struct device *d)
 {
     aclError err;
     if (d->open)
         return ACL_SUCCESS;
-    d->soc = configured_soc();
+    d->soc = soc_configured();
     d->mem_total = env_u64("ACLCPU_DEVICE_MEMORY", d->soc->memory_bytes);
     atomic_store_explicit(&d->mem_used, 0, memory_order_relaxed);
     d->stream_ids = calloc(d->soc->max_streams, 1);

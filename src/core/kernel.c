@@ -319,9 +319,10 @@ ACL_FUNC_VISIBILITY aclError aclcpuSetKernelCost(aclrtFuncHandle funcHandle, con
     if (cost != NULL && (err = check_cost(cost)) != ACL_SUCCESS)
         return err;
     plat_spin_lock(&cost_lock);
-    f->has_cost = cost != NULL;
     if (cost != NULL)
         f->cost = *cost;
+    /* Relaxed: read again under cost_lock by kfunc_cost. */
+    atomic_store_explicit(&f->has_cost, cost != NULL, memory_order_relaxed);
     plat_spin_unlock(&cost_lock);
     return ACL_SUCCESS;
 }
@@ -329,8 +330,12 @@ ACL_FUNC_VISIBILITY aclError aclcpuSetKernelCost(aclrtFuncHandle funcHandle, con
 bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out)
 {
     bool has;
+    /* Relaxed: most kernels never get a cost; a cost declared by another
+     * thread at this moment applies from a later launch. */
+    if (!atomic_load_explicit(&f->has_cost, memory_order_relaxed))
+        return false;
     plat_spin_lock(&cost_lock);
-    has = f->has_cost;
+    has = atomic_load_explicit(&f->has_cost, memory_order_relaxed);
     if (has)
         *out = f->cost;
     plat_spin_unlock(&cost_lock);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../services/profsub.h"
 #include "model.h"
 
 static plat_mutex capture_lock_;
@@ -191,6 +192,10 @@ static void wait_for_runs(struct model *m)
 /* Called with capture_lock held, m's handle already killed. */
 static void model_free_locked(struct model *m)
 {
+    /* A subscription ends with its model (its pipe is closed: the reader
+     * sees the end), so the id's next owner does not inherit it. */
+    if (atomic_load_explicit(&m->subscribed, memory_order_relaxed))
+        profsub_remove(m->hdr.index, m);
     struct list *pos;
     wait_for_runs(m);
     for (uint32_t i = 0; i < m->nlanes; i++)

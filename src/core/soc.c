@@ -4,7 +4,8 @@
  * DESIGN: a constant table, read by any thread without a lock. Core
  * counts, memory, stream and event caps come from spec/multistream.md §5
  * and spec/acl-api.md §4; bandwidths are round public figures used only by
- * the timeline model. ACLCPU_SOC picks a profile by name (see device.c).
+ * the timeline model. ACLCPU_SOC picks a profile by name when a device
+ * opens (soc_configured); the aclcpu command reports the same choice.
  */
 #include <string.h>
 #include <strings.h>
@@ -51,4 +52,18 @@ bool soc_has_ctrl_sq(const struct soc_profile *soc)
 bool soc_has_cmo(const struct soc_profile *soc)
 {
     return soc->family == SOC_A2 || soc->family == SOC_A3 || soc->family == SOC_950;
+}
+
+const struct soc_profile *soc_configured(void)
+{
+    const char *name = plat_getenv("ACLCPU_SOC");
+    const struct soc_profile *soc;
+    if (name == NULL || name[0] == '\0')
+        return soc_default();
+    soc = soc_find(name);
+    if (soc == NULL) {
+        LOGW("ACLCPU_SOC=%s is not a known SoC profile; using %s", name, soc_default()->name);
+        return soc_default();
+    }
+    return soc;
 }

@@ -60,6 +60,9 @@ void engine_watch_wait(struct stream *s, uint64_t deadline);
 /* Takes s off the watchdog's list (its wait passed, or it is discarded). */
 void engine_unwatch(struct stream *s);
 
+/* Workers a device starts: ACLCPU_WORKERS, else the CPUs this process may
+ * use; at most 256. */
+unsigned engine_worker_count(void);
 aclError engine_start(struct device *d);
 void engine_stop(struct device *d);
 

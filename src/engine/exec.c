@@ -284,7 +284,8 @@ static aclError kernel_result(struct kernel_run *k)
     return err;
 }
 
-/* The kernel's result; with busy_ns, also the CPU time its blocks took. */
+/* The kernel's result; with busy_ns, also the CPU time its blocks took (0
+ * for one block: the profile takes the task's time then). */
 static inline aclError finish_kernel(struct kernel_run *k, uint64_t *busy_ns)
 {
     if (ACLCPU_UNLIKELY(busy_ns != NULL))
@@ -302,7 +303,7 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, u
         atomic_init(&k.error, ACL_SUCCESS);
         atomic_init(&k.overflow, false);
         atomic_init(&k.busy_ns, 0);
-        k.timed = busy_ns != NULL;
+        k.timed = false; /* the task's own start and end time its one block */
         k.deadline_ns = 0;
         k.task = t;
         k.blocks = 1;

@@ -50,8 +50,8 @@ static void start_lane_at(struct lane *l, uint64_t run, struct task *from, uint3
 
 void replay_start_lane(struct lane *l, uint64_t run) { start_lane_at(l, run, task_next(&l->head), l->prof_after); }
 
-static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run,
-                              struct stream *park_on, uint32_t *prof_last);
+static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run, struct task *lt,
+                              uint32_t *prof_last);
 
 /* A lane ended its part of run: the run's end (profiled) comes after its
  * last task; then the model learns it, and may be destroyed from then on. */
@@ -229,12 +229,16 @@ static bool play_profiled(struct executor *x, struct lane *l, struct task *rt, u
 }
 
 /* Plays lane l of run from rt on the calling executor. Returns the wait it
- * stopped at (not satisfied yet), or NULL when the lane ended. With
- * park_on, that runner stream is parked on the wait; without, the wait is
- * only looked at. *prof_last follows the lane's profile entries. */
-static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run,
-                              struct stream *park_on, uint32_t *prof_last)
+ * stopped at (not satisfied yet), or NULL when the lane ended. With lt
+ * (the lane's task on its runner), the runner is parked on the
+ * wait, and lt->u.lane.cur says where to go on before it is: once parked,
+ * the runner may be released and taken by another executor at once.
+ * Without, the wait is only looked at. *prof_last follows the lane's
+ * profile entries. */
+static struct task *play_lane(struct executor *x, struct lane *l, struct task *rt, uint64_t run, struct task *lt,
+                              uint32_t *prof_last)
 {
+    struct stream *park_on = lt != NULL ? l->runner : NULL;
     struct model *m = l->m;
     /* Relaxed: a subscription made during a run may miss a kernel or two. */
     bool profiled = m->prof_run_begin != 0 || atomic_load_explicit(&m->subscribed, memory_order_relaxed);
@@ -243,6 +247,8 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
     while (rt != NULL && atomic_load_explicit(&m->aborted_run, memory_order_relaxed) != run) {
         if (rt->kind == TASK_EVENT_WAIT || rt->kind == TASK_NOTIFY_WAIT) {
             uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : gen_in_run(rt, run), t0 = plat_now_ns();
+            if (lt != NULL)
+                lt->u.lane.cur = rt;
             if (park_on != NULL ? !event_wait_gen_or_park(park_on, rt->u.event.ev, gen, NULL)
                                 : !event_passed(rt->u.event.ev, gen))
                 return rt;
@@ -262,13 +268,13 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
 enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err)
 {
     struct lane *l = t->u.lane.lane;
-    struct task *rest = play_lane(x, l, t->u.lane.cur, t->u.lane.run, s, &t->u.lane.prof_last);
+    struct task *rest;
 
+    (void)s; /* s is l->runner */
+    rest = play_lane(x, l, t->u.lane.cur, t->u.lane.run, t, &t->u.lane.prof_last);
     *err = ACL_SUCCESS; /* the run's failures are the run's, not the runner's */
-    if (rest != NULL) {
-        t->u.lane.cur = rest; /* go on from the wait when it is released */
-        return RUN_PARKED;
-    }
+    if (rest != NULL)
+        return RUN_PARKED; /* t->u.lane.cur is the wait: it goes on from there when released */
     t->u.lane.lane = NULL; /* ended: its release must not end it again */
     lane_ended(l, t->u.lane.run, t->u.lane.prof_last);
     return RUN_DONE;

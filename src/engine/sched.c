@@ -601,7 +601,7 @@ void engine_unwatch(struct stream *s)
 
 /* ---- start and stop ------------------------------------------------------ */
 
-static unsigned worker_count(void)
+unsigned engine_worker_count(void)
 {
     uint64_t n = env_u64("ACLCPU_WORKERS", 0);
     if (n == 0)
@@ -627,7 +627,7 @@ aclError engine_start(struct device *d)
     e->spin_ns = env_u64("ACLCPU_SPIN_US", 50) * 1000u;
     e->linger_ns = env_u64("ACLCPU_LINGER_US", 10) * 1000u;
     e->hang_timeout_ns = env_u64("ACLCPU_HANG_TIMEOUT_MS", 0) * 1000000u;
-    e->nworkers = worker_count();
+    e->nworkers = engine_worker_count();
     e->workers = calloc(e->nworkers, sizeof(*e->workers));
     if (e->workers == NULL) {
         free(e);

@@ -278,8 +278,10 @@ static void kernel_cost(struct sim *sm, uint32_t id)
     k->units_left = k->units;
     if (e->declared)
         k->unit_us = e->us_fixed + e->us_total / blocks;
-    else
+    else if (e->busy_ns != 0)
         k->unit_us = (double)e->busy_ns / 1e3 / blocks;
+    else /* one block, untimed: the task's own time */
+        k->unit_us = e->end_ns > e->start_ns ? (double)(e->end_ns - e->start_ns) / 1e3 : 0;
     k->unit_cap = hbm_rate(sm) / pool_size(sm, vector && !e->mix);
     k->unit_bytes = 0; /* set at start, after L2 */
 }

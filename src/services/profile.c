@@ -37,16 +37,23 @@ struct dep_node {
 
 _Atomic bool prof_active_flag;
 
+/* What the executor of an eager task writes: apart from the entry (which
+ * the issuing thread wrote), so that the entry's cache line does not move
+ * to the executor's core and back; merged into the entries by prof_end. */
+struct prof_times {
+    uint64_t start_ns, end_ns, busy_ns, took_gen;
+    int32_t worker;
+    uint8_t done, dropped, took;
+    _Atomic uint8_t released;
+};
+
 static plat_spin prof_lock;
 static struct prof_entry *chunks[MAX_CHUNKS];
+static struct prof_times *time_chunks[MAX_CHUNKS];
 static uint32_t nentries;                 /* entries made, under prof_lock */
 static struct dep_node *deps;             /* the dep pool; index 0 unused */
 static uint32_t ndeps, cap_deps;
-/* Profiled tasks not yet released: prof_end waits for none. Release on
- * the decrement (the task's measured fields are written before), acquire
- * in prof_end. */
-static _Atomic uint32_t in_flight;
-static char out_dir[1024];
+static char out_dir[4096];
 static bool block_dim;
 static bool running;                      /* under prof_lock */
 static uint32_t next_thread;              /* host thread indices handed out */
@@ -63,6 +70,7 @@ struct arena_chunk {
 };
 struct name_slot {
     const void *key;
+    uint32_t gen;       /* the kernel object's generation when copied */
     const char *name;
 };
 static struct arena_chunk *arena;
@@ -70,13 +78,19 @@ static struct name_slot *name_table;
 static uint32_t name_cap, name_used;
 
 /* The calling host thread's index and its last sync entry; epoch tells a
- * value from an earlier profile, which is reset. */
-static _Thread_local uint32_t tls_thread, tls_last_sync, tls_epoch;
+ * value from an earlier profile, which is reset. Read at every profiled
+ * launch: initial-exec spares the __tls_get_addr call of a shared library
+ * (12 bytes of static TLS). */
+static _Thread_local uint32_t tls_thread __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t tls_last_sync __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t tls_epoch __attribute__((tls_model("initial-exec")));
 static uint32_t epoch;
 
 __attribute__((constructor)) static void prof_init(void) { plat_spin_init(&prof_lock); }
 
 struct prof_entry *prof_entry(uint32_t id) { return &chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
+
+static struct prof_times *prof_times(uint32_t id) { return &time_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
 
 uint32_t prof_count(void) { return nentries; }
 
@@ -137,22 +151,23 @@ static bool grow_names_locked(void)
     return true;
 }
 
-/* Called with prof_lock held: the profile's copy of kernel kf's name. A
- * recycled kernel object with another name gets a copy of its own. */
+/* Called with prof_lock held: the profile's copy of kernel kf's name. The
+ * same object in the same generation has the same name; a recycled one
+ * (another generation) gets a copy of its own. */
 static const char *kernel_name_locked(const struct kfunc *kf)
 {
-    uint32_t i;
+    /* Relaxed: a launch holds a live kernel; its generation does not move. */
+    uint32_t i, gen = atomic_load_explicit(&kf->hdr.gen, memory_order_relaxed);
     if (name_used * 2 >= name_cap && !grow_names_locked())
         return arena_copy_locked(kf->name);
     for (i = slot_of(kf, name_cap); name_table[i].key != NULL; i = (i + 1) & (name_cap - 1))
         if (name_table[i].key == kf)
             break;
-    if (name_table[i].key == kf && strncmp(name_table[i].name, kf->name, 127) == 0)
+    if (name_table[i].key == kf && name_table[i].gen == gen)
         return name_table[i].name;
     if (name_table[i].key == NULL)
         name_used++;
-    name_table[i].key = kf;
-    name_table[i].name = arena_copy_locked(kf->name);
+    name_table[i] = (struct name_slot){kf, gen, arena_copy_locked(kf->name)};
     return name_table[i].name;
 }
 
@@ -178,9 +193,13 @@ static uint32_t alloc_locked(void)
         return 0;
     if (chunks[id >> CHUNK_BITS] == NULL && (chunks[id >> CHUNK_BITS] = calloc(CHUNK, sizeof(**chunks))) == NULL)
         return 0;
+    if (time_chunks[id >> CHUNK_BITS] == NULL &&
+        (time_chunks[id >> CHUNK_BITS] = calloc(CHUNK, sizeof(**time_chunks))) == NULL)
+        return 0;
     nentries = id;
     e = prof_entry(id);
     memset(e, 0, sizeof(*e));
+    memset(prof_times(id), 0, sizeof(struct prof_times));
     e->model_id = UINT32_MAX;
     e->stream_id = -1;
     e->worker = -1;
@@ -245,6 +264,10 @@ aclError prof_begin(const char *dir, bool block_dim_names)
         plat_spin_unlock(&prof_lock);
         return ACL_ERROR_PROF_ALREADY_RUN;
     }
+    if (strlen(dir) >= sizeof(out_dir)) {
+        plat_spin_unlock(&prof_lock);
+        return ACL_ERROR_INVALID_FILE; /* cut, the files would go elsewhere */
+    }
     forget_names_locked();
     nentries = ndeps = next_thread = 0;
     epoch++;
@@ -257,35 +280,64 @@ aclError prof_begin(const char *dir, bool block_dim_names)
     return ACL_SUCCESS;
 }
 
-/* Waits up to 10 s for the profiled tasks in flight (a task that never ends,
- * say a hung kernel, must not hang the program's profile stop too). */
-static bool drain_in_flight(void)
+/* Waits up to 10 s for the profiled tasks still queued or running to be
+ * released (a task that never ends, say a hung kernel, must not hang the
+ * program's profile stop too). Each entry says so itself: a counter shared
+ * by the issuing and the executing threads would cost a cache-line
+ * transfer per task. Acquire: pairs with prof_task_released's release, so
+ * the entry's measured fields are seen. */
+static bool drain_in_flight(uint32_t n)
 {
     uint64_t end = plat_now_ns() + 10000000000ull;
-    while (atomic_load_explicit(&in_flight, memory_order_acquire) != 0) {
-        if (plat_now_ns() > end)
-            return false;
-        plat_sleep_ns(200000);
+    for (uint32_t id = 1; id <= n; id++) {
+        while (!atomic_load_explicit(&prof_times(id)->released, memory_order_acquire)) {
+            if (plat_now_ns() > end)
+                return false;
+            plat_sleep_ns(200000);
+        }
     }
     return true;
 }
 
-aclError prof_end(char *why, size_t n)
+/* What executors measured, into the entries (each once released). */
+static void merge_times(uint32_t n)
+{
+    for (uint32_t id = 1; id <= n; id++) {
+        struct prof_entry *e = prof_entry(id);
+        struct prof_times *t = prof_times(id);
+        if (!t->done && !t->dropped && !e->done && atomic_load_explicit(&t->released, memory_order_acquire))
+            e->dropped = 1; /* released without running: the model gives it no time */
+        if (!t->done)
+            continue;
+        e->start_ns = t->start_ns;
+        e->end_ns = t->end_ns;
+        e->busy_ns = t->busy_ns;
+        e->worker = t->worker;
+        e->done = 1;
+        if (t->took)
+            e->gen = t->took_gen;
+    }
+}
+
+aclError prof_end(char *why, size_t cap)
 {
     aclError err;
+    uint32_t n;
     plat_spin_lock(&prof_lock);
     if (!running) {
         plat_spin_unlock(&prof_lock);
-        snprintf(why, n, "no profile is running");
+        snprintf(why, cap, "no profile is running");
         return ACL_ERROR_PROF_NOT_RUN;
     }
     running = false;
+    n = nentries;
     plat_spin_unlock(&prof_lock);
     atomic_store_explicit(&prof_active_flag, false, memory_order_relaxed);
-    if (!drain_in_flight())
+    if (!drain_in_flight(n))
         LOGW("profile: tasks still running after 10 s; their entries are left out of the model");
+    merge_times(n);
     chipsim_run();
-    err = profwrite_all(out_dir, block_dim, why, n);
+    err = profwrite_all(out_dir, block_dim, why, cap);
     return err;
 }
 
@@ -428,8 +480,6 @@ void prof_issue_locked(struct stream *s, struct task *t)
         return;
     t->prof_id = id;
     s->prof_last = t->kind == TASK_MODEL_RUN && t->u.model.prof_end != 0 ? t->u.model.prof_end : id;
-    /* Relaxed: the release decrement in prof_task_released publishes. */
-    atomic_fetch_add_explicit(&in_flight, 1, memory_order_relaxed);
 }
 
 uint32_t prof_stream_last(struct stream *s)
@@ -443,43 +493,47 @@ uint32_t prof_stream_last(struct stream *s)
 
 void prof_task_started(struct task *t)
 {
-    struct prof_entry *e = prof_entry(t->prof_id);
-    if (e->start_ns == 0) {
-        e->start_ns = plat_now_ns();
-        e->worker = engine_worker_index();
+    struct prof_times *tm = prof_times(t->prof_id);
+    if (tm->start_ns == 0) { /* a parked wait starts again when released */
+        tm->start_ns = plat_now_ns();
+        tm->worker = engine_worker_index();
     }
 }
 
-void prof_kernel_busy(struct task *t, uint64_t busy_ns) { prof_entry(t->prof_id)->busy_ns = busy_ns; }
+void prof_kernel_busy(struct task *t, uint64_t busy_ns) { prof_times(t->prof_id)->busy_ns = busy_ns; }
 
 void prof_task_ended(struct task *t)
 {
-    struct prof_entry *e = prof_entry(t->prof_id);
+    struct prof_times *tm = prof_times(t->prof_id);
     uint64_t now = plat_now_ns();
-    if (e->start_ns == 0)
-        e->start_ns = now;
-    e->end_ns = now;
-    e->done = 1;
+    if (tm->start_ns == 0)
+        tm->start_ns = now;
+    tm->end_ns = now;
+    tm->done = 1;
     if (t->kind == TASK_MODEL_RUN && t->u.model.prof_end != 0) {
-        struct prof_entry *end = prof_entry(t->u.model.prof_end);
+        struct prof_times *end = prof_times(t->u.model.prof_end);
         end->start_ns = end->end_ns = now;
         end->done = 1;
     }
 }
 
-void prof_wait_took(struct task *t, uint64_t gen) { prof_entry(t->prof_id)->gen = gen; }
+void prof_wait_took(struct task *t, uint64_t gen)
+{
+    struct prof_times *tm = prof_times(t->prof_id);
+    tm->took_gen = gen;
+    tm->took = 1;
+}
 
 void prof_task_released(struct task *t)
 {
-    struct prof_entry *e = prof_entry(t->prof_id);
-    if (!e->done) {
-        e->dropped = 1;
-        if (t->kind == TASK_MODEL_RUN && t->u.model.prof_end != 0)
-            prof_entry(t->u.model.prof_end)->dropped = 1;
-    }
+    struct prof_times *tm = prof_times(t->prof_id);
+    uint32_t end = t->kind == TASK_MODEL_RUN ? t->u.model.prof_end : 0;
     t->prof_id = 0;
-    /* Release: what we wrote to the entry is seen by prof_end. */
-    atomic_fetch_sub_explicit(&in_flight, 1, memory_order_release);
+    /* Release: what we wrote is seen by prof_end (merge_times). Not done
+     * means dropped: it never ran. */
+    if (end != 0)
+        atomic_store_explicit(&prof_times(end)->released, 1, memory_order_release);
+    atomic_store_explicit(&tm->released, 1, memory_order_release);
 }
 
 /* ---- model runs ------------------------------------------------------------------------ */
@@ -504,6 +558,7 @@ uint32_t prof_lane_task(struct stream *runner, const struct task *rt, uint32_t m
         e->busy_ns = busy_ns;
         e->done = 1;
         e->worker = engine_worker_index();
+        atomic_store_explicit(&prof_times(id)->released, 1, memory_order_relaxed); /* prof_end takes prof_lock */
         add_dep_locked(id, after);
     }
     plat_spin_unlock(&prof_lock);
@@ -536,6 +591,7 @@ static uint32_t host_entry(uint8_t kind, const char *name, uint64_t start, uint6
         e->end_ns = end;
         e->done = 1;
         e->device = 0;
+        atomic_store_explicit(&prof_times(id)->released, 1, memory_order_relaxed); /* prof_end takes prof_lock */
     }
     plat_spin_unlock(&prof_lock);
     return id;
@@ -609,8 +665,10 @@ void prof_env_start(void)
         LOGW("ACLCPU_PROFILE: the directory \"%s\" cannot be made or written; the run is not profiled", dir);
         return;
     }
-    if (prof_begin(dir, prof_block_dim_names()) != ACL_SUCCESS)
+    if (prof_begin(dir, prof_block_dim_names()) != ACL_SUCCESS) {
+        LOGW("ACLCPU_PROFILE: the directory name is too long (%zu characters); the run is not profiled", strlen(dir));
         return;
+    }
     plat_spin_lock(&prof_lock);
     env_profile = true;
     plat_spin_unlock(&prof_lock);

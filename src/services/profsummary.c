@@ -76,8 +76,8 @@ static void write_totals(struct sum *sm)
                    "\"h2d_gbps\": %.1f, \"l2_bytes\": %llu},\n",
             soc->name, soc->cube_cores, soc->vector_cores, soc->hbm_gbps, soc->h2d_gbps,
             (unsigned long long)soc->l2_bytes);
-    fprintf(sm->f, "  \"e2e_us\": %.3f, \"computing_us\": %.3f, \"free_us\": %.3f, \"communication_us\": 0.000,\n",
-            hi - lo, comp, hi - lo - comp > 0 ? hi - lo - comp : 0);
+    fprintf(sm->f, "  \"e2e_us\": %s, \"computing_us\": %s, \"free_us\": %s, \"communication_us\": 0.000,\n",
+            pv_f3(hi - lo), pv_f3(comp), pv_f3(hi - lo - comp > 0 ? hi - lo - comp : 0));
 }
 
 /* ---- streams ------------------------------------------------------------------------------- */
@@ -117,10 +117,10 @@ static void write_streams(struct sum *sm, struct stream_sum *ss, uint32_t n)
 {
     fputs("  \"streams\": [", sm->f);
     for (uint32_t i = 0; i < n; i++)
-        fprintf(sm->f, "%s\n    {\"device\": %d, \"stream_id\": %d, \"tasks\": %u, \"kernels\": %u, \"busy_us\": %.3f, "
-                       "\"first_start_us\": %.3f, \"last_end_us\": %.3f, \"wait_us\": %.3f}",
-                i ? "," : "", ss[i].device, ss[i].id, ss[i].tasks, ss[i].kernels, ss[i].busy, ss[i].first,
-                ss[i].last, ss[i].wait);
+        fprintf(sm->f, "%s\n    {\"device\": %d, \"stream_id\": %d, \"tasks\": %u, \"kernels\": %u, \"busy_us\": %s, "
+                       "\"first_start_us\": %s, \"last_end_us\": %s, \"wait_us\": %s}",
+                i ? "," : "", ss[i].device, ss[i].id, ss[i].tasks, ss[i].kernels, pv_f3(ss[i].busy),
+                pv_f3(ss[i].first), pv_f3(ss[i].last), pv_f3(ss[i].wait));
     fputs("\n  ],\n", sm->f);
 }
 
@@ -163,8 +163,8 @@ static void write_top(struct sum *sm)
     for (uint32_t i = 0; i < n && i < TOP_KERNELS; i++) {
         fprintf(sm->f, "%s\n    {\"name\": ", i ? "," : "");
         pv_json_string(sm->f, t[i].name);
-        fprintf(sm->f, ", \"count\": %u, \"total_us\": %.3f, \"avg_us\": %.3f, \"engine\": \"%s\"}", t[i].count,
-                t[i].total, t[i].total / t[i].count, t[i].engine);
+        fprintf(sm->f, ", \"count\": %u, \"total_us\": %s, \"avg_us\": %s, \"engine\": \"%s\"}", t[i].count,
+                pv_f3(t[i].total), pv_f3(t[i].total / t[i].count), t[i].engine);
     }
     fputs("\n  ],\n", sm->f);
     free(t);
@@ -253,9 +253,9 @@ static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct
             peak = cur;
         }
         if (over && cur <= (int64_t)cores && ev[i].t > since + EPS) {
-            fprintf(sm->f, "%s\n      {\"engine\": \"%s\", \"start_us\": %.3f, \"end_us\": %.3f, \"demand_blocks\": "
+            fprintf(sm->f, "%s\n      {\"engine\": \"%s\", \"start_us\": %s, \"end_us\": %s, \"demand_blocks\": "
                            "%lld, \"cores\": %u, \"kernels\": [",
-                    *first ? "" : ",", vector ? "vector" : "cube", since, ev[i].t, (long long)peak, cores);
+                    *first ? "" : ",", vector ? "vector" : "cube", pv_f3(since), pv_f3(ev[i].t), (long long)peak, cores);
             contention_kernels(sm, vector, since, ev[i].t);
             fputs("]}", sm->f);
             *first = false;
@@ -318,10 +318,10 @@ static void write_batch_waits(struct sum *sm)
         fprintf(sm->f, "%s\n    {\"stream_id\": %d, \"task_id\": %u, \"name\": ", first ? "" : ",", e->stream_id,
                 e->task_id);
         pv_json_string(sm->f, pv_task_name(e));
-        fprintf(sm->f, ", \"block_num\": %u, \"engine\": \"%s\", \"ready_us\": %.3f, \"start_us\": %.3f, "
-                       "\"wait_us\": %.3f}",
-                e->blocks, e->engine == ACL_RT_ENGINE_TYPE_AIC ? "cube" : "vector", e->m_ready, sm->ks[i],
-                sm->ks[i] - e->m_ready);
+        fprintf(sm->f, ", \"block_num\": %u, \"engine\": \"%s\", \"ready_us\": %s, \"start_us\": %s, "
+                       "\"wait_us\": %s}",
+                e->blocks, e->engine == ACL_RT_ENGINE_TYPE_AIC ? "cube" : "vector", pv_f3(e->m_ready), pv_f3(sm->ks[i]),
+                pv_f3(sm->ks[i] - e->m_ready));
         first = false;
     }
     fputs(first ? "],\n" : "\n  ],\n", sm->f);
@@ -338,9 +338,9 @@ static void write_event_waits(struct sum *sm)
         if ((e->kind != TASK_EVENT_WAIT && e->kind != TASK_NOTIFY_WAIT) || en - s <= EPS)
             continue;
         fprintf(sm->f, "%s\n    {\"stream_id\": %d, \"task_id\": %u, \"event_id\": %d, \"recorded_on_stream\": %d, "
-                       "\"start_us\": %.3f, \"end_us\": %.3f, \"wait_us\": %.3f}",
+                       "\"start_us\": %s, \"end_us\": %s, \"wait_us\": %s}",
                 first ? "" : ",", e->stream_id, e->task_id, e->ev_id,
-                e->m_record != 0 ? prof_entry(e->m_record)->stream_id : -1, s, en, en - s);
+                e->m_record != 0 ? prof_entry(e->m_record)->stream_id : -1, pv_f3(s), pv_f3(en), pv_f3(en - s));
         first = false;
     }
     fputs(first ? "],\n" : "\n  ],\n", sm->f);
@@ -387,17 +387,18 @@ static void write_pair(struct sum *sm, const struct stream_sum *a, const struct 
     double shorter = dl < sl ? dl : sl, pct = shorter > EPS ? o.overlap / shorter : 0;
     const char *verdict = pct >= 0.5 ? "real" : pct > 0.05 ? "partial" : "fake";
     fprintf(sm->f, "%s\n    {\"stream_a\": %d, \"stream_b\": %d, \"main_stream\": %d, \"side_stream\": %d, "
-                   "\"side_window_us\": [%.3f, %.3f], \"dominator\": ",
-            *first ? "" : ",", a->id, b->id, m->id, s->id, o.lo, o.hi);
+                   "\"side_window_us\": [%s, %s], \"dominator\": ",
+            *first ? "" : ",", a->id, b->id, m->id, s->id, pv_f3(o.lo), pv_f3(o.hi));
     if (o.dom >= 0) {
         const struct prof_entry *d = prof_entry(sm->kid[o.dom]);
         fprintf(sm->f, "{\"task_id\": %u, \"name\": ", d->task_id);
         pv_json_string(sm->f, pv_task_name(d));
-        fprintf(sm->f, ", \"start_us\": %.3f, \"end_us\": %.3f}", sm->ks[o.dom], sm->ke[o.dom]);
+        fprintf(sm->f, ", \"start_us\": %s, \"end_us\": %s}", pv_f3(sm->ks[o.dom]), pv_f3(sm->ke[o.dom]));
     } else {
         fputs("null", sm->f);
     }
-    fprintf(sm->f, ", \"overlap_us\": %.3f, \"overlap_pct\": %.3f, \"verdict\": \"%s\"}", o.overlap, pct, verdict);
+    fprintf(sm->f, ", \"overlap_us\": %s, \"overlap_pct\": %s, \"verdict\": \"%s\"}", pv_f3(o.overlap), pv_f3(pct),
+            verdict);
     *first = false;
 }
 

@@ -42,6 +42,10 @@ uint32_t pv_step_of(const struct prof_view *v, double start);
 /* Intervals: the length of the union of [s[i], e[i]), clipped to [lo, hi). */
 double pv_union(const double *s, const double *e, uint32_t n, double lo, double hi);
 
+/* v with three decimals, as every file prints times: in one of 16
+ * rotating buffers (one printf may use that many). Writer thread only. */
+const char *pv_f3(double v);
+
 /* Writes s as a JSON string. */
 void pv_json_string(FILE *f, const char *s);
 

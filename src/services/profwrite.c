@@ -285,29 +285,119 @@ static void device_span(const struct prof_view *v, double *lo, double *hi)
     }
 }
 
-void pv_json_string(FILE *f, const char *s)
+
+/* ---- lines ----------------------------------------------------------------------------------------------- */
+
+/* A line built in memory and written at once: printf's parsing and its
+ * exact float conversion cost most of a profile's stop, at several events
+ * per task. Numbers are printed with fixed precision by hand. */
+struct line {
+    char b[1024];
+    size_t n;
+};
+
+static void l_mem(struct line *l, const char *s, size_t len)
 {
-    fputc('"', f);
+    if (len > sizeof(l->b) - l->n)
+        len = sizeof(l->b) - l->n;
+    memcpy(l->b + l->n, s, len);
+    l->n += len;
+}
+
+static void l_s(struct line *l, const char *s) { l_mem(l, s, strlen(s)); }
+
+static void l_u(struct line *l, uint64_t v)
+{
+    char d[24];
+    int i = (int)sizeof(d);
+    do
+        d[--i] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    l_mem(l, d + i, sizeof(d) - (size_t)i);
+}
+
+static void l_i(struct line *l, int64_t v)
+{
+    if (v < 0) {
+        l_mem(l, "-", 1);
+        l_u(l, (uint64_t)0 - (uint64_t)v);
+    } else {
+        l_u(l, (uint64_t)v);
+    }
+}
+
+/* v with three decimals, rounded to the nearest thousandth. */
+static void l_f3(struct line *l, double v)
+{
+    char frac[4];
+    int64_t m;
+    if (!(v == v) || v > 9e15 || v < -9e15)
+        v = 0; /* NaN or absurd: not a time */
+    m = (int64_t)(v * 1000.0 + (v < 0 ? -0.5 : 0.5));
+    if (m < 0) {
+        l_mem(l, "-", 1);
+        m = -m;
+    }
+    l_u(l, (uint64_t)(m / 1000));
+    frac[0] = '.';
+    frac[1] = (char)('0' + m / 100 % 10);
+    frac[2] = (char)('0' + m / 10 % 10);
+    frac[3] = (char)('0' + m % 10);
+    l_mem(l, frac, 4);
+}
+
+const char *pv_f3(double v)
+{
+    static char bufs[16][32];
+    static unsigned next;
+    struct line l = {.n = 0};
+    char *out = bufs[next++ % 16];
+    l_f3(&l, v);
+    memcpy(out, l.b, l.n);
+    out[l.n] = '\0';
+    return out;
+}
+
+static void l_json(struct line *l, const char *s)
+{
+    l_mem(l, "\"", 1);
     for (; s != NULL && *s != '\0'; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
+        if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            l_mem(l, esc, 2);
+        } else if (c < 0x20) {
+            char u[7];
+            snprintf(u, sizeof(u), "\\u%04x", c);
+            l_mem(l, u, 6);
+        } else {
+            l_mem(l, s, 1);
+        }
     }
-    fputc('"', f);
+    l_mem(l, "\"", 1);
+}
+
+/* A CSV field: no commas, quotes or line breaks. */
+static void l_csv(struct line *l, const char *s)
+{
+    for (; s != NULL && *s != '\0'; s++)
+        l_mem(l, *s == ',' || *s == '"' || *s == '\n' || *s == '\r' ? "_" : s, 1);
+}
+
+static void l_out(struct line *l, FILE *f)
+{
+    fwrite(l->b, 1, l->n, f);
+    l->n = 0;
+}
+
+void pv_json_string(FILE *f, const char *s)
+{
+    struct line l = {.n = 0};
+    l_json(&l, s);
+    l_out(&l, f);
 }
 
 /* ---- kernel_details.csv ----------------------------------------------------------------------------- */
-
-/* A CSV field: no commas, quotes or line breaks. */
-static void csv_name(FILE *f, const char *s)
-{
-    for (; s != NULL && *s != '\0'; s++)
-        fputc(*s == ',' || *s == '"' || *s == '\n' || *s == '\r' ? '_' : *s, f);
-}
 
 struct row {
     uint32_t id;
@@ -361,14 +451,17 @@ static void kernel_row(FILE *f, const struct prof_view *v, const struct prof_ent
 {
     double start = pv_start(v, e), dur = pv_end(v, e) - start;
     uint32_t step = pv_step_of(v, start);
-    if (v->nsteps > 0)
-        step != 0 ? fprintf(f, "%u,", step) : fputs("N/A,", f);
-    fprintf(f, "%d,%u,%u,%d,", e->device, e->model_id, e->task_id, e->stream_id);
-    csv_name(f, pv_task_name(e));
-    fputc(',', f);
-    csv_name(f, pv_task_name(e));
-    fprintf(f, ",N/A,%s,%.3f\t,%.3f,%.3f,%u,%u,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A\n", pv_core_type(e), start,
-            dur > 0 ? dur : 0, wait, e->blocks, pv_mix_blocks(e));
+    struct line l = {.n = 0};
+    if (v->nsteps > 0) {
+        step != 0 ? l_u(&l, step) : l_s(&l, "N/A");
+        l_s(&l, ",");
+    }
+    l_i(&l, e->device), l_s(&l, ","), l_u(&l, e->model_id), l_s(&l, ","), l_u(&l, e->task_id), l_s(&l, ",");
+    l_i(&l, e->stream_id), l_s(&l, ","), l_csv(&l, pv_task_name(e)), l_s(&l, ","), l_csv(&l, pv_task_name(e));
+    l_s(&l, ",N/A,"), l_s(&l, pv_core_type(e)), l_s(&l, ","), l_f3(&l, start), l_s(&l, "\t,");
+    l_f3(&l, dur > 0 ? dur : 0), l_s(&l, ","), l_f3(&l, wait), l_s(&l, ","), l_u(&l, e->blocks), l_s(&l, ",");
+    l_u(&l, pv_mix_blocks(e)), l_s(&l, ",N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A\n");
+    l_out(&l, f);
 }
 
 static bool write_kernels(FILE *f, const struct prof_view *v, bool block_dim)
@@ -474,40 +567,53 @@ static void issuing_threads_meta(FILE *f, const struct prof_view *v, bool *first
     }
 }
 
-static void task_args(FILE *f, const struct prof_entry *e, uint32_t conn, double dur)
+static void task_args(struct line *l, const struct prof_entry *e, uint32_t conn, double dur)
 {
-    fprintf(f, ",\"args\":{\"Model Id\":%u,\"Task Type\":\"%s\",\"Stream Id\":%d,\"Task Id\":%u", e->model_id,
-            e->kind == TASK_KERNEL ? pv_core_type(e) : pv_task_name(e), e->stream_id, e->task_id);
-    if (e->kind == TASK_KERNEL)
-        fprintf(f, ",\"Block Num\":%u,\"Mix Block Num\":%u,\"Core Limit\":\"c%uv%u\",\"Schedule Mode\":\"%s\"",
-                e->blocks, pv_mix_blocks(e), e->limit[0], e->limit[1], e->sched ? "batch" : "normal");
+    l_s(l, ",\"args\":{\"Model Id\":"), l_u(l, e->model_id), l_s(l, ",\"Task Type\":");
+    l_json(l, e->kind == TASK_KERNEL ? pv_core_type(e) : pv_task_name(e));
+    l_s(l, ",\"Stream Id\":"), l_i(l, e->stream_id), l_s(l, ",\"Task Id\":"), l_u(l, e->task_id);
+    if (e->kind == TASK_KERNEL) {
+        l_s(l, ",\"Block Num\":"), l_u(l, e->blocks), l_s(l, ",\"Mix Block Num\":"), l_u(l, pv_mix_blocks(e));
+        l_s(l, ",\"Core Limit\":\"c"), l_u(l, e->limit[0]), l_s(l, "v"), l_u(l, e->limit[1]);
+        l_s(l, e->sched ? "\",\"Schedule Mode\":\"batch\"" : "\",\"Schedule Mode\":\"normal\"");
+    }
     if (e->ev != NULL)
-        fprintf(f, ",\"Event Id\":%d", e->ev_id);
-    if (e->kind == TASK_COPY || e->kind == TASK_SET || e->kind == PK_CMO)
-        fprintf(f, ",\"size(B)\":%llu,\"bandwidth(GB/s)\":%.3f", (unsigned long long)e->bytes,
-                dur > 0 ? (double)e->bytes / dur / 1e3 : 0.0);
-    fprintf(f, ",\"connection_id\":%u}}", conn);
+        l_s(l, ",\"Event Id\":"), l_i(l, e->ev_id);
+    if (e->kind == TASK_COPY || e->kind == TASK_SET || e->kind == PK_CMO) {
+        l_s(l, ",\"size(B)\":"), l_u(l, e->bytes), l_s(l, ",\"bandwidth(GB/s)\":");
+        l_f3(l, dur > 0 ? (double)e->bytes / dur / 1e3 : 0.0);
+    }
+    l_s(l, ",\"connection_id\":"), l_u(l, conn), l_s(l, "}}");
 }
 
 static void device_event(FILE *f, const struct prof_view *v, const struct prof_entry *e, uint32_t conn)
 {
     double start = pv_start(v, e), dur = pv_end(v, e) - start;
+    struct line l = {.n = 0};
     if (dur < 0)
         dur = 0;
-    fprintf(f, ",\n{\"ph\":\"X\",\"name\":");
-    pv_json_string(f, pv_task_name(e));
-    fprintf(f, ",\"pid\":%d,\"tid\":%d,\"ts\":\"%.3f\",\"dur\":%.3f", device_pid(e->device), e->stream_id, start,
-            dur);
-    task_args(f, e, conn, dur);
+    l_s(&l, ",\n{\"ph\":\"X\",\"name\":"), l_json(&l, pv_task_name(e));
+    l_s(&l, ",\"pid\":"), l_i(&l, device_pid(e->device)), l_s(&l, ",\"tid\":"), l_i(&l, e->stream_id);
+    l_s(&l, ",\"ts\":\""), l_f3(&l, start), l_s(&l, "\",\"dur\":"), l_f3(&l, dur);
+    task_args(&l, e, conn, dur);
+    l_out(&l, f);
+}
+
+static void flow_end(struct line *l, const char *ph, const char *cat, const char *name, uint32_t id, int pid,
+                     int tid, double ts)
+{
+    l_s(l, ",\n{\"ph\":\""), l_s(l, ph), l_s(l, "\",\"cat\":\""), l_s(l, cat), l_s(l, "\",\"name\":\"");
+    l_s(l, name), l_s(l, "\",\"id\":"), l_u(l, id), l_s(l, ",\"pid\":"), l_i(l, pid), l_s(l, ",\"tid\":");
+    l_i(l, tid), l_s(l, ",\"ts\":\""), l_f3(l, ts), l_s(l, "\"}");
 }
 
 static void flow_pair(FILE *f, const char *cat, const char *name, uint32_t id, int pid_s, int tid_s, double ts_s,
                       int pid_f, int tid_f, double ts_f)
 {
-    fprintf(f, ",\n{\"ph\":\"s\",\"cat\":\"%s\",\"name\":\"%s\",\"id\":%u,\"pid\":%d,\"tid\":%d,\"ts\":\"%.3f\"}", cat,
-            name, id, pid_s, tid_s, ts_s);
-    fprintf(f, ",\n{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"%s\",\"name\":\"%s\",\"id\":%u,\"pid\":%d,\"tid\":%d,"
-               "\"ts\":\"%.3f\"}", cat, name, id, pid_f, tid_f, ts_f);
+    struct line l = {.n = 0};
+    flow_end(&l, "s", cat, name, id, pid_s, tid_s, ts_s);
+    flow_end(&l, "f\",\"bp\":\"e", cat, name, id, pid_f, tid_f, ts_f);
+    l_out(&l, f);
 }
 
 /* Device tasks, the host-to-device flow of each one a host thread issued,
@@ -535,18 +641,22 @@ static void trace_host(FILE *f, const struct prof_view *v)
     for (uint32_t i = 0; i < v->nhost; i++) {
         const struct prof_entry *e = prof_entry(v->host[i]);
         double s = pv_start(v, e), d = pv_end(v, e) - s;
+        struct line l = {.n = 0};
         if (v->modelled) { /* the host's modelled time is that of its last sync */
             s = e->kind == PK_HOST_SYNC ? e->m_start : e->m_host;
             d = e->kind == PK_HOST_SYNC ? e->m_end - e->m_start : 0;
         }
-        fprintf(f, ",\n{\"ph\":\"%s\",\"name\":", e->kind == PK_HOST_MARK ? "i" : "X");
-        pv_json_string(f, e->name != NULL ? e->name : "range");
-        fprintf(f, ",\"pid\":%d,\"tid\":%u,\"ts\":\"%.3f\"", PID_HOST, e->host_thread, s);
-        if (e->kind == PK_HOST_MARK)
-            fputs(",\"s\":\"t\"}", f);
-        else
-            fprintf(f, ",\"dur\":%.3f,\"args\":{\"Kind\":\"%s\"}}", d > 0 ? d : 0,
-                    e->kind == PK_HOST_SYNC ? "sync" : "range");
+        l_s(&l, e->kind == PK_HOST_MARK ? ",\n{\"ph\":\"i\",\"name\":" : ",\n{\"ph\":\"X\",\"name\":");
+        l_json(&l, e->name != NULL ? e->name : "range");
+        l_s(&l, ",\"pid\":"), l_i(&l, PID_HOST), l_s(&l, ",\"tid\":"), l_u(&l, e->host_thread);
+        l_s(&l, ",\"ts\":\""), l_f3(&l, s), l_s(&l, "\"");
+        if (e->kind == PK_HOST_MARK) {
+            l_s(&l, ",\"s\":\"t\"}");
+        } else {
+            l_s(&l, ",\"dur\":"), l_f3(&l, d > 0 ? d : 0);
+            l_s(&l, e->kind == PK_HOST_SYNC ? ",\"args\":{\"Kind\":\"sync\"}}" : ",\"args\":{\"Kind\":\"range\"}}");
+        }
+        l_out(&l, f);
     }
 }
 
@@ -578,9 +688,13 @@ static uint32_t busy_spans(const struct prof_view *v, struct span **out)
 
 static void overlap_span(FILE *f, const char *name, int tid, double s, double e)
 {
-    if (e > s)
-        fprintf(f, ",\n{\"ph\":\"X\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":\"%.3f\",\"dur\":%.3f}", name,
-                PID_OVERLAP, tid, s, e - s);
+    struct line l = {.n = 0};
+    if (e <= s)
+        return;
+    l_s(&l, ",\n{\"ph\":\"X\",\"name\":\""), l_s(&l, name), l_s(&l, "\",\"pid\":"), l_i(&l, PID_OVERLAP);
+    l_s(&l, ",\"tid\":"), l_i(&l, tid), l_s(&l, ",\"ts\":\""), l_f3(&l, s), l_s(&l, "\",\"dur\":"), l_f3(&l, e - s);
+    l_s(&l, "}");
+    l_out(&l, f);
 }
 
 /* Computing = the union of kernel intervals, Free = the span minus it. */
@@ -629,8 +743,8 @@ static void step_row(FILE *f, const struct prof_view *v, uint32_t step, double l
         if (t->kind != PK_STEP_START && t->kind != PK_STEP_END && ts >= lo && ts <= hi && ts < first)
             first = ts;
     }
-    fprintf(f, "0,%u,%.3f,0.000,0.000,0.000,%.3f,%.3f,0.000,0.000,%.3f\n", step, computing,
-            hi - lo - computing > 0 ? hi - lo - computing : 0, hi - lo, step != 0 ? first - lo : 0.0);
+    fprintf(f, "0,%u,%s,0.000,0.000,0.000,%s,%s,0.000,0.000,%s\n", step, pv_f3(computing),
+            pv_f3(hi - lo - computing > 0 ? hi - lo - computing : 0), pv_f3(hi - lo), pv_f3(step != 0 ? first - lo : 0.0));
 }
 
 static bool write_steps(FILE *f, const struct prof_view *v)
@@ -661,7 +775,7 @@ static bool write_kernels_num(FILE *f, const struct prof_view *v) { return write
 static bool write_file(const char *dir, const char *name, writer_fn fn, const struct prof_view *v, char *why,
                        size_t n)
 {
-    char path[1200];
+    char path[4300];
     FILE *f;
     bool ok;
     snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -669,6 +783,7 @@ static bool write_file(const char *dir, const char *name, writer_fn fn, const st
         snprintf(why, n, "cannot write %s: %s", path, strerror(errno));
         return false;
     }
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
     ok = fn(f, v);
     ok = !ferror(f) && ok;
     if (fclose(f) != 0 || !ok) {
@@ -680,7 +795,7 @@ static bool write_file(const char *dir, const char *name, writer_fn fn, const st
 
 aclError profwrite_all(const char *dir, bool block_dim_names, char *why, size_t n)
 {
-    char out[1100];
+    char out[4200];
     struct prof_view mod = {0}, meas = {0};
     writer_fn kernels = block_dim_names ? write_kernels_dim : write_kernels_num;
     bool ok;

@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# run.sh ACLCPU FIXTURES - tests the aclcpu command on the fixtures of
+# tests/cli/fixtures/ (see make_fixtures.py there for what each shows):
+# --help on every subcommand, usage errors, info, advise, summary, doctor's
+# verdict on each profile (aclcpu's and Ascend-shaped CSVs), its numbers
+# against the fixtures' own summary.json, and every bad input (exit 2 and
+# one line naming file:line:column). CTest runs it (test "cli").
+# Exit 0 when every check passed, 1 otherwise.
+set -u
+
+aclcpu=${1:?usage: run.sh ACLCPU FIXTURES}
+fx=${2:?usage: run.sh ACLCPU FIXTURES}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/aclcpu-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# The tests must not depend on the caller's configuration.
+unset ACLCPU_SOC ACLCPU_WORKERS ACLCPU_DEVICE_COUNT ACLCPU_DEVICE_MEMORY NO_COLOR
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $*"
+    [ -s "$tmp/out" ] && sed 's/^/  out| /' "$tmp/out" | head -n 40
+    [ -s "$tmp/err" ] && sed 's/^/  err| /' "$tmp/err" | head -n 10
+}
+
+# run RC ARGS...: runs aclcpu ARGS, stdout to $tmp/out, stderr to $tmp/err;
+# checks the exit code.
+run() {
+    local want=$1
+    shift
+    "$aclcpu" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" != "$want" ]; then
+        fail "aclcpu $* exited $rc, expected $want"
+        return 1
+    fi
+    ok
+}
+
+# flat FILE: the text with wrapped lines joined and blanks squeezed, so
+# that a phrase is found wherever the 100-column wrapping broke it.
+flat() { tr '\n' ' ' <"$1" | tr -s ' '; }
+
+# has TEXT: the last run's stdout contains TEXT (fixed string), as written
+# or across wrapped lines.
+has() {
+    if grep -qF -- "$1" "$tmp/out" || flat "$tmp/out" | grep -qF -- "$(echo "$1" | tr -s ' ')"; then
+        ok
+    else
+        fail "output lacks: $1 (after: $last)"
+    fi
+}
+lacks() {
+    if flat "$tmp/out" | grep -qF -- "$(echo "$1" | tr -s ' ')"; then fail "output has: $1 (after: $last)"; else ok; fi
+}
+
+# check RC TEXT... ARGS: run, then each TEXT must appear. Args after "--".
+check() {
+    local want=$1
+    shift
+    local texts=()
+    while [ "$1" != "--" ]; do texts+=("$1"); shift; done
+    shift
+    last="aclcpu $*"
+    run "$want" "$@" || return
+    for t in "${texts[@]}"; do has "$t"; done
+}
+
+# refuse PATTERN ARGS...: exit 2, nothing on stdout, exactly one line on
+# stderr, matching the extended regex PATTERN.
+refuse() {
+    local pattern=$1
+    shift
+    last="aclcpu $*"
+    run 2 "$@" || return
+    if [ "$(wc -l <"$tmp/err")" != 1 ]; then fail "aclcpu $*: stderr is not one line"; return; fi
+    if ! grep -qE -- "$pattern" "$tmp/err"; then fail "aclcpu $*: stderr does not match /$pattern/"; return; fi
+    if [ -s "$tmp/out" ]; then fail "aclcpu $*: wrote to stdout on an error"; return; fi
+    ok
+}
+
+# json_num KEY FILE: the first number after "KEY": in FILE.
+json_num() {
+    grep -oE "\"$1\": *-?[0-9.]+" "$2" | head -n 1 | sed -E 's/.*: *//'
+}
+
+# same A B: two numbers agree to 1e-3.
+same() {
+    if awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(a != "" && b != "" && d < 0.001 && d > -0.001) }'; then
+        ok
+    else
+        fail "$3: $1 != $2"
+    fi
+}
+
+prof() { echo "$fx/$1"; }
+
+# ---- help and usage ---------------------------------------------------------------------------
+for cmd in info summary timeline doctor advise; do
+    check 0 "usage: aclcpu $cmd" "--help" -- "$cmd" --help
+    check 0 "usage: aclcpu $cmd" -- help "$cmd"
+done
+check 0 "commands:" "doctor" "advise" "Exit codes" -- --help
+check 0 "aclcpu 0." -- --version
+refuse "^aclcpu: error: no command given"
+refuse "^aclcpu: error: no command 'frobnicate'" frobnicate
+refuse "^aclcpu info: error: unexpected argument" info extra
+
+# ---- info ---------------------------------------------------------------------------------------
+check 0 "* Ascend910B1" "Ascend310P3" "Ascend950PR" "SoC      Ascend910B1 (default)" "ACLCPU_SOC " \
+    "ACLCPU_WORKERS" "ACLCPU_HANG_TIMEOUT_MS" "ASCEND_GLOBAL_LOG_LEVEL" "ACLCPU_PROFILE" -- info
+ACLCPU_SOC=Ascend310P3 ACLCPU_WORKERS=3 check 0 "* Ascend310P3" "cores    8 cube, 7 vector" \
+    "workers  3 per device (ACLCPU_WORKERS)" "memory   24.00 GiB" -- info
+ACLCPU_SOC=NoSuchSoc check 0 "ACLCPU_SOC=NoSuchSoc is not a profile" "* Ascend910B1" -- info
+ACLCPU_SOC=Ascend950PR ACLCPU_DEVICE_MEMORY=2G check 0 '"soc": "Ascend950PR"' '"device_memory_bytes": 2147483648' \
+    '"name": "ACLCPU_DEVICE_MEMORY"' '"value": "2G"' -- info --json
+
+# ---- advise: the routing table ----------------------------------------------------------------------
+refuse "^aclcpu advise: error: --problem speed: not a problem" advise --problem speed
+check 0 '"decision_order"' -- advise --json
+[ "$(grep -c '"problem": ' "$tmp/out")" = 18 ] && ok || fail "advise --json: not 18 routes (3 paths x 6 problems)"
+check 0 "The order of decisions" "npu_wait_tensor" "record_event/wait_event inside a GE graph" -- advise --path ge --problem order
+check 0 "record_stream" "class 5" -- advise --path npugraph_ex --problem lifetime
+check 0 "aclrtSetStreamResLimit" "torch.npu.set_stream_limit" "cooperative" -- advise --path eager --problem limits
+check 0 "torchair.scope.limit_core_num" "clamped silently" -- advise --path ge --problem tail
+check 0 "aclrtCmoAsync" "npu_prefetch" "50%" -- advise --path eager --problem prefetch
+check 0 "aclmdlRICaptureBegin" -- advise --path npugraph_ex --problem switch
+[ "$(grep -c '(--path ' "$tmp/out")" = 1 ] && ok || fail "advise --path --problem: not one row"
+check 0 "(--path eager --problem switch)" "(--path ge --problem switch)" "(--path npugraph_ex --problem switch)" \
+    -- advise --problem switch
+
+# ---- summary ------------------------------------------------------------------------------------------
+refuse "^aclcpu summary: error: option --soc needs a value" summary "$(prof fixed)" --soc
+refuse "^aclcpu summary: error: unexpected argument" summary "$(prof fixed)" "$(prof fixed)"
+refuse "^aclcpu summary: error: --soc Ascend999: no such SoC profile" summary --soc Ascend999 "$(prof fixed)"
+refuse "^aclcpu summary: error: --clock wall: modelled or measured" summary --clock wall "$(prof fixed)"
+refuse "^aclcpu summary: error: --clock picks the files of a profile directory" summary --clock measured \
+    "$fx/ascend_a3_blocknum.csv"
+for p in fake_parallel fixed oversubscribed core_split limit_exceeded single_stream; do
+    sj=$(prof $p)/ASCEND_PROFILER_OUTPUT/summary.json
+    check 0 '"e2e_us"' -- summary --json "$(prof $p)"
+    cp "$tmp/out" "$tmp/summary.json"
+    for key in e2e_us computing_us free_us; do
+        same "$(json_num $key "$tmp/summary.json")" "$(json_num $key "$sj")" "summary $p $key vs summary.json"
+    done
+done
+check 0 "E2E             112.000" "Computing       111.600" "Free              0.400" \
+    "summary.json)" "attention" "AI_CORE" "peak 24 of 24 cores: within the cores" -- summary "$(prof fake_parallel)"
+check 0 "E2E             201.000" "clock  measured" -- summary --clock measured "$(prof fixed)"
+# Ascend's own files: Block Dim + Step Id + PMU metrics; Block Num, no Step Id, no metrics.
+a2=$fx/ascend_a2_stepid_blockdim.csv
+a3=$fx/ascend_a3_blocknum.csv
+check 0 "clock  as written in the file" "23 rows, Block Dim, Step Id, 25 metric columns" "steps  3 (Step Id 1..3" "E2E            1187.000" \
+    "aclnnFlashAttentionScore" "MIX_AIC" "assumed: the profile in force" "hcom_allReduce" \
+    "(1 kernel row has Stream ID N/A and is left out here)" -- summary "$a2"
+check 0 "8 rows" "step   2" "E2E             205.000" -- summary --step 2 "$a2"
+check 0 "4 rows, Block Num)" "cube   peak 36 of 24 cores at 10.200 us: over the cores for 65.000 us in 2 intervals" \
+    "Ascend910_9392: 24 cube / 48 vector cores (--soc)" -- summary --soc Ascend910_9392 "$a3"
+check 0 '"demand_blocks": 36' '"cores": 24' '"over_us": 65.000' -- summary --json --soc Ascend910_9392 "$a3"
+refuse "^aclcpu summary: error: .*ascend_a3_blocknum.csv:1:1: --step 1: this kernel_details.csv has no 'Step Id' column" \
+    summary --step 1 "$a3"
+refuse "^aclcpu summary: error: .*--step 9: no kernel row has that Step Id" summary --step 9 "$a2"
+
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
+check 0 "Streams" "not known: kernel_details.csv has no Stream ID column" -- summary "$tmp/nostream.csv"
+printf 'Device_id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,k,AI_CORE,0,5,8,1\n1,k,AI_CORE,9,5,8,1\n' >"$tmp/twodev.csv"
+refuse "twodev.csv:3:1: rows of device 1 here and of device 0 at line 2" summary "$tmp/twodev.csv"
+
+# ---- doctor: verdicts on each profile ---------------------------------------------------------------------
+refuse "^aclcpu doctor: error: missing argument" doctor
+refuse "^aclcpu doctor: error: unknown option '--frob'" doctor --frob "$(prof fixed)"
+refuse "^aclcpu doctor: error: --path nope: not a path \(eager\|ge\|npugraph_ex\)" doctor --path nope "$(prof fixed)"
+refuse "^aclcpu doctor: error: --limit 2=x16" doctor --limit 2=x16 "$(prof fixed)"
+check 1 "[3b] fake parallelism: streams 1 and 2 ran one after the other (overlap_pct 0.00)" \
+    "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2" \
+    "held stream 1 for 29.800 us" "move it into the side-stream block" "step:     1 of 4 (dependencies)" \
+    "aclrtStreamWaitEvent" "Stream.wait_event" "Verdict: 1 finding." -- doctor "$(prof fake_parallel)"
+check 1 '"kind": "fake_parallel"' '"overlap_pct": 0.0000' '"verdict": "fake"' '"kind": "op"' '"name": "cast_silu"' \
+    '"exit_code": 1' -- doctor --json "$(prof fake_parallel)"
+check 1 "npu_wait_tensor" "ge:" -- doctor --path ge "$(prof fake_parallel)"
+check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof fixed)"
+lacks "Not checked"
+check 0 '"findings": []' '"overlap_pct": 1.0000' '"verdict": "real"' '"exit_code": 0' -- doctor --json "$(prof fixed)"
+check 1 "fake parallelism: streams 1 and 2" "No event orders them: moe_dispatch (stream 2, task 2, batch mode, 32 vector blocks) was ready at 5.200 but waited 30.000 us" \
+    "batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.000 us for 32 vector cores" \
+    "nonzero_full (stream 1, task 3) held 32: 32 + 32 = 64 > 48 vector cores" \
+    "EVENT_WAIT gap after the join: stream 1 idled 20.200 us waiting for event 2 of stream 2" \
+    "step:     2 of 4 (core limits)" "Verdict: 3 findings." -- doctor "$(prof oversubscribed)"
+lacks "1 of 4 (dependencies)"
+check 1 '"kind": "cores"' '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' \
+    -- doctor --json "$(prof oversubscribed)"
+check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof core_split)"
+check 1 "Block Num over the core limit: stream 2 launched moe_swiglu with 40 vector blocks under a limit of 16" \
+    "the runtime does not clamp numBlocks" "Verdict: 1 finding." -- doctor "$(prof limit_exceeded)"
+check 1 '"kind": "limit_exceeded"' '"block_num": 40' '"limit": 16' -- doctor --json "$(prof limit_exceeded)"
+check 1 "[3a] side-stream ops never left the main stream: all 3 kernels ran on stream 1" \
+    "Stream 2 exists (2 tasks in trace_view.json) but ran no kernel." "torch.npu.stream(s)" \
+    -- doctor "$(prof single_stream)"
+# doctor computes overlap_pct itself; it must agree with the profile's own summary.json.
+for p in fake_parallel fixed oversubscribed core_split limit_exceeded; do
+    check "$( [ "$p" = fixed ] || [ "$p" = core_split ] && echo 0 || echo 1)" '"overlap_pct"' -- doctor --json "$(prof $p)"
+    same "$(json_num overlap_pct "$tmp/out")" "$(json_num overlap_pct "$(prof $p)/ASCEND_PROFILER_OUTPUT/summary.json")" \
+        "doctor $p overlap_pct vs summary.json"
+done
+# Without summary.json the waits come from trace_view.json: its event edges, or without them
+# (flows renamed away) the Event Id of the records.
+mkdir -p "$tmp/trace_only/ASCEND_PROFILER_OUTPUT" "$tmp/no_flows/ASCEND_PROFILER_OUTPUT"
+for f in kernel_details.csv trace_view.json; do
+    cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/$f" "$tmp/trace_only/ASCEND_PROFILER_OUTPUT/"
+done
+cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/no_flows/ASCEND_PROFILER_OUTPUT/"
+sed 's/"cat": "event"/"cat": "elsewhere"/' "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+    >"$tmp/no_flows/ASCEND_PROFILER_OUTPUT/trace_view.json"
+for d in trace_only no_flows; do
+    check 1 "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2, which held stream 1 for 29.800 us" \
+        "assumed: the profile in force" "batch-mode kernels that could not start: needs summary.json" -- doctor "$tmp/$d"
+done
+
+# A bare CSV of the same profile: the same verdict, and the barrier said to be unknown rather than guessed.
+check 1 "fake parallelism: streams 1 and 2" "Barrier: not known. kernel_details.csv has no event tasks" "Not checked" \
+    -- doctor "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+lacks "cast_silu (stream 1, task 4), the first"
+# Ascend-shaped CSVs.
+check 1 "step   3 (Step Id" "main 2 / side 6: side window [1013.000, 1057.900], dominator aclnnFlashAttentionScore" \
+    "overlap_pct 0.00, fake" "Barrier: not known" "[3b] fake parallelism: streams 2 and 6" \
+    "batch-mode kernels that could not start: needs summary.json" -- doctor "$a2"
+check 1 '"step": 3' '"kind": "unknown_no_trace"' '"class": "3b"' -- doctor --json "$a2"
+check 1 "main 2 / side 6: side window [13.000, 57.900]" -- doctor --step 1 "$a2"
+check 1 "[3c] cube cores oversubscribed: kernels running at once ask 36 blocks of 24 for 65.000 us" \
+    "aclnnMatmul_MatMulV3_MatMulV3 (stream 3, task 107) 24 + aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul" \
+    "e.g. stream 3 c16 + stream 5 c8" "overlap_pct 1.00, real" -- doctor --soc Ascend910_9392 "$a3"
+lacks "[3b]"
+check 1 "Block Num over the core limit: stream 5 launched aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul with 12 cube blocks under a limit of 8" \
+    -- doctor --soc Ascend910_9392 --limit 5=c8v16 "$a3"
+lacks "pass --limit"
+
+refuse "fixtures: holds [0-9]+ profiler runs" doctor "$fx"
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
+refuse "nostream.csv:1:1: missing column 'Stream ID'" doctor "$tmp/nostream.csv"
+
+# ---- bad input: exit 2, one line, file:line:column -----------------------------------------------------------
+bad=$fx/bad
+for cmd in summary doctor timeline; do
+    o=()
+    [ "$cmd" = timeline ] && o=(-o "$tmp/never.html")
+    refuse "^aclcpu $cmd: error: /no/such/profile: no such file or directory$" $cmd "${o[@]}" /no/such/profile
+    refuse "unknown_column.csv:1:256: unknown column 'Queue Depth'" $cmd "${o[@]}" "$bad/unknown_column.csv"
+    refuse "missing_column.csv:1:1: missing column 'Duration\(us\)'" $cmd "${o[@]}" "$bad/missing_column.csv"
+    refuse "bad_number.csv:3:48: column 'Duration\(us\)': '5.0x0' is not a time in us" $cmd "${o[@]}" "$bad/bad_number.csv"
+    refuse "short_row.csv:3:1: this row has 5 fields, the header has 21" $cmd "${o[@]}" "$bad/short_row.csv"
+    refuse "unterminated_quote.csv:2:18: unterminated quoted field" $cmd "${o[@]}" "$bad/unterminated_quote.csv"
+    refuse "empty.csv:1:1: empty file" $cmd "${o[@]}" "$bad/empty.csv"
+    refuse "empty_profile/ASCEND_PROFILER_OUTPUT/kernel_details.csv:2:1: the profile is empty" $cmd "${o[@]}" "$bad/empty_profile"
+    refuse "truncated_trace/ASCEND_PROFILER_OUTPUT/trace_view.json:[0-9]+:[0-9]+: unexpected end of the file .*is not closed" \
+        $cmd "${o[@]}" "$bad/truncated_trace"
+    refuse "truncated_summary/ASCEND_PROFILER_OUTPUT/summary.json:[0-9]+:[0-9]+: unexpected end of the file.*the object opened at 1:1 is not closed" \
+        $cmd "${o[@]}" "$bad/truncated_summary"
+    refuse "not_json/ASCEND_PROFILER_OUTPUT/trace_view.json:2:15: expected a member name" $cmd "${o[@]}" "$bad/not_json"
+done
+
+# ---- timeline without a browser: the page itself -----------------------------------------------------------
+refuse "^aclcpu timeline: error: --width 5" timeline --width 5 "$(prof fixed)"
+check 0 "wrote $tmp/fixed.html: 6 kernels on 2 streams, 2 event edges, the measured clock on the toggle" \
+    -- timeline "$(prof fixed)" -o "$tmp/fixed.html"
+page=$tmp/fixed.html
+[ "$(grep -o '<rect class="kernel ' "$page" | wc -l)" = 12 ] && ok || fail "page: not 6 + 6 kernels (two clocks)"
+[ "$(grep -o '<g class="lane"' "$page" | wc -l)" = 4 ] && ok || fail "page: not 2 + 2 lanes"
+[ "$(grep -o '<line class="edge"' "$page" | wc -l)" = 4 ] && ok || fail "page: not 2 + 2 event edges"
+grep -q 'Block Num 20 · Mix Block Num 0' "$page" && ok || fail "page: no Block Num tooltip"
+grep -q 'data-lane="Free"' "$page" && grep -q 'data-lane="Computing"' "$page" && ok || fail "page: no Overlap Analysis lanes"
+grep -q 'id="clock"' "$page" && ok || fail "page: no clock toggle"
+grep -qiE '<link|src=|@import|url\(http|fetch\(' "$page" && fail "page: not self-contained" || ok
+check 0 '"kernels": 4' '"event_edges": 0' '"measured_clock": false' -- timeline --json "$a3" -o "$tmp/a3.html"
+grep -q 'disabled><label for="clock"> measured clock: not in this profile' "$tmp/a3.html" && ok || fail "a3 page: toggle not disabled"
+
+check 0 '"event_edges": 2' -- timeline --json "$tmp/trace_only" -o "$tmp/t.html"
+check 0 '"event_edges": 0' -- timeline --json "$tmp/no_flows" -o "$tmp/t.html"
+[ -e "$tmp/never.html" ] && fail "timeline wrote a page for bad input" || ok
+echo "cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,400 @@
+/*
+ * analysis.c - intervals, unions, per-stream figures, the core sweep and
+ * overlap_pct.
+ *
+ * DESIGN: everything is computed from the kernel rows of
+ * kernel_details.csv (plus, for E2E, the trace's other tasks), so that a
+ * profile of Ascend's own profiler gets the same treatment as aclcpu's.
+ * Multi-stream concurrency is counted once (unions), never summed, as
+ * Ascend's Overlap Analysis does. The core sweep walks start/end points in
+ * time order, handling all points of one instant before judging it, so a
+ * kernel that ends exactly when another starts never counts as running
+ * with it. Results live in the caller's arena.
+ */
+#include "analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_compute(const struct task *k) { return k->kind == TASK_KERNEL && k->engine != ENG_COMM; }
+
+static int interval_order(const void *a, const void *b)
+{
+    const struct interval *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+size_t intervals_union(struct interval *iv, size_t n)
+{
+    size_t out = 0;
+    if (n == 0)
+        return 0;
+    sort_items(iv, n, sizeof(*iv), interval_order);
+    for (size_t i = 1; i < n; i++) {
+        if (iv[i].start <= iv[out].end) {
+            if (iv[i].end > iv[out].end)
+                iv[out].end = iv[i].end;
+        } else {
+            iv[++out] = iv[i];
+        }
+    }
+    return out + 1;
+}
+
+double intervals_length(const struct interval *iv, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += iv[i].end - iv[i].start;
+    return sum;
+}
+
+/* The union of the compute kernels' intervals, into iv. */
+static size_t kernel_union(const struct profile *p, struct interval *iv)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nkernels; i++)
+        if (is_compute(&p->kernels[i]))
+            iv[n++] = (struct interval){p->kernels[i].start, p->kernels[i].end};
+    return intervals_union(iv, n);
+}
+
+size_t computing_intervals(const struct profile *p, struct arena *a, struct interval **out)
+{
+    struct interval *iv = arena_alloc(a, (p->nkernels + 1) * sizeof(*iv));
+    *out = iv;
+    return kernel_union(p, iv);
+}
+
+void profile_totals(const struct profile *p, struct totals *t)
+{
+    struct interval *iv = xmalloc((p->nkernels + 1) * sizeof(*iv));
+    size_t n = kernel_union(p, iv);
+    memset(t, 0, sizeof(*t));
+    t->first = p->kernels[0].start;
+    t->last = p->kernels[0].end;
+    for (size_t i = 0; i < p->nkernels; i++)
+        t->last = p->kernels[i].end > t->last ? p->kernels[i].end : t->last;
+    for (size_t i = 0; i < p->ntasks; i++) {
+        t->first = p->tasks[i].start < t->first ? p->tasks[i].start : t->first;
+        t->last = p->tasks[i].end > t->last ? p->tasks[i].end : t->last;
+    }
+    t->e2e = t->last - t->first;
+    t->computing = intervals_length(iv, n);
+    t->free = t->e2e - t->computing;
+    t->kernels = p->nkernels;
+    free(iv);
+}
+
+/* ---- streams ------------------------------------------------------------------------ */
+
+static struct stream_stat *stat_for(struct stream_stat **st, size_t *n, size_t *cap, int stream)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*st)[i].stream == stream)
+            return &(*st)[i];
+    struct stream_stat *s = VEC_PUSH(*st, *n, *cap);
+    *s = (struct stream_stat){.stream = stream};
+    return s;
+}
+
+static int stat_order(const void *a, const void *b)
+{
+    const struct stream_stat *x = a, *y = b;
+    return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+static int stream_start_order(const void *a, const void *b)
+{
+    const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Busy time of kernels sorted by start: their union, in one pass. */
+static double union_of_sorted(const struct task *const *k, size_t n)
+{
+    double busy = 0, lo = k[0]->start, hi = k[0]->end;
+    for (size_t i = 1; i < n; i++) {
+        if (k[i]->start > hi) {
+            busy += hi - lo;
+            lo = k[i]->start;
+        }
+        hi = k[i]->end > hi ? k[i]->end : hi;
+    }
+    return busy + hi - lo;
+}
+
+/* One stat per run of same-stream kernels in the sorted list. */
+static void stats_from_kernels(const struct task **sorted, size_t n, struct stream_stat **st, size_t *nst, size_t *cap)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        struct stream_stat *s = stat_for(st, nst, cap, sorted[i]->stream);
+        while (j < n && sorted[j]->stream == sorted[i]->stream) {
+            s->last = j == i || sorted[j]->end > s->last ? sorted[j]->end : s->last;
+            j++;
+        }
+        s->list = sorted + i;
+        s->kernels = j - i;
+        s->first = sorted[i]->start;
+        s->busy = union_of_sorted(s->list, s->kernels);
+        s->gaps = s->last - s->first - s->busy;
+        i = j;
+    }
+}
+
+size_t stream_stats(const struct profile *p, struct arena *a, struct stream_stat **out)
+{
+    const struct task **sorted = arena_alloc(a, (p->nkernels + 1) * sizeof(*sorted));
+    struct stream_stat *st = NULL;
+    size_t n = 0, cap = 0, nk = 0;
+    for (size_t i = 0; i < p->nkernels; i++)
+        if (p->kernels[i].stream >= 0 && is_compute(&p->kernels[i]))
+            sorted[nk++] = &p->kernels[i];
+    sort_items(sorted, nk, sizeof(*sorted), stream_start_order);
+    stats_from_kernels(sorted, nk, &st, &n, &cap);
+    for (size_t i = 0; i < p->ntasks; i++)
+        stat_for(&st, &n, &cap, p->tasks[i].stream)->tasks++;
+    sort_items(st, n, sizeof(*st), stat_order);
+    *out = arena_memdup(a, st, n * sizeof(*st));
+    free(st);
+    return n;
+}
+
+/* ---- top kernels ------------------------------------------------------------------------ */
+
+static int group_order(const void *a, const void *b)
+{
+    const struct kernel_group *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total < y->total ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static int name_order(const void *a, const void *b)
+{
+    const struct task *const *x = a, *const *y = b;
+    int c = strcmp((*x)->name, (*y)->name);
+    return c != 0 ? c : (int)(*x)->engine - (int)(*y)->engine;
+}
+
+size_t top_kernels(const struct profile *p, struct arena *a, struct kernel_group **out)
+{
+    struct kernel_group *g = arena_alloc(a, (p->nkernels + 1) * sizeof(*g));
+    const struct task **by_name = xmalloc((p->nkernels + 1) * sizeof(*by_name));
+    size_t n = 0;
+    for (size_t i = 0; i < p->nkernels; i++)
+        by_name[i] = &p->kernels[i];
+    sort_items(by_name, p->nkernels, sizeof(*by_name), name_order);
+    for (size_t i = 0; i < p->nkernels; i++) {
+        const struct task *k = by_name[i];
+        if (n == 0 || !str_eq(g[n - 1].name, k->name) || g[n - 1].engine != k->engine)
+            g[n++] = (struct kernel_group){.name = k->name, .engine = k->engine};
+        g[n - 1].count++;
+        g[n - 1].total += k->dur;
+        g[n - 1].max = k->dur > g[n - 1].max ? k->dur : g[n - 1].max;
+    }
+    free(by_name);
+    sort_items(g, n, sizeof(*g), group_order);
+    *out = g;
+    return n;
+}
+
+/* ---- the core sweep ----------------------------------------------------------------------- */
+
+struct point {
+    double t;
+    bool start;
+    size_t k;
+};
+
+struct sweep {
+    const struct profile *p;
+    struct pool_usage *u;
+    struct arena *a;
+    size_t *active, *slot, nactive; /* running kernels; slot[k] = index in active */
+    unsigned demand;
+    bool open;
+    struct over_span cur;
+    const struct task **cur_k;
+    size_t ncur, cur_cap;
+    struct over_span *spans;
+    size_t nspans, spans_cap;
+};
+
+static int point_order(const void *a, const void *b)
+{
+    const struct point *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (int)x->start - (int)y->start; /* ends first */
+}
+
+static void apply_point(struct sweep *s, const struct point *pt)
+{
+    unsigned d = task_demand(&s->p->kernels[pt->k], s->u->pool, &s->p->soc);
+    if (pt->start) {
+        s->slot[pt->k] = s->nactive;
+        s->active[s->nactive++] = pt->k;
+        s->demand += d;
+    } else {
+        size_t at = s->slot[pt->k], last = s->active[--s->nactive];
+        s->active[at] = last;
+        s->slot[last] = at;
+        s->demand -= d;
+    }
+}
+
+static void add_to_span(struct sweep *s, size_t k) { *VEC_PUSH(s->cur_k, s->ncur, s->cur_cap) = &s->p->kernels[k]; }
+
+static void close_span(struct sweep *s, double t)
+{
+    s->open = false;
+    s->cur.end = t;
+    if (s->cur.end <= s->cur.start)
+        return;
+    s->cur.kernels = arena_memdup(s->a, s->cur_k, s->ncur * sizeof(*s->cur_k));
+    s->cur.nkernels = s->ncur;
+    s->u->over_us += s->cur.end - s->cur.start;
+    *VEC_PUSH(s->spans, s->nspans, s->spans_cap) = s->cur;
+}
+
+/* Judges the instant t after all its points (pts[from..to)) were applied. */
+static void judge_instant(struct sweep *s, double t, const struct point *pts, size_t from, size_t to)
+{
+    bool over = s->demand > s->u->cores;
+    if (s->demand > s->u->peak) {
+        s->u->peak = s->demand;
+        s->u->peak_at = t;
+    }
+    if (over && !s->open) {
+        s->open = true;
+        s->cur = (struct over_span){.start = t, .demand = s->demand};
+        s->ncur = 0;
+        for (size_t i = 0; i < s->nactive; i++)
+            add_to_span(s, s->active[i]);
+    } else if (over) {
+        for (size_t i = from; i < to; i++)
+            if (pts[i].start)
+                add_to_span(s, pts[i].k);
+        s->cur.demand = s->demand > s->cur.demand ? s->demand : s->cur.demand;
+    } else if (s->open) {
+        close_span(s, t);
+    }
+}
+
+static size_t make_points(const struct profile *p, enum pool pool, struct point *pts)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < p->nkernels; k++) {
+        const struct task *t = &p->kernels[k];
+        if (task_demand(t, pool, &p->soc) == 0 || t->dur <= 0)
+            continue;
+        pts[n++] = (struct point){t->start, true, k};
+        pts[n++] = (struct point){t->end, false, k};
+    }
+    sort_items(pts, n, sizeof(*pts), point_order);
+    return n;
+}
+
+void pool_sweep(const struct profile *p, enum pool pool, struct arena *a, struct pool_usage *u)
+{
+    struct point *pts = xmalloc((2 * p->nkernels + 1) * sizeof(*pts));
+    struct sweep s = {.p = p, .u = u, .a = a};
+    size_t n = make_points(p, pool, pts);
+    memset(u, 0, sizeof(*u));
+    u->pool = pool;
+    u->cores = p->soc.cores[pool];
+    s.active = xmalloc((p->nkernels + 1) * sizeof(size_t));
+    s.slot = xmalloc((p->nkernels + 1) * sizeof(size_t));
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && pts[j].t == pts[i].t)
+            apply_point(&s, &pts[j++]);
+        judge_instant(&s, pts[i].t, pts, i, j);
+        i = j;
+    }
+    u->spans = arena_memdup(a, s.spans, s.nspans * sizeof(*s.spans));
+    u->nspans = s.nspans;
+    free(s.spans);
+    free(s.cur_k);
+    free(s.active);
+    free(s.slot);
+    free(pts);
+}
+
+/* ---- overlap_pct ---------------------------------------------------------------------------- */
+
+const char *verdict_name(enum verdict v)
+{
+    static const char *const names[] = {"real", "partial", "fake"};
+    return names[v];
+}
+
+static double intersect(double a0, double a1, double b0, double b1)
+{
+    double lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+    return hi > lo ? hi - lo : 0;
+}
+
+static void side_window(const struct stream_stat *side, struct pair *pr)
+{
+    pr->side_window.start = side->first;
+    pr->side_window.end = side->last;
+}
+
+/* The main-stream kernel whose interval meets the side window most (the
+ * earliest of equals); when none meets it, the longest (the op that should
+ * have hidden it). */
+static void find_dominator(const struct stream_stat *main_st, struct pair *pr)
+{
+    const struct task *best = NULL, *longest = NULL;
+    double best_x = 0;
+    for (size_t i = 0; i < main_st->kernels; i++) {
+        const struct task *k = main_st->list[i];
+        double x = intersect(k->start, k->end, pr->side_window.start, pr->side_window.end);
+        if (x > best_x) {
+            best = k;
+            best_x = x;
+        }
+        if (longest == NULL || k->dur > longest->dur)
+            longest = k;
+    }
+    pr->dominator = best != NULL ? best : longest;
+    pr->dominator_by_length = best == NULL;
+    pr->overlap_us = best_x;
+}
+
+static void judge_pair(const struct stream_stat *main_st, const struct stream_stat *side, struct pair *pr)
+{
+    double side_len, dom_len, shorter;
+    side_window(side, pr);
+    find_dominator(main_st, pr);
+    side_len = pr->side_window.end - pr->side_window.start;
+    dom_len = pr->dominator->dur;
+    shorter = side_len < dom_len ? side_len : dom_len;
+    pr->pct = shorter > 0 ? pr->overlap_us / shorter : 0;
+    pr->verdict = pr->pct >= OVERLAP_REAL ? VERDICT_REAL : pr->pct <= OVERLAP_FAKE ? VERDICT_FAKE : VERDICT_PARTIAL;
+}
+
+size_t stream_pairs(const struct stream_stat *st, size_t n, struct arena *a, struct pair **out)
+{
+    struct pair *pairs = arena_alloc(a, (n * n / 2 + 1) * sizeof(*pairs));
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            const struct stream_stat *x = &st[i], *y = &st[j];
+            struct pair *pr = &pairs[np];
+            if (x->kernels == 0 || y->kernels == 0)
+                continue;
+            /* The main stream is the busier one (the lower id of equals). */
+            pr->main = y->busy > x->busy ? y->stream : x->stream;
+            pr->side = pr->main == x->stream ? y->stream : x->stream;
+            judge_pair(pr->main == x->stream ? x : y, pr->main == x->stream ? y : x, pr);
+            np++;
+        }
+    *out = pairs;
+    return np;
+}

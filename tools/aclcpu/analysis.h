@@ -1,0 +1,92 @@
+/*
+ * analysis.h - the numbers every subcommand shares, computed from the
+ * kernel rows the same way on aclcpu's files and on Ascend's: interval
+ * unions (Computing, Free, busy), per-stream figures, top kernels, the
+ * sweep of Block Num demand against the cores, and overlap_pct per
+ * stream pair (spec/multistream.md §1.3, docs/profile-format.md).
+ */
+#ifndef ACLCPU_CLI_ANALYSIS_H
+#define ACLCPU_CLI_ANALYSIS_H
+
+#include "profile.h"
+
+/* overlap_pct verdicts: real >= 0.5, fake <= 0.05, partial between. */
+#define OVERLAP_REAL 0.5
+#define OVERLAP_FAKE 0.05
+
+/* Sorts and merges iv[0..n) in place; returns the merged count. */
+size_t intervals_union(struct interval *iv, size_t n);
+double intervals_length(const struct interval *iv, size_t n);
+
+struct totals {
+    double first, last;  /* the earliest task start, the latest task end */
+    double e2e, computing, free;
+    size_t kernels;
+};
+
+/* E2E over every task (kernels, and the trace's other tasks); Computing =
+ * the union of kernel intervals (communication excluded); Free = E2E -
+ * Computing. */
+void profile_totals(const struct profile *p, struct totals *t);
+/* The union of the kernel intervals (the Computing lane), in the arena. */
+size_t computing_intervals(const struct profile *p, struct arena *a, struct interval **out);
+
+struct stream_stat {
+    int stream;
+    size_t kernels;  /* kernel rows */
+    size_t tasks;    /* trace tasks (0 without trace_view.json) */
+    double busy;     /* union of its kernel intervals */
+    double first, last;
+    double gaps;     /* last - first - busy */
+    const struct task *const *list; /* its kernels, by start */
+};
+
+/* Streams with kernels or trace tasks, by id; Stream ID N/A rows left out. */
+size_t stream_stats(const struct profile *p, struct arena *a, struct stream_stat **out);
+
+struct kernel_group {
+    const char *name;
+    enum engine engine;
+    size_t count;
+    double total, max;
+};
+
+/* Kernels grouped by name, by total time (longest first). */
+size_t top_kernels(const struct profile *p, struct arena *a, struct kernel_group **out);
+
+/* An interval in which the kernels running at once asked one pool for more
+ * blocks than it has cores. */
+struct over_span {
+    double start, end;
+    unsigned demand;             /* the most asked for inside it */
+    const struct task **kernels; /* every kernel that ran in it */
+    size_t nkernels;
+};
+
+struct pool_usage {
+    enum pool pool;
+    unsigned cores, peak;
+    double peak_at;
+    double over_us;
+    struct over_span *spans;
+    size_t nspans;
+};
+
+void pool_sweep(const struct profile *p, enum pool pool, struct arena *a, struct pool_usage *u);
+
+enum verdict { VERDICT_REAL, VERDICT_PARTIAL, VERDICT_FAKE };
+const char *verdict_name(enum verdict v);
+
+struct pair {
+    int main, side;
+    struct interval side_window;
+    const struct task *dominator; /* the main-stream kernel that should hide the side window */
+    bool dominator_by_length;     /* nothing intersected: the longest one */
+    double overlap_us, pct;
+    enum verdict verdict;
+};
+
+/* Every pair of streams that both ran kernels. */
+size_t stream_pairs(const struct stream_stat *st, size_t n, struct arena *a, struct pair **out);
+
+#endif

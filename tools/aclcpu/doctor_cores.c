@@ -1,0 +1,405 @@
+/*
+ * doctor_cores.c - the triage's class 3c (real overlap without speed-up)
+ * and the acceptance checks of spec/multistream.md §1.3.
+ *
+ * DESIGN: core contention is judged by summing the Block Num of kernels
+ * running at once against the SoC's cores per pool (MIX kernels count on
+ * both), never by op type ("a MatMul can run with blk=1"). A batch-mode
+ * kernel that could not start, and the kernels that held its cores, come
+ * from summary.json's batch_waits. A limit is "set" when the limit in
+ * force at launch (trace_view.json's Core Limit, summary.json's limits, or
+ * --limit for a bare CSV) is below the SoC's cores; Block Num above it is
+ * a finding because limits are cooperative (the runtime never clamps).
+ * A stream has a tail when, after the pair's overlap, one stream runs on
+ * alone while the other's cores sit idle: the side stream (the main stream
+ * then waits at the join: an EVENT_WAIT gap), or a core-limited dominator
+ * that outlives the side window.
+ */
+#include "doctor.h"
+
+#include <string.h>
+
+/* A stream runs on alone for at least this share of its dominator. */
+#define TAIL_FRACTION 0.2
+/* An EVENT_WAIT gap worth a finding: this share of E2E, and at least this long. */
+#define GAP_FRACTION 0.01
+#define GAP_MIN_US 0.5
+
+static enum pool primary_pool(const struct task *k)
+{
+    return k->engine == ENG_CUBE || k->engine == ENG_MIX_AIC ? POOL_CUBE : POOL_VECTOR;
+}
+
+/* The first trace task at or after (stream, start) in the trace's order. */
+static size_t lower_bound(const struct profile *p, int stream, double start)
+{
+    size_t lo = 0, hi = p->ntasks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct task *t = &p->tasks[mid];
+        if (t->stream < stream || (t->stream == stream && t->start < start))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const struct task *trace_task_of(const struct profile *p, const struct task *k)
+{
+    for (size_t i = lower_bound(p, k->stream, k->start - EPS_US); i < p->ntasks; i++) {
+        const struct task *t = &p->tasks[i];
+        if (t->stream != k->stream || t->start >= k->start + EPS_US)
+            break;
+        if (t->kind == TASK_KERNEL)
+            return t;
+    }
+    return NULL;
+}
+
+int limit_for(const struct task *k, const struct profile *p, const struct doctor_opts *o, enum pool pool)
+{
+    const struct task *t = trace_task_of(p, k);
+    if (t != NULL && t->limit[pool] != NO_LIMIT)
+        return t->limit[pool];
+    for (size_t i = 0; i < o->nlimits; i++)
+        if (o->limits[i].stream == k->stream)
+            return o->limits[i].limit[pool];
+    return NO_LIMIT;
+}
+
+/* ---- core contention ------------------------------------------------------------------- */
+
+static const struct over_span *worst_span(const struct pool_usage *u)
+{
+    const struct over_span *worst = &u->spans[0];
+    for (size_t i = 1; i < u->nspans; i++)
+        if (u->spans[i].demand > worst->demand ||
+            (u->spans[i].demand == worst->demand &&
+             u->spans[i].end - u->spans[i].start > worst->end - worst->start))
+            worst = &u->spans[i];
+    return worst;
+}
+
+/* What each stream asks in the span (at most 8 streams), for the split. */
+static size_t demand_by_stream(const struct profile *p, const struct pool_usage *u, const struct over_span *sp,
+                               int streams[8], unsigned asks[8])
+{
+    size_t n = 0;
+    for (size_t k = 0; k < sp->nkernels; k++) {
+        const struct task *t = sp->kernels[k];
+        unsigned d = task_demand(t, u->pool, &p->soc);
+        size_t j = 0;
+        while (j < n && streams[j] != t->stream)
+            j++;
+        if (j == n && n == 8)
+            continue;
+        if (j == n) {
+            streams[n] = t->stream;
+            asks[n++] = 0;
+        }
+        asks[j] = d > asks[j] ? d : asks[j];
+    }
+    return n;
+}
+
+/* "stream 3 c16 + stream 5 c8": the cores shared out in proportion to
+ * what each stream asks. */
+static void suggest_split(char *buf, size_t n, const struct profile *p, const struct pool_usage *u,
+                          const struct over_span *sp)
+{
+    int streams[8];
+    unsigned asks[8], total = 0;
+    size_t ns = demand_by_stream(p, u, sp, streams, asks);
+    for (size_t i = 0; i < ns; i++)
+        total += asks[i];
+    for (size_t i = 0; i < ns && total > 0; i++) {
+        unsigned share = (unsigned)((unsigned long long)u->cores * asks[i] / total);
+        append(buf, n, "%sstream %d %c%u", i ? " + " : "", streams[i], u->pool == POOL_CUBE ? 'c' : 'v',
+               share > 0 ? share : 1);
+    }
+}
+
+static void contention_finding(struct profile *p, struct doctor_report *r, const struct pool_usage *u)
+{
+    const struct over_span *sp = worst_span(u);
+    struct finding *f = finding_new(r, "core_contention", "3c", ORDER_CORE_LIMITS, RQ_limits);
+    char ref[256], split[256] = "";
+    snprintf(f->title, sizeof(f->title), "%s cores oversubscribed: kernels running at once ask %u blocks of %u for %.3f us",
+             pool_name(u->pool), sp->demand, u->cores, u->over_us);
+    snprintf(f->facts, sizeof(f->facts), "In %zu interval%s (%.3f us in all); the worst, [%.3f, %.3f]:", u->nspans,
+             u->nspans == 1 ? "" : "s", u->over_us, sp->start, sp->end);
+    for (size_t k = 0; k < sp->nkernels && k < 6; k++) {
+        append(f->facts, sizeof(f->facts), "%s %s %u", k ? " +" : "", kernel_ref(ref, sizeof(ref), sp->kernels[k]),
+               task_demand(sp->kernels[k], u->pool, &p->soc));
+        finding_stream(f, sp->kernels[k]->stream);
+    }
+    append(f->facts, sizeof(f->facts), "%s = %u > %u %s cores (%s).", sp->nkernels > 6 ? " + ..." : "", sp->demand,
+           u->cores, pool_name(u->pool), p->soc.source);
+    suggest_split(split, sizeof(split), p, u, sp);
+    snprintf(f->remedy, sizeof(f->remedy),
+             "Size core limits so that the streams running together add up to at most %u %s cores, e.g. %s (in "
+             "proportion to what they ask; halving cores costs about 1.2-1.6x latency).",
+             u->cores, pool_name(u->pool), split);
+    finding_number(f, "demand_blocks", sp->demand, 0);
+    finding_number(f, "cores", u->cores, 0);
+    finding_number(f, "over_us", u->over_us, 3);
+    finding_number(f, "intervals", (double)u->nspans, 0);
+}
+
+void check_core_contention(struct profile *p, struct doctor_report *r)
+{
+    for (int pool = 0; pool < POOLS; pool++) {
+        struct pool_usage u;
+        pool_sweep(p, (enum pool)pool, &p->arena, &u);
+        if (u.nspans > 0)
+            contention_finding(p, r, &u);
+    }
+}
+
+/* ---- batch-mode kernels that could not start -------------------------------------------- */
+
+static void batch_finding(struct profile *p, struct doctor_report *r, const struct batch_wait *b)
+{
+    struct finding *f = finding_new(r, "batch_wait", "3c", ORDER_CORE_LIMITS, RQ_limits);
+    unsigned held = 0, cores = p->soc.cores[b->pool];
+    char ref[256];
+    finding_stream(f, b->stream);
+    snprintf(f->title, sizeof(f->title), "batch-mode kernel could not start: %s (stream %d) waited %.3f us for %u %s cores",
+             b->name, b->stream, b->wait, b->blocks, pool_name(b->pool));
+    snprintf(f->facts, sizeof(f->facts), "%s (stream %d, task %ld) was ready at %.3f and started at %.3f; meanwhile",
+             b->name, b->stream, b->task_id, b->ready, b->start);
+    for (size_t i = 0; i < p->nkernels; i++) {
+        const struct task *k = &p->kernels[i];
+        unsigned d = task_demand(k, b->pool, &p->soc);
+        if (k->stream == b->stream || d == 0 || k->end <= b->ready + EPS_US || k->start >= b->start - EPS_US)
+            continue;
+        append(f->facts, sizeof(f->facts), "%s %s held %u", held ? "," : "", kernel_ref(ref, sizeof(ref), k), d);
+        held += d;
+        finding_stream(f, k->stream);
+    }
+    append(f->facts, sizeof(f->facts), "%s: %u + %u = %u > %u %s cores. A batch-mode kernel starts only when all its "
+           "blocks' cores are free at once.", held ? "" : " no other kernel is known to have held cores", b->blocks,
+           held, b->blocks + held, cores, pool_name(b->pool));
+    snprintf(f->remedy, sizeof(f->remedy),
+             "Limit the streams so that kernels that can be ready together add up to at most %u %s cores (e.g. %u "
+             "each for two streams); two gang kernels over the total can interlock and hang.",
+             cores, pool_name(b->pool), cores / 2);
+    finding_number(f, "wait_us", b->wait, 3);
+    finding_number(f, "block_num", b->blocks, 0);
+    finding_number(f, "held_blocks", held, 0);
+    finding_number(f, "cores", cores, 0);
+}
+
+void check_batch_waits(struct profile *p, struct doctor_report *r)
+{
+    for (size_t i = 0; i < p->nbatch_waits; i++)
+        if (p->batch_waits[i].wait > EPS_US)
+            batch_finding(p, r, &p->batch_waits[i]);
+}
+
+/* ---- Block Num over the limit in force ------------------------------------------------------ */
+
+struct limit_group {
+    int stream;
+    enum pool pool;
+    unsigned limit, max_blocks;
+    size_t count;
+    const char *names[4];
+    long task_ids[4];
+    unsigned blocks[4];
+};
+
+static void add_hit(struct limit_group *g, size_t *ng, size_t max, int stream, enum pool pool, unsigned limit,
+                    const char *name, long task_id, unsigned blocks)
+{
+    size_t i = 0;
+    while (i < *ng && !(g[i].stream == stream && g[i].pool == pool && g[i].limit == limit))
+        i++;
+    if (i == *ng) {
+        if (*ng == max)
+            return;
+        g[(*ng)++] = (struct limit_group){.stream = stream, .pool = pool, .limit = limit};
+    }
+    if (g[i].count < 4) {
+        g[i].names[g[i].count] = name;
+        g[i].task_ids[g[i].count] = task_id;
+        g[i].blocks[g[i].count] = blocks;
+    }
+    g[i].count++;
+    g[i].max_blocks = blocks > g[i].max_blocks ? blocks : g[i].max_blocks;
+}
+
+/* Hits from the limits in force per kernel (trace args, --limit). */
+static size_t hits_from_kernels(const struct profile *p, const struct doctor_opts *o, struct limit_group *g, size_t max)
+{
+    size_t ng = 0;
+    for (size_t i = 0; i < p->nkernels; i++)
+        for (int pool = 0; pool < POOLS; pool++) {
+            const struct task *k = &p->kernels[i];
+            unsigned d = task_demand(k, (enum pool)pool, &p->soc);
+            int lim = limit_for(k, p, o, (enum pool)pool);
+            if (d > 0 && lim != NO_LIMIT && (unsigned)lim < p->soc.cores[pool] && d > (unsigned)lim)
+                add_hit(g, &ng, max, k->stream, (enum pool)pool, (unsigned)lim, k->name, k->task_id, d);
+        }
+    return ng;
+}
+
+static void limit_finding(const struct profile *p, struct doctor_report *r, const struct limit_group *g)
+{
+    struct finding *f = finding_new(r, "limit_exceeded", "acceptance", ORDER_CORE_LIMITS, RQ_limits);
+    const char *pool = pool_name(g->pool);
+    finding_stream(f, g->stream);
+    if (g->count == 1)
+        snprintf(f->title, sizeof(f->title), "Block Num over the core limit: stream %d launched %s with %u %s blocks "
+                 "under a limit of %u", g->stream, g->names[0], g->max_blocks, pool, g->limit);
+    else
+        snprintf(f->title, sizeof(f->title), "Block Num over the core limit: %zu kernels of stream %d exceed its %s "
+                 "limit of %u (up to %u blocks)", g->count, g->stream, pool, g->limit, g->max_blocks);
+    snprintf(f->facts, sizeof(f->facts), "Stream %d, %s limit %u:", g->stream, pool, g->limit);
+    for (size_t i = 0; i < g->count && i < 4; i++)
+        append(f->facts, sizeof(f->facts), "%s %s (task %ld) %u blocks", i ? "," : "", g->names[i], g->task_ids[i],
+               g->blocks[i]);
+    append(f->facts, sizeof(f->facts), "%s. Limits are cooperative: the runtime does not clamp numBlocks, so the "
+           "stream takes more than its share of the %u %s cores and the split no longer holds.",
+           g->count > 4 ? ", ..." : "", p->soc.cores[g->pool], pool);
+    snprintf(f->remedy, sizeof(f->remedy),
+             "Size numBlocks from the limit in force (read it back with the stream's limit), or launch through an "
+             "op whose tiling reads it; ops that ignore limits (AI CPU, some TBE/ATB, HCCL outside AIV mode) cannot "
+             "be split this way.");
+    finding_number(f, "block_num", g->max_blocks, 0);
+    finding_number(f, "limit", g->limit, 0);
+    finding_number(f, "kernels", (double)g->count, 0);
+}
+
+void check_limits(struct profile *p, const struct doctor_opts *o, struct doctor_report *r)
+{
+    struct limit_group groups[32];
+    size_t ng = 0;
+    if (p->has_summary && p->clock == CLOCK_MODELLED && o->nlimits == 0) {
+        for (size_t i = 0; i < p->nlimits; i++) {
+            const struct limit_hit *h = &p->limits[i];
+            if (h->limit < p->soc.cores[h->pool] && h->blocks > h->limit)
+                add_hit(groups, &ng, CLI_ARRAY_SIZE(groups), h->stream, h->pool, h->limit, h->name, h->task_id,
+                        h->blocks);
+        }
+    } else {
+        ng = hits_from_kernels(p, o, groups, CLI_ARRAY_SIZE(groups));
+    }
+    for (size_t i = 0; i < ng; i++)
+        limit_finding(p, r, &groups[i]);
+}
+
+/* ---- a stream with a tail ------------------------------------------------------------------ */
+
+static void tail_finding(const struct profile *p, struct doctor_report *r, const struct pair *pr, int lim, double alone)
+{
+    const struct task *dom = pr->dominator;
+    enum pool pool = primary_pool(dom);
+    struct finding *f = finding_new(r, "stream_tail", "3c", ORDER_CORE_LIMITS, RQ_tail);
+    char ref[256];
+    unsigned cores = p->soc.cores[pool];
+    finding_stream(f, pr->main);
+    finding_stream(f, pr->side);
+    snprintf(f->title, sizeof(f->title), "stream %d has a tail: %s runs %.3f us alone after stream %d's work, on a "
+             "%s limit of %d", pr->main, dom->name, alone, pr->side, pool_name(pool), lim);
+    snprintf(f->facts, sizeof(f->facts), "Stream %d's side window ends at %.3f; %s [%.3f, %.3f] runs on until %.3f "
+             "limited to %d of %u %s cores: %u cores idle for %.3f us (%.0f%% of it).", pr->side, pr->side_window.end,
+             kernel_ref(ref, sizeof(ref), dom), dom->start, dom->end, dom->end, lim, cores, pool_name(pool),
+             cores - (unsigned)lim, alone, 100.0 * alone / dom->dur);
+    snprintf(f->remedy, sizeof(f->remedy), "Rebalance the split so both streams end together: give stream %d more "
+             "cores and stream %d fewer (core limits first, then stream limits); prefetch only if %s waits on weight "
+             "reads.", pr->main, pr->side, dom->name);
+    finding_number(f, "tail_us", alone, 3);
+    finding_number(f, "limit", lim, 0);
+    finding_number(f, "cores", cores, 0);
+}
+
+void check_stream_tails(struct profile *p, const struct doctor_opts *o, struct doctor_report *r)
+{
+    for (size_t i = 0; i < r->npairs; i++) {
+        const struct pair *pr = &r->pairs[i];
+        const struct task *dom = pr->dominator;
+        enum pool pool = primary_pool(dom);
+        int lim = limit_for(dom, p, o, pool);
+        double from = pr->side_window.end > dom->start ? pr->side_window.end : dom->start;
+        double alone = dom->end - from;
+        if (pr->verdict != VERDICT_REAL || lim == NO_LIMIT || (unsigned)lim >= p->soc.cores[pool])
+            continue;
+        if (alone >= TAIL_FRACTION * dom->dur && alone > EPS_US)
+            tail_finding(p, r, pr, lim, alone);
+    }
+}
+
+/* ---- EVENT_WAIT gaps after the join --------------------------------------------------------- */
+
+static bool is_barrier_wait(const struct doctor_report *r, const struct wait_fact *w)
+{
+    for (size_t i = 0; i < r->npairs; i++)
+        if (r->barriers != NULL && r->barriers[i].wait == w)
+            return true;
+    return false;
+}
+
+/* A join: the stream had run a kernel before it waited (not a fork at its
+ * start). Its kernels are in start order; the first to end is among them. */
+static bool ran_before(const struct doctor_report *r, int stream, double t)
+{
+    for (size_t i = 0; i < r->nstreams; i++) {
+        const struct stream_stat *s = &r->streams[i];
+        if (s->stream != stream)
+            continue;
+        for (size_t k = 0; k < s->kernels && s->list[k]->start <= t + EPS_US; k++)
+            if (s->list[k]->end <= t + EPS_US)
+                return true;
+    }
+    return false;
+}
+
+static void gap_finding(const struct profile *p, struct doctor_report *r, const struct wait_fact *w)
+{
+    struct finding *f = finding_new(r, "join_wait_gap", "acceptance", ORDER_CORE_LIMITS, RQ_tail);
+    char ref[256];
+    size_t shown = 0;
+    finding_stream(f, w->stream);
+    if (w->recorded_on >= 0)
+        finding_stream(f, w->recorded_on);
+    snprintf(f->title, sizeof(f->title), "EVENT_WAIT gap after the join: stream %d idled %.3f us waiting for event %d "
+             "of stream %d", w->stream, w->wait, w->event_id, w->recorded_on);
+    snprintf(f->facts, sizeof(f->facts), "The wait (stream %d, task %ld) spans [%.3f, %.3f]", w->stream, w->task_id,
+             w->start, w->end);
+    for (size_t i = 0; i < p->nkernels && w->recorded_on >= 0; i++) {
+        const struct task *k = &p->kernels[i];
+        if (k->stream != w->recorded_on || k->end <= w->start + EPS_US || k->start >= w->end - EPS_US || shown == 3)
+            continue;
+        append(f->facts, sizeof(f->facts), "%s %s [%.3f, %.3f]", shown++ ? "," : "; meanwhile",
+               kernel_ref(ref, sizeof(ref), k), k->start, k->end);
+    }
+    append(f->facts, sizeof(f->facts), "%s", shown ? ": that stream is the tail." : ".");
+    snprintf(f->remedy, sizeof(f->remedy), "Make stream %d finish in time: first fix what delays it (a batch wait or "
+             "a dependency above), then move cores to it (core limits), or join later if stream %d has independent "
+             "work to run meanwhile.", w->recorded_on, w->stream);
+    finding_number(f, "wait_us", w->wait, 3);
+    finding_number(f, "event_id", w->event_id, 0);
+}
+
+/* A side stream waiting for the main stream's record is a fork (the side
+ * branch waits for its input, as every layer's branch does), not a join:
+ * only the main stream of a pair joins. With no pair to say, any stream. */
+static bool is_join(const struct doctor_report *r, const struct wait_fact *w)
+{
+    for (size_t i = 0; i < r->npairs; i++)
+        if (r->pairs[i].side == w->stream && r->pairs[i].main == w->recorded_on)
+            return false;
+    return true;
+}
+
+void check_join_gaps(struct profile *p, struct doctor_report *r)
+{
+    double threshold = GAP_FRACTION * r->totals.e2e > GAP_MIN_US ? GAP_FRACTION * r->totals.e2e : GAP_MIN_US;
+    for (size_t i = 0; i < r->nwaits; i++) {
+        const struct wait_fact *w = &r->waits[i];
+        if (w->wait >= threshold && !is_barrier_wait(r, w) && is_join(r, w) && ran_before(r, w->stream, w->start))
+            gap_finding(p, r, w);
+    }
+}

@@ -1,0 +1,206 @@
+/*
+ * sumfile.c - reads summary.json (docs/profile-format.md): the SoC the
+ * profile was modelled on, and the facts no kernel_details.csv carries —
+ * kernels over their core limit, batch-mode kernels that waited for
+ * cores, event waits that kept a stream waiting.
+ *
+ * DESIGN: each list item is read by a table of (key, kind, offset) so that
+ * every required field is checked the same way and a missing or mistyped
+ * one is reported at the item's position. Fields this reader does not use
+ * (e2e, streams, overlap, ...) are not checked: the command computes them
+ * itself from kernel_details.csv, the same way on Ascend's files.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "json.h"
+#include "profile.h"
+
+enum field_kind { F_INT, F_LONG, F_UNSIGNED, F_US, F_STR, F_POOL };
+
+struct field_spec {
+    const char *key;
+    enum field_kind kind;
+    size_t offset;
+};
+
+struct sum_reader {
+    struct profile *p;
+    struct json_doc doc;
+    double origin_us;
+};
+
+static const struct field_spec limit_fields[] = {
+    {"stream_id", F_INT, offsetof(struct limit_hit, stream)},
+    {"task_id", F_LONG, offsetof(struct limit_hit, task_id)},
+    {"name", F_STR, offsetof(struct limit_hit, name)},
+    {"engine", F_POOL, offsetof(struct limit_hit, pool)},
+    {"block_num", F_UNSIGNED, offsetof(struct limit_hit, blocks)},
+    {"limit", F_UNSIGNED, offsetof(struct limit_hit, limit)},
+};
+
+static const struct field_spec batch_fields[] = {
+    {"stream_id", F_INT, offsetof(struct batch_wait, stream)},
+    {"task_id", F_LONG, offsetof(struct batch_wait, task_id)},
+    {"name", F_STR, offsetof(struct batch_wait, name)},
+    {"engine", F_POOL, offsetof(struct batch_wait, pool)},
+    {"block_num", F_UNSIGNED, offsetof(struct batch_wait, blocks)},
+    {"ready_us", F_US, offsetof(struct batch_wait, ready)},
+    {"start_us", F_US, offsetof(struct batch_wait, start)},
+    {"wait_us", F_US, offsetof(struct batch_wait, wait)},
+};
+
+static const struct field_spec wait_fields[] = {
+    {"stream_id", F_INT, offsetof(struct event_wait, stream)},
+    {"task_id", F_LONG, offsetof(struct event_wait, task_id)},
+    {"event_id", F_INT, offsetof(struct event_wait, event_id)},
+    {"recorded_on_stream", F_INT, offsetof(struct event_wait, recorded_on)},
+    {"start_us", F_US, offsetof(struct event_wait, start)},
+    {"end_us", F_US, offsetof(struct event_wait, end)},
+    {"wait_us", F_US, offsetof(struct event_wait, wait)},
+};
+
+static bool read_string_field(struct sum_reader *r, const struct json *v, const struct field_spec *f, char *base,
+                              struct cli_error *err)
+{
+    if (v->type != JSON_STRING)
+        return json_err(&r->doc, v, err, "\"%s\" must be a string, not %s", f->key, json_type_name(v->type));
+    if (f->kind == F_STR) {
+        *(const char **)(void *)(base + f->offset) = arena_strdup(&r->p->arena, v->u.string);
+        return true;
+    }
+    if (str_eq(v->u.string, "cube") || str_eq(v->u.string, "vector")) {
+        *(enum pool *)(void *)(base + f->offset) = str_eq(v->u.string, "cube") ? POOL_CUBE : POOL_VECTOR;
+        return true;
+    }
+    return json_err(&r->doc, v, err, "\"%s\" must be \"cube\" or \"vector\", not \"%s\"", f->key, v->u.string);
+}
+
+static bool read_number_field(struct sum_reader *r, const struct json *v, const struct field_spec *f, char *base,
+                              struct cli_error *err)
+{
+    double x;
+    if (v->type != JSON_NUMBER)
+        return json_err(&r->doc, v, err, "\"%s\" must be a number, not %s", f->key, json_type_name(v->type));
+    x = v->u.number;
+    /* The range first: casting a double out of range is undefined. */
+    if (f->kind != F_US && (x < -1 || x > 2147483647.0 || x != (double)(long)x))
+        return json_err(&r->doc, v, err, "\"%s\" must be a whole number, not %g", f->key, x);
+    if (f->kind == F_US && (x != x || x < -1e15 || x > 1e15))
+        return json_err(&r->doc, v, err, "\"%s\" must be a time in us, not %g", f->key, x);
+    if (f->kind == F_UNSIGNED && x < 0)
+        return json_err(&r->doc, v, err, "\"%s\" must not be negative", f->key);
+    if (f->kind == F_INT)
+        *(int *)(void *)(base + f->offset) = (int)x;
+    else if (f->kind == F_LONG)
+        *(long *)(void *)(base + f->offset) = (long)x;
+    else if (f->kind == F_UNSIGNED)
+        *(unsigned *)(void *)(base + f->offset) = (unsigned)x;
+    else
+        *(double *)(void *)(base + f->offset) = x - r->origin_us;
+    return true;
+}
+
+static bool read_item(struct sum_reader *r, const struct json *item, const struct field_spec *specs, size_t nspecs,
+                      void *out, struct cli_error *err)
+{
+    if (item->type != JSON_OBJECT)
+        return json_err(&r->doc, item, err, "expected an object, found %s", json_type_name(item->type));
+    for (size_t i = 0; i < nspecs; i++) {
+        const struct json *v = json_get(item, specs[i].key);
+        bool ok;
+        if (v == NULL)
+            return json_err(&r->doc, item, err, "this item has no \"%s\"", specs[i].key);
+        ok = specs[i].kind == F_STR || specs[i].kind == F_POOL ? read_string_field(r, v, &specs[i], out, err)
+                                                                : read_number_field(r, v, &specs[i], out, err);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* Reads the array root[key] (absent: none) into a new arena array. */
+static bool read_list(struct sum_reader *r, const char *key, const struct field_spec *specs, size_t nspecs,
+                      size_t elem, void **out, size_t *n, struct cli_error *err)
+{
+    const struct json *list = json_get(&r->doc.root, key);
+    char *items;
+    *out = NULL;
+    *n = 0;
+    if (list == NULL)
+        return true;
+    if (list->type != JSON_ARRAY)
+        return json_err(&r->doc, list, err, "\"%s\" must be an array, not %s", key, json_type_name(list->type));
+    items = arena_alloc(&r->p->arena, list->n * elem + 1);
+    for (size_t i = 0; i < list->n; i++)
+        if (!read_item(r, &list->u.items[i], specs, nspecs, items + i * elem, err))
+            return false;
+    *out = items;
+    *n = list->n;
+    return true;
+}
+
+static bool read_soc(struct sum_reader *r, struct cli_error *err)
+{
+    const struct json *soc = json_get(&r->doc.root, "soc"), *name, *cube, *vector;
+    if (soc == NULL)
+        return true;
+    name = json_get(soc, "name");
+    cube = json_get(soc, "cube_cores");
+    vector = json_get(soc, "vector_cores");
+    if (soc->type != JSON_OBJECT || name == NULL || name->type != JSON_STRING || cube == NULL ||
+        cube->type != JSON_NUMBER || vector == NULL || vector->type != JSON_NUMBER || !(cube->u.number >= 1) ||
+        !(vector->u.number >= 0) || cube->u.number > 65536 || vector->u.number > 65536)
+        return json_err(&r->doc, soc, err, "\"soc\" must be an object with \"name\", \"cube_cores\" (1..65536) and \"vector_cores\" (0..65536)");
+    snprintf(r->p->soc.name, sizeof(r->p->soc.name), "%s", name->u.string);
+    r->p->soc.cores[POOL_CUBE] = (unsigned)cube->u.number;
+    r->p->soc.cores[POOL_VECTOR] = (unsigned)vector->u.number;
+    snprintf(r->p->soc.source, sizeof(r->p->soc.source), "summary.json");
+    r->p->soc.assumed = false;
+    return true;
+}
+
+static bool check_version(struct sum_reader *r, struct cli_error *err)
+{
+    const struct json *root = &r->doc.root, *v = json_get(root, "aclcpu_profile_version");
+    if (root->type != JSON_OBJECT)
+        return json_err(&r->doc, root, err, "expected an object, found %s", json_type_name(root->type));
+    if (v == NULL || v->type != JSON_NUMBER)
+        return json_err(&r->doc, root, err, "no \"aclcpu_profile_version\": not an aclcpu summary.json");
+    if (v->u.number != 1)
+        return json_err(&r->doc, v, err, "aclcpu_profile_version %g: this aclcpu reads version 1", v->u.number);
+    return true;
+}
+
+static bool read_facts(struct sum_reader *r, struct cli_error *err)
+{
+    struct profile *p = r->p;
+    void *limits, *batch, *waits;
+    if (!read_list(r, "limits", limit_fields, CLI_ARRAY_SIZE(limit_fields), sizeof(struct limit_hit), &limits,
+                   &p->nlimits, err) ||
+        !read_list(r, "batch_waits", batch_fields, CLI_ARRAY_SIZE(batch_fields), sizeof(struct batch_wait), &batch,
+                   &p->nbatch_waits, err) ||
+        !read_list(r, "event_waits", wait_fields, CLI_ARRAY_SIZE(wait_fields), sizeof(struct event_wait), &waits,
+                   &p->nevent_waits, err))
+        return false;
+    p->limits = limits;
+    p->batch_waits = batch;
+    p->event_waits = waits;
+    return true;
+}
+
+static bool read_summary(struct sum_reader *r, const char *path, bool facts, struct cli_error *err)
+{
+    if (!json_load(&r->doc, path, err) || !check_version(r, err) || !read_soc(r, err))
+        return false;
+    r->p->has_summary = true;
+    return !facts || read_facts(r, err);
+}
+
+bool sumfile_load(struct profile *p, const char *path, bool facts, struct cli_error *err)
+{
+    struct sum_reader r = {.p = p, .origin_us = (double)p->origin_ns / 1000.0};
+    bool ok = read_summary(&r, path, facts, err);
+    json_free(&r.doc);
+    return ok;
+}
