@@ -215,7 +215,7 @@ sed 's/"cat": "event"/"cat": "elsewhere"/' "$(prof fake_parallel)/ASCEND_PROFILE
     >"$tmp/no_flows/ASCEND_PROFILER_OUTPUT/trace_view.json"
 for d in trace_only no_flows; do
     check 1 "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2, which held stream 1 for 29.800 us" \
-        "assumed: the profile in force" "batch-mode kernels that could not start: needs summary.json" -- doctor "$tmp/$d"
+        "assumed: the profile in force" "batch-mode kernels that could not start, and kernels queued for cores in use: needs summary.json" -- doctor "$tmp/$d"
 done
 
 # A bare CSV of the same profile: the same verdict, and the barrier said to be unknown rather than guessed.
@@ -223,14 +223,14 @@ check 1 "fake parallelism: streams 1 and 2" "Barrier: not known. kernel_details.
     -- doctor "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
 lacks "cast_silu (stream 1, task 4), the first"
 # Ascend-shaped CSVs.
-check 1 "step   3 (Step Id" "main 2 / side 6: side window [1013.000, 1057.900], dominator aclnnFlashAttentionScore" \
+check 1 "step   3 (Step Id" "main 2 / side 6: side window [1013.000, 1057.900], dominator none (no main-stream kernel meets it; the longest, aclnnFlashAttentionScore" \
     "overlap_pct 0.00, fake" "Barrier: not known" "[3b] fake parallelism: streams 2 and 6" \
-    "batch-mode kernels that could not start: needs summary.json" -- doctor "$a2"
+    "batch-mode kernels that could not start, and kernels queued for cores in use: needs summary.json" -- doctor "$a2"
 check 1 '"step": 3' '"kind": "unknown_no_trace"' '"class": "3b"' -- doctor --json "$a2"
 check 1 "main 2 / side 6: side window [13.000, 57.900]" -- doctor --step 1 "$a2"
 check 1 "[3c] cube cores oversubscribed: kernels running at once ask 36 blocks of 24 for 65.000 us" \
     "aclnnMatmul_MatMulV3_MatMulV3 (stream 3, task 107) 24 + aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul" \
-    "e.g. stream 3 c16 + stream 5 c8" "overlap_pct 1.00, real" -- doctor --soc Ascend910_9392 "$a3"
+    "e.g. stream 3 c17 + stream 5 c7" "overlap_pct 1.00, real" -- doctor --soc Ascend910_9392 "$a3"
 lacks "[3b]"
 check 1 "Block Num over the core limit: stream 5 launched aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul with 12 cube blocks under a limit of 8" \
     -- doctor --soc Ascend910_9392 --limit 5=c8v16 "$a3"
@@ -259,6 +259,12 @@ for cmd in summary doctor timeline; do
         $cmd "${o[@]}" "$bad/truncated_summary"
     refuse "not_json/ASCEND_PROFILER_OUTPUT/trace_view.json:2:15: expected a member name" $cmd "${o[@]}" "$bad/not_json"
 done
+
+# summary.json's contention is read like its other lists: a missing field is named where it is.
+mkdir -p "$tmp/no_demand"
+cp -r "$(prof oversubscribed)/ASCEND_PROFILER_OUTPUT" "$tmp/no_demand/"
+sed -i '/"demand_blocks"/d' "$tmp/no_demand/ASCEND_PROFILER_OUTPUT/summary.json"
+refuse 'no_demand/ASCEND_PROFILER_OUTPUT/summary.json:[0-9]+:[0-9]+: this item has no "demand_blocks"' doctor "$tmp/no_demand"
 
 # ---- timeline without a browser: the page itself -----------------------------------------------------------
 refuse "^aclcpu timeline: error: --width 5" timeline --width 5 "$(prof fixed)"
