@@ -231,7 +231,7 @@ static void contention_kernels(struct sum *sm, bool vector, double lo, double hi
         fprintf(sm->f, "%s{\"stream_id\": %d, \"task_id\": %u, \"name\": ", first ? "" : ", ", e->stream_id,
                 e->task_id);
         pv_json_string(sm->f, pv_task_name(e));
-        fputc('}', sm->f);
+        fprintf(sm->f, ", \"ready_us\": %s, \"start_us\": %s}", pv_f3(from), pv_f3(sm->ks[i]));
         first = false;
     }
 }
@@ -370,9 +370,9 @@ static struct pair_overlap overlap_of(struct sum *sm, const struct stream_sum *m
         double a = sm->ks[i] > o.lo ? sm->ks[i] : o.lo, b = sm->ke[i] < o.hi ? sm->ke[i] : o.hi;
         if (e->device != main_s->device || e->stream_id != main_s->id)
             continue;
-        if (o.dom < 0 || b - a > o.overlap + EPS) {
+        if (b - a > o.overlap + EPS) { /* only a kernel that meets the window dominates it */
             o.dom = (int32_t)i;
-            o.overlap = b - a > 0 ? b - a : 0;
+            o.overlap = b - a;
         }
     }
     return o;

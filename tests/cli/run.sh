@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# run.sh ACLCPU FIXTURES - tests the aclcpu command on the fixtures of
-# tests/cli/fixtures/ (see make_fixtures.py there for what each shows):
-# --help on every subcommand, usage errors, info, advise, summary, doctor's
-# verdict on each profile (aclcpu's and Ascend-shaped CSVs), its numbers
-# against the fixtures' own summary.json, and every bad input (exit 2 and
-# one line naming file:line:column). CTest runs it (test "cli").
-# Exit 0 when every check passed, 1 otherwise.
+# run.sh ACLCPU FIXTURES [PROFILES [MOE]] - tests the aclcpu command on the
+# fixtures of tests/cli/fixtures/ (see make_fixtures.py there for what each
+# shows): --help on every subcommand, usage errors, info, advise, summary,
+# doctor's verdict on each profile (aclcpu's and Ascend-shaped CSVs), its
+# numbers against the fixtures' own summary.json, and every bad input (exit
+# 2 and one line naming file:line:column). With PROFILES (the program of
+# profiles.c) and MOE (examples/moe_multistream), also on real profiles the
+# library writes now: each verdict, its key numbers, and summary's and
+# doctor's numbers against the profile's own summary.json. CTest runs it
+# (test "cli"). Exit 0 when every check passed, 1 otherwise.
 set -u
 
-aclcpu=${1:?usage: run.sh ACLCPU FIXTURES}
-fx=${2:?usage: run.sh ACLCPU FIXTURES}
+aclcpu=${1:?usage: run.sh ACLCPU FIXTURES [PROFILES [MOE]]}
+fx=${2:?usage: run.sh ACLCPU FIXTURES [PROFILES [MOE]]}
+profiles=${3:-}
+moe=${4:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/aclcpu-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # The tests must not depend on the caller's configuration.
@@ -215,7 +220,7 @@ sed 's/"cat": "event"/"cat": "elsewhere"/' "$(prof fake_parallel)/ASCEND_PROFILE
     >"$tmp/no_flows/ASCEND_PROFILER_OUTPUT/trace_view.json"
 for d in trace_only no_flows; do
     check 1 "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2, which held stream 1 for 29.800 us" \
-        "assumed: the profile in force" "batch-mode kernels that could not start: needs summary.json" -- doctor "$tmp/$d"
+        "assumed: the profile in force" "batch-mode kernels that could not start, and kernels queued for cores in use: needs summary.json" -- doctor "$tmp/$d"
 done
 
 # A bare CSV of the same profile: the same verdict, and the barrier said to be unknown rather than guessed.
@@ -223,14 +228,14 @@ check 1 "fake parallelism: streams 1 and 2" "Barrier: not known. kernel_details.
     -- doctor "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
 lacks "cast_silu (stream 1, task 4), the first"
 # Ascend-shaped CSVs.
-check 1 "step   3 (Step Id" "main 2 / side 6: side window [1013.000, 1057.900], dominator aclnnFlashAttentionScore" \
+check 1 "step   3 (Step Id" "main 2 / side 6: side window [1013.000, 1057.900], dominator none (no main-stream kernel meets it; the longest, aclnnFlashAttentionScore" \
     "overlap_pct 0.00, fake" "Barrier: not known" "[3b] fake parallelism: streams 2 and 6" \
-    "batch-mode kernels that could not start: needs summary.json" -- doctor "$a2"
+    "batch-mode kernels that could not start, and kernels queued for cores in use: needs summary.json" -- doctor "$a2"
 check 1 '"step": 3' '"kind": "unknown_no_trace"' '"class": "3b"' -- doctor --json "$a2"
 check 1 "main 2 / side 6: side window [13.000, 57.900]" -- doctor --step 1 "$a2"
 check 1 "[3c] cube cores oversubscribed: kernels running at once ask 36 blocks of 24 for 65.000 us" \
     "aclnnMatmul_MatMulV3_MatMulV3 (stream 3, task 107) 24 + aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul" \
-    "e.g. stream 3 c16 + stream 5 c8" "overlap_pct 1.00, real" -- doctor --soc Ascend910_9392 "$a3"
+    "e.g. stream 3 c17 + stream 5 c7" "overlap_pct 1.00, real" -- doctor --soc Ascend910_9392 "$a3"
 lacks "[3b]"
 check 1 "Block Num over the core limit: stream 5 launched aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul with 12 cube blocks under a limit of 8" \
     -- doctor --soc Ascend910_9392 --limit 5=c8v16 "$a3"
@@ -239,6 +244,134 @@ lacks "pass --limit"
 refuse "fixtures: holds [0-9]+ profiler runs" doctor "$fx"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
 refuse "nostream.csv:1:1: missing column 'Stream ID'" doctor "$tmp/nostream.csv"
+
+# ---- real profiles: written now by the library ------------------------------------------------------
+# profiles.c's cases of multistream.md §1.3/§1.4 and moe_multistream's three runs, on the
+# Ascend910B1 (24 cube / 48 vector cores) with declared costs: the modelled times are exact, so
+# the verdicts and numbers below follow what the library writes.
+real=$tmp/real
+rp() { echo "$real/$1"; }
+# gen NAME CMD...: runs a profile-writing program; its output is not checked here.
+gen() {
+    local name=$1
+    shift
+    if ACLCPU_SOC=Ascend910B1 "$@" >"$tmp/out" 2>"$tmp/err"; then ok; else fail "$name did not write its profiles"; fi
+}
+[ -n "$profiles" ] && gen profiles "$profiles" "$real"
+[ -n "$moe" ] && gen moe_multistream "$moe" "$real/moe"
+
+# stream_busy FILE STREAM: busy_us of a stream object in FILE (summary.json or --json output).
+stream_busy() {
+    flat "$1" | grep -oE "\"stream_id\": $2,[^}]*\"busy_us\": *[0-9.]+" | head -n 1 | sed -E 's/.*: *//'
+}
+# dominator_task FILE: the dominator's task_id of the first pair, or "null".
+dominator_task() {
+    flat "$1" | grep -oE '"dominator": (null|\{[^}]*"task_id": [0-9]+)' | head -n 1 | grep -oE '(null|[0-9]+)$'
+}
+
+# agree P RC: summary's E2E, Computing, Free and per-stream busy time, and doctor's (exit RC)
+# overlap_pct and dominator, against real profile P's own summary.json. Where no main-stream
+# kernel meets the side window doctor has no dominator (summary.json then names the main
+# stream's first kernel, with overlap 0).
+agree() {
+    local d sj s
+    d=$(rp "$1")
+    sj=$d/ASCEND_PROFILER_OUTPUT/summary.json
+    check 0 '"e2e_us"' -- summary --json "$d"
+    cp "$tmp/out" "$tmp/summary.json"
+    for key in e2e_us computing_us free_us; do
+        same "$(json_num $key "$tmp/summary.json")" "$(json_num $key "$sj")" "summary $1 $key vs summary.json"
+    done
+    for s in $(grep -oE '"stream_id": [0-9]+, "tasks": [0-9]+, "kernels": [1-9]' "$sj" | sed -E 's/"stream_id": ([0-9]+),.*/\1/'); do
+        same "$(stream_busy "$tmp/summary.json" "$s")" "$(stream_busy "$sj" "$s")" "summary $1 stream $s busy_us vs summary.json"
+    done
+    check "$2" '"exit_code"' -- doctor --json "$d"
+    grep -q '"overlap_pct"' "$sj" || return 0
+    same "$(json_num overlap_pct "$tmp/out")" "$(json_num overlap_pct "$sj")" "doctor $1 overlap_pct vs summary.json"
+    if [ "$(json_num overlap_us "$sj")" = 0.000 ]; then
+        [ "$(dominator_task "$tmp/out")" = null ] && ok || fail "doctor $1: a dominator where nothing meets the side window"
+    else
+        [ "$(dominator_task "$tmp/out")" = "$(dominator_task "$sj")" ] && ok ||
+            fail "doctor $1 dominator task $(dominator_task "$tmp/out") != summary.json's $(dominator_task "$sj")"
+    fi
+}
+
+if [ -n "$profiles" ]; then
+    agree fake_parallel 1
+    agree fixed 0
+    agree oversubscribed 1
+    agree limit_exceeded 1
+    agree core_split 0
+    agree single_stream 1
+    agree prefetch 0
+    check 1 "[3b] fake parallelism: streams 1 and 2 ran one after the other (overlap_pct 0.00)" \
+        "dominator none (no main-stream kernel meets it; the longest, attention [41.600, 101.600], should hide it)" \
+        "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event" \
+        "recorded on stream 2, which held stream 1 for 29.600 us" "Verdict: 1 finding." -- doctor "$(rp fake_parallel)"
+    lacks "EVENT_WAIT gap"
+    check 0 "E2E             111.600" "Free              0.000" "peak 24 of 24 cores: within the cores" \
+        -- summary "$(rp fake_parallel)"
+    check 0 "main 1 / side 2: side window [10.000, 41.600], dominator attention [10.000, 70.000]: overlap 31.600 us, overlap_pct 1.00, real" \
+        "Verdict: no findings." -- doctor "$(rp fixed)"
+    lacks "Not checked"
+    # The batch wait explains the one interval of contention: one finding for it, not two.
+    check 1 "No event orders them: moe_dispatch (stream 2, task 2, batch mode, 32 vector blocks) was ready at 5.000 but waited 30.000 us" \
+        "nonzero_full (stream 1, task 3) held 32: 32 + 32 = 64 > 48 vector cores" \
+        "EVENT_WAIT gap after the join: stream 1 idled 20.000 us waiting for event" "Verdict: 3 findings." \
+        -- doctor "$(rp oversubscribed)"
+    lacks "cores oversubscribed"
+    check 1 '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' '"waits": 1' \
+        -- doctor --json "$(rp oversubscribed)"
+    check 0 "ready at once up to 64: over the cores for 30.000 us in 1 interval (kernels queued; summary.json)" \
+        "[5.000, 35.000] asks 64: nonzero_full (stream 1, 32), moe_dispatch (stream 2, 32)" -- summary "$(rp oversubscribed)"
+    check 1 "Block Num over the core limit: stream 2 launched moe_swiglu with 40 vector blocks under a limit of 16" \
+        "Verdict: 1 finding." -- doctor "$(rp limit_exceeded)"
+    check 1 '"block_num": 40' '"limit": 16' -- doctor --json "$(rp limit_exceeded)"
+    check 0 "main 1 / side 2: side window [0.000, 75.000], dominator attention [0.000, 60.000]" "Verdict: no findings." \
+        -- doctor "$(rp core_split)"
+    check 1 "[3a] side-stream ops never left the main stream: all 3 kernels ran on stream 1" \
+        "Stream 2 exists (2 tasks in trace_view.json) but ran no kernel." "Verdict: 1 finding." -- doctor "$(rp single_stream)"
+    # A stream that only prefetches is a side stream doing its job.
+    check 0 "stream 2       0 kernels, 1 copy or prefetch of 2 tasks" "the prefetches and copies of the streams without kernels" \
+        "Verdict: no findings in what could be checked." -- doctor "$(rp prefetch)"
+    lacks "[3a]"
+fi
+
+if [ -n "$moe" ]; then
+    agree moe/single 1
+    agree moe/dual 1
+    agree moe/dual_limited 0
+    for r in single dual dual_limited; do
+        check 0 "Free              0.000" -- summary "$(rp moe/$r)"
+    done
+    check 1 "[3a] side-stream ops never left the main stream: all 48 kernels ran on stream 1" -- doctor "$(rp moe/single)"
+    # Two streams, every op on all the cores: the kernels never run over the cores (one that asks
+    # for cores in use queues), so the contention is summary.json's, of kernels ready at once.
+    check 1 "main 1 / side 2: side window [139.008, 835.533], dominator flash_attention [230.508," \
+        "[3c] cube cores oversubscribed: kernels ready at once asked 48 blocks of 24, for 236.000 us in 12 intervals" \
+        "the worst, [159.008, 195.008]: routed_experts (stream 1, task 8) 24 + shared_down (stream 2, task 4) 24 = 48 > 24 cube cores" \
+        "Kernels that waited for those cores: shared_gate_up (stream 2) 4 times, routed_experts (stream 1) 4 times, shared_down (stream 2) 4 times" \
+        "e.g. stream 1 c15 + stream 2 c9" \
+        "[acceptance] EVENT_WAIT gaps after the join: stream 1 idled 20.000 us in 4 waits for stream 2" \
+        "In the longest, [202.008, 207.008], stream 2 ran shared_down (stream 2, task 4) [195.008, 207.008]" \
+        "Verdict: 2 findings." -- doctor "$(rp moe/dual)"
+    check 1 '"kind": "core_contention"' '"demand_blocks": 48' '"over_us": 236.000' '"intervals": 12' \
+        '"kind": "join_wait_gap"' '"wait_us": 20.000' '"waits": 4' -- doctor --json "$(rp moe/dual)"
+    check 0 "peak 24 of 24 cores running at once;" \
+        "ready at once up to 48: over the cores for 236.000 us in 12 intervals (kernels queued; summary.json)" \
+        "[132.008, 139.008] asks 48: router (stream 1, 24), shared_gate_up (stream 2, 24)" "... 9 more" \
+        -- summary "$(rp moe/dual)"
+    check 0 '"contention_of": "kernels running or ready (summary.json)"' '"over_us": 236.000' -- summary --json "$(rp moe/dual)"
+    # The split: no contention, no gap at the join.
+    check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(rp moe/dual_limited)"
+    # Without summary.json the queued kernels cannot be seen: said, not guessed.
+    mkdir -p "$tmp/dual_trace/ASCEND_PROFILER_OUTPUT"
+    cp "$(rp moe/dual)"/ASCEND_PROFILER_OUTPUT/{kernel_details.csv,trace_view.json} "$tmp/dual_trace/ASCEND_PROFILER_OUTPUT/"
+    check 1 "EVENT_WAIT gaps after the join: stream 1 idled 20.000 us in 4 waits for stream 2" \
+        "kernels queued for cores in use: needs summary.json" -- doctor "$tmp/dual_trace"
+    lacks "cores oversubscribed"
+    check 0 "48 kernels on 2 streams" -- timeline "$(rp moe/dual)" -o "$tmp/moe.html"
+fi
 
 # ---- bad input: exit 2, one line, file:line:column -----------------------------------------------------------
 bad=$fx/bad
@@ -259,6 +392,12 @@ for cmd in summary doctor timeline; do
         $cmd "${o[@]}" "$bad/truncated_summary"
     refuse "not_json/ASCEND_PROFILER_OUTPUT/trace_view.json:2:15: expected a member name" $cmd "${o[@]}" "$bad/not_json"
 done
+
+# summary.json's contention is read like its other lists: a missing field is named where it is.
+mkdir -p "$tmp/no_demand"
+cp -r "$(prof oversubscribed)/ASCEND_PROFILER_OUTPUT" "$tmp/no_demand/"
+sed -i '/"demand_blocks"/d' "$tmp/no_demand/ASCEND_PROFILER_OUTPUT/summary.json"
+refuse 'no_demand/ASCEND_PROFILER_OUTPUT/summary.json:[0-9]+:[0-9]+: this item has no "demand_blocks"' doctor "$tmp/no_demand"
 
 # ---- timeline without a browser: the page itself -----------------------------------------------------------
 refuse "^aclcpu timeline: error: --width 5" timeline --width 5 "$(prof fixed)"

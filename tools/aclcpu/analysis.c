@@ -6,10 +6,17 @@
  * kernel_details.csv (plus, for E2E, the trace's other tasks), so that a
  * profile of Ascend's own profiler gets the same treatment as aclcpu's.
  * Multi-stream concurrency is counted once (unions), never summed, as
- * Ascend's Overlap Analysis does. The core sweep walks start/end points in
- * time order, handling all points of one instant before judging it, so a
- * kernel that ends exactly when another starts never counts as running
- * with it. Results live in the caller's arena.
+ * Ascend's Overlap Analysis does. The files' times have 3 decimals, so
+ * start + duration may miss the next kernel's start by 0.001: unions merge
+ * intervals that meet within EPS_US, a Free or gap below it is 0, and
+ * overlaps that differ by less are equal (the earliest kernel wins, as in
+ * summary.json). The core sweep walks start/end points in time order,
+ * handling all points of one instant before judging it, so a kernel that
+ * ends exactly when another starts never counts as running with it. On
+ * aclcpu's modelled clock kernels never run over the cores (one that asks
+ * for busy cores queues), so the intervals of contention come from
+ * summary.json, which knows when each kernel was ready. Results live in
+ * the caller's arena.
  */
 #include "analysis.h"
 
@@ -31,7 +38,7 @@ size_t intervals_union(struct interval *iv, size_t n)
         return 0;
     sort_items(iv, n, sizeof(*iv), interval_order);
     for (size_t i = 1; i < n; i++) {
-        if (iv[i].start <= iv[out].end) {
+        if (iv[i].start <= iv[out].end + EPS_US) {
             if (iv[i].end > iv[out].end)
                 iv[out].end = iv[i].end;
         } else {
@@ -81,7 +88,7 @@ void profile_totals(const struct profile *p, struct totals *t)
     }
     t->e2e = t->last - t->first;
     t->computing = intervals_length(iv, n);
-    t->free = t->e2e - t->computing;
+    t->free = t->e2e - t->computing < EPS_US ? 0 : t->e2e - t->computing;
     t->kernels = p->nkernels;
     free(iv);
 }
@@ -117,7 +124,7 @@ static double union_of_sorted(const struct task *const *k, size_t n)
 {
     double busy = 0, lo = k[0]->start, hi = k[0]->end;
     for (size_t i = 1; i < n; i++) {
-        if (k[i]->start > hi) {
+        if (k[i]->start > hi + EPS_US) {
             busy += hi - lo;
             lo = k[i]->start;
         }
@@ -140,7 +147,7 @@ static void stats_from_kernels(const struct task **sorted, size_t n, struct stre
         s->kernels = j - i;
         s->first = sorted[i]->start;
         s->busy = union_of_sorted(s->list, s->kernels);
-        s->gaps = s->last - s->first - s->busy;
+        s->gaps = s->last - s->first - s->busy < EPS_US ? 0 : s->last - s->first - s->busy;
         i = j;
     }
 }
@@ -325,6 +332,73 @@ void pool_sweep(const struct profile *p, enum pool pool, struct arena *a, struct
     free(pts);
 }
 
+/* ---- summary.json's contention --------------------------------------------------------------- */
+
+static int key_order(const void *a, const void *b)
+{
+    const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    return (x->task_id > y->task_id) - (x->task_id < y->task_id);
+}
+
+const struct task **kernels_by_key(const struct profile *p, struct arena *a)
+{
+    const struct task **index = arena_alloc(a, (p->nkernels + 1) * sizeof(*index));
+    for (size_t i = 0; i < p->nkernels; i++)
+        index[i] = &p->kernels[i];
+    sort_items(index, p->nkernels, sizeof(*index), key_order);
+    return index;
+}
+
+const struct task *kernel_of_key(const struct task *const *index, size_t n, int stream, long task_id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct task *t = index[mid];
+        if (t->stream < stream || (t->stream == stream && t->task_id < task_id))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && index[lo]->stream == stream && index[lo]->task_id == task_id ? index[lo] : NULL;
+}
+
+/* The span of summary.json's interval c, its kernels found among the rows. */
+static struct over_span span_of(const struct contention *c, const struct task *const *index, size_t n,
+                                struct arena *a)
+{
+    struct over_span sp = {.start = c->start, .end = c->end, .demand = c->demand};
+    sp.kernels = arena_alloc(a, (c->nkernels + 1) * sizeof(*sp.kernels));
+    for (size_t k = 0; k < c->nkernels; k++) {
+        const struct task *t = kernel_of_key(index, n, c->kernels[k].stream, c->kernels[k].task_id);
+        if (t != NULL)
+            sp.kernels[sp.nkernels++] = t;
+    }
+    return sp;
+}
+
+void pool_usage(const struct profile *p, enum pool pool, struct arena *a, struct pool_usage *u)
+{
+    const struct task **index;
+    size_t n = 0;
+    pool_sweep(p, pool, a, u);
+    if (!p->has_facts || p->summary_cores[pool] != u->cores) /* --soc named other cores */
+        return;
+    index = kernels_by_key(p, a);
+    u->queued = true;
+    u->over_us = 0;
+    u->spans = arena_alloc(a, (p->ncontention + 1) * sizeof(*u->spans));
+    for (size_t i = 0; i < p->ncontention; i++)
+        if (p->contention[i].pool == pool) {
+            u->spans[n] = span_of(&p->contention[i], index, p->nkernels, a);
+            u->over_us += u->spans[n].end - u->spans[n].start;
+            n++;
+        }
+    u->nspans = n;
+}
+
 /* ---- overlap_pct ---------------------------------------------------------------------------- */
 
 const char *verdict_name(enum verdict v)
@@ -355,7 +429,7 @@ static void find_dominator(const struct stream_stat *main_st, struct pair *pr)
     for (size_t i = 0; i < main_st->kernels; i++) {
         const struct task *k = main_st->list[i];
         double x = intersect(k->start, k->end, pr->side_window.start, pr->side_window.end);
-        if (x > best_x) {
+        if (x > best_x + EPS_US) {
             best = k;
             best_x = x;
         }
@@ -390,7 +464,7 @@ size_t stream_pairs(const struct stream_stat *st, size_t n, struct arena *a, str
             if (x->kernels == 0 || y->kernels == 0)
                 continue;
             /* The main stream is the busier one (the lower id of equals). */
-            pr->main = y->busy > x->busy ? y->stream : x->stream;
+            pr->main = y->busy > x->busy + EPS_US ? y->stream : x->stream;
             pr->side = pr->main == x->stream ? y->stream : x->stream;
             judge_pair(pr->main == x->stream ? x : y, pr->main == x->stream ? y : x, pr);
             np++;

@@ -10,11 +10,16 @@
 
 #include "profile.h"
 
+/* The files' times have 3 decimals, so start + duration can miss the next
+ * start by 0.001 us: times closer than this are the same time. */
+#define EPS_US 0.0015
+
 /* overlap_pct verdicts: real >= 0.5, fake <= 0.05, partial between. */
 #define OVERLAP_REAL 0.5
 #define OVERLAP_FAKE 0.05
 
-/* Sorts and merges iv[0..n) in place; returns the merged count. */
+/* Sorts and merges iv[0..n) in place (intervals that meet within EPS_US
+ * merge); returns the merged count. */
 size_t intervals_union(struct interval *iv, size_t n);
 double intervals_length(const struct interval *iv, size_t n);
 
@@ -65,14 +70,28 @@ struct over_span {
 
 struct pool_usage {
     enum pool pool;
-    unsigned cores, peak;
+    unsigned cores, peak; /* peak: the most blocks running at once */
     double peak_at;
     double over_us;
     struct over_span *spans;
     size_t nspans;
+    bool queued; /* spans are summary.json's: kernels running or ready and queued */
 };
 
+/* The running-at-once sweep: the peak, and the spans in which kernels
+ * running at once ask for more blocks than the pool has. */
 void pool_sweep(const struct profile *p, enum pool pool, struct arena *a, struct pool_usage *u);
+/* The sweep's peak, and the spans over the cores: summary.json's when the
+ * profile has them and its cores are the ones counted against (on the
+ * modelled chip a kernel that asks for busy cores queues, so kernels never
+ * run over the cores and only the ready times show the contention), else
+ * the sweep's (Ascend's own CSVs, the measured clock, --soc elsewhere). */
+void pool_usage(const struct profile *p, enum pool pool, struct arena *a, struct pool_usage *u);
+
+/* The kernel row of (stream, task id), or NULL; index is every kernel
+ * sorted by kernels_by_key. */
+const struct task **kernels_by_key(const struct profile *p, struct arena *a);
+const struct task *kernel_of_key(const struct task *const *index, size_t n, int stream, long task_id);
 
 enum verdict { VERDICT_REAL, VERDICT_PARTIAL, VERDICT_FAKE };
 const char *verdict_name(enum verdict v);
@@ -81,7 +100,8 @@ struct pair {
     int main, side;
     struct interval side_window;
     const struct task *dominator; /* the main-stream kernel that should hide the side window */
-    bool dominator_by_length;     /* nothing intersected: the longest one */
+    bool dominator_by_length;     /* nothing intersected: the longest one, the op that should have hidden it
+                                     (summary.json then has no dominator in the §1.3 sense) */
     double overlap_us, pct;
     enum verdict verdict;
 };

@@ -71,20 +71,29 @@ static void print_overlap(const struct doctor_report *r)
         printf("  none: fewer than two streams ran kernels\n");
     for (size_t i = 0; i < r->npairs; i++) {
         const struct pair *pr = &r->pairs[i];
-        printf("  main %d / side %d: side window [%.3f, %.3f], dominator %s [%.3f, %.3f]: overlap %.3f us, "
-               "overlap_pct %.2f, %s\n",
-               pr->main, pr->side, pr->side_window.start, pr->side_window.end, pr->dominator->name,
-               pr->dominator->start, pr->dominator->end, pr->overlap_us, pr->pct, verdict_name(pr->verdict));
+        char dom[512];
+        snprintf(dom, sizeof(dom), pr->dominator_by_length ? "dominator none (no main-stream kernel meets it; the "
+                 "longest, %s [%.3f, %.3f], should hide it)" : "dominator %s [%.3f, %.3f]", pr->dominator->name,
+                 pr->dominator->start, pr->dominator->end);
+        printf("  main %d / side %d: side window [%.3f, %.3f], %s: overlap %.3f us, overlap_pct %.2f, %s\n", pr->main,
+               pr->side, pr->side_window.start, pr->side_window.end, dom, pr->overlap_us, pr->pct,
+               verdict_name(pr->verdict));
     }
 }
 
-static void print_streams(const struct doctor_report *r)
+static void print_streams(const struct profile *p, const struct doctor_report *r)
 {
     text_heading(stdout, "Streams");
-    for (size_t i = 0; i < r->nstreams; i++)
-        if (r->streams[i].kernels > 0)
-            printf("  stream %-4d %4zu kernels, busy %.3f us in [%.3f, %.3f]\n", r->streams[i].stream,
-                   r->streams[i].kernels, r->streams[i].busy, r->streams[i].first, r->streams[i].last);
+    for (size_t i = 0; i < r->nstreams; i++) {
+        const struct stream_stat *s = &r->streams[i];
+        size_t data = data_tasks(p, s->stream);
+        if (s->kernels > 0)
+            printf("  stream %-4d %4zu kernels, busy %.3f us in [%.3f, %.3f]\n", s->stream, s->kernels, s->busy,
+                   s->first, s->last);
+        else if (data > 0)
+            printf("  stream %-4d    0 kernels, %zu cop%s or prefetch%s of %zu tasks\n", s->stream, data,
+                   data == 1 ? "y" : "ies", data == 1 ? "" : "es", s->tasks);
+    }
 }
 
 static void print_route(const struct route *rt, const struct doctor_opts *o)
@@ -114,7 +123,7 @@ static void print_text(const struct profile *p, const struct doctor_opts *o, con
     print_profile_header(p, "doctor");
     printf("  path   %s%s\n", route_paths[o->path].name,
            o->path_given ? "" : " (the default; --path ge|npugraph_ex gives those APIs)");
-    print_streams(r);
+    print_streams(p, r);
     print_overlap(r);
     if (r->nfindings > 0)
         text_heading(stdout, "Findings, in the order to fix them (dependencies first; only then core limits, "
@@ -181,7 +190,14 @@ static void write_overlap_json(struct jw *w, const struct doctor_report *r)
         jw_us(w, NULL, pr->side_window.start);
         jw_us(w, NULL, pr->side_window.end);
         jw_end(w);
-        write_task_json(w, "dominator", pr->dominator);
+        /* As summary.json's overlap: the dominator is the kernel that meets the
+         * side window most; none meets it, none is (should_hide says which would). */
+        if (pr->dominator_by_length) {
+            jw_null(w, "dominator");
+            write_task_json(w, "should_hide", pr->dominator);
+        } else {
+            write_task_json(w, "dominator", pr->dominator);
+        }
         jw_us(w, "overlap_us", pr->overlap_us);
         jw_fixed(w, "overlap_pct", pr->pct, 4);
         jw_str(w, "verdict", verdict_name(pr->verdict));
@@ -279,9 +295,12 @@ const struct command cmd_doctor = {
             "  3a  side-stream ops never left the main stream;\n"
             "  3b  fake parallelism: overlap_pct per stream pair (computed from kernel_details.csv), and the\n"
             "      main-stream op that acts as the barrier (from trace_view.json when present);\n"
-            "  3c  real overlap without speed-up: core contention (Block Num sums of concurrent kernels\n"
-            "      against the cores), a batch-mode kernel that cannot start, a stream with a tail;\n"
-            "  and Block Num over the core limit in force, EVENT_WAIT gaps after the join.\n"
+            "  3c  real overlap without speed-up: core contention (Block Num sums of kernels running at\n"
+            "      once against the cores; on an aclcpu profile, of kernels ready at once, from summary.json,\n"
+            "      as a kernel that asks for cores in use queues), a batch-mode kernel that cannot start,\n"
+            "      a stream with a tail;\n"
+            "  and Block Num over the core limit in force, EVENT_WAIT gaps after the join (added up per\n"
+            "  pair of streams).\n"
             "Each finding names the kernels and streams and the number behind it, and gives the remedy in\n"
             "the seed's order (fix dependencies first; only then core limits, stream limits, prefetch) with\n"
             "the API for the execution path (aclcpu advise prints the whole table). A multi-step profile is\n"

@@ -7,6 +7,10 @@
  * (doctor is the one that judges). Everything is computed by analysis.c
  * from the kernel rows, so a bare Ascend CSV gets the same figures; what
  * the file cannot tell (streams without a Stream ID column) is said so.
+ * The one exception is core contention on aclcpu's modelled clock: there a
+ * kernel asking for busy cores queues, so only summary.json, which knows
+ * when kernels were ready, can show it; its intervals are used when the
+ * profile has them (analysis.c, pool_usage).
  */
 #include <stdlib.h>
 
@@ -42,7 +46,7 @@ static void compute(struct profile *p, struct summary *s)
     for (size_t i = 0; i < s->ngroups; i++)
         s->kernel_time += s->groups[i].total;
     for (int pool = 0; pool < POOLS; pool++)
-        pool_sweep(p, (enum pool)pool, &p->arena, &s->pools[pool]);
+        pool_usage(p, (enum pool)pool, &p->arena, &s->pools[pool]);
     s->nsteps = profile_steps(p, s->steps, CLI_ARRAY_SIZE(s->steps));
 }
 
@@ -94,6 +98,14 @@ static void print_top(const struct summary *s)
         printf("  ... %zu more (--top)\n", s->ngroups - s->top);
 }
 
+static unsigned most_asked(const struct pool_usage *u)
+{
+    unsigned most = 0;
+    for (size_t i = 0; i < u->nspans; i++)
+        most = u->spans[i].demand > most ? u->spans[i].demand : most;
+    return most;
+}
+
 static void print_pool(const struct profile *p, const struct pool_usage *u)
 {
     printf("  %-6s peak %u of %u cores", pool_name(u->pool), u->peak, u->cores);
@@ -101,8 +113,12 @@ static void print_pool(const struct profile *p, const struct pool_usage *u)
         printf(": within the cores\n");
         return;
     }
-    printf(" at %.3f us: over the cores for %.3f us in %zu interval%s\n", u->peak_at, u->over_us, u->nspans,
-           u->nspans == 1 ? "" : "s");
+    if (u->queued)
+        printf(" running at once;\n         ready at once up to %u: over the cores for %.3f us in %zu interval%s "
+               "(kernels queued; summary.json)\n", most_asked(u), u->over_us, u->nspans, u->nspans == 1 ? "" : "s");
+    else
+        printf(" at %.3f us: over the cores for %.3f us in %zu interval%s\n", u->peak_at, u->over_us, u->nspans,
+               u->nspans == 1 ? "" : "s");
     for (size_t i = 0; i < u->nspans && i < 3; i++) {
         const struct over_span *sp = &u->spans[i];
         printf("         [%.3f, %.3f] asks %u:", sp->start, sp->end, sp->demand);
@@ -111,11 +127,13 @@ static void print_pool(const struct profile *p, const struct pool_usage *u)
                    task_demand(sp->kernels[k], u->pool, &p->soc));
         printf("%s\n", sp->nkernels > 4 ? ", ..." : "");
     }
+    if (u->nspans > 3)
+        printf("         ... %zu more (--json lists them)\n", u->nspans - 3);
 }
 
 static void print_cores(const struct profile *p, const struct summary *s)
 {
-    text_heading(stdout, "Cores (Block Num of kernels running at once, against the cores)");
+    text_heading(stdout, "Cores (Block Num of kernels running at once, or ready (summary.json), against the cores)");
     for (int pool = 0; pool < POOLS; pool++)
         if (p->soc.cores[pool] > 0 || s->pools[pool].peak > 0)
             print_pool(p, &s->pools[pool]);
@@ -145,8 +163,8 @@ static void write_streams_json(struct jw *w, const struct summary *s)
         jw_int(w, "stream_id", st->stream);
         jw_int(w, "kernels", (long long)st->kernels);
         jw_us(w, "busy_us", st->busy);
-        jw_us(w, "first_start_us", st->first);
-        jw_us(w, "last_end_us", st->last);
+        jw_us(w, "first_kernel_start_us", st->first); /* summary.json's first_start_us counts every task */
+        jw_us(w, "last_kernel_end_us", st->last);
         jw_us(w, "gaps_us", st->gaps);
         jw_end(w);
     }
@@ -200,6 +218,7 @@ static void write_cores_json(struct jw *w, const struct profile *p, const struct
         jw_int(w, "peak_blocks", u->peak);
         jw_us(w, "peak_at_us", u->peak_at);
         jw_us(w, "over_us", u->over_us);
+        jw_str(w, "contention_of", u->queued ? "kernels running or ready (summary.json)" : "kernels running at once");
         jw_array(w, "contention");
         for (size_t i = 0; i < u->nspans; i++)
             write_span_json(w, p, u, &u->spans[i]);
@@ -261,9 +280,12 @@ const struct command cmd_summary = {
     .help = "Summarises a profile: E2E (first task start to last task end), Computing (the union of kernel\n"
             "intervals over all streams), Free (E2E - Computing), per-stream busy time, the kernels that\n"
             "took longest, and the Block Num sums of kernels running at once against the cube and vector\n"
-            "cores (MIX kernels count on both). Reads an aclcpu profile directory or any kernel_details.csv,\n"
-            "including one written by Ascend's profiler (Block Num or Block Dim, Step Id or not, with or\n"
-            "without PMU metric columns; a file is read alone). Times are us from the profile's first task.",
+            "cores (MIX kernels count on both); on an aclcpu profile also summary.json's intervals in which\n"
+            "kernels ready at once asked for more cores than there are (on the modelled chip they queue).\n"
+            "Reads an aclcpu profile directory or any kernel_details.csv, including one written by Ascend's\n"
+            "profiler (Block Num or Block Dim, Step Id or not, with or without PMU metric columns; a file is\n"
+            "read alone). Times are us from the profile's first task; times closer than 0.001 us (the\n"
+            "files' 3 decimals) are the same time.",
     .options = summary_options,
     .noptions = CLI_ARRAY_SIZE(summary_options),
     .min_args = 1,

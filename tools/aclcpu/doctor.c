@@ -11,7 +11,8 @@
  * the dominator; a side stream held back by a wait on the main stream, or
  * a batch-mode kernel that waited for cores, are the other explanations.
  * Without those files the explanation is reported as not known, never
- * guessed from timing. Findings are kept in the seed's order of remedies:
+ * guessed from timing. A stream that ran no kernel but copies or
+ * prefetches is a side stream doing its job, so it is not class 3a. Findings are kept in the seed's order of remedies:
  * dependencies first, then core limits, stream limits, prefetch.
  */
 #include "doctor.h"
@@ -69,7 +70,7 @@ static void note_unchecked(struct doctor_report *r, const char *what)
 
 /* ---- waits: summary.json's event_waits, else the trace's wait tasks ----------------------- */
 
-static bool has_facts(const struct profile *p) { return p->has_summary && p->clock == CLOCK_MODELLED; }
+static bool has_facts(const struct profile *p) { return p->has_facts; }
 
 /* The event edge that ends at wait task w (edges are ordered by the stream
  * and time they end at), or NULL. */
@@ -139,6 +140,26 @@ static void list_kernelless_streams(const struct doctor_report *r, struct findin
         }
 }
 
+/* Copies and prefetches of trace_view.json on stream (none without it). */
+size_t data_tasks(const struct profile *p, int stream)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->ntasks; i++)
+        n += p->tasks[i].stream == stream &&
+             (p->tasks[i].kind == TASK_CMO || p->tasks[i].kind == TASK_MEMCPY || p->tasks[i].kind == TASK_MEMSET);
+    return n;
+}
+
+/* A stream without kernels that moves data (a prefetch or copy stream) is
+ * a side stream doing its job, not ops that never left the main stream. */
+static bool data_side_stream(const struct profile *p, const struct doctor_report *r)
+{
+    for (size_t i = 0; i < r->nstreams; i++)
+        if (r->streams[i].kernels == 0 && data_tasks(p, r->streams[i].stream) > 0)
+            return true;
+    return false;
+}
+
 static void check_side_streams(const struct profile *p, struct doctor_report *r)
 {
     const struct stream_stat *only = NULL;
@@ -151,6 +172,11 @@ static void check_side_streams(const struct profile *p, struct doctor_report *r)
         }
     if (with_kernels != 1)
         return;
+    if (data_side_stream(p, r)) {
+        note_unchecked(r, "the prefetches and copies of the streams without kernels (their size against the "
+                          "window before the op that reads them; see aclcpu advise --problem prefetch)");
+        return;
+    }
     f = finding_new(r, "no_side_stream", "3a", ORDER_DEPENDENCIES, RQ_switch);
     finding_stream(f, only->stream);
     snprintf(f->title, sizeof(f->title), "side-stream ops never left the main stream: all %zu kernels ran on stream %d",
@@ -291,8 +317,8 @@ static void explain_op(struct finding *f, const struct pair *pr, const struct ba
     wait_ref(wait, sizeof(wait), b->wait);
     snprintf(f->cause, sizeof(f->cause),
              "Barrier: %s, the first main-stream op after %s, which held stream %d for %.3f us; it is ordered "
-             "before %s, so stream %d cannot run its dominator beside stream %d.",
-             op, wait, pr->main, b->wait->wait, pr->dominator->name, pr->main, pr->side);
+             "before %s, so stream %d cannot run %s beside stream %d.",
+             op, wait, pr->main, b->wait->wait, pr->dominator->name, pr->main, pr->dominator->name, pr->side);
     snprintf(f->remedy, sizeof(f->remedy),
              "Fix the dependency first: %s consumes the side output, so move it into the side-stream block (pin the "
              "pre-compute there), and join stream %d after %s is issued, just before the first op that needs the "
@@ -402,7 +428,9 @@ static void list_unchecked(const struct profile *p, const struct doctor_opts *o,
         note_unchecked(r, "the barrier op of fake parallelism and EVENT_WAIT gaps after the join: "
                           "kernel_details.csv has no event tasks (read the profile directory with trace_view.json)");
     if (!has_facts(p))
-        note_unchecked(r, "batch-mode kernels that could not start: needs summary.json (batch_waits)");
+        note_unchecked(r, "batch-mode kernels that could not start, and kernels queued for cores in use: needs "
+                          "summary.json (batch_waits, core_usage.contention); only kernels running at once over "
+                          "the cores were checked");
     if (!p->has_trace && !has_facts(p) && o->nlimits == 0)
         note_unchecked(r, "Block Num against the core limits in force: kernel_details.csv does not carry them "
                           "(pass --limit STREAM=cNvM)");

@@ -99,8 +99,9 @@ struct doctor_report {
 void doctor_run(struct profile *p, const struct doctor_opts *o, struct doctor_report *r);
 void doctor_free(struct doctor_report *r);
 
-/* The checks, by file: doctor.c (3a, 3b, waits), doctor_cores.c (3c and
- * the acceptance checks). */
+/* The checks, by file: doctor.c (3a, 3b, waits), doctor_contention.c (3c
+ * core contention), doctor_cores.c (the rest of 3c and the acceptance
+ * checks). */
 struct finding *finding_new(struct doctor_report *r, const char *kind, const char *seed, enum remedy_order order,
                             enum route_problem problem);
 void finding_number(struct finding *f, const char *key, double value, int decimals);
@@ -114,11 +115,12 @@ void check_limits(struct profile *p, const struct doctor_opts *o, struct doctor_
 void check_stream_tails(struct profile *p, const struct doctor_opts *o, struct doctor_report *r);
 void check_join_gaps(struct profile *p, struct doctor_report *r);
 
+/* Copies and prefetches (trace_view.json) on stream. */
+size_t data_tasks(const struct profile *p, int stream);
+
 /* The limit in force for kernel k in pool (trace args, else --limit), or NO_LIMIT. */
 int limit_for(const struct task *k, const struct profile *p, const struct doctor_opts *o, enum pool pool);
 /* The trace task that is CSV kernel k (same stream and start), or NULL. */
 const struct task *trace_task_of(const struct profile *p, const struct task *k);
-
-#define EPS_US 0.0015
 
 #endif

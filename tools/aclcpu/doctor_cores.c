@@ -2,9 +2,7 @@
  * doctor_cores.c - the triage's class 3c (real overlap without speed-up)
  * and the acceptance checks of spec/multistream.md §1.3.
  *
- * DESIGN: core contention is judged by summing the Block Num of kernels
- * running at once against the SoC's cores per pool (MIX kernels count on
- * both), never by op type ("a MatMul can run with blk=1"). A batch-mode
+ * DESIGN: core contention itself is doctor_contention.c's. A batch-mode
  * kernel that could not start, and the kernels that held its cores, come
  * from summary.json's batch_waits. A limit is "set" when the limit in
  * force at launch (trace_view.json's Core Limit, summary.json's limits, or
@@ -13,7 +11,11 @@
  * A stream has a tail when, after the pair's overlap, one stream runs on
  * alone while the other's cores sit idle: the side stream (the main stream
  * then waits at the join: an EVENT_WAIT gap), or a core-limited dominator
- * that outlives the side window.
+ * that outlives the side window. Join gaps add up per pair of streams: a
+ * layered program joins once a layer, and a gap too small to matter alone
+ * repeats. A side stream's wait for its fork is not a join: a wait on the
+ * other stream of a pair counts only on the pair's main (busier) stream,
+ * where idling is lost time; on the side stream it is slack.
  */
 #include "doctor.h"
 
@@ -66,95 +68,6 @@ int limit_for(const struct task *k, const struct profile *p, const struct doctor
         if (o->limits[i].stream == k->stream)
             return o->limits[i].limit[pool];
     return NO_LIMIT;
-}
-
-/* ---- core contention ------------------------------------------------------------------- */
-
-static const struct over_span *worst_span(const struct pool_usage *u)
-{
-    const struct over_span *worst = &u->spans[0];
-    for (size_t i = 1; i < u->nspans; i++)
-        if (u->spans[i].demand > worst->demand ||
-            (u->spans[i].demand == worst->demand &&
-             u->spans[i].end - u->spans[i].start > worst->end - worst->start))
-            worst = &u->spans[i];
-    return worst;
-}
-
-/* What each stream asks in the span (at most 8 streams), for the split. */
-static size_t demand_by_stream(const struct profile *p, const struct pool_usage *u, const struct over_span *sp,
-                               int streams[8], unsigned asks[8])
-{
-    size_t n = 0;
-    for (size_t k = 0; k < sp->nkernels; k++) {
-        const struct task *t = sp->kernels[k];
-        unsigned d = task_demand(t, u->pool, &p->soc);
-        size_t j = 0;
-        while (j < n && streams[j] != t->stream)
-            j++;
-        if (j == n && n == 8)
-            continue;
-        if (j == n) {
-            streams[n] = t->stream;
-            asks[n++] = 0;
-        }
-        asks[j] = d > asks[j] ? d : asks[j];
-    }
-    return n;
-}
-
-/* "stream 3 c16 + stream 5 c8": the cores shared out in proportion to
- * what each stream asks. */
-static void suggest_split(char *buf, size_t n, const struct profile *p, const struct pool_usage *u,
-                          const struct over_span *sp)
-{
-    int streams[8];
-    unsigned asks[8], total = 0;
-    size_t ns = demand_by_stream(p, u, sp, streams, asks);
-    for (size_t i = 0; i < ns; i++)
-        total += asks[i];
-    for (size_t i = 0; i < ns && total > 0; i++) {
-        unsigned share = (unsigned)((unsigned long long)u->cores * asks[i] / total);
-        append(buf, n, "%sstream %d %c%u", i ? " + " : "", streams[i], u->pool == POOL_CUBE ? 'c' : 'v',
-               share > 0 ? share : 1);
-    }
-}
-
-static void contention_finding(struct profile *p, struct doctor_report *r, const struct pool_usage *u)
-{
-    const struct over_span *sp = worst_span(u);
-    struct finding *f = finding_new(r, "core_contention", "3c", ORDER_CORE_LIMITS, RQ_limits);
-    char ref[256], split[256] = "";
-    snprintf(f->title, sizeof(f->title), "%s cores oversubscribed: kernels running at once ask %u blocks of %u for %.3f us",
-             pool_name(u->pool), sp->demand, u->cores, u->over_us);
-    snprintf(f->facts, sizeof(f->facts), "In %zu interval%s (%.3f us in all); the worst, [%.3f, %.3f]:", u->nspans,
-             u->nspans == 1 ? "" : "s", u->over_us, sp->start, sp->end);
-    for (size_t k = 0; k < sp->nkernels && k < 6; k++) {
-        append(f->facts, sizeof(f->facts), "%s %s %u", k ? " +" : "", kernel_ref(ref, sizeof(ref), sp->kernels[k]),
-               task_demand(sp->kernels[k], u->pool, &p->soc));
-        finding_stream(f, sp->kernels[k]->stream);
-    }
-    append(f->facts, sizeof(f->facts), "%s = %u > %u %s cores (%s).", sp->nkernels > 6 ? " + ..." : "", sp->demand,
-           u->cores, pool_name(u->pool), p->soc.source);
-    suggest_split(split, sizeof(split), p, u, sp);
-    snprintf(f->remedy, sizeof(f->remedy),
-             "Size core limits so that the streams running together add up to at most %u %s cores, e.g. %s (in "
-             "proportion to what they ask; halving cores costs about 1.2-1.6x latency).",
-             u->cores, pool_name(u->pool), split);
-    finding_number(f, "demand_blocks", sp->demand, 0);
-    finding_number(f, "cores", u->cores, 0);
-    finding_number(f, "over_us", u->over_us, 3);
-    finding_number(f, "intervals", (double)u->nspans, 0);
-}
-
-void check_core_contention(struct profile *p, struct doctor_report *r)
-{
-    for (int pool = 0; pool < POOLS; pool++) {
-        struct pool_usage u;
-        pool_sweep(p, (enum pool)pool, &p->arena, &u);
-        if (u.nspans > 0)
-            contention_finding(p, r, &u);
-    }
 }
 
 /* ---- batch-mode kernels that could not start -------------------------------------------- */
@@ -276,7 +189,7 @@ void check_limits(struct profile *p, const struct doctor_opts *o, struct doctor_
 {
     struct limit_group groups[32];
     size_t ng = 0;
-    if (p->has_summary && p->clock == CLOCK_MODELLED && o->nlimits == 0) {
+    if (p->has_facts && o->nlimits == 0) {
         for (size_t i = 0; i < p->nlimits; i++) {
             const struct limit_hit *h = &p->limits[i];
             if (h->limit < p->soc.cores[h->pool] && h->blocks > h->limit)
@@ -356,31 +269,64 @@ static bool ran_before(const struct doctor_report *r, int stream, double t)
     return false;
 }
 
-static void gap_finding(const struct profile *p, struct doctor_report *r, const struct wait_fact *w)
+/* The kernels of the stream w waited for that ran during it, into the facts. */
+static void append_meanwhile(const struct profile *p, struct finding *f, const struct wait_fact *w, const char *lead)
 {
-    struct finding *f = finding_new(r, "join_wait_gap", "acceptance", ORDER_CORE_LIMITS, RQ_tail);
     char ref[256];
     size_t shown = 0;
-    finding_stream(f, w->stream);
-    if (w->recorded_on >= 0)
-        finding_stream(f, w->recorded_on);
-    snprintf(f->title, sizeof(f->title), "EVENT_WAIT gap after the join: stream %d idled %.3f us waiting for event %d "
-             "of stream %d", w->stream, w->wait, w->event_id, w->recorded_on);
-    snprintf(f->facts, sizeof(f->facts), "The wait (stream %d, task %ld) spans [%.3f, %.3f]", w->stream, w->task_id,
-             w->start, w->end);
-    for (size_t i = 0; i < p->nkernels && w->recorded_on >= 0; i++) {
+    for (size_t i = 0; i < p->nkernels && w->recorded_on >= 0 && shown < 3; i++) {
         const struct task *k = &p->kernels[i];
-        if (k->stream != w->recorded_on || k->end <= w->start + EPS_US || k->start >= w->end - EPS_US || shown == 3)
+        if (k->stream != w->recorded_on || k->end <= w->start + EPS_US || k->start >= w->end - EPS_US)
             continue;
-        append(f->facts, sizeof(f->facts), "%s %s [%.3f, %.3f]", shown++ ? "," : "; meanwhile",
-               kernel_ref(ref, sizeof(ref), k), k->start, k->end);
+        append(f->facts, sizeof(f->facts), "%s %s [%.3f, %.3f]", shown++ ? "," : lead, kernel_ref(ref, sizeof(ref), k),
+               k->start, k->end);
     }
     append(f->facts, sizeof(f->facts), "%s", shown ? ": that stream is the tail." : ".");
-    snprintf(f->remedy, sizeof(f->remedy), "Make stream %d finish in time: first fix what delays it (a batch wait or "
-             "a dependency above), then move cores to it (core limits), or join later if stream %d has independent "
-             "work to run meanwhile.", w->recorded_on, w->stream);
-    finding_number(f, "wait_us", w->wait, 3);
-    finding_number(f, "event_id", w->event_id, 0);
+}
+
+static void gap_title(struct finding *f, const struct wait_fact *const *w, size_t n, double total)
+{
+    if (n == 1) {
+        snprintf(f->title, sizeof(f->title), "EVENT_WAIT gap after the join: stream %d idled %.3f us waiting for "
+                 "event %d of stream %d", w[0]->stream, total, w[0]->event_id, w[0]->recorded_on);
+        snprintf(f->facts, sizeof(f->facts), "The wait (stream %d, task %ld) spans [%.3f, %.3f]", w[0]->stream,
+                 w[0]->task_id, w[0]->start, w[0]->end);
+        return;
+    }
+    snprintf(f->title, sizeof(f->title), "EVENT_WAIT gaps after the join: stream %d idled %.3f us in %zu waits for "
+             "stream %d", w[0]->stream, total, n, w[0]->recorded_on);
+    snprintf(f->facts, sizeof(f->facts), "The waits of stream %d (task:", w[0]->stream);
+    for (size_t i = 0; i < n && i < 6; i++)
+        append(f->facts, sizeof(f->facts), "%s %ld [%.3f, %.3f] %.3f us", i ? "," : "", w[i]->task_id, w[i]->start,
+               w[i]->end, w[i]->wait);
+    append(f->facts, sizeof(f->facts), "%s) add up to %.3f us.", n > 6 ? ", ..." : "", total);
+}
+
+static void gap_finding(const struct profile *p, struct doctor_report *r, const struct wait_fact *const *w, size_t n,
+                        double total)
+{
+    struct finding *f = finding_new(r, "join_wait_gap", "acceptance", ORDER_CORE_LIMITS, RQ_tail);
+    const struct wait_fact *longest = w[0];
+    char lead[96];
+    for (size_t i = 1; i < n; i++)
+        longest = w[i]->wait > longest->wait ? w[i] : longest;
+    finding_stream(f, w[0]->stream);
+    if (w[0]->recorded_on >= 0)
+        finding_stream(f, w[0]->recorded_on);
+    gap_title(f, w, n, total);
+    if (n == 1)
+        snprintf(lead, sizeof(lead), "; meanwhile");
+    else
+        snprintf(lead, sizeof(lead), " In the longest, [%.3f, %.3f], stream %d ran", longest->start, longest->end,
+                 longest->recorded_on);
+    append_meanwhile(p, f, longest, lead);
+    snprintf(f->remedy, sizeof(f->remedy), "Make stream %d finish in time: first fix what delays it (a batch wait, "
+             "core contention or a dependency above), then move cores to it (core limits), or join later if stream "
+             "%d has independent work to run meanwhile.", w[0]->recorded_on, w[0]->stream);
+    finding_number(f, "wait_us", total, 3);
+    finding_number(f, "waits", (double)n, 0);
+    finding_number(f, "longest_us", longest->wait, 3);
+    finding_number(f, "event_id", w[0]->event_id, 0);
 }
 
 /* A side stream waiting for the main stream's record is a fork (the side
@@ -394,12 +340,34 @@ static bool is_join(const struct doctor_report *r, const struct wait_fact *w)
     return true;
 }
 
+/* A wait that left a gap after a join: not a fork, not the barrier of a
+ * fake pair, on a stream that had run a kernel before it. */
+static bool is_join_gap(const struct doctor_report *r, const struct wait_fact *w)
+{
+    return w->wait > EPS_US && !is_barrier_wait(r, w) && is_join(r, w) && ran_before(r, w->stream, w->start);
+}
+
+/* The gaps add up per (stream, stream waited for): a layered program joins
+ * once a layer, and each small gap repeats. */
 void check_join_gaps(struct profile *p, struct doctor_report *r)
 {
     double threshold = GAP_FRACTION * r->totals.e2e > GAP_MIN_US ? GAP_FRACTION * r->totals.e2e : GAP_MIN_US;
+    const struct wait_fact **group = arena_alloc(&p->arena, (r->nwaits + 1) * sizeof(*group));
+    bool *used = arena_alloc(&p->arena, r->nwaits + 1);
     for (size_t i = 0; i < r->nwaits; i++) {
         const struct wait_fact *w = &r->waits[i];
-        if (w->wait >= threshold && !is_barrier_wait(r, w) && is_join(r, w) && ran_before(r, w->stream, w->start))
-            gap_finding(p, r, w);
+        size_t n = 0;
+        double total = 0;
+        if (used[i] || !is_join_gap(r, w))
+            continue;
+        for (size_t j = i; j < r->nwaits; j++)
+            if (!used[j] && r->waits[j].stream == w->stream && r->waits[j].recorded_on == w->recorded_on &&
+                is_join_gap(r, &r->waits[j])) {
+                used[j] = true;
+                group[n++] = &r->waits[j];
+                total += r->waits[j].wait;
+            }
+        if (total >= threshold)
+            gap_finding(p, r, group, n, total);
     }
 }

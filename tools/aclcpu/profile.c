@@ -321,6 +321,11 @@ static void keep_facts(struct profile *p, const struct interval *span)
         if (in_span(p->event_waits[i].start, p->event_waits[i].end, span))
             p->event_waits[kept++] = p->event_waits[i];
     p->nevent_waits = kept;
+    kept = 0;
+    for (size_t i = 0; i < p->ncontention; i++)
+        if (in_span(p->contention[i].start, p->contention[i].end, span))
+            p->contention[kept++] = p->contention[i];
+    p->ncontention = kept;
 }
 
 /* A limit hit belongs to the step when its kernel does. */

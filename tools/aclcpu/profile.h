@@ -64,7 +64,8 @@ struct interval {
 enum { LANE_COMPUTING, LANE_COMMUNICATION, LANE_COMM_NOT_OVERLAPPED, LANE_FREE, OVERLAP_LANES };
 extern const char *const overlap_lane_names[OVERLAP_LANES];
 
-/* summary.json: kernels over their core limit, batch waits, event waits. */
+/* summary.json: kernels over their core limit, batch waits, event waits,
+ * core contention. */
 struct limit_hit {
     int stream;
     long task_id;
@@ -87,6 +88,23 @@ struct event_wait {
     long task_id;
     int event_id, recorded_on;
     double start, end, wait;
+};
+
+/* A kernel as summary.json names it. */
+struct task_key {
+    int stream;
+    long task_id;
+};
+
+/* summary.json's core_usage.contention: an interval in which the kernels
+ * running or ready and queued for cores asked one pool for more blocks
+ * than it has (on the modelled chip they could not all run). */
+struct contention {
+    enum pool pool;
+    double start, end;
+    unsigned demand;
+    struct task_key *kernels;
+    size_t nkernels;
 };
 
 struct soc_info {
@@ -127,12 +145,16 @@ struct profile {
     size_t noverlap[OVERLAP_LANES];
 
     bool has_summary;
+    bool has_facts;        /* summary.json's lists were read (its clock, modelled, is the one analysed) */
+    unsigned summary_cores[POOLS]; /* the cores summary.json's contention was judged against */
     struct limit_hit *limits;
     size_t nlimits;
     struct batch_wait *batch_waits;
     size_t nbatch_waits;
     struct event_wait *event_waits;
     size_t nevent_waits;
+    struct contention *contention;
+    size_t ncontention;
 
     struct soc_info soc;
     int step;              /* the step analysed, -1 all */

@@ -8,7 +8,9 @@
  * every required field is checked the same way and a missing or mistyped
  * one is reported at the item's position. Fields this reader does not use
  * (e2e, streams, overlap, ...) are not checked: the command computes them
- * itself from kernel_details.csv, the same way on Ascend's files.
+ * itself from kernel_details.csv, the same way on Ascend's files. The
+ * kernels of a contention interval are kept as (stream, task id) keys and
+ * found among the kernel rows when used, as --step may drop rows.
  */
 #include <stddef.h>
 #include <string.h>
@@ -48,6 +50,18 @@ static const struct field_spec batch_fields[] = {
     {"ready_us", F_US, offsetof(struct batch_wait, ready)},
     {"start_us", F_US, offsetof(struct batch_wait, start)},
     {"wait_us", F_US, offsetof(struct batch_wait, wait)},
+};
+
+static const struct field_spec contention_fields[] = {
+    {"engine", F_POOL, offsetof(struct contention, pool)},
+    {"start_us", F_US, offsetof(struct contention, start)},
+    {"end_us", F_US, offsetof(struct contention, end)},
+    {"demand_blocks", F_UNSIGNED, offsetof(struct contention, demand)},
+};
+
+static const struct field_spec key_fields[] = {
+    {"stream_id", F_INT, offsetof(struct task_key, stream)},
+    {"task_id", F_LONG, offsetof(struct task_key, task_id)},
 };
 
 static const struct field_spec wait_fields[] = {
@@ -119,11 +133,11 @@ static bool read_item(struct sum_reader *r, const struct json *item, const struc
     return true;
 }
 
-/* Reads the array root[key] (absent: none) into a new arena array. */
-static bool read_list(struct sum_reader *r, const char *key, const struct field_spec *specs, size_t nspecs,
-                      size_t elem, void **out, size_t *n, struct cli_error *err)
+/* Reads the array parent[key] (absent: none) into a new arena array. */
+static bool read_list(struct sum_reader *r, const struct json *parent, const char *key, const struct field_spec *specs,
+                      size_t nspecs, size_t elem, void **out, size_t *n, struct cli_error *err)
 {
-    const struct json *list = json_get(&r->doc.root, key);
+    const struct json *list = json_get(parent, key);
     char *items;
     *out = NULL;
     *n = 0;
@@ -155,6 +169,7 @@ static bool read_soc(struct sum_reader *r, struct cli_error *err)
     snprintf(r->p->soc.name, sizeof(r->p->soc.name), "%s", name->u.string);
     r->p->soc.cores[POOL_CUBE] = (unsigned)cube->u.number;
     r->p->soc.cores[POOL_VECTOR] = (unsigned)vector->u.number;
+    memcpy(r->p->summary_cores, r->p->soc.cores, sizeof(r->p->summary_cores));
     snprintf(r->p->soc.source, sizeof(r->p->soc.source), "summary.json");
     r->p->soc.assumed = false;
     return true;
@@ -172,20 +187,45 @@ static bool check_version(struct sum_reader *r, struct cli_error *err)
     return true;
 }
 
+/* core_usage.contention, and the kernels of each interval. */
+static bool read_contention(struct sum_reader *r, struct cli_error *err)
+{
+    const struct json *usage = json_get(&r->doc.root, "core_usage"), *list;
+    struct profile *p = r->p;
+    void *spans, *keys;
+    if (usage != NULL && usage->type != JSON_OBJECT)
+        return json_err(&r->doc, usage, err, "\"core_usage\" must be an object, not %s", json_type_name(usage->type));
+    if (!read_list(r, usage, "contention", contention_fields, CLI_ARRAY_SIZE(contention_fields),
+                   sizeof(struct contention), &spans, &p->ncontention, err))
+        return false;
+    p->contention = spans;
+    list = json_get(usage, "contention");
+    for (size_t i = 0; i < p->ncontention; i++) {
+        if (!read_list(r, &list->u.items[i], "kernels", key_fields, CLI_ARRAY_SIZE(key_fields),
+                       sizeof(struct task_key), &keys, &p->contention[i].nkernels, err))
+            return false;
+        p->contention[i].kernels = keys;
+    }
+    return true;
+}
+
 static bool read_facts(struct sum_reader *r, struct cli_error *err)
 {
     struct profile *p = r->p;
+    const struct json *root = &r->doc.root;
     void *limits, *batch, *waits;
-    if (!read_list(r, "limits", limit_fields, CLI_ARRAY_SIZE(limit_fields), sizeof(struct limit_hit), &limits,
+    if (!read_list(r, root, "limits", limit_fields, CLI_ARRAY_SIZE(limit_fields), sizeof(struct limit_hit), &limits,
                    &p->nlimits, err) ||
-        !read_list(r, "batch_waits", batch_fields, CLI_ARRAY_SIZE(batch_fields), sizeof(struct batch_wait), &batch,
-                   &p->nbatch_waits, err) ||
-        !read_list(r, "event_waits", wait_fields, CLI_ARRAY_SIZE(wait_fields), sizeof(struct event_wait), &waits,
-                   &p->nevent_waits, err))
+        !read_list(r, root, "batch_waits", batch_fields, CLI_ARRAY_SIZE(batch_fields), sizeof(struct batch_wait),
+                   &batch, &p->nbatch_waits, err) ||
+        !read_list(r, root, "event_waits", wait_fields, CLI_ARRAY_SIZE(wait_fields), sizeof(struct event_wait),
+                   &waits, &p->nevent_waits, err) ||
+        !read_contention(r, err))
         return false;
     p->limits = limits;
     p->batch_waits = batch;
     p->event_waits = waits;
+    p->has_facts = true;
     return true;
 }
 

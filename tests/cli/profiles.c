@@ -1,0 +1,282 @@
+/*
+ * profiles.c - writes real aclcpu profiles of the multi-stream cases of
+ * spec multistream.md §1.3/§1.4 for the aclcpu command's test (run.sh):
+ *
+ *   profiles DIR [CASE...]   writes DIR/<case>/ASCEND_PROFILER_OUTPUT/...
+ *
+ * Cases (all when none is named): fake_parallel (the side output consumed
+ * before the dominator), fixed (the same program joined after it),
+ * oversubscribed (two batch-mode kernels of 32 vector blocks on 48 cores),
+ * limit_exceeded (a side kernel of 40 vector blocks under a v16 limit),
+ * core_split (c16v32 / c8v16, within the limits), single_stream (stream 2
+ * only carries events), prefetch (stream 2 only prefetches a weight).
+ * Exit 0 when every profile was written, 1 otherwise.
+ *
+ * DESIGN: every kernel declares its cost (aclcpuSetKernelCost) with a
+ * fixed time only, so a kernel that gets its cores takes exactly that many
+ * modelled us on the default Ascend910B1 (24 cube, 48 vector cores) and
+ * the test can expect exact numbers; the ops compute nothing. Each case
+ * is one profiling session on two fresh streams (ids 1 and 2), so each
+ * profile starts at 0 and holds only that case; the two events are the
+ * program's, so their ids do not depend on which cases ran before. The designs mirror the
+ * hand fixtures of make_fixtures.py (same kernel names, blocks and
+ * orders), except that events take no modelled time here.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <acl/acl.h>
+#include <acl/acl_prof.h>
+#include <aclcpu/aclcpu.h>
+
+#define CHECK(call)                                                                                     \
+    do {                                                                                                \
+        aclError e_ = (call);                                                                           \
+        if (e_ != ACL_SUCCESS) {                                                                        \
+            fprintf(stderr, "profiles: %s failed with %d (%s)\n", #call, (int)e_, aclcpuGetErrorName(e_)); \
+            exit(1);                                                                                    \
+        }                                                                                               \
+    } while (0)
+
+enum engine { CUBE, VEC, MIX };
+
+/* A kernel: its name and its modelled time in us (fixed, whatever the blocks). */
+struct kern {
+    const char *name;
+    double us;
+    uint64_t hbm_bytes;
+    aclrtFuncHandle fn;
+};
+
+static struct kern kerns[] = {
+    {"rms_norm", 10, 0, NULL},           {"cast_silu", 2, 0, NULL},          {"attention", 60, 0, NULL},
+    {"matmul_out", 10, 0, NULL},         {"shared_expert_gate", 15, 0, NULL}, {"shared_expert_down", 14.6, 0, NULL},
+    {"prep", 5, 0, NULL},                {"nonzero_full", 30, 0, NULL},      {"moe_dispatch", 20, 0, NULL},
+    {"combine", 10, 0, NULL},            {"mla_prolog", 20, 0, NULL},        {"residual_add", 4, 0, NULL},
+    {"moe_gmm", 55, 0, NULL},            {"moe_swiglu", 20, 0, NULL},        {"matmul", 5, 20000000, NULL},
+};
+
+enum {
+    RMS_NORM, CAST_SILU, ATTENTION, MATMUL_OUT, GATE, DOWN, PREP, NONZERO, DISPATCH, COMBINE, MLA_PROLOG,
+    RESIDUAL_ADD, MOE_GMM, MOE_SWIGLU, MATMUL
+};
+
+static void k_noop(void *args) { (void)args; }
+
+static void register_kernels(void)
+{
+    for (size_t i = 0; i < sizeof(kerns) / sizeof(kerns[0]); i++)
+        CHECK(aclcpuRegisterKernel(kerns[i].name, k_noop, &kerns[i].fn));
+}
+
+/* The cost, declared before each launch: mix kernels need mix = 1. */
+static void declare(struct kern *k, bool mix)
+{
+    aclcpuKernelCost c;
+    memset(&c, 0, sizeof(c));
+    c.usFixed = k->us;
+    c.hbmBytes = k->hbm_bytes;
+    c.mix = mix ? 1 : 0;
+    CHECK(aclcpuSetKernelCost(k->fn, &c));
+}
+
+/* Launches kernel `which` with `blocks` on engine e (MIX: MIX_AIC), batch
+ * mode or not, on s; args (may be NULL) is the kernel's argument block. */
+static void go(int which, uint32_t blocks, enum engine e, bool batch, aclrtStream s, void *args, size_t argsize)
+{
+    aclrtLaunchKernelAttr attr[2];
+    aclrtLaunchKernelCfg cfg;
+    declare(&kerns[which], e == MIX);
+    memset(attr, 0, sizeof(attr));
+    attr[0].id = ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE;
+    attr[0].value.engineType = e == VEC ? ACL_RT_ENGINE_TYPE_AIV : ACL_RT_ENGINE_TYPE_AIC;
+    attr[1].id = ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE;
+    attr[1].value.schemMode = batch ? 1 : 0;
+    cfg.attrs = attr;
+    cfg.numAttrs = 2;
+    CHECK(aclrtLaunchKernelV2(kerns[which].fn, blocks, args, argsize, &cfg, s));
+}
+
+static void run_k(int which, uint32_t blocks, enum engine e, aclrtStream s) { go(which, blocks, e, false, s, NULL, 0); }
+
+/* A session: the main stream, the side stream, events e[0] (fork) and e[1] (join). */
+struct session {
+    aclrtStream main, side;
+    aclrtEvent e[2];
+    aclprofConfig *cfg;
+};
+
+/* e[i] recorded on `from`, waited on by `to`. */
+static void edge(struct session *s, int i, aclrtStream from, aclrtStream to)
+{
+    CHECK(aclrtRecordEvent(s->e[i], from));
+    CHECK(aclrtStreamWaitEvent(to, s->e[i]));
+}
+
+/* ---- the cases ------------------------------------------------------------------------------ */
+
+/* The side stream's cast is consumed on main before attention: main waits for the whole side. */
+static void fake_parallel(struct session *s)
+{
+    run_k(RMS_NORM, 24, VEC, s->main);
+    edge(s, 0, s->main, s->side);
+    run_k(GATE, 16, VEC, s->side);
+    run_k(DOWN, 4, CUBE, s->side);
+    edge(s, 1, s->side, s->main);
+    run_k(CAST_SILU, 8, VEC, s->main);
+    run_k(ATTENTION, 20, CUBE, s->main);
+    run_k(MATMUL_OUT, 24, CUBE, s->main);
+}
+
+/* The cast on the side stream, the join after attention. */
+static void fixed(struct session *s)
+{
+    run_k(RMS_NORM, 24, VEC, s->main);
+    edge(s, 0, s->main, s->side);
+    run_k(ATTENTION, 20, CUBE, s->main);
+    run_k(GATE, 16, VEC, s->side);
+    run_k(DOWN, 4, CUBE, s->side);
+    run_k(CAST_SILU, 8, VEC, s->side);
+    edge(s, 1, s->side, s->main);
+    run_k(MATMUL_OUT, 24, CUBE, s->main);
+}
+
+/* Two batch-mode kernels of 32 vector blocks: 32 + 32 > 48, the second waits. */
+static void oversubscribed(struct session *s)
+{
+    run_k(PREP, 8, VEC, s->main);
+    edge(s, 0, s->main, s->side);
+    go(NONZERO, 32, VEC, true, s->main, NULL, 0);
+    go(DISPATCH, 32, VEC, true, s->side, NULL, 0);
+    edge(s, 1, s->side, s->main);
+    run_k(COMBINE, 16, VEC, s->main);
+}
+
+static void limit_streams(struct session *s)
+{
+    CHECK(aclrtSetStreamResLimit(s->main, ACL_RT_DEV_RES_CUBE_CORE, 16));
+    CHECK(aclrtSetStreamResLimit(s->main, ACL_RT_DEV_RES_VECTOR_CORE, 32));
+    CHECK(aclrtSetStreamResLimit(s->side, ACL_RT_DEV_RES_CUBE_CORE, 8));
+    CHECK(aclrtSetStreamResLimit(s->side, ACL_RT_DEV_RES_VECTOR_CORE, 16));
+}
+
+/* c16v32 / c8v16; swiglu_blocks over 16 breaks the side's limit. The
+ * thread uses each stream's limits while it launches there. */
+static void split(struct session *s, bool gmm_first, uint32_t swiglu_blocks)
+{
+    limit_streams(s);
+    CHECK(aclrtUseStreamResInCurrentThread(s->main));
+    CHECK(aclrtRecordEvent(s->e[0], s->main));
+    run_k(ATTENTION, 16, CUBE, s->main);
+    CHECK(aclrtUseStreamResInCurrentThread(s->side));
+    CHECK(aclrtStreamWaitEvent(s->side, s->e[0]));
+    if (gmm_first)
+        run_k(MOE_GMM, 8, CUBE, s->side);
+    run_k(MOE_SWIGLU, swiglu_blocks, VEC, s->side);
+    if (!gmm_first)
+        run_k(MOE_GMM, 8, CUBE, s->side);
+    CHECK(aclrtRecordEvent(s->e[1], s->side));
+    CHECK(aclrtUseStreamResInCurrentThread(s->main));
+    run_k(MLA_PROLOG, 16, MIX, s->main);
+    CHECK(aclrtStreamWaitEvent(s->main, s->e[1]));
+    run_k(RESIDUAL_ADD, 32, VEC, s->main);
+    CHECK(aclrtUnuseStreamResInCurrentThread(s->main));
+}
+
+static void core_split(struct session *s) { split(s, true, 16); }
+static void limit_exceeded(struct session *s) { split(s, false, 40); }
+
+/* The side ops stayed on main: stream 2 only waits and records. */
+static void single_stream(struct session *s)
+{
+    run_k(RMS_NORM, 24, VEC, s->main);
+    edge(s, 0, s->main, s->side);
+    edge(s, 1, s->side, s->main);
+    run_k(ATTENTION, 20, CUBE, s->main);
+    run_k(MATMUL_OUT, 24, CUBE, s->main);
+}
+
+/* Stream 2 prefetches half of the matmul's 20 MB weight behind the 10 us norm. */
+static void prefetch(struct session *s)
+{
+    void *w;
+    CHECK(aclrtMalloc(&w, kerns[MATMUL].hbm_bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    edge(s, 0, s->main, s->side);
+    CHECK(aclrtCmoAsync(w, kerns[MATMUL].hbm_bytes / 2, ACL_RT_CMO_TYPE_PREFETCH, s->side));
+    run_k(RMS_NORM, 48, VEC, s->main);
+    go(MATMUL, 24, CUBE, false, s->main, &w, sizeof(w)); /* its argument points at the weight */
+    CHECK(aclrtSynchronizeDevice());
+    CHECK(aclrtFree(w));
+}
+
+static const struct {
+    const char *name;
+    void (*run)(struct session *s);
+} cases[] = {
+    {"fake_parallel", fake_parallel}, {"fixed", fixed},           {"oversubscribed", oversubscribed},
+    {"limit_exceeded", limit_exceeded}, {"core_split", core_split}, {"single_stream", single_stream},
+    {"prefetch", prefetch},
+};
+
+/* ---- sessions --------------------------------------------------------------------------------- */
+
+/* One case: two fresh streams (ids 1 and 2 again), the program's two events. */
+static void profile_case(const char *root, int which, aclrtEvent events[2])
+{
+    char dir[4096];
+    uint32_t dev = 0;
+    struct session s = {.e = {events[0], events[1]}};
+    snprintf(dir, sizeof(dir), "%s/%s", root, cases[which].name);
+    CHECK(aclrtCreateStream(&s.main));
+    CHECK(aclrtCreateStream(&s.side));
+    CHECK(aclprofInit(dir, strlen(dir)));
+    s.cfg = aclprofCreateConfig(&dev, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME);
+    if (s.cfg == NULL)
+        exit(1);
+    CHECK(aclprofStart(s.cfg));
+    cases[which].run(&s);
+    CHECK(aclrtSynchronizeDevice());
+    CHECK(aclprofStop(s.cfg));
+    CHECK(aclprofDestroyConfig(s.cfg));
+    CHECK(aclprofFinalize());
+    CHECK(aclrtDestroyStream(s.main));
+    CHECK(aclrtDestroyStream(s.side));
+}
+
+static int find_case(const char *name)
+{
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        if (strcmp(cases[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    int n = (int)(sizeof(cases) / sizeof(cases[0]));
+    aclrtEvent events[2];
+    if (argc < 2) {
+        fprintf(stderr, "usage: profiles DIR [CASE...]\n");
+        return 1;
+    }
+    for (int i = 2; i < argc; i++)
+        if (find_case(argv[i]) < 0) {
+            fprintf(stderr, "profiles: no case '%s'\n", argv[i]);
+            return 1;
+        }
+    CHECK(aclInit(NULL));
+    CHECK(aclrtSetDevice(0));
+    register_kernels();
+    CHECK(aclrtCreateEvent(&events[0]));
+    CHECK(aclrtCreateEvent(&events[1]));
+    for (int i = 0; i < (argc > 2 ? argc - 2 : n); i++)
+        profile_case(argv[1], argc > 2 ? find_case(argv[i + 2]) : i, events);
+    CHECK(aclrtDestroyEvent(events[0]));
+    CHECK(aclrtDestroyEvent(events[1]));
+    CHECK(aclrtResetDevice(0));
+    CHECK(aclFinalize());
+    return 0;
+}
