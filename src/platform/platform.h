@@ -58,6 +58,11 @@ void plat_futex_wake_all(_Atomic uint32_t *word);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t plat_now_ns(void);
+/* A cheaper timestamp for the profiler's hot path: the CPU's time-stamp
+ * counter where the kernel itself keeps time with it (an invariant TSC
+ * synchronised across cores), else plat_now_ns(). Ticks are not ns: map
+ * them with two (ns, ticks) pairs read apart. */
+uint64_t plat_ticks(void);
 /* Deadline helper: now + ms (ms < 0 means no deadline, returns 0). */
 uint64_t plat_deadline_ms(int64_t ms);
 void plat_sleep_ns(uint64_t ns);

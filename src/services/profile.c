@@ -1,23 +1,25 @@
 /*
- * profile.c - the profiler's record of a run: one entry per task issued (or
- * played by a model run), per host synchronisation, marker and range.
+ * profile.c - the profiler's record of a run: one record per task issued
+ * (or played by a model run), per host synchronisation, marker and range.
  *
- * DESIGN: while a profile runs, stream_commit gives each eager task an
- * entry (task->prof_id) with what the model needs: stream and position,
- * kernel name, blocks, engine, schedule mode, core limits and cost, copy
- * sizes, and for event tasks which record (event, handle generation,
+ * DESIGN: while a profile runs, stream_commit gives each eager task a
+ * record (task->prof_id), one cache line with what the model needs: stream
+ * and position, kernel name and declared cost (copies kept in an arena,
+ * one per kernel and cost), blocks, engine, schedule mode, core limits,
+ * copy sizes, and for event tasks which record (event, object generation,
  * record number) they make or wait for; the host thread and its last sync
- * make the host's side of the ordering. The executor adds measured times.
- * Model runs add an entry per task a lane plays, with the run number as
- * the record number of their private edges. Entries live in fixed-size
- * chunks under a directory that never moves, so an entry's address is
- * stable and executors write their measured fields without a lock; nobody
- * reads those fields before prof_end has waited for every profiled task to
- * be released. prof_end models the run (chipsim.c) and writes the files
- * (profwrite.c).
+ * make the host's side of the ordering. The executor writes the measured
+ * times into a separate array, so no cache line is shared per task between
+ * the issuing and the executing thread. Model runs add a record per task a
+ * lane plays, with the run number as the record number of their private
+ * edges. Records and times live in fixed-size chunks under a directory that
+ * never moves. prof_end waits for every profiled task to be released,
+ * expands the records into struct prof_entry, models the run (chipsim.c)
+ * and writes the files (profwrite.c, profsummary.c).
  *
  * Threads: any. Locks: prof_lock (a leaf spinlock; taken under stream and
- * event locks) guards allocation, the dep pool and the per-thread table.
+ * event locks) guards the records, the dep pool, the side table, the
+ * kernel table and the arena.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,41 +39,96 @@ struct dep_node {
 
 _Atomic bool prof_active_flag;
 
-/* What the executor of an eager task writes: apart from the entry (which
- * the issuing thread wrote), so that the entry's cache line does not move
- * to the executor's core and back; merged into the entries by prof_end. */
+/* What is recorded of a task when it is issued (or played, or of a host
+ * event when it happens): one cache line, so that a profiled launch costs
+ * one new line of memory. prof_end expands records into struct prof_entry
+ * (profile.h) for the model and the writers. */
+struct prof_rec {
+    uint8_t kind, engine, sched, copy_dir;
+    uint8_t cmo_type, device, done, ticked; /* ticked: issue is in plat_ticks() */
+    union {
+        uint16_t limit[2]; /* kernels: cube, vector cores in force */
+        uint32_t objgen;   /* events: the event object's generation */
+    } x;
+    uint32_t host_thread;
+    int32_t stream_id;
+    uint32_t task_id;
+    uint32_t model_id;
+    uint32_t host_dep;
+    uint32_t dep_head;
+    uint32_t n; /* kernels: blocks; events: the event's id */
+    uint64_t issue;  /* ns, or ticks (ticked) */
+    union {
+        struct {
+            const char *name;
+            const aclcpuKernelCost *cost; /* declared, or NULL */
+        } k;
+        struct {
+            const void *ev;
+            uint64_t gen;
+        } e;
+        struct {
+            uint64_t bytes, addr;
+        } c;
+        const char *name; /* markers and host entries */
+        uint64_t gen;     /* steps: the step's index */
+    } u;
+};
+_Static_assert(sizeof(struct prof_rec) == 64, "a record is one cache line");
+
+/* What the executor of an eager task writes: apart from the record (which
+ * the issuing thread wrote), so that no cache line moves between the two
+ * per task; merged into the entries by prof_end. */
 struct prof_times {
     uint64_t start_ns, end_ns, busy_ns, took_gen;
     int32_t worker;
-    uint8_t done, dropped, took;
+    uint8_t done, took;
     _Atomic uint8_t released;
 };
 
+/* The rare extras of a record: the argument pointers of a kernel that
+ * reads declared HBM bytes (for L2), the API name of an event sync. In id
+ * order (made under prof_lock). */
+struct prof_side {
+    uint32_t id;
+    uint8_t nptrs;
+    const char *name;
+    uint64_t ptrs[PROF_MAX_PTRS];
+};
+
 static plat_spin prof_lock;
-static struct prof_entry *chunks[MAX_CHUNKS];
+static struct prof_rec *rec_chunks[MAX_CHUNKS];
 static struct prof_times *time_chunks[MAX_CHUNKS];
 static uint32_t nentries;                 /* entries made, under prof_lock */
 static struct dep_node *deps;             /* the dep pool; index 0 unused */
 static uint32_t ndeps, cap_deps;
+static struct prof_side *sides;
+static uint32_t nsides, cap_sides;
+static struct prof_entry *entries;        /* the expanded entries, from prof_end to the next begin */
 static char out_dir[4096];
 static bool block_dim;
 static bool running;                      /* under prof_lock */
 static uint32_t next_thread;              /* host thread indices handed out */
 static uint64_t begin_ns;
+/* Issue times of eager tasks are ticks (plat_ticks: cheaper than the clock
+ * on the launch path), mapped to ns with the pairs read at begin and end. */
+static uint64_t begin_ticks, stop_ns, stop_ticks;
 
-/* Names (kernels, markers) are copied into an arena of chunks that never
- * move, so entries point at them until the next profile begins; a table by
- * kernel object answers a kernel's second launch without copying. */
+/* Names (kernels, markers) and declared costs are copied into an arena of
+ * chunks that never move, so records point at them until the next profile
+ * begins; a table by kernel object answers a kernel's next launches
+ * without copying. */
 #define ARENA_CHUNK 65536
 struct arena_chunk {
     struct arena_chunk *next;
     size_t used;
-    char text[ARENA_CHUNK];
+    _Alignas(8) char text[ARENA_CHUNK];
 };
 struct name_slot {
     const void *key;
     uint32_t gen;       /* the kernel object's generation when copied */
     const char *name;
+    const aclcpuKernelCost *cost; /* the newest cost copied, or NULL */
 };
 static struct arena_chunk *arena;
 static struct name_slot *name_table;
@@ -88,11 +145,12 @@ static uint32_t epoch;
 
 __attribute__((constructor)) static void prof_init(void) { plat_spin_init(&prof_lock); }
 
-struct prof_entry *prof_entry(uint32_t id) { return &chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
-
+static struct prof_rec *rec(uint32_t id) { return &rec_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
 static struct prof_times *prof_times(uint32_t id) { return &time_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
 
-uint32_t prof_count(void) { return nentries; }
+struct prof_entry *prof_entry(uint32_t id) { return &entries[id]; }
+
+uint32_t prof_count(void) { return entries != NULL ? nentries : 0; }
 
 bool prof_running(void)
 {
@@ -103,13 +161,14 @@ bool prof_running(void)
     return r;
 }
 
-/* Called with prof_lock held: a copy of s (at most 127 bytes kept) in the
- * arena, or NULL when memory is out. */
-static const char *arena_copy_locked(const char *s)
+/* ---- the arena and the kernel table ------------------------------------------------ */
+
+/* Called with prof_lock held: n bytes (8-aligned) in the arena, or NULL. */
+static void *arena_alloc_locked(size_t n)
 {
-    size_t n = strnlen(s, 127);
-    char *out;
-    if (arena == NULL || arena->used + n + 1 > ARENA_CHUNK) {
+    void *out;
+    n = (n + 7) & ~(size_t)7;
+    if (arena == NULL || arena->used + n > ARENA_CHUNK) {
         struct arena_chunk *c = malloc(sizeof(*c));
         if (c == NULL)
             return NULL;
@@ -118,9 +177,19 @@ static const char *arena_copy_locked(const char *s)
         arena = c;
     }
     out = arena->text + arena->used;
-    memcpy(out, s, n);
-    out[n] = '\0';
-    arena->used += n + 1;
+    arena->used += n;
+    return out;
+}
+
+/* Called with prof_lock held: a copy of s (at most 127 bytes kept), or NULL. */
+static const char *arena_copy_locked(const char *s)
+{
+    size_t n = strnlen(s, 127);
+    char *out = arena_alloc_locked(n + 1);
+    if (out != NULL) {
+        memcpy(out, s, n);
+        out[n] = '\0';
+    }
     return out;
 }
 
@@ -130,7 +199,7 @@ static uint32_t slot_of(const void *key, uint32_t cap)
     return (uint32_t)(h >> 32) & (cap - 1);
 }
 
-/* Called with prof_lock held: doubles the name table (false: out of memory). */
+/* Called with prof_lock held: doubles the kernel table (false: out of memory). */
 static bool grow_names_locked(void)
 {
     uint32_t cap = name_cap ? name_cap * 2 : 256;
@@ -151,24 +220,44 @@ static bool grow_names_locked(void)
     return true;
 }
 
-/* Called with prof_lock held: the profile's copy of kernel kf's name. The
- * same object in the same generation has the same name; a recycled one
- * (another generation) gets a copy of its own. */
-static const char *kernel_name_locked(const struct kfunc *kf)
+/* Called with prof_lock held: kernel kf's slot, filled with the profile's
+ * copy of its name. The same object in the same generation has the same
+ * name; a recycled one (another generation) gets a copy of its own. NULL
+ * when out of memory. */
+static struct name_slot *kernel_slot_locked(const struct kfunc *kf)
 {
     /* Relaxed: a launch holds a live kernel; its generation does not move. */
     uint32_t i, gen = atomic_load_explicit(&kf->hdr.gen, memory_order_relaxed);
     if (name_used * 2 >= name_cap && !grow_names_locked())
-        return arena_copy_locked(kf->name);
+        return NULL;
     for (i = slot_of(kf, name_cap); name_table[i].key != NULL; i = (i + 1) & (name_cap - 1))
         if (name_table[i].key == kf)
             break;
     if (name_table[i].key == kf && name_table[i].gen == gen)
-        return name_table[i].name;
+        return &name_table[i];
     if (name_table[i].key == NULL)
         name_used++;
-    name_table[i] = (struct name_slot){kf, gen, arena_copy_locked(kf->name)};
-    return name_table[i].name;
+    name_table[i] = (struct name_slot){kf, gen, arena_copy_locked(kf->name), NULL};
+    return &name_table[i];
+}
+
+/* Called with prof_lock held: the profile's copy of the cost declared for
+ * the kernel now (a launch takes the cost in force when it is issued), or
+ * NULL for none. */
+static const aclcpuKernelCost *kernel_cost_locked(const struct kfunc *kf, struct name_slot *slot)
+{
+    aclcpuKernelCost c;
+    aclcpuKernelCost *copy;
+    if (!kfunc_cost(kf, &c))
+        return NULL;
+    if (slot != NULL && slot->cost != NULL && memcmp(slot->cost, &c, sizeof(c)) == 0)
+        return slot->cost;
+    if ((copy = arena_alloc_locked(sizeof(c))) == NULL)
+        return NULL;
+    *copy = c;
+    if (slot != NULL)
+        slot->cost = copy;
+    return copy;
 }
 
 /* Called with prof_lock held: forgets the names of the previous profile. */
@@ -184,26 +273,44 @@ static void forget_names_locked(void)
     name_used = 0;
 }
 
-/* Called with prof_lock held: a zeroed entry, or 0 when memory is out. */
+/* ---- records ---------------------------------------------------------------------------- */
+
+/* Called with prof_lock held: a zeroed record (its times were zeroed when
+ * the profile began), or 0 when memory is out. */
 static uint32_t alloc_locked(void)
 {
     uint32_t id = nentries + 1; /* ids start at 1: 0 means none */
-    struct prof_entry *e;
-    if ((id >> CHUNK_BITS) >= MAX_CHUNKS)
+    uint32_t c = id >> CHUNK_BITS;
+    struct prof_rec *r;
+    if (c >= MAX_CHUNKS)
         return 0;
-    if (chunks[id >> CHUNK_BITS] == NULL && (chunks[id >> CHUNK_BITS] = calloc(CHUNK, sizeof(**chunks))) == NULL)
+    if (rec_chunks[c] == NULL && (rec_chunks[c] = aligned_alloc(64, CHUNK * sizeof(struct prof_rec))) == NULL)
         return 0;
-    if (time_chunks[id >> CHUNK_BITS] == NULL &&
-        (time_chunks[id >> CHUNK_BITS] = calloc(CHUNK, sizeof(**time_chunks))) == NULL)
+    if (time_chunks[c] == NULL && (time_chunks[c] = calloc(CHUNK, sizeof(struct prof_times))) == NULL)
         return 0;
     nentries = id;
-    e = prof_entry(id);
-    memset(e, 0, sizeof(*e));
-    memset(prof_times(id), 0, sizeof(struct prof_times));
-    e->model_id = UINT32_MAX;
-    e->stream_id = -1;
-    e->worker = -1;
+    r = rec(id);
+    memset(r, 0, sizeof(*r));
+    r->model_id = UINT32_MAX;
+    r->stream_id = -1;
     return id;
+}
+
+/* Called with prof_lock held: the side record of id (made last), or NULL. */
+static struct prof_side *side_locked(uint32_t id)
+{
+    if (nsides > 0 && sides[nsides - 1].id == id)
+        return &sides[nsides - 1];
+    if (nsides == cap_sides) {
+        uint32_t c = cap_sides ? cap_sides * 2 : 256;
+        struct prof_side *n = realloc(sides, c * sizeof(*n));
+        if (n == NULL)
+            return NULL;
+        sides = n;
+        cap_sides = c;
+    }
+    sides[nsides] = (struct prof_side){id, 0, NULL, {0}};
+    return &sides[nsides++];
 }
 
 /* Called with prof_lock held: the calling thread's index in this profile. */
@@ -219,7 +326,7 @@ static void thread_locked(void)
 /* Called with prof_lock held. */
 static void add_dep_locked(uint32_t entry, uint32_t target)
 {
-    struct prof_entry *e = prof_entry(entry);
+    struct prof_rec *r = rec(entry);
     if (target == 0)
         return;
     if (ndeps + 1 >= cap_deps) {
@@ -230,8 +337,8 @@ static void add_dep_locked(uint32_t entry, uint32_t target)
         deps = d;
         cap_deps = c;
     }
-    deps[++ndeps] = (struct dep_node){target, e->dep_head};
-    e->dep_head = ndeps;
+    deps[++ndeps] = (struct dep_node){target, r->dep_head};
+    r->dep_head = ndeps;
 }
 
 uint32_t prof_dep_first(uint32_t entry, uint32_t *cursor)
@@ -257,6 +364,17 @@ const struct soc_profile *prof_soc(void)
 
 /* ---- start and stop ---------------------------------------------------------------- */
 
+/* Called with prof_lock held: the times of the previous profile's entries
+ * are zeroed here, not when an entry is made: the issuing thread must not
+ * write the cache lines executors are writing the times of tasks just
+ * before into (they hold about two entries' times each). */
+static void zero_times_locked(void)
+{
+    for (uint32_t c = 0; nentries > 0 && c <= (nentries >> CHUNK_BITS) && c < MAX_CHUNKS; c++)
+        if (time_chunks[c] != NULL)
+            memset(time_chunks[c], 0, CHUNK * sizeof(**time_chunks));
+}
+
 aclError prof_begin(const char *dir, bool block_dim_names)
 {
     plat_spin_lock(&prof_lock);
@@ -269,11 +387,15 @@ aclError prof_begin(const char *dir, bool block_dim_names)
         return ACL_ERROR_INVALID_FILE; /* cut, the files would go elsewhere */
     }
     forget_names_locked();
-    nentries = ndeps = next_thread = 0;
+    zero_times_locked();
+    free(entries);
+    entries = NULL;
+    nentries = ndeps = nsides = next_thread = 0;
     epoch++;
     snprintf(out_dir, sizeof(out_dir), "%s", dir);
     block_dim = block_dim_names;
     begin_ns = plat_now_ns();
+    begin_ticks = plat_ticks();
     running = true;
     plat_spin_unlock(&prof_lock);
     atomic_store_explicit(&prof_active_flag, true, memory_order_relaxed);
@@ -299,24 +421,100 @@ static bool drain_in_flight(uint32_t n)
     return true;
 }
 
-/* What executors measured, into the entries (each once released). */
-static void merge_times(uint32_t n)
+static void expand_kernel(struct prof_entry *e, const struct prof_rec *r)
 {
-    for (uint32_t id = 1; id <= n; id++) {
-        struct prof_entry *e = prof_entry(id);
-        struct prof_times *t = prof_times(id);
-        if (!t->done && !t->dropped && !e->done && atomic_load_explicit(&t->released, memory_order_acquire))
-            e->dropped = 1; /* released without running: the model gives it no time */
-        if (!t->done)
-            continue;
+    e->name = r->u.k.name;
+    e->limit[0] = r->x.limit[0];
+    e->limit[1] = r->x.limit[1];
+    e->blocks = r->n;
+    if (r->u.k.cost != NULL) {
+        e->declared = 1;
+        e->us_fixed = r->u.k.cost->usFixed;
+        e->us_total = r->u.k.cost->usTotal;
+        e->hbm_bytes = r->u.k.cost->hbmBytes;
+        e->mix = (uint8_t)r->u.k.cost->mix;
+    }
+}
+
+static bool is_event_kind(uint8_t kind) { return kind >= TASK_EVENT_RECORD && kind <= TASK_NOTIFY_WAIT; }
+
+/* The record's kind-specific part, into e. */
+static void expand_payload(struct prof_entry *e, const struct prof_rec *r)
+{
+    if (r->kind == TASK_KERNEL) {
+        expand_kernel(e, r);
+    } else if (is_event_kind(r->kind) || (r->kind == PK_HOST_SYNC && r->n != UINT32_MAX)) {
+        e->ev = r->u.e.ev;
+        e->gen = r->u.e.gen;
+        e->ev_objgen = r->x.objgen;
+        e->ev_id = (int32_t)r->n;
+    } else if (r->kind == TASK_COPY || r->kind == TASK_SET || r->kind == PK_CMO) {
+        e->bytes = r->u.c.bytes;
+        e->addr = r->u.c.addr;
+    } else if (r->kind == PK_STEP_START || r->kind == PK_STEP_END) {
+        e->gen = r->u.gen;
+    } else {
+        e->name = r->u.name;
+    }
+}
+
+/* A tick of plat_ticks() as monotonic ns (the two clocks were read
+ * together when the profile began and when it ended). */
+static uint64_t ticks_ns(uint64_t ticks)
+{
+    double per_tick;
+    if (stop_ticks <= begin_ticks || stop_ns <= begin_ns)
+        return ticks; /* no TSC: ticks are ns */
+    per_tick = (double)(stop_ns - begin_ns) / (double)(stop_ticks - begin_ticks);
+    return begin_ns + (uint64_t)((double)(int64_t)(ticks - begin_ticks) * per_tick);
+}
+
+/* One entry from its record and times. */
+static void expand_one(struct prof_entry *e, const struct prof_rec *r, const struct prof_times *t)
+{
+    e->kind = r->kind;
+    e->engine = r->engine;
+    e->sched = r->sched;
+    e->copy_dir = r->copy_dir;
+    e->cmo_type = r->cmo_type;
+    e->device = r->device;
+    e->stream_id = r->stream_id;
+    e->task_id = r->task_id;
+    e->model_id = r->model_id;
+    e->host_thread = r->host_thread;
+    e->host_dep = r->host_dep;
+    e->dep_head = r->dep_head;
+    e->issue_ns = r->ticked ? ticks_ns(r->issue) : r->issue;
+    e->worker = t->done ? t->worker : -1;
+    expand_payload(e, r);
+    if (t->done) {
         e->start_ns = t->start_ns;
         e->end_ns = t->end_ns;
         e->busy_ns = t->busy_ns;
-        e->worker = t->worker;
         e->done = 1;
         if (t->took)
             e->gen = t->took_gen;
+    } else {
+        e->dropped = 1; /* released without running: the model gives it no time */
     }
+}
+
+/* The records, their times and side records, into the entries. */
+static bool expand(uint32_t n)
+{
+    entries = calloc((size_t)n + 1, sizeof(*entries));
+    if (entries == NULL)
+        return false;
+    for (uint32_t id = 1; id <= n; id++)
+        expand_one(&entries[id], rec(id), prof_times(id));
+    for (uint32_t i = 0; i < nsides; i++) {
+        struct prof_entry *e = &entries[sides[i].id];
+        if (sides[i].name != NULL)
+            e->name = sides[i].name;
+        e->nptrs = sides[i].nptrs;
+        memcpy(e->ptrs, sides[i].ptrs, sizeof(e->ptrs));
+    }
+    return true;
 }
 
 aclError prof_end(char *why, size_t cap)
@@ -331,11 +529,16 @@ aclError prof_end(char *why, size_t cap)
     }
     running = false;
     n = nentries;
+    stop_ns = plat_now_ns();
+    stop_ticks = plat_ticks();
     plat_spin_unlock(&prof_lock);
     atomic_store_explicit(&prof_active_flag, false, memory_order_relaxed);
     if (!drain_in_flight(n))
         LOGW("profile: tasks still running after 10 s; their entries are left out of the model");
-    merge_times(n);
+    if (!expand(n)) {
+        snprintf(why, cap, "out of memory expanding %u profile entries", n);
+        return ACL_ERROR_PROFILING_FAILURE;
+    }
     chipsim_run();
     err = profwrite_all(out_dir, block_dim, why, cap);
     return err;
@@ -343,129 +546,129 @@ aclError prof_end(char *why, size_t cap)
 
 /* ---- eager tasks ---------------------------------------------------------------------- */
 
-/* Candidate device pointers among a kernel's first argument words (the
- * buffers it reads, for the model's L2: a prefetched range that starts in
- * [p, p + hbm_bytes) of such a word p is not read from HBM again). Only
- * kernels with declared HBM bytes need them. Words are not looked up in
- * the allocation table: executors (model runs) come here too. */
-static void scan_args(struct prof_entry *e, const struct task *t)
+/* Called with prof_lock held: candidate device pointers among a kernel's
+ * first argument words (the buffers it reads, for the model's L2: a
+ * prefetched range that starts in [p, p + hbm_bytes) of such a word p is
+ * not read from HBM again). Only kernels with declared HBM bytes need
+ * them. Words are not looked up in the allocation table: executors (model
+ * runs) come here too. */
+static void scan_args_locked(uint32_t id, const struct task *t)
 {
     const unsigned char *a = task_kernel_args(t);
-    for (uint32_t off = 0; off + sizeof(uint64_t) <= t->u.kernel.args_size && off < 256 && e->nptrs < PROF_MAX_PTRS;
+    struct prof_side *sd = side_locked(id);
+    for (uint32_t off = 0; sd != NULL && off + sizeof(uint64_t) <= t->u.kernel.args_size && off < 256 &&
+                           sd->nptrs < PROF_MAX_PTRS;
          off += sizeof(uint64_t)) {
         uint64_t v;
         memcpy(&v, a + off, sizeof(v));
         if (v >= 4096)
-            e->ptrs[e->nptrs++] = v;
+            sd->ptrs[sd->nptrs++] = v;
     }
 }
 
 /* Called with prof_lock held. */
-static void fill_kernel(struct prof_entry *e, const struct task *t)
+static void fill_kernel(uint32_t id, struct prof_rec *r, const struct task *t)
 {
-    aclcpuKernelCost cost;
-    e->name = t->u.kernel.kf != NULL ? kernel_name_locked(t->u.kernel.kf) : NULL;
-    e->engine = t->u.kernel.engine;
-    e->sched = t->u.kernel.schedule_mode;
-    e->blocks = t->u.kernel.blocks;
-    e->limit[0] = t->u.kernel.core_limit[0];
-    e->limit[1] = t->u.kernel.core_limit[1];
-    if (t->u.kernel.kf != NULL && kfunc_cost(t->u.kernel.kf, &cost)) {
-        e->declared = 1;
-        e->us_fixed = cost.usFixed;
-        e->us_total = cost.usTotal;
-        e->hbm_bytes = cost.hbmBytes;
-        e->mix = (uint8_t)cost.mix;
-        if (cost.hbmBytes != 0)
-            scan_args(e, t);
-    }
+    const struct kfunc *kf = t->u.kernel.kf;
+    struct name_slot *slot = kf != NULL ? kernel_slot_locked(kf) : NULL;
+    r->engine = t->u.kernel.engine;
+    r->sched = t->u.kernel.schedule_mode;
+    r->n = t->u.kernel.blocks;
+    r->x.limit[0] = t->u.kernel.core_limit[0];
+    r->x.limit[1] = t->u.kernel.core_limit[1];
+    r->u.k.name = slot != NULL ? slot->name : kf != NULL ? arena_copy_locked(kf->name) : NULL;
+    r->u.k.cost = kf != NULL ? kernel_cost_locked(kf, slot) : NULL;
+    if (r->u.k.cost != NULL && r->u.k.cost->hbmBytes != 0)
+        scan_args_locked(id, t);
 }
 
-void prof_event_key(struct prof_entry *e, struct event *ev, uint64_t gen)
+/* Called with prof_lock held: the key of the record an event task or sync
+ * makes or waits for. */
+static void event_key(struct prof_rec *r, struct event *ev, uint64_t gen)
 {
-    e->ev = ev;
-    e->ev_objgen = atomic_load_explicit(&ev->hdr.gen, memory_order_relaxed);
-    e->ev_id = atomic_load_explicit(&ev->id, memory_order_relaxed);
-    e->gen = gen;
+    r->u.e.ev = ev;
+    r->u.e.gen = gen;
+    r->x.objgen = atomic_load_explicit(&ev->hdr.gen, memory_order_relaxed);
+    r->n = (uint32_t)atomic_load_explicit(&ev->id, memory_order_relaxed);
 }
 
 /* Called with prof_lock held: fills what a task of each kind tells the model. */
-static void fill_task(struct prof_entry *e, const struct task *t)
+static void fill_task(uint32_t id, struct prof_rec *r, const struct task *t)
 {
     switch (t->kind) {
     case TASK_KERNEL:
-        fill_kernel(e, t);
+        fill_kernel(id, r, t);
         break;
     case TASK_COPY:
-        e->bytes = t->u.copy.count;
-        e->copy_dir = t->u.copy.dir;
+        r->u.c.bytes = t->u.copy.count;
+        r->copy_dir = t->u.copy.dir;
         break;
     case TASK_SET:
-        e->bytes = t->u.set.count;
+        r->u.c.bytes = t->u.set.count;
         break;
     case TASK_CMO:
-        e->kind = PK_CMO;
-        e->cmo_type = (uint8_t)t->u.set.value;
-        e->addr = (uint64_t)(uintptr_t)t->u.set.dst;
-        e->bytes = t->u.set.count;
+        r->kind = PK_CMO;
+        r->cmo_type = (uint8_t)t->u.set.value;
+        r->u.c.addr = (uint64_t)(uintptr_t)t->u.set.dst;
+        r->u.c.bytes = t->u.set.count;
         break;
     case TASK_MARK:
-        e->kind = PK_MARK;
-        e->name = t->u.host.arg != NULL ? arena_copy_locked(t->u.host.arg) : NULL;
+        r->kind = PK_MARK;
+        r->u.name = t->u.host.arg != NULL ? arena_copy_locked(t->u.host.arg) : NULL;
         break;
     case TASK_STEP:
-        e->kind = t->u.host.block ? PK_STEP_END : PK_STEP_START;
-        e->gen = t->u.host.thread; /* the step's index */
+        r->kind = t->u.host.block ? PK_STEP_END : PK_STEP_START;
+        r->u.gen = t->u.host.thread; /* the step's index */
         break;
     case TASK_EVENT_RECORD:
     case TASK_EVENT_WAIT:
     case TASK_EVENT_RESET:
     case TASK_NOTIFY_RECORD:
     case TASK_NOTIFY_WAIT:
-        prof_event_key(e, t->u.event.ev, t->u.event.gen);
+        event_key(r, t->u.event.ev, t->u.event.gen);
         break;
     default:
         break;
     }
 }
 
-/* Called with prof_lock held: the entry of an eager task on s. */
+/* Called with prof_lock held: the record of an eager task on s. */
 static uint32_t task_entry_locked(struct stream *s, const struct task *t)
 {
     uint32_t id = alloc_locked();
-    struct prof_entry *e;
+    struct prof_rec *r;
     if (id == 0)
         return 0;
     thread_locked();
-    e = prof_entry(id);
-    e->kind = t->kind;
-    e->device = s->dev->id;
-    e->stream_id = s->id;
-    e->task_id = (uint32_t)s->issued; /* s->lock held: stream_commit counted t just now */
-    e->host_thread = tls_thread;
-    e->host_dep = tls_last_sync;
-    e->issue_ns = plat_now_ns();
-    fill_task(e, t);
+    r = rec(id);
+    r->kind = t->kind;
+    r->device = (uint8_t)s->dev->id;
+    r->stream_id = s->id;
+    r->task_id = (uint32_t)s->issued; /* s->lock held: stream_commit counted t just now */
+    r->host_thread = tls_thread;
+    r->host_dep = tls_last_sync;
+    r->issue = plat_ticks();
+    r->ticked = 1;
+    fill_task(id, r, t);
     return id;
 }
 
-/* Called with prof_lock held: a model run's end entry after its begin. */
-static void run_entries_locked(struct stream *s, struct task *t, uint32_t begin)
+/* Called with prof_lock held: a model run's end record after its begin. */
+static void run_entries_locked(struct task *t, uint32_t begin)
 {
     struct model *m = t->u.model.m;
     uint32_t end = alloc_locked();
-    struct prof_entry *b = prof_entry(begin);
+    struct prof_rec *b = rec(begin);
     b->kind = PK_RUN_BEGIN;
     b->model_id = m->hdr.index;
     add_dep_locked(begin, m->prof_last_end); /* runs of one model are serialised */
     if (end == 0)
         return;
-    *prof_entry(end) = *b;
-    prof_entry(end)->kind = PK_RUN_END;
-    prof_entry(end)->dep_head = 0;
+    *rec(end) = *b;
+    rec(end)->kind = PK_RUN_END;
+    rec(end)->dep_head = 0;
     t->u.model.prof_end = end;
     m->prof_last_end = end;
-    (void)s;
 }
 
 void prof_issue_locked(struct stream *s, struct task *t)
@@ -474,7 +677,7 @@ void prof_issue_locked(struct stream *s, struct task *t)
     plat_spin_lock(&prof_lock);
     id = running ? task_entry_locked(s, t) : 0;
     if (id != 0 && t->kind == TASK_MODEL_RUN)
-        run_entries_locked(s, t, id);
+        run_entries_locked(t, id);
     plat_spin_unlock(&prof_lock);
     if (id == 0)
         return;
@@ -513,6 +716,7 @@ void prof_task_ended(struct task *t)
     if (t->kind == TASK_MODEL_RUN && t->u.model.prof_end != 0) {
         struct prof_times *end = prof_times(t->u.model.prof_end);
         end->start_ns = end->end_ns = now;
+        end->worker = tm->worker;
         end->done = 1;
     }
 }
@@ -529,14 +733,28 @@ void prof_task_released(struct task *t)
     struct prof_times *tm = prof_times(t->prof_id);
     uint32_t end = t->kind == TASK_MODEL_RUN ? t->u.model.prof_end : 0;
     t->prof_id = 0;
-    /* Release: what we wrote is seen by prof_end (merge_times). Not done
-     * means dropped: it never ran. */
+    /* Release: what we wrote is seen by prof_end (expand). Not done means
+     * dropped: it never ran. */
     if (end != 0)
         atomic_store_explicit(&prof_times(end)->released, 1, memory_order_release);
     atomic_store_explicit(&tm->released, 1, memory_order_release);
 }
 
 /* ---- model runs ------------------------------------------------------------------------ */
+
+/* Called with prof_lock held: an entry made done by its own thread (lane
+ * tasks, host events): its times are written here. */
+static void times_done_locked(uint32_t id, uint64_t start_ns, uint64_t end_ns, uint64_t busy_ns)
+{
+    struct prof_times *tm = prof_times(id);
+    tm->start_ns = start_ns;
+    tm->end_ns = end_ns;
+    tm->busy_ns = busy_ns;
+    tm->worker = engine_worker_index();
+    tm->done = 1;
+    /* Relaxed: prof_end takes prof_lock before it reads. */
+    atomic_store_explicit(&tm->released, 1, memory_order_relaxed);
+}
 
 uint32_t prof_lane_task(struct stream *runner, const struct task *rt, uint32_t model_id, uint64_t gen,
                         uint32_t after, uint64_t start_ns, uint64_t end_ns, uint64_t busy_ns)
@@ -545,20 +763,17 @@ uint32_t prof_lane_task(struct stream *runner, const struct task *rt, uint32_t m
     plat_spin_lock(&prof_lock);
     id = running ? alloc_locked() : 0;
     if (id != 0) {
-        struct prof_entry *e = prof_entry(id);
-        e->kind = rt->kind;
-        e->device = runner->dev->id;
-        e->stream_id = atomic_load_explicit(&runner->id, memory_order_relaxed);
-        e->task_id = ++runner->prof_seq; /* only the lane's player touches it */
-        e->model_id = model_id;
-        fill_task(e, rt);
-        e->gen = rt->kind >= TASK_EVENT_RECORD && rt->kind <= TASK_NOTIFY_WAIT ? gen : e->gen;
-        e->issue_ns = e->start_ns = start_ns;
-        e->end_ns = end_ns;
-        e->busy_ns = busy_ns;
-        e->done = 1;
-        e->worker = engine_worker_index();
-        atomic_store_explicit(&prof_times(id)->released, 1, memory_order_relaxed); /* prof_end takes prof_lock */
+        struct prof_rec *r = rec(id);
+        r->kind = rt->kind;
+        r->device = (uint8_t)runner->dev->id;
+        r->stream_id = atomic_load_explicit(&runner->id, memory_order_relaxed);
+        r->task_id = ++runner->prof_seq; /* only the lane's player touches it */
+        r->model_id = model_id;
+        fill_task(id, r, rt);
+        if (is_event_kind(rt->kind))
+            r->u.e.gen = gen;
+        r->issue = start_ns;
+        times_done_locked(id, start_ns, end_ns, busy_ns);
         add_dep_locked(id, after);
     }
     plat_spin_unlock(&prof_lock);
@@ -568,55 +783,68 @@ uint32_t prof_lane_task(struct stream *runner, const struct task *rt, uint32_t m
 void prof_run_lane_ended(uint32_t run_end, uint32_t last)
 {
     plat_spin_lock(&prof_lock);
-    if (run_end != 0 && run_end <= nentries)
+    if (run_end != 0 && run_end <= nentries && running)
         add_dep_locked(run_end, last);
     plat_spin_unlock(&prof_lock);
 }
 
 /* ---- host ------------------------------------------------------------------------------- */
 
+/* Called with prof_lock held. */
+static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end)
+{
+    uint32_t id = running ? alloc_locked() : 0;
+    if (id != 0) {
+        struct prof_rec *r = rec(id);
+        thread_locked();
+        r->kind = kind;
+        r->host_thread = tls_thread;
+        r->host_dep = tls_last_sync;
+        r->issue = start;
+        times_done_locked(id, start, end, 0);
+        prof_times(id)->worker = -1;
+    }
+    return id;
+}
+
 static uint32_t host_entry(uint8_t kind, const char *name, uint64_t start, uint64_t end)
 {
     uint32_t id;
     plat_spin_lock(&prof_lock);
-    id = running ? alloc_locked() : 0;
-    if (id != 0) {
-        struct prof_entry *e = prof_entry(id);
-        thread_locked();
-        e->kind = kind;
-        e->host_thread = tls_thread;
-        e->host_dep = tls_last_sync;
-        e->name = name != NULL ? arena_copy_locked(name) : NULL;
-        e->start_ns = e->issue_ns = start;
-        e->end_ns = end;
-        e->done = 1;
-        e->device = 0;
-        atomic_store_explicit(&prof_times(id)->released, 1, memory_order_relaxed); /* prof_end takes prof_lock */
-    }
+    id = host_entry_locked(kind, start, end);
+    if (id != 0)
+        rec(id)->u.name = name != NULL ? arena_copy_locked(name) : NULL;
     plat_spin_unlock(&prof_lock);
     return id;
 }
 
 void prof_host_sync(const char *api, const uint32_t *dep, unsigned n, uint64_t start_ns, uint64_t end_ns)
 {
-    uint32_t id = host_entry(PK_HOST_SYNC, api, start_ns, end_ns);
-    if (id == 0)
-        return;
+    uint32_t id;
     plat_spin_lock(&prof_lock);
-    for (unsigned i = 0; i < n; i++)
-        add_dep_locked(id, dep[i]);
-    tls_last_sync = id;
+    id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns);
+    if (id != 0) {
+        rec(id)->u.name = arena_copy_locked(api);
+        rec(id)->n = UINT32_MAX; /* no event: the deps say what it waited for */
+        for (unsigned i = 0; i < n; i++)
+            add_dep_locked(id, dep[i]);
+        tls_last_sync = id;
+    }
     plat_spin_unlock(&prof_lock);
 }
 
 void prof_host_sync_event(const char *api, struct event *ev, uint64_t gen, uint64_t start_ns, uint64_t end_ns)
 {
-    uint32_t id = host_entry(PK_HOST_SYNC, api, start_ns, end_ns);
-    if (id == 0)
-        return;
+    uint32_t id;
     plat_spin_lock(&prof_lock);
-    prof_event_key(prof_entry(id), ev, gen);
-    tls_last_sync = id;
+    id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns);
+    if (id != 0) {
+        struct prof_side *sd = side_locked(id);
+        event_key(rec(id), ev, gen);
+        if (sd != NULL)
+            sd->name = arena_copy_locked(api);
+        tls_last_sync = id;
+    }
     plat_spin_unlock(&prof_lock);
 }
 
@@ -628,7 +856,7 @@ void prof_host_range_end(uint32_t id, uint64_t ns)
 {
     plat_spin_lock(&prof_lock);
     if (id != 0 && id <= nentries && running)
-        prof_entry(id)->end_ns = ns;
+        prof_times(id)->end_ns = ns;
     plat_spin_unlock(&prof_lock);
 }
 

@@ -53,7 +53,7 @@ struct prof_entry {
     uint32_t dep_head;       /* more entries it waits for (list in the dep pool), or 0 */
     uint32_t blocks;
     int32_t ev_id;           /* event / notify id */
-    uint32_t ev_objgen;      /* with ev and gen: which record (see prof_event_key) */
+    uint32_t ev_objgen;      /* with ev and gen: which record (the event object's generation) */
     const void *ev;
     uint64_t gen;
     const char *name;        /* kernel, marker or API name (the profile's copy), or NULL */
@@ -135,8 +135,6 @@ void prof_host_range_end(uint32_t id, uint64_t ns);
 uint32_t prof_stream_last(struct stream *s);
 /* When the profile began (ns, monotonic): the measured clock's zero. */
 uint64_t prof_begin_ns(void);
-/* The key of the record an event task or sync makes or waits for. */
-void prof_event_key(struct prof_entry *e, struct event *ev, uint64_t gen);
 
 /* ---- what chipsim and profwrite see ---------------------------------------------- */
 
