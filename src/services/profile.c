@@ -152,14 +152,17 @@ struct prof_entry *prof_entry(uint32_t id) { return &entries[id]; }
 
 uint32_t prof_count(void) { return entries != NULL ? nentries : 0; }
 
-bool prof_running(void)
+/* A flag that prof_lock guards, read under it. */
+static bool locked_flag(const bool *flag)
 {
-    bool r;
+    bool v;
     plat_spin_lock(&prof_lock);
-    r = running;
+    v = *flag;
     plat_spin_unlock(&prof_lock);
-    return r;
+    return v;
 }
+
+bool prof_running(void) { return locked_flag(&running); }
 
 /* ---- the arena and the kernel table ------------------------------------------------ */
 
@@ -872,14 +875,7 @@ bool prof_block_dim_names(void)
     return v != NULL && strcmp(v, "1") == 0;
 }
 
-bool prof_env_active(void)
-{
-    bool on;
-    plat_spin_lock(&prof_lock);
-    on = env_profile;
-    plat_spin_unlock(&prof_lock);
-    return on;
-}
+bool prof_env_active(void) { return locked_flag(&env_profile); }
 
 static void env_stop_at_exit(void) { prof_env_stop(); }
 
