@@ -198,3 +198,29 @@ aclError t_stop_releasing(aclrtStream s, _Atomic int *open)
     ASSERT_EQ(pthread_join(th, NULL), 0);
     return atomic_load(&c.rc);
 }
+
+void t_k_add(void *args)
+{
+    int64_t *const *p = args;
+    int64_t by = ((const int64_t *)args)[1];
+    atomic_fetch_add((_Atomic int64_t *)p[0], by);
+}
+
+aclrtFuncHandle t_add_kernel(void) { return t_kernel("t_add", t_k_add); }
+
+void t_launch_add(int64_t *x, int64_t by, aclrtStream s)
+{
+    struct {
+        int64_t *x;
+        int64_t by;
+    } a = {x, by};
+    ASSERT_OK(aclrtLaunchKernel(t_add_kernel(), 1, &a, sizeof(a), s));
+}
+
+int64_t *t_dev_i64(int n)
+{
+    void *p = NULL;
+    ASSERT_OK(aclrtMalloc(&p, (size_t)n * sizeof(int64_t), ACL_MEM_MALLOC_HUGE_FIRST));
+    memset(p, 0, (size_t)n * sizeof(int64_t));
+    return p;
+}

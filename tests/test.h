@@ -79,6 +79,13 @@ uint64_t t_now_ns(void); /* CLOCK_MONOTONIC, in nanoseconds */
 /* Registers a kernel from the test program itself and returns its handle. */
 aclrtFuncHandle t_kernel(const char *name, aclcpuKernelFn fn);
 
+/* Kernel, args = {int64_t *x, int64_t by}: atomically x[0] += by. Its
+ * handle; a launch of it (one block) on s; n zeroed int64s of device memory. */
+void t_k_add(void *args);
+aclrtFuncHandle t_add_kernel(void);
+void t_launch_add(int64_t *x, int64_t by, aclrtStream s);
+int64_t *t_dev_i64(int n);
+
 /* Bounded spins: each yields between looks and gives up after T_SPIN_LIMIT_NS. */
 #define T_SPIN_LIMIT_NS (5ull * 1000000000ull)
 /* Returns 1 once *f == want, 0 if T_SPIN_LIMIT_NS passes first. */

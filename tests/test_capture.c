@@ -12,23 +12,6 @@
 
 #include "test.h"
 
-/* x[0] += by */
-static void k_add(void *args)
-{
-    int64_t *const *p = args;
-    int64_t by = ((const int64_t *)args)[1];
-    atomic_fetch_add((_Atomic int64_t *)p[0], by);
-}
-
-static void launch_add(int64_t *x, int64_t by, aclrtStream s)
-{
-    struct {
-        int64_t *x;
-        int64_t by;
-    } a = {x, by};
-    ASSERT_OK(aclrtLaunchKernel(t_kernel("cap_add", k_add), 1, &a, sizeof(a), s));
-}
-
 /* x = x * 3 + c: the order of two of them shows in the result (values
  * stay small in these tests). */
 static void k_mad(void *args)
@@ -47,14 +30,6 @@ static void launch_mad(int64_t *x, int64_t c, aclrtStream s)
     ASSERT_OK(aclrtLaunchKernel(t_kernel("cap_mad", k_mad), 1, &a, sizeof(a), s));
 }
 
-static int64_t *dev_i64(int n)
-{
-    void *p = NULL;
-    ASSERT_OK(aclrtMalloc(&p, (size_t)n * sizeof(int64_t), ACL_MEM_MALLOC_HUGE_FIRST));
-    memset(p, 0, (size_t)n * sizeof(int64_t));
-    return p;
-}
-
 static aclmdlRICaptureStatus status_of(aclrtStream s, aclmdlRI *m)
 {
     aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
@@ -68,15 +43,15 @@ TEST(capture, tasks_are_recorded_and_each_replay_runs_them)
     aclmdlRI m = NULL, seen = NULL;
     int64_t *x;
     t_setup();
-    x = dev_i64(2);
+    x = t_dev_i64(2);
     ASSERT_OK(aclrtCreateStream(&s));
-    launch_add(&x[1], 5, s); /* eager work before the capture still runs */
+    t_launch_add(&x[1], 5, s); /* eager work before the capture still runs */
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_EQ(status_of(s, &seen), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
     ASSERT(seen != NULL);
-    launch_add(&x[0], 1, s);
+    t_launch_add(&x[0], 1, s);
     ASSERT_OK(aclrtMemsetAsync(&x[1], 8, 0, 8, s));
-    launch_add(&x[0], 1, s);
+    t_launch_add(&x[0], 1, s);
     ASSERT_OK(aclmdlRICaptureEnd(s, &m));
     ASSERT(m == seen);
     ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
@@ -88,7 +63,7 @@ TEST(capture, tasks_are_recorded_and_each_replay_runs_them)
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_EQ(x[0], 8);
     ASSERT_EQ(x[1], 0);
-    launch_add(&x[0], 100, s); /* the stream is an ordinary one again */
+    t_launch_add(&x[0], 100, s); /* the stream is an ordinary one again */
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_EQ(x[0], 108);
     ASSERT_OK(aclmdlRIDestroy(m));
@@ -164,7 +139,7 @@ TEST(capture, two_streams_joined_by_events)
     aclmdlRI m = NULL, m2 = NULL;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     ASSERT_OK(aclrtCreateStream(&s1));
     ASSERT_OK(aclrtCreateStream(&s2));
     ASSERT_OK(aclrtCreateEvent(&fork));
@@ -208,19 +183,19 @@ TEST(capture, unjoined_stream_fails_the_capture)
     aclmdlRI m = NULL;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     ASSERT_OK(aclrtCreateStream(&s1));
     ASSERT_OK(aclrtCreateStream(&s2));
     ASSERT_OK(aclrtCreateEvent(&fork));
     ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_OK(aclrtRecordEvent(fork, s1));
     ASSERT_OK(aclrtStreamWaitEvent(s2, fork));
-    launch_add(x, 1, s2);
+    t_launch_add(x, 1, s2);
     ASSERT_RC(aclmdlRICaptureEnd(s1, &m), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not joined back");
     ASSERT_EQ(status_of(s1, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
     ASSERT_EQ(status_of(s2, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
-    launch_add(x, 10, s2);
+    t_launch_add(x, 10, s2);
     ASSERT_OK(aclrtSynchronizeStream(s2));
     ASSERT_EQ(x[0], 10); /* the captured launch never runs */
     ASSERT_OK(aclrtDestroyEvent(fork));
@@ -254,7 +229,7 @@ TEST(capture, wait_on_an_event_recorded_outside_invalidates)
              "invalidated", sid, eid, sid);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), want);
     ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
-    ASSERT_RC(aclrtLaunchKernel(t_kernel("cap_add", k_add), 1, NULL, 0, s), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_RC(aclrtLaunchKernel(t_add_kernel(), 1, NULL, 0, s), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
     ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), want);
     ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
@@ -361,7 +336,7 @@ TEST(capture, global_mode_forbids_unsafe_calls_in_every_thread)
     aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_RC(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
@@ -384,7 +359,7 @@ TEST(capture, thread_local_mode_forbids_only_the_capturing_thread)
     aclmdlRI m = NULL;
     int64_t *x, host[2] = {1, 2};
     t_setup();
-    x = dev_i64(2);
+    x = t_dev_i64(2);
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
     ASSERT_OK(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
@@ -421,7 +396,7 @@ TEST(capture, relaxed_mode_and_the_ending_thread)
     pthread_t th;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
     ASSERT_OK(aclrtCreateStream(&c.s));
     ASSERT_OK(aclmdlRICaptureBegin(c.s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
@@ -433,7 +408,7 @@ TEST(capture, relaxed_mode_and_the_ending_thread)
     ASSERT_OK(aclmdlRICaptureBegin(c.s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
     ASSERT_OK(copy_here(x));
     ASSERT_OK(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-    launch_add(x, 2, c.s);
+    t_launch_add(x, 2, c.s);
     ASSERT_EQ(pthread_create(&th, NULL, end_elsewhere, &c), 0);
     ASSERT_EQ(pthread_join(th, NULL), 0);
     ASSERT_OK(atomic_load(&c.rc));
@@ -459,18 +434,18 @@ TEST(capture, task_group_update_between_replays)
     aclmdlRI m = NULL;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateStream(&upd));
     ASSERT_OK(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL));
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
-    launch_add(x, 1, s);
+    t_launch_add(x, 1, s);
     ASSERT_OK(aclrtStreamWaitEvent(s, ev));
     ASSERT_OK(aclrtResetEvent(ev, s));
     ASSERT_OK(aclmdlRICaptureTaskGrpBegin(s));
     ASSERT_RC(aclmdlRICaptureTaskGrpBegin(s), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
     ASSERT_RC(aclrtMemsetAsync(x, 8, 0, 8, s), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT); /* kernels only */
-    launch_add(x, 10, s);
+    t_launch_add(x, 10, s);
     ASSERT_OK(aclmdlRICaptureTaskGrpEnd(s, &grp));
     ASSERT_RC(aclmdlRICaptureTaskGrpEnd(s, &grp), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
     ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(upd, grp), ACL_ERROR_STREAM_TASK_GROUP_STATUS); /* capture not ended */
@@ -485,7 +460,7 @@ TEST(capture, task_group_update_between_replays)
     ASSERT_OK(aclmdlRIExecuteAsync(m, s));
     ASSERT_OK(aclmdlRICaptureTaskUpdateBegin(upd, grp));
     ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(upd, grp), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
-    launch_add(x, 1000, upd); /* recorded as the replacement, not run */
+    t_launch_add(x, 1000, upd); /* recorded as the replacement, not run */
     ASSERT_OK(aclmdlRICaptureTaskUpdateEnd(upd));
     ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(upd), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
     ASSERT_OK(aclrtRecordEvent(ev, upd));
@@ -494,8 +469,8 @@ TEST(capture, task_group_update_between_replays)
     ASSERT_EQ(x[0], 11 + 1 + 1000);
     /* A mismatched update is refused and changes nothing. */
     ASSERT_OK(aclmdlRICaptureTaskUpdateBegin(upd, grp));
-    launch_add(x, 1, upd);
-    launch_add(x, 1, upd);
+    t_launch_add(x, 1, upd);
+    t_launch_add(x, 1, upd);
     ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(upd), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclmdlRIExecuteAsync(m, s));
     ASSERT_OK(aclrtRecordEvent(ev, upd));
@@ -534,7 +509,7 @@ TEST(capture, capture_into_an_existing_model)
     aclmdlRI b = NULL, m = NULL, full = NULL;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
     ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
@@ -544,7 +519,7 @@ TEST(capture, capture_into_an_existing_model)
     ASSERT_RC(aclmdlRICaptureToModelRIBegin(s, NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRICaptureToModelRIBegin(s, full, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclmdlRICaptureToModelRIBegin(s, b, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-    launch_add(x, 3, s);
+    t_launch_add(x, 3, s);
     ASSERT_OK(aclmdlRICaptureEnd(s, &m));
     ASSERT(m == b);
     ASSERT_OK(aclmdlRIExecuteAsync(m, s));
@@ -668,7 +643,7 @@ TEST(capture, random_programs_give_the_same_results_eager_and_replayed)
     aclrtEvent done[PROG_OPS], fork[PROG_STREAMS];
     int64_t *slot;
     t_setup();
-    slot = dev_i64(PROG_OPS);
+    slot = t_dev_i64(PROG_OPS);
     for (int k = 0; k < PROG_STREAMS; k++) {
         ASSERT_OK(aclrtCreateStream(&st[k]));
         ASSERT_OK(aclrtCreateEvent(&fork[k]));

@@ -14,36 +14,11 @@
 
 #include "test.h"
 
-/* x[0] += args[1] */
-static void k_add(void *args)
-{
-    int64_t *const *p = args;
-    int64_t by = ((const int64_t *)args)[1];
-    atomic_fetch_add((_Atomic int64_t *)p[0], by);
-}
-
-static void launch_add(int64_t *x, int64_t by, aclrtStream s)
-{
-    struct {
-        int64_t *x;
-        int64_t by;
-    } a = {x, by};
-    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_add", k_add), 1, &a, sizeof(a), s));
-}
-
 static aclrtStream persistent_stream(void)
 {
     aclrtStream s = NULL;
     ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
     return s;
-}
-
-static int64_t *dev_i64(int n)
-{
-    void *p = NULL;
-    ASSERT_OK(aclrtMalloc(&p, (size_t)n * sizeof(int64_t), ACL_MEM_MALLOC_HUGE_FIRST));
-    memset(p, 0, (size_t)n * sizeof(int64_t));
-    return p;
 }
 
 /* A one-lane model: x += 1 twice per run. */
@@ -55,13 +30,13 @@ struct one_lane {
 
 static void one_lane_build(struct one_lane *o)
 {
-    o->x = dev_i64(1);
+    o->x = t_dev_i64(1);
     o->s = persistent_stream();
     ASSERT_OK(aclrtCreateStream(&o->exec));
     ASSERT_OK(aclmdlRIBuildBegin(&o->m, 0));
     ASSERT_OK(aclmdlRIBindStream(o->m, o->s, ACL_MODEL_STREAM_FLAG_HEAD));
-    launch_add(o->x, 1, o->s);
-    launch_add(o->x, 1, o->s);
+    t_launch_add(o->x, 1, o->s);
+    t_launch_add(o->x, 1, o->s);
     ASSERT_OK(aclmdlRIEndTask(o->m, o->s));
     ASSERT_OK(aclmdlRIBuildEnd(o->m, NULL));
 }
@@ -90,7 +65,7 @@ TEST(model, build_flow_records_then_runs_each_execute)
     ASSERT_OK(aclmdlRIExecute(o.m, -1));
     ASSERT_EQ(o.x[0], 10);
     /* After aclmdlRIBuildEnd the bound stream takes no more tasks. */
-    ASSERT_RC(aclrtLaunchKernel(t_kernel("mdl_add", k_add), 1, NULL, 0, o.s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtLaunchKernel(t_add_kernel(), 1, NULL, 0, o.s), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIBuildEnd");
     one_lane_free(&o);
     t_teardown();
@@ -208,7 +183,7 @@ TEST(model, events_between_lanes_order_every_run)
     int64_t *x = NULL;
     int64_t *pair[2];
     t_setup();
-    x = dev_i64(2);
+    x = t_dev_i64(2);
     pair[0] = &x[0];
     pair[1] = &x[1];
     s1 = persistent_stream();
@@ -219,7 +194,7 @@ TEST(model, events_between_lanes_order_every_run)
     ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
     ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_HEAD));
     t_launch_gate(&g, s1); /* holds lane 1 in the first run */
-    launch_add(&x[0], 1, s1);
+    t_launch_add(&x[0], 1, s1);
     ASSERT_OK(aclrtRecordEvent(e, s1));
     ASSERT_OK(aclrtStreamWaitEvent(s2, e));
     ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_times10", k_times10), 1, pair, sizeof(pair), s2));
@@ -252,7 +227,7 @@ TEST(model, switch_and_active_streams)
     int32_t *flag = NULL, *one = NULL;
     int64_t *x = NULL;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     ASSERT_OK(aclrtMalloc((void **)&flag, 4, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_OK(aclrtMalloc((void **)&one, 4, ACL_MEM_MALLOC_HUGE_FIRST));
     *one = 1;
@@ -265,10 +240,10 @@ TEST(model, switch_and_active_streams)
     ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
     ASSERT_OK(aclmdlRIBindStream(m, s3, ACL_MODEL_STREAM_FLAG_DEFAULT));
     ASSERT_OK(aclrtSwitchStream(flag, ACL_RT_EQUAL, one, ACL_RT_SWITCH_INT32, s2, NULL, s1));
-    launch_add(x, 100, s1); /* skipped when the switch jumps */
-    launch_add(x, 1, s2);
+    t_launch_add(x, 100, s1); /* skipped when the switch jumps */
+    t_launch_add(x, 1, s2);
     ASSERT_OK(aclrtActiveStream(s3, s2));
-    launch_add(x, 10, s3);
+    t_launch_add(x, 10, s3);
     ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
     *flag = 1;
     ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
@@ -388,7 +363,7 @@ TEST(model, runs_from_several_streams_are_serialised)
     int64_t *x;
     int64_t *pair[2];
     t_setup();
-    x = dev_i64(2);
+    x = t_dev_i64(2);
     pair[0] = &x[0];
     pair[1] = &x[1];
     s = persistent_stream();
@@ -419,7 +394,7 @@ TEST(model, run_is_ordered_within_its_stream)
     one_lane_build(&o);
     t_launch_gate(&g, o.exec);
     ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));
-    launch_add(o.x, 100, o.exec);
+    t_launch_add(o.x, 100, o.exec);
     ASSERT(t_wait_flag(&g.started, 1));
     ASSERT_EQ(o.x[0], 0);
     atomic_store(&g.open, 1);
@@ -443,12 +418,12 @@ TEST(model, failing_kernel_fails_its_run)
     aclrtStream s, exec;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     s = persistent_stream();
     ASSERT_OK(aclrtCreateStream(&exec));
     ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
     ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
-    launch_add(x, 1, s);
+    t_launch_add(x, 1, s);
     ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_trap", k_trap), 1, NULL, 0, s));
     ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
     ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
@@ -472,13 +447,13 @@ TEST(model, abort_of_a_running_model)
     static struct t_gate g;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     s = persistent_stream();
     ASSERT_OK(aclrtCreateStream(&exec));
     ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
     ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
     t_launch_gate(&g, s);
-    launch_add(x, 1, s);
+    t_launch_add(x, 1, s);
     ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
     ASSERT_OK(aclmdlRIAbort(m)); /* not running: nothing to do */
     ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
@@ -530,7 +505,7 @@ TEST(model, persistent_task_clean_refills_a_lane)
     ASSERT_RC(aclrtPersistentTaskClean(plain), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_RC(aclrtPersistentTaskClean(unbound), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_OK(aclrtPersistentTaskClean(o.s));
-    launch_add(o.x, 5, o.s);
+    t_launch_add(o.x, 5, o.s);
     ASSERT_OK(aclmdlRIExecute(o.m, 5000));
     ASSERT_EQ(o.x[0], 5);
     ASSERT_OK(aclrtDestroyStream(plain));
@@ -601,7 +576,7 @@ TEST(model, names_ids_and_json)
     fclose(f);
     unlink(path);
     ASSERT_STR_CONTAINS(buf, "\"name\": \"decoder-step\"");
-    ASSERT_STR_CONTAINS(buf, "\"type\": \"KERNEL\", \"name\": \"mdl_add\", \"blockNum\": 1");
+    ASSERT_STR_CONTAINS(buf, "\"type\": \"KERNEL\", \"name\": \"t_add\", \"blockNum\": 1");
     ASSERT_STR_CONTAINS(buf, "\"args\": \"");
     ASSERT_STR_CONTAINS(buf, "\"type\": \"MODEL_END\"");
     ASSERT_RC(aclmdlRIDebugJsonPrint(o.m, "/nonexistent-dir/x.json", 0), ACL_ERROR_RT_PARAM_INVALID);
@@ -624,7 +599,7 @@ TEST(model, wait_on_an_outside_event)
     static struct t_gate g;
     int64_t *x;
     t_setup();
-    x = dev_i64(1);
+    x = t_dev_i64(1);
     s = persistent_stream();
     ASSERT_OK(aclrtCreateStream(&exec));
     ASSERT_OK(aclrtCreateStream(&other));
@@ -632,7 +607,7 @@ TEST(model, wait_on_an_outside_event)
     ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
     ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
     ASSERT_OK(aclrtStreamWaitEvent(s, e));
-    launch_add(x, 1, s);
+    t_launch_add(x, 1, s);
     ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
     t_launch_gate(&g, other);
     ASSERT_OK(aclrtRecordEvent(e, other));
@@ -673,7 +648,7 @@ TEST(model, copies_memsets_and_host_functions_replay)
     aclrtStream s, exec;
     int64_t *x, src = 42;
     t_setup();
-    x = dev_i64(2);
+    x = t_dev_i64(2);
     s = persistent_stream();
     ASSERT_OK(aclrtCreateStream(&exec));
     ASSERT_OK(aclrtRegStreamStateCallback("mdl", on_state, NULL));
