@@ -38,7 +38,10 @@ static aclError resolve_pair(const char *fn, aclmdlRI modelRI, aclrtStream strea
                              struct stream **s)
 {
     struct context *ctx;
-    aclError err = ctx_require(fn, &ctx);
+    aclError err;
+    if (modelRI == NULL) /* checked before the context, as the API's first argument */
+        return null_arg(fn, "modelRI");
+    err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = model_resolve(fn, modelRI, m);
     if (err == ACL_SUCCESS)
@@ -136,8 +139,6 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream strea
     struct lane *l;
     struct task *t;
     aclError err;
-    if (modelRI == NULL)
-        return null_arg(fn, "modelRI");
     err = resolve_pair(fn, modelRI, stream, &m, &s);
     if (err != ACL_SUCCESS)
         return err;
@@ -184,8 +185,6 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream 
     struct stream *s;
     struct lane *l;
     aclError err;
-    if (modelRI == NULL)
-        return null_arg(fn, "modelRI");
     err = resolve_pair(fn, modelRI, stream, &m, &s);
     if (err != ACL_SUCCESS)
         return err;

@@ -260,14 +260,10 @@ static uint64_t hang_watch_deadline(const struct hang_watch *w)
     return w->next_check < give_up ? w->next_check : give_up;
 }
 
-/* True when the wait should give up: no progress, stuck, and past the
- * hang timeout. Relaxed load of done: only a progress hint. */
-static bool hang_watch_check(struct hang_watch *w, struct stream *s)
+/* A look of the hang watch at now: true when the wait made no progress
+ * (done did not move) since the last look, which then starts over. */
+static bool hang_no_progress(struct hang_watch *w, uint64_t done, uint64_t now)
 {
-    uint64_t now = plat_now_ns(), done = atomic_load_explicit(&s->done, memory_order_relaxed);
-    char why[640];
-    bool stuck;
-
     w->next_check = now + HANG_CHECK_NS;
     if (done != w->last_done) {
         w->last_done = done;
@@ -275,13 +271,30 @@ static bool hang_watch_check(struct hang_watch *w, struct stream *s)
         w->warned = false;
         return false;
     }
-    stuck = engine_explain(s, true, why, sizeof(why));
+    return true;
+}
+
+/* What a look found: a stuck wait is warned about once; true when it is
+ * stuck and past the hang timeout, so the wait gives up. */
+static bool hang_verdict(struct hang_watch *w, bool stuck, const char *what, int id, const char *why, uint64_t now)
+{
     if (stuck && !w->warned) {
-        LOGW("a sync on stream %d has made no progress for %llu ms: %s", s->id,
+        LOGW("a sync on %s %d has made no progress for %llu ms: %s", what, id,
              (unsigned long long)((now - w->since) / 1000000u), why);
         w->warned = true;
     }
     return stuck && w->limit != 0 && now - w->since >= w->limit;
+}
+
+/* True when the wait should give up: no progress, stuck, and past the
+ * hang timeout. Relaxed load of done: only a progress hint. */
+static bool hang_watch_check(struct hang_watch *w, struct stream *s)
+{
+    uint64_t now = plat_now_ns();
+    char why[640];
+    if (!hang_no_progress(w, atomic_load_explicit(&s->done, memory_order_relaxed), now))
+        return false;
+    return hang_verdict(w, engine_explain(s, true, why, sizeof(why)), "stream", s->id, why, now);
 }
 
 /* True while handle (if given) still names s: a stream destroyed by another
@@ -577,22 +590,9 @@ static bool event_hang_check(struct hang_watch *w, struct event *ev, uint64_t do
 {
     uint64_t now = plat_now_ns();
     char why[640];
-    bool stuck;
-
-    w->next_check = now + HANG_CHECK_NS;
-    if (done != w->last_done) {
-        w->last_done = done;
-        w->since = now;
-        w->warned = false;
+    if (!hang_no_progress(w, done, now))
         return false;
-    }
-    stuck = engine_explain_event(ev, why, sizeof(why));
-    if (stuck && !w->warned) {
-        LOGW("a sync on event %d has made no progress for %llu ms: %s", ev->id,
-             (unsigned long long)((now - w->since) / 1000000u), why);
-        w->warned = true;
-    }
-    return stuck && w->limit != 0 && now - w->since >= w->limit;
+    return hang_verdict(w, engine_explain_event(ev, why, sizeof(why)), "event", ev->id, why, now);
 }
 
 aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
