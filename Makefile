@@ -4,6 +4,10 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# The project's own builds treat warnings as errors (CMake's default is off,
+# so that a user's plain cmake build survives a newer compiler's warnings);
+# CMAKE_FLAGS comes after it and may turn it off.
+WERROR_FLAG := -DACLCPU_WERROR=ON
 # Words put in front of ctest by `make test` (the sanitizer runs set it).
 TEST_PREFIX ?=
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
@@ -37,7 +41,7 @@ VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|install|bench_smoke|c
 all: build
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) $(GENERATOR) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) $(GENERATOR) $(WERROR_FLAG) $(CMAKE_FLAGS)
 
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
