@@ -1,9 +1,15 @@
 /*
  * api_binary.c - kernel binaries and kernels: loading, finding, unloading,
- * registering, declaring costs.
+ * registering, declaring costs, and aclrtBinary descriptions.
  *
  * DESIGN: argument checks in the reference's order, then the mechanism of
- * core/kernel.c. On aclcpu a kernel binary is a CPU shared object.
+ * core/kernel.c. On aclcpu a kernel binary is a CPU shared object. An
+ * aclrtBinary (aclrtCreateBinary) only describes bytes the program owns,
+ * as on the device: it points at them without copying, and aclrtBinaryLoad
+ * loads them as aclrtBinaryLoadFromData would; the program keeps them
+ * until that load returns. Descriptions are objects in the handle table,
+ * so a stale or doubly destroyed one fails with 107017 instead of
+ * touching freed memory.
  *
  * Threads: any host thread. Locks: none here (core/kernel.c has its own).
  */
@@ -11,6 +17,15 @@
 #include <string.h>
 
 #include "../core/core.h"
+
+/* What an aclrtBinary names. */
+struct binary_desc {
+    struct obj_header hdr;
+    /* Set by the destroy that wins a race with another one. */
+    _Atomic bool destroyed;
+    const void *data;
+    size_t length;
+};
 
 ACL_FUNC_VISIBILITY aclError aclcpuRegisterKernel(const char *name, aclcpuKernelFn fn, aclrtFuncHandle *funcHandle)
 {
@@ -75,6 +90,87 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binHandle' is NULL", fn);
     b = binary_resolve(fn, binHandle, &err);
     return b == NULL ? err : binary_unload(fn, b, binHandle);
+}
+
+/* ---- aclrtBinary descriptions ------------------------------------------------ */
+
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen)
+{
+    struct binary_desc *d;
+    bool fresh;
+
+    if (data == NULL) {
+        acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateBinary: argument 'data' is NULL");
+        return NULL;
+    }
+    d = obj_create(OBJ_BINDESC, sizeof(*d), OBJ_CLEAR_ALL, &fresh);
+    if (d == NULL) {
+        acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtCreateBinary: out of memory");
+        return NULL;
+    }
+    d->data = data;
+    d->length = dataLen; /* 0 is accepted here and refused by aclrtBinaryLoad, as in CANN */
+    obj_publish(&d->hdr);
+    return obj_handle(&d->hdr);
+}
+
+static struct binary_desc *resolve_desc(const char *fn, aclrtBinary binary, aclError *err)
+{
+    struct binary_desc *d = (struct binary_desc *)obj_resolve(binary, OBJ_BINDESC);
+    *err = ACL_SUCCESS;
+    if (d == NULL)
+        *err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        "%s: argument 'binary' (%p) is not a live aclrtBinary (destroyed, or not from "
+                        "aclrtCreateBinary)",
+                        fn, binary);
+    return d;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary)
+{
+    const char *fn = "aclrtDestroyBinary";
+    aclError err;
+    struct binary_desc *d;
+
+    if (binary == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binary' is NULL", fn);
+    d = resolve_desc(fn, binary, &err);
+    if (d == NULL)
+        return err;
+    /* Relaxed: only which of two racing destroys wins matters; the
+     * handle table orders the kill. */
+    if (atomic_exchange_explicit(&d->destroyed, true, memory_order_relaxed) || !obj_same(&d->hdr, binary))
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: argument 'binary' (%p) is already destroyed", fn, binary);
+    obj_kill(&d->hdr);
+    obj_recycle(&d->hdr);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle)
+{
+    const char *fn = "aclrtBinaryLoad";
+    aclError err;
+    struct binary_desc *d;
+    const void *data;
+    size_t length;
+
+    if (binary == NULL || binHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn,
+                        binary == NULL ? "binary" : "binHandle");
+    d = resolve_desc(fn, binary, &err);
+    if (d == NULL)
+        return err;
+    data = d->data;
+    length = d->length;
+    if (!obj_same(&d->hdr, binary))
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: argument 'binary' (%p) was destroyed during the call", fn,
+                        binary);
+    if (length == 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: the aclrtBinary's length is 0; aclrtCreateBinary must be given the size of the kernel "
+                        "binary",
+                        fn);
+    return binary_load_data(fn, data, length, binHandle);
 }
 
 /* ---- declared costs ------------------------------------------------------------ */

@@ -154,8 +154,9 @@ struct task {
         struct {
             void (*fn)(void *);
             void *arg;
-            uint64_t thread;        /* subscriber, for callbacks */
+            uint64_t thread;        /* TASK_STEP: the step's index */
             bool block;
+            bool to_subscriber;     /* host function: its stream's aclrtSubscribeHostFunc thread runs it */
         } host;
         struct {
             struct event *ev;
@@ -608,10 +609,13 @@ void reslimits_in_force(struct device *d, uint32_t out[2]);
 
 /* ---- callbacks to subscribed threads (report.c) ------------------------- */
 
-aclError report_subscribe(uint64_t thread, struct stream *s);
-aclError report_unsubscribe(uint64_t thread, struct stream *s);
-bool report_is_subscribed(struct stream *s);
-aclError report_process(int32_t timeout_ms);
+/* Callbacks (aclrtSubscribeReport) and host functions (aclrtSubscribeHostFunc). */
+enum report_kind { REPORT_CALLBACK, REPORT_HOSTFUNC };
+
+aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind kind);
+aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind kind);
+bool report_is_subscribed(struct stream *s, enum report_kind kind);
+aclError report_process(int32_t timeout_ms, enum report_kind kind);
 
 /* ---- events (event.c) ------------------------------------------------------ */
 
