@@ -94,4 +94,4 @@ install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 clean:
-	rm -rf build build-asan build-tsan build-valgrind
+	rm -rf build build-asan build-tsan build-valgrind build-gcc-release build-gcc-debug build-clang-release
