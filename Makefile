@@ -4,6 +4,10 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# The project's own builds treat warnings as errors (CMake's default is off,
+# so that a user's plain cmake build survives a newer compiler's warnings);
+# CMAKE_FLAGS comes after it and may turn it off.
+WERROR_FLAG := -DACLCPU_WERROR=ON
 # Words put in front of ctest by `make test` (the sanitizer runs set it).
 TEST_PREFIX ?=
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
@@ -28,16 +32,17 @@ VALGRIND := $(shell command -v valgrind 2>/dev/null)
 VALGRIND_OPTS := --error-exitcode=99 --trace-children=yes --leak-check=full --show-leak-kinds=definite \
   --errors-for-leak-kinds=definite --num-callers=30 --track-fds=no -q
 # Not under valgrind: tests that run no library code in-process (header checks,
-# symbol list), run tools (install: cmake and the compiler; examples: cmake -P;
-# cli: a shell script running the aclcpu command, grep and Chromium).
-VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|install|bench_smoke|cli|cli_timeline)$$|^example_
+# symbol list), run tools (install and static_link: cmake and the compiler;
+# examples: cmake -P; cli: a shell script running the aclcpu command, grep
+# and Chromium).
+VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|install|static_link|bench_smoke|cli|cli_timeline)$$|^example_
 
 .PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench install clean
 
 all: build
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) $(GENERATOR) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) $(GENERATOR) $(WERROR_FLAG) $(CMAKE_FLAGS)
 
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -89,4 +94,4 @@ install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 clean:
-	rm -rf build build-asan build-tsan build-valgrind
+	rm -rf build build-asan build-tsan build-valgrind build-gcc-release build-gcc-debug build-clang-release

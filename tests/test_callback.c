@@ -286,3 +286,165 @@ TEST(callback, subscribe_handle_checks)
     ASSERT_RC(aclrtSubscribeReport(me, s), ACL_ERROR_RT_INVALID_HANDLE);
     t_teardown();
 }
+
+/* ---- aclrtSubscribeHostFunc / aclrtProcessHostFunc ----------------------------------------------
+ * Rules (CANN's runtime): a created stream only (NULL -> 107000); one
+ * thread per stream (again -> 107011); unsubscribing a thread the stream
+ * does not name -> 107011; ProcessHostFunc timeout 0 or below -1 -> 107000,
+ * before anything else; a thread serving no stream -> 107012; nothing in
+ * time -> 507012. Host functions and callbacks have separate
+ * subscriptions and queues. */
+
+/* A thread that serves host functions with aclrtProcessHostFunc until stopped. */
+static void *hostfunc_server_main(void *arg)
+{
+    struct reporter *r = arg;
+    if (aclrtSetCurrentContext(r->ctx) != ACL_SUCCESS)
+        return NULL;
+    (void)t_wait_flag(&r->go, 1);
+    while (!atomic_load(&r->stop))
+        if (aclrtProcessHostFunc(10) == ACL_SUCCESS)
+            atomic_fetch_add(&r->served, 1);
+    return NULL;
+}
+
+TEST(callback, subscribed_thread_runs_host_funcs_in_stream_order)
+{
+    static struct reporter r;
+    static struct host_step h2 = {2, 1, 0, 0, 0, 0}, h4 = {4, 0, 0, 0, 0, 0}, h6 = {6, 0, 0, 0, 0, 0};
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtGetCurrentContext(&r.ctx));
+    ASSERT_EQ(pthread_create(&r.th, NULL, hostfunc_server_main, &r), 0);
+    ASSERT_OK(aclrtSubscribeHostFunc((uint64_t)r.th, s));
+    atomic_store(&r.go, 1);
+    t_launch_log(1, s);
+    ASSERT_OK(aclrtLaunchHostFunc(s, host_step_fn, &h2));
+    t_launch_log(3, s);
+    ASSERT_OK(aclrtLaunchHostFunc(s, host_step_fn, &h4));
+    t_launch_log(5, s);
+    /* It runs on the subscribed thread, and holds the stream until it returns. */
+    ASSERT(t_wait_flag(&h2.started, 1));
+    ASSERT(h2.thread == (uint64_t)r.th);
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    atomic_store(&h2.release, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&t_log_n), 5);
+    for (int i = 0; i < 5; i++)
+        ASSERT_EQ(atomic_load(&t_log_v[i]), i + 1);
+    ASSERT(h4.thread == (uint64_t)r.th);
+    ASSERT(t_wait_flag(&r.served, 2));
+    /* Unsubscribed: the runtime's own thread runs them again (compared
+     * while the server lives: a joined thread's id may be reused). */
+    ASSERT_OK(aclrtUnSubscribeHostFunc((uint64_t)r.th, s));
+    ASSERT_OK(aclrtLaunchHostFunc(s, host_step_fn, &h6));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&h6.done), 1);
+    ASSERT(h6.thread != (uint64_t)r.th);
+    atomic_store(&r.stop, 1);
+    ASSERT_EQ(pthread_join(r.th, NULL), 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(callback, process_host_func_serves_host_funcs_not_callbacks)
+{
+    static _Atomic int n_host, n_cb;
+    aclrtStream s = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSubscribeHostFunc(me, s));
+    ASSERT_RC(aclrtProcessHostFunc(20), ACL_ERROR_RT_REPORT_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtProcessHostFunc");
+    /* Subscribed for host functions only: no callback subscription. */
+    ASSERT_RC(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    ASSERT_RC(aclrtLaunchCallback(cb_count, (void *)&n_cb, ACL_CALLBACK_BLOCK, s), ACL_ERROR_RT_STREAM_NO_CB_REG);
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclrtLaunchCallback(cb_count, (void *)&n_cb, ACL_CALLBACK_NO_BLOCK, s));
+    ASSERT_OK(aclrtLaunchHostFunc(s, cb_count, (void *)&n_host));
+    /* Each call serves its own kind, whichever was queued first. */
+    ASSERT_OK(aclrtProcessHostFunc(5000));
+    ASSERT_EQ(atomic_load(&n_host), 1);
+    ASSERT_EQ(atomic_load(&n_cb), 0);
+    ASSERT_OK(aclrtProcessReport(5000));
+    ASSERT_EQ(atomic_load(&n_cb), 1);
+    ASSERT_RC(aclrtProcessHostFunc(1), ACL_ERROR_RT_REPORT_TIMEOUT);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_OK(aclrtUnSubscribeHostFunc(me, s));
+    ASSERT_RC(aclrtProcessHostFunc(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(callback, unsubscribe_host_func_releases_the_stream)
+{
+    static struct host_step h = {1, 0, 0, 0, 0, 0};
+    aclrtStream s = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSubscribeHostFunc(me, s));
+    ASSERT_OK(aclrtLaunchHostFunc(s, host_step_fn, &h));
+    t_launch_log(2, s);
+    /* Nobody processes it: the stream waits behind it... */
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&h.done), 0);
+    /* ...until the thread leaves its last stream: then it runs (in that
+     * call if it was already queued for the thread, else on the runtime's
+     * thread) and the stream goes on. */
+    ASSERT_OK(aclrtUnSubscribeHostFunc(me, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&h.done), 1);
+    ASSERT_EQ(atomic_load(&t_log_n), 2);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(callback, subscribe_host_func_checks)
+{
+    aclrtStream s = NULL, gone = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtSubscribeHostFunc(me, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSubscribeHostFunc: argument 'exeStream' is NULL");
+    ASSERT_RC(aclrtUnSubscribeHostFunc(me, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtUnSubscribeHostFunc: argument 'exeStream' is NULL");
+    ASSERT_RC(aclrtSubscribeHostFunc(me, (aclrtStream)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtCreateStream(&gone));
+    ASSERT_OK(aclrtDestroyStream(gone));
+    ASSERT_RC(aclrtSubscribeHostFunc(me, gone), ACL_ERROR_RT_INVALID_HANDLE);
+    /* Not subscribed yet. */
+    ASSERT_RC(aclrtUnSubscribeHostFunc(me, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not subscribed to thread");
+    ASSERT_OK(aclrtSubscribeHostFunc(me, s));
+    /* One thread per stream, whichever thread asks. */
+    ASSERT_RC(aclrtSubscribeHostFunc(me, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSubscribeHostFunc");
+    ASSERT_RC(aclrtSubscribeHostFunc(me + 1, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    /* A callback subscription of the same stream is a separate one. */
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_RC(aclrtUnSubscribeHostFunc(me + 1, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    ASSERT_OK(aclrtUnSubscribeHostFunc(me, s));
+    ASSERT_RC(aclrtUnSubscribeHostFunc(me, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(callback, process_host_func_timeout_values)
+{
+    /* Checked before anything else: also for an unsubscribed thread. */
+    ASSERT_RC(aclrtProcessHostFunc(0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtProcessHostFunc: argument 'timeout' is 0 ms");
+    ASSERT_RC(aclrtProcessHostFunc(-2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtProcessHostFunc(INT32_MIN), ACL_ERROR_RT_PARAM_INVALID);
+    t_setup();
+    ASSERT_RC(aclrtProcessHostFunc(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSubscribeHostFunc");
+    ASSERT_RC(aclrtProcessHostFunc(-1), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    t_teardown();
+}

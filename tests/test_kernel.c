@@ -622,3 +622,221 @@ TEST(kernel, launches_race_binary_unload)
     }
     t_teardown();
 }
+
+/* ---- aclrtCreateBinary / aclrtBinaryLoad / aclrtDestroyBinary -------------------
+ * Rules (CANN): CreateBinary data NULL -> NULL (100000 in the message);
+ * BinaryLoad binary or binHandle NULL -> 100000, then length 0 -> 107000;
+ * DestroyBinary NULL -> 100000. aclcpu: a description that is not live
+ * (destroyed, never created) -> 107017. */
+
+/* The bytes of the examples' kernel library, or NULL (the test skips). */
+static char *read_kernel_library(size_t *size)
+{
+    FILE *f = fopen(ACLCPU_BUILD_DIR "/examples/libexample_kernels.so", "rb");
+    char *bytes;
+    long n;
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    bytes = malloc((size_t)n);
+    if (bytes != NULL && fread(bytes, 1, (size_t)n, f) != (size_t)n) {
+        free(bytes);
+        bytes = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return bytes;
+}
+
+TEST(kernel, binary_description_loads_its_bytes)
+{
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle fn = NULL;
+    aclrtStream s = NULL;
+    int32_t *dev = NULL, host = 9;
+    size_t n = 0;
+    char *bytes = read_kernel_library(&n);
+    aclrtBinary desc;
+
+    if (bytes == NULL)
+        SKIP("the examples' kernel library is not built");
+    t_setup();
+    desc = aclrtCreateBinary(bytes, n);
+    ASSERT(desc != NULL);
+    ASSERT_OK(aclrtBinaryLoad(desc, &bin));
+    /* Loaded: neither the description nor the bytes are needed any more. */
+    ASSERT_OK(aclrtDestroyBinary(desc));
+    free(bytes);
+    ASSERT_OK(aclrtBinaryGetFunction(bin, "EasyOP", &fn));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc((void **)&dev, sizeof(*dev), ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemcpy(dev, sizeof(*dev), &host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtLaunchKernel(fn, 1, &dev, sizeof(dev), s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemcpy(&host, sizeof(host), dev, sizeof(*dev), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(host, 10);
+    ASSERT_OK(aclrtBinaryUnLoad(bin));
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(kernel, binary_description_checks)
+{
+    static const char not_elf[] = "not an ELF file";
+    aclrtBinHandle bin = NULL;
+    aclrtBinary desc, empty, gone;
+
+    t_setup();
+    ASSERT(aclrtCreateBinary(NULL, 16) == NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtCreateBinary: argument 'data' is NULL");
+    desc = aclrtCreateBinary(not_elf, sizeof(not_elf));
+    ASSERT(desc != NULL);
+    /* NULLs first, in CANN's order. */
+    ASSERT_RC(aclrtBinaryLoad(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtBinaryLoad: argument 'binary' is NULL");
+    ASSERT_RC(aclrtBinaryLoad(desc, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtBinaryLoad: argument 'binHandle' is NULL");
+    /* Accepted with length 0 and refused at load, with the runtime's code. */
+    empty = aclrtCreateBinary(not_elf, 0);
+    ASSERT(empty != NULL);
+    ASSERT_RC(aclrtBinaryLoad(empty, &bin), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "length is 0");
+    ASSERT_OK(aclrtDestroyBinary(empty));
+    /* Bytes that are no shared object fail to load, as with FromData. */
+    ASSERT(aclrtBinaryLoad(desc, &bin) != ACL_SUCCESS);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtBinaryLoad");
+    ASSERT_RC(aclrtDestroyBinary(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtDestroyBinary: argument 'binary' is NULL");
+    ASSERT_OK(aclrtDestroyBinary(desc));
+    /* Destroyed, or never made by aclrtCreateBinary. */
+    gone = desc;
+    ASSERT_RC(aclrtDestroyBinary(gone), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not a live aclrtBinary");
+    ASSERT_RC(aclrtBinaryLoad(gone, &bin), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyBinary((aclrtBinary)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    t_teardown();
+}
+
+/* ---- SIMT launches ------------------------------------------------------------------
+ * Rules (CANN): func or hostArgs NULL, argsSize 0 -> 100000 (acl layer);
+ * then the stream (WithHostArgs) or the kernel (WithArgsArray) first;
+ * gridDim or blockDim with a 0 -> 107000; placeholders: array NULL with a
+ * count, or an offset not below argsSize -> 107000. A kernel without
+ * parameter information (every CPU kernel) -> 107000 for WithArgsArray. */
+
+static _Atomic int simt_seen[24];
+static _Atomic uint32_t simt_num;
+
+static void k_simt(void *args)
+{
+    int32_t add;
+    memcpy(&add, args, sizeof(add));
+    atomic_fetch_add(&simt_seen[aclcpuGetBlockIdx() % 24], add);
+    atomic_store(&simt_num, aclcpuGetBlockNum());
+}
+
+TEST(kernel, simt_grid_runs_as_blocks)
+{
+    aclrtFuncHandle k = t_kernel("kernel_simt", k_simt);
+    aclrtStream s = NULL;
+    int32_t add = 3;
+    dim3 grid = {2, 3, 4}, block = {32, 4, 1};
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    t_launch_flag_gate(&gate_open, s);
+    ASSERT_OK(aclrtLaunchSIMTKernelWithHostArgs(k, grid, block, 0, s, NULL, &add, sizeof(add), NULL, 0));
+    add = 100; /* copied at the call */
+    atomic_store(&gate_open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    /* x * y * z blocks, each once. */
+    ASSERT_EQ(atomic_load(&simt_num), 24);
+    for (int i = 0; i < 24; i++)
+        ASSERT_EQ(atomic_load(&simt_seen[i]), 3);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(kernel, simt_host_args_checks)
+{
+    aclrtFuncHandle k = t_kernel("kernel_simt", k_simt);
+    aclrtStream s = NULL, gone = NULL;
+    int32_t args[4] = {1, 2, 3, 4};
+    dim3 one = {1, 1, 1}, zero_y = {4, 0, 1}, zero_z = {1, 1, 0}, huge = {65536, 65536, 2};
+    aclrtPlaceHolderInfo ph_ok = {0, 8}, ph_addr = {sizeof(args), 0}, ph_data = {0, sizeof(args)};
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&gone));
+    ASSERT_OK(aclrtDestroyStream(gone));
+    /* The acl layer's checks come before the stream's. */
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(NULL, one, one, 0, gone, NULL, args, sizeof(args), NULL, 0),
+              ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtLaunchSIMTKernelWithHostArgs: argument 'func' is NULL");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, one, one, 0, gone, NULL, NULL, sizeof(args), NULL, 0),
+              ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'hostArgs' is NULL");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, one, one, 0, gone, NULL, args, 0, NULL, 0),
+              ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'argsSize' is 0");
+    /* Then the stream, then the kernel, then the dimensions. */
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs((void *)(uintptr_t)0x1234, zero_y, one, 0, gone, NULL, args,
+                                                sizeof(args), NULL, 0),
+              ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs((void *)(uintptr_t)0x1234, zero_y, one, 0, s, NULL, args,
+                                                sizeof(args), NULL, 0),
+              ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'func'");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, zero_y, zero_z, 0, s, NULL, args, sizeof(args), NULL, 0),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "gridDim (4, 0, 1)");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, one, zero_z, 0, s, NULL, args, sizeof(args), NULL, 0),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "blockDim (1, 1, 0)");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, huge, one, 0, s, NULL, args, sizeof(args), NULL, 0),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "8589934592 blocks");
+    /* Placeholders. */
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, one, one, 0, s, NULL, args, sizeof(args), NULL, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'placeHolderArray' is NULL");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, one, one, 0, s, NULL, args, sizeof(args), &ph_addr, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "placeHolderArray[0]");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, one, one, 0, s, NULL, args, sizeof(args), &ph_data, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtLaunchSIMTKernelWithHostArgs(k, one, one, 0, s, NULL, args, sizeof(args), &ph_ok, 1));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(kernel, simt_args_array_needs_parameter_information)
+{
+    aclrtFuncHandle k = t_kernel("kernel_simt", k_simt);
+    aclrtStream s = NULL, gone = NULL;
+    int32_t add = 1;
+    void *args[1] = {&add};
+    dim3 one = {1, 1, 1}, zero = {0, 0, 0};
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&gone));
+    ASSERT_OK(aclrtDestroyStream(gone));
+    ASSERT_RC(aclrtLaunchSIMTKernelWithArgsArray(NULL, one, one, 0, gone, NULL, args), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtLaunchSIMTKernelWithArgsArray: argument 'func' is NULL");
+    /* The kernel before the stream here. */
+    ASSERT_RC(aclrtLaunchSIMTKernelWithArgsArray((void *)(uintptr_t)0x1234, one, one, 0, gone, NULL, args),
+              ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'func'");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithArgsArray(k, one, one, 0, gone, NULL, args), ACL_ERROR_RT_INVALID_HANDLE);
+    /* Then the missing parameter information, before the grid. */
+    ASSERT_RC(aclrtLaunchSIMTKernelWithArgsArray(k, zero, zero, 0, s, NULL, args), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no parameter information");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -725,24 +725,49 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
 /** Issues to a stream a task that runs fn(args) on a runtime thread and blocks the stream until it returns. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
 
-/** Makes a host thread the one that runs host functions of a stream. */
+/**
+ * Makes a host thread the one that runs the host functions
+ * (aclrtLaunchHostFunc) later issued to a created stream: each runs inside
+ * that thread's aclrtProcessHostFunc, and the stream waits until it has
+ * returned. One thread per stream; a thread may serve several streams.
+ * Separate from aclrtSubscribeReport (callbacks). exeStream NULL -> 107000;
+ * already subscribed -> 107011. A host function recorded into a model
+ * runs on the thread replaying the model instead.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
 
-/** Runs the calling subscribed thread's pending host functions, waiting up to timeout ms. */
+/**
+ * Runs the next host function issued to a stream the calling thread is
+ * subscribed to, waiting up to timeout ms for one (-1 waits forever).
+ * timeout 0 or below -1 -> 107000; the thread serves no stream -> 107012;
+ * none arrived in time -> 507012.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
 
-/** Detaches a host thread from a stream's host functions. */
+/**
+ * Detaches a host thread from a stream's host functions; those already
+ * waiting for a thread that now serves no stream run in this call.
+ * exeStream NULL -> 107000; not subscribed to that thread -> 107011.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
 
 /* ==== Kernel binaries (spec 3.7) ==== */
 
-/** Wraps dataLen bytes of kernel binary in an aclrtBinary, or returns NULL on failure. */
+/**
+ * Describes dataLen bytes of kernel binary (on aclcpu, a shared object's
+ * bytes) as an aclrtBinary, or returns NULL (data NULL: the reason is in
+ * aclGetRecentErrMsg). The bytes are not copied: keep them until
+ * aclrtBinaryLoad has returned.
+ */
 ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen);
 
-/** Frees an aclrtBinary created by aclrtCreateBinary. */
+/** Frees an aclrtBinary (not what was loaded from it). Already destroyed -> 107017. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
 
-/** Loads an aclrtBinary and returns a handle to its kernels. */
+/**
+ * Loads the bytes an aclrtBinary describes, as aclrtBinaryLoadFromData
+ * does, and returns a handle to their kernels. dataLen 0 -> 107000.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle);
 
 /** Loads a kernel binary from a file (on aclcpu, a shared object); options may be NULL. */
@@ -824,12 +849,24 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
                                                             aclrtLaunchKernelCfg *cfg, void **args);
 
-/** Issues a SIMT kernel over a grid of blocks given one host pointer per parameter. */
+/**
+ * Issues a SIMT kernel over a grid of blocks given one host pointer per
+ * parameter. A CPU kernel has no parameter information to lay args out by,
+ * so on aclcpu a live kernel on a valid stream gets 107000, as CANN
+ * answers for such a kernel: use aclrtLaunchSIMTKernelWithHostArgs.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim,
                                                                 size_t dynUbufSize, aclrtStream stream,
                                                                 aclrtLaunchKernelCfg *cfg, void **args);
 
-/** Issues a SIMT kernel over a grid of blocks with arguments packed in host memory. */
+/**
+ * Issues a SIMT kernel over a grid of blocks with arguments packed in host
+ * memory (copied at the call), patching the listed placeholders. On aclcpu
+ * the grid's x * y * z blocks run as those of aclrtLaunchKernelWithHostArgs,
+ * numbered x fastest (aclcpuGetBlockIdx() = x + gridDim.x * (y +
+ * gridDim.y * z)); the kernel covers a block's blockDim threads itself, and
+ * dynUbufSize is unused. Any dimension 0 -> 107000.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim,
                                                                size_t dynUbufSize, aclrtStream stream,
                                                                aclrtLaunchKernelCfg *cfg, void *hostArgs,

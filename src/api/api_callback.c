@@ -4,9 +4,14 @@
  * DESIGN: aclrtLaunchHostFunc queues a task that runs fn(args) once every
  * earlier task of the stream is done, and holds back later tasks until it
  * returns (on aclcpu's host-function thread, or on a thread synchronising
- * the stream). aclrtLaunchCallback instead hands the call to the thread
- * subscribed with aclrtSubscribeReport, which runs it inside
- * aclrtProcessReport (report.c).
+ * the stream; on the thread subscribed with aclrtSubscribeHostFunc, inside
+ * aclrtProcessHostFunc, when the stream had one at launch).
+ * aclrtLaunchCallback instead hands the call to the thread subscribed with
+ * aclrtSubscribeReport, which runs it inside aclrtProcessReport
+ * (report.c). A host function recorded into a model runs on the executor
+ * that replays it, subscribed or not: a model has no host thread.
+ *
+ * Threads: any host thread. Locks: none held here.
  */
 #include "../core/core.h"
 
@@ -15,8 +20,11 @@ static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_ki
 {
     struct stream *s;
     struct task *t;
+    bool to_subscriber = false;
     aclError err = stream_resolve(fn, stream, &s);
-    if (err == ACL_SUCCESS && kind == TASK_CALLBACK && !report_is_subscribed(s))
+    if (err == ACL_SUCCESS && kind == TASK_HOST_FUNC)
+        to_subscriber = report_is_subscribed(s, REPORT_HOSTFUNC);
+    if (err == ACL_SUCCESS && kind == TASK_CALLBACK && !report_is_subscribed(s, REPORT_CALLBACK))
         err = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
                        "%s: stream %d has no subscribed thread; call aclrtSubscribeReport first", fn, s->id);
     if (err == ACL_SUCCESS)
@@ -26,6 +34,7 @@ static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_ki
     t->u.host.fn = f;
     t->u.host.arg = arg;
     t->u.host.block = block;
+    t->u.host.to_subscriber = to_subscriber;
     stream_commit(s, t);
     return ACL_SUCCESS;
 }
@@ -53,14 +62,14 @@ ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream
 {
     struct stream *s;
     aclError err = stream_resolve("aclrtSubscribeReport", stream, &s);
-    return err == ACL_SUCCESS ? report_subscribe(threadId, s) : err;
+    return err == ACL_SUCCESS ? report_subscribe(threadId, s, REPORT_CALLBACK) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
 {
     struct stream *s;
     aclError err = stream_resolve("aclrtUnSubscribeReport", stream, &s);
-    return err == ACL_SUCCESS ? report_unsubscribe(threadId, s) : err;
+    return err == ACL_SUCCESS ? report_unsubscribe(threadId, s, REPORT_CALLBACK) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
@@ -68,5 +77,38 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
     if (timeout == 0 || timeout < -1)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtProcessReport: argument 'timeout' is %d ms; it must be -1 or "
                         "above 0", timeout);
-    return report_process(timeout);
+    return report_process(timeout, REPORT_CALLBACK);
+}
+
+/* As in CANN, host-function subscriptions name a created stream: NULL (the
+ * default stream) is refused. */
+static aclError hostfunc_stream(const char *fn, aclrtStream exeStream, struct stream **s)
+{
+    if (exeStream == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'exeStream' is NULL; host functions are subscribed per created stream", fn);
+    return stream_resolve(fn, exeStream, s);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+    struct stream *s;
+    aclError err = hostfunc_stream("aclrtSubscribeHostFunc", exeStream, &s);
+    return err == ACL_SUCCESS ? report_subscribe(hostFuncThreadId, s, REPORT_HOSTFUNC) : err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+    struct stream *s;
+    aclError err = hostfunc_stream("aclrtUnSubscribeHostFunc", exeStream, &s);
+    return err == ACL_SUCCESS ? report_unsubscribe(hostFuncThreadId, s, REPORT_HOSTFUNC) : err;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout)
+{
+    if (timeout == 0 || timeout < -1)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "aclrtProcessHostFunc: argument 'timeout' is %d ms; it must be -1 (wait forever) or above 0",
+                        timeout);
+    return report_process(timeout, REPORT_HOSTFUNC);
 }

@@ -428,3 +428,113 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHa
     return not_on_cpu("aclrtKernelArgsInitByUserMem", "user-memory argument handles are not supported; use "
                       "aclrtKernelArgsInit");
 }
+
+/* ---- SIMT launches ------------------------------------------------------------
+ * A grid of gridDim.x * y * z blocks runs as that many blocks of the launch
+ * path above, numbered x fastest (aclcpuGetBlockIdx() is x + gx * (y + gy * z)).
+ * A CPU kernel runs once per block and covers the block's blockDim threads
+ * itself, so blockDim is checked but not otherwise used, nor is
+ * dynUbufSize (no Unified Buffer on a CPU). Checks in CANN's order: the
+ * acl layer's, the stream and kernel, then the SIMT arguments. */
+
+/* The stream and the kernel are resolved here only to be checked in
+ * CANN's order (which differs between the two calls); launch() resolves
+ * them again for the launch itself. */
+static aclError simt_check_stream(const char *fn, aclrtStream stream)
+{
+    struct stream *s;
+    return stream_resolve(fn, stream, &s);
+}
+
+static aclError simt_check_func(const char *fn, void *func)
+{
+    if (obj_resolve(func, OBJ_FUNC) != NULL)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
+                    "%s: argument 'func' (%p) is not a live kernel (its binary was unloaded, or it never came from "
+                    "aclrtBinaryGetFunction/aclcpuRegisterKernel)",
+                    fn, func);
+}
+
+/* The grid's block count, or 0 after recording why the dimensions fail. */
+static uint32_t simt_blocks(const char *fn, dim3 grid, dim3 block)
+{
+    uint64_t n = (uint64_t)grid.x * grid.y * grid.z;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) {
+        acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: gridDim (%u, %u, %u): x, y and z must all be above 0", fn, grid.x,
+                 grid.y, grid.z);
+        return 0;
+    }
+    if (block.x == 0 || block.y == 0 || block.z == 0) {
+        acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: blockDim (%u, %u, %u): x, y and z must all be above 0", fn,
+                 block.x, block.y, block.z);
+        return 0;
+    }
+    if (n > UINT32_MAX) {
+        acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: gridDim (%u, %u, %u) makes %llu blocks; at most %u fit a launch",
+                 fn, grid.x, grid.y, grid.z, (unsigned long long)n, UINT32_MAX);
+        return 0;
+    }
+    return (uint32_t)n;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim,
+                                                               size_t dynUbufSize, aclrtStream stream,
+                                                               aclrtLaunchKernelCfg *cfg, void *hostArgs,
+                                                               size_t argsSize,
+                                                               aclrtPlaceHolderInfo *placeHolderArray,
+                                                               size_t placeHolderNum)
+{
+    const char *fn = "aclrtLaunchSIMTKernelWithHostArgs";
+    struct launch_desc d = {fn, func, 0, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum, NULL, 0};
+    aclError err;
+
+    (void)dynUbufSize;
+    if (func == NULL || hostArgs == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, func == NULL ? "func" : "hostArgs");
+    if (argsSize == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'argsSize' is 0; it must be above 0", fn);
+    err = simt_check_stream(fn, stream);
+    if (err == ACL_SUCCESS)
+        err = simt_check_func(fn, func);
+    if (err != ACL_SUCCESS)
+        return err;
+    d.blocks = simt_blocks(fn, gridDim, blockDim);
+    if (d.blocks == 0)
+        return ACL_ERROR_RT_PARAM_INVALID;
+    if (placeHolderNum > 0 && placeHolderArray == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'placeHolderArray' is NULL but 'placeHolderNum' is %zu", fn,
+                        placeHolderNum);
+    for (size_t i = 0; i < placeHolderNum; i++)
+        if (placeHolderArray[i].addrOffset >= argsSize || placeHolderArray[i].dataOffset >= argsSize)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: placeHolderArray[%zu] (addrOffset %u, dataOffset %u): both must be below 'argsSize' "
+                            "(%zu)",
+                            fn, i, placeHolderArray[i].addrOffset, placeHolderArray[i].dataOffset, argsSize);
+    return launch(&d);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim,
+                                                                size_t dynUbufSize, aclrtStream stream,
+                                                                aclrtLaunchKernelCfg *cfg, void **args)
+{
+    const char *fn = "aclrtLaunchSIMTKernelWithArgsArray";
+    aclError err;
+
+    (void)gridDim, (void)blockDim, (void)dynUbufSize, (void)cfg, (void)args;
+    if (func == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'func' is NULL", fn);
+    err = simt_check_func(fn, func);
+    if (err == ACL_SUCCESS)
+        err = simt_check_stream(fn, stream);
+    if (err != ACL_SUCCESS)
+        return err;
+    /* CANN refuses a kernel without parameter information here, before it
+     * looks at the grid; a CPU kernel (void kernel(void *args)) never has
+     * any, so the sizes of the parameters args points at are unknown. */
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                    "%s: argument 'func' has no parameter information (a CPU kernel takes one packed argument "
+                    "block), so 'args' cannot be laid out; pack the arguments and use "
+                    "aclrtLaunchSIMTKernelWithHostArgs",
+                    fn);
+}

@@ -154,8 +154,9 @@ struct task {
         struct {
             void (*fn)(void *);
             void *arg;
-            uint64_t thread;        /* subscriber, for callbacks */
+            uint64_t thread;        /* TASK_STEP: the step's index */
             bool block;
+            bool to_subscriber;     /* host function: its stream's aclrtSubscribeHostFunc thread runs it */
         } host;
         struct {
             struct event *ev;
@@ -547,6 +548,21 @@ struct kfunc {
     _Atomic bool has_cost;
 };
 
+/* The mechanism under api/api_binary.c, which has checked the arguments;
+ * fn names the API call in messages. */
+/* Registers kernel under name (1 to 127 bytes), or finds it registered. */
+aclError kfunc_register(const char *fn, const char *name, aclcpuKernelFn kernel, aclrtFuncHandle *funcHandle);
+/* Loads the shared object at path; what names it in messages. */
+aclError binary_load(const char *fn, const char *path, const char *what, aclrtBinHandle *binHandle);
+/* Loads length bytes of a shared object from memory. */
+aclError binary_load_data(const char *fn, const void *data, size_t length, aclrtBinHandle *binHandle);
+/* The loaded binary h names, or NULL (*err: 107017). */
+struct binary *binary_resolve(const char *fn, aclrtBinHandle h, aclError *err);
+aclError binary_function(const char *fn, struct binary *b, const char *kernelName, aclrtFuncHandle *funcHandle);
+aclError binary_unload(const char *fn, struct binary *b, aclrtBinHandle binHandle);
+/* Declares f's cost (a checked one), or forgets it (cost NULL). */
+void kfunc_set_cost(struct kfunc *f, const aclcpuKernelCost *cost);
+
 void binary_put_inflight(struct binary *b);
 /* The rest of kfunc_resolve_for_launch: a kernel of a binary (takes the
  * reference), or a handle that does not resolve (f NULL). */
@@ -593,10 +609,13 @@ void reslimits_in_force(struct device *d, uint32_t out[2]);
 
 /* ---- callbacks to subscribed threads (report.c) ------------------------- */
 
-aclError report_subscribe(uint64_t thread, struct stream *s);
-aclError report_unsubscribe(uint64_t thread, struct stream *s);
-bool report_is_subscribed(struct stream *s);
-aclError report_process(int32_t timeout_ms);
+/* Callbacks (aclrtSubscribeReport) and host functions (aclrtSubscribeHostFunc). */
+enum report_kind { REPORT_CALLBACK, REPORT_HOSTFUNC };
+
+aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind kind);
+aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind kind);
+bool report_is_subscribed(struct stream *s, enum report_kind kind);
+aclError report_process(int32_t timeout_ms, enum report_kind kind);
 
 /* ---- events (event.c) ------------------------------------------------------ */
 

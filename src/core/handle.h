@@ -30,6 +30,7 @@ enum obj_type {
     OBJ_MODEL,
     OBJ_ARGS,
     OBJ_TASKGRP,
+    OBJ_BINDESC,   /* aclrtCreateBinary's descriptions (api/api_binary.c) */
     OBJ_TYPE_COUNT
 };
 

@@ -1,13 +1,15 @@
 /*
- * kernel.c - kernel binaries (shared objects) and function handles.
+ * kernel.c - kernel binaries (shared objects) and function handles: the
+ * mechanism under the API of api/api_binary.c, which checks the arguments.
  *
- * DESIGN: aclrtBinaryLoadFromFile dlopens a shared object; each
- * aclrtBinaryGetFunction looks a symbol up once and caches a function
- * handle on the binary. Kernels the program registers itself
- * (aclcpuRegisterKernel) have no binary. Every queued launch of a binary's
- * kernel holds binary->inflight, so aclrtBinaryUnLoad can invalidate the
- * handles at once and defer dlclose until the last queued launch is done:
- * unloading never pulls code out from under a running kernel.
+ * DESIGN: binary_load dlopens a shared object (binary_load_data first puts
+ * the bytes in an in-memory file); each binary_function looks a symbol up
+ * once and caches a function handle on the binary. Kernels the program
+ * registers itself (kfunc_register) have no binary. Every queued launch of
+ * a binary's kernel holds binary->inflight, so binary_unload can
+ * invalidate the handles at once and defer dlclose until the last queued
+ * launch is done: unloading never pulls code out from under a running
+ * kernel.
  *
  * A launch takes its reference without the binary's lock: it increments
  * inflight unless the count already fell to zero (the library is being
@@ -49,17 +51,11 @@ static struct kfunc *kfunc_new(const char *name, aclcpuKernelFn fn, struct binar
     return f;
 }
 
-ACL_FUNC_VISIBILITY aclError aclcpuRegisterKernel(const char *name, aclcpuKernelFn fn, aclrtFuncHandle *funcHandle)
+aclError kfunc_register(const char *fn, const char *name, aclcpuKernelFn kernel, aclrtFuncHandle *funcHandle)
 {
     struct list *pos;
     struct kfunc *f = NULL;
 
-    if (name == NULL || fn == NULL || funcHandle == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclcpuRegisterKernel: argument '%s' is NULL",
-                        name == NULL ? "name" : fn == NULL ? "fn" : "funcHandle");
-    if (name[0] == '\0' || strlen(name) >= sizeof(f->name))
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclcpuRegisterKernel: argument 'name' must have 1 to %zu bytes",
-                        sizeof(f->name) - 1);
     plat_mutex_lock(&reg_lock);
     list_for_each(pos, &registered) {
         struct kfunc *k = ACLCPU_CONTAINER_OF(pos, struct kfunc, bin_link);
@@ -68,26 +64,23 @@ ACL_FUNC_VISIBILITY aclError aclcpuRegisterKernel(const char *name, aclcpuKernel
             break;
         }
     }
-    if (f != NULL && atomic_load_explicit(&f->fn, memory_order_relaxed) != fn) {
+    if (f != NULL && atomic_load_explicit(&f->fn, memory_order_relaxed) != kernel) {
         plat_mutex_unlock(&reg_lock);
-        return acl_fail(ACL_ERROR_INVALID_PARAM,
-                        "aclcpuRegisterKernel: a different kernel is already registered as \"%s\"", name);
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: a different kernel is already registered as \"%s\"", fn, name);
     }
     if (f == NULL) {
-        f = kfunc_new(name, fn, NULL);
+        f = kfunc_new(name, kernel, NULL);
         if (f != NULL)
             list_add_tail(&registered, &f->bin_link);
     }
     plat_mutex_unlock(&reg_lock);
     if (f == NULL)
-        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclcpuRegisterKernel: out of memory");
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     *funcHandle = obj_handle(&f->hdr);
     return ACL_SUCCESS;
 }
 
-/* dlopens path and wraps it in a binary handle; what names the source in
- * messages is the user's path (or "data"). */
-static aclError load_binary(const char *fn, const char *path, const char *what, aclrtBinHandle *binHandle)
+aclError binary_load(const char *fn, const char *path, const char *what, aclrtBinHandle *binHandle)
 {
     struct binary *b;
     bool fresh;
@@ -115,65 +108,36 @@ static aclError load_binary(const char *fn, const char *path, const char *what, 
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
-                                                     aclrtBinHandle *binHandle)
+aclError binary_load_data(const char *fn, const void *data, size_t length, aclrtBinHandle *binHandle)
 {
-    const char *fn = "aclrtBinaryLoadFromFile";
-    (void)options; /* load options steer device-side placement; nothing to do on a CPU */
-    if (binPath == NULL || binHandle == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn,
-                        binPath == NULL ? "binPath" : "binHandle");
-    if (binPath[0] == '\0' || strlen(binPath) >= sizeof(((struct binary *)0)->path))
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binPath' is empty or too long", fn);
-    return load_binary(fn, binPath, binPath, binHandle);
-}
-
-ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
-                                                     const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle)
-{
-    const char *fn = "aclrtBinaryLoadFromData";
     char path[64];
     aclError err;
-    int fd;
-
-    (void)options;
-    if (data == NULL || binHandle == NULL || length == 0)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'data' and 'binHandle' must be non-NULL and 'length' > 0", fn);
     /* On aclcpu the data is a shared object's bytes: load it from memory. */
-    fd = plat_mem_file(data, length, path, sizeof(path));
+    int fd = plat_mem_file(data, length, path, sizeof(path));
+
     if (fd < 0)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot make an in-memory file for %zu bytes", fn, length);
-    err = load_binary(fn, path, "data", binHandle);
+    err = binary_load(fn, path, "data", binHandle);
     plat_close(fd); /* the loader keeps its own mapping */
     return err;
 }
 
-static struct binary *resolve_binary(const char *fn, aclrtBinHandle h, aclError *err)
+struct binary *binary_resolve(const char *fn, aclrtBinHandle h, aclError *err)
 {
     struct binary *b = (struct binary *)obj_resolve(h, OBJ_BINARY);
     *err = ACL_SUCCESS;
-    if (h == NULL)
-        *err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binHandle' is NULL", fn);
-    else if (b == NULL)
+    if (b == NULL)
         *err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
                         "%s: argument 'binHandle' (%p) is not a loaded binary (unloaded or never loaded)", fn, h);
     return b;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
-                                                    aclrtFuncHandle *funcHandle)
+aclError binary_function(const char *fn, struct binary *b, const char *kernelName, aclrtFuncHandle *funcHandle)
 {
-    aclError err;
-    struct binary *b = resolve_binary("aclrtBinaryGetFunction", binHandle, &err);
     struct kfunc *f = NULL;
     struct list *pos;
     void *sym;
 
-    if (b == NULL)
-        return err;
-    if (kernelName == NULL || funcHandle == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtBinaryGetFunction: argument '%s' is NULL",
-                        kernelName == NULL ? "kernelName" : "funcHandle");
     plat_mutex_lock(&b->lock);
     list_for_each(pos, &b->funcs) {
         struct kfunc *k = ACLCPU_CONTAINER_OF(pos, struct kfunc, bin_link);
@@ -191,8 +155,7 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHand
     plat_mutex_unlock(&b->lock);
     if (f == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-                        "aclrtBinaryGetFunction: kernel \"%s\" is not exported by \"%s\" (is it declared "
-                        "extern \"C\" and visible?)",
+                        "%s: kernel \"%s\" is not exported by \"%s\" (is it declared extern \"C\" and visible?)", fn,
                         kernelName, b->path);
     *funcHandle = obj_handle(&f->hdr);
     return ACL_SUCCESS;
@@ -208,18 +171,14 @@ void binary_put_inflight(struct binary *b)
     }
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
+aclError binary_unload(const char *fn, struct binary *b, aclrtBinHandle binHandle)
 {
-    aclError err;
-    struct binary *b = resolve_binary("aclrtBinaryUnLoad", binHandle, &err);
     struct list *pos;
 
-    if (b == NULL)
-        return err;
     plat_mutex_lock(&b->lock);
     if (atomic_load_explicit(&b->unloaded, memory_order_relaxed) || !obj_same(&b->hdr, binHandle)) {
         plat_mutex_unlock(&b->lock);
-        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "aclrtBinaryUnLoad: the binary is already unloaded");
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the binary is already unloaded", fn);
     }
     /* seq_cst: pairs with the launch's increment and check (file comment). */
     atomic_store_explicit(&b->unloaded, true, memory_order_seq_cst);
@@ -285,46 +244,14 @@ static plat_spin cost_lock;
 
 __attribute__((constructor)) static void cost_init(void) { plat_spin_init(&cost_lock); }
 
-static bool time_ok(double us) { return us >= 0 && us < 1e12; /* false for NaN and infinities too */ }
-
-static aclError check_cost(const aclcpuKernelCost *c)
+void kfunc_set_cost(struct kfunc *f, const aclcpuKernelCost *cost)
 {
-    const char *fn = "aclcpuSetKernelCost";
-    if (!time_ok(c->usFixed) || !time_ok(c->usTotal))
-        return acl_fail(ACL_ERROR_INVALID_PARAM,
-                        "%s: cost->usFixed (%g) and cost->usTotal (%g) must be finite and not negative (us)", fn,
-                        c->usFixed, c->usTotal);
-    if (c->mix > 1)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cost->mix is %u; it must be 0 (one engine) or 1 (mix kernel)",
-                        fn, c->mix);
-    for (size_t i = 0; i < ACLCPU_ARRAY_SIZE(c->reserved); i++)
-        if (c->reserved[i] != 0)
-            return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cost->reserved[%zu] is %u; it must be 0", fn, i,
-                            c->reserved[i]);
-    return ACL_SUCCESS;
-}
-
-ACL_FUNC_VISIBILITY aclError aclcpuSetKernelCost(aclrtFuncHandle funcHandle, const aclcpuKernelCost *cost)
-{
-    struct kfunc *f;
-    aclError err;
-    if (funcHandle == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclcpuSetKernelCost: argument 'funcHandle' is NULL");
-    f = (struct kfunc *)obj_resolve(funcHandle, OBJ_FUNC);
-    if (f == NULL)
-        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
-                        "aclcpuSetKernelCost: argument 'funcHandle' (%p) is not a live kernel (its binary was "
-                        "unloaded, or it never came from aclrtBinaryGetFunction/aclcpuRegisterKernel)",
-                        funcHandle);
-    if (cost != NULL && (err = check_cost(cost)) != ACL_SUCCESS)
-        return err;
     plat_spin_lock(&cost_lock);
     if (cost != NULL)
         f->cost = *cost;
     /* Relaxed: read again under cost_lock by kfunc_cost. */
     atomic_store_explicit(&f->has_cost, cost != NULL, memory_order_relaxed);
     plat_spin_unlock(&cost_lock);
-    return ACL_SUCCESS;
 }
 
 bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out)

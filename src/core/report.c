@@ -1,13 +1,18 @@
 /*
- * report.c - aclrtLaunchCallback delivery to subscribed threads.
+ * report.c - delivery of callbacks and host functions to subscribed
+ * threads.
  *
  * DESIGN: aclrtSubscribeReport(tid, stream) names the thread that runs the
- * stream's callbacks. When a callback task reaches the head of its stream,
- * the executor posts it to that thread's queue; the thread runs it inside
- * aclrtProcessReport. A BLOCK callback keeps the stream owned until the
- * callback has run (later tasks wait); a NO_BLOCK one completes at once.
- * One table of subscriptions, one queue per subscribed thread, all under
- * report_lock; each queue has its own condition variable.
+ * stream's callbacks (aclrtLaunchCallback), aclrtSubscribeHostFunc the one
+ * that runs its host functions (aclrtLaunchHostFunc): two kinds of
+ * subscription, each with its own queues. When such a task reaches the
+ * head of its stream, the executor posts it to that thread's queue of its
+ * kind; the thread runs it inside aclrtProcessReport or
+ * aclrtProcessHostFunc. A BLOCK callback, and every host function, keeps
+ * the stream owned until it has run (later tasks wait); a NO_BLOCK
+ * callback completes at once. One table of subscriptions, one queue per
+ * subscribed thread and kind, all under report_lock; each queue has its
+ * own condition variable.
  *
  * Threads: host threads (subscribe, process), executors (post).
  * Lock order: report_lock is a leaf; callbacks run with no lock held.
@@ -28,6 +33,7 @@ struct report_item {
 struct report_queue {
     struct report_queue *next;
     uint64_t thread;
+    enum report_kind kind;
     plat_cond cond;
     struct report_item *head, *tail;
     unsigned streams;          /* subscriptions naming this thread */
@@ -36,6 +42,7 @@ struct report_queue {
 struct subscription {
     struct subscription *next;
     struct stream *stream;
+    enum report_kind kind;
     uint32_t gen;
     struct report_queue *queue;
 };
@@ -43,46 +50,69 @@ struct subscription {
 static plat_mutex report_lock;
 static struct report_queue *queues;
 static struct subscription *subs;
+/* Subscriptions of each kind: launches skip report_lock while there are none. */
+static _Atomic uint32_t sub_count[2];
+
+/* What differs between the kinds: the calls, for messages. */
+static const struct {
+    const char *subscribe, *unsubscribe, *process, *what;
+} kinds[2] = {
+    [REPORT_CALLBACK] = {"aclrtSubscribeReport", "aclrtUnSubscribeReport", "aclrtProcessReport", "callback"},
+    [REPORT_HOSTFUNC] = {"aclrtSubscribeHostFunc", "aclrtUnSubscribeHostFunc", "aclrtProcessHostFunc",
+                         "host function"},
+};
+
+/* CANN checks callback subscriptions in its acl layer and host-function
+ * ones in the runtime, whose code serves both errors. */
+static aclError repeated_code(enum report_kind kind)
+{
+    return kind == REPORT_CALLBACK ? ACL_ERROR_REPEAT_SUBSCRIBE : ACL_ERROR_RT_STREAM_SUBSCRIBE;
+}
+
+static aclError not_subscribed_code(enum report_kind kind)
+{
+    return kind == REPORT_CALLBACK ? ACL_ERROR_STREAM_NOT_SUBSCRIBE : ACL_ERROR_RT_STREAM_SUBSCRIBE;
+}
 
 __attribute__((constructor)) static void report_init(void) { plat_mutex_init(&report_lock); }
 
 /* Called with report_lock held. */
-static struct subscription *find_sub(struct stream *s)
+static struct subscription *find_sub(struct stream *s, enum report_kind kind)
 {
     uint32_t gen = atomic_load_explicit(&s->hdr.gen, memory_order_relaxed);
     for (struct subscription *sub = subs; sub != NULL; sub = sub->next)
-        if (sub->stream == s && sub->gen == gen)
+        if (sub->stream == s && sub->gen == gen && sub->kind == kind)
             return sub;
     return NULL;
 }
 
 /* Called with report_lock held. */
-static struct report_queue *find_queue(uint64_t thread)
+static struct report_queue *find_queue(uint64_t thread, enum report_kind kind)
 {
     for (struct report_queue *q = queues; q != NULL; q = q->next)
-        if (q->thread == thread)
+        if (q->thread == thread && q->kind == kind)
             return q;
     return NULL;
 }
 
-aclError report_subscribe(uint64_t thread, struct stream *s)
+aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind kind)
 {
     struct subscription *sub;
     struct report_queue *q;
 
     plat_mutex_lock(&report_lock);
-    if (find_sub(s) != NULL) {
+    if (find_sub(s, kind) != NULL) {
         plat_mutex_unlock(&report_lock);
-        return acl_fail(ACL_ERROR_REPEAT_SUBSCRIBE,
-                        "aclrtSubscribeReport: stream %d already has a subscribed thread (one thread per stream)",
-                        s->id);
+        return acl_fail(repeated_code(kind), "%s: stream %d already has a subscribed thread (one thread per stream)",
+                        kinds[kind].subscribe, s->id);
     }
-    q = find_queue(thread);
+    q = find_queue(thread, kind);
     sub = calloc(1, sizeof(*sub));
     if (q == NULL && sub != NULL) {
         q = calloc(1, sizeof(*q));
         if (q != NULL) {
             q->thread = thread;
+            q->kind = kind;
             plat_cond_init(&q->cond);
             q->next = queues;
             queues = q;
@@ -91,23 +121,29 @@ aclError report_subscribe(uint64_t thread, struct stream *s)
     if (sub == NULL || q == NULL) {
         plat_mutex_unlock(&report_lock);
         free(sub);
-        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtSubscribeReport: out of memory");
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", kinds[kind].subscribe);
     }
     sub->stream = s;
+    sub->kind = kind;
     sub->gen = atomic_load_explicit(&s->hdr.gen, memory_order_relaxed);
     sub->queue = q;
     sub->next = subs;
     subs = sub;
     q->streams++;
+    atomic_fetch_add_explicit(&sub_count[kind], 1, memory_order_relaxed);
     plat_mutex_unlock(&report_lock);
     return ACL_SUCCESS;
 }
 
-bool report_is_subscribed(struct stream *s)
+bool report_is_subscribed(struct stream *s, enum report_kind kind)
 {
     bool yes;
+    /* Relaxed: a subscription made by another thread at this moment is
+     * not ordered with this call anyway; the caller's own is seen. */
+    if (atomic_load_explicit(&sub_count[kind], memory_order_relaxed) == 0)
+        return false;
     plat_mutex_lock(&report_lock);
-    yes = find_sub(s) != NULL;
+    yes = find_sub(s, kind) != NULL;
     plat_mutex_unlock(&report_lock);
     return yes;
 }
@@ -121,16 +157,17 @@ static void run_item(struct report_item *it)
     free(it);
 }
 
-aclError report_unsubscribe(uint64_t thread, struct stream *s)
+aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind kind)
 {
     struct subscription **pp, *sub = NULL;
     struct report_item *orphans = NULL;
 
     plat_mutex_lock(&report_lock);
     for (pp = &subs; *pp != NULL; pp = &(*pp)->next) {
-        if ((*pp)->stream == s && (*pp)->queue->thread == thread) {
+        if ((*pp)->stream == s && (*pp)->kind == kind && (*pp)->queue->thread == thread) {
             sub = *pp;
             *pp = sub->next;
+            atomic_fetch_sub_explicit(&sub_count[kind], 1, memory_order_relaxed);
             break;
         }
     }
@@ -142,8 +179,8 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s)
     }
     plat_mutex_unlock(&report_lock);
     if (sub == NULL)
-        return acl_fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
-                        "aclrtUnSubscribeReport: stream %d is not subscribed to thread %llu", s->id,
+        return acl_fail(not_subscribed_code(kind), "%s: stream %d is not subscribed to thread %llu",
+                        kinds[kind].unsubscribe, s->id,
                         (unsigned long long)thread);
     free(sub);
     while (orphans != NULL) {
@@ -159,11 +196,12 @@ enum run_result report_post(struct stream *s, struct task *t)
     struct report_item *it = malloc(sizeof(*it));
     struct subscription *sub;
     bool block = t->u.host.block; /* t may be freed once the item is posted */
+    enum report_kind kind = t->kind == TASK_HOST_FUNC ? REPORT_HOSTFUNC : REPORT_CALLBACK;
 
     /* A blocking callback hands the stream over with the callback at its
      * head: the processing thread completes it (engine_finish_handed_off). */
     plat_mutex_lock(&report_lock);
-    sub = find_sub(s);
+    sub = find_sub(s, kind);
     if (it == NULL || sub == NULL) {
         plat_mutex_unlock(&report_lock);
         free(it);
@@ -190,27 +228,28 @@ enum run_result report_post(struct stream *s, struct task *t)
     return block ? RUN_HANDED_OFF : RUN_DONE;
 }
 
-aclError report_process(int32_t timeout_ms)
+aclError report_process(int32_t timeout_ms, enum report_kind kind)
 {
     uint64_t deadline = plat_deadline_ms(timeout_ms);
     struct report_queue *q;
     struct report_item *it;
 
     plat_mutex_lock(&report_lock);
-    q = find_queue(plat_thread_self());
+    q = find_queue(plat_thread_self(), kind);
     if (q == NULL || q->streams == 0) {
         plat_mutex_unlock(&report_lock);
         return acl_fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                        "aclrtProcessReport: the calling thread is not subscribed to any stream (call "
-                        "aclrtSubscribeReport with this thread's id first)");
+                        "%s: the calling thread is not subscribed to any stream (call %s with this thread's id "
+                        "first)",
+                        kinds[kind].process, kinds[kind].subscribe);
     }
     while (q->head == NULL) {
         if (deadline == 0)
             plat_cond_wait(&q->cond, &report_lock);
         else if (!plat_cond_timedwait(&q->cond, &report_lock, deadline) && q->head == NULL) {
             plat_mutex_unlock(&report_lock);
-            return acl_fail(ACL_ERROR_RT_REPORT_TIMEOUT, "aclrtProcessReport: no callback arrived within %d ms",
-                            timeout_ms);
+            return acl_fail(ACL_ERROR_RT_REPORT_TIMEOUT, "%s: no %s arrived within %d ms", kinds[kind].process,
+                            kinds[kind].what, timeout_ms);
         }
     }
     it = q->head;

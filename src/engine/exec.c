@@ -362,6 +362,8 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
         memset(t->u.set.dst, t->u.set.value, t->u.set.count);
         return RUN_DONE;
     case TASK_HOST_FUNC:
+        if (t->u.host.to_subscriber) /* aclrtSubscribeHostFunc: that thread runs it (report.c) */
+            return report_post(s, t);
         if (x->worker != NULL) {
             engine_hostfunc_post(x->eng, s);
             return RUN_HANDED_OFF;
