@@ -185,7 +185,7 @@ ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t 
         err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "%s: already initialised (call aclprofFinalize first)", fn);
     else if (prof_env_active())
         err = acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run already", fn);
-    else if (plat_getenv("PROFILING_MODE") != NULL && strcmp(plat_getenv("PROFILING_MODE"), "dynamic") == 0)
+    else if (config_is(CFG_PROFILING_MODE, "dynamic"))
         err = acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED, "%s: PROFILING_MODE=dynamic is set (dynamic profiling owns the "
                        "collector)", fn);
     else if (profsub_any())

@@ -175,7 +175,7 @@ static _Atomic int env_blocking = -1;
 
 void launch_blocking_configure(void)
 {
-    const char *v = plat_getenv("ASCEND_RT_LAUNCH_BLOCKING");
+    const char *v = config_str(CFG_LAUNCH_BLOCKING);
     atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
 }
 

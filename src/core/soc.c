@@ -56,7 +56,7 @@ bool soc_has_cmo(const struct soc_profile *soc)
 
 const struct soc_profile *soc_configured(void)
 {
-    const char *name = plat_getenv("ACLCPU_SOC");
+    const char *name = config_str(CFG_SOC);
     const struct soc_profile *soc;
     if (name == NULL || name[0] == '\0')
         return soc_default();

@@ -118,6 +118,14 @@ check 0 "* Ascend910B1" "Ascend310P3" "Ascend950PR" "SoC      Ascend910B1 (defau
     "ACLCPU_WORKERS" "ACLCPU_HANG_TIMEOUT_MS" "ASCEND_GLOBAL_LOG_LEVEL" "ACLCPU_PROFILE" -- info
 ACLCPU_SOC=Ascend310P3 ACLCPU_WORKERS=3 check 0 "* Ascend310P3" "cores    8 cube, 7 vector" \
     "workers  3 per device (ACLCPU_WORKERS)" "memory   24.00 GiB" -- info
+# Every row of the library's table of environment variables, in text and JSON.
+conf=$fx/../../../src/common/config.def
+vars=$(grep -oE '^CONFIG_VAR\([A-Z_]+, "[A-Z_]+"' "$conf" | sed -E 's/.*"(.*)"/\1/')
+[ "$(echo "$vars" | wc -l)" -ge 13 ] && ok || fail "config.def: fewer rows than the library reads"
+ACLCPU_LINGER_US=7 run 0 info && for v in $vars; do has "  $v "; done
+has "ACLCPU_LINGER_US             7 "
+ACLCPU_LINGER_US=7 run 0 info --json && for v in $vars; do has "\"name\": \"$v\""; done
+has '"value": "7"'
 ACLCPU_SOC=NoSuchSoc check 0 "ACLCPU_SOC=NoSuchSoc is not a profile" "* Ascend910B1" -- info
 ACLCPU_SOC=Ascend950PR ACLCPU_DEVICE_MEMORY=2G check 0 '"soc": "Ascend950PR"' '"device_memory_bytes": 2147483648' \
     '"name": "ACLCPU_DEVICE_MEMORY"' '"value": "2G"' -- info --json
