@@ -30,7 +30,7 @@ VALGRIND_OPTS := --error-exitcode=99 --trace-children=yes --leak-check=full --sh
 # Not under valgrind: tests that run no library code in-process (header checks,
 # symbol list), run tools (install: cmake and the compiler; examples: cmake -P;
 # cli: a shell script running the aclcpu command, grep and Chromium).
-VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|install|bench_smoke|cli|cli_timeline)$$|^example_
+VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|install|bench_smoke|cli|cli_timeline|standalone_docs|config_reads|readme_lines)$$|^example_
 
 .PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench install clean
 

@@ -144,6 +144,34 @@ check 0 "aclmdlRICaptureBegin" -- advise --path npugraph_ex --problem switch
 check 0 "(--path eager --problem switch)" "(--path ge --problem switch)" "(--path npugraph_ex --problem switch)" \
     -- advise --problem switch
 
+# ---- the guide's sections the command names ------------------------------------------------------------
+# Every "docs/multistream.md §N" the command prints (advise's table, doctor's output on every
+# fixture, every --help) names a section heading of docs/multistream.md.
+guide=$fx/../../../docs/multistream.md
+: >"$tmp/refs"
+for args in "advise --json" "advise" "doctor --help" "advise --help" "info --help" "summary --help" "timeline --help"; do
+    # shellcheck disable=SC2086  # the words of args
+    "$aclcpu" $args >>"$tmp/refs" 2>&1
+done
+for p in fake_parallel fixed oversubscribed core_split limit_exceeded single_stream; do
+    "$aclcpu" doctor "$(prof $p)" >>"$tmp/refs" 2>&1
+    "$aclcpu" doctor --json "$(prof $p)" >>"$tmp/refs" 2>&1
+done
+grep -c 'multistream\.md' "$tmp/refs" | grep -qv '^0$' && ok || fail "the command names no section of the guide"
+bare=$(grep -oE '[A-Za-z0-9_./-]*multistream\.md' "$tmp/refs" | grep -v '^docs/multistream\.md$' | sort -u)
+[ -z "$bare" ] && ok || fail "references that are not docs/multistream.md: $bare"
+sections=$(flat "$tmp/refs" | grep -oE 'multistream\.md( §[0-9]+(\.[0-9]+)?( \([^)]*\))?,?)+' |
+    grep -oE '§[0-9]+(\.[0-9]+)?' | sort -u)
+[ -n "$sections" ] && ok || fail "no § reference found"
+for sec in $sections; do
+    n=${sec#§}
+    case $n in
+    *.*) heading="### $n " ;;  # a subsection: "### 5.3 Sizing a split"
+    *) heading="## $n. " ;;    # a section: "## 5. Core limits"
+    esac
+    grep -qF -- "$heading" "$guide" && ok || fail "the command names $sec, which docs/multistream.md lacks"
+done
+
 # ---- summary ------------------------------------------------------------------------------------------
 refuse "^aclcpu summary: error: option --soc needs a value" summary "$(prof fixed)" --soc
 refuse "^aclcpu summary: error: unexpected argument" summary "$(prof fixed)" "$(prof fixed)"
