@@ -1,7 +1,7 @@
 /*
  * moe_multistream - a MoE decoder step with its shared expert on a side
  * stream, profiled three ways on the modelled Ascend910B1 (24 cube and 48
- * vector cores), as spec multistream.md §1.4 describes:
+ * vector cores), as docs/multistream.md §5.3 describes:
  *
  *   1. one stream: every op on the main stream, each on all the cores;
  *   2. two streams, no core limits: the shared expert (gate_up, swiglu,

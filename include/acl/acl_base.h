@@ -3,8 +3,8 @@
  * runtime C API, as provided by aclcpu (a CPU implementation of that API).
  *
  * Names, types and numeric values follow the CANN headers so that programs
- * written for Ascend compile unchanged; see shared/spec/acl-api.md sections
- * 1 and 2.
+ * written for Ascend compile unchanged (docs/api.md says where these facts
+ * come from).
  */
 #ifndef ACLCPU_ACL_ACL_BASE_H_
 #define ACLCPU_ACL_ACL_BASE_H_
@@ -32,7 +32,7 @@ extern "C" {
 #define ACL_DEPRECATED_MESSAGE(message)
 #endif
 
-/* ---- Opaque handles (spec 1.1): each is an untyped pointer. ---- */
+/* ---- Opaque handles: each is an untyped pointer. ---- */
 
 typedef void *aclrtStream;
 typedef void *aclrtEvent;
@@ -80,7 +80,7 @@ typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
 /* Per-binary callback invoked when a kernel of that binary fails. */
 typedef void (*aclrtOpExceptionCallback)(aclrtExceptionInfo *exceptionInfo, void *userData);
 
-/* ---- Error codes of the ACL layer (spec 2; CANN declares these as static const int) ---- */
+/* ---- Error codes of the ACL layer (CANN declares these as static const int) ---- */
 
 static const int ACL_SUCCESS = 0;
 static const int ACL_ERROR_NONE = 0;
@@ -114,7 +114,7 @@ static const int ACL_ERROR_GE_FAILURE = 500002;
 static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 
-/* ---- Error codes of the runtime layer (spec 2; CANN declares these as macros) ---- */
+/* ---- Error codes of the runtime layer (CANN declares these as macros) ---- */
 
 #define ACL_RT_SUCCESS 0
 

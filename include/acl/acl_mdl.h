@@ -3,8 +3,8 @@
  * part that aclcpu implements.
  *
  * In CANN the aclmdlRI* functions are declared in acl_rt.h, and these two
- * stream-binding flags come from the graph-engine package's acl_mdl.h
- * (spec 0.3). aclcpu provides only the flags here.
+ * stream-binding flags come from acl_mdl.h of the graph-engine
+ * package. aclcpu provides only the flags here.
  */
 #ifndef ACLCPU_ACL_ACL_MDL_H_
 #define ACLCPU_ACL_ACL_MDL_H_

@@ -1,7 +1,7 @@
 /*
  * acl/acl_prof.h - the CANN profiling API, as provided by aclcpu.
  *
- * Names, values and prototypes are CANN's (spec/prof-api.md §1). What
+ * Names, values and prototypes are CANN's (docs/api.md). What
  * aclcpu does differently, by design:
  *
  *  - aclprofStop writes the finished files itself, into
@@ -144,7 +144,7 @@ typedef struct aclprofEventAttributes {
     } message;
 } aclprofEventAttributes;
 
-/* ---- collection (spec prof-api.md §1.4) ------------------------------------ */
+/* ---- collection ------------------------------------------------------------ */
 
 /* Records where profiles go (made absolute; the directory is created at
  * aclprofStart). NULL path, length 0, length >= 4096 or strlen(path) !=

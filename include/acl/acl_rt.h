@@ -4,8 +4,9 @@
  * instances and capture), as provided by aclcpu.
  *
  * Prototypes, enum values and structure layouts follow CANN's acl_rt.h so
- * that Ascend programs compile unchanged; see shared/spec/acl-api.md
- * sections 1, 3 and 9. Behaviour is described there, per function.
+ * that Ascend programs compile unchanged. Behaviour is described below,
+ * per function; where aclcpu differs from the device, docs/differences.md
+ * says so, and docs/api.md says where the API facts come from.
  */
 #ifndef ACLCPU_ACL_ACL_RT_H_
 #define ACLCPU_ACL_ACL_RT_H_
@@ -78,7 +79,7 @@ extern "C" {
 
 /*
  * ---- Launch blocking modes (value of aclrtStreamAttrValue.launchBlockingMode) ----
- * The names come from CANN (spec 9). Their numeric values could not be
+ * The names come from newer CANN releases. Their numeric values could not be
  * confirmed from any public source; 0/1/2 are aclcpu's choice.
  */
 
@@ -86,7 +87,7 @@ extern "C" {
 #define ACL_STREAM_LAUNCH_BLOCKING_MODE_NON_BLOCKING 1U
 #define ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING 2U
 
-/* ---- Enumerations (spec 1.3) ---- */
+/* ---- Enumerations ---- */
 
 /* Where the calling program runs. */
 typedef enum aclrtRunMode {
@@ -190,7 +191,7 @@ typedef enum aclrtStreamAttr {
     ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
     ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
     ACL_STREAM_ATTR_PRIORITY = 5,
-    /* Newer CANN (spec 9); the value 6 is aclcpu's choice, it could not be confirmed. */
+    /* Newer CANN releases; the value 6 is aclcpu's choice, it could not be confirmed. */
     ACL_STREAM_LAUNCH_BLOCKING_MODE = 6
 } aclrtStreamAttr;
 
@@ -273,7 +274,7 @@ typedef enum aclrtBinaryLoadOptionType {
     ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3
 } aclrtBinaryLoadOptionType;
 
-/* ---- Structures and unions (spec 1.4) ---- */
+/* ---- Structures and unions ---- */
 
 /* Value of a stream attribute; which member is used depends on the aclrtStreamAttr. */
 typedef union aclrtStreamAttrValue {
@@ -373,7 +374,7 @@ typedef struct aclrtBinaryLoadOptions {
 /* Callback fired when any stream of the process is created or about to be destroyed. */
 typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
 
-/* ==== Initialisation (spec 3.4) ==== */
+/* ==== Initialisation ==== */
 
 /** Initialises the runtime, optionally reading a JSON configuration file (configPath may be NULL). */
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
@@ -384,7 +385,7 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 /** Drops one aclInit reference, releasing resources when none remain, and reports the remaining count. */
 ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
 
-/* ==== Devices and contexts (spec 3.4) ==== */
+/* ==== Devices and contexts ==== */
 
 /** Makes a device current for the calling thread, creating its default context and default stream. */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
@@ -425,7 +426,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
 /** Reports whether the program runs on the host or on the device. */
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
 
-/* ==== Streams (spec 3.1) ==== */
+/* ==== Streams ==== */
 
 /** Creates a stream with default priority and no flags on the current context. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
@@ -545,7 +546,7 @@ ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchBegin(aclrtStream stream, uin
 /** Closes a non-blocking launch section; the outermost close synchronises the stream if it would block. */
 ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint64_t flag);
 
-/* ==== Core limits (spec 3.2) ==== */
+/* ==== Core limits ==== */
 
 /** Returns a device's limit on cores of one type. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
@@ -574,7 +575,7 @@ ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stre
 /** Returns the core limit of one type that applies to the calling thread. */
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
 
-/* ==== Events (spec 3.3) ==== */
+/* ==== Events ==== */
 
 /** Creates an event with default flags on the current context. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
@@ -634,7 +635,7 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEv
 /** Opens an event exported by another process. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
 
-/* ==== Notifies (spec 3.3) ==== */
+/* ==== Notifies ==== */
 
 /** Creates a notify, a one-shot signal between streams, with an ACL_NOTIFY_* flag. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
@@ -651,7 +652,7 @@ ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtSt
 /** Returns a notify's numeric id. */
 ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
 
-/* ==== Memory (spec 3.5) ==== */
+/* ==== Memory ==== */
 
 /** Allocates device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
@@ -684,7 +685,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
                                               aclrtStream stream);
 
-/* ==== Cache maintenance (spec prof-api.md §3) ==== */
+/* ==== Cache maintenance ==== */
 
 typedef enum aclrtCmoType {
     ACL_RT_CMO_TYPE_PREFETCH = 0,
@@ -707,7 +708,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType 
 /** Returns the free and total bytes of one kind of device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 
-/* ==== Host callbacks (spec 3.6) ==== */
+/* ==== Host callbacks ==== */
 
 /** Makes a host thread the one that runs aclrtLaunchCallback callbacks of a stream. */
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
@@ -751,7 +752,7 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
  */
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
 
-/* ==== Kernel binaries (spec 3.7) ==== */
+/* ==== Kernel binaries ==== */
 
 /**
  * Describes dataLen bytes of kernel binary (on aclcpu, a shared object's
@@ -786,7 +787,7 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
                                                     aclrtFuncHandle *funcHandle);
 
-/* ==== Kernel argument builders (spec 3.7) ==== */
+/* ==== Kernel argument builders ==== */
 
 /** Returns the size of memory needed to hold an argument handle for a kernel. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
@@ -822,7 +823,7 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandl
 /** Marks an argument handle complete so that it can be launched. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 
-/* ==== Kernel launch (spec 3.7) ==== */
+/* ==== Kernel launch ==== */
 
 /** Issues a kernel on numBlocks blocks to a stream, with arguments packed in device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
@@ -874,7 +875,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 
                                                                aclrtPlaceHolderInfo *placeHolderArray,
                                                                size_t placeHolderNum);
 
-/* ==== Model run instances: building (spec 3.8) ==== */
+/* ==== Model run instances: building ==== */
 
 /** Creates an empty model run instance to be built from bound streams (flag must be 0). */
 ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
@@ -947,7 +948,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
 /** Writes a JSON description of a model to a file, with ACL_MDLRI_DEBUG_JSON_PRINT_* flags. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
 
-/* ==== Model run instances: stream capture (spec 3.8) ==== */
+/* ==== Model run instances: stream capture ==== */
 
 /**
  * Starts recording the tasks issued to a stream into a new model instead

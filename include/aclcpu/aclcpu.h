@@ -47,7 +47,7 @@ ACLCPU_API uint32_t aclcpuGetBlockNum(void);
 
 /*
  * Ends the calling kernel block with a device exception, like the trap
- * instruction on a core. The task fails with the code the spec gives for the
+ * instruction on a core. The task fails with the code the device reports for the
  * engine it ran on (ACL_ERROR_RT_VECTOR_CORE_EXCEPTION for vector kernels,
  * ACL_ERROR_RT_AICORE_EXCEPTION for cube kernels) and the stream's failure
  * mode applies. Called outside a kernel, it aborts the process.

@@ -1,7 +1,7 @@
 /*
  * api_capture.c - stream capture: aclmdlRICapture* and task groups.
  *
- * DESIGN: checks in the order of spec/acl-api.md §5 "Model RI / capture"
+ * DESIGN: checks in the order of the reference runtime (docs/api.md)
  * ([acl] NULL checks, then mode, then the stream's rules); the capture
  * itself is core/capture.c. Capture is an Ascend 950, A3, A2 and Atlas
  * inference (310P) feature (207000 elsewhere).

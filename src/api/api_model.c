@@ -3,8 +3,8 @@
  * printing them, and the model-control stream calls (aclrtActiveStream,
  * aclrtSwitchStream, aclrtPersistentTaskClean).
  *
- * DESIGN: checks in the order of spec/acl-api.md §5 "Model RI / capture"
- * and "Model-control stream APIs" ([acl] NULL checks first, then context,
+ * DESIGN: checks in the order of the reference runtime (docs/api.md) for
+ * model run instances and model-control streams ([acl] NULL checks first, then context,
  * handles, then the runtime's rules); the core is core/model.c, runs are
  * engine/replay.c. Where the spec gives no code, the choice is written at
  * the function in include/acl/acl_rt.h.

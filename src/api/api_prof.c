@@ -4,7 +4,7 @@
  *
  * DESIGN: the API keeps CANN's state machine (off -> initialised by
  * aclprofInit -> a profile started -> stopped -> finalised) with the checks
- * and codes of released CANN (spec prof-api.md §1.4-§1.9), and hands the
+ * and codes of released CANN (docs/api.md), and hands the
  * profile itself to services/profile.c: prof_begin when it starts,
  * prof_end (which models the run and writes the files) when it stops.
  * Configs, stamps and step infos are kept in live lists, so a stale or
@@ -95,7 +95,7 @@ __attribute__((constructor)) static void prof_api_init(void)
     list_init(&stamps);
 }
 
-/* msproftx calls fail with -1, not an ACL code (spec prof-api.md §0.5). */
+/* msproftx calls fail with -1, not an ACL code, as in CANN. */
 static aclError tx_fail(const char *fmt, const char *fn, const char *why)
 {
     return acl_fail((aclError)-1, fmt, fn, why);
@@ -185,7 +185,7 @@ ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t 
         err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "%s: already initialised (call aclprofFinalize first)", fn);
     else if (prof_env_active())
         err = acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run already", fn);
-    else if (plat_getenv("PROFILING_MODE") != NULL && strcmp(plat_getenv("PROFILING_MODE"), "dynamic") == 0)
+    else if (config_is(CFG_PROFILING_MODE, "dynamic"))
         err = acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED, "%s: PROFILING_MODE=dynamic is set (dynamic profiling owns the "
                        "collector)", fn);
     else if (profsub_any())
@@ -254,7 +254,7 @@ static bool devices_ok(const uint32_t *ids, uint32_t n, uint64_t types)
     return true;
 }
 
-/* CANN's normalisation of the data types (spec prof-api.md §1.2). */
+/* CANN's normalisation of the data types. */
 static uint64_t normalise_types(uint64_t t)
 {
     if (t & ACL_PROF_API_STATS)

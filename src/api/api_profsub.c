@@ -1,6 +1,6 @@
 /*
  * api_profsub.c - model subscription and the op-record getters of
- * acl/acl_prof.h (spec prof-api.md §1.5).
+ * acl/acl_prof.h.
  *
  * DESIGN: a subscribe config is a small record on a live list (a stale or
  * foreign one is refused); subscribing hands the pipe to

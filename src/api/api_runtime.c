@@ -255,6 +255,6 @@ ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void)
     const struct soc_profile *soc;
     if (ctx != NULL)
         return ctx->dev->soc->name;
-    soc = soc_find(plat_getenv("ACLCPU_SOC") != NULL ? plat_getenv("ACLCPU_SOC") : "");
+    soc = soc_find(config_str(CFG_SOC) != NULL ? config_str(CFG_SOC) : "");
     return soc != NULL ? soc->name : soc_default()->name;
 }

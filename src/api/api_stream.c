@@ -1,7 +1,7 @@
 /*
  * api_stream.c - stream creation, destruction, synchronisation, queries.
  *
- * DESIGN: validation in the order of spec/acl-api.md §5-§6 ([acl] checks
+ * DESIGN: validation in the order of the reference runtime (docs/api.md: [acl] checks
  * first, then context, then handle), then the core. NULL stream means the
  * current context's default stream except where the spec says otherwise.
  * PERSISTENT, CPU_SCHEDULE and DEVICE_USE_ONLY streams report complete at

@@ -2,8 +2,8 @@
  * api_stream_attr.c - per-stream settings: failure mode, overflow switch and
  * the aclrtSet/GetStreamAttribute family.
  *
- * DESIGN: checks in the order of spec/acl-api.md §5 ("Failure mode /
- * attributes / overflow"); values live in the stream under its lock and
+ * DESIGN: checks in the order of the reference runtime (docs/api.md) for
+ * failure mode, attributes and overflow; values live in the stream under its lock and
  * are read by launches (which copy the overflow switch into each kernel
  * task, so a change affects only tasks issued afterwards) and by the
  * executor (failure mode, through the context).
@@ -175,7 +175,7 @@ static _Atomic int env_blocking = -1;
 
 void launch_blocking_configure(void)
 {
-    const char *v = plat_getenv("ASCEND_RT_LAUNCH_BLOCKING");
+    const char *v = config_str(CFG_LAUNCH_BLOCKING);
     atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
 }
 

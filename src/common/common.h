@@ -96,10 +96,8 @@ static inline void list_del(struct list *n)
 
 #define list_for_each(pos, head) for ((pos) = (head)->next; (pos) != (head); (pos) = (pos)->next)
 
-/* ---- environment ------------------------------------------------------ */
+/* ---- environment: config.def, through config.c ---------------------------- */
 
-/* Parses an unsigned integer variable with an optional K/M/G suffix;
- * returns def when unset or malformed (and logs a warning). */
-uint64_t env_u64(const char *name, uint64_t def);
+#include "config.h"
 
 #endif

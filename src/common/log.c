@@ -24,8 +24,8 @@ static _Atomic int log_level = LOG_NONE + 1;
 
 void log_configure(void)
 {
-    const char *lv = plat_getenv("ASCEND_GLOBAL_LOG_LEVEL");
-    const char *out = plat_getenv("ASCEND_SLOG_PRINT_TO_STDOUT");
+    const char *lv = config_str(CFG_LOG_LEVEL);
+    const char *out = config_str(CFG_LOG_STDOUT);
     int level = LOG_ERROR;
 
     if (lv != NULL && lv[0] >= '0' && lv[0] <= '4' && lv[1] == '\0')
@@ -59,30 +59,4 @@ void log_write(int level, const char *fmt, ...)
     va_end(ap);
     fprintf(stdout, "%s\n", line);
     fflush(stdout);
-}
-
-uint64_t env_u64(const char *name, uint64_t def)
-{
-    const char *v = plat_getenv(name);
-    char *end;
-    unsigned long long n;
-
-    if (v == NULL || v[0] == '\0')
-        return def;
-    n = strtoull(v, &end, 10);
-    if (end == v) {
-        LOGW("%s=%s is not a number; using %llu", name, v, (unsigned long long)def);
-        return def;
-    }
-    switch (*end) {
-    case 'k': case 'K': n <<= 10; end++; break;
-    case 'm': case 'M': n <<= 20; end++; break;
-    case 'g': case 'G': n <<= 30; end++; break;
-    default: break;
-    }
-    if (*end != '\0') {
-        LOGW("%s=%s has trailing text; using %llu", name, v, (unsigned long long)def);
-        return def;
-    }
-    return n;
 }

@@ -32,7 +32,7 @@ __attribute__((constructor)) static void devices_init(void)
 /* Reads ACLCPU_DEVICE_COUNT: at aclInit, and at first use without it. */
 void devices_configure(void)
 {
-    uint64_t n = env_u64("ACLCPU_DEVICE_COUNT", 1);
+    uint64_t n = config_u64(CFG_DEVICE_COUNT);
     if (n < 1)
         n = 1;
     if (n > ACLCPU_MAX_DEVICES)
@@ -63,7 +63,7 @@ aclError device_open(struct device *d)
     if (d->open)
         return ACL_SUCCESS;
     d->soc = soc_configured();
-    d->mem_total = env_u64("ACLCPU_DEVICE_MEMORY", d->soc->memory_bytes);
+    d->mem_total = config_u64_or(CFG_DEVICE_MEMORY, d->soc->memory_bytes);
     atomic_store_explicit(&d->mem_used, 0, memory_order_relaxed);
     d->stream_ids = calloc(d->soc->max_streams, 1);
     if (d->stream_ids == NULL)

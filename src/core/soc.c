@@ -2,8 +2,8 @@
  * soc.c - the SoC profiles a device can play.
  *
  * DESIGN: a constant table, read by any thread without a lock. Core
- * counts, memory, stream and event caps come from spec/multistream.md §5
- * and spec/acl-api.md §4; bandwidths are round public figures used only by
+ * counts, memory, stream and event caps come from the public product
+ * documentation (docs/differences.md, "The SoC profiles"); bandwidths are round public figures used only by
  * the timeline model. ACLCPU_SOC picks a profile by name when a device
  * opens (soc_configured); the aclcpu command reports the same choice.
  */
@@ -56,7 +56,7 @@ bool soc_has_cmo(const struct soc_profile *soc)
 
 const struct soc_profile *soc_configured(void)
 {
-    const char *name = plat_getenv("ACLCPU_SOC");
+    const char *name = config_str(CFG_SOC);
     const struct soc_profile *soc;
     if (name == NULL || name[0] == '\0')
         return soc_default();

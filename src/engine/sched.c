@@ -603,7 +603,7 @@ void engine_unwatch(struct stream *s)
 
 unsigned engine_worker_count(void)
 {
-    uint64_t n = env_u64("ACLCPU_WORKERS", 0);
+    uint64_t n = config_u64(CFG_WORKERS);
     if (n == 0)
         n = plat_cpu_count();
     return n > 256 ? 256u : (unsigned)n;
@@ -624,9 +624,9 @@ aclError engine_start(struct device *d)
         list_init(&e->ready[p]);
     list_init(&e->shared);
     e->dev = d;
-    e->spin_ns = env_u64("ACLCPU_SPIN_US", 50) * 1000u;
-    e->linger_ns = env_u64("ACLCPU_LINGER_US", 10) * 1000u;
-    e->hang_timeout_ns = env_u64("ACLCPU_HANG_TIMEOUT_MS", 0) * 1000000u;
+    e->spin_ns = config_u64(CFG_SPIN_US) * 1000u;
+    e->linger_ns = config_u64(CFG_LINGER_US) * 1000u;
+    e->hang_timeout_ns = config_u64(CFG_HANG_TIMEOUT_MS) * 1000000u;
     e->nworkers = engine_worker_count();
     e->workers = calloc(e->nworkers, sizeof(*e->workers));
     if (e->workers == NULL) {

@@ -871,8 +871,7 @@ static bool env_profile; /* under prof_lock */
 
 bool prof_block_dim_names(void)
 {
-    const char *v = plat_getenv("ACLCPU_PROFILE_BLOCK_DIM");
-    return v != NULL && strcmp(v, "1") == 0;
+    return config_is(CFG_PROFILE_BLOCK_DIM, "1");
 }
 
 bool prof_env_active(void) { return locked_flag(&env_profile); }
@@ -882,7 +881,7 @@ static void env_stop_at_exit(void) { prof_env_stop(); }
 void prof_env_start(void)
 {
     static bool hooked;
-    const char *dir = plat_getenv("ACLCPU_PROFILE");
+    const char *dir = config_str(CFG_PROFILE);
     if (dir == NULL || dir[0] == '\0' || prof_running())
         return;
     if (!plat_make_dirs(dir)) {

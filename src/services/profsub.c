@@ -6,7 +6,7 @@
  * DESIGN: a table of subscriptions by model id (at most 256 at a time)
  * holds the write end of each pipe. A lane that plays a kernel of a
  * subscribed model (engine/replay.c) calls profsub_kernel, which builds
- * the record (the layout CANN's parser reads: spec prof-api.md §1.5, 80
+ * the record (the layout CANN's parser reads, in src/dfx/msprof of its runtime, 80
  * bytes) and writes it whole. Op names are not in the record: a ring of
  * the newest 65536 names, by op index, answers aclprofGetOpName/Type once
  * each, as CANN does.

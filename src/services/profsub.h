@@ -13,7 +13,7 @@
 
 struct model;
 
-/* The record of one op, as CANN lays it out (spec prof-api.md §1.5). */
+/* The record of one op, as CANN lays it out. */
 struct profsub_record {
     uint32_t signature; /* profsub_signature of the rest */
     uint32_t model_id;

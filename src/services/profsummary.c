@@ -4,8 +4,8 @@
  * stream's busy time, the top kernels, core usage against the SoC (where
  * kernels asked for more cores than there are, which ones exceeded their
  * core limit, batch kernels that waited for cores), the event waits that
- * held a stream, and the overlap of every pair of streams by the rule of
- * spec multistream.md §1.3.
+ * held a stream, and the overlap of every pair of streams (the rule is
+ * overlap.c's, which the aclcpu command shares).
  *
  * DESIGN: everything is computed from the view (profview.h) on the
  * modelled clock, in the view's fixed order, and printed with fixed
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "overlap.h"
 #include "profview.h"
 
 #define TOP_KERNELS 10
@@ -346,71 +347,97 @@ static void write_event_waits(struct sum *sm)
     fputs(first ? "],\n" : "\n  ],\n", sm->f);
 }
 
-/* ---- overlap ------------------------------------------------------------------------------------------------ */
+/* ---- overlap: the rule is overlap.c's, shared with the aclcpu command ---------------------------------- */
 
-struct pair_overlap {
-    double lo, hi;         /* the side window */
-    int32_t dom;           /* index in the kernels of the dominator, -1 none */
-    double overlap;
+/* Every kernel as kernel_details.csv prints it (start and duration rounded
+ * to 0.001 us, counted from the earliest kernel, as the aclcpu command
+ * reads them), so that summary.json and `aclcpu doctor` judge the same
+ * numbers. One stream's kernels are one run of the view order (stream_sums'
+ * order), sorted here by start. */
+struct ov_kernels {
+    struct overlap_iv *iv;
+    uint32_t *k;      /* each one's index in sm->ks */
+    uint32_t *first;  /* per stream sum: where its run begins */
+    double origin;
 };
 
-/* The side stream's window and the main-stream kernel intersecting it most. */
-static struct pair_overlap overlap_of(struct sum *sm, const struct stream_sum *main_s, const struct stream_sum *side)
+static void sort_run(struct overlap_iv *iv, uint32_t *k, uint32_t n)
 {
-    struct pair_overlap o = {1e300, 0, -1, 0};
-    for (uint32_t i = 0; i < sm->nk; i++) {
-        const struct prof_entry *e = prof_entry(sm->kid[i]);
-        if (e->device == side->device && e->stream_id == side->id) {
-            o.lo = sm->ks[i] < o.lo ? sm->ks[i] : o.lo;
-            o.hi = sm->ke[i] > o.hi ? sm->ke[i] : o.hi;
+    for (uint32_t i = 1; i < n; i++) /* insertion: a stream's kernels nearly always come in start order */
+        for (uint32_t j = i; j > 0 && iv[j].start < iv[j - 1].start; j--) {
+            struct overlap_iv t = iv[j];
+            uint32_t tk = k[j];
+            iv[j] = iv[j - 1], k[j] = k[j - 1];
+            iv[j - 1] = t, k[j - 1] = tk;
         }
-    }
-    for (uint32_t i = 0; i < sm->nk; i++) {
-        const struct prof_entry *e = prof_entry(sm->kid[i]);
-        double a = sm->ks[i] > o.lo ? sm->ks[i] : o.lo, b = sm->ke[i] < o.hi ? sm->ke[i] : o.hi;
-        if (e->device != main_s->device || e->stream_id != main_s->id)
-            continue;
-        if (b - a > o.overlap + EPS) { /* only a kernel that meets the window dominates it */
-            o.dom = (int32_t)i;
-            o.overlap = b - a;
-        }
-    }
-    return o;
 }
 
-static void write_pair(struct sum *sm, const struct stream_sum *a, const struct stream_sum *b, bool *first)
+static bool ov_build(const struct sum *sm, const struct stream_sum *ss, uint32_t ns, struct ov_kernels *o)
 {
-    bool a_main = a->busy >= b->busy; /* the busier stream is the main one */
-    const struct stream_sum *m = a_main ? a : b, *s = a_main ? b : a;
-    struct pair_overlap o = overlap_of(sm, m, s);
-    double dl = o.dom >= 0 ? sm->ke[o.dom] - sm->ks[o.dom] : 0, sl = o.hi - o.lo;
-    double shorter = dl < sl ? dl : sl, pct = shorter > EPS ? o.overlap / shorter : 0;
-    const char *verdict = pct >= 0.5 ? "real" : pct > 0.05 ? "partial" : "fake";
+    long long origin = sm->nk > 0 ? overlap_file_ns(sm->ks[0]) : 0;
+    o->iv = malloc((sm->nk + 1) * sizeof(*o->iv));
+    o->k = malloc((sm->nk + ns + 1) * sizeof(*o->k));
+    if (o->iv == NULL || o->k == NULL)
+        return false;
+    o->first = o->k + sm->nk;
+    for (uint32_t i = 0; i < sm->nk; i++)
+        origin = overlap_file_ns(sm->ks[i]) < origin ? overlap_file_ns(sm->ks[i]) : origin;
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        double dur = sm->ke[i] - sm->ks[i];
+        o->iv[i].start = (double)(overlap_file_ns(sm->ks[i]) - origin) / 1000.0;
+        o->iv[i].end = o->iv[i].start + (double)overlap_file_ns(dur > 0 ? dur : 0) / 1000.0;
+        o->k[i] = i;
+    }
+    for (uint32_t j = 0, at = 0; j < ns; at += ss[j++].kernels) {
+        o->first[j] = at;
+        sort_run(o->iv + at, o->k + at, ss[j].kernels);
+    }
+    o->origin = (double)origin / 1000.0;
+    return true;
+}
+
+static void write_dominator(struct sum *sm, const struct ov_kernels *o, uint32_t at)
+{
+    const struct prof_entry *d = prof_entry(sm->kid[o->k[at]]);
+    fprintf(sm->f, "{\"task_id\": %u, \"name\": ", d->task_id);
+    pv_json_string(sm->f, pv_task_name(d));
+    fprintf(sm->f, ", \"start_us\": %s, \"end_us\": %s}", pv_f3(o->origin + o->iv[at].start),
+            pv_f3(o->origin + o->iv[at].end));
+}
+
+static void write_pair(struct sum *sm, const struct ov_kernels *o, const struct stream_sum *ss, uint32_t a,
+                       uint32_t b, bool *first)
+{
+    struct overlap_result r;
+    uint32_t m, s;
+    overlap_judge(o->iv + o->first[a], ss[a].kernels, o->iv + o->first[b], ss[b].kernels, &r);
+    m = r.b_is_main ? b : a, s = r.b_is_main ? a : b;
     fprintf(sm->f, "%s\n    {\"stream_a\": %d, \"stream_b\": %d, \"main_stream\": %d, \"side_stream\": %d, "
                    "\"side_window_us\": [%s, %s], \"dominator\": ",
-            *first ? "" : ",", a->id, b->id, m->id, s->id, pv_f3(o.lo), pv_f3(o.hi));
-    if (o.dom >= 0) {
-        const struct prof_entry *d = prof_entry(sm->kid[o.dom]);
-        fprintf(sm->f, "{\"task_id\": %u, \"name\": ", d->task_id);
-        pv_json_string(sm->f, pv_task_name(d));
-        fprintf(sm->f, ", \"start_us\": %s, \"end_us\": %s}", pv_f3(sm->ks[o.dom]), pv_f3(sm->ke[o.dom]));
-    } else {
+            *first ? "" : ",", ss[a].id, ss[b].id, ss[m].id, ss[s].id, pv_f3(o->origin + r.side_lo),
+            pv_f3(o->origin + r.side_hi));
+    if (r.dominator >= 0)
+        write_dominator(sm, o, o->first[m] + (uint32_t)r.dominator);
+    else
         fputs("null", sm->f);
-    }
-    fprintf(sm->f, ", \"overlap_us\": %s, \"overlap_pct\": %s, \"verdict\": \"%s\"}", pv_f3(o.overlap), pv_f3(pct),
-            verdict);
+    fprintf(sm->f, ", \"overlap_us\": %s, \"overlap_pct\": %s, \"verdict\": \"%s\"}", pv_f3(r.overlap_us),
+            pv_f3(r.pct), overlap_verdict_name(r.verdict));
     *first = false;
 }
 
 static void write_overlap(struct sum *sm, struct stream_sum *ss, uint32_t n)
 {
+    struct ov_kernels o = {NULL, NULL, NULL, 0};
     bool first = true;
     fputs("  \"overlap\": [", sm->f);
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t j = i + 1; j < n; j++)
-            if (ss[i].kernels > 0 && ss[j].kernels > 0 && ss[i].device == ss[j].device)
-                write_pair(sm, &ss[i], &ss[j], &first);
+    if (ov_build(sm, ss, n, &o))
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = i + 1; j < n; j++)
+                if (ss[i].kernels > 0 && ss[j].kernels > 0 && ss[i].device == ss[j].device)
+                    write_pair(sm, &o, ss, i, j, &first);
     fputs(first ? "]\n" : "\n  ]\n", sm->f);
+    free(o.iv);
+    free(o.k);
 }
 
 bool profsummary_write(FILE *f, const struct prof_view *v)

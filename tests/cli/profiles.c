@@ -1,6 +1,6 @@
 /*
  * profiles.c - writes real aclcpu profiles of the multi-stream cases of
- * spec multistream.md §1.3/§1.4 for the aclcpu command's test (run.sh):
+ * docs/multistream.md (§3, §5) for the aclcpu command's test (run.sh):
  *
  *   profiles DIR [CASE...]   writes DIR/<case>/ASCEND_PROFILER_OUTPUT/...
  *
@@ -9,7 +9,9 @@
  * oversubscribed (two batch-mode kernels of 32 vector blocks on 48 cores),
  * limit_exceeded (a side kernel of 40 vector blocks under a v16 limit),
  * core_split (c16v32 / c8v16, within the limits), single_stream (stream 2
- * only carries events), prefetch (stream 2 only prefetches a weight).
+ * only carries events), prefetch (stream 2 only prefetches a weight),
+ * near_tie (two main-stream kernels meet the side window within 0.001 us
+ * of each other: summary.json and doctor must name the same dominator).
  * Exit 0 when every profile was written, 1 otherwise.
  *
  * DESIGN: every kernel declares its cost (aclcpuSetKernelCost) with a
@@ -57,11 +59,13 @@ static struct kern kerns[] = {
     {"prep", 5, 0, NULL},                {"nonzero_full", 30, 0, NULL},      {"moe_dispatch", 20, 0, NULL},
     {"combine", 10, 0, NULL},            {"mla_prolog", 20, 0, NULL},        {"residual_add", 4, 0, NULL},
     {"moe_gmm", 55, 0, NULL},            {"moe_swiglu", 20, 0, NULL},        {"matmul", 5, 20000000, NULL},
+    {"ffn_up", 20, 0, NULL},             {"ffn_down", 20.001, 0, NULL},      {"side_pre", 1, 0, NULL},
+    {"side_post", 20.5, 0, NULL},
 };
 
 enum {
     RMS_NORM, CAST_SILU, ATTENTION, MATMUL_OUT, GATE, DOWN, PREP, NONZERO, DISPATCH, COMBINE, MLA_PROLOG,
-    RESIDUAL_ADD, MOE_GMM, MOE_SWIGLU, MATMUL
+    RESIDUAL_ADD, MOE_GMM, MOE_SWIGLU, MATMUL, FFN_UP, FFN_DOWN, SIDE_PRE, SIDE_POST
 };
 
 static void k_noop(void *args) { (void)args; }
@@ -212,13 +216,25 @@ static void prefetch(struct session *s)
     CHECK(aclrtFree(w));
 }
 
+/* Two main-stream kernels meet the side window for 20.000 and 20.001 us:
+ * a tie within the files' precision, which the earlier one wins. */
+static void near_tie(struct session *s)
+{
+    edge(s, 0, s->main, s->side);
+    run_k(SIDE_PRE, 8, VEC, s->side);
+    run_k(FFN_UP, 12, CUBE, s->main);
+    edge(s, 1, s->main, s->side);
+    run_k(SIDE_POST, 8, VEC, s->side);
+    run_k(FFN_DOWN, 12, CUBE, s->main);
+}
+
 static const struct {
     const char *name;
     void (*run)(struct session *s);
 } cases[] = {
     {"fake_parallel", fake_parallel}, {"fixed", fixed},           {"oversubscribed", oversubscribed},
     {"limit_exceeded", limit_exceeded}, {"core_split", core_split}, {"single_stream", single_stream},
-    {"prefetch", prefetch},
+    {"prefetch", prefetch},           {"near_tie", near_tie},
 };
 
 /* ---- sessions --------------------------------------------------------------------------------- */

@@ -9,8 +9,9 @@
  * Ascend's Overlap Analysis does. The files' times have 3 decimals, so
  * start + duration may miss the next kernel's start by 0.001: unions merge
  * intervals that meet within EPS_US, a Free or gap below it is 0, and
- * overlaps that differ by less are equal (the earliest kernel wins, as in
- * summary.json). The core sweep walks start/end points in time order,
+ * overlaps that differ by less are equal (the earliest kernel wins). The
+ * overlap_pct rule itself is the library's (services/overlap.c), so that
+ * doctor and summary.json never disagree. The core sweep walks start/end points in time order,
  * handling all points of one instant before judging it, so a kernel that
  * ends exactly when another starts never counts as running with it. On
  * aclcpu's modelled clock kernels never run over the cores (one that asks
@@ -399,58 +400,33 @@ void pool_usage(const struct profile *p, enum pool pool, struct arena *a, struct
     u->nspans = n;
 }
 
-/* ---- overlap_pct ---------------------------------------------------------------------------- */
+/* ---- overlap_pct: the rule is the library's (services/overlap.c), as in summary.json ------------------ */
 
-const char *verdict_name(enum verdict v)
+const char *verdict_name(enum verdict v) { return overlap_verdict_name((enum overlap_verdict)v); }
+
+static struct overlap_iv *intervals_of(const struct stream_stat *st, struct arena *a)
 {
-    static const char *const names[] = {"real", "partial", "fake"};
-    return names[v];
+    struct overlap_iv *iv = arena_alloc(a, (st->kernels + 1) * sizeof(*iv));
+    for (size_t i = 0; i < st->kernels; i++)
+        iv[i] = (struct overlap_iv){st->list[i]->start, st->list[i]->end};
+    return iv;
 }
 
-static double intersect(double a0, double a1, double b0, double b1)
+/* x has the lower id. */
+static void judge_pair(const struct stream_stat *x, const struct stream_stat *y, struct arena *a, struct pair *pr)
 {
-    double lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-    return hi > lo ? hi - lo : 0;
-}
-
-static void side_window(const struct stream_stat *side, struct pair *pr)
-{
-    pr->side_window.start = side->first;
-    pr->side_window.end = side->last;
-}
-
-/* The main-stream kernel whose interval meets the side window most (the
- * earliest of equals); when none meets it, the longest (the op that should
- * have hidden it). */
-static void find_dominator(const struct stream_stat *main_st, struct pair *pr)
-{
-    const struct task *best = NULL, *longest = NULL;
-    double best_x = 0;
-    for (size_t i = 0; i < main_st->kernels; i++) {
-        const struct task *k = main_st->list[i];
-        double x = intersect(k->start, k->end, pr->side_window.start, pr->side_window.end);
-        if (x > best_x + EPS_US) {
-            best = k;
-            best_x = x;
-        }
-        if (longest == NULL || k->dur > longest->dur)
-            longest = k;
-    }
-    pr->dominator = best != NULL ? best : longest;
-    pr->dominator_by_length = best == NULL;
-    pr->overlap_us = best_x;
-}
-
-static void judge_pair(const struct stream_stat *main_st, const struct stream_stat *side, struct pair *pr)
-{
-    double side_len, dom_len, shorter;
-    side_window(side, pr);
-    find_dominator(main_st, pr);
-    side_len = pr->side_window.end - pr->side_window.start;
-    dom_len = pr->dominator->dur;
-    shorter = side_len < dom_len ? side_len : dom_len;
-    pr->pct = shorter > 0 ? pr->overlap_us / shorter : 0;
-    pr->verdict = pr->pct >= OVERLAP_REAL ? VERDICT_REAL : pr->pct <= OVERLAP_FAKE ? VERDICT_FAKE : VERDICT_PARTIAL;
+    struct overlap_result r;
+    const struct stream_stat *main_st;
+    overlap_judge(intervals_of(x, a), x->kernels, intervals_of(y, a), y->kernels, &r);
+    main_st = r.b_is_main ? y : x;
+    pr->main = main_st->stream;
+    pr->side = r.b_is_main ? x->stream : y->stream;
+    pr->side_window = (struct interval){r.side_lo, r.side_hi};
+    pr->dominator_by_length = r.dominator < 0;
+    pr->dominator = main_st->list[r.dominator >= 0 ? r.dominator : r.longest];
+    pr->overlap_us = r.overlap_us;
+    pr->pct = r.pct;
+    pr->verdict = (enum verdict)r.verdict;
 }
 
 size_t stream_pairs(const struct stream_stat *st, size_t n, struct arena *a, struct pair **out)
@@ -458,17 +434,9 @@ size_t stream_pairs(const struct stream_stat *st, size_t n, struct arena *a, str
     struct pair *pairs = arena_alloc(a, (n * n / 2 + 1) * sizeof(*pairs));
     size_t np = 0;
     for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++) {
-            const struct stream_stat *x = &st[i], *y = &st[j];
-            struct pair *pr = &pairs[np];
-            if (x->kernels == 0 || y->kernels == 0)
-                continue;
-            /* The main stream is the busier one (the lower id of equals). */
-            pr->main = y->busy > x->busy + EPS_US ? y->stream : x->stream;
-            pr->side = pr->main == x->stream ? y->stream : x->stream;
-            judge_pair(pr->main == x->stream ? x : y, pr->main == x->stream ? y : x, pr);
-            np++;
-        }
+        for (size_t j = i + 1; j < n; j++)
+            if (st[i].kernels > 0 && st[j].kernels > 0)
+                judge_pair(&st[i], &st[j], a, &pairs[np++]);
     *out = pairs;
     return np;
 }

@@ -3,20 +3,18 @@
  * kernel rows the same way on aclcpu's files and on Ascend's: interval
  * unions (Computing, Free, busy), per-stream figures, top kernels, the
  * sweep of Block Num demand against the cores, and overlap_pct per
- * stream pair (spec/multistream.md §1.3, docs/profile-format.md).
+ * stream pair (the library's rule, services/overlap.h; docs/profile-format.md).
  */
 #ifndef ACLCPU_CLI_ANALYSIS_H
 #define ACLCPU_CLI_ANALYSIS_H
 
 #include "profile.h"
+#include "services/overlap.h"
 
 /* The files' times have 3 decimals, so start + duration can miss the next
- * start by 0.001 us: times closer than this are the same time. */
-#define EPS_US 0.0015
-
-/* overlap_pct verdicts: real >= 0.5, fake <= 0.05, partial between. */
-#define OVERLAP_REAL 0.5
-#define OVERLAP_FAKE 0.05
+ * start by 0.001 us: times closer than this are the same time (one
+ * tolerance for the command and the overlap rule). */
+#define EPS_US OVERLAP_EPS_US
 
 /* Sorts and merges iv[0..n) in place (intervals that meet within EPS_US
  * merge); returns the merged count. */
@@ -93,15 +91,16 @@ void pool_usage(const struct profile *p, enum pool pool, struct arena *a, struct
 const struct task **kernels_by_key(const struct profile *p, struct arena *a);
 const struct task *kernel_of_key(const struct task *const *index, size_t n, int stream, long task_id);
 
-enum verdict { VERDICT_REAL, VERDICT_PARTIAL, VERDICT_FAKE };
+enum verdict { VERDICT_REAL = OVERLAP_VERDICT_REAL, VERDICT_PARTIAL = OVERLAP_VERDICT_PARTIAL,
+               VERDICT_FAKE = OVERLAP_VERDICT_FAKE };
 const char *verdict_name(enum verdict v);
 
 struct pair {
     int main, side;
     struct interval side_window;
     const struct task *dominator; /* the main-stream kernel that should hide the side window */
-    bool dominator_by_length;     /* nothing intersected: the longest one, the op that should have hidden it
-                                     (summary.json then has no dominator in the §1.3 sense) */
+    bool dominator_by_length;     /* nothing meets the side window: the longest one, the op that should have
+                                     hidden it (summary.json then has "dominator": null) */
     double overlap_us, pct;
     enum verdict verdict;
 };

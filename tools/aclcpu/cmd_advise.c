@@ -31,7 +31,7 @@ static void print_route_text(const struct route *r)
 
 static void print_decisions_text(void)
 {
-    printf("%sThe order of decisions%s (multistream.md §1.2):\n", text_bold(), text_reset());
+    printf("%sThe order of decisions%s (docs/multistream.md §2):\n", text_bold(), text_reset());
     for (size_t i = 0; i < route_ndecisions; i++) {
         char label[8];
         snprintf(label, sizeof(label), "%d. ", route_decisions[i].step);
@@ -114,7 +114,7 @@ const struct command cmd_advise = {
     .name = "advise",
     .summary = "the API routing table: which API for which execution path and problem",
     .usage = "[--path eager|ge|npugraph_ex] [--problem switch|order|lifetime|tail|limits|prefetch] [--json]",
-    .help = "Prints the routing table for multi-stream and core-control work on Ascend (multistream.md §1.2):\n"
+    .help = "Prints the routing table for multi-stream and core-control work on Ascend (docs/multistream.md §2):\n"
             "the decision order, then for each execution path and problem the recommended APIs (the\n"
             "aclcpu/ACL runtime calls and the framework names), when to use them, the pitfalls and what\n"
             "to read. Without --path or --problem it prints every matching row.",

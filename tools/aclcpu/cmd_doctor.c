@@ -1,5 +1,5 @@
 /*
- * cmd_doctor.c - `aclcpu doctor`: the triage of multistream.md §1.3 on a
+ * cmd_doctor.c - `aclcpu doctor`: the triage of docs/multistream.md §3 on a
  * profile, with each remedy and its API for the program's execution path.
  *
  * DESIGN: doctor.c and doctor_cores.c find; this file parses the options
@@ -66,7 +66,7 @@ static int parse_doctor_opts(const struct args *a, struct doctor_opts *o, struct
 
 static void print_overlap(const struct doctor_report *r)
 {
-    text_heading(stdout, "Overlap (overlap_pct per stream pair, multistream.md §1.3)");
+    text_heading(stdout, "Overlap (overlap_pct per stream pair, docs/multistream.md §3)");
     if (r->npairs == 0)
         printf("  none: fewer than two streams ran kernels\n");
     for (size_t i = 0; i < r->npairs; i++) {
@@ -291,7 +291,7 @@ const struct command cmd_doctor = {
     .summary = "multi-stream triage: fake parallelism, core contention, tails, limits, join gaps",
     .usage = "<profile dir | kernel_details.csv> [--path eager|ge|npugraph_ex] [--limit S=cNvM]... [--soc NAME] "
              "[--step N] [--clock modelled|measured] [--json]",
-    .help = "Applies the triage of multistream.md §1.3 to a profile, in the seed's order:\n"
+    .help = "Applies the triage of docs/multistream.md §3.2 to a profile, in the guide's order:\n"
             "  3a  side-stream ops never left the main stream;\n"
             "  3b  fake parallelism: overlap_pct per stream pair (computed from kernel_details.csv), and the\n"
             "      main-stream op that acts as the barrier (from trace_view.json when present);\n"
@@ -302,7 +302,7 @@ const struct command cmd_doctor = {
             "  and Block Num over the core limit in force, EVENT_WAIT gaps after the join (added up per\n"
             "  pair of streams).\n"
             "Each finding names the kernels and streams and the number behind it, and gives the remedy in\n"
-            "the seed's order (fix dependencies first; only then core limits, stream limits, prefetch) with\n"
+            "the guide's order (fix dependencies first; only then core limits, stream limits, prefetch) with\n"
             "the API for the execution path (aclcpu advise prints the whole table). A multi-step profile is\n"
             "judged on its last step unless --step says otherwise. What the files cannot tell is listed as\n"
             "not checked. Exit 0: no findings, 1: findings, 2: usage or input error.",

@@ -5,8 +5,8 @@
  * DESIGN: the figures come from the library itself (libconf.c): its SoC
  * table, the profile ACLCPU_SOC selects, the worker count, the device
  * count and memory size, so that what this prints is what a device opened
- * now would use. The variables are the README's
- * "Configuration" table plus the profiler's.
+ * now would use. The variables are the library's own table
+ * (src/common/config.def, through libconf.c): every one it reads.
  */
 #include <stdlib.h>
 
@@ -17,23 +17,6 @@
 
 static const struct option_spec info_options[] = {
     {"--json", 0, NULL, "write JSON instead of text"},
-};
-
-static const struct {
-    const char *name, *meaning, *dflt;
-} env_vars[] = {
-    {"ACLCPU_SOC", "SoC profile the device plays", "Ascend910B1"},
-    {"ACLCPU_DEVICE_COUNT", "number of devices (1..16)", "1"},
-    {"ACLCPU_WORKERS", "worker threads per device", "the CPUs this process may use"},
-    {"ACLCPU_DEVICE_MEMORY", "device memory size, bytes (K/M/G suffixes)", "the profile's"},
-    {"ASCEND_RT_LAUNCH_BLOCKING", "1: kernel launches wait for their stream", "off"},
-    {"ACLCPU_SPIN_US", "how long an idle worker spins before it sleeps", "50"},
-    {"ACLCPU_HANG_TIMEOUT_MS", "an untimed sync stuck this long returns 507046/507047", "off"},
-    {"ACLCPU_PROFILE", "write a profile to this directory at aclFinalize/exit", "off"},
-    {"ACLCPU_PROFILE_BLOCK_DIM", "1: kernel_details.csv says Block Dim / Mix Block Dim", "off (Block Num)"},
-    {"ASCEND_GLOBAL_LOG_LEVEL", "0 debug, 1 info, 2 warning, 3 error, 4 off", "3"},
-    {"ASCEND_SLOG_PRINT_TO_STDOUT", "1 prints the log to stdout", "off"},
-    {"ACLCPU_TEST_TIMEOUT", "seconds per test case in the test runner", "30"},
 };
 
 struct config {
@@ -58,7 +41,7 @@ static void read_config(struct config *c)
         if (str_eq(c->socs[i].name, c->in_force.name))
             c->in_force_index = i;
     }
-    c->soc_env = getenv("ACLCPU_SOC");
+    c->soc_env = libconf_soc_env();
     c->soc_unknown = c->soc_env != NULL && c->soc_env[0] != '\0' && !libconf_soc_find(c->soc_env, &found);
     c->workers = libconf_workers();
     c->workers_env = libconf_workers_from_env();
@@ -99,11 +82,12 @@ static void print_in_force(const struct config *c)
 
 static void print_env(void)
 {
-    text_heading(stdout, "Environment");
-    for (size_t i = 0; i < CLI_ARRAY_SIZE(env_vars); i++) {
-        const char *v = getenv(env_vars[i].name);
-        printf("  %-28s %-16s %s (default: %s)\n", env_vars[i].name, v != NULL ? v : "(unset)", env_vars[i].meaning,
-               env_vars[i].dflt);
+    struct env_row row;
+    text_heading(stdout, "Environment (every variable the library reads)");
+    for (size_t i = 0; i < libconf_env_count(); i++) {
+        libconf_env_at(i, &row);
+        printf("  %-28s %-16s %s (default: %s)\n", row.name, row.value != NULL ? row.value : "(unset)", row.meaning,
+               row.default_text);
     }
 }
 
@@ -139,12 +123,14 @@ static void write_json(const struct config *c)
     jw_int(&w, "devices", c->devices);
     jw_int(&w, "device_memory_bytes", (long long)c->memory);
     jw_array(&w, "environment");
-    for (size_t i = 0; i < CLI_ARRAY_SIZE(env_vars); i++) {
+    for (size_t i = 0; i < libconf_env_count(); i++) {
+        struct env_row row;
+        libconf_env_at(i, &row);
         jw_object(&w, NULL);
-        jw_str(&w, "name", env_vars[i].name);
-        jw_str(&w, "value", getenv(env_vars[i].name));
-        jw_str(&w, "meaning", env_vars[i].meaning);
-        jw_str(&w, "default", env_vars[i].dflt);
+        jw_str(&w, "name", row.name);
+        jw_str(&w, "value", row.value);
+        jw_str(&w, "meaning", row.meaning);
+        jw_str(&w, "default", row.default_text);
         jw_end(&w);
     }
     jw_finish(&w);

@@ -12,7 +12,7 @@
  * a batch-mode kernel that waited for cores, are the other explanations.
  * Without those files the explanation is reported as not known, never
  * guessed from timing. A stream that ran no kernel but copies or
- * prefetches is a side stream doing its job, so it is not class 3a. Findings are kept in the seed's order of remedies:
+ * prefetches is a side stream doing its job, so it is not class 3a. Findings are kept in the guide's order of remedies:
  * dependencies first, then core limits, stream limits, prefetch.
  */
 #include "doctor.h"

@@ -1,7 +1,7 @@
 /*
- * doctor.h - the triage of spec/multistream.md §1.3 on a profile.
+ * doctor.h - the triage of docs/multistream.md §3 on a profile.
  *
- * The checks, in the seed's order:
+ * The checks, in the guide's order (docs/multistream.md §3.2):
  *   3a  side-stream ops never left the main stream
  *   3b  fake (or partial) parallelism: overlap_pct per stream pair, and
  *       what serialised the pair (the barrier op, a wait, or cores)
@@ -29,7 +29,7 @@ struct wait_fact {
     double start, end, wait;
 };
 
-/* Remedy steps in the seed's order (§1.2 step 3 before step 4). */
+/* Remedy steps in the guide's order (docs/multistream.md §2.1: step 3 before step 4). */
 enum remedy_order { ORDER_DEPENDENCIES = 1, ORDER_CORE_LIMITS, ORDER_STREAM_LIMITS, ORDER_PREFETCH };
 
 #define FINDING_TEXT 1024

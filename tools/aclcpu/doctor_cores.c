@@ -1,6 +1,6 @@
 /*
  * doctor_cores.c - the triage's class 3c (real overlap without speed-up)
- * and the acceptance checks of spec/multistream.md §1.3.
+ * and the acceptance checks of docs/multistream.md §3.3.
  *
  * DESIGN: core contention itself is doctor_contention.c's. A batch-mode
  * kernel that could not start, and the kernels that held its cores, come

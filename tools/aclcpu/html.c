@@ -281,7 +281,7 @@ static void draw_overlap(const struct view *v)
     arena_free(&a);
 }
 
-/* overlap_pct of every stream pair (multistream.md §1.3), under the facts. */
+/* overlap_pct of every stream pair (docs/multistream.md §3), under the facts. */
 static void write_pairs(FILE *f, const struct profile *p)
 {
     struct arena a = {0};

@@ -1,6 +1,6 @@
 /*
  * kdetails.c - reads kernel_details.csv: aclcpu's (docs/profile-format.md)
- * and Ascend's own (spec/multistream.md §4.1).
+ * and Ascend's own (columns: docs/profile-format.md).
  *
  * DESIGN: columns are found by name, never by position, because Ascend's
  * files differ by release and settings: an optional leading "Step Id",

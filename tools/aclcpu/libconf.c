@@ -1,7 +1,9 @@
 /*
  * libconf.c - reads the SoC table and the configuration through the
  * library's own functions (linked from its static archive): soc_list,
- * soc_find, soc_configured, engine_worker_count, device_count, env_u64.
+ * soc_find, soc_configured, engine_worker_count, device_count, and the
+ * table of every environment variable the library reads (config.def,
+ * read through config_u64/config_str).
  *
  * DESIGN: an adapter, so that what `aclcpu info` and the profile commands
  * report is what the library would do, computed by the same code, and so
@@ -41,6 +43,15 @@ bool libconf_soc_find(const char *name, struct soc_row *out)
 
 void libconf_soc_in_force(struct soc_row *out) { copy_row(soc_configured(), out); }
 unsigned libconf_workers(void) { return engine_worker_count(); }
-bool libconf_workers_from_env(void) { return env_u64("ACLCPU_WORKERS", 0) != 0; }
+bool libconf_workers_from_env(void) { return config_u64(CFG_WORKERS) != 0; }
 unsigned libconf_devices(void) { return device_count(); }
-uint64_t libconf_device_memory(void) { return env_u64("ACLCPU_DEVICE_MEMORY", soc_configured()->memory_bytes); }
+uint64_t libconf_device_memory(void) { return config_u64_or(CFG_DEVICE_MEMORY, soc_configured()->memory_bytes); }
+const char *libconf_soc_env(void) { return config_str(CFG_SOC); }
+
+size_t libconf_env_count(void) { return CFG_COUNT; }
+
+void libconf_env_at(size_t i, struct env_row *out)
+{
+    const struct config_row *row = config_row((enum config_var)i);
+    *out = (struct env_row){row->name, config_str((enum config_var)i), row->default_text, row->meaning};
+}

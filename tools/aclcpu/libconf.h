@@ -27,5 +27,14 @@ unsigned libconf_workers(void);           /* per device */
 bool libconf_workers_from_env(void);      /* ACLCPU_WORKERS set to a count it uses */
 unsigned libconf_devices(void);
 uint64_t libconf_device_memory(void);     /* ACLCPU_DEVICE_MEMORY, else the profile's */
+const char *libconf_soc_env(void);        /* ACLCPU_SOC as set, or NULL */
+
+/* Every environment variable the library reads (its table, config.def). */
+struct env_row {
+    const char *name, *value; /* value: NULL when unset */
+    const char *default_text, *meaning;
+};
+size_t libconf_env_count(void);
+void libconf_env_at(size_t i, struct env_row *out);
 
 #endif

@@ -173,7 +173,7 @@ static void use_soc(struct profile *p, const struct soc_row *soc)
  * force is assumed (and said to be). */
 static bool resolve_soc(struct profile *p, const char *wanted, struct cli_error *err)
 {
-    const char *env = getenv("ACLCPU_SOC");
+    const char *env = libconf_soc_env();
     struct soc_row soc;
     if (wanted != NULL) {
         if (!libconf_soc_find(wanted, &soc))

@@ -1,6 +1,6 @@
 /*
- * traceview.c - reads trace_view.json (Chrome trace, docs/profile-format.md,
- * spec/multistream.md §4.2): the device tasks of every stream, the event
+ * traceview.c - reads trace_view.json (Chrome trace, docs/profile-format.md):
+ * the device tasks of every stream, the event
  * edges between streams, and the Overlap Analysis lanes.
  *
  * DESIGN: two passes over the parsed events. The first reads the
