@@ -83,9 +83,10 @@ enum task_kind {
     TASK_GROUP_UPDATE,  /* aclmdlRICaptureTaskUpdateEnd: swaps a task group's kernels when reached */
     /* Profiling (api/api_prof.c): nothing to do on a CPU, but they take
      * their place in the stream, and the profile models them. */
-    TASK_CMO,           /* aclrtCmoAsync: u.set is (address, size, aclrtCmoType) */
-    TASK_MARK,          /* aclprofMarkEx: u.host.arg is the message (in inline_args) */
-    TASK_STEP,          /* aclprofGetStepTimestamp: u.host.block = end, u.host.thread = step index */
+    TASK_CMO,           /* aclrtCmoAsync */
+    TASK_MARK,          /* aclprofMarkEx */
+    TASK_STEP,          /* aclprofGetStepTimestamp */
+    TASK_KIND_END       /* not a kind: one past the last (engine/kinds.c has a row for each) */
 };
 
 #define TASK_INLINE_ARGS 128
@@ -189,6 +190,18 @@ struct task {
             const void *grp;        /* the task group's handle (resolved when the update runs) */
             struct task *with;      /* the replacement kernels, linked by task_next */
         } update;
+        struct {
+            void *addr;
+            uint32_t size;          /* bytes; 32 bits, as the runtime keeps it */
+            uint8_t type;           /* aclrtCmoType */
+        } cmo;
+        struct {
+            const char *msg;        /* in the task's inline_args */
+        } mark;
+        struct {
+            uint32_t index;         /* the step info's */
+            bool end;               /* ACL_STEP_END (else ACL_STEP_START) */
+        } step;
     } u;
     _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];
 };

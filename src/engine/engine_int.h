@@ -25,7 +25,43 @@ struct executor {
     uint64_t until_seq;            /* a host stops once done >= until_seq */
 };
 
-enum run_result { RUN_DONE, RUN_PARKED, RUN_HANDED_OFF };
+/* How running a task went: done (complete it), parked on an event or
+ * handed to another thread (it stays at the head of its stream), or, in a
+ * model's run, done and the rest of the lane skipped (a switch that
+ * jumped). */
+enum run_result { RUN_DONE, RUN_PARKED, RUN_HANDED_OFF, RUN_LANE_ENDS };
+
+/* Where a model's run plays a recorded task. */
+struct in_run {
+    struct model *m;
+    uint64_t run;
+    uint64_t *busy_ns;             /* profiled: a kernel's block time goes here (NULL: not timed) */
+};
+
+/* Runs task t: at the head of stream s, which x owns (in NULL), or,
+ * recorded, in a model's run (in), on the lane's runner s. *err gets the
+ * task's failure (left as it is on success). */
+typedef enum run_result task_run_fn(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
+                                    aclError *err);
+
+/* What a kind of task is: KIND_EVENT, its u.event is filled; KIND_WAIT, it
+ * waits for an event's record (and may park). */
+enum { KIND_EVENT = 1, KIND_WAIT = 2 };
+
+/* One kind of task (kinds.c): how it runs on its stream (NULL: it is never
+ * queued on one) and in a model's run (NULL: nothing to do there). */
+struct task_kind_ops {
+    task_run_fn *run;
+    task_run_fn *play;
+    uint8_t traits;
+};
+
+extern const struct task_kind_ops engine_task_kinds[TASK_KIND_END];
+
+static inline const struct task_kind_ops *task_kind_of(const struct task *t)
+{
+    return &engine_task_kinds[t->kind < TASK_KIND_END ? t->kind : 0]; /* 0: no kind, an empty row */
+}
 
 struct kernel_run {
     struct list link;              /* in eng->shared, under eng->lock */
@@ -81,9 +117,17 @@ struct worker *engine_kick_locked(struct stream *s);
 bool engine_unready_locked(struct stream *s);
 void engine_hostfunc_post(struct engine *e, struct stream *s);
 
-/* exec.c */
+/* kinds.c: runs the task at the head of s, which x owns. */
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err);
+
+/* exec.c */
+task_run_fn engine_kernel_task;
 void engine_help_kernel(struct engine *e, struct kernel_run *k);
+
+/* replay.c: what kinds.c needs of it */
+task_run_fn replay_activate, replay_switch;
+/* The generation a recorded event task stands for in run. */
+uint64_t replay_event_gen(const struct task *rt, uint64_t run);
 
 /* complete.c: the owner's end of a stream */
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */

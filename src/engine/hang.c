@@ -286,7 +286,7 @@ static struct worker *time_out_locked(struct stream *s, uint64_t now, struct tim
     t = squeue_next(s); /* PARKED: no owner moves head, and t is the task parked */
     /* Only a wait task's park has a deadline (a model run or lane task
      * parks untimed). */
-    if (t == NULL || (t->kind != TASK_EVENT_WAIT && t->kind != TASK_NOTIFY_WAIT) || t->u.event.deadline == 0 ||
+    if (t == NULL || !(task_kind_of(t)->traits & KIND_WAIT) || t->u.event.deadline == 0 ||
         now < t->u.event.deadline)
         return NULL;
     engine_unlink_parked_locked(s);
