@@ -352,7 +352,7 @@ struct stream {
     _Atomic bool stopped;
 
     /* ---- completion line: the owner writes it after every task ---- */
-    /* The queue (squeue.c, which explains every ordering on this line):
+    /* The queue (squeue.h, which explains every ordering on this line):
      * completion is lock-free, and done pairs with sync_waiters so that a
      * waiter never sleeps through its completion. */
     _Alignas(ACLCPU_CACHE_LINE) _Atomic uint64_t done;
@@ -368,7 +368,7 @@ struct stream {
      * or the record of the last task done, kept as the dummy). Written by
      * the stream's owner, or under lock by a thread that holds the stream
      * while it has no owner (IDLE, PARKED); atomic because a discarder
-     * reads it under the lock while an owner runs (squeue.c, ordering 3). */
+     * reads it under the lock while an owner runs (squeue.h, ordering 3). */
     _Atomic(struct qnode *) head;
     struct qnode stub;
 

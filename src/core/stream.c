@@ -2,7 +2,7 @@
  * stream.c - streams: creation, destruction, handle resolution, queueing a
  * task, and the stream-state callbacks.
  *
- * DESIGN: a stream is a queue of task records (squeue.c: the protocol
+ * DESIGN: a stream is a queue of task records (squeue.h: the protocol
  * between launchers and the stream's owner). Launchers append under the
  * stream's lock (the issue lock): one critical section per launch, in which
  * the handle, STOP mode and the stream's settings are checked and the task

@@ -5,7 +5,7 @@
  * work: force destroy, abort, aclrtStreamStop, aclmdlRIAbort's nudge.
  *
  * DESIGN: the owner of a stream (the one executor running it) steps along
- * the stream's queue without the lock (core/squeue.c, which explains the
+ * the stream's queue without the lock (core/squeue.h, which explains the
  * orderings). The lock is taken only where the owner meets launchers at
  * the tail: to go idle when the queue is empty, to drop tasks (STOP mode,
  * force destroy, abort), and to halt a stream that aclrtStreamStop stopped
@@ -58,7 +58,7 @@ bool engine_owner_has_task(struct stream *s)
     bool more;
 
     /* squeue_discarding is seq_cst: it pairs with engine_discard_stream
-     * (squeue.c, ordering 3). Relaxed stopped: the lock below settles it. */
+     * (squeue.h, ordering 3). Relaxed stopped: the lock below settles it. */
     if (ACLCPU_LIKELY(!squeue_discarding(s) &&
                       !atomic_load_explicit(&s->stopped, memory_order_relaxed)) &&
         squeue_next(s) != NULL)

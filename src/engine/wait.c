@@ -2,11 +2,11 @@
  * wait.c - host threads that wait: stream and event syncs, and a destroy
  * waiting for a stream's owner to let go.
  *
- * DESIGN: a stream's `done` counter says how far it has got (core/squeue.c
+ * DESIGN: a stream's `done` counter says how far it has got (core/squeue.h
  * publishes it). A host thread waiting for position n spins briefly on it,
  * then counts itself in sync_waiters and futex-waits on wake_word. The
  * completer bumps wake_word only when waiters exist, so the common path
- * (nobody waiting) costs no syscall; squeue.c explains the seq_cst pairing
+ * (nobody waiting) costs no syscall; squeue.h explains the seq_cst pairing
  * (its ordering 2). An untimed synchronize first tries to run the stream's
  * ready work itself (caller-runs), which avoids a worker wake-up on an idle
  * stream. A timed one never does: a long kernel on the caller's thread
@@ -126,7 +126,7 @@ enum sync_result engine_wait_done(struct stream *s, const void *handle, uint64_t
                                   unsigned how)
 {
     enum sync_result r;
-    /* seq_cst: as the increment in the sleep path (squeue.c, ordering 2). */
+    /* seq_cst: as the increment in the sleep path (squeue.h, ordering 2). */
     atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
     r = wait_counted(s, handle, target, deadline, how);
     atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
