@@ -11,8 +11,10 @@
  * force destroy, abort), and to halt a stream that aclrtStreamStop stopped
  * (its queue is kept). The owner's state machine is here and in sched.c:
  * IDLE -> READY (a launch, engine_stream_kick) -> RUNNING (a worker or a
- * synchronising host takes it) -> PARKED (its head waits on an event) or
- * back to READY (it yields) or IDLE (it emptied, or halted).
+ * synchronising host takes it); from RUNNING back to READY (it yields),
+ * to IDLE (it emptied, or halted), or to PARKED (its head waits on an
+ * event, core/event.c), which the record, the watchdog or a nudge turns
+ * back into READY.
  *
  * Threads: executors (the owner end), any host thread (stop, abort,
  * discard, nudge). Lock order: stream->lock > event->lock > engine->lock.
