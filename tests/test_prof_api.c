@@ -1332,6 +1332,29 @@ TEST(prof_api, cmo_async_while_profiling)
     t_teardown();
 }
 
+/* A CMO task keeps its own fields (not a memset's): its type names it in
+ * the profile. */
+TEST(prof_api, cmo_type_names_its_task_in_the_trace)
+{
+    char dir[DIR_CAP];
+    void *p = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofStart(NULL));
+    ASSERT_OK(aclrtCmoAsync(p, 4096, ACL_RT_CMO_TYPE_WRITEBACK, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "trace_view.json", "\"name\":\"CMO_WRITEBACK\""));
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(aclrtFree(p));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(prof_api, cmo_async_unsupported_soc)
 {
     void *p = NULL;

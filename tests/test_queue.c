@@ -1,7 +1,7 @@
 /*
  * test_queue.c - the stream queue's rules under concurrency: launchers on
  * several threads append to one stream while its owner takes tasks off the
- * other end without a lock (src/core/stream.c, src/engine/sync.c).
+ * other end without a lock (src/core/squeue.h, src/engine/complete.c).
  *
  * Each kernel carries (thread, index) and checks, in plain memory, that the
  * indices of each launching thread reach it in order: the stream runs its

@@ -331,9 +331,9 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType 
              (uint32_t)size);
     if ((err = stream_begin_task(fn, s, stream, TASK_CMO, &t)) != ACL_SUCCESS)
         return err;
-    t->u.set.dst = src;
-    t->u.set.count = (uint32_t)size;
-    t->u.set.value = (int)cmoType;
+    t->u.cmo.addr = src;
+    t->u.cmo.size = (uint32_t)size;
+    t->u.cmo.type = (uint8_t)cmoType;
     stream_commit(s, t);
     return ACL_SUCCESS;
 }

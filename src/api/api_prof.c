@@ -696,7 +696,7 @@ ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrt
     if (stream_begin_task(fn, s, stream, TASK_MARK, &t) != ACL_SUCCESS)
         return (aclError)-1;
     memcpy(t->inline_args, msg, msgLen + 1);
-    t->u.host.arg = t->inline_args;
+    t->u.mark.msg = (const char *)t->inline_args;
     stream_commit(s, t);
     return ACL_SUCCESS;
 }
@@ -774,8 +774,8 @@ static aclError mark_step(const char *fn, aclrtStream stream, aclprofStepTag tag
         return acl_fail(ACL_ERROR_GE_FAILURE, "%s: the step could not be marked on the stream (%d: %s)", fn, err, cause);
     }
     if (on) { /* s->lock is held since stream_begin_task */
-        t->u.host.block = tag == ACL_STEP_END;
-        t->u.host.thread = index;
+        t->u.step.end = tag == ACL_STEP_END;
+        t->u.step.index = index;
         stream_commit(s, t);
     }
     return ACL_SUCCESS;

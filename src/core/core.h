@@ -83,9 +83,10 @@ enum task_kind {
     TASK_GROUP_UPDATE,  /* aclmdlRICaptureTaskUpdateEnd: swaps a task group's kernels when reached */
     /* Profiling (api/api_prof.c): nothing to do on a CPU, but they take
      * their place in the stream, and the profile models them. */
-    TASK_CMO,           /* aclrtCmoAsync: u.set is (address, size, aclrtCmoType) */
-    TASK_MARK,          /* aclprofMarkEx: u.host.arg is the message (in inline_args) */
-    TASK_STEP,          /* aclprofGetStepTimestamp: u.host.block = end, u.host.thread = step index */
+    TASK_CMO,           /* aclrtCmoAsync */
+    TASK_MARK,          /* aclprofMarkEx */
+    TASK_STEP,          /* aclprofGetStepTimestamp */
+    TASK_KIND_END       /* not a kind: one past the last (engine/kinds.c has a row for each) */
 };
 
 #define TASK_INLINE_ARGS 128
@@ -100,11 +101,11 @@ struct lane;
 struct task_group;
 struct task_update;
 
-/* A link in a stream's task queue (see struct stream); the stream's stub is
- * a bare one. */
+/* A link in a stream's task queue (squeue.h); the stream's stub is a bare
+ * one. */
 struct qnode {
     /* Written by a launcher under the stream's lock (release) and read by
-     * the stream's owner without it (acquire): see stream_commit. */
+     * the stream's owner without it (acquire): see squeue_link_locked. */
     _Atomic(struct qnode *) next;
 };
 
@@ -190,6 +191,18 @@ struct task {
             const void *grp;        /* the task group's handle (resolved when the update runs) */
             struct task *with;      /* the replacement kernels, linked by task_next */
         } update;
+        struct {
+            void *addr;
+            uint32_t size;          /* bytes; 32 bits, as the runtime keeps it */
+            uint8_t type;           /* aclrtCmoType */
+        } cmo;
+        struct {
+            const char *msg;        /* in the task's inline_args */
+        } mark;
+        struct {
+            uint32_t index;         /* the step info's */
+            bool end;               /* ACL_STEP_END (else ACL_STEP_START) */
+        } step;
     } u;
     _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];
 };
@@ -340,10 +353,9 @@ struct stream {
     _Atomic bool stopped;
 
     /* ---- completion line: the owner writes it after every task ---- */
-    /* Completion is lock-free: the owner stores done (seq_cst) and then
-     * loads sync_waiters (seq_cst); a waiter increments sync_waiters
-     * (seq_cst) and then loads done. In that total order one of the two
-     * sees the other, so a waiter never sleeps through its completion. */
+    /* The queue (squeue.h, which explains every ordering on this line):
+     * completion is lock-free, and done pairs with sync_waiters so that a
+     * waiter never sleeps through its completion. */
     _Alignas(ACLCPU_CACHE_LINE) _Atomic uint64_t done;
     _Atomic uint32_t sync_waiters;
     _Atomic uint32_t wake_word;  /* futex the waiters sleep on */
@@ -351,15 +363,13 @@ struct stream {
      * completer wakes them only when done reaches it, not on every task. */
     _Atomic uint64_t wake_at;
     /* Set under lock by a force destroy or abort; the owner polls it
-     * (relaxed: it takes the lock before dropping the queue). */
+     * (squeue_discarding) and takes the lock before dropping the queue. */
     _Atomic bool discard;
-    /* The owner's end of the queue. head is the last node taken off it:
-     * the stub, or the record of the last task done, kept as the dummy so
-     * that the owner never needs the lock to step to head->next, the task
-     * to run. Written by the stream's owner, or under lock by a thread that
-     * holds the stream while it has no owner (IDLE, PARKED); atomic because
-     * a discarder reads it under the lock while an owner runs (see
-     * engine_discard_stream for the pairing). */
+    /* The owner's end of the queue: the last node taken off it (the stub,
+     * or the record of the last task done, kept as the dummy). Written by
+     * the stream's owner, or under lock by a thread that holds the stream
+     * while it has no owner (IDLE, PARKED); atomic because a discarder
+     * reads it under the lock while an owner runs (squeue.h, ordering 3). */
     _Atomic(struct qnode *) head;
     struct qnode stub;
 
@@ -413,27 +423,12 @@ struct stream {
     struct event *park_event;
 };
 
-/* Called by the stream's owner (or under s->lock by a thread holding a
- * stream that has none): the task to run next, or NULL when the queue is
- * empty. Acquire: pairs with stream_commit's release of the link, so the
- * task's fields are seen as the launcher wrote them. */
-static inline struct task *stream_next_task(struct stream *s)
-{
-    /* Relaxed: head is the caller's own write, or was made under the lock. */
-    struct qnode *head = atomic_load_explicit(&s->head, memory_order_relaxed);
-    struct qnode *n = atomic_load_explicit(&head->next, memory_order_acquire);
-    return n != NULL ? task_of(n) : NULL;
-}
-
 aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
                        struct stream **out);
 /* A model's lane runner: an internal stream, never handed to the user. */
 aclError stream_create_internal(struct context *ctx, uint32_t priority, struct stream **out);
 /* Queues an engine-made task on s (lane runs), bypassing the API checks. */
 void stream_push_internal(struct stream *s, struct task *t);
-/* Called with s->lock held on a PERSISTENT stream (which no executor ever
- * owns): unlinks the tasks it kept and returns them, linked by task_next. */
-struct task *stream_take_kept_locked(struct stream *s);
 /* Waits for the stream's tasks (or discards them if force), then frees it.
  * With a handle, fails with 107017 if the handle no longer names s (another
  * thread destroyed it first). */
@@ -468,15 +463,22 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
 void stream_commit(struct stream *s, struct task *t);
 /* Gives back a task taken with stream_begin_task and drops the lock. */
 void stream_abandon(struct stream *s, struct task *t);
-/* Task records come from a per-thread cache (task.c). */
-struct task *task_alloc(void);
-void task_free(struct task *t);
-void task_cache_release(void);
 /* Argument space of n bytes for kernel task t (inline or heap), noted in
  * t->u.kernel.args_size (see task_kernel_args); NULL on OOM. */
 void *task_args_reserve(struct task *t, size_t n);
-/* Releases what a finished or discarded task holds; not the task itself. */
+
+/* ---- task records (task.c) ---------------------------------------------- */
+
+/* Task records come from a per-thread cache. */
+struct task *task_alloc(void);
+void task_free(struct task *t);
+void task_cache_release(void);
+/* Releases what a finished or discarded task holds (its destructor); not
+ * the task itself. */
 void task_release(struct task *t);
+/* Frees kernel task t's heap copy of its arguments, if it has one (all a
+ * kernel task holds before it is committed). */
+void task_free_kernel_args(struct task *t);
 
 /* ---- events (event.c) ------------------------------------------------------ */
 

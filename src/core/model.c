@@ -25,6 +25,7 @@
 #include "../engine/engine.h"
 #include "../services/profsub.h"
 #include "model.h"
+#include "squeue.h"
 
 static plat_mutex capture_lock_;
 /* Lanes that record (builds and captures under way). Written under
@@ -370,7 +371,7 @@ aclError model_bind(struct model *m, struct stream *s, const void *handle, uint3
     if (l == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     plat_spin_lock(&s->lock);
-    kept = stream_take_kept_locked(s);
+    kept = squeue_take_kept_locked(s);
     s->model = m;
     s->rec_lane = l;
     s->last_lane = l;
@@ -379,7 +380,7 @@ aclError model_bind(struct model *m, struct stream *s, const void *handle, uint3
         model_record_locked(s, kept);
         kept = next;
     }
-    engine_note_done(s, s->issued); /* what it kept is the model's now */
+    squeue_note_done(s, s->issued); /* what it kept is the model's now */
     plat_spin_unlock(&s->lock);
     return ACL_SUCCESS;
 }

@@ -2,21 +2,17 @@
  * stream.c - streams: creation, destruction, handle resolution, queueing a
  * task, and the stream-state callbacks.
  *
- * DESIGN: a stream is a singly linked FIFO of task records with a dummy
- * node. Launchers append at the tail under the stream's lock (the issue
- * lock): one critical section per launch, in which the handle, STOP mode
- * and the stream's settings are checked and the task is filled and linked.
- * stream_commit is the one place a task joins a stream. The stream's owner
- * (the executor running it, sync.c) takes tasks from the other end without
- * the lock: the link it follows is published with a release store, and
- * the node it stands on is never the one a launcher writes unless it is the
- * tail, where the lock settles who goes on. Launcher and owner therefore
- * share no lock and, on a busy stream, no cache line but the task's own.
- * Queueing a task on an idle stream puts the stream in its engine's ready
- * set (engine_stream_kick). Records come from a per-thread cache (task.c).
+ * DESIGN: a stream is a queue of task records (squeue.h: the protocol
+ * between launchers and the stream's owner). Launchers append under the
+ * stream's lock (the issue lock): one critical section per launch, in which
+ * the handle, STOP mode and the stream's settings are checked and the task
+ * is filled and linked. stream_commit is the one place a task joins a
+ * stream. Queueing a task on an idle stream puts the stream in its
+ * engine's ready set (engine_stream_kick). Records come from a per-thread
+ * cache (task.c).
  *
  * Threads: any host thread (launch, create, destroy); executors take and
- * complete tasks (sync.c). Lock order: context->lock > stream->lock >
+ * complete tasks (engine/complete.c). Lock order: context->lock > stream->lock >
  * event->lock > engine->lock; cb_lock is a leaf, and callbacks run without
  * it held.
  */
@@ -27,6 +23,7 @@
 #include "../services/profile.h"
 #include "core.h"
 #include "model.h"
+#include "squeue.h"
 
 static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t priority, uint32_t flags,
                                bool is_default)
@@ -38,13 +35,9 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
     s->is_default = is_default;
     list_init(&s->ready_link);
     list_init(&s->timed_link);
-    atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
-    atomic_store_explicit(&s->head, &s->stub, memory_order_relaxed); /* under lock, before the stream is published */
-    s->tail = &s->stub;
-    atomic_store_explicit(&s->discard, false, memory_order_relaxed);
+    squeue_init(s);
     atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-    atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_relaxed);
 }
 
@@ -96,6 +89,7 @@ aclError stream_create_internal(struct context *ctx, uint32_t priority, struct s
 
 aclError stream_destroy(struct stream *s, const void *handle, bool force)
 {
+    aclError dropped; /* its task errors die with it */
     bool mine;
 
     if (!s->internal)
@@ -117,7 +111,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
         engine_discard_stream(s);
     else
-        engine_sync_stream(s, NULL, 0, ACL_SUCCESS);
+        (void)engine_wait_stream(s, NULL, 0, 0, &dropped);
     engine_wait_unowned(s);
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
@@ -214,19 +208,9 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
 static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
 {
     if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_IDLE)
-        engine_note_done(s, s->issued); /* no owner will publish it */
+        squeue_note_done(s, s->issued); /* no owner will publish it */
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, t);
-}
-
-/* Links t behind the newest task of s. Release: the owner's acquire load
- * of this link (stream_next_task) sees the task as filled. The owner reads
- * the link without the lock; the lock only orders launchers, and the owner
- * against them at the tail (going idle, sync.c). */
-static inline void link_locked(struct stream *s, struct task *t)
-{
-    atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
-    s->tail = &t->q;
 }
 
 /* stream_commit for a stream that records for a model, is PERSISTENT or
@@ -248,7 +232,7 @@ static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
         drop_after_stop_locked(s, t); /* drops s->lock */
         return;
     }
-    link_locked(s, t);
+    squeue_link_locked(s, t);
     if (s->flags & ACL_STREAM_PERSISTENT) {
         /* Tasks of a persistent stream do not run when issued: they are
          * kept in its queue for the model the stream is bound to (spec §5,
@@ -269,7 +253,7 @@ void stream_commit(struct stream *s, struct task *t)
         return;
     }
     s->issued++;
-    link_locked(s, t);
+    squeue_link_locked(s, t);
     engine_stream_kick(s); /* drops s->lock */
 }
 
@@ -278,26 +262,8 @@ void stream_push_internal(struct stream *s, struct task *t)
     atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
     plat_spin_lock(&s->lock);
     s->issued++;
-    link_locked(s, t);
+    squeue_link_locked(s, t);
     engine_stream_kick(s); /* drops s->lock */
-}
-
-struct task *stream_take_kept_locked(struct stream *s)
-{
-    /* Relaxed: no owner walks a persistent stream, and launchers link
-     * under the lock we hold. */
-    struct qnode *head = atomic_load_explicit(&s->head, memory_order_relaxed);
-    struct qnode *first = atomic_load_explicit(&head->next, memory_order_relaxed);
-    atomic_store_explicit(&head->next, NULL, memory_order_relaxed);
-    s->tail = head;
-    return first != NULL ? task_of(first) : NULL;
-}
-
-/* Frees a kernel task's heap copy of its arguments, if it has one. */
-static void free_kernel_args(struct task *t)
-{
-    if (ACLCPU_UNLIKELY(t->u.kernel.args_size > TASK_INLINE_ARGS))
-        free(task_kernel_args(t));
 }
 
 void stream_abandon(struct stream *s, struct task *t)
@@ -307,7 +273,7 @@ void stream_abandon(struct stream *s, struct task *t)
      * kernel's binary reference and an event's pending count are attached
      * just before stream_commit. */
     if (t->kind == TASK_KERNEL)
-        free_kernel_args(t);
+        task_free_kernel_args(t);
     task_free(t);
 }
 
@@ -323,47 +289,6 @@ void *task_args_reserve(struct task *t, size_t n)
     /* The inline bytes are unused now: they hold the copy's address. */
     memcpy(t->inline_args, &heap, sizeof(heap));
     return heap;
-}
-
-void task_release(struct task *t)
-{
-    if (ACLCPU_UNLIKELY(t->prof_id != 0))
-        prof_task_released(t);
-    if (ACLCPU_LIKELY(t->kind == TASK_KERNEL)) {
-        if (t->u.kernel.bin != NULL)
-            binary_put_inflight(t->u.kernel.bin);
-        free_kernel_args(t);
-        return;
-    }
-    switch (t->kind) {
-    case TASK_EVENT_RECORD:
-    case TASK_EVENT_WAIT:
-    case TASK_EVENT_RESET:
-    case TASK_NOTIFY_RECORD:
-    case TASK_NOTIFY_WAIT:
-        event_task_release(t);
-        break;
-    case TASK_MODEL_RUN:
-        if (t->u.model.phase == 0) /* dropped before it started: later runs must not wait for it */
-            model_skip_run(t->u.model.m, t->u.model.run);
-        /* Release: our last touch of the model (see model->run_tasks). */
-        atomic_fetch_sub_explicit(&t->u.model.m->run_tasks, 1, memory_order_release);
-        break;
-    case TASK_LANE_RUN:
-        if (t->u.lane.lane != NULL) /* dropped unfinished: its run must still end */
-            model_lane_finished(t->u.lane.lane->m, t->u.lane.run);
-        break;
-    case TASK_GROUP_UPDATE:
-        for (struct task *r = t->u.update.with, *next; r != NULL; r = next) {
-            next = task_next(r);
-            task_release(r);
-            task_free(r);
-        }
-        t->u.update.with = NULL;
-        break;
-    default:
-        break;
-    }
 }
 
 /* ---- stream state callbacks ------------------------------------------------ */

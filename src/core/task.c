@@ -1,5 +1,6 @@
 /*
- * task.c - task records: a per-thread cache over a shared depot.
+ * task.c - task records: a per-thread cache over a shared depot, and what
+ * a record holds.
  *
  * DESIGN: launches allocate task records on host threads and executors
  * free them on worker threads, so records flow one way. Each thread keeps
@@ -25,11 +26,18 @@
  * Taking a record starts the move of the next one's line into this
  * thread's cache (plat_prefetch_write), so the next launch finds it there.
  *
- * Threads: any. depot_lock is a leaf.
+ * The task's destructor, task_release, is here too: what each kind of task
+ * holds (a binary reference, an argument copy, an event's pending count, a
+ * model run) and gives back when it is done or dropped.
+ *
+ * Threads: any. depot_lock is a leaf; task_release runs without locks
+ * (the event and model calls it makes take their own).
  */
 #include <stdlib.h>
 
+#include "../services/profile.h"
 #include "core.h"
+#include "model.h"
 
 _Static_assert(offsetof(struct task, inline_args) == ACLCPU_CACHE_LINE,
                "a kernel task's fields fill exactly its first cache line");
@@ -163,4 +171,53 @@ void task_cache_release(void)
         free_chain(depot[depot_first]);
     depot_first = 0;
     plat_mutex_unlock(&depot_lock);
+}
+
+/* ---- what a task holds ------------------------------------------------------ */
+
+void task_free_kernel_args(struct task *t)
+{
+    if (ACLCPU_UNLIKELY(t->u.kernel.args_size > TASK_INLINE_ARGS))
+        free(task_kernel_args(t));
+}
+
+void task_release(struct task *t)
+{
+    if (ACLCPU_UNLIKELY(t->prof_id != 0))
+        prof_task_released(t);
+    if (ACLCPU_LIKELY(t->kind == TASK_KERNEL)) {
+        if (t->u.kernel.bin != NULL)
+            binary_put_inflight(t->u.kernel.bin);
+        task_free_kernel_args(t);
+        return;
+    }
+    switch (t->kind) {
+    case TASK_EVENT_RECORD:
+    case TASK_EVENT_WAIT:
+    case TASK_EVENT_RESET:
+    case TASK_NOTIFY_RECORD:
+    case TASK_NOTIFY_WAIT:
+        event_task_release(t);
+        break;
+    case TASK_MODEL_RUN:
+        if (t->u.model.phase == 0) /* dropped before it started: later runs must not wait for it */
+            model_skip_run(t->u.model.m, t->u.model.run);
+        /* Release: our last touch of the model (see model->run_tasks). */
+        atomic_fetch_sub_explicit(&t->u.model.m->run_tasks, 1, memory_order_release);
+        break;
+    case TASK_LANE_RUN:
+        if (t->u.lane.lane != NULL) /* dropped unfinished: its run must still end */
+            model_lane_finished(t->u.lane.lane->m, t->u.lane.run);
+        break;
+    case TASK_GROUP_UPDATE:
+        for (struct task *r = t->u.update.with, *next; r != NULL; r = next) {
+            next = task_next(r);
+            task_release(r);
+            task_free(r);
+        }
+        t->u.update.with = NULL;
+        break;
+    default:
+        break;
+    }
 }

@@ -55,7 +55,8 @@ struct engine {
 };
 
 /* Called with s->lock (and the event's lock) held: s parks on a wait with a
- * deadline; the watchdog makes it ready again when the deadline passes. */
+ * deadline; the watchdog (hang.c) makes it ready again when the deadline
+ * passes. */
 void engine_watch_wait(struct stream *s, uint64_t deadline);
 /* Takes s off the watchdog's list (its wait passed, or it is discarded). */
 void engine_unwatch(struct stream *s);
@@ -73,13 +74,48 @@ void engine_set_priority_locked(struct stream *s, uint32_t prio);
  * ready. */
 void engine_stream_kick(struct stream *s);
 
-/* Host synchronisation; deadline_ns 0 = none. Returns 0, the stream's task
- * error, timeout_code when the deadline passes, 107017 when handle (if not
- * NULL) stops naming s during the wait (destroyed by another thread), or
- * 507000 when s is stopped. An untimed sync with a timeout_code other than
- * ACL_SUCCESS watches for hangs: it warns when it is stuck and returns
- * timeout_code after ACLCPU_HANG_TIMEOUT_MS (if set) without progress. */
-aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code);
+/* How a host sync of a stream (engine_wait_stream) ended. */
+enum sync_result {
+    SYNC_DONE,       /* every task issued before the sync is done; *task_err says how they went */
+    SYNC_TIMED_OUT,  /* the deadline passed, or (SYNC_WATCH_HANGS) the hang timeout */
+    SYNC_DESTROYED,  /* handle stopped naming s during the wait: another thread destroyed it */
+    SYNC_STOPPED,    /* aclrtStreamStop stopped s */
+};
+
+/* engine_wait_stream flags. SYNC_WATCH_HANGS: an untimed wait watches for
+ * hangs (hang.c): it warns when it is stuck, and ends SYNC_TIMED_OUT after
+ * ACLCPU_HANG_TIMEOUT_MS (if set) without progress. */
+enum { SYNC_WATCH_HANGS = 1 };
+
+/* Host synchronisation (wait.c): waits for every task issued to s so far;
+ * deadline_ns 0 = none. handle (if not NULL) is what the caller resolved:
+ * a stream destroyed meanwhile ends the wait. On SYNC_DONE, *task_err gets
+ * the first task error since the last sync (and clears it), or 107023 when
+ * that work was aborted; otherwise ACL_SUCCESS. */
+enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64_t deadline_ns, unsigned flags,
+                                    aclError *task_err);
+
+/* engine_wait_stream as a public code, for callers that return it as is
+ * (a blocking launch): the task error, timeout_code on a timeout, 107017
+ * when destroyed, 507000 when stopped. A timeout_code other than
+ * ACL_SUCCESS also turns on the hang watch. Kept until every caller reads
+ * the sync_result itself. */
+static inline aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns,
+                                          aclError timeout_code)
+{
+    aclError err;
+    switch (engine_wait_stream(s, handle, deadline_ns, timeout_code != ACL_SUCCESS ? SYNC_WATCH_HANGS : 0, &err)) {
+    case SYNC_TIMED_OUT:
+        return timeout_code;
+    case SYNC_DESTROYED:
+        return ACL_ERROR_RT_INVALID_HANDLE;
+    case SYNC_STOPPED:
+        return ACL_ERROR_RT_INTERNAL_ERROR; /* the runtime's "stream invalid" */
+    default:
+        return err;
+    }
+}
+
 void engine_stream_killed(struct stream *s);
 /* True when every task issued to s so far has completed. */
 bool engine_stream_idle(struct stream *s);
@@ -114,9 +150,6 @@ bool engine_explain_event(struct event *ev, char *buf, size_t cap);
 /* Completes discarded tasks (their records, so nothing waits on them) and
  * frees them; called without locks. */
 void engine_discard_chain(struct stream *s, struct task *chain);
-
-/* Publishes a stream's progress and wakes waiters whose target it reaches. */
-void engine_note_done(struct stream *s, uint64_t seq);
 
 /* Makes a parked stream ready at once, its wait unfinished: its head task
  * runs again and looks for itself (aclmdlRIAbort). */

@@ -5,6 +5,7 @@
 #ifndef ACLCPU_ENGINE_INT_H
 #define ACLCPU_ENGINE_INT_H
 
+#include "../core/squeue.h"
 #include "engine.h"
 
 struct worker {
@@ -24,7 +25,43 @@ struct executor {
     uint64_t until_seq;            /* a host stops once done >= until_seq */
 };
 
-enum run_result { RUN_DONE, RUN_PARKED, RUN_HANDED_OFF };
+/* How running a task went: done (complete it), parked on an event or
+ * handed to another thread (it stays at the head of its stream), or, in a
+ * model's run, done and the rest of the lane skipped (a switch that
+ * jumped). */
+enum run_result { RUN_DONE, RUN_PARKED, RUN_HANDED_OFF, RUN_LANE_ENDS };
+
+/* Where a model's run plays a recorded task. */
+struct in_run {
+    struct model *m;
+    uint64_t run;
+    uint64_t *busy_ns;             /* profiled: a kernel's block time goes here (NULL: not timed) */
+};
+
+/* Runs task t: at the head of stream s, which x owns (in NULL), or,
+ * recorded, in a model's run (in), on the lane's runner s. *err gets the
+ * task's failure (left as it is on success). */
+typedef enum run_result task_run_fn(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
+                                    aclError *err);
+
+/* What a kind of task is: KIND_EVENT, its u.event is filled; KIND_WAIT, it
+ * waits for an event's record (and may park). */
+enum { KIND_EVENT = 1, KIND_WAIT = 2 };
+
+/* One kind of task (kinds.c): how it runs on its stream (NULL: it is never
+ * queued on one) and in a model's run (NULL: nothing to do there). */
+struct task_kind_ops {
+    task_run_fn *run;
+    task_run_fn *play;
+    uint8_t traits;
+};
+
+extern const struct task_kind_ops engine_task_kinds[TASK_KIND_END];
+
+static inline const struct task_kind_ops *task_kind_of(const struct task *t)
+{
+    return &engine_task_kinds[t->kind < TASK_KIND_END ? t->kind : 0]; /* 0: no kind, an empty row */
+}
 
 struct kernel_run {
     struct list link;              /* in eng->shared, under eng->lock */
@@ -72,42 +109,80 @@ void engine_offer_help(struct engine *e);
 /* Called with s->lock held, s RUNNING: puts s back in the ready set and
  * returns a worker to wake (or NULL). */
 struct worker *engine_requeue_locked(struct stream *s);
+/* Called with s->lock held after queueing (or after a parked stream was
+ * set IDLE): makes an idle stream ready; returns a worker to wake once the
+ * caller has dropped the lock. */
+struct worker *engine_kick_locked(struct stream *s);
 /* Called with s->lock held: unlinks a READY stream from the ready set. */
 bool engine_unready_locked(struct stream *s);
 void engine_hostfunc_post(struct engine *e, struct stream *s);
 
-/* exec.c */
+/* kinds.c: runs the task at the head of s, which x owns. */
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err);
+
+/* exec.c */
+task_run_fn engine_kernel_task;
 void engine_help_kernel(struct engine *e, struct kernel_run *k);
 
-/* sync.c */
+/* replay.c: what kinds.c needs of it */
+task_run_fn replay_activate, replay_switch;
+/* The generation a recorded event task stands for in run. */
+uint64_t replay_event_gen(const struct task *rt, uint64_t run);
+
+/* complete.c: the owner's end of a stream */
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */
 void engine_unlink_parked_locked(struct stream *s);
-/* Owner side of a stream (sync.c); the task to run is stream_next_task(s).
- * engine_owner_has_task is true when there is one. Otherwise - nothing
- * queued, a force destroy or abort wants the queue dropped, or
- * aclrtStreamStop stopped the stream (its queue is kept) - the stream goes
- * idle and the caller no longer owns it. */
+/* The task to run is squeue_next(s). engine_owner_has_task is true when
+ * there is one. Otherwise - nothing queued, a force destroy or abort wants
+ * the queue dropped, or aclrtStreamStop stopped the stream (its queue is
+ * kept) - the stream goes idle and the caller no longer owns it. */
 bool engine_owner_has_task(struct stream *s);
-/* Completes the owner's current task (stream_next_task): publishes the
+/* Completes the owner's current task (squeue_next): publishes the
  * progress and, in STOP mode after a failure, drops the rest. The caller
  * still owns the stream. */
 void engine_complete_current(struct stream *s, aclError err);
-/* Called with s->lock held by whoever holds the consumer end (the owner,
- * or a thread holding a stream that has none): unlinks every task after
- * node `after` and returns them as a chain for engine_discard_chain (run
- * without locks). */
-struct task *engine_detach_after_locked(struct stream *s, struct qnode *after);
+/* Gives an owned stream that still has tasks back to the ready set, drops
+ * its queue if a force destroy asked for that meanwhile, or halts it if
+ * aclrtStreamStop stopped it. The caller no longer owns it. */
+void engine_give_back(struct stream *s);
 /* Called with s->lock held and nothing queued behind head: everything
- * issued is done (or was discarded) and s has no owner any more. Points
- * the queue back at the stub and returns the old dummy record for the
- * caller to task_free once it has dropped the lock (NULL: it was the stub). */
+ * issued is done (or was discarded) and s has no owner any more (IDLE).
+ * Returns the old dummy record for the caller to task_free once it has
+ * dropped the lock (NULL: it was the stub). */
 struct task *engine_go_idle_locked(struct stream *s);
 /* Called with s->lock held by the owner of a stream that aclrtStreamStop
  * stopped, with tasks still queued: gives the stream up with its queue
  * kept (done stays below issued: that work never ran) and wakes the
  * aclrtStreamStop waiting for the running task to end. */
 void engine_halt_locked(struct stream *s);
+
+/* wait.c */
+/* How a host thread waits: may it run the stream's work itself, does
+ * aclrtStreamStop end the wait (it does for syncs, not for a discard), and
+ * does it watch for hangs (untimed syncs). */
+enum { WAIT_MAY_RUN = 1, WAIT_STOP_ENDS = 2, WAIT_WATCH_HANGS = 4 };
+/* Waits until s has done target tasks (deadline 0: none). */
+enum sync_result engine_wait_done(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
+                                  unsigned how);
+
+/* hang.c: the hang watch of an untimed sync that sleeps */
+#define HANG_CHECK_NS 1000000000ull /* how often it looks */
+struct hang_watch {
+    uint64_t last_done, since, next_check;
+    uint64_t limit;          /* the engine's hang timeout, read while the object was known alive */
+    bool warned;
+};
+void hang_watch_start(struct hang_watch *w, struct stream *s);
+/* When the next look is due: the sleep deadline of a watched wait. */
+uint64_t hang_watch_deadline(const struct hang_watch *w);
+/* A look at s (or ev, whose newest done record is done): true when the
+ * wait should give up (no progress, stuck, and past the hang timeout).
+ * Called without locks. */
+bool hang_watch_check(struct hang_watch *w, struct stream *s);
+bool hang_watch_check_event(struct hang_watch *w, struct event *ev, uint64_t done);
+/* hang.c: the watchdog's part of engine_start and engine_stop. */
+void engine_watchdog_init(struct engine *e);
+void engine_watchdog_stop(struct engine *e);
 
 /* report.c (core): callbacks delivered to subscribed threads */
 enum run_result report_post(struct stream *s, struct task *t);

@@ -1,9 +1,11 @@
 /*
- * exec.c - running one task: kernels (with their blocks shared out),
- * copies, host functions, callbacks and event operations.
+ * exec.c - running a kernel: its blocks shared out among idle workers,
+ * TIMEOUT, abort and trap handling, batch schedule mode, and the
+ * kernel-side API (aclcpuGetBlockIdx...).
  *
- * DESIGN: the executor that owns a stream calls exec_task on its head. A
- * kernel with more than one block is listed in the engine's shared list so
+ * DESIGN: the executor that owns a stream runs its head (kinds.c); a
+ * kernel task comes here, on its stream or in a model's run. A kernel
+ * with more than one block is listed in the engine's shared list so
  * idle workers can claim blocks; the owner claims blocks too, then unlists
  * the kernel and joins the helpers still inside (each is finishing one
  * block), so the kernel record can live on the owner's stack. A block that
@@ -23,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/model.h"
 #include "../services/profile.h"
 #include "engine_int.h"
 
@@ -346,61 +347,16 @@ static aclError run_profiled_kernel(struct executor *x, struct stream *s, struct
     return err;
 }
 
-enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)
+/* The kernel kind's row (kinds.c), on a stream and in a model's run. A
+ * recorded task has no profile entry of its own (prof_id 0): a profiled
+ * run times it through in->busy_ns. */
+enum run_result engine_kernel_task(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
+                                   aclError *err)
 {
-    if (ACLCPU_UNLIKELY(t->prof_id != 0))
-        prof_task_started(t);
-    switch (t->kind) {
-    case TASK_KERNEL:
-        engine_offer_help(x->eng);
-        *err = ACLCPU_LIKELY(t->prof_id == 0) ? engine_run_kernel(x->eng, s, t, NULL) : run_profiled_kernel(x, s, t);
-        return RUN_DONE;
-    case TASK_COPY:
-        memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);
-        return RUN_DONE;
-    case TASK_SET:
-        memset(t->u.set.dst, t->u.set.value, t->u.set.count);
-        return RUN_DONE;
-    case TASK_HOST_FUNC:
-        if (t->u.host.to_subscriber) /* aclrtSubscribeHostFunc: that thread runs it (report.c) */
-            return report_post(s, t);
-        if (x->worker != NULL) {
-            engine_hostfunc_post(x->eng, s);
-            return RUN_HANDED_OFF;
-        }
-        t->u.host.fn(t->u.host.arg); /* a synchronising host thread runs it itself */
-        return RUN_DONE;
-    case TASK_CALLBACK:
-        return report_post(s, t);
-    case TASK_EVENT_RECORD:
-    case TASK_NOTIFY_RECORD:
-        event_record_done(t, plat_now_ns());
-        return RUN_DONE;
-    case TASK_EVENT_WAIT:
-    case TASK_NOTIFY_WAIT:
-        if (t->u.event.timed_out) { /* the watchdog ended it: the wait fails */
-            *err = ACL_ERROR_RT_WAIT_TIMEOUT;
-            return RUN_DONE;
-        }
-        return event_wait_or_park(s, t) ? RUN_DONE : RUN_PARKED;
-    case TASK_EVENT_RESET:
-        event_reset_done(t);
-        return RUN_DONE;
-    case TASK_MODEL_RUN:
-        return replay_model_run(x, s, t, err);
-    case TASK_LANE_RUN:
-        return replay_lane_run(x, s, t, err);
-    case TASK_GROUP_UPDATE:
-        replay_group_update(t);
-        return RUN_DONE;
-    case TASK_CMO:  /* coherent host memory: no cache to maintain */
-    case TASK_MARK: /* markers and steps only show in the profile */
-    case TASK_STEP:
-        return RUN_DONE;
-    default:
-        *err = ACL_ERROR_RT_INTERNAL_ERROR;
-        return RUN_DONE;
-    }
+    engine_offer_help(x->eng);
+    *err = ACLCPU_LIKELY(t->prof_id == 0) ? engine_run_kernel(x->eng, s, t, in != NULL ? in->busy_ns : NULL)
+                                          : run_profiled_kernel(x, s, t);
+    return RUN_DONE;
 }
 
 /* ---- the kernel-side API (aclcpu/aclcpu.h) -------------------------------- */

@@ -1,5 +1,7 @@
 /*
- * hang.c - saying why work does not finish: who waits on whom.
+ * hang.c - timeouts and hangs: saying why work does not finish (who waits
+ * on whom), the hang watch of untimed syncs, and the watchdog that ends
+ * waits with a deadline.
  *
  * DESIGN: when a sync times out, a wait task outlives its timeout, or an
  * untimed sync makes no progress for a while, the caller asks for the chain
@@ -14,9 +16,23 @@
  * a little stale; callers only report it, or treat "stuck" as a reason to
  * give up after a timeout the user asked for.
  *
- * Threads: any host thread (syncs), the watchdog. Locks: one stream->lock
- * at a time, and under it that stream's parked event's lock (stream->lock >
- * event->lock, as everywhere).
+ * The hang watch: an untimed sync that sleeps looks at its stream (or
+ * event) every HANG_CHECK_NS. When the stream made no progress and the
+ * chain holding it up cannot move on by itself, it logs a warning once,
+ * and gives up with a timeout after ACLCPU_HANG_TIMEOUT_MS if that is set:
+ * a hang is never silent.
+ *
+ * The watchdog: a wait task with a timeout (aclrtStreamWaitEventWithTimeout
+ * and the like) that parks registers its deadline (engine_watch_wait, from
+ * event.c); one thread per engine, started at the first such wait, makes
+ * the stream ready again when the deadline passes, and the wait then fails
+ * with 107019 (kinds.c).
+ *
+ * Threads: any host thread (syncs), the watchdog, executors (parking).
+ * Locks: one stream->lock at a time, and under it that stream's parked
+ * event's lock (stream->lock > event->lock, as everywhere); e->wd_lock is
+ * a leaf, taken under both by a wait that parks (the watchdog drops it
+ * before it takes a stream's lock).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,7 +74,7 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
 {
     struct hop h = {NULL, false};
     struct event *ev = s->park_event;
-    struct task *t = stream_next_task(s); /* PARKED: no owner moves head */
+    struct task *t = squeue_next(s); /* PARKED: no owner moves head */
     uint64_t done;
 
     if (ev == NULL || t == NULL)
@@ -103,7 +119,7 @@ static struct hop describe_stream(struct stream *s, struct chain_text *c, bool s
         put(c, "stream %d, which was stopped by aclrtStreamStop (%llu of its tasks will not run)", s->id,
             (unsigned long long)(s->issued - atomic_load_explicit(&s->done, memory_order_relaxed)));
         h.stuck = true;
-    } else if ((s->flags & ACL_STREAM_PERSISTENT) && stream_next_task(s) != NULL) {
+    } else if ((s->flags & ACL_STREAM_PERSISTENT) && squeue_next(s) != NULL) {
         put(c, "stream %d, which is PERSISTENT: its tasks run only when its model runs", s->id);
         h.stuck = true;
     } else {
@@ -179,4 +195,221 @@ bool engine_explain_event(struct event *ev, char *buf, size_t cap)
         return false;
     }
     return engine_explain(s, false, buf + n, cap - (size_t)n);
+}
+
+/* ---- hang watch: untimed syncs that make no progress ----------------------------- */
+
+void hang_watch_start(struct hang_watch *w, struct stream *s)
+{
+    uint64_t now = plat_now_ns();
+    w->last_done = atomic_load_explicit(&s->done, memory_order_relaxed);
+    w->since = now;
+    w->next_check = now + HANG_CHECK_NS;
+    w->limit = s->dev->engine->hang_timeout_ns;
+    w->warned = false;
+}
+
+/* When the next look is due: the sleep deadline of a watched wait. */
+uint64_t hang_watch_deadline(const struct hang_watch *w)
+{
+    uint64_t give_up = w->limit != 0 ? w->since + w->limit : UINT64_MAX;
+    return w->next_check < give_up ? w->next_check : give_up;
+}
+
+/* A look of the hang watch at now: true when the wait made no progress
+ * (done did not move) since the last look, which then starts over. */
+static bool hang_no_progress(struct hang_watch *w, uint64_t done, uint64_t now)
+{
+    w->next_check = now + HANG_CHECK_NS;
+    if (done != w->last_done) {
+        w->last_done = done;
+        w->since = now;
+        w->warned = false;
+        return false;
+    }
+    return true;
+}
+
+/* What a look found: a stuck wait is warned about once; true when it is
+ * stuck and past the hang timeout, so the wait gives up. */
+static bool hang_verdict(struct hang_watch *w, bool stuck, const char *what, int id, const char *why, uint64_t now)
+{
+    if (stuck && !w->warned) {
+        LOGW("a sync on %s %d has made no progress for %llu ms: %s", what, id,
+             (unsigned long long)((now - w->since) / 1000000u), why);
+        w->warned = true;
+    }
+    return stuck && w->limit != 0 && now - w->since >= w->limit;
+}
+
+/* True when the wait should give up: no progress, stuck, and past the
+ * hang timeout. Relaxed load of done: only a progress hint. */
+bool hang_watch_check(struct hang_watch *w, struct stream *s)
+{
+    uint64_t now = plat_now_ns();
+    char why[640];
+    if (!hang_no_progress(w, atomic_load_explicit(&s->done, memory_order_relaxed), now))
+        return false;
+    return hang_verdict(w, engine_explain(s, true, why, sizeof(why)), "stream", s->id, why, now);
+}
+
+/* An untimed event sync's hang watch: true when it should give up. Called
+ * without ev->lock (the walk takes stream locks). */
+bool hang_watch_check_event(struct hang_watch *w, struct event *ev, uint64_t done)
+{
+    uint64_t now = plat_now_ns();
+    char why[640];
+    if (!hang_no_progress(w, done, now))
+        return false;
+    return hang_verdict(w, engine_explain_event(ev, why, sizeof(why)), "event", ev->id, why, now);
+}
+
+/* ---- watchdog: waits with a deadline ---------------------------------------- */
+
+/* What the watchdog ended, for the log line it writes without locks. */
+struct timed_out {
+    int32_t stream_id, event_id;
+    uint32_t ms;
+    const void *recorder;    /* stream handle the awaited record was issued on */
+    bool notify;
+};
+
+/* Called with s->lock held: if s still waits on the wait that timed out,
+ * take it off its event and make it ready; the wait then fails (kinds.c).
+ * Fills *what when it did. */
+static struct worker *time_out_locked(struct stream *s, uint64_t now, struct timed_out *what)
+{
+    struct event *ev = s->park_event;
+    struct task *t;
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || ev == NULL)
+        return NULL;
+    t = squeue_next(s); /* PARKED: no owner moves head, and t is the task parked */
+    /* Only a wait task's park has a deadline (a model run or lane task
+     * parks untimed). */
+    if (t == NULL || !(task_kind_of(t)->traits & KIND_WAIT) || t->u.event.deadline == 0 ||
+        now < t->u.event.deadline)
+        return NULL;
+    engine_unlink_parked_locked(s);
+    t->u.event.timed_out = true;
+    what->stream_id = s->id;
+    what->event_id = ev->id;
+    what->ms = t->u.event.timeout_ms;
+    what->notify = ev->notify;
+    what->recorder = ev->notify ? ev->last_recorder : t->u.event.recorder; /* ev->lock not needed for a hint */
+    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    return engine_kick_locked(s);
+}
+
+/* Logs which wait gave up, and what held up the record it waited for. */
+static void log_timed_out(const struct timed_out *what)
+{
+    char why[640] = "a stream destroyed since, or none";
+    struct stream *rec;
+    if (!log_enabled(LOG_INFO))
+        return;
+    rec = what->recorder != NULL ? (struct stream *)obj_resolve(what->recorder, OBJ_STREAM) : NULL;
+    if (rec != NULL)
+        engine_explain(rec, false, why, sizeof(why));
+    LOGI("stream %d: its wait on %s %d timed out after %u ms (107019); the record it waited for was issued on %s",
+         what->stream_id, what->notify ? "notify" : "event", what->event_id, what->ms, why);
+}
+
+#define WD_BATCH 32
+
+/* Called with e->wd_lock held: takes up to WD_BATCH expired streams off the
+ * list into out[] and returns how many; *next gets the earliest deadline
+ * left (0: none). */
+static unsigned take_expired_locked(struct engine *e, uint64_t now, struct stream **out, uint64_t *next)
+{
+    unsigned n = 0;
+    struct list *pos = e->timed.next;
+    *next = 0;
+    while (pos != &e->timed) {
+        struct stream *s = ACLCPU_CONTAINER_OF(pos, struct stream, timed_link);
+        pos = pos->next;
+        if (s->timed_deadline <= now && n < WD_BATCH) {
+            list_del(&s->timed_link);
+            s->timed = false;
+            out[n++] = s;
+        } else if (*next == 0 || s->timed_deadline < *next) {
+            *next = s->timed_deadline;
+        }
+    }
+    return n;
+}
+
+static void watchdog_main(void *arg)
+{
+    struct engine *e = arg;
+    struct stream *expired[WD_BATCH];
+    plat_mutex_lock(&e->wd_lock);
+    while (!e->wd_stop) {
+        uint64_t now = plat_now_ns(), next;
+        unsigned n = take_expired_locked(e, now, expired, &next);
+        if (n == 0) {
+            if (next == 0)
+                plat_cond_wait(&e->wd_cond, &e->wd_lock);
+            else
+                plat_cond_timedwait(&e->wd_cond, &e->wd_lock, next);
+            continue;
+        }
+        plat_mutex_unlock(&e->wd_lock);
+        for (unsigned i = 0; i < n; i++) {
+            struct timed_out what = {-1, -1, 0, NULL, false};
+            struct worker *w;
+            plat_spin_lock(&expired[i]->lock);
+            w = time_out_locked(expired[i], now, &what);
+            plat_spin_unlock(&expired[i]->lock);
+            engine_wake(w);
+            if (what.stream_id >= 0)
+                log_timed_out(&what);
+        }
+        plat_mutex_lock(&e->wd_lock);
+    }
+    plat_mutex_unlock(&e->wd_lock);
+}
+
+void engine_watch_wait(struct stream *s, uint64_t deadline)
+{
+    struct engine *e = s->dev->engine;
+    plat_mutex_lock(&e->wd_lock);
+    if (!e->wd_started && plat_thread_create(&e->wd_thread, "aclcpu-watchdog", watchdog_main, e) == 0)
+        e->wd_started = true;
+    if (!s->timed) {
+        list_add_tail(&e->timed, &s->timed_link);
+        s->timed = true;
+    }
+    s->timed_deadline = deadline;
+    plat_cond_signal(&e->wd_cond);
+    plat_mutex_unlock(&e->wd_lock);
+}
+
+void engine_unwatch(struct stream *s)
+{
+    struct engine *e = s->dev->engine;
+    plat_mutex_lock(&e->wd_lock);
+    if (s->timed) {
+        list_del(&s->timed_link);
+        s->timed = false;
+    }
+    plat_mutex_unlock(&e->wd_lock);
+}
+
+void engine_watchdog_init(struct engine *e)
+{
+    plat_mutex_init(&e->wd_lock);
+    plat_cond_init(&e->wd_cond);
+    list_init(&e->timed);
+}
+
+void engine_watchdog_stop(struct engine *e)
+{
+    plat_mutex_lock(&e->wd_lock);
+    e->wd_stop = true;
+    plat_cond_signal(&e->wd_cond);
+    plat_mutex_unlock(&e->wd_lock);
+    if (e->wd_started)
+        plat_thread_join(e->wd_thread);
+    plat_cond_destroy(&e->wd_cond);
+    plat_mutex_destroy(&e->wd_lock);
 }

@@ -7,9 +7,10 @@
  * run has ended (runs of one model are serialised), starts the run by
  * pushing a TASK_LANE_RUN onto each HEAD lane's runner, and parks again
  * until the run ends, then completes with the run's result. A TASK_LANE_RUN
- * plays the lane's recorded tasks in order on its runner, straight from
- * the recorded records: no copy and no queue per task, which is why a
- * replay costs a fraction of the launches it stands for. A wait that is not
+ * plays the lane's recorded tasks in order on its runner (each as its
+ * kind's row in kinds.c says), straight from the recorded records: no copy
+ * and no queue per task, which is why a replay costs a fraction of the
+ * launches it stands for. A wait that is not
  * satisfied parks the runner with the lane task at its head and where it
  * got to, to go on from there when released. Edge events take the run
  * number as their generation. aclrtActiveStream and a true aclrtSwitchStream
@@ -139,52 +140,47 @@ static bool switch_holds(const struct task *t)
     }
 }
 
-/* The generation a recorded event task stands for in this run. */
-static uint64_t gen_in_run(const struct task *rt, uint64_t run)
+uint64_t replay_event_gen(const struct task *rt, uint64_t run)
 {
     return rt->u.event.in_model == MEV_EDGE ? run : rt->u.event.gen;
 }
 
-/* Runs one recorded task that cannot park. Returns false when the lane
- * ends here (a switch that jumped). */
+/* The rows of TASK_ACTIVE and TASK_SWITCH (kinds.c), in a model's run. */
+enum run_result replay_activate(struct executor *x, struct stream *s, struct task *rt, const struct in_run *in,
+                                aclError *err)
+{
+    (void)x, (void)s, (void)err;
+    model_activate(in->m, rt->u.ctl.target, in->run);
+    return RUN_DONE;
+}
+
+enum run_result replay_switch(struct executor *x, struct stream *s, struct task *rt, const struct in_run *in,
+                              aclError *err)
+{
+    (void)x, (void)s, (void)err;
+    if (!switch_holds(rt))
+        return RUN_DONE;
+    model_activate(in->m, rt->u.ctl.target, in->run);
+    return RUN_LANE_ENDS; /* the rest of this lane is skipped */
+}
+
+/* Runs one recorded task that cannot park (its kind's `play`, kinds.c; a
+ * kind without one has nothing to do here). A failing kernel fails the
+ * run. Returns false when the lane ends here (a switch that jumped). */
 static bool play(struct executor *x, struct stream *s, struct model *m, struct task *rt, uint64_t run,
                  uint64_t *busy_ns)
 {
-    aclError e;
-    switch (rt->kind) {
-    case TASK_KERNEL:
-        engine_offer_help(x->eng);
-        e = engine_run_kernel(x->eng, s, rt, busy_ns);
-        if (e != ACL_SUCCESS)
-            model_note_error(m, e);
+    task_run_fn *play_fn = task_kind_of(rt)->play;
+    struct in_run in = {m, run, busy_ns};
+    aclError e = ACL_SUCCESS;
+    enum run_result r;
+
+    if (play_fn == NULL)
         return true;
-    case TASK_COPY:
-        memmove(rt->u.copy.dst, rt->u.copy.src, rt->u.copy.count);
-        return true;
-    case TASK_SET:
-        memset(rt->u.set.dst, rt->u.set.value, rt->u.set.count);
-        return true;
-    case TASK_HOST_FUNC:
-        rt->u.host.fn(rt->u.host.arg); /* runs on the executor: a model has no host-function thread */
-        return true;
-    case TASK_EVENT_RECORD:
-    case TASK_NOTIFY_RECORD:
-        event_reach(rt->u.event.ev, rt->kind == TASK_NOTIFY_RECORD ? GEN_LATEST : gen_in_run(rt, run), plat_now_ns());
-        return true;
-    case TASK_EVENT_RESET:
-        event_reset_done(rt);
-        return true;
-    case TASK_ACTIVE:
-        model_activate(m, rt->u.ctl.target, run);
-        return true;
-    case TASK_SWITCH:
-        if (!switch_holds(rt))
-            return true;
-        model_activate(m, rt->u.ctl.target, run);
-        return false; /* the rest of this lane is skipped */
-    default: /* TASK_MODEL_END: the end of the model's work; nothing to run */
-        return true;
-    }
+    r = play_fn(x, s, rt, &in, &e);
+    if (e != ACL_SUCCESS)
+        model_note_error(m, e);
+    return r != RUN_LANE_ENDS;
 }
 
 /* The record an event task of a profiled run made or took: the run
@@ -193,7 +189,7 @@ static bool play(struct executor *x, struct stream *s, struct model *m, struct t
 static uint64_t profiled_gen(const struct task *rt, uint64_t run)
 {
     uint64_t g;
-    if (rt->kind < TASK_EVENT_RECORD || rt->kind > TASK_NOTIFY_WAIT)
+    if (!(task_kind_of(rt)->traits & KIND_EVENT))
         return 0;
     if (rt->u.event.in_model == MEV_EDGE)
         return run;
@@ -245,8 +241,8 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
     /* Relaxed: aborted_run is a request; a lane that sees it a task late
      * only runs one task more. */
     while (rt != NULL && atomic_load_explicit(&m->aborted_run, memory_order_relaxed) != run) {
-        if (rt->kind == TASK_EVENT_WAIT || rt->kind == TASK_NOTIFY_WAIT) {
-            uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : gen_in_run(rt, run), t0 = plat_now_ns();
+        if (task_kind_of(rt)->traits & KIND_WAIT) {
+            uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : replay_event_gen(rt, run), t0 = plat_now_ns();
             if (lt != NULL)
                 lt->u.lane.cur = rt;
             if (park_on != NULL ? !event_wait_gen_or_park(park_on, rt->u.event.ev, gen, NULL)

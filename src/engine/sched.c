@@ -1,5 +1,6 @@
 /*
- * sched.c - the ready set, the worker pool and the stream run loop.
+ * sched.c - the ready set, the worker pool, the stream run loop and the
+ * host-function thread.
  *
  * DESIGN: each device has one engine: a ready list per priority (0 first,
  * FIFO within a priority), a list of kernels whose blocks idle workers may
@@ -27,6 +28,9 @@
  * for waiting work and wakes a helper then (engine_offer_help), and a
  * worker that takes work while more is waiting passes the wake on.
  * Idle workers spin for spin_ns (ACLCPU_SPIN_US) before parking.
+ *
+ * Timed waits and hangs are hang.c's (the watchdog); what a stream's owner
+ * does when a task ends or it lets go of the stream is complete.c's.
  *
  * Threads: workers, host threads (kick, sync), the host-function thread.
  * Lock order: stream->lock > engine->lock; engine->lock > nothing.
@@ -108,9 +112,7 @@ struct worker *engine_requeue_locked(struct stream *s)
     return w;
 }
 
-/* Called with s->lock held after queueing; returns a worker to wake once the
- * caller has dropped the lock. */
-static struct worker *kick_locked(struct stream *s)
+struct worker *engine_kick_locked(struct stream *s)
 {
     if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_IDLE)
         return NULL;
@@ -119,7 +121,7 @@ static struct worker *kick_locked(struct stream *s)
 
 void engine_stream_kick(struct stream *s)
 {
-    struct worker *w = kick_locked(s);
+    struct worker *w = engine_kick_locked(s);
     plat_spin_unlock(&s->lock);
     engine_wake(w);
 }
@@ -163,41 +165,10 @@ void engine_unpark(struct stream *s)
     plat_spin_lock(&s->lock);
     if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_PARKED) {
         atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-        w = kick_locked(s);
+        w = engine_kick_locked(s);
     }
     plat_spin_unlock(&s->lock);
     engine_wake(w);
-}
-
-/* Gives an owned stream that still has tasks back to the ready set, drops
- * its queue if a force destroy asked for that meanwhile, or halts it if
- * aclrtStreamStop stopped it. */
-static void requeue(struct stream *s)
-{
-    struct worker *w = NULL;
-    struct task *chain = NULL, *dummy = NULL;
-
-    plat_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->discard, memory_order_relaxed)) {
-        chain = engine_detach_after_locked(s, atomic_load_explicit(&s->head, memory_order_relaxed)); /* ours */
-        dummy = engine_go_idle_locked(s);
-    } else if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed))) {
-        engine_halt_locked(s);
-    } else {
-        w = engine_requeue_locked(s);
-    }
-    plat_spin_unlock(&s->lock);
-    engine_discard_chain(s, chain);
-    if (dummy != NULL)
-        task_free(dummy);
-    engine_wake(w);
-}
-
-void engine_finish_handed_off(struct stream *s, aclError err)
-{
-    engine_complete_current(s, err);
-    if (engine_owner_has_task(s)) /* false too when a stop halted s */
-        requeue(s);
 }
 
 static bool must_yield(struct executor *x, struct stream *s, unsigned n)
@@ -273,7 +244,7 @@ static bool linger(struct engine *e, struct stream *s)
      * worker looks at the ready set (under the lock) before it sleeps. */
     atomic_fetch_add_explicit(&e->spinners, 1, memory_order_relaxed);
     while (linger_wait_look(e, s, now + LINGER_LOOK_NS, until)) {
-        if (stream_next_task(s) != NULL) {
+        if (squeue_next(s) != NULL) {
             got = true;
             break;
         }
@@ -289,17 +260,17 @@ void engine_run_stream(struct executor *x, struct stream *s)
         return;
     for (unsigned n = 1;; n++) {
         aclError err = ACL_SUCCESS;
-        enum run_result r = exec_task(x, s, stream_next_task(s), &err);
+        enum run_result r = exec_task(x, s, squeue_next(s), &err);
         if (r != RUN_DONE)
             return; /* parked or handed off: the task stays at the head */
         engine_complete_current(s, err);
-        if (stream_next_task(s) == NULL && x->worker != NULL)
+        if (squeue_next(s) == NULL && x->worker != NULL)
             linger(x->eng, s);
         /* False when s went idle, or halted (aclrtStreamStop). */
         if (!engine_owner_has_task(s))
             return;
         if (must_yield(x, s, n)) {
-            requeue(s);
+            engine_give_back(s);
             return;
         }
     }
@@ -416,7 +387,7 @@ static void worker_main(void *arg)
 /* Runs the host function at the head of s, which the caller owns. */
 static void run_host_func(struct stream *s)
 {
-    struct task *t = stream_next_task(s);
+    struct task *t = squeue_next(s);
     t->u.host.fn(t->u.host.arg);
     engine_finish_handed_off(s, ACL_SUCCESS);
 }
@@ -468,137 +439,6 @@ void engine_hostfunc_post(struct engine *e, struct stream *s)
     plat_mutex_unlock(&e->hf_lock);
 }
 
-/* ---- watchdog: waits with a deadline ---------------------------------------- */
-
-/* What the watchdog ended, for the log line it writes without locks. */
-struct timed_out {
-    int32_t stream_id, event_id;
-    uint32_t ms;
-    const void *recorder;    /* stream handle the awaited record was issued on */
-    bool notify;
-};
-
-/* Called with s->lock held: if s still waits on the wait that timed out,
- * take it off its event and make it ready; the wait then fails (exec.c).
- * Fills *what when it did. */
-static struct worker *time_out_locked(struct stream *s, uint64_t now, struct timed_out *what)
-{
-    struct event *ev = s->park_event;
-    struct task *t;
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || ev == NULL)
-        return NULL;
-    t = stream_next_task(s); /* PARKED: no owner moves head, and t is the task parked */
-    /* Only a wait task's park has a deadline (a model run or lane task
-     * parks untimed). */
-    if (t == NULL || (t->kind != TASK_EVENT_WAIT && t->kind != TASK_NOTIFY_WAIT) || t->u.event.deadline == 0 ||
-        now < t->u.event.deadline)
-        return NULL;
-    engine_unlink_parked_locked(s);
-    t->u.event.timed_out = true;
-    what->stream_id = s->id;
-    what->event_id = ev->id;
-    what->ms = t->u.event.timeout_ms;
-    what->notify = ev->notify;
-    what->recorder = ev->notify ? ev->last_recorder : t->u.event.recorder; /* ev->lock not needed for a hint */
-    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-    return kick_locked(s);
-}
-
-/* Logs which wait gave up, and what held up the record it waited for. */
-static void log_timed_out(const struct timed_out *what)
-{
-    char why[640] = "a stream destroyed since, or none";
-    struct stream *rec;
-    if (!log_enabled(LOG_INFO))
-        return;
-    rec = what->recorder != NULL ? (struct stream *)obj_resolve(what->recorder, OBJ_STREAM) : NULL;
-    if (rec != NULL)
-        engine_explain(rec, false, why, sizeof(why));
-    LOGI("stream %d: its wait on %s %d timed out after %u ms (107019); the record it waited for was issued on %s",
-         what->stream_id, what->notify ? "notify" : "event", what->event_id, what->ms, why);
-}
-
-#define WD_BATCH 32
-
-/* Called with e->wd_lock held: takes up to WD_BATCH expired streams off the
- * list into out[] and returns how many; *next gets the earliest deadline
- * left (0: none). */
-static unsigned take_expired_locked(struct engine *e, uint64_t now, struct stream **out, uint64_t *next)
-{
-    unsigned n = 0;
-    struct list *pos = e->timed.next;
-    *next = 0;
-    while (pos != &e->timed) {
-        struct stream *s = ACLCPU_CONTAINER_OF(pos, struct stream, timed_link);
-        pos = pos->next;
-        if (s->timed_deadline <= now && n < WD_BATCH) {
-            list_del(&s->timed_link);
-            s->timed = false;
-            out[n++] = s;
-        } else if (*next == 0 || s->timed_deadline < *next) {
-            *next = s->timed_deadline;
-        }
-    }
-    return n;
-}
-
-static void watchdog_main(void *arg)
-{
-    struct engine *e = arg;
-    struct stream *expired[WD_BATCH];
-    plat_mutex_lock(&e->wd_lock);
-    while (!e->wd_stop) {
-        uint64_t now = plat_now_ns(), next;
-        unsigned n = take_expired_locked(e, now, expired, &next);
-        if (n == 0) {
-            if (next == 0)
-                plat_cond_wait(&e->wd_cond, &e->wd_lock);
-            else
-                plat_cond_timedwait(&e->wd_cond, &e->wd_lock, next);
-            continue;
-        }
-        plat_mutex_unlock(&e->wd_lock);
-        for (unsigned i = 0; i < n; i++) {
-            struct timed_out what = {-1, -1, 0, NULL, false};
-            struct worker *w;
-            plat_spin_lock(&expired[i]->lock);
-            w = time_out_locked(expired[i], now, &what);
-            plat_spin_unlock(&expired[i]->lock);
-            engine_wake(w);
-            if (what.stream_id >= 0)
-                log_timed_out(&what);
-        }
-        plat_mutex_lock(&e->wd_lock);
-    }
-    plat_mutex_unlock(&e->wd_lock);
-}
-
-void engine_watch_wait(struct stream *s, uint64_t deadline)
-{
-    struct engine *e = s->dev->engine;
-    plat_mutex_lock(&e->wd_lock);
-    if (!e->wd_started && plat_thread_create(&e->wd_thread, "aclcpu-watchdog", watchdog_main, e) == 0)
-        e->wd_started = true;
-    if (!s->timed) {
-        list_add_tail(&e->timed, &s->timed_link);
-        s->timed = true;
-    }
-    s->timed_deadline = deadline;
-    plat_cond_signal(&e->wd_cond);
-    plat_mutex_unlock(&e->wd_lock);
-}
-
-void engine_unwatch(struct stream *s)
-{
-    struct engine *e = s->dev->engine;
-    plat_mutex_lock(&e->wd_lock);
-    if (s->timed) {
-        list_del(&s->timed_link);
-        s->timed = false;
-    }
-    plat_mutex_unlock(&e->wd_lock);
-}
-
 /* ---- start and stop ------------------------------------------------------ */
 
 unsigned engine_worker_count(void)
@@ -617,9 +457,7 @@ aclError engine_start(struct device *d)
     plat_spin_init(&e->lock);
     plat_mutex_init(&e->hf_lock);
     plat_cond_init(&e->hf_cond);
-    plat_mutex_init(&e->wd_lock);
-    plat_cond_init(&e->wd_cond);
-    list_init(&e->timed);
+    engine_watchdog_init(e);
     for (int p = 0; p < ACLCPU_PRIORITIES; p++)
         list_init(&e->ready[p]);
     list_init(&e->shared);
@@ -671,14 +509,7 @@ void engine_stop(struct device *d)
     plat_mutex_unlock(&e->hf_lock);
     if (e->hf_started)
         plat_thread_join(e->hf_thread);
-    plat_mutex_lock(&e->wd_lock);
-    e->wd_stop = true;
-    plat_cond_signal(&e->wd_cond);
-    plat_mutex_unlock(&e->wd_lock);
-    if (e->wd_started)
-        plat_thread_join(e->wd_thread);
-    plat_cond_destroy(&e->wd_cond);
-    plat_mutex_destroy(&e->wd_lock);
+    engine_watchdog_stop(e);
     plat_cond_destroy(&e->hf_cond);
     plat_mutex_destroy(&e->hf_lock);
     free(e->workers);

@@ -611,17 +611,17 @@ static void fill_task(uint32_t id, struct prof_rec *r, const struct task *t)
         break;
     case TASK_CMO:
         r->kind = PK_CMO;
-        r->cmo_type = (uint8_t)t->u.set.value;
-        r->u.c.addr = (uint64_t)(uintptr_t)t->u.set.dst;
-        r->u.c.bytes = t->u.set.count;
+        r->cmo_type = t->u.cmo.type;
+        r->u.c.addr = (uint64_t)(uintptr_t)t->u.cmo.addr;
+        r->u.c.bytes = t->u.cmo.size;
         break;
     case TASK_MARK:
         r->kind = PK_MARK;
-        r->u.name = t->u.host.arg != NULL ? arena_copy_locked(t->u.host.arg) : NULL;
+        r->u.name = t->u.mark.msg != NULL ? arena_copy_locked(t->u.mark.msg) : NULL;
         break;
     case TASK_STEP:
-        r->kind = t->u.host.block ? PK_STEP_END : PK_STEP_START;
-        r->u.gen = t->u.host.thread; /* the step's index */
+        r->kind = t->u.step.end ? PK_STEP_END : PK_STEP_START;
+        r->u.gen = t->u.step.index;
         break;
     case TASK_EVENT_RECORD:
     case TASK_EVENT_WAIT:

@@ -1,0 +1,241 @@
+/*
+ * wait.c - host threads that wait: stream and event syncs, and a destroy
+ * waiting for a stream's owner to let go.
+ *
+ * DESIGN: a stream's `done` counter says how far it has got (core/squeue.h
+ * publishes it). A host thread waiting for position n spins briefly on it,
+ * then counts itself in sync_waiters and futex-waits on wake_word. The
+ * completer bumps wake_word only when waiters exist, so the common path
+ * (nobody waiting) costs no syscall; squeue.h explains the seq_cst pairing
+ * (its ordering 2). An untimed synchronize first tries to run the stream's
+ * ready work itself (caller-runs), which avoids a worker wake-up on an idle
+ * stream. A timed one never does: a long kernel on the caller's thread
+ * could not honour the deadline. An untimed sync that sleeps watches for a
+ * hang (hang.c).
+ *
+ * A worker may keep an empty stream for a moment after publishing its last
+ * completion (sched.c, linger), so `done` reaching `issued` does not mean
+ * that the stream has no owner: a destroyer also waits for that
+ * (engine_wait_unowned).
+ *
+ * Threads: any host thread. Lock order: stream->lock > event->lock >
+ * engine->lock.
+ */
+#include "engine_int.h"
+
+/* Synchronize spins this long before sleeping; FAST_SYNC streams longer. */
+#define SYNC_SPIN_NS 20000u
+#define FAST_SYNC_SPIN_NS 500000u
+
+/* Lowers wake_at to target (atomic minimum). */
+static void want_wake_at(struct stream *s, uint64_t target)
+{
+    uint64_t at = atomic_load_explicit(&s->wake_at, memory_order_seq_cst);
+    while (target < at &&
+           !atomic_compare_exchange_weak_explicit(&s->wake_at, &at, target, memory_order_seq_cst,
+                                                  memory_order_seq_cst))
+        ;
+}
+
+bool engine_stream_idle(struct stream *s)
+{
+    uint64_t issued;
+    plat_spin_lock(&s->lock);
+    issued = s->issued;
+    plat_spin_unlock(&s->lock);
+    return atomic_load_explicit(&s->done, memory_order_acquire) >= issued;
+}
+
+/* Caller-runs: if s is waiting in the ready set, run it here up to target. */
+static void help_run(struct stream *s, uint64_t target)
+{
+    bool took;
+    plat_spin_lock(&s->lock);
+    took = engine_unready_locked(s);
+    plat_spin_unlock(&s->lock);
+    if (took) {
+        struct executor x = {s->dev->engine, NULL, target};
+        engine_run_stream(&x, s);
+    }
+}
+
+static bool reached(struct stream *s, uint64_t target)
+{
+    return atomic_load_explicit(&s->done, memory_order_seq_cst) >= target;
+}
+
+/* True while handle (if given) still names s: a stream destroyed by another
+ * thread during the wait ends the wait (its memory may be reused). */
+static bool still_alive(struct stream *s, const void *handle)
+{
+    return handle == NULL || obj_same(&s->hdr, handle);
+}
+
+static bool stop_ends(struct stream *s, unsigned how)
+{
+    return (how & WAIT_STOP_ENDS) && atomic_load_explicit(&s->stopped, memory_order_relaxed);
+}
+
+static enum sync_result wait_counted(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
+                                     unsigned how)
+{
+    uint64_t spin_until = plat_now_ns() + ((s->flags & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
+    bool may_run = how & WAIT_MAY_RUN, watch = (how & WAIT_WATCH_HANGS) && deadline == 0;
+    struct hang_watch hw;
+
+    for (unsigned i = 1; !reached(s, target); i++) {
+        if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY &&
+            still_alive(s, handle))
+            help_run(s, target);
+        plat_cpu_relax();
+        if ((i & 63) == 0 && (plat_now_ns() >= spin_until || !still_alive(s, handle) || stop_ends(s, how)))
+            break;
+    }
+    if (watch)
+        hang_watch_start(&hw, s);
+    while (!reached(s, target)) {
+        uint32_t word;
+        bool in_time;
+        uint64_t until = watch ? hang_watch_deadline(&hw) : deadline;
+        if (!still_alive(s, handle))
+            return SYNC_DESTROYED;
+        if (stop_ends(s, how))
+            return SYNC_STOPPED;
+        if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
+            help_run(s, target);
+            continue;
+        }
+        word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
+        want_wake_at(s, target);
+        /* seq_cst RMW, so also acquire: see engine_stream_killed. */
+        atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+        in_time = reached(s, target) || !still_alive(s, handle) || stop_ends(s, how) ||
+                  plat_futex_wait(&s->wake_word, word, until);
+        atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+        if (!in_time && !reached(s, target) && (!watch || hang_watch_check(&hw, s)))
+            return SYNC_TIMED_OUT;
+    }
+    return SYNC_DONE;
+}
+
+/* Waits until s has done target tasks. The waiter is counted in
+ * sync_waiters for the whole wait, spinning or asleep, so a worker does not
+ * keep the stream once it has emptied it (sched.c, linger): the next work
+ * is likely this host's, and caller-runs does it faster. */
+enum sync_result engine_wait_done(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
+                                  unsigned how)
+{
+    enum sync_result r;
+    /* seq_cst: as the increment in the sleep path (squeue.h, ordering 2). */
+    atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+    r = wait_counted(s, handle, target, deadline, how);
+    atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+    return r;
+}
+
+enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64_t deadline_ns, unsigned flags,
+                                    aclError *task_err)
+{
+    unsigned how = WAIT_STOP_ENDS | (deadline_ns == 0 ? WAIT_MAY_RUN : 0) |
+                   ((flags & SYNC_WATCH_HANGS) ? WAIT_WATCH_HANGS : 0);
+    enum sync_result r;
+    uint64_t target;
+    aclError err;
+
+    *task_err = ACL_SUCCESS;
+    plat_spin_lock(&s->lock);
+    target = s->issued;
+    plat_spin_unlock(&s->lock);
+    if (deadline_ns == 0 && still_alive(s, handle))
+        help_run(s, target);
+    r = engine_wait_done(s, handle, target, deadline_ns, how);
+    if (r != SYNC_DONE)
+        return r;
+    plat_spin_lock(&s->lock);
+    err = still_alive(s, handle) ? s->error : ACL_SUCCESS;
+    if (err != ACL_SUCCESS)
+        s->error = ACL_SUCCESS;
+    if (s->stop_error != ACL_SUCCESS)
+        s->stop_reported = true; /* the host knows now: new tasks are refused */
+    if (s->abort_seq != 0 && target <= s->abort_seq && still_alive(s, handle))
+        err = ACL_ERROR_RT_STREAM_ABORT; /* the work waited for was aborted */
+    plat_spin_unlock(&s->lock);
+    *task_err = err;
+    return SYNC_DONE;
+}
+
+/* Wakes every thread asleep in a wait on s so it notices s is gone (or
+ * stopped). */
+void engine_stream_killed(struct stream *s)
+{
+    /* Dekker with engine_wait_done, through RMWs on sync_waiters (no fences, which
+     * TSan cannot see): a waiter counts itself with an RMW before checking
+     * liveness and the stop flag; we killed the handle (or set the flag)
+     * before this RMW. If ours comes first in sync_waiters' order, the
+     * waiter's RMW reads from ours (release -> acquire) and sees the kill;
+     * if the waiter's comes first, we read a count above 0 and wake it.
+     * No waiter, no syscall. */
+    if (atomic_fetch_add_explicit(&s->sync_waiters, 0, memory_order_seq_cst) == 0)
+        return;
+    atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
+    plat_futex_wake_all(&s->wake_word);
+}
+
+void engine_wait_unowned(struct stream *s)
+{
+    /* A lingering owner lets go within a few polls of seeing the stream
+     * dead; a preempted one needs a time slice, hence the yield. Relaxed:
+     * the lock round trip below orders us after the owner's last critical
+     * section (going idle is one). */
+    for (unsigned i = 1; atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_RUNNING; i++) {
+        if (i < 1024)
+            plat_cpu_relax();
+        else
+            plat_thread_yield();
+    }
+    plat_spin_lock(&s->lock);
+    plat_spin_unlock(&s->lock);
+}
+
+aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
+{
+    struct hang_watch hw = {0, plat_now_ns(), plat_now_ns() + HANG_CHECK_NS, 0, false};
+    struct device *dev;
+    uint64_t target;
+
+    plat_spin_lock(&ev->lock);
+    target = ev->record_gen;
+    hw.last_done = ev->done_gen;
+    dev = atomic_load_explicit(&ev->dev, memory_order_relaxed);
+    if (dev != NULL && dev->engine != NULL)
+        hw.limit = dev->engine->hang_timeout_ns;
+    while (ev->done_gen < target) {
+        if (!obj_same(&ev->hdr, handle)) { /* destroyed by another thread */
+            plat_spin_unlock(&ev->lock);
+            return ACL_ERROR_RT_INVALID_HANDLE;
+        }
+        uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
+        uint64_t until = deadline_ns;
+        bool in_time;
+        if (until == 0) /* untimed: look for a hang every so often */
+            until = hang_watch_deadline(&hw);
+        ev->host_waiters++;
+        plat_spin_unlock(&ev->lock);
+        in_time = plat_futex_wait(&ev->wake_word, word, until);
+        plat_spin_lock(&ev->lock);
+        ev->host_waiters--;
+        if (in_time || ev->done_gen >= target)
+            continue;
+        if (deadline_ns != 0) {
+            plat_spin_unlock(&ev->lock);
+            return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+        }
+        uint64_t done = ev->done_gen;
+        plat_spin_unlock(&ev->lock);
+        if (hang_watch_check_event(&hw, ev, done))
+            return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+        plat_spin_lock(&ev->lock);
+    }
+    plat_spin_unlock(&ev->lock);
+    return ACL_SUCCESS;
+}
