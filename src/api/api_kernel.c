@@ -28,47 +28,73 @@ struct launch_desc {
     size_t extra_size;
 };
 
-static aclError read_cfg(const struct launch_desc *d, struct task *t)
+/* A switch attribute (prefetch, data dump, profiling) is 0 or 1. */
+static aclError check_switch(const struct launch_desc *d, size_t i, const char *name, uint8_t v)
+{
+    if (v <= 1)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs[%zu].value.%s is %u; it must be 0 or 1", d->fn, i,
+                    name, v);
+}
+
+/* One attribute into the kernel record. The device-side tuning attributes
+ * (unified-buffer size, block offset, block prefetch, data dump,
+ * profiling) are checked and accepted: they change nothing on a CPU. */
+static aclError read_attr(const struct launch_desc *d, size_t i, struct task_kernel *k)
+{
+    const aclrtLaunchKernelAttr *a = &d->cfg->attrs[i];
+    switch (a->id) {
+    case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+        if (a->value.schemMode > 1)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: schemMode %u is neither 0 (normal) nor 1 (batch)", d->fn,
+                            a->value.schemMode);
+        k->schedule_mode = a->value.schemMode;
+        return ACL_SUCCESS;
+    case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+        if ((unsigned)a->value.engineType > ACL_RT_ENGINE_TYPE_AIV)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: engineType %d is neither AIC (0) nor AIV (1)", d->fn,
+                            (int)a->value.engineType);
+        k->engine = (uint8_t)a->value.engineType;
+        return ACL_SUCCESS;
+    case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+        return ACL_SUCCESS; /* any value */
+    case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+        return check_switch(d, i, "isBlockTaskPrefetch", a->value.isBlockTaskPrefetch);
+    case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+        return check_switch(d, i, "isDataDump", a->value.isDataDump);
+    case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+        return check_switch(d, i, "enableProfiling", a->value.enableProfiling);
+    case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT: /* seconds */
+        k->timeout_us = (uint64_t)a->value.timeout * 1000000u;
+        return ACL_SUCCESS;
+    case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+        k->timeout_us = ((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow;
+        return ACL_SUCCESS;
+    }
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs[%zu].id %d is not a launch attribute", d->fn, i,
+                    (int)a->id);
+}
+
+static aclError read_cfg(const struct launch_desc *d, struct task_kernel *k)
 {
     const aclrtLaunchKernelCfg *cfg = d->cfg;
+    bool seconds = false, micros = false;
     if (cfg == NULL)
         return ACL_SUCCESS;
     if (cfg->numAttrs > 0 && cfg->attrs == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cfg->attrs is NULL but cfg->numAttrs is %zu", d->fn,
                         cfg->numAttrs);
     for (size_t i = 0; i < cfg->numAttrs; i++) {
-        const aclrtLaunchKernelAttr *a = &cfg->attrs[i];
-        switch (a->id) {
-        case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
-            if (a->value.schemMode > 1)
-                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: schemMode %u is neither 0 (normal) nor 1 (batch)",
-                                d->fn, a->value.schemMode);
-            t->u.kernel.schedule_mode = a->value.schemMode;
-            break;
-        case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
-            if ((unsigned)a->value.engineType > ACL_RT_ENGINE_TYPE_AIV)
-                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: engineType %d is neither AIC (0) nor AIV (1)", d->fn,
-                                (int)a->value.engineType);
-            t->u.kernel.engine = (uint8_t)a->value.engineType;
-            break;
-        case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT: /* seconds */
-            t->u.kernel.timeout_us = (uint64_t)a->value.timeout * 1000000u;
-            break;
-        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
-            t->u.kernel.timeout_us =
-                ((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow;
-            break;
-        case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
-            break; /* accepted; device-side tuning with no CPU effect */
-        default:
-            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs[%zu].id %d is not a launch attribute", d->fn,
-                            i, (int)a->id);
-        }
+        aclError err = read_attr(d, i, k);
+        if (err != ACL_SUCCESS)
+            return err;
+        seconds |= cfg->attrs[i].id == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT;
+        micros |= cfg->attrs[i].id == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
     }
+    if (seconds && micros)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs has both TIMEOUT (7) and TIMEOUT_US (8); give "
+                        "one of them", d->fn);
     return ACL_SUCCESS;
 }
 
@@ -143,7 +169,7 @@ static aclError launch(const struct launch_desc *d)
             .engine = ACL_RT_ENGINE_TYPE_AIV, /* vector unless told otherwise */
             .overflow_check = s->overflow_switch != 0, /* s->lock held: the switch as of issue */
         };
-        err = read_cfg(d, t);
+        err = read_cfg(d, &t->u.kernel);
         if (err == ACL_SUCCESS)
             err = fill_args(d, t);
         if (err != ACL_SUCCESS) {
