@@ -7,8 +7,7 @@
  * so a record's number and a wait's snapshot are taken atomically with the
  * task being queued.
  */
-#include "../core/core.h"
-#include "../core/model.h"
+#include "api_int.h"
 #include "../engine/engine.h"
 #include "../services/profile.h"
 
@@ -16,11 +15,6 @@
 #define EVENT_EX_FLAG_BITS 0x4Fu   /* aclrtCreateEventExWithFlag accepts these */
 
 static _Atomic uint32_t op_wait_timeout_s; /* aclrtSetOpWaitTimeout; relaxed: a setting */
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 static aclError resolve_event(const char *fn, aclrtEvent h, struct event **out)
 {
@@ -342,44 +336,45 @@ static struct event_view view(struct event *ev)
 static bool complete(const struct event_view *v) { return v->done_gen >= v->record_gen && !v->reset_done; }
 
 /* The checks every query shares: NULLs (100000), context and handle, then
- * the kinds of event the query refuses (207000, naming why); on success
- * *v is a consistent view of the event. */
-static aclError query_prelude(const char *fn, aclrtEvent event, const void *status, uint32_t refused_flags,
-                              bool refuse_ex, struct event **ev, struct event_view *v)
+ * the kinds of event the query refuses (207000, naming why). Returns the
+ * event, or NULL with *err set. */
+static struct event *query_prelude(const char *fn, aclrtEvent event, const void *status, uint32_t refused_flags,
+                                   bool refuse_ex, aclError *err)
 {
-    aclError err;
-    if (event == NULL || status == NULL)
-        return null_arg(fn, event == NULL ? "event" : "status");
-    err = resolve_event(fn, event, ev);
-    if (err != ACL_SUCCESS)
-        return err;
-    if ((refuse_ex && (*ev)->ex) || ((*ev)->flags & refused_flags))
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for %s events", fn,
-                        refuse_ex && (*ev)->ex ? "Ex" : "EXTERNAL");
-    err = model_refuse_captured_event(fn, *ev);
-    if (err != ACL_SUCCESS)
-        return err;
-    *v = view(*ev);
-    return ACL_SUCCESS;
+    struct event *ev = NULL;
+    if (event == NULL || status == NULL) {
+        *err = null_arg(fn, event == NULL ? "event" : "status");
+        return NULL;
+    }
+    *err = resolve_event(fn, event, &ev);
+    if (*err == ACL_SUCCESS && ((refuse_ex && ev->ex) || (ev->flags & refused_flags)))
+        *err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for %s events", fn,
+                        refuse_ex && ev->ex ? "Ex" : "EXTERNAL");
+    if (*err == ACL_SUCCESS)
+        *err = model_refuse_captured_event(fn, ev);
+    return *err == ACL_SUCCESS ? ev : NULL;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 {
-    struct event *ev;
+    aclError err;
+    struct event *ev = query_prelude("aclrtQueryEvent", event, status, 0, true, &err);
     struct event_view v;
-    aclError err = query_prelude("aclrtQueryEvent", event, status, 0, true, &ev, &v);
-    if (err == ACL_SUCCESS) /* never recorded counts as complete here (deprecated API) */
-        *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
-    return err;
+    if (ev == NULL)
+        return err;
+    v = view(ev); /* never recorded counts as complete here (deprecated API) */
+    *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
-    struct event *ev;
+    aclError err;
+    struct event *ev = query_prelude("aclrtQueryEventStatus", event, status, ACL_EVENT_EXTERNAL, false, &err);
     struct event_view v;
-    aclError err = query_prelude("aclrtQueryEventStatus", event, status, ACL_EVENT_EXTERNAL, false, &ev, &v);
-    if (err != ACL_SUCCESS)
+    if (ev == NULL)
         return err;
+    v = view(ev);
     if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
         *status = ev->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     else
@@ -389,12 +384,14 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
 {
-    struct event *ev;
+    aclError err;
+    struct event *ev = query_prelude("aclrtQueryEventWaitStatus", event, status, 0, true, &err);
     struct event_view v;
-    aclError err = query_prelude("aclrtQueryEventWaitStatus", event, status, 0, true, &ev, &v);
-    if (err == ACL_SUCCESS)
-        *status = v.waits_done >= v.waits_issued ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
-    return err;
+    if (ev == NULL)
+        return err;
+    v = view(ev);
+    *status = v.waits_done >= v.waits_issued ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
 }
 
 /* A sync while a profile runs: the host's wait for the event's newest
@@ -459,28 +456,28 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, 
     return sync_event(fn, event, timeout);
 }
 
-/* Timestamp of a completed event, or an error naming why there is none. */
-static aclError stamp_of(const char *fn, const char *arg, aclrtEvent event, uint64_t *ns)
+/* Timestamp of a completed event; 0 with *err naming why there is none. */
+static uint64_t stamp_of(const char *fn, const char *arg, aclrtEvent event, aclError *err)
 {
     struct event *ev;
     struct event_view v;
-    aclError err = resolve_event(fn, event, &ev);
-    if (err != ACL_SUCCESS)
-        return err;
+    *err = resolve_event(fn, event, &ev);
+    if (*err != ACL_SUCCESS)
+        return 0;
     if (ev->flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: '%s' is an EXTERNAL/IPC event, which has no time",
+        *err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: '%s' is an EXTERNAL/IPC event, which has no time",
                         fn, arg);
-    err = model_refuse_captured_event(fn, ev);
-    if (err != ACL_SUCCESS)
-        return err;
+    else
+        *err = model_refuse_captured_event(fn, ev);
+    if (*err != ACL_SUCCESS)
+        return 0;
     v = view(ev);
     if (v.record_gen == 0)
-        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: '%s' was never recorded", fn, arg);
-    if (v.done_gen < v.record_gen)
-        return acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+        *err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: '%s' was never recorded", fn, arg);
+    else if (v.done_gen < v.record_gen)
+        *err = acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
                         "%s: '%s' has not completed yet (synchronize its stream or the event first)", fn, arg);
-    *ns = v.ts;
-    return ACL_SUCCESS;
+    return *err == ACL_SUCCESS ? v.ts : 0;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
@@ -490,9 +487,9 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEv
     aclError err;
     if (ms == NULL || startEvent == NULL || endEvent == NULL)
         return null_arg(fn, ms == NULL ? "ms" : startEvent == NULL ? "startEvent" : "endEvent");
-    err = stamp_of(fn, "startEvent", startEvent, &a);
+    a = stamp_of(fn, "startEvent", startEvent, &err);
     if (err == ACL_SUCCESS)
-        err = stamp_of(fn, "endEvent", endEvent, &b);
+        b = stamp_of(fn, "endEvent", endEvent, &err);
     if (err == ACL_SUCCESS)
         *ms = (float)((double)((int64_t)(b - a)) / 1e6);
     return err;
@@ -505,7 +502,7 @@ ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *
     aclError err;
     if (event == NULL || timestamp == NULL)
         return null_arg(fn, event == NULL ? "event" : "timestamp");
-    err = stamp_of(fn, "event", event, &ns);
+    ns = stamp_of(fn, "event", event, &err);
     if (err == ACL_SUCCESS)
         *timestamp = ns / 1000u; /* µs on the monotonic clock ("since boot") */
     return err;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/core.h"
+#include "api_int.h"
 #include "../engine/engine.h"
 
 struct launch_desc {

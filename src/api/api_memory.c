@@ -9,15 +9,9 @@
  */
 #include <string.h>
 
-#include "../core/core.h"
-#include "../core/model.h"
+#include "api_int.h"
 #include "../services/devmem.h"
 #include "../services/profile.h"
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {

@@ -13,14 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/model.h"
+#include "api_int.h"
 #include "../engine/engine.h"
 #include "../services/profile.h"
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 aclError model_resolve(const char *fn, const void *h, struct model **out)
 {

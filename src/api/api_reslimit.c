@@ -12,7 +12,7 @@
  * thread-local handle, so a destroyed stream simply stops binding.
  * Threads: any host thread. Locks: device->lock, stream->lock, each alone.
  */
-#include "../core/core.h"
+#include "api_int.h"
 
 static _Thread_local void *tls_res_stream ACLCPU_TLS_HOT; /* handle of the bound stream, or NULL */
 

@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 
-#include "../core/core.h"
+#include "api_int.h"
 #include "../services/devmem.h"
 #include "../services/profile.h"
 

@@ -8,14 +8,8 @@
  * task, so a change affects only tasks issued afterwards) and by the
  * executor (failure mode, through the context).
  */
-#include "../core/core.h"
-#include "../core/model.h"
+#include "api_int.h"
 #include "../engine/engine.h"
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 /* Resolves the stream of a control call (failure mode, abort): NULL means
  * the default stream, which only Ascend 950, A3 and A2 accept (spec §5). */

@@ -576,21 +576,6 @@ static inline aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle 
 /* The cost aclcpuSetKernelCost declared for f, if any. */
 bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out);
 
-/* ---- launch blocking (api_stream_attr.c) ------------------------------------- */
-
-/* Reads ASCEND_RT_LAUNCH_BLOCKING (once, at aclInit or first use). */
-void launch_blocking_configure(void);
-/* True when a launch on s must wait for the stream (spec §9). */
-bool launch_blocks(struct stream *s);
-
-/* ---- core limits (api_reslimit.c) ----------------------------------------- */
-
-/* The cores of type (0 cube, 1 vector) the calling thread may use on d:
- * its bound stream's limit, else the device's, else the hardware's. */
-uint32_t reslimit_in_force(struct device *d, int type);
-/* Both types at once (cube in out[0], vector in out[1]), for launches. */
-void reslimits_in_force(struct device *d, uint32_t out[2]);
-
 /* ---- callbacks to subscribed threads (report.c) ------------------------- */
 
 aclError report_subscribe(uint64_t thread, struct stream *s);

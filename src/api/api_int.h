@@ -1,0 +1,40 @@
+/*
+ * api_int.h - helpers the API files share (src/api only). The runtime's
+ * own functions are declared by core.h, model.h and engine.h.
+ */
+#ifndef ACLCPU_API_INT_H
+#define ACLCPU_API_INT_H
+
+#include "../core/core.h"
+#include "../core/model.h"
+
+/* Records "fn: argument 'arg' is NULL" and returns 100000. Inline, so the
+ * compiler sees that the code it returns is never ACL_SUCCESS. */
+static inline aclError null_arg(const char *fn, const char *arg)
+{
+    (void)acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
+    return ACL_ERROR_INVALID_PARAM;
+}
+
+/* ---- model run instances (api_model.c) ------------------------------------ */
+
+/* Resolves a model handle for fn: 100000 if NULL, 107017 if not live. */
+aclError model_resolve(const char *fn, const void *h, struct model **out);
+
+/* ---- launch blocking (api_stream_attr.c) ---------------------------------- */
+
+/* Reads ASCEND_RT_LAUNCH_BLOCKING (once, at aclInit or first use). */
+void launch_blocking_configure(void);
+/* Called with s->lock held: true when a launch on s must wait for the
+ * stream (spec §9). */
+bool launch_blocks(struct stream *s);
+
+/* ---- core limits (api_reslimit.c) ----------------------------------------- */
+
+/* The cores of type (0 cube, 1 vector) the calling thread may use on d:
+ * its bound stream's limit, else the device's, else the hardware's. */
+uint32_t reslimit_in_force(struct device *d, int type);
+/* Both types at once (cube in out[0], vector in out[1]), for launches. */
+void reslimits_in_force(struct device *d, uint32_t out[2]);
+
+#endif
