@@ -20,14 +20,13 @@ static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_ki
         err = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
                        "%s: stream %d has no subscribed thread; call aclrtSubscribeReport first", fn, s->id);
     if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, kind, &t);
+        err = stream_task_new(fn, kind, &t);
     if (err != ACL_SUCCESS)
         return err;
     t->u.host.fn = f;
     t->u.host.arg = arg;
     t->u.host.block = block;
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    return stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)

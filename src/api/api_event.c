@@ -106,37 +106,6 @@ static aclError check_same_device(const char *fn, struct event *ev, struct strea
                     ev->dev->id, s->id, s->dev->id);
 }
 
-enum fill_result { FILLED, SKIPPED, DEAD, NO_SLOT };
-
-/* Called with ev->lock held: fills an eager event task of kind for s. A
- * record takes the next record number (and a lazy event its id); a wait
- * snapshots the newest record (an EXTERNAL event's waits wait until it is
- * set instead), and a wait on a never-recorded event queues nothing. */
-static enum fill_result fill_locked(struct event *ev, const void *event, struct stream *s, struct task *t,
-                                    enum task_kind kind, uint32_t timeout_ms)
-{
-    bool flag_event = (ev->flags & ACL_EVENT_EXTERNAL) != 0;
-    if (!obj_same(&ev->hdr, event))
-        return DEAD;
-    if (kind == TASK_EVENT_RECORD && event_take_lazy_slot_locked(ev) != ACL_SUCCESS)
-        return NO_SLOT;
-    if (kind == TASK_EVENT_WAIT && ev->record_gen == 0 && !flag_event)
-        return SKIPPED;
-    t->u.event.ev = ev;
-    if (kind == TASK_EVENT_RECORD) {
-        t->u.event.gen = ++ev->record_gen;
-        ev->last_recorder = obj_handle(&s->hdr);
-        ev->newest_in_model = false; /* this record is the newest now */
-    } else if (kind == TASK_EVENT_WAIT) {
-        t->u.event.gen = flag_event ? GEN_FLAG : ev->record_gen; /* the snapshot: the newest record now */
-        t->u.event.recorder = ev->last_recorder;
-        t->u.event.timeout_ms = timeout_ms;
-        ev->waits_issued++;
-    }
-    atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
-    return FILLED;
-}
-
 /* A record, wait or reset on a stream that records into a model (or a
  * wait that may join a capture) goes to core/capture.c. */
 static aclError model_path(const char *fn, enum task_kind kind, struct event *ev, aclrtEvent event, struct stream *s,
@@ -149,50 +118,34 @@ static aclError model_path(const char *fn, enum task_kind kind, struct event *ev
     return model_event_record(fn, ev, event, s, stream, false, handled);
 }
 
-/* Called with s->lock and ev->lock held: must this call take the model
- * path after all (a capture began under our feet, or the waited event was
- * recorded in one)? */
-static bool belongs_to_model_locked(const struct stream *s, const struct event *ev, enum task_kind kind)
-{
-    return s->rec_lane != NULL || s->update != NULL || (kind == TASK_EVENT_WAIT && ev->newest_in_model);
-}
-
+/* Queues a record, wait or reset of ev on the stream; event_issue_locked
+ * gives it its record number. While some model records, the model path
+ * may take the task first; a capture that begins between that look and
+ * the issue sends it there after all. */
 static aclError issue_event_task(const char *fn, aclrtStream stream, aclrtEvent event, struct event *ev,
                                  enum task_kind kind, uint32_t timeout_ms)
 {
-    bool slow = model_recording_anywhere(), handled;
-    enum fill_result r;
+    struct submit sub = {.fn = fn, .stream = stream, .event = event, .model_asked = model_recording_anywhere()};
+    bool handled;
     struct stream *s;
     struct task *t;
     aclError err = stream_resolve(fn, stream, &s);
 
     if (err == ACL_SUCCESS)
         err = check_same_device(fn, ev, s);
-    for (; err == ACL_SUCCESS;) {
-        if (slow && ((err = model_path(fn, kind, ev, event, s, stream, &handled)) != ACL_SUCCESS || handled))
+    while (err == ACL_SUCCESS) {
+        if (sub.model_asked && ((err = model_path(fn, kind, ev, event, s, stream, &handled)) != ACL_SUCCESS || handled))
             return err;
-        err = stream_begin_task(fn, s, stream, kind, &t);
+        err = stream_task_new(fn, kind, &t);
         if (err != ACL_SUCCESS)
             return err;
-        plat_spin_lock(&ev->lock);
-        if (!slow && belongs_to_model_locked(s, ev, kind)) {
-            plat_spin_unlock(&ev->lock);
-            stream_abandon(s, t);
-            slow = true;
-            continue;
-        }
-        r = fill_locked(ev, event, s, t, kind, timeout_ms);
-        plat_spin_unlock(&ev->lock);
-        if (r == FILLED) {
-            stream_commit(s, t);
-            return ACL_SUCCESS;
-        }
-        stream_abandon(s, t);
-        if (r == SKIPPED)
-            return ACL_SUCCESS; /* a wait on a never-recorded event does nothing */
-        return r == DEAD ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
-                         : acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,
-                                    ev->dev->id);
+        t->u.event.ev = ev;
+        t->u.event.timeout_ms = timeout_ms;
+        err = stream_submit(&sub, s, t);
+        if (!sub.model_path)
+            return err; /* queued, refused, or a wait on a never-recorded event (nothing to do) */
+        sub.model_asked = true;
+        sub.model_path = false;
     }
     return err;
 }
@@ -606,6 +559,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
 static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStream stream, enum task_kind kind,
                                   uint32_t timeout_ms)
 {
+    struct submit sub = {.fn = fn, .stream = stream, .event = notify};
     struct event *n;
     struct stream *s;
     struct task *t;
@@ -615,24 +569,12 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
     if (err == ACL_SUCCESS)
         err = check_same_device(fn, n, s);
     if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, kind, &t);
+        err = stream_task_new(fn, kind, &t);
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&n->lock);
-    if (!obj_same(&n->hdr, notify)) {
-        plat_spin_unlock(&n->lock);
-        stream_abandon(s, t);
-        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the notify was destroyed during the call", fn);
-    }
     t->u.event.ev = n;
-    t->u.event.gen = kind == TASK_NOTIFY_RECORD ? ++n->record_gen : 0;
-    if (kind == TASK_NOTIFY_RECORD)
-        n->last_recorder = obj_handle(&s->hdr);
     t->u.event.timeout_ms = timeout_ms;
-    atomic_fetch_add_explicit(&n->pending_tasks, 1, memory_order_relaxed); /* under n->lock */
-    plat_spin_unlock(&n->lock);
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    return stream_submit(&sub, s, t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)

@@ -21,14 +21,6 @@ static inline aclError null_arg(const char *fn, const char *arg)
 /* Resolves a model handle for fn: 100000 if NULL, 107017 if not live. */
 aclError model_resolve(const char *fn, const void *h, struct model **out);
 
-/* ---- launch blocking (api_stream_attr.c) ---------------------------------- */
-
-/* Reads ASCEND_RT_LAUNCH_BLOCKING (once, at aclInit or first use). */
-void launch_blocking_configure(void);
-/* Called with s->lock held: true when a launch on s must wait for the
- * stream (spec §9). */
-bool launch_blocks(struct stream *s);
-
 /* ---- core limits (api_reslimit.c) ----------------------------------------- */
 
 /* The cores of type (0 cube, 1 vector) the calling thread may use on d:

@@ -129,8 +129,39 @@ static aclError fill_args(const struct launch_desc *d, struct task *t)
     return ACL_SUCCESS; /* task_args_reserve noted where the bytes are */
 }
 
+/* Makes the kernel task without locks: the record, the launch attributes
+ * and the argument copy. On failure it holds nothing. */
+static aclError make_kernel_task(const struct launch_desc *d, aclcpuKernelFn kfn, const struct kfunc *kf,
+                                 const uint32_t limits[2], struct task **out)
+{
+    struct task *t;
+    aclError err = stream_task_new(d->fn, TASK_KERNEL, &t);
+    if (err != ACL_SUCCESS)
+        return err;
+    /* Every field, so a reused record needs no clearing; fill_args sets
+     * args_size, the binary comes with the submit and stream_submit copies
+     * the overflow switch. */
+    t->u.kernel = (struct task_kernel){
+        .fn = kfn,
+        .kf = kf,
+        .blocks = d->blocks,
+        .core_limit = {(uint16_t)limits[0], (uint16_t)limits[1]},
+        .engine = ACL_RT_ENGINE_TYPE_AIV, /* vector unless told otherwise */
+    };
+    err = read_cfg(d, &t->u.kernel);
+    if (err == ACL_SUCCESS)
+        err = fill_args(d, t);
+    if (err != ACL_SUCCESS) {
+        stream_task_drop(t);
+        return err;
+    }
+    *out = t;
+    return ACL_SUCCESS;
+}
+
 static aclError launch(const struct launch_desc *d)
 {
+    struct submit sub = {.fn = d->fn, .stream = d->stream};
     uint32_t limits[2];
     aclcpuKernelFn kfn;
     const struct kfunc *kf = NULL;
@@ -153,39 +184,19 @@ static aclError launch(const struct launch_desc *d)
     if (err != ACL_SUCCESS)
         return err;
     /* The core limits in force for this thread, recorded with the kernel
-     * (cooperative: the block count is not clamped). Read before taking
-     * the stream lock: a bound stream's limit needs that stream's lock. */
+     * (cooperative: the block count is not clamped). */
     reslimits_in_force(s->dev, limits);
-    err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
-    if (err == ACL_SUCCESS) {
-        /* Every field, so a reused record needs no clearing; bin is
-         * attached just before the commit (the task then holds it), and
-         * fill_args sets args_size. */
-        t->u.kernel = (struct task_kernel){
-            .fn = kfn,
-            .kf = kf,
-            .blocks = d->blocks,
-            .core_limit = {(uint16_t)limits[0], (uint16_t)limits[1]},
-            .engine = ACL_RT_ENGINE_TYPE_AIV, /* vector unless told otherwise */
-            .overflow_check = s->overflow_switch != 0, /* s->lock held: the switch as of issue */
-        };
-        err = read_cfg(d, &t->u.kernel);
-        if (err == ACL_SUCCESS)
-            err = fill_args(d, t);
-        if (err != ACL_SUCCESS) {
-            stream_abandon(s, t);
-        } else {
-            bool blocking = launch_blocks(s); /* s->lock held */
-            t->u.kernel.bin = bin; /* the task now holds the binary reference */
-            stream_commit(s, t);
-            /* ASCEND_RT_LAUNCH_BLOCKING: wait, and return what execution returned. */
-            return blocking ? engine_sync_stream(s, d->stream != NULL ? d->stream : obj_handle(&s->hdr), 0,
-                                                 ACL_SUCCESS)
-                            : ACL_SUCCESS;
-        }
+    err = make_kernel_task(d, kfn, kf, limits, &t);
+    if (err != ACL_SUCCESS) {
+        if (bin != NULL)
+            binary_put_inflight(bin);
+        return err;
     }
-    if (bin != NULL)
-        binary_put_inflight(bin);
+    t->u.kernel.bin = bin; /* the task holds the binary reference now */
+    err = stream_submit(&sub, s, t);
+    /* ASCEND_RT_LAUNCH_BLOCKING: wait, and return what execution returned. */
+    if (ACLCPU_UNLIKELY(sub.blocks))
+        return engine_sync_stream(s, d->stream != NULL ? d->stream : obj_handle(&s->hdr), 0, ACL_SUCCESS);
     return err;
 }
 

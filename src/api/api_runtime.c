@@ -36,7 +36,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
                 fclose(f);
         }
         devices_configure();
-        launch_blocking_configure();
+        stream_blocking_configure();
         prof_env_start(); /* ACLCPU_PROFILE */
         initialised = true;
         finalised = false;

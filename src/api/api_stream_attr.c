@@ -163,37 +163,6 @@ static aclError set_field(const char *fn, aclrtStream stream, size_t offset, uin
 
 /* ---- launch blocking (spec §9) ----------------------------------------------------- */
 
-/* ASCEND_RT_LAUNCH_BLOCKING=1 makes launches wait; read once. Relaxed: a
- * setting read at start-up, not a synchronisation point. */
-static _Atomic int env_blocking = -1;
-
-void launch_blocking_configure(void)
-{
-    const char *v = plat_getenv("ASCEND_RT_LAUNCH_BLOCKING");
-    atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
-}
-
-/* Called with s->lock held. Runs on every launch: the usual answer (the
- * mode follows the environment, which does not ask for blocking) comes
- * first. */
-bool launch_blocks(struct stream *s)
-{
-    int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
-    if (env < 0) {
-        launch_blocking_configure();
-        env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
-    }
-    bool asked = s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV
-                     ? env == 1
-                     : s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
-    if (!asked)
-        return false;
-    /* Never on these streams, products, inside a non-blocking region, or
-     * while the stream records for a model (nothing runs then). */
-    return !(s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
-           soc_has_ctrl_sq(s->dev->soc) && s->nonblocking_depth == 0 && s->rec_lane == NULL;
-}
-
 static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t mode)
 {
     struct context *ctx;
@@ -245,7 +214,7 @@ ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint6
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: no aclrtNonBlockingLaunchBegin is open on stream %d", fn,
                         s->id);
     }
-    sync = --s->nonblocking_depth == 0 && launch_blocks(s);
+    sync = --s->nonblocking_depth == 0 && stream_launch_blocks_locked(s);
     plat_spin_unlock(&s->lock);
     return sync ? engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), 0, ACL_SUCCESS)
                 : ACL_SUCCESS;

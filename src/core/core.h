@@ -132,7 +132,7 @@ struct task_kernel {
  * A task record. The first cache line holds all a kernel launch writes and
  * its executor reads, so handing a launch to a worker moves one line; the
  * argument bytes follow, touched only by launches that have arguments.
- * Every way a record is made (stream_begin_task, replay.c) sets prof_id.
+ * Every way a record is made (stream_task_new, replay.c) sets prof_id.
  */
 struct task {
     struct qnode q;            /* stream queue, model lane or free-list link (task_next) */
@@ -456,17 +456,69 @@ static inline aclError stream_resolve(const char *fn, const void *handle, struct
     return ACLCPU_LIKELY(*out != NULL) ? ACL_SUCCESS : stream_stale(fn, handle);
 }
 
+/* Event and notify tasks: filled at issue under the event's lock too. */
+static inline bool task_kind_is_event(enum task_kind kind)
+{
+    return kind >= TASK_EVENT_RECORD && kind <= TASK_NOTIFY_WAIT;
+}
+
+/* Why a stream (or, for its tasks, an event) takes no task now: found
+ * under the locks by stream_submit, told to the caller once they are
+ * dropped. The last two are not failures. */
+enum refusal {
+    REFUSE_NONE = 0,
+    REFUSE_STREAM_DEAD,          /* the stream was destroyed since it was resolved */
+    REFUSE_STOPPED,              /* aclrtStreamStop */
+    REFUSE_STOP_FAILED,          /* STOP mode tripped and a sync reported it */
+    REFUSE_UPDATE_KERNELS_ONLY,  /* a task-group update takes kernels only */
+    REFUSE_LANE_CLOSED,          /* bound to a model whose build ended */
+    REFUSE_CAPTURE_INVALIDATED,
+    REFUSE_CALLBACK_IN_MODEL,
+    REFUSE_GROUP_KERNELS_ONLY,   /* an open task group takes kernels only */
+    REFUSE_EVENT_DEAD,           /* the event (or notify) was destroyed since it was resolved */
+    REFUSE_NO_EVENT_SLOT,        /* a lazy event's first record found no event id left */
+    SKIP_NEVER_RECORDED,         /* a wait on a never-recorded event: nothing to queue */
+    SKIP_MODEL_PATH,             /* an event task that belongs to a model after all (see submit.model_asked) */
+};
+
+/* What stream_submit needs besides the task, and what it tells back. */
+struct submit {
+    const char *fn;              /* the API function, for messages */
+    const void *stream;          /* the caller's stream handle; NULL for a default stream */
+    /* Event and notify tasks: the handle t->u.event.ev was resolved from
+     * (NULL: a task capture.c planned whole), and whether the caller has
+     * already offered the task to the model path. */
+    const void *event;
+    bool model_asked;
+    /* Out: the caller must wait for the stream (ASCEND_RT_LAUNCH_BLOCKING;
+     * kernels and model runs). */
+    bool blocks;
+    /* Out: an event task found, under the locks, that it belongs to a
+     * model (a capture began meanwhile): nothing was queued, ask the model
+     * path. */
+    bool model_path;
+};
+
 /*
- * Starts a new task on s (named by handle, or NULL for a default stream):
- * returns with s->lock held and *out pointing at a task of the given kind,
- * or fails (lock not held). The caller fills the task and calls
- * stream_commit, which queues it and drops the lock.
+ * A launch in two steps. The caller makes a task and fills it without
+ * locks (arguments copied, references taken); stream_submit then takes
+ * s->lock only to check that s takes it (and, for an event task, to give
+ * it its record number under the event's lock), to copy the stream's
+ * settings into it, and to queue it. On a refusal it gives the task back
+ * (stream_task_drop) and returns the error, formatted after the unlock.
  */
-aclError stream_begin_task(const char *fn, struct stream *s, const void *handle, enum task_kind kind,
-                           struct task **out);
+aclError stream_task_new(const char *fn, enum task_kind kind, struct task **out);
+aclError stream_submit(struct submit *sub, struct stream *s, struct task *t);
+/* Gives back a task that never reached a stream, with what it holds. */
+void stream_task_drop(struct task *t);
+/* Called with s->lock held (dropped here): queues t; stream_submit's last
+ * step. */
 void stream_commit(struct stream *s, struct task *t);
-/* Gives back a task taken with stream_begin_task and drops the lock. */
-void stream_abandon(struct stream *s, struct task *t);
+/* Reads ASCEND_RT_LAUNCH_BLOCKING (once, at aclInit or first use). */
+void stream_blocking_configure(void);
+/* Called with s->lock held: must a launch on s wait for the stream
+ * (ASCEND_RT_LAUNCH_BLOCKING or the stream's blocking mode)? */
+bool stream_launch_blocks_locked(const struct stream *s);
 /* Task records come from a per-thread cache (task.c). */
 struct task *task_alloc(void);
 void task_free(struct task *t);
@@ -602,7 +654,10 @@ void event_reset_done(struct task *t);
 void event_task_release(struct task *t);
 /* The newest record of ev that ran (for the profile). */
 uint64_t event_done_gen(struct event *ev);
-aclError event_take_lazy_slot_locked(struct event *ev);
+/* Called with s->lock held by stream_submit: fills event or notify task t
+ * for s under the event's lock (a record takes the next record number, a
+ * wait snapshots the newest) and counts it pending. */
+enum refusal event_issue_locked(struct stream *s, struct task *t, const struct submit *sub);
 
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out);
 aclError notify_create(struct context *ctx, struct event **out);

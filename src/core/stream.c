@@ -3,9 +3,12 @@
  * task, and the stream-state callbacks.
  *
  * DESIGN: a stream is a singly linked FIFO of task records with a dummy
- * node. Launchers append at the tail under the stream's lock (the issue
- * lock): one critical section per launch, in which the handle, STOP mode
- * and the stream's settings are checked and the task is filled and linked.
+ * node. A launcher makes and fills its task first, without locks
+ * (stream_task_new), then hands it to stream_submit: one critical section
+ * under the stream's lock (the issue lock), in which the handle, STOP mode
+ * and model recording are checked, the stream's settings are copied into
+ * the task and it is linked. Nothing in it allocates or formats: a refusal
+ * is a reason code, turned into a message after the unlock.
  * stream_commit is the one place a task joins a stream. The stream's owner
  * (the executor running it, sync.c) takes tasks from the other end without
  * the lock: the link it follows is published with a release store, and
@@ -135,60 +138,13 @@ aclError stream_stale(const char *fn, const void *handle)
                     fn, handle);
 }
 
-/* Called with s->lock held, for a stream that is stopped, tripped STOP
- * mode or records for a model: why s takes no task of this kind now (0 if
- * it does). */
-static ACLCPU_COLD aclError rare_refusal_locked(const char *fn, struct stream *s, enum task_kind kind)
-{
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
-        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
-                        "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
-                        s->id);
-    /* Before a sync has reported the failure, tasks are taken and dropped
-     * (stream_commit). */
-    if (s->stop_error != ACL_SUCCESS && s->stop_reported)
-        return acl_fail(s->stop_error,
-                        "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
-                        "no new tasks (destroy it and create another)",
-                        fn, s->id, s->stop_error, acl_error_name(s->stop_error));
-    if (s->rec_lane != NULL || s->update != NULL)
-        return model_check_recordable_locked(fn, s, kind);
-    return ACL_SUCCESS;
-}
+/* ---- submitting a task ----------------------------------------------------- */
 
-/* Called with s->lock held: why s takes no task of this kind now (0 if it
- * does). */
-static inline aclError refusal_locked(const char *fn, struct stream *s, const void *handle, enum task_kind kind)
+aclError stream_task_new(const char *fn, enum task_kind kind, struct task **out)
 {
-    /* Re-checked under the lock: the stream may have died (or been reused
-     * for a new stream) since the handle was resolved. */
-    if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
-                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
-        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
-    /* One test for the rare cases. Relaxed stopped: set under the lock we
-     * hold. */
-    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed) || s->stop_error != ACL_SUCCESS ||
-                        s->rec_lane != NULL || s->update != NULL))
-        return rare_refusal_locked(fn, s, kind);
-    return ACL_SUCCESS;
-}
-
-aclError stream_begin_task(const char *fn, struct stream *s, const void *handle, enum task_kind kind,
-                           struct task **out)
-{
-    aclError err;
-    /* Taken before the lock, to keep the critical section short. */
     struct task *t = task_alloc();
-
     if (ACLCPU_UNLIKELY(t == NULL))
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for a task record", fn);
-    plat_spin_lock(&s->lock);
-    err = refusal_locked(fn, s, handle, kind);
-    if (ACLCPU_UNLIKELY(err != ACL_SUCCESS)) {
-        plat_spin_unlock(&s->lock);
-        task_free(t);
-        return err;
-    }
     atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
     t->kind = (uint8_t)kind;
     /* Every kind: the profiler's hooks test it (0 unless prof_issue_locked
@@ -201,6 +157,164 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
     }
     *out = t;
     return ACL_SUCCESS;
+}
+
+void stream_task_drop(struct task *t)
+{
+    /* An event task counts as pending only once issued (event_issue_locked):
+     * before, it holds nothing. */
+    if (!task_kind_is_event((enum task_kind)t->kind))
+        task_release(t);
+    task_free(t);
+}
+
+/* Called with s->lock held, for a stream that is stopped, tripped STOP
+ * mode or records for a model: why s takes no task of this kind now. */
+static ACLCPU_COLD enum refusal rare_refusal_locked(const struct stream *s, enum task_kind kind)
+{
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+        return REFUSE_STOPPED;
+    /* Before a sync has reported the failure, tasks are taken and dropped
+     * (stream_commit). */
+    if (s->stop_error != ACL_SUCCESS && s->stop_reported)
+        return REFUSE_STOP_FAILED;
+    if (s->rec_lane != NULL || s->update != NULL)
+        return model_refusal_locked(s, kind);
+    return REFUSE_NONE;
+}
+
+/* Called with s->lock held: why s takes no task of this kind now. */
+static inline enum refusal refusal_locked(const struct stream *s, const void *handle, enum task_kind kind)
+{
+    /* Re-checked under the lock: the stream may have died (or been reused
+     * for a new stream) since the handle was resolved. */
+    if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
+                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
+        return REFUSE_STREAM_DEAD;
+    /* One test for the rare cases. Relaxed stopped: set under the lock we
+     * hold. */
+    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed) || s->stop_error != ACL_SUCCESS ||
+                        s->rec_lane != NULL || s->update != NULL))
+        return rare_refusal_locked(s, kind);
+    return REFUSE_NONE;
+}
+
+/* The message and code of a refusal, made once the locks are dropped. */
+static ACLCPU_COLD aclError refusal_error(const struct submit *sub, const struct stream *s, const struct task *t,
+                                          enum refusal why, aclError stop_code)
+{
+    const char *fn = sub->fn;
+    int32_t id = atomic_load_explicit(&s->id, memory_order_relaxed);
+    switch (why) {
+    case REFUSE_NONE:
+    case SKIP_NEVER_RECORDED:
+    case SKIP_MODEL_PATH:
+        break;
+    case REFUSE_STREAM_DEAD:
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
+    case REFUSE_STOPPED:
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                        "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn, id);
+    case REFUSE_STOP_FAILED:
+        return acl_fail(stop_code,
+                        "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
+                        "no new tasks (destroy it and create another)",
+                        fn, id, stop_code, acl_error_name(stop_code));
+    case REFUSE_UPDATE_KERNELS_ONLY:
+        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                        "%s: stream %d is updating a task group, which holds kernels only", fn, id);
+    case REFUSE_LANE_CLOSED:
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: stream %d is bound to a model that aclmdlRIBuildEnd finished; it takes no more tasks "
+                        "(aclrtPersistentTaskClean empties it for new ones)",
+                        fn, id);
+    case REFUSE_CAPTURE_INVALIDATED:
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+                        "%s: the capture stream %d takes part in was invalidated; end it with aclmdlRICaptureEnd", fn,
+                        id);
+    case REFUSE_CALLBACK_IN_MODEL:
+        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                        "%s: a model cannot hold aclrtLaunchCallback tasks (use aclrtLaunchHostFunc)", fn);
+    case REFUSE_GROUP_KERNELS_ONLY:
+        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "%s: a task group holds kernels only", fn);
+    case REFUSE_EVENT_DEAD:
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the %s was destroyed during the call", fn,
+                        t->kind >= TASK_NOTIFY_RECORD ? "notify" : "event");
+    case REFUSE_NO_EVENT_SLOT:
+        return acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,
+                        atomic_load_explicit(&t->u.event.ev->dev, memory_order_relaxed)->id);
+    }
+    return ACL_SUCCESS;
+}
+
+/* After a refusal (locks dropped): tells the caller and gives t back. */
+static ACLCPU_COLD aclError refused(struct submit *sub, const struct stream *s, struct task *t, enum refusal why,
+                                    aclError stop_code)
+{
+    aclError err = refusal_error(sub, s, t, why, stop_code);
+    sub->model_path = why == SKIP_MODEL_PATH;
+    stream_task_drop(t);
+    return err;
+}
+
+aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
+{
+    enum task_kind kind = (enum task_kind)t->kind;
+    enum refusal why;
+    aclError stop_code;
+
+    plat_spin_lock(&s->lock);
+    why = refusal_locked(s, sub->stream, kind);
+    if (ACLCPU_UNLIKELY(task_kind_is_event(kind)) && why == REFUSE_NONE)
+        why = event_issue_locked(s, t, sub);
+    if (ACLCPU_UNLIKELY(why != REFUSE_NONE)) {
+        stop_code = s->stop_error;
+        plat_spin_unlock(&s->lock);
+        return refused(sub, s, t, why, stop_code);
+    }
+    /* The stream's settings as of issue. */
+    if (ACLCPU_LIKELY(kind == TASK_KERNEL)) {
+        t->u.kernel.overflow_check = s->overflow_switch != 0;
+        sub->blocks = stream_launch_blocks_locked(s);
+    } else if (kind == TASK_MODEL_RUN) {
+        sub->blocks = stream_launch_blocks_locked(s); /* ASCEND_RT_LAUNCH_BLOCKING covers model runs (spec §9) */
+    }
+    stream_commit(s, t); /* drops s->lock */
+    return ACL_SUCCESS;
+}
+
+/* ---- launch blocking (spec §9) ---------------------------------------------- */
+
+/* ASCEND_RT_LAUNCH_BLOCKING=1 makes launches wait; read once. Relaxed: a
+ * setting read at start-up, not a synchronisation point. */
+static _Atomic int env_blocking = -1;
+
+void stream_blocking_configure(void)
+{
+    const char *v = plat_getenv("ASCEND_RT_LAUNCH_BLOCKING");
+    atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
+}
+
+/* Runs on every launch: the usual answer (the mode follows the
+ * environment, which does not ask for blocking) comes first. */
+bool stream_launch_blocks_locked(const struct stream *s)
+{
+    int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+    if (ACLCPU_UNLIKELY(env < 0)) {
+        stream_blocking_configure();
+        env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+    }
+    bool asked = s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV
+                     ? env == 1
+                     : s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
+    if (ACLCPU_LIKELY(!asked))
+        return false;
+    /* Never on these streams, products, inside a non-blocking region, or
+     * while the stream records for a model (nothing runs then). */
+    return !(atomic_load_explicit(&s->flags, memory_order_relaxed) &
+             (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
+           soc_has_ctrl_sq(atomic_load_explicit(&s->dev, memory_order_relaxed)->soc) && s->nonblocking_depth == 0 &&
+           s->rec_lane == NULL;
 }
 
 /* Called with s->lock held (dropped here): a task issued after the stream
@@ -298,17 +412,6 @@ static void free_kernel_args(struct task *t)
 {
     if (ACLCPU_UNLIKELY(t->u.kernel.args_size > TASK_INLINE_ARGS))
         free(task_kernel_args(t));
-}
-
-void stream_abandon(struct stream *s, struct task *t)
-{
-    plat_spin_unlock(&s->lock);
-    /* An argument copy is all a task holds before it is committed: a
-     * kernel's binary reference and an event's pending count are attached
-     * just before stream_commit. */
-    if (t->kind == TASK_KERNEL)
-        free_kernel_args(t);
-    task_free(t);
 }
 
 void *task_args_reserve(struct task *t, size_t n)
