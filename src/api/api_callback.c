@@ -9,6 +9,7 @@
  * aclrtProcessReport (report.c).
  */
 #include "../core/core.h"
+#include "../engine/engine.h"
 
 static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_kind kind, void (*f)(void *),
                                 void *arg, bool block)

@@ -628,13 +628,6 @@ static inline aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle 
 /* The cost aclcpuSetKernelCost declared for f, if any. */
 bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out);
 
-/* ---- callbacks to subscribed threads (report.c) ------------------------- */
-
-aclError report_subscribe(uint64_t thread, struct stream *s);
-aclError report_unsubscribe(uint64_t thread, struct stream *s);
-bool report_is_subscribed(struct stream *s);
-aclError report_process(int32_t timeout_ms);
-
 /* ---- events (event.c) ------------------------------------------------------ */
 
 /* Executor hooks (called by the engine while it owns the task's stream). */

@@ -217,16 +217,4 @@ void model_stream_gone(struct stream *s);
 /* Drops every model of ctx (context teardown). */
 void model_destroy_all(struct context *ctx);
 
-/* ---- engine/replay.c ---------------------------------------------------------- */
-
-struct executor;
-/* Executors of the model task kinds (exec.c dispatches to them). */
-enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
-enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
-void replay_group_update(struct task *t);
-/* Pushes the run's first task onto a lane's runner. */
-void replay_start_lane(struct lane *l, uint64_t run);
-/* aclmdlRIAbort: stops the run under way at its next task or block. */
-void replay_abort(struct model *m);
-
 #endif

@@ -142,4 +142,20 @@ struct block_ctx {
 };
 extern _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
 
+/* ---- model runs (replay.c) ----------------------------------------------- */
+
+struct lane;
+struct model;
+/* Pushes the run's first task onto a lane's runner. */
+void replay_start_lane(struct lane *l, uint64_t run);
+/* aclmdlRIAbort: stops the run under way at its next task or block. */
+void replay_abort(struct model *m);
+
+/* ---- callbacks to subscribed threads (report.c) ----------------------------- */
+
+aclError report_subscribe(uint64_t thread, struct stream *s);
+aclError report_unsubscribe(uint64_t thread, struct stream *s);
+bool report_is_subscribed(struct stream *s);
+aclError report_process(int32_t timeout_ms);
+
 #endif

@@ -109,7 +109,12 @@ struct task *engine_go_idle_locked(struct stream *s);
  * aclrtStreamStop waiting for the running task to end. */
 void engine_halt_locked(struct stream *s);
 
-/* report.c (core): callbacks delivered to subscribed threads */
+/* report.c: posts a callback task to its stream's subscribed thread. */
 enum run_result report_post(struct stream *s, struct task *t);
+
+/* replay.c: executors of the model task kinds (exec.c dispatches to them). */
+enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
+enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
+void replay_group_update(struct task *t);
 
 #endif
