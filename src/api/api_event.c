@@ -2,10 +2,11 @@
  * api_event.c - events: create, record, wait, reset, query, sync, time.
  *
  * DESIGN: argument checks in the spec's order ([acl] NULL and flag checks,
- * then the context, then the handle, then [rt] rules), then event.c. Record
- * and wait take the stream lock and then the event lock (the global order),
- * so a record's number and a wait's snapshot are taken atomically with the
- * task being queued.
+ * then the context, then the handle, then [rt] rules), then event.c. A
+ * record, wait or reset is a task made here and handed to stream_submit,
+ * where event_issue_locked gives it its record number (or a wait its
+ * snapshot) under the stream and event locks, atomically with the task
+ * being queued. Takes no lock itself.
  */
 #include "api_int.h"
 #include "../engine/engine.h"
@@ -265,27 +266,6 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
     return issue_event_task(fn, stream, event, ev, TASK_EVENT_RESET, 0);
 }
 
-/* Reads an event's state under its lock. */
-struct event_view {
-    uint64_t record_gen, done_gen, ts;
-    bool reset_done;
-    uint64_t waits_issued, waits_done;
-};
-
-static struct event_view view(struct event *ev)
-{
-    struct event_view v;
-    plat_spin_lock(&ev->lock);
-    v.record_gen = ev->record_gen;
-    v.done_gen = ev->done_gen;
-    v.ts = ev->timestamp_ns;
-    v.reset_done = ev->reset_done;
-    v.waits_issued = ev->waits_issued;
-    v.waits_done = atomic_load_explicit(&ev->waits_done, memory_order_acquire);
-    plat_spin_unlock(&ev->lock);
-    return v;
-}
-
 static bool complete(const struct event_view *v) { return v->done_gen >= v->record_gen && !v->reset_done; }
 
 /* The checks every query shares: NULLs (100000), context and handle, then
@@ -315,7 +295,7 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus 
     struct event_view v;
     if (ev == NULL)
         return err;
-    v = view(ev); /* never recorded counts as complete here (deprecated API) */
+    event_snapshot(ev, &v); /* never recorded counts as complete here (deprecated API) */
     *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -327,7 +307,7 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
     struct event_view v;
     if (ev == NULL)
         return err;
-    v = view(ev);
+    event_snapshot(ev, &v);
     if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
         *status = ev->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     else
@@ -342,7 +322,7 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEv
     struct event_view v;
     if (ev == NULL)
         return err;
-    v = view(ev);
+    event_snapshot(ev, &v);
     *status = v.waits_done >= v.waits_issued ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -351,13 +331,12 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEv
  * record is an edge of the modelled timeline. */
 static aclError profiled_sync_event(const char *fn, struct event *ev, aclrtEvent event, int32_t timeout)
 {
-    uint64_t gen, t0 = plat_now_ns();
+    uint64_t t0 = plat_now_ns();
+    struct event_view v;
     aclError err;
-    plat_spin_lock(&ev->lock);
-    gen = ev->record_gen;
-    plat_spin_unlock(&ev->lock);
+    event_snapshot(ev, &v); /* the newest record: the one the sync waits for */
     err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
-    prof_host_sync_event(fn, ev, gen, t0, plat_now_ns());
+    prof_host_sync_event(fn, ev, v.record_gen, t0, plat_now_ns());
     return err;
 }
 
@@ -424,7 +403,7 @@ static uint64_t stamp_of(const char *fn, const char *arg, aclrtEvent event, aclE
         *err = model_refuse_captured_event(fn, ev);
     if (*err != ACL_SUCCESS)
         return 0;
-    v = view(ev);
+    event_snapshot(ev, &v);
     if (v.record_gen == 0)
         *err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: '%s' was never recorded", fn, arg);
     else if (v.done_gen < v.record_gen)
@@ -482,9 +461,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
     err = ctx_require("aclrtGetEventAvailNum", &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    plat_mutex_lock(&ctx->dev->lock);
-    *eventCount = ctx->dev->soc->max_events - ctx->dev->events_used;
-    plat_mutex_unlock(&ctx->dev->lock);
+    *eventCount = device_events_left(ctx->dev);
     return ACL_SUCCESS;
 }
 

@@ -254,6 +254,9 @@ aclError device_stream_id_alloc(struct device *d, int32_t *id);
 void device_stream_id_free(struct device *d, int32_t id);
 aclError device_event_slot_take(struct device *d);
 void device_event_slot_give(struct device *d);
+/* Stream and event ids left on d (aclrtGetStreamAvailableNum, ...). */
+uint32_t device_streams_left(struct device *d);
+uint32_t device_events_left(struct device *d);
 void devices_shutdown(void);
 
 /* ---- contexts (context.c) ------------------------------------------------ */
@@ -519,6 +522,38 @@ void stream_blocking_configure(void);
 /* Called with s->lock held: must a launch on s wait for the stream
  * (ASCEND_RT_LAUNCH_BLOCKING or the stream's blocking mode)? */
 bool stream_launch_blocks_locked(const struct stream *s);
+/* Settings of a stream the API sets and reads: each a uint32_t under
+ * s->lock, read by launches at issue (stream_submit). */
+enum stream_setting {
+    STREAM_FAILURE_MODE,         /* as set on this stream (the context's may be STOP) */
+    STREAM_OVERFLOW_SWITCH,
+    STREAM_USER_TAG,
+    STREAM_CACHE_OP_INFO,
+    STREAM_BLOCKING_MODE,        /* ACL_STREAM_LAUNCH_BLOCKING_MODE_* */
+    STREAM_RES_LIMIT_CUBE,       /* aclrtSetStreamResLimit: 0 = none, else the limit + 1 */
+    STREAM_RES_LIMIT_VECTOR,
+};
+void stream_setting_set(struct stream *s, enum stream_setting which, uint32_t value);
+uint32_t stream_setting_get(struct stream *s, enum stream_setting which);
+/* aclrtSetStreamAttribute(PRIORITY): moves s within the ready set too. */
+void stream_set_priority(struct stream *s, uint32_t prio);
+/* aclrtNonBlockingLaunchBegin / End. End returns false when no region is
+ * open; *sync: the region closed and its launches would have blocked, so
+ * the caller synchronises the stream. */
+void stream_nonblocking_begin(struct stream *s);
+bool stream_nonblocking_end(struct stream *s, bool *sync);
+/* The streams of ctx and their handles, taken under its lock (one
+ * allocation: free the list). NULL when out of memory. */
+struct stream **stream_list_of(struct context *ctx, void ***handles, size_t *n);
+/* Streams whose work the host never waits for (aclrtSynchronize* returns
+ * at once): kept for a model, or run by the device alone. */
+#define STREAM_NO_HOST_SYNC (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+/* aclrtSynchronizeDevice: waits for each of the n streams (skipping those
+ * the host does not wait for or that record for a capture, and those
+ * destroyed meanwhile) until deadline_ns (0 = none). Returns the first
+ * task error, or ACL_ERROR_RT_STREAM_SYNC_TIMEOUT with *late the stream
+ * that ran out of time. */
+aclError stream_sync_all(struct stream **list, void **handles, size_t n, uint64_t deadline_ns, struct stream **late);
 /* Task records come from a per-thread cache (task.c). */
 struct task *task_alloc(void);
 void task_free(struct task *t);
@@ -647,6 +682,13 @@ void event_reset_done(struct task *t);
 void event_task_release(struct task *t);
 /* The newest record of ev that ran (for the profile). */
 uint64_t event_done_gen(struct event *ev);
+/* An event's state, read at once under its lock (queries, timestamps). */
+struct event_view {
+    uint64_t record_gen, done_gen, ts;
+    bool reset_done;
+    uint64_t waits_issued, waits_done;
+};
+void event_snapshot(struct event *ev, struct event_view *out);
 /* Called with s->lock held by stream_submit: fills event or notify task t
  * for s under the event's lock (a record takes the next record number, a
  * wait snapshots the newest) and counts it pending. */

@@ -7,7 +7,9 @@
  * record_gen at call time and queues a wait for that number: the waiting
  * stream's head parks on the event (it never blocks a worker) until
  * done_gen reaches it. A wait on a never-recorded event queues nothing. A
- * destroyed event's memory lives until its queued tasks are done.
+ * destroyed event's memory lives until its queued tasks are done. The
+ * numbering happens at issue, in event_issue_locked, which stream_submit
+ * calls for event and notify tasks with the stream's lock held.
  *
  * Threads: host threads (API), executors (record/wait/reset tasks).
  * Lock order: stream->lock > event->lock; an event's lock is dropped before
@@ -128,6 +130,19 @@ aclError event_destroy(struct event *ev, const void *handle)
 
 /* Called with ev->lock held: the first record of a lazily created event
  * takes its place against the SoC's event cap. */
+void event_snapshot(struct event *ev, struct event_view *out)
+{
+    plat_spin_lock(&ev->lock);
+    out->record_gen = ev->record_gen;
+    out->done_gen = ev->done_gen;
+    out->ts = ev->timestamp_ns;
+    out->reset_done = ev->reset_done;
+    out->waits_issued = ev->waits_issued;
+    /* Acquire: pairs with event_task_release, so a wait counted done is seen done. */
+    out->waits_done = atomic_load_explicit(&ev->waits_done, memory_order_acquire);
+    plat_spin_unlock(&ev->lock);
+}
+
 /* Called with ev->lock held: an aclrtCreateEvent event takes its id (a
  * slot against the SoC's cap) at its first record. */
 static bool take_lazy_slot_locked(struct event *ev)

@@ -1,6 +1,7 @@
 /*
  * stream.c - streams: creation, destruction, handle resolution, queueing a
- * task, and the stream-state callbacks.
+ * task, the settings the API sets (stream_setting_*), the device-wide sync
+ * loop, and the stream-state callbacks.
  *
  * DESIGN: a stream is a singly linked FIFO of task records with a dummy
  * node. A launcher makes and fills its task first, without locks
@@ -281,6 +282,122 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
     }
     stream_commit(s, t); /* drops s->lock */
     return ACL_SUCCESS;
+}
+
+/* ---- settings ----------------------------------------------------------------- */
+
+static uint32_t *setting_field(struct stream *s, enum stream_setting which)
+{
+    switch (which) {
+    case STREAM_FAILURE_MODE:
+        return &s->failure_mode;
+    case STREAM_OVERFLOW_SWITCH:
+        return &s->overflow_switch;
+    case STREAM_USER_TAG:
+        return &s->user_tag;
+    case STREAM_CACHE_OP_INFO:
+        return &s->cache_op_info;
+    case STREAM_BLOCKING_MODE:
+        return &s->blocking_mode;
+    case STREAM_RES_LIMIT_CUBE:
+        return &s->res_limit[0];
+    case STREAM_RES_LIMIT_VECTOR:
+        break;
+    }
+    return &s->res_limit[1];
+}
+
+void stream_setting_set(struct stream *s, enum stream_setting which, uint32_t value)
+{
+    plat_spin_lock(&s->lock);
+    *setting_field(s, which) = value;
+    plat_spin_unlock(&s->lock);
+}
+
+uint32_t stream_setting_get(struct stream *s, enum stream_setting which)
+{
+    uint32_t v;
+    plat_spin_lock(&s->lock);
+    v = *setting_field(s, which);
+    plat_spin_unlock(&s->lock);
+    return v;
+}
+
+void stream_set_priority(struct stream *s, uint32_t prio)
+{
+    plat_spin_lock(&s->lock);
+    engine_set_priority_locked(s, prio);
+    plat_spin_unlock(&s->lock);
+}
+
+void stream_nonblocking_begin(struct stream *s)
+{
+    plat_spin_lock(&s->lock);
+    s->nonblocking_depth++;
+    plat_spin_unlock(&s->lock);
+}
+
+bool stream_nonblocking_end(struct stream *s, bool *sync)
+{
+    bool open;
+    plat_spin_lock(&s->lock);
+    open = s->nonblocking_depth > 0;
+    *sync = open && --s->nonblocking_depth == 0 && stream_launch_blocks_locked(s);
+    plat_spin_unlock(&s->lock);
+    return open;
+}
+
+/* ---- device-wide synchronisation ------------------------------------------------- */
+
+struct stream **stream_list_of(struct context *ctx, void ***handles, size_t *n)
+{
+    struct stream **list;
+    size_t cap = 16;
+    struct list *pos;
+    *n = 0;
+    plat_mutex_lock(&ctx->lock);
+    list_for_each(pos, &ctx->streams) cap++;
+    /* Allocated under ctx->lock (a mutex: streams come and go meanwhile). */
+    list = malloc(cap * (sizeof(*list) + sizeof(**handles)));
+    if (list != NULL) {
+        *handles = (void **)(list + cap);
+        list_for_each(pos, &ctx->streams) {
+            list[*n] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
+            (*handles)[*n] = obj_handle(&list[*n]->hdr);
+            (*n)++;
+        }
+    }
+    plat_mutex_unlock(&ctx->lock);
+    return list;
+}
+
+/* Whether the host waits for s: not for those kept or run by the device,
+ * nor for one recording a capture (recorded work does not run). */
+static bool host_waits_for(struct stream *s)
+{
+    if (atomic_load_explicit(&s->flags, memory_order_relaxed) & STREAM_NO_HOST_SYNC)
+        return false;
+    return !model_recording_anywhere() || model_capture_status(s, NULL) == ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+}
+
+aclError stream_sync_all(struct stream **list, void **handles, size_t n, uint64_t deadline_ns, struct stream **late)
+{
+    aclError first = ACL_SUCCESS;
+    for (size_t i = 0; i < n; i++) {
+        aclError err;
+        if (!host_waits_for(list[i]))
+            continue;
+        err = engine_sync_stream(list[i], handles[i], deadline_ns, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        if (err == ACL_ERROR_RT_INVALID_HANDLE)
+            err = ACL_SUCCESS; /* destroyed meanwhile: nothing left to wait for */
+        if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+            *late = list[i];
+            return err;
+        }
+        if (first == ACL_SUCCESS)
+            first = err;
+    }
+    return first;
 }
 
 /* ---- launch blocking (spec §9) ---------------------------------------------- */
