@@ -329,43 +329,45 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEv
 
 /* A sync while a profile runs: the host's wait for the event's newest
  * record is an edge of the modelled timeline. */
-static aclError profiled_sync_event(const char *fn, struct event *ev, aclrtEvent event, int32_t timeout)
+static enum sync_end profiled_sync_event(const char *fn, struct event *ev, aclrtEvent event, int32_t timeout)
 {
     uint64_t t0 = plat_now_ns();
     struct event_view v;
-    aclError err;
+    enum sync_end end;
     event_snapshot(ev, &v); /* the newest record: the one the sync waits for */
-    err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    end = engine_sync_event(ev, event, plat_deadline_ms(timeout));
     prof_host_sync_event(fn, ev, v.record_gen, t0, plat_now_ns());
-    return err;
+    return end;
 }
 
 static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
 {
+    const aclError err = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
     struct event *ev;
-    aclError err = resolve_event(fn, event, &ev);
-    if (err != ACL_SUCCESS)
-        return err;
+    enum sync_end end;
+    char why[640];
+    aclError rc = resolve_event(fn, event, &ev);
+    if (rc != ACL_SUCCESS)
+        return rc;
     if (ev->flags & ACL_EVENT_EXTERNAL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
-    err = model_refuse_captured_event(fn, ev);
-    if (err != ACL_SUCCESS)
-        return err;
+    rc = model_refuse_captured_event(fn, ev);
+    if (rc != ACL_SUCCESS)
+        return rc;
     if (ACLCPU_UNLIKELY(prof_on()))
-        err = profiled_sync_event(fn, ev, event, timeout);
+        end = profiled_sync_event(fn, ev, event, timeout);
     else
-        err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
-    if (err == ACL_ERROR_RT_INVALID_HANDLE)
-        return acl_fail(err, "%s: the event was destroyed by another thread during the wait", fn);
-    if (err != ACL_SUCCESS) {
-        char why[640];
-        engine_explain_event(ev, why, sizeof(why));
-        if (timeout > 0)
-            return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, ev->id, timeout, why);
-        return acl_fail(err, "%s: event %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot complete by "
-                        "itself: %s", fn, ev->id, why);
-    }
-    return ACL_SUCCESS;
+        end = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    if (end == SYNC_DESTROYED)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed by another thread during the wait",
+                        fn);
+    if (end == SYNC_DONE)
+        return ACL_SUCCESS;
+    engine_explain_event(ev, why, sizeof(why));
+    if (timeout > 0)
+        return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, ev->id, timeout, why);
+    return acl_fail(err, "%s: event %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot complete by itself: %s",
+                    fn, ev->id, why);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event)

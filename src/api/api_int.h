@@ -7,6 +7,7 @@
 
 #include "../core/core.h"
 #include "../core/model.h"
+#include "../engine/engine.h"
 
 /* Records "fn: argument 'arg' is NULL" and returns 100000. Inline, so the
  * compiler sees that the code it returns is never ACL_SUCCESS. */
@@ -20,6 +21,16 @@ static inline aclError null_arg(const char *fn, const char *arg)
 
 /* Resolves a model handle for fn: 100000 if NULL, 107017 if not live. */
 aclError model_resolve(const char *fn, const void *h, struct model **out);
+
+/* ---- synchronisation (api_stream.c) --------------------------------------- */
+
+/* How a sync of s ended, as the caller's code: the task error (noted in
+ * the message log), or 107017 / 507000 / 107027 with a message naming why
+ * (timeout in ms, -1 when untimed). */
+aclError sync_outcome(const char *fn, struct stream *s, int32_t timeout, enum sync_end end, aclError task_err);
+/* A blocking launch (ASCEND_RT_LAUNCH_BLOCKING) waits for s, named by
+ * handle (NULL: a default stream), and returns what execution returned. */
+aclError launch_wait(const char *fn, struct stream *s, const void *handle);
 
 /* ---- core limits (api_reslimit.c) ----------------------------------------- */
 

@@ -196,7 +196,7 @@ static aclError launch(const struct launch_desc *d)
     err = stream_submit(&sub, s, t);
     /* ASCEND_RT_LAUNCH_BLOCKING: wait, and return what execution returned. */
     if (ACLCPU_UNLIKELY(sub.blocks))
-        return engine_sync_stream(s, d->stream != NULL ? d->stream : obj_handle(&s->hdr), 0, ACL_SUCCESS);
+        return launch_wait(d->fn, s, d->stream);
     return err;
 }
 

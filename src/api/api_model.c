@@ -247,8 +247,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream 
         err = queue_run(fn, m, s, stream, &blocking);
     if (err != ACL_SUCCESS)
         return err;
-    return blocking ? engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), 0, ACL_SUCCESS)
-                    : ACL_SUCCESS;
+    return blocking ? launch_wait(fn, s, stream) : ACL_SUCCESS;
 }
 
 /* The model's own stream for aclmdlRIExecute, made at first use. */
@@ -270,6 +269,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     struct stream *s;
     uint32_t dep;
     uint64_t t0;
+    enum sync_end end;
     aclError err;
     if (modelRI == NULL)
         return null_arg(fn, "modelRI");
@@ -288,15 +288,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
         return err;
     dep = ACLCPU_UNLIKELY(prof_on()) ? prof_stream_last(s) : 0;
     t0 = dep != 0 ? plat_now_ns() : 0;
-    err = engine_sync_stream(s, NULL, plat_deadline_ms(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    end = engine_sync_stream(s, NULL, plat_deadline_ms(timeout), SYNC_WATCH_HANGS, &err);
     if (t0 != 0)
         prof_host_sync(fn, &dep, 1, t0, plat_now_ns());
-    if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+    if (end == SYNC_TIMEOUT) {
         char why[640];
         engine_explain(s, true, why, sizeof(why));
-        return acl_fail(err, "%s: the model did not finish within %d ms: %s", fn, timeout, why);
+        return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: the model did not finish within %d ms: %s", fn,
+                        timeout, why);
     }
-    return err;
+    return sync_outcome(fn, s, timeout, end, err);
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)

@@ -189,10 +189,10 @@ static aclError sync_gave_up(const char *fn, struct stream *s, int32_t timeout)
 }
 
 static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout);
-static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err);
 
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
+    enum sync_end end;
     struct stream *s;
     aclError err;
 
@@ -210,9 +210,9 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
         return ACL_SUCCESS;
     if (ACLCPU_UNLIKELY(prof_on()))
         return profiled_sync_stream(fn, s, stream, timeout);
-    err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
-                             ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-    return sync_result(fn, s, timeout, err);
+    end = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
+                             SYNC_WATCH_HANGS, &err);
+    return sync_outcome(fn, s, timeout, end, err);
 }
 
 /* A sync while a profile runs: the host's wait for the stream's newest
@@ -221,23 +221,36 @@ static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStre
 {
     uint32_t dep = prof_stream_last(s);
     uint64_t t0 = plat_now_ns();
-    aclError err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
-                                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    aclError err;
+    enum sync_end end = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr),
+                                           plat_deadline_ms(timeout), SYNC_WATCH_HANGS, &err);
     prof_host_sync(fn, &dep, dep != 0, t0, plat_now_ns());
-    return sync_result(fn, s, timeout, err);
+    return sync_outcome(fn, s, timeout, end, err);
 }
 
-static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err)
+aclError sync_outcome(const char *fn, struct stream *s, int32_t timeout, enum sync_end end, aclError task_err)
 {
-    if (err == ACL_ERROR_RT_INVALID_HANDLE)
-        return acl_fail(err, "%s: stream %d was destroyed by another thread during the wait", fn, s->id);
-    if (err == ACL_ERROR_RT_INTERNAL_ERROR)
+    switch (end) {
+    case SYNC_DESTROYED:
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %d was destroyed by another thread during the wait",
+                        fn, s->id);
+    case SYNC_STOPPED:
         return stopped_error(fn, s);
-    if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+    case SYNC_TIMEOUT:
         return sync_gave_up(fn, s, timeout);
-    if (err != ACL_SUCCESS)
-        acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, err, acl_error_name(err));
-    return err;
+    case SYNC_DONE:
+        break;
+    }
+    if (task_err != ACL_SUCCESS)
+        acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, task_err, acl_error_name(task_err));
+    return task_err;
+}
+
+aclError launch_wait(const char *fn, struct stream *s, const void *handle)
+{
+    aclError err;
+    enum sync_end end = engine_sync_stream(s, handle != NULL ? handle : obj_handle(&s->hdr), 0, 0, &err);
+    return sync_outcome(fn, s, -1, end, err);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)

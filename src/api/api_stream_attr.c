@@ -206,8 +206,7 @@ ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint6
     if (!stream_nonblocking_end(s, &sync))
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: no aclrtNonBlockingLaunchBegin is open on stream %d", fn,
                         s->id);
-    return sync ? engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), 0, ACL_SUCCESS)
-                : ACL_SUCCESS;
+    return sync ? launch_wait(fn, s, stream) : ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,

@@ -121,7 +121,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
         engine_discard_stream(s);
     else
-        engine_sync_stream(s, NULL, 0, ACL_SUCCESS);
+        (void)engine_sync_stream(s, NULL, 0, 0, &(aclError){0}); /* its task errors die with it */
     engine_wait_unowned(s);
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
@@ -385,15 +385,17 @@ aclError stream_sync_all(struct stream **list, void **handles, size_t n, uint64_
     aclError first = ACL_SUCCESS;
     for (size_t i = 0; i < n; i++) {
         aclError err;
+        enum sync_end end;
         if (!host_waits_for(list[i]))
             continue;
-        err = engine_sync_stream(list[i], handles[i], deadline_ns, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-        if (err == ACL_ERROR_RT_INVALID_HANDLE)
-            err = ACL_SUCCESS; /* destroyed meanwhile: nothing left to wait for */
-        if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+        /* Destroyed meanwhile (SYNC_DESTROYED): nothing left to wait for. */
+        end = engine_sync_stream(list[i], handles[i], deadline_ns, SYNC_WATCH_HANGS, &err);
+        if (end == SYNC_TIMEOUT) {
             *late = list[i];
-            return err;
+            return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
         }
+        if (end == SYNC_STOPPED)
+            err = ACL_ERROR_RT_INTERNAL_ERROR; /* the runtime's "stream invalid" */
         if (first == ACL_SUCCESS)
             first = err;
     }

@@ -73,17 +73,30 @@ void engine_set_priority_locked(struct stream *s, uint32_t prio);
  * ready. */
 void engine_stream_kick(struct stream *s);
 
-/* Host synchronisation; deadline_ns 0 = none. Returns 0, the stream's task
- * error, timeout_code when the deadline passes, 107017 when handle (if not
- * NULL) stops naming s during the wait (destroyed by another thread), or
- * 507000 when s is stopped. An untimed sync with a timeout_code other than
- * ACL_SUCCESS watches for hangs: it warns when it is stuck and returns
- * timeout_code after ACLCPU_HANG_TIMEOUT_MS (if set) without progress. */
-aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code);
+/* How a host sync ended; the caller turns it into a code and message. */
+enum sync_end {
+    SYNC_DONE,      /* the work waited for completed (engine_sync_stream: *task_err says how) */
+    SYNC_TIMEOUT,   /* the deadline passed, or a watched sync found a hang */
+    SYNC_DESTROYED, /* the handle (if not NULL) stopped naming the object during the wait */
+    SYNC_STOPPED,   /* aclrtStreamStop stopped the stream */
+};
+/* engine_sync_stream flags: an untimed sync watches for hangs: it warns
+ * when it is stuck and ends with SYNC_TIMEOUT after ACLCPU_HANG_TIMEOUT_MS
+ * (if set) without progress. */
+#define SYNC_WATCH_HANGS 1u
+
+/* Host synchronisation on the tasks issued to s so far; deadline_ns 0 =
+ * none. *task_err: the first task error since the last sync (cleared), or
+ * ACL_ERROR_RT_STREAM_ABORT when that work was aborted; ACL_SUCCESS unless
+ * SYNC_DONE. */
+enum sync_end engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, unsigned flags,
+                                 aclError *task_err);
 void engine_stream_killed(struct stream *s);
 /* True when every task issued to s so far has completed. */
 bool engine_stream_idle(struct stream *s);
-aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns);
+/* Waits for the newest record of ev issued so far (SYNC_DONE, SYNC_TIMEOUT
+ * or SYNC_DESTROYED); an untimed wait watches for hangs. */
+enum sync_end engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns);
 
 /* Force-destroy support: drop every queued task of s and wait until the
  * running one (if any) ends. */

@@ -366,10 +366,11 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
     return r;
 }
 
-aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, aclError timeout_code)
+enum sync_end engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns, unsigned flags,
+                                 aclError *task_err)
 {
     unsigned how = WAIT_STOP_ENDS | (deadline_ns == 0 ? WAIT_MAY_RUN : 0) |
-                   (timeout_code != ACL_SUCCESS ? WAIT_WATCH_HANGS : 0);
+                   ((flags & SYNC_WATCH_HANGS) ? WAIT_WATCH_HANGS : 0);
     uint64_t target;
     aclError err;
 
@@ -378,14 +379,15 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     plat_spin_unlock(&s->lock);
     if (deadline_ns == 0 && still_alive(s, handle))
         help_run(s, target);
+    *task_err = ACL_SUCCESS;
     switch (wait_done(s, handle, target, deadline_ns, how)) {
     case WAIT_TIMEOUT:
-        return timeout_code;
+        return SYNC_TIMEOUT;
     case WAIT_DEAD:
-        return ACL_ERROR_RT_INVALID_HANDLE;
+        return SYNC_DESTROYED;
     case WAIT_STOPPED:
-        return ACL_ERROR_RT_INTERNAL_ERROR; /* the runtime's "stream invalid" */
-    default:
+        return SYNC_STOPPED;
+    case WAIT_DONE:
         break;
     }
     plat_spin_lock(&s->lock);
@@ -397,7 +399,8 @@ aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadl
     if (s->abort_seq != 0 && target <= s->abort_seq && still_alive(s, handle))
         err = ACL_ERROR_RT_STREAM_ABORT; /* the work waited for was aborted */
     plat_spin_unlock(&s->lock);
-    return err;
+    *task_err = err;
+    return SYNC_DONE;
 }
 
 /* Wakes every thread asleep in a wait on s so it notices s is gone (or
@@ -595,7 +598,7 @@ static bool event_hang_check(struct hang_watch *w, struct event *ev, uint64_t do
     return hang_verdict(w, engine_explain_event(ev, why, sizeof(why)), "event", ev->id, why, now);
 }
 
-aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
+enum sync_end engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
 {
     struct hang_watch hw = {0, plat_now_ns(), plat_now_ns() + HANG_CHECK_NS, 0, false};
     struct device *dev;
@@ -610,7 +613,7 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
     while (ev->done_gen < target) {
         if (!obj_same(&ev->hdr, handle)) { /* destroyed by another thread */
             plat_spin_unlock(&ev->lock);
-            return ACL_ERROR_RT_INVALID_HANDLE;
+            return SYNC_DESTROYED;
         }
         uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
         uint64_t until = deadline_ns;
@@ -626,14 +629,14 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
             continue;
         if (deadline_ns != 0) {
             plat_spin_unlock(&ev->lock);
-            return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+            return SYNC_TIMEOUT;
         }
         uint64_t done = ev->done_gen;
         plat_spin_unlock(&ev->lock);
         if (event_hang_check(&hw, ev, done))
-            return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+            return SYNC_TIMEOUT;
         plat_spin_lock(&ev->lock);
     }
     plat_spin_unlock(&ev->lock);
-    return ACL_SUCCESS;
+    return SYNC_DONE;
 }
