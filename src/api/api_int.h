@@ -17,6 +17,14 @@ static inline aclError null_arg(const char *fn, const char *arg)
     return ACL_ERROR_INVALID_PARAM;
 }
 
+/* The start every stream getter shares: its out-pointer (named arg) must
+ * not be NULL, then the stream handle resolves. */
+static inline aclError getter_stream(const char *fn, aclrtStream stream, const void *out, const char *arg,
+                                     struct stream **s)
+{
+    return out == NULL ? null_arg(fn, arg) : stream_resolve(fn, stream, s);
+}
+
 /* ---- model run instances (api_model.c) ------------------------------------ */
 
 /* Resolves a model handle for fn: 100000 if NULL, 107017 if not live. */

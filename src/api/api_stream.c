@@ -285,36 +285,27 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
 {
     struct stream *s;
-    aclError err;
-    if (priority == NULL)
-        return null_arg("aclrtStreamGetPriority", "priority");
-    err = stream_resolve("aclrtStreamGetPriority", stream, &s);
+    aclError err = getter_stream("aclrtStreamGetPriority", stream, priority, "priority", &s);
     if (err == ACL_SUCCESS)
-        *priority = s->priority;
+        *priority = atomic_load_explicit(&s->priority, memory_order_relaxed);
     return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
 {
     struct stream *s;
-    aclError err;
-    if (flags == NULL)
-        return null_arg("aclrtStreamGetFlags", "flags");
-    err = stream_resolve("aclrtStreamGetFlags", stream, &s);
+    aclError err = getter_stream("aclrtStreamGetFlags", stream, flags, "flags", &s);
     if (err == ACL_SUCCESS)
-        *flags = s->flags;
+        *flags = atomic_load_explicit(&s->flags, memory_order_relaxed); /* set at creation */
     return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
 {
     struct stream *s;
-    aclError err;
-    if (streamId == NULL)
-        return null_arg("aclrtStreamGetId", "streamId");
-    err = stream_resolve("aclrtStreamGetId", stream, &s);
+    aclError err = getter_stream("aclrtStreamGetId", stream, streamId, "streamId", &s);
     if (err == ACL_SUCCESS)
-        *streamId = s->id;
+        *streamId = atomic_load_explicit(&s->id, memory_order_relaxed); /* set at creation */
     return err;
 }
 
