@@ -100,6 +100,7 @@ aclError stream_create_internal(struct context *ctx, uint32_t priority, struct s
 
 aclError stream_destroy(struct stream *s, const void *handle, bool force)
 {
+    aclError unreported;
     bool mine;
 
     if (!s->internal)
@@ -121,7 +122,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
         engine_discard_stream(s);
     else
-        (void)engine_sync_stream(s, NULL, 0, 0, &(aclError){0}); /* its task errors die with it */
+        (void)engine_sync_stream(s, NULL, 0, 0, &unreported); /* its task errors die with it */
     engine_wait_unowned(s);
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
