@@ -510,7 +510,7 @@ struct submit {
  * settings into it, and to queue it. On a refusal it gives the task back
  * (stream_task_drop) and returns the error, formatted after the unlock.
  */
-aclError stream_task_new(const char *fn, enum task_kind kind, struct task **out);
+static inline aclError stream_task_new(const char *fn, enum task_kind kind, struct task **out);
 aclError stream_submit(struct submit *sub, struct stream *s, struct task *t);
 /* Gives back a task that never reached a stream, with what it holds. */
 void stream_task_drop(struct task *t);
@@ -556,6 +556,30 @@ struct stream **stream_list_of(struct context *ctx, void ***handles, size_t *n);
 aclError stream_sync_all(struct stream **list, void **handles, size_t n, uint64_t deadline_ns, struct stream **late);
 /* Task records come from a per-thread cache (task.c). */
 struct task *task_alloc(void);
+/* Records that no task record could be had for fn. */
+void stream_task_oom(const char *fn);
+
+/* Inline: every launch makes one. */
+static inline aclError stream_task_new(const char *fn, enum task_kind kind, struct task **out)
+{
+    struct task *t = task_alloc();
+    if (ACLCPU_UNLIKELY(t == NULL)) {
+        stream_task_oom(fn);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
+    t->kind = (uint8_t)kind;
+    /* Every kind: the profiler's hooks test it (0 unless prof_issue_locked
+     * gives the task an entry). */
+    t->prof_id = 0;
+    if (kind != TASK_KERNEL) {
+        /* A kernel launch sets every field of its kind; the others rely on
+         * zeroes for what they leave unset. */
+        memset(&t->u, 0, sizeof(t->u));
+    }
+    *out = t;
+    return ACL_SUCCESS;
+}
 void task_free(struct task *t);
 void task_cache_release(void);
 /* Argument space of n bytes for kernel task t (inline or heap), noted in
