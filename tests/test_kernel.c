@@ -1,7 +1,7 @@
 /*
- * test_kernel.c - kernel launches: blocks, arguments, errors, traps,
- * binaries, registered kernels, host arguments with placeholders and
- * argument handles.
+ * test_kernel.c - kernel launches: blocks, arguments, errors, traps, launch
+ * attributes, binaries, registered kernels, host arguments with
+ * placeholders and argument handles.
  *
  * Rules: DESIGN "Kernels on the CPU" (block coordinates, parallel blocks,
  * arguments copied at launch, aclcpuTrap codes per engine), spec/acl-api.md
@@ -349,14 +349,15 @@ TEST(kernel, launch_attribute_values)
 
 /* Launches a two-block gate kernel with attrs on the one worker: block 0
  * holds the worker until the gate opens delay_ns after it started, so
- * block 1 starts after that. */
+ * block 1 starts after that. Returns what the sync returns. */
 static aclError late_second_block(aclrtLaunchKernelAttr *attrs, size_t n, uint64_t delay_ns)
 {
     struct t_gate g = {0};
     struct t_gate *gp = &g;
     uint64_t open_at;
     ASSERT_OK(launch_with_attrs(t_kernel("t_gate", t_k_gate), 2, &gp, sizeof(gp), attrs, n, NULL));
-    ASSERT(t_wait_at_least(&g.started, 1));
+    /* Block 0 may never start: a short TIMEOUT can run out before it. */
+    (void)t_wait_at_least(&g.started, 1);
     for (open_at = t_now_ns() + delay_ns; t_now_ns() < open_at;)
         sched_yield();
     atomic_store(&g.open, 1);

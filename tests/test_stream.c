@@ -1,7 +1,8 @@
 /*
  * test_stream.c - stream creation, flags, priority, ids, caps, destruction,
  * synchronisation and query, in-order execution, concurrency between
- * streams, priority dispatch and device-wide synchronisation.
+ * streams, priority dispatch, device-wide synchronisation, and what a
+ * refused task leaves behind.
  *
  * Rules: spec/acl-api.md §4 (context requirement, NULL = default stream,
  * handle validation, default stream, stream caps, priority), §5 "Stream
