@@ -1,7 +1,7 @@
 /*
- * test_kernel.c - kernel launches: blocks, arguments, errors, traps,
- * binaries, registered kernels, host arguments with placeholders and
- * argument handles.
+ * test_kernel.c - kernel launches: blocks, arguments, errors, traps, launch
+ * attributes, binaries, registered kernels, host arguments with
+ * placeholders and argument handles.
  *
  * Rules: DESIGN "Kernels on the CPU" (block coordinates, parallel blocks,
  * arguments copied at launch, aclcpuTrap codes per engine), spec/acl-api.md
@@ -279,6 +279,108 @@ TEST(kernel, trap_reported_by_timed_sync)
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
     ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- launch attributes ---------------------------------------------------------------- */
+
+static aclError launch_with_attrs(aclrtFuncHandle k, uint32_t blocks, const void *args, size_t size,
+                                  aclrtLaunchKernelAttr *attrs, size_t n, aclrtStream s)
+{
+    aclrtLaunchKernelCfg cfg = {attrs, n};
+    return aclrtLaunchKernelV2(k, blocks, args, size, &cfg, s);
+}
+
+static aclrtLaunchKernelAttr attr_of(aclrtLaunchKernelAttrId id, uint32_t value)
+{
+    aclrtLaunchKernelAttr a;
+    memset(&a, 0, sizeof(a));
+    a.id = id;
+    a.value.rsv[0] = value; /* every member starts at the union's first byte */
+    return a;
+}
+
+/* Every attribute id, with a value it accepts and (where the runtime has
+ * a rule) one it refuses: 107000, naming the attribute. */
+TEST(kernel, launch_attribute_values)
+{
+    static const struct {
+        aclrtLaunchKernelAttrId id;
+        uint32_t good, bad; /* bad 0: any value goes */
+        const char *names;
+    } cases[] = {
+        {ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 1, 2, "schemMode"},
+        {ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, 4096, 0, NULL},
+        {ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, ACL_RT_ENGINE_TYPE_AIC, 2, "engineType"},
+        {ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET, 7, 0, NULL},
+        {ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, 1, 2, "isBlockTaskPrefetch"},
+        {ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, 1, 2, "isDataDump"},
+        {ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 30, 0, NULL},
+        {ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 30000000, 0, NULL},
+        {ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING, 1, 2, "enableProfiling"},
+    };
+    aclrtFuncHandle k;
+    aclrtLaunchKernelAttr a, both[2];
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        a = attr_of(cases[i].id, cases[i].good);
+        ASSERT_OK(launch_with_attrs(k, 2, NULL, 0, &a, 1, NULL));
+        if (cases[i].bad == 0)
+            continue;
+        a = attr_of(cases[i].id, cases[i].bad);
+        ASSERT_RC(launch_with_attrs(k, 2, NULL, 0, &a, 1, NULL), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT(strstr(aclGetRecentErrMsg(), cases[i].names) != NULL);
+    }
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_EQ(atomic_load(&counter), 2 * 9);
+    /* Two timeouts at once, and ids that name no attribute. */
+    both[0] = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 1);
+    both[1] = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 1000);
+    ASSERT_RC(launch_with_attrs(k, 1, NULL, 0, both, 2, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    a = attr_of((aclrtLaunchKernelAttrId)0, 0);
+    ASSERT_RC(launch_with_attrs(k, 1, NULL, 0, &a, 1, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    a = attr_of((aclrtLaunchKernelAttrId)10, 0);
+    ASSERT_RC(launch_with_attrs(k, 1, NULL, 0, &a, 1, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_EQ(atomic_load(&counter), 2 * 9);
+    t_teardown();
+}
+
+/* Launches a two-block gate kernel with attrs on the one worker: block 0
+ * holds the worker until the gate opens delay_ns after it started, so
+ * block 1 starts after that. Returns what the sync returns. */
+static aclError late_second_block(aclrtLaunchKernelAttr *attrs, size_t n, uint64_t delay_ns)
+{
+    struct t_gate g = {0};
+    struct t_gate *gp = &g;
+    uint64_t open_at;
+    ASSERT_OK(launch_with_attrs(t_kernel("t_gate", t_k_gate), 2, &gp, sizeof(gp), attrs, n, NULL));
+    /* Block 0 may never start: a short TIMEOUT can run out before it. */
+    (void)t_wait_at_least(&g.started, 1);
+    for (open_at = t_now_ns() + delay_ns; t_now_ns() < open_at;)
+        sched_yield();
+    atomic_store(&g.open, 1);
+    return aclrtSynchronizeStream(NULL);
+}
+
+/* The device-tuning attributes set no timeout: blocks that start more than
+ * a second after the launch still run (each of the four, set to 1, was
+ * once read as TIMEOUT = 1 s). A TIMEOUT_US shows the wait is long enough
+ * to trip a timeout. */
+TEST(kernel, tuning_attributes_set_no_timeout)
+{
+    aclrtLaunchKernelAttr tuning[4] = {
+        attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, 1),
+        attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET, 1),
+        attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, 1),
+        attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, 1),
+    };
+    aclrtLaunchKernelAttr us = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 1000);
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_RC(late_second_block(&us, 1, 20000000ull), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);
+    ASSERT_OK(late_second_block(tuning, 4, 1100000000ull));
     t_teardown();
 }
 

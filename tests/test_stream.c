@@ -1,7 +1,8 @@
 /*
  * test_stream.c - stream creation, flags, priority, ids, caps, destruction,
  * synchronisation and query, in-order execution, concurrency between
- * streams, priority dispatch and device-wide synchronisation.
+ * streams, priority dispatch, device-wide synchronisation, and what a
+ * refused task leaves behind.
  *
  * Rules: spec/acl-api.md §4 (context requirement, NULL = default stream,
  * handle validation, default stream, stream caps, priority), §5 "Stream
@@ -897,6 +898,47 @@ TEST(stream, synchronize_device_with_timeout)
     atomic_store(&g.open, 1);
     ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(-1));
     ASSERT_EQ(atomic_load(&c), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- refused tasks ------------------------------------------------------------ */
+
+/* A stopped stream (aclrtStreamStop: DEVICE_USE_ONLY streams on the
+ * default A2) refuses every kind of task. The task was made before
+ * the stream was looked at (stream_submit): a refused one gives back what
+ * it held and changes nothing else. Its 300 argument bytes live on the
+ * heap (the sanitizer and valgrind runs see a leak), a record takes no
+ * record number (the event still reads as never recorded) and no event
+ * id (aclrtCreateEvent events take theirs at their first record). */
+TEST(stream, refused_tasks_leave_no_trace)
+{
+    unsigned char args[300] = {0};
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    uint32_t before = 0, after = 0;
+    uint64_t ts;
+    int32_t *buf = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtGetEventAvailNum(&before));
+    ASSERT_OK(aclrtMalloc((void **)&buf, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtStreamStop(s));
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("stream_nop", t_k_log), 1, args, sizeof(args), s),
+              ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtLaunchKernel: stream");
+    ASSERT_RC(aclrtRecordEvent(e, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "was stopped by aclrtStreamStop");
+    ASSERT_RC(aclrtEventGetTimestamp(e, &ts), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "never recorded");
+    ASSERT_OK(aclrtGetEventAvailNum(&after));
+    ASSERT_EQ(after, before);
+    ASSERT_RC(aclrtMemsetAsync(buf, 64, 0, 64, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtMemcpyAsync(buf, 64, buf, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtFree(buf));
+    ASSERT_OK(aclrtDestroyEvent(e));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

@@ -14,6 +14,7 @@
  * Threads: any host thread. Locks: none held here.
  */
 #include "../core/core.h"
+#include "../engine/engine.h"
 
 static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_kind kind, void (*f)(void *),
                                 void *arg, bool block)
@@ -28,15 +29,14 @@ static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_ki
         err = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
                        "%s: stream %d has no subscribed thread; call aclrtSubscribeReport first", fn, s->id);
     if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, kind, &t);
+        err = stream_task_new(fn, kind, &t);
     if (err != ACL_SUCCESS)
         return err;
     t->u.host.fn = f;
     t->u.host.arg = arg;
     t->u.host.block = block;
     t->u.host.to_subscriber = to_subscriber;
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    return stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)

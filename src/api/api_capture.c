@@ -6,14 +6,7 @@
  * itself is core/capture.c. Capture is an Ascend 950, A3, A2 and Atlas
  * inference (310P) feature (207000 elsewhere).
  */
-#include "../core/model.h"
-
-aclError model_resolve(const char *fn, const void *h, struct model **out);
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
+#include "api_int.h"
 
 static aclError check_mode(const char *fn, int mode)
 {

@@ -2,13 +2,13 @@
  * api_event.c - events: create, record, wait, reset, query, sync, time.
  *
  * DESIGN: argument checks in the spec's order ([acl] NULL and flag checks,
- * then the context, then the handle, then [rt] rules), then event.c. Record
- * and wait take the stream lock and then the event lock (the global order),
- * so a record's number and a wait's snapshot are taken atomically with the
- * task being queued.
+ * then the context, then the handle, then [rt] rules), then event.c. A
+ * record, wait or reset is a task made here and handed to stream_submit,
+ * where event_issue_locked gives it its record number (or a wait its
+ * snapshot) under the stream and event locks, atomically with the task
+ * being queued. Takes no lock itself.
  */
-#include "../core/core.h"
-#include "../core/model.h"
+#include "api_int.h"
 #include "../engine/engine.h"
 #include "../services/profile.h"
 
@@ -16,11 +16,6 @@
 #define EVENT_EX_FLAG_BITS 0x4Fu   /* aclrtCreateEventExWithFlag accepts these */
 
 static _Atomic uint32_t op_wait_timeout_s; /* aclrtSetOpWaitTimeout; relaxed: a setting */
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 static aclError resolve_event(const char *fn, aclrtEvent h, struct event **out)
 {
@@ -112,37 +107,6 @@ static aclError check_same_device(const char *fn, struct event *ev, struct strea
                     ev->dev->id, s->id, s->dev->id);
 }
 
-enum fill_result { FILLED, SKIPPED, DEAD, NO_SLOT };
-
-/* Called with ev->lock held: fills an eager event task of kind for s. A
- * record takes the next record number (and a lazy event its id); a wait
- * snapshots the newest record (an EXTERNAL event's waits wait until it is
- * set instead), and a wait on a never-recorded event queues nothing. */
-static enum fill_result fill_locked(struct event *ev, const void *event, struct stream *s, struct task *t,
-                                    enum task_kind kind, uint32_t timeout_ms)
-{
-    bool flag_event = (ev->flags & ACL_EVENT_EXTERNAL) != 0;
-    if (!obj_same(&ev->hdr, event))
-        return DEAD;
-    if (kind == TASK_EVENT_RECORD && event_take_lazy_slot_locked(ev) != ACL_SUCCESS)
-        return NO_SLOT;
-    if (kind == TASK_EVENT_WAIT && ev->record_gen == 0 && !flag_event)
-        return SKIPPED;
-    t->u.event.ev = ev;
-    if (kind == TASK_EVENT_RECORD) {
-        t->u.event.gen = ++ev->record_gen;
-        ev->last_recorder = obj_handle(&s->hdr);
-        ev->newest_in_model = false; /* this record is the newest now */
-    } else if (kind == TASK_EVENT_WAIT) {
-        t->u.event.gen = flag_event ? GEN_FLAG : ev->record_gen; /* the snapshot: the newest record now */
-        t->u.event.recorder = ev->last_recorder;
-        t->u.event.timeout_ms = timeout_ms;
-        ev->waits_issued++;
-    }
-    atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
-    return FILLED;
-}
-
 /* A record, wait or reset on a stream that records into a model (or a
  * wait that may join a capture) goes to core/capture.c. */
 static aclError model_path(const char *fn, enum task_kind kind, struct event *ev, aclrtEvent event, struct stream *s,
@@ -155,50 +119,34 @@ static aclError model_path(const char *fn, enum task_kind kind, struct event *ev
     return model_event_record(fn, ev, event, s, stream, false, handled);
 }
 
-/* Called with s->lock and ev->lock held: must this call take the model
- * path after all (a capture began under our feet, or the waited event was
- * recorded in one)? */
-static bool belongs_to_model_locked(const struct stream *s, const struct event *ev, enum task_kind kind)
-{
-    return s->rec_lane != NULL || s->update != NULL || (kind == TASK_EVENT_WAIT && ev->newest_in_model);
-}
-
+/* Queues a record, wait or reset of ev on the stream; event_issue_locked
+ * gives it its record number. While some model records, the model path
+ * may take the task first; a capture that begins between that look and
+ * the issue sends it there after all. */
 static aclError issue_event_task(const char *fn, aclrtStream stream, aclrtEvent event, struct event *ev,
                                  enum task_kind kind, uint32_t timeout_ms)
 {
-    bool slow = model_recording_anywhere(), handled;
-    enum fill_result r;
+    struct submit sub = {.fn = fn, .stream = stream, .event = event, .model_asked = model_recording_anywhere()};
+    bool handled;
     struct stream *s;
     struct task *t;
     aclError err = stream_resolve(fn, stream, &s);
 
     if (err == ACL_SUCCESS)
         err = check_same_device(fn, ev, s);
-    for (; err == ACL_SUCCESS;) {
-        if (slow && ((err = model_path(fn, kind, ev, event, s, stream, &handled)) != ACL_SUCCESS || handled))
+    while (err == ACL_SUCCESS) {
+        if (sub.model_asked && ((err = model_path(fn, kind, ev, event, s, stream, &handled)) != ACL_SUCCESS || handled))
             return err;
-        err = stream_begin_task(fn, s, stream, kind, &t);
+        err = stream_task_new(fn, kind, &t);
         if (err != ACL_SUCCESS)
             return err;
-        plat_spin_lock(&ev->lock);
-        if (!slow && belongs_to_model_locked(s, ev, kind)) {
-            plat_spin_unlock(&ev->lock);
-            stream_abandon(s, t);
-            slow = true;
-            continue;
-        }
-        r = fill_locked(ev, event, s, t, kind, timeout_ms);
-        plat_spin_unlock(&ev->lock);
-        if (r == FILLED) {
-            stream_commit(s, t);
-            return ACL_SUCCESS;
-        }
-        stream_abandon(s, t);
-        if (r == SKIPPED)
-            return ACL_SUCCESS; /* a wait on a never-recorded event does nothing */
-        return r == DEAD ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
-                         : acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,
-                                    ev->dev->id);
+        t->u.event.ev = ev;
+        t->u.event.timeout_ms = timeout_ms;
+        err = stream_submit(&sub, s, t);
+        if (!sub.model_path)
+            return err; /* queued, refused, or a wait on a never-recorded event (nothing to do) */
+        sub.model_asked = true;
+        sub.model_path = false;
     }
     return err;
 }
@@ -318,68 +266,48 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
     return issue_event_task(fn, stream, event, ev, TASK_EVENT_RESET, 0);
 }
 
-/* Reads an event's state under its lock. */
-struct event_view {
-    uint64_t record_gen, done_gen, ts;
-    bool reset_done;
-    uint64_t waits_issued, waits_done;
-};
-
-static struct event_view view(struct event *ev)
-{
-    struct event_view v;
-    plat_spin_lock(&ev->lock);
-    v.record_gen = ev->record_gen;
-    v.done_gen = ev->done_gen;
-    v.ts = ev->timestamp_ns;
-    v.reset_done = ev->reset_done;
-    v.waits_issued = ev->waits_issued;
-    v.waits_done = atomic_load_explicit(&ev->waits_done, memory_order_acquire);
-    plat_spin_unlock(&ev->lock);
-    return v;
-}
-
 static bool complete(const struct event_view *v) { return v->done_gen >= v->record_gen && !v->reset_done; }
 
 /* The checks every query shares: NULLs (100000), context and handle, then
- * the kinds of event the query refuses (207000, naming why); on success
- * *v is a consistent view of the event. */
-static aclError query_prelude(const char *fn, aclrtEvent event, const void *status, uint32_t refused_flags,
-                              bool refuse_ex, struct event **ev, struct event_view *v)
+ * the kinds of event the query refuses (207000, naming why). Returns the
+ * event, or NULL with *err set. */
+static struct event *query_prelude(const char *fn, aclrtEvent event, const void *status, uint32_t refused_flags,
+                                   bool refuse_ex, aclError *err)
 {
-    aclError err;
-    if (event == NULL || status == NULL)
-        return null_arg(fn, event == NULL ? "event" : "status");
-    err = resolve_event(fn, event, ev);
-    if (err != ACL_SUCCESS)
-        return err;
-    if ((refuse_ex && (*ev)->ex) || ((*ev)->flags & refused_flags))
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for %s events", fn,
-                        refuse_ex && (*ev)->ex ? "Ex" : "EXTERNAL");
-    err = model_refuse_captured_event(fn, *ev);
-    if (err != ACL_SUCCESS)
-        return err;
-    *v = view(*ev);
-    return ACL_SUCCESS;
+    struct event *ev = NULL;
+    if (event == NULL || status == NULL) {
+        *err = null_arg(fn, event == NULL ? "event" : "status");
+        return NULL;
+    }
+    *err = resolve_event(fn, event, &ev);
+    if (*err == ACL_SUCCESS && ((refuse_ex && ev->ex) || (ev->flags & refused_flags)))
+        *err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for %s events", fn,
+                        refuse_ex && ev->ex ? "Ex" : "EXTERNAL");
+    if (*err == ACL_SUCCESS)
+        *err = model_refuse_captured_event(fn, ev);
+    return *err == ACL_SUCCESS ? ev : NULL;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 {
-    struct event *ev;
+    aclError err;
+    struct event *ev = query_prelude("aclrtQueryEvent", event, status, 0, true, &err);
     struct event_view v;
-    aclError err = query_prelude("aclrtQueryEvent", event, status, 0, true, &ev, &v);
-    if (err == ACL_SUCCESS) /* never recorded counts as complete here (deprecated API) */
-        *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
-    return err;
+    if (ev == NULL)
+        return err;
+    event_snapshot(ev, &v); /* never recorded counts as complete here (deprecated API) */
+    *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
-    struct event *ev;
+    aclError err;
+    struct event *ev = query_prelude("aclrtQueryEventStatus", event, status, ACL_EVENT_EXTERNAL, false, &err);
     struct event_view v;
-    aclError err = query_prelude("aclrtQueryEventStatus", event, status, ACL_EVENT_EXTERNAL, false, &ev, &v);
-    if (err != ACL_SUCCESS)
+    if (ev == NULL)
         return err;
+    event_snapshot(ev, &v);
     if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
         *status = ev->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     else
@@ -389,54 +317,57 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
 {
-    struct event *ev;
+    aclError err;
+    struct event *ev = query_prelude("aclrtQueryEventWaitStatus", event, status, 0, true, &err);
     struct event_view v;
-    aclError err = query_prelude("aclrtQueryEventWaitStatus", event, status, 0, true, &ev, &v);
-    if (err == ACL_SUCCESS)
-        *status = v.waits_done >= v.waits_issued ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
-    return err;
+    if (ev == NULL)
+        return err;
+    event_snapshot(ev, &v);
+    *status = v.waits_done >= v.waits_issued ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
 }
 
 /* A sync while a profile runs: the host's wait for the event's newest
  * record is an edge of the modelled timeline. */
-static aclError profiled_sync_event(const char *fn, struct event *ev, aclrtEvent event, int32_t timeout)
+static enum sync_result profiled_sync_event(const char *fn, struct event *ev, aclrtEvent event, int32_t timeout)
 {
-    uint64_t gen, t0 = plat_now_ns();
-    aclError err;
-    plat_spin_lock(&ev->lock);
-    gen = ev->record_gen;
-    plat_spin_unlock(&ev->lock);
-    err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
-    prof_host_sync_event(fn, ev, gen, t0, plat_now_ns());
-    return err;
+    uint64_t t0 = plat_now_ns();
+    struct event_view v;
+    enum sync_result end;
+    event_snapshot(ev, &v); /* the newest record: the one the sync waits for */
+    end = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    prof_host_sync_event(fn, ev, v.record_gen, t0, plat_now_ns());
+    return end;
 }
 
 static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
 {
+    const aclError err = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
     struct event *ev;
-    aclError err = resolve_event(fn, event, &ev);
-    if (err != ACL_SUCCESS)
-        return err;
+    enum sync_result end;
+    char why[640];
+    aclError rc = resolve_event(fn, event, &ev);
+    if (rc != ACL_SUCCESS)
+        return rc;
     if (ev->flags & ACL_EVENT_EXTERNAL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
-    err = model_refuse_captured_event(fn, ev);
-    if (err != ACL_SUCCESS)
-        return err;
+    rc = model_refuse_captured_event(fn, ev);
+    if (rc != ACL_SUCCESS)
+        return rc;
     if (ACLCPU_UNLIKELY(prof_on()))
-        err = profiled_sync_event(fn, ev, event, timeout);
+        end = profiled_sync_event(fn, ev, event, timeout);
     else
-        err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
-    if (err == ACL_ERROR_RT_INVALID_HANDLE)
-        return acl_fail(err, "%s: the event was destroyed by another thread during the wait", fn);
-    if (err != ACL_SUCCESS) {
-        char why[640];
-        engine_explain_event(ev, why, sizeof(why));
-        if (timeout > 0)
-            return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, ev->id, timeout, why);
-        return acl_fail(err, "%s: event %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot complete by "
-                        "itself: %s", fn, ev->id, why);
-    }
-    return ACL_SUCCESS;
+        end = engine_sync_event(ev, event, plat_deadline_ms(timeout));
+    if (end == SYNC_DESTROYED)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed by another thread during the wait",
+                        fn);
+    if (end == SYNC_DONE)
+        return ACL_SUCCESS;
+    engine_explain_event(ev, why, sizeof(why));
+    if (timeout > 0)
+        return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, ev->id, timeout, why);
+    return acl_fail(err, "%s: event %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot complete by itself: %s",
+                    fn, ev->id, why);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event)
@@ -459,28 +390,28 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, 
     return sync_event(fn, event, timeout);
 }
 
-/* Timestamp of a completed event, or an error naming why there is none. */
-static aclError stamp_of(const char *fn, const char *arg, aclrtEvent event, uint64_t *ns)
+/* Timestamp of a completed event; 0 with *err naming why there is none. */
+static uint64_t stamp_of(const char *fn, const char *arg, aclrtEvent event, aclError *err)
 {
     struct event *ev;
     struct event_view v;
-    aclError err = resolve_event(fn, event, &ev);
-    if (err != ACL_SUCCESS)
-        return err;
+    *err = resolve_event(fn, event, &ev);
+    if (*err != ACL_SUCCESS)
+        return 0;
     if (ev->flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: '%s' is an EXTERNAL/IPC event, which has no time",
+        *err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: '%s' is an EXTERNAL/IPC event, which has no time",
                         fn, arg);
-    err = model_refuse_captured_event(fn, ev);
-    if (err != ACL_SUCCESS)
-        return err;
-    v = view(ev);
+    else
+        *err = model_refuse_captured_event(fn, ev);
+    if (*err != ACL_SUCCESS)
+        return 0;
+    event_snapshot(ev, &v);
     if (v.record_gen == 0)
-        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: '%s' was never recorded", fn, arg);
-    if (v.done_gen < v.record_gen)
-        return acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+        *err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: '%s' was never recorded", fn, arg);
+    else if (v.done_gen < v.record_gen)
+        *err = acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
                         "%s: '%s' has not completed yet (synchronize its stream or the event first)", fn, arg);
-    *ns = v.ts;
-    return ACL_SUCCESS;
+    return *err == ACL_SUCCESS ? v.ts : 0;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
@@ -490,9 +421,9 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEv
     aclError err;
     if (ms == NULL || startEvent == NULL || endEvent == NULL)
         return null_arg(fn, ms == NULL ? "ms" : startEvent == NULL ? "startEvent" : "endEvent");
-    err = stamp_of(fn, "startEvent", startEvent, &a);
+    a = stamp_of(fn, "startEvent", startEvent, &err);
     if (err == ACL_SUCCESS)
-        err = stamp_of(fn, "endEvent", endEvent, &b);
+        b = stamp_of(fn, "endEvent", endEvent, &err);
     if (err == ACL_SUCCESS)
         *ms = (float)((double)((int64_t)(b - a)) / 1e6);
     return err;
@@ -505,7 +436,7 @@ ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *
     aclError err;
     if (event == NULL || timestamp == NULL)
         return null_arg(fn, event == NULL ? "event" : "timestamp");
-    err = stamp_of(fn, "event", event, &ns);
+    ns = stamp_of(fn, "event", event, &err);
     if (err == ACL_SUCCESS)
         *timestamp = ns / 1000u; /* µs on the monotonic clock ("since boot") */
     return err;
@@ -532,9 +463,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
     err = ctx_require("aclrtGetEventAvailNum", &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    plat_mutex_lock(&ctx->dev->lock);
-    *eventCount = ctx->dev->soc->max_events - ctx->dev->events_used;
-    plat_mutex_unlock(&ctx->dev->lock);
+    *eventCount = device_events_left(ctx->dev);
     return ACL_SUCCESS;
 }
 
@@ -609,6 +538,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
 static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStream stream, enum task_kind kind,
                                   uint32_t timeout_ms)
 {
+    struct submit sub = {.fn = fn, .stream = stream, .event = notify};
     struct event *n;
     struct stream *s;
     struct task *t;
@@ -618,24 +548,12 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
     if (err == ACL_SUCCESS)
         err = check_same_device(fn, n, s);
     if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, kind, &t);
+        err = stream_task_new(fn, kind, &t);
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&n->lock);
-    if (!obj_same(&n->hdr, notify)) {
-        plat_spin_unlock(&n->lock);
-        stream_abandon(s, t);
-        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the notify was destroyed during the call", fn);
-    }
     t->u.event.ev = n;
-    t->u.event.gen = kind == TASK_NOTIFY_RECORD ? ++n->record_gen : 0;
-    if (kind == TASK_NOTIFY_RECORD)
-        n->last_recorder = obj_handle(&s->hdr);
     t->u.event.timeout_ms = timeout_ms;
-    atomic_fetch_add_explicit(&n->pending_tasks, 1, memory_order_relaxed); /* under n->lock */
-    plat_spin_unlock(&n->lock);
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    return stream_submit(&sub, s, t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/core.h"
+#include "api_int.h"
 #include "../engine/engine.h"
 
 struct launch_desc {
@@ -28,47 +28,73 @@ struct launch_desc {
     size_t extra_size;
 };
 
-static aclError read_cfg(const struct launch_desc *d, struct task *t)
+/* A switch attribute (prefetch, data dump, profiling) is 0 or 1. */
+static aclError check_switch(const struct launch_desc *d, size_t i, const char *name, uint8_t v)
+{
+    if (v <= 1)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs[%zu].value.%s is %u; it must be 0 or 1", d->fn, i,
+                    name, v);
+}
+
+/* One attribute into the kernel record. The device-side tuning attributes
+ * (unified-buffer size, block offset, block prefetch, data dump,
+ * profiling) are checked and accepted: they change nothing on a CPU. */
+static aclError read_attr(const struct launch_desc *d, size_t i, struct task_kernel *k)
+{
+    const aclrtLaunchKernelAttr *a = &d->cfg->attrs[i];
+    switch (a->id) {
+    case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+        if (a->value.schemMode > 1)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: schemMode %u is neither 0 (normal) nor 1 (batch)", d->fn,
+                            a->value.schemMode);
+        k->schedule_mode = a->value.schemMode;
+        return ACL_SUCCESS;
+    case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+        if ((unsigned)a->value.engineType > ACL_RT_ENGINE_TYPE_AIV)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: engineType %d is neither AIC (0) nor AIV (1)", d->fn,
+                            (int)a->value.engineType);
+        k->engine = (uint8_t)a->value.engineType;
+        return ACL_SUCCESS;
+    case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+        return ACL_SUCCESS; /* any value */
+    case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+        return check_switch(d, i, "isBlockTaskPrefetch", a->value.isBlockTaskPrefetch);
+    case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+        return check_switch(d, i, "isDataDump", a->value.isDataDump);
+    case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+        return check_switch(d, i, "enableProfiling", a->value.enableProfiling);
+    case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT: /* seconds */
+        k->timeout_us = (uint64_t)a->value.timeout * 1000000u;
+        return ACL_SUCCESS;
+    case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+        k->timeout_us = ((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow;
+        return ACL_SUCCESS;
+    }
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs[%zu].id %d is not a launch attribute", d->fn, i,
+                    (int)a->id);
+}
+
+static aclError read_cfg(const struct launch_desc *d, struct task_kernel *k)
 {
     const aclrtLaunchKernelCfg *cfg = d->cfg;
+    bool seconds = false, micros = false;
     if (cfg == NULL)
         return ACL_SUCCESS;
     if (cfg->numAttrs > 0 && cfg->attrs == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cfg->attrs is NULL but cfg->numAttrs is %zu", d->fn,
                         cfg->numAttrs);
     for (size_t i = 0; i < cfg->numAttrs; i++) {
-        const aclrtLaunchKernelAttr *a = &cfg->attrs[i];
-        switch (a->id) {
-        case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
-            if (a->value.schemMode > 1)
-                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: schemMode %u is neither 0 (normal) nor 1 (batch)",
-                                d->fn, a->value.schemMode);
-            t->u.kernel.schedule_mode = a->value.schemMode;
-            break;
-        case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
-            if ((unsigned)a->value.engineType > ACL_RT_ENGINE_TYPE_AIV)
-                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: engineType %d is neither AIC (0) nor AIV (1)", d->fn,
-                                (int)a->value.engineType);
-            t->u.kernel.engine = (uint8_t)a->value.engineType;
-            break;
-        case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
-        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT: /* seconds */
-            t->u.kernel.timeout_us = (uint64_t)a->value.timeout * 1000000u;
-            break;
-        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
-            t->u.kernel.timeout_us =
-                ((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow;
-            break;
-        case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
-            break; /* accepted; device-side tuning with no CPU effect */
-        default:
-            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs[%zu].id %d is not a launch attribute", d->fn,
-                            i, (int)a->id);
-        }
+        aclError err = read_attr(d, i, k);
+        if (err != ACL_SUCCESS)
+            return err;
+        seconds |= cfg->attrs[i].id == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT;
+        micros |= cfg->attrs[i].id == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
     }
+    if (seconds && micros)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cfg->attrs has both TIMEOUT (7) and TIMEOUT_US (8); give "
+                        "one of them", d->fn);
     return ACL_SUCCESS;
 }
 
@@ -103,8 +129,39 @@ static aclError fill_args(const struct launch_desc *d, struct task *t)
     return ACL_SUCCESS; /* task_args_reserve noted where the bytes are */
 }
 
+/* Makes the kernel task without locks: the record, the launch attributes
+ * and the argument copy. On failure it holds nothing. */
+static aclError make_kernel_task(const struct launch_desc *d, aclcpuKernelFn kfn, const struct kfunc *kf,
+                                 const uint32_t limits[2], struct task **out)
+{
+    struct task *t;
+    aclError err = stream_task_new(d->fn, TASK_KERNEL, &t);
+    if (err != ACL_SUCCESS)
+        return err;
+    /* Every field, so a reused record needs no clearing; fill_args sets
+     * args_size, the binary comes with the submit and stream_submit copies
+     * the overflow switch. */
+    t->u.kernel = (struct task_kernel){
+        .fn = kfn,
+        .kf = kf,
+        .blocks = d->blocks,
+        .core_limit = {(uint16_t)limits[0], (uint16_t)limits[1]},
+        .engine = ACL_RT_ENGINE_TYPE_AIV, /* vector unless told otherwise */
+    };
+    err = read_cfg(d, &t->u.kernel);
+    if (err == ACL_SUCCESS)
+        err = fill_args(d, t);
+    if (err != ACL_SUCCESS) {
+        stream_task_drop(t);
+        return err;
+    }
+    *out = t;
+    return ACL_SUCCESS;
+}
+
 static aclError launch(const struct launch_desc *d)
 {
+    struct submit sub = {.fn = d->fn, .stream = d->stream};
     uint32_t limits[2];
     aclcpuKernelFn kfn;
     const struct kfunc *kf = NULL;
@@ -127,39 +184,19 @@ static aclError launch(const struct launch_desc *d)
     if (err != ACL_SUCCESS)
         return err;
     /* The core limits in force for this thread, recorded with the kernel
-     * (cooperative: the block count is not clamped). Read before taking
-     * the stream lock: a bound stream's limit needs that stream's lock. */
+     * (cooperative: the block count is not clamped). */
     reslimits_in_force(s->dev, limits);
-    err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
-    if (err == ACL_SUCCESS) {
-        /* Every field, so a reused record needs no clearing; bin is
-         * attached just before the commit (the task then holds it), and
-         * fill_args sets args_size. */
-        t->u.kernel = (struct task_kernel){
-            .fn = kfn,
-            .kf = kf,
-            .blocks = d->blocks,
-            .core_limit = {(uint16_t)limits[0], (uint16_t)limits[1]},
-            .engine = ACL_RT_ENGINE_TYPE_AIV, /* vector unless told otherwise */
-            .overflow_check = s->overflow_switch != 0, /* s->lock held: the switch as of issue */
-        };
-        err = read_cfg(d, t);
-        if (err == ACL_SUCCESS)
-            err = fill_args(d, t);
-        if (err != ACL_SUCCESS) {
-            stream_abandon(s, t);
-        } else {
-            bool blocking = launch_blocks(s); /* s->lock held */
-            t->u.kernel.bin = bin; /* the task now holds the binary reference */
-            stream_commit(s, t);
-            /* ASCEND_RT_LAUNCH_BLOCKING: wait, and return what execution returned. */
-            return blocking ? engine_sync_stream(s, d->stream != NULL ? d->stream : obj_handle(&s->hdr), 0,
-                                                 ACL_SUCCESS)
-                            : ACL_SUCCESS;
-        }
+    err = make_kernel_task(d, kfn, kf, limits, &t);
+    if (err != ACL_SUCCESS) {
+        if (bin != NULL)
+            binary_put_inflight(bin);
+        return err;
     }
-    if (bin != NULL)
-        binary_put_inflight(bin);
+    t->u.kernel.bin = bin; /* the task holds the binary reference now */
+    err = stream_submit(&sub, s, t);
+    /* ASCEND_RT_LAUNCH_BLOCKING: wait, and return what execution returned. */
+    if (ACLCPU_UNLIKELY(sub.blocks))
+        return launch_wait(d->fn, s, d->stream);
     return err;
 }
 

@@ -9,15 +9,9 @@
  */
 #include <string.h>
 
-#include "../core/core.h"
-#include "../core/model.h"
+#include "api_int.h"
 #include "../services/devmem.h"
 #include "../services/profile.h"
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
@@ -196,15 +190,14 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, TASK_COPY, &t);
+        err = stream_task_new(fn, TASK_COPY, &t);
     if (err != ACL_SUCCESS)
         return err;
     t->u.copy.dst = dst;
     t->u.copy.src = src;
     t->u.copy.count = count;
     t->u.copy.dir = dir;
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    return stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
@@ -277,14 +270,13 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, TASK_SET, &t);
+        err = stream_task_new(fn, TASK_SET, &t);
     if (err != ACL_SUCCESS)
         return err;
     t->u.set.dst = devPtr;
     t->u.set.value = value;
     t->u.set.count = count;
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    return stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
@@ -329,11 +321,10 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType 
     if (size > UINT32_MAX) /* the runtime keeps a 32-bit length */
         LOGW("%s: size %zu does not fit 32 bits; the operation covers %u bytes, as on the device", fn, size,
              (uint32_t)size);
-    if ((err = stream_begin_task(fn, s, stream, TASK_CMO, &t)) != ACL_SUCCESS)
+    if ((err = stream_task_new(fn, TASK_CMO, &t)) != ACL_SUCCESS)
         return err;
     t->u.cmo.addr = src;
     t->u.cmo.size = (uint32_t)size;
     t->u.cmo.type = (uint8_t)cmoType;
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    return stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
 }

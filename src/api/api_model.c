@@ -13,14 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/model.h"
+#include "api_int.h"
 #include "../engine/engine.h"
 #include "../services/profile.h"
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 aclError model_resolve(const char *fn, const void *h, struct model **out)
 {
@@ -147,11 +142,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream strea
     if (err == ACL_SUCCESS && m->has_end)
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model already has its end task (one per model)", fn);
     if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, TASK_MODEL_END, &t);
-    if (err == ACL_SUCCESS) {
-        stream_commit(s, t); /* recorded into the lane */
+        err = stream_task_new(fn, TASK_MODEL_END, &t);
+    if (err == ACL_SUCCESS)
+        err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t); /* recorded into the lane */
+    if (err == ACL_SUCCESS)
         m->has_end = true;
-    }
     capture_leave();
     return err;
 }
@@ -200,9 +195,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream 
 
 /* ---- running ------------------------------------------------------------------------ */
 
-/* Queues run `run` of m on s; s must not be a model's or a capturing stream. */
-static aclError queue_run(const char *fn, struct model *m, struct stream *s, const void *stream)
+/* Queues run `run` of m on s; s must not be a model's or a capturing stream.
+ * *blocks (if not NULL): the caller must wait for s (ASCEND_RT_LAUNCH_BLOCKING). */
+static aclError queue_run(const char *fn, struct model *m, struct stream *s, const void *stream, bool *blocks)
 {
+    struct submit sub = {.fn = fn, .stream = stream};
     uint64_t run;
     struct task *t;
     aclError err;
@@ -218,16 +215,20 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
     if (model_issue_run(m, &run) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not ready to run (end its build with "
                         "aclmdlRIBuildEnd, or its capture with aclmdlRICaptureEnd)", fn);
-    err = stream_begin_task(fn, s, stream, TASK_MODEL_RUN, &t);
+    err = stream_task_new(fn, TASK_MODEL_RUN, &t);
     if (err != ACL_SUCCESS) {
         model_skip_run(m, run);
         return err;
     }
     t->u.model.m = m;
     t->u.model.run = run;
-    atomic_fetch_add_explicit(&m->run_tasks, 1, memory_order_relaxed); /* dropped by task_release */
-    stream_commit(s, t);
-    return ACL_SUCCESS;
+    /* Dropped by task_release, which also skips the run if the task never
+     * starts (a refused submit included). */
+    atomic_fetch_add_explicit(&m->run_tasks, 1, memory_order_relaxed);
+    err = stream_submit(&sub, s, t);
+    if (blocks != NULL)
+        *blocks = sub.blocks;
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
@@ -243,14 +244,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream 
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
-        err = queue_run(fn, m, s, stream);
+        err = queue_run(fn, m, s, stream, &blocking);
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&s->lock);
-    blocking = launch_blocks(s); /* ASCEND_RT_LAUNCH_BLOCKING covers model runs too (spec §9) */
-    plat_spin_unlock(&s->lock);
-    return blocking ? engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), 0, ACL_SUCCESS)
-                    : ACL_SUCCESS;
+    return blocking ? launch_wait(fn, s, stream) : ACL_SUCCESS;
 }
 
 /* The model's own stream for aclmdlRIExecute, made at first use. */
@@ -272,6 +269,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     struct stream *s;
     uint32_t dep;
     uint64_t t0;
+    enum sync_result end;
     aclError err;
     if (modelRI == NULL)
         return null_arg(fn, "modelRI");
@@ -285,20 +283,21 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a captured model runs with aclmdlRIExecuteAsync only", fn);
     if (exec_stream(m, &s) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "%s: no stream left on device %d", fn, m->dev->id);
-    err = queue_run(fn, m, s, NULL);
+    err = queue_run(fn, m, s, NULL, NULL); /* waited for below in any case */
     if (err != ACL_SUCCESS)
         return err;
     dep = ACLCPU_UNLIKELY(prof_on()) ? prof_stream_last(s) : 0;
     t0 = dep != 0 ? plat_now_ns() : 0;
-    err = engine_sync_stream(s, NULL, plat_deadline_ms(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    end = engine_wait_stream(s, NULL, plat_deadline_ms(timeout), SYNC_WATCH_HANGS, &err);
     if (t0 != 0)
         prof_host_sync(fn, &dep, 1, t0, plat_now_ns());
-    if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+    if (end == SYNC_TIMED_OUT) {
         char why[640];
         engine_explain(s, true, why, sizeof(why));
-        return acl_fail(err, "%s: the model did not finish within %d ms: %s", fn, timeout, why);
+        return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: the model did not finish within %d ms: %s", fn,
+                        timeout, why);
     }
-    return err;
+    return sync_outcome(fn, s, timeout, end, err);
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)
@@ -578,16 +577,17 @@ static aclError record_control(const char *fn, struct stream *s, aclrtStream str
                                struct lane *target, const void *l, const void *r, uint8_t cond, uint8_t type)
 {
     struct task *t;
-    aclError err = stream_begin_task(fn, s, stream, kind, &t);
+    aclError err = stream_task_new(fn, kind, &t);
     if (err == ACL_SUCCESS) {
-        target->targeted = true;
         t->u.ctl.target = target;
         t->u.ctl.left = l;
         t->u.ctl.right = r;
         t->u.ctl.cond = cond;
         t->u.ctl.type = type;
-        stream_commit(s, t); /* s records into its lane */
+        err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t); /* s records into its lane */
     }
+    if (err == ACL_SUCCESS)
+        target->targeted = true;
     capture_leave();
     return err;
 }

@@ -693,11 +693,12 @@ ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrt
         return tx_fail("%s: %s", fn, "no profile with ACL_PROF_MSPROFTX is running");
     if (stream_resolve(fn, stream, &s) != ACL_SUCCESS)
         return (aclError)-1;
-    if (stream_begin_task(fn, s, stream, TASK_MARK, &t) != ACL_SUCCESS)
+    if (stream_task_new(fn, TASK_MARK, &t) != ACL_SUCCESS)
         return (aclError)-1;
     memcpy(t->inline_args, msg, msgLen + 1);
     t->u.mark.msg = (const char *)t->inline_args;
-    stream_commit(s, t);
+    if (stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t) != ACL_SUCCESS)
+        return (aclError)-1;
     return ACL_SUCCESS;
 }
 
@@ -768,15 +769,15 @@ static aclError mark_step(const char *fn, aclrtStream stream, aclprofStepTag tag
     bool on = prof_running();
     aclError err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS && on)
-        err = stream_begin_task(fn, s, stream, TASK_STEP, &t);
+        err = stream_task_new(fn, TASK_STEP, &t);
+    if (err == ACL_SUCCESS && on) {
+        t->u.step.end = tag == ACL_STEP_END;
+        t->u.step.index = index;
+        err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
+    }
     if (err != ACL_SUCCESS) {
         snprintf(cause, sizeof(cause), "%s", aclGetRecentErrMsg());
         return acl_fail(ACL_ERROR_GE_FAILURE, "%s: the step could not be marked on the stream (%d: %s)", fn, err, cause);
-    }
-    if (on) { /* s->lock is held since stream_begin_task */
-        t->u.step.end = tag == ACL_STEP_END;
-        t->u.step.index = index;
-        stream_commit(s, t);
     }
     return ACL_SUCCESS;
 }

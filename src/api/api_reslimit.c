@@ -10,9 +10,10 @@
  * is never clamped, but each launch records the limits in force so the
  * profiler can show Block Num against them. The thread binding is a
  * thread-local handle, so a destroyed stream simply stops binding.
- * Threads: any host thread. Locks: device->lock, stream->lock, each alone.
+ * Threads: any host thread. No locks: the device's limits are atomics, a
+ * stream's are stream settings (stream_setting_*).
  */
-#include "../core/core.h"
+#include "api_int.h"
 
 static _Thread_local void *tls_res_stream ACLCPU_TLS_HOT; /* handle of the bound stream, or NULL */
 
@@ -97,13 +98,15 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId)
     return err;
 }
 
+static enum stream_setting limit_setting(int type)
+{
+    return type == 0 ? STREAM_RES_LIMIT_CUBE : STREAM_RES_LIMIT_VECTOR;
+}
+
 /* The limit of type set on s, else the device's. */
 static uint32_t stream_limit(struct stream *s, int type)
 {
-    uint32_t v;
-    plat_spin_lock(&s->lock);
-    v = s->res_limit[type];
-    plat_spin_unlock(&s->lock);
+    uint32_t v = stream_setting_get(s, limit_setting(type));
     return v != 0 ? v - 1 : device_limit(s->dev, type);
 }
 
@@ -116,11 +119,8 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDev
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
         err = check_value(fn, s->dev, type, value);
-    if (err == ACL_SUCCESS) {
-        plat_spin_lock(&s->lock);
-        s->res_limit[type] = value + 1; /* last set wins */
-        plat_spin_unlock(&s->lock);
-    }
+    if (err == ACL_SUCCESS)
+        stream_setting_set(s, limit_setting(type), value + 1); /* last set wins */
     return err;
 }
 
@@ -144,9 +144,8 @@ ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream)
     struct stream *s;
     aclError err = stream_resolve("aclrtResetStreamResLimit", stream, &s);
     if (err == ACL_SUCCESS) {
-        plat_spin_lock(&s->lock);
-        s->res_limit[0] = s->res_limit[1] = 0;
-        plat_spin_unlock(&s->lock);
+        stream_setting_set(s, STREAM_RES_LIMIT_CUBE, 0);
+        stream_setting_set(s, STREAM_RES_LIMIT_VECTOR, 0);
     }
     return err;
 }

@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 
-#include "../core/core.h"
+#include "api_int.h"
 #include "../services/devmem.h"
 #include "../services/profile.h"
 
@@ -36,7 +36,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
                 fclose(f);
         }
         devices_configure();
-        launch_blocking_configure();
+        stream_blocking_configure();
         prof_env_start(); /* ACLCPU_PROFILE */
         initialised = true;
         finalised = false;

@@ -5,25 +5,21 @@
  * first, then context, then handle), then the core. NULL stream means the
  * current context's default stream except where the spec says otherwise.
  * PERSISTENT, CPU_SCHEDULE and DEVICE_USE_ONLY streams report complete at
- * once on sync and query (spec: no business meaning on the host).
+ * once on sync and query (spec: no business meaning on the host). The
+ * waits themselves are the runtime's (engine_wait_stream, and
+ * stream_sync_all for the device); this file names what went wrong.
+ * Threads: any host thread; it takes no lock of its own.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/core.h"
-#include "../core/model.h"
+#include "api_int.h"
 #include "../engine/engine.h"
 #include "../services/profile.h"
 
 #define KNOWN_STREAM_FLAGS                                                                                      \
     (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |                  \
      ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
-#define NO_HOST_SYNC_FLAGS (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
@@ -193,10 +189,10 @@ static aclError sync_gave_up(const char *fn, struct stream *s, int32_t timeout)
 }
 
 static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout);
-static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err);
 
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
+    enum sync_result end;
     struct stream *s;
     aclError err;
 
@@ -210,13 +206,13 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
         return stopped_error(fn, s);
     if (capturing(s))
         return captured_error(fn, s);
-    if (s->flags & NO_HOST_SYNC_FLAGS)
+    if (s->flags & STREAM_NO_HOST_SYNC)
         return ACL_SUCCESS;
     if (ACLCPU_UNLIKELY(prof_on()))
         return profiled_sync_stream(fn, s, stream, timeout);
-    err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
-                             ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-    return sync_result(fn, s, timeout, err);
+    end = engine_wait_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
+                             SYNC_WATCH_HANGS, &err);
+    return sync_outcome(fn, s, timeout, end, err);
 }
 
 /* A sync while a profile runs: the host's wait for the stream's newest
@@ -225,23 +221,36 @@ static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStre
 {
     uint32_t dep = prof_stream_last(s);
     uint64_t t0 = plat_now_ns();
-    aclError err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
-                                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    aclError err;
+    enum sync_result end = engine_wait_stream(s, stream != NULL ? stream : obj_handle(&s->hdr),
+                                           plat_deadline_ms(timeout), SYNC_WATCH_HANGS, &err);
     prof_host_sync(fn, &dep, dep != 0, t0, plat_now_ns());
-    return sync_result(fn, s, timeout, err);
+    return sync_outcome(fn, s, timeout, end, err);
 }
 
-static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err)
+aclError sync_outcome(const char *fn, struct stream *s, int32_t timeout, enum sync_result end, aclError task_err)
 {
-    if (err == ACL_ERROR_RT_INVALID_HANDLE)
-        return acl_fail(err, "%s: stream %d was destroyed by another thread during the wait", fn, s->id);
-    if (err == ACL_ERROR_RT_INTERNAL_ERROR)
+    switch (end) {
+    case SYNC_DESTROYED:
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %d was destroyed by another thread during the wait",
+                        fn, s->id);
+    case SYNC_STOPPED:
         return stopped_error(fn, s);
-    if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+    case SYNC_TIMED_OUT:
         return sync_gave_up(fn, s, timeout);
-    if (err != ACL_SUCCESS)
-        acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, err, acl_error_name(err));
-    return err;
+    case SYNC_DONE:
+        break;
+    }
+    if (task_err != ACL_SUCCESS)
+        acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, task_err, acl_error_name(task_err));
+    return task_err;
+}
+
+aclError launch_wait(const char *fn, struct stream *s, const void *handle)
+{
+    aclError err;
+    enum sync_result end = engine_wait_stream(s, handle != NULL ? handle : obj_handle(&s->hdr), 0, 0, &err);
+    return sync_outcome(fn, s, -1, end, err);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
@@ -268,7 +277,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
         return stopped_error("aclrtStreamQuery", s);
     if (capturing(s))
         return captured_error("aclrtStreamQuery", s);
-    *status = (s->flags & NO_HOST_SYNC_FLAGS) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
+    *status = (s->flags & STREAM_NO_HOST_SYNC) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
                                                                         : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -276,36 +285,27 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
 {
     struct stream *s;
-    aclError err;
-    if (priority == NULL)
-        return null_arg("aclrtStreamGetPriority", "priority");
-    err = stream_resolve("aclrtStreamGetPriority", stream, &s);
+    aclError err = getter_stream("aclrtStreamGetPriority", stream, priority, "priority", &s);
     if (err == ACL_SUCCESS)
-        *priority = s->priority;
+        *priority = atomic_load_explicit(&s->priority, memory_order_relaxed);
     return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
 {
     struct stream *s;
-    aclError err;
-    if (flags == NULL)
-        return null_arg("aclrtStreamGetFlags", "flags");
-    err = stream_resolve("aclrtStreamGetFlags", stream, &s);
+    aclError err = getter_stream("aclrtStreamGetFlags", stream, flags, "flags", &s);
     if (err == ACL_SUCCESS)
-        *flags = s->flags;
+        *flags = atomic_load_explicit(&s->flags, memory_order_relaxed); /* set at creation */
     return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
 {
     struct stream *s;
-    aclError err;
-    if (streamId == NULL)
-        return null_arg("aclrtStreamGetId", "streamId");
-    err = stream_resolve("aclrtStreamGetId", stream, &s);
+    aclError err = getter_stream("aclrtStreamGetId", stream, streamId, "streamId", &s);
     if (err == ACL_SUCCESS)
-        *streamId = s->id;
+        *streamId = atomic_load_explicit(&s->id, memory_order_relaxed); /* set at creation */
     return err;
 }
 
@@ -318,9 +318,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount)
     err = ctx_require("aclrtGetStreamAvailableNum", &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    plat_mutex_lock(&ctx->dev->lock);
-    *streamCount = ctx->dev->soc->max_streams - ctx->dev->streams_used;
-    plat_mutex_unlock(&ctx->dev->lock);
+    *streamCount = device_streams_left(ctx->dev);
     return ACL_SUCCESS;
 }
 
@@ -355,29 +353,6 @@ ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, ac
 
 /* ---- device-wide synchronisation ------------------------------------------- */
 
-/* The context's streams and their handles, taken under its lock (one
- * allocation: free *list). NULL when out of memory. */
-static struct stream **gather_streams(struct context *ctx, void ***handles, size_t *n)
-{
-    struct stream **list;
-    size_t cap = 16;
-    struct list *pos;
-    *n = 0;
-    plat_mutex_lock(&ctx->lock);
-    list_for_each(pos, &ctx->streams) cap++;
-    list = malloc(cap * (sizeof(*list) + sizeof(**handles)));
-    if (list != NULL) {
-        *handles = (void **)(list + cap);
-        list_for_each(pos, &ctx->streams) {
-            list[*n] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
-            (*handles)[*n] = obj_handle(&list[*n]->hdr);
-            (*n)++;
-        }
-    }
-    plat_mutex_unlock(&ctx->lock);
-    return list;
-}
-
 /* Profiling: the entries of every stream's newest task (what a device
  * sync waits for), or NULL; *nd counts them. */
 static uint32_t *device_sync_deps(struct stream **list, size_t n, unsigned *nd)
@@ -395,13 +370,13 @@ static uint32_t *device_sync_deps(struct stream **list, size_t n, unsigned *nd)
 static aclError sync_device(const char *fn, int32_t timeout)
 {
     struct context *ctx;
-    struct stream **list;
+    struct stream **list, *late = NULL;
     void **handles = NULL;
     size_t n;
-    uint64_t deadline, t0;
+    uint64_t t0;
     uint32_t *deps = NULL;
     unsigned nd = 0;
-    aclError err, first = ACL_SUCCESS;
+    aclError err;
 
     if (timeout < -1 || timeout == 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -409,32 +384,17 @@ static aclError sync_device(const char *fn, int32_t timeout)
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    deadline = plat_deadline_ms(timeout);
-    if ((list = gather_streams(ctx, &handles, &n)) == NULL)
+    if ((list = stream_list_of(ctx, &handles, &n)) == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
     t0 = ACLCPU_UNLIKELY(prof_on()) ? plat_now_ns() : 0;
     if (t0 != 0)
         deps = device_sync_deps(list, n, &nd);
-    for (size_t i = 0; i < n; i++) {
-        if ((list[i]->flags & NO_HOST_SYNC_FLAGS) || capturing(list[i])) /* recorded work does not run */
-            continue;
-        err = engine_sync_stream(list[i], handles[i], deadline, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-        if (err == ACL_ERROR_RT_INVALID_HANDLE)
-            err = ACL_SUCCESS; /* destroyed meanwhile: nothing left to wait for */
-        if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
-            struct stream *late = list[i];
-            free(list);
-            free(deps);
-            return sync_gave_up(fn, late, timeout);
-        }
-        if (first == ACL_SUCCESS)
-            first = err;
-    }
-    if (t0 != 0)
+    err = stream_sync_all(list, handles, n, plat_deadline_ms(timeout), &late);
+    if (t0 != 0 && late == NULL)
         prof_host_sync(fn, deps, nd, t0, plat_now_ns());
     free(deps);
     free(list);
-    return first;
+    return late != NULL ? sync_gave_up(fn, late, timeout) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void) { return sync_device("aclrtSynchronizeDevice", -1); }

@@ -3,19 +3,15 @@
  * the aclrtSet/GetStreamAttribute family.
  *
  * DESIGN: checks in the order of the reference runtime (docs/api.md) for
- * failure mode, attributes and overflow; values live in the stream under its lock and
- * are read by launches (which copy the overflow switch into each kernel
- * task, so a change affects only tasks issued afterwards) and by the
- * executor (failure mode, through the context).
+ * failure mode, attributes and overflow; values live in the stream
+ * (stream_setting_*, under its lock) and are read by launches
+ * (stream_submit copies the overflow switch into each kernel task, so a
+ * change affects only tasks issued afterwards, and decides launch
+ * blocking) and by the executor (failure mode, through the context). Takes
+ * no lock itself.
  */
-#include "../core/core.h"
-#include "../core/model.h"
+#include "api_int.h"
 #include "../engine/engine.h"
-
-static aclError null_arg(const char *fn, const char *arg)
-{
-    return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, arg);
-}
 
 /* Resolves the stream of a control call (failure mode, abort): NULL means
  * the default stream, which only Ascend 950, A3 and A2 accept (spec §5). */
@@ -40,6 +36,14 @@ static aclError check_own_context(const char *fn, const struct stream *s, const 
     return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
 }
 
+/* The stream's failure mode: STOP once its context is in STOP mode. */
+static uint32_t failure_mode_of(struct stream *s)
+{
+    if (atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE)
+        return ACL_STOP_ON_FAILURE;
+    return stream_setting_get(s, STREAM_FAILURE_MODE);
+}
+
 static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mode)
 {
     struct context *ctx;
@@ -55,8 +59,7 @@ static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mo
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model; it has no failure mode "
                         "of its own", fn, s->id);
-    cur = atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
-              ? ACL_STOP_ON_FAILURE : s->failure_mode;
+    cur = failure_mode_of(s);
     if (want == cur)
         return ACL_SUCCESS;
     if (cur == ACL_STOP_ON_FAILURE)
@@ -65,7 +68,7 @@ static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mo
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
-    s->failure_mode = want;
+    stream_setting_set(s, STREAM_FAILURE_MODE, want);
     /* STOP on any stream makes the whole context stop on failure (spec §4). */
     atomic_store_explicit(&ctx->failure_mode, ACL_STOP_ON_FAILURE, memory_order_relaxed);
     return ACL_SUCCESS;
@@ -95,9 +98,7 @@ static aclError set_overflow(const char *fn, aclrtStream stream, uint32_t flag)
         return err;
     if (model_recording_anywhere() && model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
         return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
-    plat_spin_lock(&s->lock);
-    s->overflow_switch = flag;
-    plat_spin_unlock(&s->lock);
+    stream_setting_set(s, STREAM_OVERFLOW_SWITCH, flag);
     return ACL_SUCCESS;
 }
 
@@ -107,9 +108,7 @@ static aclError get_overflow(const char *fn, aclrtStream stream, uint32_t *flag)
     aclError err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&s->lock);
-    *flag = soc_has_ctrl_sq(s->dev->soc) ? s->overflow_switch : 1u;
-    plat_spin_unlock(&s->lock);
+    *flag = soc_has_ctrl_sq(s->dev->soc) ? stream_setting_get(s, STREAM_OVERFLOW_SWITCH) : 1u;
     return ACL_SUCCESS;
 }
 
@@ -148,57 +147,21 @@ static aclError set_priority(const char *fn, aclrtStream stream, uint32_t prio)
     if (s->is_default || (s->flags & ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is a %s stream; its priority is fixed", fn,
                         s->id, s->is_default ? "default" : "CPU_SCHEDULE");
-    plat_spin_lock(&s->lock);
-    engine_set_priority_locked(s, prio > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : prio); /* clamped */
-    plat_spin_unlock(&s->lock);
+    stream_set_priority(s, prio > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : prio); /* clamped */
     return ACL_SUCCESS;
 }
 
-/* Stores a plain setting of the stream under its lock. */
-static aclError set_field(const char *fn, aclrtStream stream, size_t offset, uint32_t value)
+/* Stores a plain setting of the stream. */
+static aclError set_field(const char *fn, aclrtStream stream, enum stream_setting which, uint32_t value)
 {
     struct stream *s;
     aclError err = stream_resolve(fn, stream, &s);
-    if (err != ACL_SUCCESS)
-        return err;
-    plat_spin_lock(&s->lock);
-    *(uint32_t *)((char *)s + offset) = value;
-    plat_spin_unlock(&s->lock);
-    return ACL_SUCCESS;
+    if (err == ACL_SUCCESS)
+        stream_setting_set(s, which, value);
+    return err;
 }
 
 /* ---- launch blocking (spec §9) ----------------------------------------------------- */
-
-/* ASCEND_RT_LAUNCH_BLOCKING=1 makes launches wait; read once. Relaxed: a
- * setting read at start-up, not a synchronisation point. */
-static _Atomic int env_blocking = -1;
-
-void launch_blocking_configure(void)
-{
-    const char *v = config_str(CFG_LAUNCH_BLOCKING);
-    atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
-}
-
-/* Called with s->lock held. Runs on every launch: the usual answer (the
- * mode follows the environment, which does not ask for blocking) comes
- * first. */
-bool launch_blocks(struct stream *s)
-{
-    int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
-    if (env < 0) {
-        launch_blocking_configure();
-        env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
-    }
-    bool asked = s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV
-                     ? env == 1
-                     : s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
-    if (!asked)
-        return false;
-    /* Never on these streams, products, inside a non-blocking region, or
-     * while the stream records for a model (nothing runs then). */
-    return !(s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
-           soc_has_ctrl_sq(s->dev->soc) && s->nonblocking_depth == 0 && s->rec_lane == NULL;
-}
 
 static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t mode)
 {
@@ -215,9 +178,7 @@ static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t m
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&s->lock);
-    s->blocking_mode = mode;
-    plat_spin_unlock(&s->lock);
+    stream_setting_set(s, STREAM_BLOCKING_MODE, mode);
     return ACL_SUCCESS;
 }
 
@@ -228,9 +189,7 @@ ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchBegin(aclrtStream stream, uin
     (void)flag; /* reserved: 0 */
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&s->lock);
-    s->nonblocking_depth++;
-    plat_spin_unlock(&s->lock);
+    stream_nonblocking_begin(s);
     return ACL_SUCCESS;
 }
 
@@ -245,16 +204,10 @@ ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint6
     (void)flag;
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&s->lock);
-    if (s->nonblocking_depth == 0) {
-        plat_spin_unlock(&s->lock);
+    if (!stream_nonblocking_end(s, &sync))
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: no aclrtNonBlockingLaunchBegin is open on stream %d", fn,
                         s->id);
-    }
-    sync = --s->nonblocking_depth == 0 && launch_blocks(s);
-    plat_spin_unlock(&s->lock);
-    return sync ? engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), 0, ACL_SUCCESS)
-                : ACL_SUCCESS;
+    return sync ? launch_wait(fn, s, stream) : ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
@@ -272,9 +225,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtSt
                             value->overflowSwitch);
         return set_overflow(fn, stream, value->overflowSwitch);
     case ACL_STREAM_ATTR_USER_CUSTOM_TAG:
-        return set_field(fn, stream, offsetof(struct stream, user_tag), value->userCustomTag);
+        return set_field(fn, stream, STREAM_USER_TAG, value->userCustomTag);
     case ACL_STREAM_ATTR_CACHE_OP_INFO:
-        return set_field(fn, stream, offsetof(struct stream, cache_op_info), value->cacheOpInfoSwitch);
+        return set_field(fn, stream, STREAM_CACHE_OP_INFO, value->cacheOpInfoSwitch);
     case ACL_STREAM_ATTR_PRIORITY:
         return set_priority(fn, stream, value->streamPriority);
     case ACL_STREAM_LAUNCH_BLOCKING_MODE:
@@ -299,20 +252,16 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&s->lock);
     if (stmAttrType == ACL_STREAM_ATTR_FAILURE_MODE)
-        value->failureMode =
-            atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
-                ? ACL_STOP_ON_FAILURE : s->failure_mode;
+        value->failureMode = failure_mode_of(s);
     else if (stmAttrType == ACL_STREAM_ATTR_USER_CUSTOM_TAG)
-        value->userCustomTag = s->user_tag;
+        value->userCustomTag = stream_setting_get(s, STREAM_USER_TAG);
     else if (stmAttrType == ACL_STREAM_ATTR_CACHE_OP_INFO)
-        value->cacheOpInfoSwitch = s->cache_op_info;
+        value->cacheOpInfoSwitch = stream_setting_get(s, STREAM_CACHE_OP_INFO);
     else if (stmAttrType == ACL_STREAM_LAUNCH_BLOCKING_MODE)
-        value->launchBlockingMode = s->blocking_mode;
+        value->launchBlockingMode = stream_setting_get(s, STREAM_BLOCKING_MODE);
     else
-        value->streamPriority = s->priority;
-    plat_spin_unlock(&s->lock);
+        value->streamPriority = atomic_load_explicit(&s->priority, memory_order_relaxed);
     return ACL_SUCCESS;
 }
 

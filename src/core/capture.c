@@ -337,16 +337,16 @@ static aclError queue_planned(const char *fn, struct stream *s, const void *stre
                               const struct event_plan *p, struct task **out)
 {
     struct task *t;
-    aclError err = stream_begin_task(fn, s, stream, kind, &t);
+    aclError err = stream_task_new(fn, kind, &t);
     if (err != ACL_SUCCESS)
         return err;
-    plat_spin_lock(&p->target->lock);
     t->u.event.ev = p->target;
     t->u.event.gen = p->gen;
     t->u.event.in_model = p->use;
-    atomic_fetch_add_explicit(&p->target->pending_tasks, 1, memory_order_relaxed); /* under its lock */
-    plat_spin_unlock(&p->target->lock);
-    stream_commit(s, t);
+    /* .event NULL: planned whole; the submit only counts it pending. */
+    err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
+    if (err != ACL_SUCCESS)
+        return err;
     if (out != NULL)
         *out = t;
     return ACL_SUCCESS;
@@ -643,13 +643,13 @@ aclError model_update_end(const char *fn, struct stream *s, const void *stream)
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the update has %u tasks but the task group has %u; they must "
                        "match in number and type", fn, u->count, g->count);
     if (err == ACL_SUCCESS)
-        err = stream_begin_task(fn, s, stream, TASK_GROUP_UPDATE, &t);
+        err = stream_task_new(fn, TASK_GROUP_UPDATE, &t);
     if (err != ACL_SUCCESS) {
         drop_chain(u->first);
     } else {
         t->u.update.grp = u->grp_handle;
-        t->u.update.with = u->first;
-        stream_commit(s, t);
+        t->u.update.with = u->first; /* the task owns the chain now, refused or not */
+        err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
     }
     free(u);
     capture_leave();

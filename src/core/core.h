@@ -133,7 +133,7 @@ struct task_kernel {
  * A task record. The first cache line holds all a kernel launch writes and
  * its executor reads, so handing a launch to a worker moves one line; the
  * argument bytes follow, touched only by launches that have arguments.
- * Every way a record is made (stream_begin_task, replay.c) sets prof_id.
+ * Every way a record is made (stream_task_new, replay.c) sets prof_id.
  */
 struct task {
     struct qnode q;            /* stream queue, model lane or free-list link (task_next) */
@@ -268,6 +268,9 @@ aclError device_stream_id_alloc(struct device *d, int32_t *id);
 void device_stream_id_free(struct device *d, int32_t id);
 aclError device_event_slot_take(struct device *d);
 void device_event_slot_give(struct device *d);
+/* Stream and event ids left on d (aclrtGetStreamAvailableNum, ...). */
+uint32_t device_streams_left(struct device *d);
+uint32_t device_events_left(struct device *d);
 void devices_shutdown(void);
 
 /* ---- contexts (context.c) ------------------------------------------------ */
@@ -452,20 +455,48 @@ static inline aclError stream_resolve(const char *fn, const void *handle, struct
     return ACLCPU_LIKELY(*out != NULL) ? ACL_SUCCESS : stream_stale(fn, handle);
 }
 
-/*
- * Starts a new task on s (named by handle, or NULL for a default stream):
- * returns with s->lock held and *out pointing at a task of the given kind,
- * or fails (lock not held). The caller fills the task and calls
- * stream_commit, which queues it and drops the lock.
- */
-aclError stream_begin_task(const char *fn, struct stream *s, const void *handle, enum task_kind kind,
-                           struct task **out);
-void stream_commit(struct stream *s, struct task *t);
-/* Gives back a task taken with stream_begin_task and drops the lock. */
-void stream_abandon(struct stream *s, struct task *t);
-/* Argument space of n bytes for kernel task t (inline or heap), noted in
- * t->u.kernel.args_size (see task_kernel_args); NULL on OOM. */
-void *task_args_reserve(struct task *t, size_t n);
+/* Event and notify tasks: filled at issue under the event's lock too. */
+static inline bool task_kind_is_event(enum task_kind kind)
+{
+    return kind >= TASK_EVENT_RECORD && kind <= TASK_NOTIFY_WAIT;
+}
+
+/* Why a stream (or, for its tasks, an event) takes no task now: found
+ * under the locks by stream_submit, told to the caller once they are
+ * dropped. The last two are not failures. */
+enum refusal {
+    REFUSE_NONE = 0,
+    REFUSE_STREAM_DEAD,          /* the stream was destroyed since it was resolved */
+    REFUSE_STOPPED,              /* aclrtStreamStop */
+    REFUSE_STOP_FAILED,          /* STOP mode tripped and a sync reported it */
+    REFUSE_UPDATE_KERNELS_ONLY,  /* a task-group update takes kernels only */
+    REFUSE_LANE_CLOSED,          /* bound to a model whose build ended */
+    REFUSE_CAPTURE_INVALIDATED,
+    REFUSE_CALLBACK_IN_MODEL,
+    REFUSE_GROUP_KERNELS_ONLY,   /* an open task group takes kernels only */
+    REFUSE_EVENT_DEAD,           /* the event (or notify) was destroyed since it was resolved */
+    REFUSE_NO_EVENT_SLOT,        /* a lazy event's first record found no event id left */
+    SKIP_NEVER_RECORDED,         /* a wait on a never-recorded event: nothing to queue */
+    SKIP_MODEL_PATH,             /* an event task that belongs to a model after all (see submit.model_asked) */
+};
+
+/* What stream_submit needs besides the task, and what it tells back. */
+struct submit {
+    const char *fn;              /* the API function, for messages */
+    const void *stream;          /* the caller's stream handle; NULL for a default stream */
+    /* Event and notify tasks: the handle t->u.event.ev was resolved from
+     * (NULL: a task capture.c planned whole), and whether the caller has
+     * already offered the task to the model path. */
+    const void *event;
+    bool model_asked;
+    /* Out: the caller must wait for the stream (ASCEND_RT_LAUNCH_BLOCKING;
+     * kernels and model runs). */
+    bool blocks;
+    /* Out: an event task found, under the locks, that it belongs to a
+     * model (a capture began meanwhile): nothing was queued, ask the model
+     * path. */
+    bool model_path;
+};
 
 /* ---- task records (task.c) ---------------------------------------------- */
 
@@ -479,6 +510,86 @@ void task_release(struct task *t);
 /* Frees kernel task t's heap copy of its arguments, if it has one (all a
  * kernel task holds before it is committed). */
 void task_free_kernel_args(struct task *t);
+
+/*
+ * A launch in two steps. The caller makes a task and fills it without
+ * locks (arguments copied, references taken); stream_submit then takes
+ * s->lock only to check that s takes it (and, for an event task, to give
+ * it its record number under the event's lock), to copy the stream's
+ * settings into it, and to queue it. On a refusal it gives the task back
+ * (stream_task_drop) and returns the error, formatted after the unlock.
+ */
+static inline aclError stream_task_new(const char *fn, enum task_kind kind, struct task **out);
+aclError stream_submit(struct submit *sub, struct stream *s, struct task *t);
+/* Gives back a task that never reached a stream, with what it holds. */
+void stream_task_drop(struct task *t);
+/* Called with s->lock held (dropped here): queues t; stream_submit's last
+ * step. */
+void stream_commit(struct stream *s, struct task *t);
+/* Reads ASCEND_RT_LAUNCH_BLOCKING (once, at aclInit or first use). */
+void stream_blocking_configure(void);
+/* Called with s->lock held: must a launch on s wait for the stream
+ * (ASCEND_RT_LAUNCH_BLOCKING or the stream's blocking mode)? */
+bool stream_launch_blocks_locked(const struct stream *s);
+/* Settings of a stream the API sets and reads: each a uint32_t under
+ * s->lock, read by launches at issue (stream_submit). */
+enum stream_setting {
+    STREAM_FAILURE_MODE,         /* as set on this stream (the context's may be STOP) */
+    STREAM_OVERFLOW_SWITCH,
+    STREAM_USER_TAG,
+    STREAM_CACHE_OP_INFO,
+    STREAM_BLOCKING_MODE,        /* ACL_STREAM_LAUNCH_BLOCKING_MODE_* */
+    STREAM_RES_LIMIT_CUBE,       /* aclrtSetStreamResLimit: 0 = none, else the limit + 1 */
+    STREAM_RES_LIMIT_VECTOR,
+};
+void stream_setting_set(struct stream *s, enum stream_setting which, uint32_t value);
+uint32_t stream_setting_get(struct stream *s, enum stream_setting which);
+/* aclrtSetStreamAttribute(PRIORITY): moves s within the ready set too. */
+void stream_set_priority(struct stream *s, uint32_t prio);
+/* aclrtNonBlockingLaunchBegin / End. End returns false when no region is
+ * open; *sync: the region closed and its launches would have blocked, so
+ * the caller synchronises the stream. */
+void stream_nonblocking_begin(struct stream *s);
+bool stream_nonblocking_end(struct stream *s, bool *sync);
+/* The streams of ctx and their handles, taken under its lock (one
+ * allocation: free the list). NULL when out of memory. */
+struct stream **stream_list_of(struct context *ctx, void ***handles, size_t *n);
+/* Streams whose work the host never waits for (aclrtSynchronize* returns
+ * at once): kept for a model, or run by the device alone. */
+#define STREAM_NO_HOST_SYNC (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+/* aclrtSynchronizeDevice: waits for each of the n streams (skipping those
+ * the host does not wait for or that record for a capture, and those
+ * destroyed meanwhile) until deadline_ns (0 = none). Returns the first
+ * task error, or ACL_ERROR_RT_STREAM_SYNC_TIMEOUT with *late the stream
+ * that ran out of time. */
+aclError stream_sync_all(struct stream **list, void **handles, size_t n, uint64_t deadline_ns, struct stream **late);
+/* Records that no task record could be had for fn. */
+void stream_task_oom(const char *fn);
+
+/* Inline: every launch makes one. */
+static inline aclError stream_task_new(const char *fn, enum task_kind kind, struct task **out)
+{
+    struct task *t = task_alloc();
+    if (ACLCPU_UNLIKELY(t == NULL)) {
+        stream_task_oom(fn);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
+    t->kind = (uint8_t)kind;
+    /* Every kind: the profiler's hooks test it (0 unless prof_issue_locked
+     * gives the task an entry). */
+    t->prof_id = 0;
+    if (kind != TASK_KERNEL) {
+        /* A kernel launch sets every field of its kind; the others rely on
+         * zeroes for what they leave unset. */
+        memset(&t->u, 0, sizeof(t->u));
+    }
+    *out = t;
+    return ACL_SUCCESS;
+}
+/* Argument space of n bytes for kernel task t (inline or heap), noted in
+ * t->u.kernel.args_size (see task_kernel_args); NULL on OOM. */
+void *task_args_reserve(struct task *t, size_t n);
 
 /* ---- events (event.c) ------------------------------------------------------ */
 
@@ -594,31 +705,6 @@ static inline aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle 
 /* The cost aclcpuSetKernelCost declared for f, if any. */
 bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out);
 
-/* ---- launch blocking (api_stream_attr.c) ------------------------------------- */
-
-/* Reads ASCEND_RT_LAUNCH_BLOCKING (once, at aclInit or first use). */
-void launch_blocking_configure(void);
-/* True when a launch on s must wait for the stream (spec §9). */
-bool launch_blocks(struct stream *s);
-
-/* ---- core limits (api_reslimit.c) ----------------------------------------- */
-
-/* The cores of type (0 cube, 1 vector) the calling thread may use on d:
- * its bound stream's limit, else the device's, else the hardware's. */
-uint32_t reslimit_in_force(struct device *d, int type);
-/* Both types at once (cube in out[0], vector in out[1]), for launches. */
-void reslimits_in_force(struct device *d, uint32_t out[2]);
-
-/* ---- callbacks to subscribed threads (report.c) ------------------------- */
-
-/* Callbacks (aclrtSubscribeReport) and host functions (aclrtSubscribeHostFunc). */
-enum report_kind { REPORT_CALLBACK, REPORT_HOSTFUNC };
-
-aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind kind);
-aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind kind);
-bool report_is_subscribed(struct stream *s, enum report_kind kind);
-aclError report_process(int32_t timeout_ms, enum report_kind kind);
-
 /* ---- events (event.c) ------------------------------------------------------ */
 
 /* Executor hooks (called by the engine while it owns the task's stream). */
@@ -638,7 +724,17 @@ void event_reset_done(struct task *t);
 void event_task_release(struct task *t);
 /* The newest record of ev that ran (for the profile). */
 uint64_t event_done_gen(struct event *ev);
-aclError event_take_lazy_slot_locked(struct event *ev);
+/* An event's state, read at once under its lock (queries, timestamps). */
+struct event_view {
+    uint64_t record_gen, done_gen, ts;
+    bool reset_done;
+    uint64_t waits_issued, waits_done;
+};
+void event_snapshot(struct event *ev, struct event_view *out);
+/* Called with s->lock held by stream_submit: fills event or notify task t
+ * for s under the event's lock (a record takes the next record number, a
+ * wait snapshots the newest) and counts it pending. */
+enum refusal event_issue_locked(struct stream *s, struct task *t, const struct submit *sub);
 
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out);
 aclError notify_create(struct context *ctx, struct event **out);

@@ -141,6 +141,24 @@ aclError device_event_slot_take(struct device *d)
     return err;
 }
 
+uint32_t device_streams_left(struct device *d)
+{
+    uint32_t left;
+    plat_mutex_lock(&d->lock);
+    left = d->soc->max_streams - d->streams_used;
+    plat_mutex_unlock(&d->lock);
+    return left;
+}
+
+uint32_t device_events_left(struct device *d)
+{
+    uint32_t left;
+    plat_mutex_lock(&d->lock);
+    left = d->soc->max_events - d->events_used;
+    plat_mutex_unlock(&d->lock);
+    return left;
+}
+
 void device_event_slot_give(struct device *d)
 {
     plat_mutex_lock(&d->lock);

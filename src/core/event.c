@@ -7,7 +7,9 @@
  * record_gen at call time and queues a wait for that number: the waiting
  * stream's head parks on the event (it never blocks a worker) until
  * done_gen reaches it. A wait on a never-recorded event queues nothing. A
- * destroyed event's memory lives until its queued tasks are done.
+ * destroyed event's memory lives until its queued tasks are done. The
+ * numbering happens at issue, in event_issue_locked, which stream_submit
+ * calls for event and notify tasks with the stream's lock held.
  *
  * Threads: host threads (API), executors (record/wait/reset tasks).
  * Lock order: stream->lock > event->lock; an event's lock is dropped before
@@ -128,15 +130,83 @@ aclError event_destroy(struct event *ev, const void *handle)
 
 /* Called with ev->lock held: the first record of a lazily created event
  * takes its place against the SoC's event cap. */
-aclError event_take_lazy_slot_locked(struct event *ev)
+void event_snapshot(struct event *ev, struct event_view *out)
 {
-    aclError err;
+    plat_spin_lock(&ev->lock);
+    out->record_gen = ev->record_gen;
+    out->done_gen = ev->done_gen;
+    out->ts = ev->timestamp_ns;
+    out->reset_done = ev->reset_done;
+    out->waits_issued = ev->waits_issued;
+    /* Acquire: pairs with event_task_release, so a wait counted done is seen done. */
+    out->waits_done = atomic_load_explicit(&ev->waits_done, memory_order_acquire);
+    plat_spin_unlock(&ev->lock);
+}
+
+/* Called with ev->lock held: an aclrtCreateEvent event takes its id (a
+ * slot against the SoC's cap) at its first record. */
+static bool take_lazy_slot_locked(struct event *ev)
+{
     if (!ev->lazy_slot || ev->holds_slot)
-        return ACL_SUCCESS;
-    err = device_event_slot_take(ev->dev);
-    if (err == ACL_SUCCESS)
-        ev->holds_slot = true;
-    return err;
+        return true;
+    ev->holds_slot = device_event_slot_take(ev->dev) == ACL_SUCCESS;
+    return ev->holds_slot;
+}
+
+/* Called with s->lock and n->lock held: a notify's record takes the next
+ * record number; its wait consumes whatever record is there when it runs. */
+static enum refusal issue_notify_locked(struct event *n, struct stream *s, struct task *t, const void *handle)
+{
+    if (!obj_same(&n->hdr, handle))
+        return REFUSE_EVENT_DEAD;
+    if (t->kind == TASK_NOTIFY_RECORD) {
+        t->u.event.gen = ++n->record_gen;
+        n->last_recorder = obj_handle(&s->hdr);
+    }
+    return REFUSE_NONE;
+}
+
+/* Called with s->lock and ev->lock held: fills event task t for s. A
+ * record takes the next record number (and a lazy event its id); a wait
+ * snapshots the newest record (an EXTERNAL event's waits wait until it is
+ * set instead), and a wait on a never-recorded event queues nothing. A
+ * task that belongs to a model after all (a capture began under our feet,
+ * or the waited event was recorded in one) goes back to the caller. */
+static enum refusal issue_event_locked(struct event *ev, struct stream *s, struct task *t, const struct submit *sub)
+{
+    bool flag_event = (ev->flags & ACL_EVENT_EXTERNAL) != 0;
+    if (!sub->model_asked &&
+        (s->rec_lane != NULL || s->update != NULL || (t->kind == TASK_EVENT_WAIT && ev->newest_in_model)))
+        return SKIP_MODEL_PATH;
+    if (!obj_same(&ev->hdr, sub->event))
+        return REFUSE_EVENT_DEAD;
+    if (t->kind == TASK_EVENT_RECORD && !take_lazy_slot_locked(ev))
+        return REFUSE_NO_EVENT_SLOT;
+    if (t->kind == TASK_EVENT_WAIT && ev->record_gen == 0 && !flag_event)
+        return SKIP_NEVER_RECORDED;
+    if (t->kind == TASK_EVENT_RECORD) {
+        t->u.event.gen = ++ev->record_gen;
+        ev->last_recorder = obj_handle(&s->hdr);
+        ev->newest_in_model = false; /* this record is the newest now */
+    } else if (t->kind == TASK_EVENT_WAIT) {
+        t->u.event.gen = flag_event ? GEN_FLAG : ev->record_gen; /* the snapshot: the newest record now */
+        t->u.event.recorder = ev->last_recorder;
+        ev->waits_issued++;
+    }
+    return REFUSE_NONE;
+}
+
+enum refusal event_issue_locked(struct stream *s, struct task *t, const struct submit *sub)
+{
+    struct event *ev = t->u.event.ev;
+    enum refusal why = REFUSE_NONE;
+    plat_spin_lock(&ev->lock);
+    if (sub->event != NULL) /* else planned whole by capture.c: target, record number and use */
+        why = ev->notify ? issue_notify_locked(ev, s, t, sub->event) : issue_event_locked(ev, s, t, sub);
+    if (why == REFUSE_NONE)
+        atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
+    plat_spin_unlock(&ev->lock);
+    return why;
 }
 
 /* Called with ev->lock held: an EXTERNAL event is set once recorded, until

@@ -280,28 +280,20 @@ void model_destroy_all(struct context *ctx)
 
 /* ---- recording ------------------------------------------------------------------ */
 
-aclError model_check_recordable_locked(const char *fn, struct stream *s, enum task_kind kind)
+enum refusal model_refusal_locked(const struct stream *s, enum task_kind kind)
 {
-    struct lane *l = s->rec_lane;
+    const struct lane *l = s->rec_lane;
     if (s->update != NULL)
-        return kind == TASK_KERNEL ? ACL_SUCCESS
-                                   : acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
-                                              "%s: stream %d is updating a task group, which holds kernels only", fn,
-                                              s->id);
+        return kind == TASK_KERNEL ? REFUSE_NONE : REFUSE_UPDATE_KERNELS_ONLY;
     if (l->closed)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-                        "%s: stream %d is bound to a model that aclmdlRIBuildEnd finished; it takes no more tasks "
-                        "(aclrtPersistentTaskClean empties it for new ones)",
-                        fn, s->id);
+        return REFUSE_LANE_CLOSED;
     if (l->m->state == MODEL_CAPTURING && atomic_load_explicit((_Atomic int *)&l->m->invalid, memory_order_relaxed))
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the capture stream %d takes part in was "
-                        "invalidated; end it with aclmdlRICaptureEnd", fn, s->id);
+        return REFUSE_CAPTURE_INVALIDATED;
     if (kind == TASK_CALLBACK)
-        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "%s: a model cannot hold aclrtLaunchCallback tasks (use "
-                        "aclrtLaunchHostFunc)", fn);
+        return REFUSE_CALLBACK_IN_MODEL;
     if (s->open_group != NULL && kind != TASK_KERNEL)
-        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "%s: a task group holds kernels only", fn);
-    return ACL_SUCCESS;
+        return REFUSE_GROUP_KERNELS_ONLY;
+    return REFUSE_NONE;
 }
 
 void model_record_locked(struct stream *s, struct task *t)

@@ -174,9 +174,9 @@ aclError model_update_end(const char *fn, struct stream *s, const void *stream);
 /* True while some lane records tasks (a build or capture is under way): the
  * event calls then take the slow path through model_event_*. */
 bool model_recording_anywhere(void);
-/* Called with s->lock held by stream_begin_task for a stream that records
- * (s->rec_lane or s->update set): may it take a task of this kind? */
-aclError model_check_recordable_locked(const char *fn, struct stream *s, enum task_kind kind);
+/* Called with s->lock held by stream_submit for a stream that records
+ * (s->rec_lane or s->update set): why it takes no task of this kind. */
+enum refusal model_refusal_locked(const struct stream *s, enum task_kind kind);
 /* Called with s->lock held: keeps t in the stream's lane or update. */
 void model_record_locked(struct stream *s, struct task *t);
 
@@ -216,17 +216,5 @@ void model_activate(struct model *m, struct lane *l, uint64_t run);
 void model_stream_gone(struct stream *s);
 /* Drops every model of ctx (context teardown). */
 void model_destroy_all(struct context *ctx);
-
-/* ---- engine/replay.c ---------------------------------------------------------- */
-
-struct executor;
-/* Executors of the model task kinds (exec.c dispatches to them). */
-enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
-enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
-void replay_group_update(struct task *t);
-/* Pushes the run's first task onto a lane's runner. */
-void replay_start_lane(struct lane *l, uint64_t run);
-/* aclmdlRIAbort: stops the run under way at its next task or block. */
-void replay_abort(struct model *m);
 
 #endif

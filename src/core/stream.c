@@ -1,15 +1,17 @@
 /*
  * stream.c - streams: creation, destruction, handle resolution, queueing a
- * task, and the stream-state callbacks.
+ * task, the settings the API sets (stream_setting_*), the device-wide sync
+ * loop, and the stream-state callbacks.
  *
  * DESIGN: a stream is a queue of task records (squeue.h: the protocol
- * between launchers and the stream's owner). Launchers append under the
- * stream's lock (the issue lock): one critical section per launch, in which
- * the handle, STOP mode and the stream's settings are checked and the task
- * is filled and linked. stream_commit is the one place a task joins a
- * stream. Queueing a task on an idle stream puts the stream in its
- * engine's ready set (engine_stream_kick). Records come from a per-thread
- * cache (task.c).
+ * between launchers and the stream's owner). A launcher makes and fills its task first, without locks
+ * (stream_task_new), then hands it to stream_submit: one critical section
+ * under the stream's lock (the issue lock), in which the handle, STOP mode
+ * and model recording are checked, the stream's settings are copied into
+ * the task and it is linked. Nothing in it allocates or formats: a refusal
+ * is a reason code, turned into a message after the unlock.
+ * stream_commit is the one place a task joins a stream. Queueing a task on an idle stream puts the stream in its engine's ready
+ * set (engine_stream_kick). Records come from a per-thread cache (task.c).
  *
  * Threads: any host thread (launch, create, destroy); executors take and
  * complete tasks (engine/complete.c). Lock order: context->lock > stream->lock >
@@ -89,7 +91,7 @@ aclError stream_create_internal(struct context *ctx, uint32_t priority, struct s
 
 aclError stream_destroy(struct stream *s, const void *handle, bool force)
 {
-    aclError dropped; /* its task errors die with it */
+    aclError unreported;
     bool mine;
 
     if (!s->internal)
@@ -111,7 +113,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
         engine_discard_stream(s);
     else
-        (void)engine_wait_stream(s, NULL, 0, 0, &dropped);
+        (void)engine_wait_stream(s, NULL, 0, 0, &unreported); /* its task errors die with it */
     engine_wait_unowned(s);
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
@@ -129,72 +131,39 @@ aclError stream_stale(const char *fn, const void *handle)
                     fn, handle);
 }
 
-/* Called with s->lock held, for a stream that is stopped, tripped STOP
- * mode or records for a model: why s takes no task of this kind now (0 if
- * it does). */
-static ACLCPU_COLD aclError rare_refusal_locked(const char *fn, struct stream *s, enum task_kind kind)
+/* ---- launch blocking (spec §9) ---------------------------------------------- */
+
+/* ASCEND_RT_LAUNCH_BLOCKING=1 makes launches wait; read once. Relaxed: a
+ * setting read at start-up, not a synchronisation point. */
+static _Atomic int env_blocking = -1;
+
+void stream_blocking_configure(void)
 {
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
-        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
-                        "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
-                        s->id);
-    /* Before a sync has reported the failure, tasks are taken and dropped
-     * (stream_commit). */
-    if (s->stop_error != ACL_SUCCESS && s->stop_reported)
-        return acl_fail(s->stop_error,
-                        "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
-                        "no new tasks (destroy it and create another)",
-                        fn, s->id, s->stop_error, acl_error_name(s->stop_error));
-    if (s->rec_lane != NULL || s->update != NULL)
-        return model_check_recordable_locked(fn, s, kind);
-    return ACL_SUCCESS;
+    const char *v = config_str(CFG_LAUNCH_BLOCKING);
+    atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
 }
 
-/* Called with s->lock held: why s takes no task of this kind now (0 if it
- * does). */
-static inline aclError refusal_locked(const char *fn, struct stream *s, const void *handle, enum task_kind kind)
+/* Runs on every launch (inline in stream_submit): the usual answer (the
+ * mode follows the environment, which does not ask for blocking) comes
+ * first. */
+static inline bool launch_blocks_locked(const struct stream *s)
 {
-    /* Re-checked under the lock: the stream may have died (or been reused
-     * for a new stream) since the handle was resolved. */
-    if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
-                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
-        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
-    /* One test for the rare cases. Relaxed stopped: set under the lock we
-     * hold. */
-    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed) || s->stop_error != ACL_SUCCESS ||
-                        s->rec_lane != NULL || s->update != NULL))
-        return rare_refusal_locked(fn, s, kind);
-    return ACL_SUCCESS;
-}
-
-aclError stream_begin_task(const char *fn, struct stream *s, const void *handle, enum task_kind kind,
-                           struct task **out)
-{
-    aclError err;
-    /* Taken before the lock, to keep the critical section short. */
-    struct task *t = task_alloc();
-
-    if (ACLCPU_UNLIKELY(t == NULL))
-        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for a task record", fn);
-    plat_spin_lock(&s->lock);
-    err = refusal_locked(fn, s, handle, kind);
-    if (ACLCPU_UNLIKELY(err != ACL_SUCCESS)) {
-        plat_spin_unlock(&s->lock);
-        task_free(t);
-        return err;
+    int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+    if (ACLCPU_UNLIKELY(env < 0)) {
+        stream_blocking_configure();
+        env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
     }
-    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
-    t->kind = (uint8_t)kind;
-    /* Every kind: the profiler's hooks test it (0 unless prof_issue_locked
-     * gives the task an entry). */
-    t->prof_id = 0;
-    if (kind != TASK_KERNEL) {
-        /* A kernel launch sets every field of its kind; the others rely on
-         * zeroes for what they leave unset. */
-        memset(&t->u, 0, sizeof(t->u));
-    }
-    *out = t;
-    return ACL_SUCCESS;
+    bool asked = s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV
+                     ? env == 1
+                     : s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
+    if (ACLCPU_LIKELY(!asked))
+        return false;
+    /* Never on these streams, products, inside a non-blocking region, or
+     * while the stream records for a model (nothing runs then). */
+    return !(atomic_load_explicit(&s->flags, memory_order_relaxed) &
+             (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
+           soc_has_ctrl_sq(atomic_load_explicit(&s->dev, memory_order_relaxed)->soc) && s->nonblocking_depth == 0 &&
+           s->rec_lane == NULL;
 }
 
 /* Called with s->lock held (dropped here): a task issued after the stream
@@ -266,17 +235,6 @@ void stream_push_internal(struct stream *s, struct task *t)
     engine_stream_kick(s); /* drops s->lock */
 }
 
-void stream_abandon(struct stream *s, struct task *t)
-{
-    plat_spin_unlock(&s->lock);
-    /* An argument copy is all a task holds before it is committed: a
-     * kernel's binary reference and an event's pending count are attached
-     * just before stream_commit. */
-    if (t->kind == TASK_KERNEL)
-        task_free_kernel_args(t);
-    task_free(t);
-}
-
 void *task_args_reserve(struct task *t, size_t n)
 {
     void *heap;
@@ -289,6 +247,257 @@ void *task_args_reserve(struct task *t, size_t n)
     /* The inline bytes are unused now: they hold the copy's address. */
     memcpy(t->inline_args, &heap, sizeof(heap));
     return heap;
+}
+
+bool stream_launch_blocks_locked(const struct stream *s) { return launch_blocks_locked(s); }
+
+/* ---- submitting a task ----------------------------------------------------- */
+
+void stream_task_oom(const char *fn)
+{
+    (void)acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for a task record", fn);
+}
+
+void stream_task_drop(struct task *t)
+{
+    /* An event task counts as pending only once issued (event_issue_locked):
+     * before, it holds nothing. */
+    if (!task_kind_is_event((enum task_kind)t->kind))
+        task_release(t);
+    task_free(t);
+}
+
+/* Called with s->lock held, for a stream that is stopped, tripped STOP
+ * mode or records for a model: why s takes no task of this kind now. */
+static ACLCPU_COLD enum refusal rare_refusal_locked(const struct stream *s, enum task_kind kind)
+{
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+        return REFUSE_STOPPED;
+    /* Before a sync has reported the failure, tasks are taken and dropped
+     * (stream_commit). */
+    if (s->stop_error != ACL_SUCCESS && s->stop_reported)
+        return REFUSE_STOP_FAILED;
+    if (s->rec_lane != NULL || s->update != NULL)
+        return model_refusal_locked(s, kind);
+    return REFUSE_NONE;
+}
+
+/* Called with s->lock held: why s takes no task of this kind now. */
+static inline enum refusal refusal_locked(const struct stream *s, const void *handle, enum task_kind kind)
+{
+    /* Re-checked under the lock: the stream may have died (or been reused
+     * for a new stream) since the handle was resolved. */
+    if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
+                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
+        return REFUSE_STREAM_DEAD;
+    /* One test for the rare cases. Relaxed stopped: set under the lock we
+     * hold. */
+    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed) || s->stop_error != ACL_SUCCESS ||
+                        s->rec_lane != NULL || s->update != NULL))
+        return rare_refusal_locked(s, kind);
+    return REFUSE_NONE;
+}
+
+/* The message and code of a refusal, made once the locks are dropped. */
+static ACLCPU_COLD aclError refusal_error(const struct submit *sub, const struct stream *s, const struct task *t,
+                                          enum refusal why, aclError stop_code)
+{
+    const char *fn = sub->fn;
+    int32_t id = atomic_load_explicit(&s->id, memory_order_relaxed);
+    switch (why) {
+    case REFUSE_NONE:
+    case SKIP_NEVER_RECORDED:
+    case SKIP_MODEL_PATH:
+        break;
+    case REFUSE_STREAM_DEAD:
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
+    case REFUSE_STOPPED:
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                        "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn, id);
+    case REFUSE_STOP_FAILED:
+        return acl_fail(stop_code,
+                        "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
+                        "no new tasks (destroy it and create another)",
+                        fn, id, stop_code, acl_error_name(stop_code));
+    case REFUSE_UPDATE_KERNELS_ONLY:
+        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                        "%s: stream %d is updating a task group, which holds kernels only", fn, id);
+    case REFUSE_LANE_CLOSED:
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: stream %d is bound to a model that aclmdlRIBuildEnd finished; it takes no more tasks "
+                        "(aclrtPersistentTaskClean empties it for new ones)",
+                        fn, id);
+    case REFUSE_CAPTURE_INVALIDATED:
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+                        "%s: the capture stream %d takes part in was invalidated; end it with aclmdlRICaptureEnd", fn,
+                        id);
+    case REFUSE_CALLBACK_IN_MODEL:
+        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                        "%s: a model cannot hold aclrtLaunchCallback tasks (use aclrtLaunchHostFunc)", fn);
+    case REFUSE_GROUP_KERNELS_ONLY:
+        return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "%s: a task group holds kernels only", fn);
+    case REFUSE_EVENT_DEAD:
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the %s was destroyed during the call", fn,
+                        t->kind >= TASK_NOTIFY_RECORD ? "notify" : "event");
+    case REFUSE_NO_EVENT_SLOT:
+        return acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,
+                        atomic_load_explicit(&t->u.event.ev->dev, memory_order_relaxed)->id);
+    }
+    return ACL_SUCCESS;
+}
+
+/* After a refusal (locks dropped): tells the caller and gives t back. */
+static ACLCPU_COLD aclError refused(struct submit *sub, const struct stream *s, struct task *t, enum refusal why,
+                                    aclError stop_code)
+{
+    aclError err = refusal_error(sub, s, t, why, stop_code);
+    sub->model_path = why == SKIP_MODEL_PATH;
+    stream_task_drop(t);
+    return err;
+}
+
+aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
+{
+    enum task_kind kind = (enum task_kind)t->kind;
+    enum refusal why;
+    aclError stop_code;
+
+    plat_spin_lock(&s->lock);
+    why = refusal_locked(s, sub->stream, kind);
+    if (ACLCPU_UNLIKELY(task_kind_is_event(kind)) && why == REFUSE_NONE)
+        why = event_issue_locked(s, t, sub);
+    if (ACLCPU_UNLIKELY(why != REFUSE_NONE)) {
+        stop_code = s->stop_error;
+        plat_spin_unlock(&s->lock);
+        return refused(sub, s, t, why, stop_code);
+    }
+    /* The stream's settings as of issue. */
+    if (ACLCPU_LIKELY(kind == TASK_KERNEL)) {
+        t->u.kernel.overflow_check = s->overflow_switch != 0;
+        sub->blocks = launch_blocks_locked(s);
+    } else if (kind == TASK_MODEL_RUN) {
+        sub->blocks = launch_blocks_locked(s); /* ASCEND_RT_LAUNCH_BLOCKING covers model runs (spec §9) */
+    }
+    stream_commit(s, t); /* drops s->lock */
+    return ACL_SUCCESS;
+}
+
+/* ---- settings ----------------------------------------------------------------- */
+
+static uint32_t *setting_field(struct stream *s, enum stream_setting which)
+{
+    switch (which) {
+    case STREAM_FAILURE_MODE:
+        return &s->failure_mode;
+    case STREAM_OVERFLOW_SWITCH:
+        return &s->overflow_switch;
+    case STREAM_USER_TAG:
+        return &s->user_tag;
+    case STREAM_CACHE_OP_INFO:
+        return &s->cache_op_info;
+    case STREAM_BLOCKING_MODE:
+        return &s->blocking_mode;
+    case STREAM_RES_LIMIT_CUBE:
+        return &s->res_limit[0];
+    case STREAM_RES_LIMIT_VECTOR:
+        break;
+    }
+    return &s->res_limit[1];
+}
+
+void stream_setting_set(struct stream *s, enum stream_setting which, uint32_t value)
+{
+    plat_spin_lock(&s->lock);
+    *setting_field(s, which) = value;
+    plat_spin_unlock(&s->lock);
+}
+
+uint32_t stream_setting_get(struct stream *s, enum stream_setting which)
+{
+    uint32_t v;
+    plat_spin_lock(&s->lock);
+    v = *setting_field(s, which);
+    plat_spin_unlock(&s->lock);
+    return v;
+}
+
+void stream_set_priority(struct stream *s, uint32_t prio)
+{
+    plat_spin_lock(&s->lock);
+    engine_set_priority_locked(s, prio);
+    plat_spin_unlock(&s->lock);
+}
+
+void stream_nonblocking_begin(struct stream *s)
+{
+    plat_spin_lock(&s->lock);
+    s->nonblocking_depth++;
+    plat_spin_unlock(&s->lock);
+}
+
+bool stream_nonblocking_end(struct stream *s, bool *sync)
+{
+    bool open;
+    plat_spin_lock(&s->lock);
+    open = s->nonblocking_depth > 0;
+    *sync = open && --s->nonblocking_depth == 0 && stream_launch_blocks_locked(s);
+    plat_spin_unlock(&s->lock);
+    return open;
+}
+
+/* ---- device-wide synchronisation ------------------------------------------------- */
+
+struct stream **stream_list_of(struct context *ctx, void ***handles, size_t *n)
+{
+    struct stream **list;
+    size_t cap = 16;
+    struct list *pos;
+    *n = 0;
+    plat_mutex_lock(&ctx->lock);
+    list_for_each(pos, &ctx->streams) cap++;
+    /* Allocated under ctx->lock (a mutex: streams come and go meanwhile). */
+    list = malloc(cap * (sizeof(*list) + sizeof(**handles)));
+    if (list != NULL) {
+        *handles = (void **)(list + cap);
+        list_for_each(pos, &ctx->streams) {
+            list[*n] = ACLCPU_CONTAINER_OF(pos, struct stream, ctx_link);
+            (*handles)[*n] = obj_handle(&list[*n]->hdr);
+            (*n)++;
+        }
+    }
+    plat_mutex_unlock(&ctx->lock);
+    return list;
+}
+
+/* Whether the host waits for s: not for those kept or run by the device,
+ * nor for one recording a capture (recorded work does not run). */
+static bool host_waits_for(struct stream *s)
+{
+    if (atomic_load_explicit(&s->flags, memory_order_relaxed) & STREAM_NO_HOST_SYNC)
+        return false;
+    return !model_recording_anywhere() || model_capture_status(s, NULL) == ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+}
+
+aclError stream_sync_all(struct stream **list, void **handles, size_t n, uint64_t deadline_ns, struct stream **late)
+{
+    aclError first = ACL_SUCCESS;
+    for (size_t i = 0; i < n; i++) {
+        aclError err;
+        enum sync_result end;
+        if (!host_waits_for(list[i]))
+            continue;
+        /* Destroyed meanwhile (SYNC_DESTROYED): nothing left to wait for. */
+        end = engine_wait_stream(list[i], handles[i], deadline_ns, SYNC_WATCH_HANGS, &err);
+        if (end == SYNC_TIMED_OUT) {
+            *late = list[i];
+            return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+        }
+        if (end == SYNC_STOPPED)
+            err = ACL_ERROR_RT_INTERNAL_ERROR; /* the runtime's "stream invalid" */
+        if (first == ACL_SUCCESS)
+            first = err;
+    }
+    return first;
 }
 
 /* ---- stream state callbacks ------------------------------------------------ */

@@ -95,31 +95,12 @@ enum { SYNC_WATCH_HANGS = 1 };
 enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64_t deadline_ns, unsigned flags,
                                     aclError *task_err);
 
-/* engine_wait_stream as a public code, for callers that return it as is
- * (a blocking launch): the task error, timeout_code on a timeout, 107017
- * when destroyed, 507000 when stopped. A timeout_code other than
- * ACL_SUCCESS also turns on the hang watch. Kept until every caller reads
- * the sync_result itself. */
-static inline aclError engine_sync_stream(struct stream *s, const void *handle, uint64_t deadline_ns,
-                                          aclError timeout_code)
-{
-    aclError err;
-    switch (engine_wait_stream(s, handle, deadline_ns, timeout_code != ACL_SUCCESS ? SYNC_WATCH_HANGS : 0, &err)) {
-    case SYNC_TIMED_OUT:
-        return timeout_code;
-    case SYNC_DESTROYED:
-        return ACL_ERROR_RT_INVALID_HANDLE;
-    case SYNC_STOPPED:
-        return ACL_ERROR_RT_INTERNAL_ERROR; /* the runtime's "stream invalid" */
-    default:
-        return err;
-    }
-}
-
 void engine_stream_killed(struct stream *s);
 /* True when every task issued to s so far has completed. */
 bool engine_stream_idle(struct stream *s);
-aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns);
+/* Waits for the newest record of ev issued so far (SYNC_DONE, SYNC_TIMED_OUT
+ * or SYNC_DESTROYED); an untimed wait watches for hangs. */
+enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns);
 
 /* Force-destroy support: drop every queued task of s and wait until the
  * running one (if any) ends. */
@@ -174,5 +155,24 @@ struct block_ctx {
     bool overflow;
 };
 extern _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
+
+/* ---- model runs (replay.c) ----------------------------------------------- */
+
+struct lane;
+struct model;
+/* Pushes the run's first task onto a lane's runner. */
+void replay_start_lane(struct lane *l, uint64_t run);
+/* aclmdlRIAbort: stops the run under way at its next task or block. */
+void replay_abort(struct model *m);
+
+/* ---- callbacks to subscribed threads (report.c) ----------------------------- */
+
+/* Callbacks (aclrtSubscribeReport) and host functions (aclrtSubscribeHostFunc). */
+enum report_kind { REPORT_CALLBACK, REPORT_HOSTFUNC };
+
+aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind kind);
+aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind kind);
+bool report_is_subscribed(struct stream *s, enum report_kind kind);
+aclError report_process(int32_t timeout_ms, enum report_kind kind);
 
 #endif

@@ -184,7 +184,12 @@ bool hang_watch_check_event(struct hang_watch *w, struct event *ev, uint64_t don
 void engine_watchdog_init(struct engine *e);
 void engine_watchdog_stop(struct engine *e);
 
-/* report.c (core): callbacks delivered to subscribed threads */
+/* report.c: posts a callback task to its stream's subscribed thread. */
 enum run_result report_post(struct stream *s, struct task *t);
+
+/* replay.c: executors of the model task kinds (kinds.c dispatches to them). */
+enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
+enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
+void replay_group_update(struct task *t);
 
 #endif

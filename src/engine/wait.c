@@ -197,7 +197,7 @@ void engine_wait_unowned(struct stream *s)
     plat_spin_unlock(&s->lock);
 }
 
-aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
+enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
 {
     struct hang_watch hw = {0, plat_now_ns(), plat_now_ns() + HANG_CHECK_NS, 0, false};
     struct device *dev;
@@ -212,7 +212,7 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
     while (ev->done_gen < target) {
         if (!obj_same(&ev->hdr, handle)) { /* destroyed by another thread */
             plat_spin_unlock(&ev->lock);
-            return ACL_ERROR_RT_INVALID_HANDLE;
+            return SYNC_DESTROYED;
         }
         uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
         uint64_t until = deadline_ns;
@@ -228,14 +228,14 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
             continue;
         if (deadline_ns != 0) {
             plat_spin_unlock(&ev->lock);
-            return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+            return SYNC_TIMED_OUT;
         }
         uint64_t done = ev->done_gen;
         plat_spin_unlock(&ev->lock);
         if (hang_watch_check_event(&hw, ev, done))
-            return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+            return SYNC_TIMED_OUT;
         plat_spin_lock(&ev->lock);
     }
     plat_spin_unlock(&ev->lock);
-    return ACL_SUCCESS;
+    return SYNC_DONE;
 }

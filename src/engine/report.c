@@ -20,8 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/engine_int.h"
-#include "core.h"
+#include "engine_int.h"
 
 struct report_item {
     struct report_item *next;
