@@ -45,7 +45,7 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag, b
     err = event_create(ctx, flag, ex, lazy, &ev);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: device %d has no event left (%u of %u in use)", fn, ctx->dev->id,
-                        ctx->dev->events_used, ctx->dev->soc->max_events);
+                        atomic_load_explicit(&ctx->dev->events_used, memory_order_relaxed), ctx->dev->soc->max_events);
     *event = obj_handle(&ev->hdr);
     return ACL_SUCCESS;
 }
@@ -121,6 +121,7 @@ enum fill_result { FILLED, SKIPPED, DEAD, NO_SLOT };
 static enum fill_result fill_locked(struct event *ev, const void *event, struct stream *s, struct task *t,
                                     enum task_kind kind, uint32_t timeout_ms)
 {
+    PLAT_ASSERT_HELD(&ev->lock);
     bool flag_event = (ev->flags & ACL_EVENT_EXTERNAL) != 0;
     if (!obj_same(&ev->hdr, event))
         return DEAD;
@@ -160,6 +161,8 @@ static aclError model_path(const char *fn, enum task_kind kind, struct event *ev
  * recorded in one)? */
 static bool belongs_to_model_locked(const struct stream *s, const struct event *ev, enum task_kind kind)
 {
+    PLAT_ASSERT_HELD(&s->lock);
+    PLAT_ASSERT_HELD(&ev->lock);
     return s->rec_lane != NULL || s->update != NULL || (kind == TASK_EVENT_WAIT && ev->newest_in_model);
 }
 
@@ -532,9 +535,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
     err = ctx_require("aclrtGetEventAvailNum", &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    plat_mutex_lock(&ctx->dev->lock);
-    *eventCount = ctx->dev->soc->max_events - ctx->dev->events_used;
-    plat_mutex_unlock(&ctx->dev->lock);
+    *eventCount = ctx->dev->soc->max_events - atomic_load_explicit(&ctx->dev->events_used, memory_order_relaxed);
     return ACL_SUCCESS;
 }
 

@@ -10,7 +10,7 @@
  * is never clamped, but each launch records the limits in force so the
  * profiler can show Block Num against them. The thread binding is a
  * thread-local handle, so a destroyed stream simply stops binding.
- * Threads: any host thread. Locks: device->lock, stream->lock, each alone.
+ * Threads: any host thread. Locks: stream->lock.
  */
 #include "../core/core.h"
 

@@ -68,14 +68,14 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, ui
 
 ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
 {
-    return calloc(1, sizeof(aclrtStreamConfigHandle));
+    return acl_calloc(1, sizeof(aclrtStreamConfigHandle));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
 {
     if (handle == NULL)
         return null_arg("aclrtDestroyStreamConfigHandle", "handle");
-    free(handle);
+    acl_free(handle);
     return ACL_SUCCESS;
 }
 
@@ -365,7 +365,7 @@ static struct stream **gather_streams(struct context *ctx, void ***handles, size
     *n = 0;
     plat_mutex_lock(&ctx->lock);
     list_for_each(pos, &ctx->streams) cap++;
-    list = malloc(cap * (sizeof(*list) + sizeof(**handles)));
+    list = acl_malloc(cap * (sizeof(*list) + sizeof(**handles)));
     if (list != NULL) {
         *handles = (void **)(list + cap);
         list_for_each(pos, &ctx->streams) {
@@ -382,7 +382,7 @@ static struct stream **gather_streams(struct context *ctx, void ***handles, size
  * sync waits for), or NULL; *nd counts them. */
 static uint32_t *device_sync_deps(struct stream **list, size_t n, unsigned *nd)
 {
-    uint32_t *deps = malloc((n + 1) * sizeof(*deps));
+    uint32_t *deps = acl_malloc((n + 1) * sizeof(*deps));
     *nd = 0;
     for (size_t i = 0; deps != NULL && i < n; i++) {
         uint32_t d = prof_stream_last(list[i]);
@@ -423,8 +423,8 @@ static aclError sync_device(const char *fn, int32_t timeout)
             err = ACL_SUCCESS; /* destroyed meanwhile: nothing left to wait for */
         if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
             struct stream *late = list[i];
-            free(list);
-            free(deps);
+            acl_free(list);
+            acl_free(deps);
             return sync_gave_up(fn, late, timeout);
         }
         if (first == ACL_SUCCESS)
@@ -432,8 +432,8 @@ static aclError sync_device(const char *fn, int32_t timeout)
     }
     if (t0 != 0)
         prof_host_sync(fn, deps, nd, t0, plat_now_ns());
-    free(deps);
-    free(list);
+    acl_free(deps);
+    acl_free(list);
     return first;
 }
 

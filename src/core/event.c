@@ -10,8 +10,8 @@
  * destroyed event's memory lives until its queued tasks are done.
  *
  * Threads: host threads (API), executors (record/wait/reset tasks).
- * Lock order: stream->lock > event->lock; an event's lock is dropped before
- * released streams are made ready (engine_unpark takes their locks).
+ * Locks: event->lock (rank: lockrank.h); it is dropped before released
+ * streams are made ready (engine_unpark takes their locks).
  */
 #include <stddef.h>
 #include <string.h>
@@ -46,7 +46,7 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     if (fresh)
-        plat_spin_init(&ev->lock);
+        plat_spin_init(&ev->lock, LOCK_EVENT);
     event_clear(ev);
     ev->ctx = ctx;
     atomic_store_explicit(&ev->dev, ctx->dev, memory_order_relaxed); /* see event->id */
@@ -75,7 +75,7 @@ aclError notify_create(struct context *ctx, struct event **out)
     if (n == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (fresh)
-        plat_spin_init(&n->lock);
+        plat_spin_init(&n->lock, LOCK_EVENT);
     event_clear(n);
     n->flags = 0;
     n->ex = false;
@@ -130,6 +130,7 @@ aclError event_destroy(struct event *ev, const void *handle)
  * takes its place against the SoC's event cap. */
 aclError event_take_lazy_slot_locked(struct event *ev)
 {
+    PLAT_ASSERT_HELD(&ev->lock);
     aclError err;
     if (!ev->lazy_slot || ev->holds_slot)
         return ACL_SUCCESS;
@@ -141,12 +142,17 @@ aclError event_take_lazy_slot_locked(struct event *ev)
 
 /* Called with ev->lock held: an EXTERNAL event is set once recorded, until
  * a reset runs (its waits wait for that, not for a particular record). */
-static bool flag_set_locked(const struct event *ev) { return ev->done_gen > 0 && !ev->reset_done; }
+static bool flag_set_locked(const struct event *ev)
+{
+    PLAT_ASSERT_HELD(&ev->lock);
+    return ev->done_gen > 0 && !ev->reset_done;
+}
 
 /* Called with ev->lock held: takes every parked stream whose wait is now
  * satisfied off the list and returns them, linked through park_next. */
 static struct stream *take_released_locked(struct event *ev)
 {
+    PLAT_ASSERT_HELD(&ev->lock);
     struct stream *released = NULL, **pp = &ev->waiters;
     if (ev->notify) {
         /* A notify releases the oldest waiter, which consumes the flag. */
@@ -218,6 +224,8 @@ void event_record_done(struct task *t, uint64_t now_ns) { event_reach(t->u.event
  * notify's waiter consumes the flag. */
 static bool wait_passed_locked(struct stream *s, struct event *ev, uint64_t gen)
 {
+    PLAT_ASSERT_HELD(&s->lock);
+    PLAT_ASSERT_HELD(&ev->lock);
     bool passed;
     if (ev->notify) {
         /* A waiter released by a record was handed the flag already

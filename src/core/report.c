@@ -10,7 +10,7 @@
  * report_lock; each queue has its own condition variable.
  *
  * Threads: host threads (subscribe, process), executors (post).
- * Lock order: report_lock is a leaf; callbacks run with no lock held.
+ * Locks: report_lock (rank: lockrank.h); callbacks run with no lock held.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +44,7 @@ static plat_mutex report_lock;
 static struct report_queue *queues;
 static struct subscription *subs;
 
-__attribute__((constructor)) static void report_init(void) { plat_mutex_init(&report_lock); }
+__attribute__((constructor)) static void report_init(void) { plat_mutex_init(&report_lock, LOCK_REPORT); }
 
 /* Called with report_lock held. */
 static struct subscription *find_sub(struct stream *s)
@@ -78,9 +78,9 @@ aclError report_subscribe(uint64_t thread, struct stream *s)
                         s->id);
     }
     q = find_queue(thread);
-    sub = calloc(1, sizeof(*sub));
+    sub = acl_calloc(1, sizeof(*sub));
     if (q == NULL && sub != NULL) {
-        q = calloc(1, sizeof(*q));
+        q = acl_calloc(1, sizeof(*q));
         if (q != NULL) {
             q->thread = thread;
             plat_cond_init(&q->cond);
@@ -90,7 +90,7 @@ aclError report_subscribe(uint64_t thread, struct stream *s)
     }
     if (sub == NULL || q == NULL) {
         plat_mutex_unlock(&report_lock);
-        free(sub);
+        acl_free(sub);
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtSubscribeReport: out of memory");
     }
     sub->stream = s;
@@ -118,7 +118,7 @@ static void run_item(struct report_item *it)
     it->fn(it->data);
     if (it->stream != NULL)
         engine_finish_handed_off(it->stream, ACL_SUCCESS);
-    free(it);
+    acl_free(it);
 }
 
 aclError report_unsubscribe(uint64_t thread, struct stream *s)
@@ -145,7 +145,7 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s)
         return acl_fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
                         "aclrtUnSubscribeReport: stream %d is not subscribed to thread %llu", s->id,
                         (unsigned long long)thread);
-    free(sub);
+    acl_free(sub);
     while (orphans != NULL) {
         struct report_item *next = orphans->next;
         run_item(orphans);
@@ -156,7 +156,7 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s)
 
 enum run_result report_post(struct stream *s, struct task *t)
 {
-    struct report_item *it = malloc(sizeof(*it));
+    struct report_item *it = acl_malloc(sizeof(*it));
     struct subscription *sub;
     bool block = t->u.host.block; /* t may be freed once the item is posted */
 
@@ -166,7 +166,7 @@ enum run_result report_post(struct stream *s, struct task *t)
     sub = find_sub(s);
     if (it == NULL || sub == NULL) {
         plat_mutex_unlock(&report_lock);
-        free(it);
+        acl_free(it);
         /* Unsubscribed since the launch (or no memory): run it here so the
          * callback is not lost. */
         t->u.host.fn(t->u.host.arg);

@@ -16,9 +16,8 @@
  * set (engine_stream_kick). Records come from a per-thread cache (task.c).
  *
  * Threads: any host thread (launch, create, destroy); executors take and
- * complete tasks (sync.c). Lock order: context->lock > stream->lock >
- * event->lock > engine->lock; cb_lock is a leaf, and callbacks run without
- * it held.
+ * complete tasks (sync.c). Locks: stream->lock, cb_lock (ranks:
+ * lockrank.h); callbacks run without cb_lock held.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +63,7 @@ static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, b
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     if (fresh)
-        plat_spin_init(&s->lock);
+        plat_spin_init(&s->lock, LOCK_STREAM);
     /* Cleared under the lock: a thread still waiting on the stream this
      * memory used to be reads these fields under it. */
     plat_spin_lock(&s->lock);
@@ -140,6 +139,7 @@ aclError stream_stale(const char *fn, const void *handle)
  * it does). */
 static ACLCPU_COLD aclError rare_refusal_locked(const char *fn, struct stream *s, enum task_kind kind)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
                         "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
@@ -160,6 +160,7 @@ static ACLCPU_COLD aclError rare_refusal_locked(const char *fn, struct stream *s
  * does). */
 static inline aclError refusal_locked(const char *fn, struct stream *s, const void *handle, enum task_kind kind)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     /* Re-checked under the lock: the stream may have died (or been reused
      * for a new stream) since the handle was resolved. */
     if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
@@ -213,6 +214,7 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
  * it goes idle. */
 static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_IDLE)
         engine_note_done(s, s->issued); /* no owner will publish it */
     plat_spin_unlock(&s->lock);
@@ -225,6 +227,7 @@ static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
  * against them at the tail (going idle, sync.c). */
 static inline void link_locked(struct stream *s, struct task *t)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
     s->tail = &t->q;
 }
@@ -284,6 +287,7 @@ void stream_push_internal(struct stream *s, struct task *t)
 
 struct task *stream_take_kept_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     /* Relaxed: no owner walks a persistent stream, and launchers link
      * under the lock we hold. */
     struct qnode *head = atomic_load_explicit(&s->head, memory_order_relaxed);
@@ -297,7 +301,7 @@ struct task *stream_take_kept_locked(struct stream *s)
 static void free_kernel_args(struct task *t)
 {
     if (ACLCPU_UNLIKELY(t->u.kernel.args_size > TASK_INLINE_ARGS))
-        free(task_kernel_args(t));
+        acl_free(task_kernel_args(t));
 }
 
 void stream_abandon(struct stream *s, struct task *t)
@@ -319,7 +323,7 @@ void *task_args_reserve(struct task *t, size_t n)
     t->u.kernel.args_size = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
     if (ACLCPU_LIKELY(n <= TASK_INLINE_ARGS))
         return t->inline_args;
-    heap = malloc(n);
+    heap = acl_malloc(n);
     /* The inline bytes are unused now: they hold the copy's address. */
     memcpy(t->inline_args, &heap, sizeof(heap));
     return heap;
@@ -380,7 +384,7 @@ static plat_mutex cb_lock;
 static struct state_cb callbacks[MAX_STATE_CALLBACKS];
 static unsigned ncallbacks;
 
-__attribute__((constructor)) static void stream_cb_init(void) { plat_mutex_init(&cb_lock); }
+__attribute__((constructor)) static void stream_cb_init(void) { plat_mutex_init(&cb_lock, LOCK_STREAM_CB); }
 
 aclError stream_state_register(const char *name, aclrtStreamStateCallback cb, void *args)
 {

@@ -25,7 +25,7 @@
  * Taking a record starts the move of the next one's line into this
  * thread's cache (plat_prefetch_write), so the next launch finds it there.
  *
- * Threads: any. depot_lock is a leaf.
+ * Threads: any. Locks: depot_lock (rank: lockrank.h).
  */
 #include <stdlib.h>
 
@@ -53,7 +53,7 @@ static _Thread_local struct magazine mag ACLCPU_TLS_HOT;
 
 static void magazine_flush(void);
 
-__attribute__((constructor)) static void task_init(void) { plat_mutex_init(&depot_lock); }
+__attribute__((constructor)) static void task_init(void) { plat_mutex_init(&depot_lock, LOCK_TASK_DEPOT); }
 
 static struct task *next_of(struct task *t)
 {
@@ -81,7 +81,7 @@ static void free_chain(struct task *t)
 {
     while (t != NULL) {
         struct task *next = next_of(t);
-        free(t);
+        acl_free(t);
         t = next;
     }
 }
@@ -116,7 +116,7 @@ struct task *task_alloc(void)
         refill_from_depot();
         t = mag.head;
         if (t == NULL)
-            return aligned_alloc(ACLCPU_CACHE_LINE, sizeof(struct task));
+            return acl_aligned_alloc(ACLCPU_CACHE_LINE, sizeof(struct task));
     }
     mag.head = next_of(t);
     mag.n--;

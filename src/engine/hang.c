@@ -15,8 +15,7 @@
  * give up after a timeout the user asked for.
  *
  * Threads: any host thread (syncs), the watchdog. Locks: one stream->lock
- * at a time, and under it that stream's parked event's lock (stream->lock >
- * event->lock, as everywhere).
+ * at a time, and under it that stream's parked event's lock.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,6 +55,7 @@ struct hop {
 /* Called with s->lock held, s PARKED: names the wait and where its record is. */
 static struct hop describe_parked_locked(struct stream *s, struct chain_text *c, const char *which)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct hop h = {NULL, false};
     struct event *ev = s->park_event;
     struct task *t = stream_next_task(s); /* PARKED: no owner moves head */

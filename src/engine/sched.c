@@ -29,7 +29,9 @@
  * Idle workers spin for spin_ns (ACLCPU_SPIN_US) before parking.
  *
  * Threads: workers, host threads (kick, sync), the host-function thread.
- * Lock order: stream->lock > engine->lock; engine->lock > nothing.
+ * Locks: engine->lock, the watchdog's wd_lock, hf_lock (ranks: lockrank.h).
+ * The watchdog thread starts with the engine: a wait with a timeout is
+ * watched under stream and event spinlocks, where no thread may be made.
  */
 #include <stdlib.h>
 
@@ -97,6 +99,7 @@ void engine_offer_help(struct engine *e)
 
 struct worker *engine_requeue_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct engine *e = s->dev->engine;
     struct worker *w = NULL;
 
@@ -112,6 +115,7 @@ struct worker *engine_requeue_locked(struct stream *s)
  * caller has dropped the lock. */
 static struct worker *kick_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_IDLE)
         return NULL;
     return engine_requeue_locked(s);
@@ -126,6 +130,7 @@ void engine_stream_kick(struct stream *s)
 
 void engine_set_priority_locked(struct stream *s, uint32_t prio)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct engine *e = s->dev->engine;
     plat_spin_lock(&e->lock);
     /* A ready stream sits in its priority's list: move it with the change. */
@@ -141,6 +146,7 @@ void engine_set_priority_locked(struct stream *s, uint32_t prio)
 
 bool engine_unready_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct engine *e = s->dev->engine;
     bool took = false;
 
@@ -367,6 +373,7 @@ static void spin_for_work(struct engine *e)
 /* Called with e->lock held; returns with it held. */
 static void sleep_locked(struct engine *e, struct worker *w)
 {
+    PLAT_ASSERT_HELD(&e->lock);
     w->next_sleeper = e->sleepers;
     e->sleepers = w;
     atomic_fetch_add_explicit(&e->sleeper_count, 1, memory_order_relaxed);
@@ -483,6 +490,7 @@ struct timed_out {
  * Fills *what when it did. */
 static struct worker *time_out_locked(struct stream *s, uint64_t now, struct timed_out *what)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct event *ev = s->park_event;
     struct task *t;
     if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || ev == NULL)
@@ -525,6 +533,7 @@ static void log_timed_out(const struct timed_out *what)
  * left (0: none). */
 static unsigned take_expired_locked(struct engine *e, uint64_t now, struct stream **out, uint64_t *next)
 {
+    PLAT_ASSERT_HELD(&e->wd_lock);
     unsigned n = 0;
     struct list *pos = e->timed.next;
     *next = 0;
@@ -546,18 +555,20 @@ static void watchdog_main(void *arg)
 {
     struct engine *e = arg;
     struct stream *expired[WD_BATCH];
-    plat_mutex_lock(&e->wd_lock);
+    plat_spin_lock(&e->wd_lock);
     while (!e->wd_stop) {
         uint64_t now = plat_now_ns(), next;
         unsigned n = take_expired_locked(e, now, expired, &next);
         if (n == 0) {
-            if (next == 0)
-                plat_cond_wait(&e->wd_cond, &e->wd_lock);
-            else
-                plat_cond_timedwait(&e->wd_cond, &e->wd_lock, next);
+            /* Read under the lock: a change made once it is released bumps
+             * wd_seq first, so the wait returns at once (next 0: none). */
+            uint32_t seen = atomic_load_explicit(&e->wd_seq, memory_order_relaxed);
+            plat_spin_unlock(&e->wd_lock);
+            plat_futex_wait(&e->wd_seq, seen, next);
+            plat_spin_lock(&e->wd_lock);
             continue;
         }
-        plat_mutex_unlock(&e->wd_lock);
+        plat_spin_unlock(&e->wd_lock);
         for (unsigned i = 0; i < n; i++) {
             struct timed_out what = {-1, -1, 0, NULL, false};
             struct worker *w;
@@ -568,35 +579,34 @@ static void watchdog_main(void *arg)
             if (what.stream_id >= 0)
                 log_timed_out(&what);
         }
-        plat_mutex_lock(&e->wd_lock);
+        plat_spin_lock(&e->wd_lock);
     }
-    plat_mutex_unlock(&e->wd_lock);
+    plat_spin_unlock(&e->wd_lock);
 }
 
 void engine_watch_wait(struct stream *s, uint64_t deadline)
 {
     struct engine *e = s->dev->engine;
-    plat_mutex_lock(&e->wd_lock);
-    if (!e->wd_started && plat_thread_create(&e->wd_thread, "aclcpu-watchdog", watchdog_main, e) == 0)
-        e->wd_started = true;
+    plat_spin_lock(&e->wd_lock);
     if (!s->timed) {
         list_add_tail(&e->timed, &s->timed_link);
         s->timed = true;
     }
     s->timed_deadline = deadline;
-    plat_cond_signal(&e->wd_cond);
-    plat_mutex_unlock(&e->wd_lock);
+    atomic_fetch_add_explicit(&e->wd_seq, 1, memory_order_relaxed); /* ordered by wd_lock */
+    plat_spin_unlock(&e->wd_lock);
+    plat_futex_wake(&e->wd_seq, 1);
 }
 
 void engine_unwatch(struct stream *s)
 {
     struct engine *e = s->dev->engine;
-    plat_mutex_lock(&e->wd_lock);
+    plat_spin_lock(&e->wd_lock);
     if (s->timed) {
         list_del(&s->timed_link);
         s->timed = false;
     }
-    plat_mutex_unlock(&e->wd_lock);
+    plat_spin_unlock(&e->wd_lock);
 }
 
 /* ---- start and stop ------------------------------------------------------ */
@@ -611,14 +621,13 @@ unsigned engine_worker_count(void)
 
 aclError engine_start(struct device *d)
 {
-    struct engine *e = calloc(1, sizeof(*e));
+    struct engine *e = acl_calloc(1, sizeof(*e));
     if (e == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    plat_spin_init(&e->lock);
-    plat_mutex_init(&e->hf_lock);
+    plat_spin_init(&e->lock, LOCK_ENGINE);
+    plat_mutex_init(&e->hf_lock, LOCK_HOSTFUNC);
     plat_cond_init(&e->hf_cond);
-    plat_mutex_init(&e->wd_lock);
-    plat_cond_init(&e->wd_cond);
+    plat_spin_init(&e->wd_lock, LOCK_WATCHDOG);
     list_init(&e->timed);
     for (int p = 0; p < ACLCPU_PRIORITIES; p++)
         list_init(&e->ready[p]);
@@ -628,9 +637,9 @@ aclError engine_start(struct device *d)
     e->linger_ns = env_u64("ACLCPU_LINGER_US", 10) * 1000u;
     e->hang_timeout_ns = env_u64("ACLCPU_HANG_TIMEOUT_MS", 0) * 1000000u;
     e->nworkers = engine_worker_count();
-    e->workers = calloc(e->nworkers, sizeof(*e->workers));
+    e->workers = acl_calloc(e->nworkers, sizeof(*e->workers));
     if (e->workers == NULL) {
-        free(e);
+        acl_free(e);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     d->engine = e;
@@ -643,6 +652,11 @@ aclError engine_start(struct device *d)
             return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
         }
     }
+    if (plat_thread_create(&e->wd_thread, "aclcpu-watchdog", watchdog_main, e) != 0) {
+        engine_stop(d);
+        return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+    }
+    e->wd_started = true;
     return ACL_SUCCESS;
 }
 
@@ -671,17 +685,16 @@ void engine_stop(struct device *d)
     plat_mutex_unlock(&e->hf_lock);
     if (e->hf_started)
         plat_thread_join(e->hf_thread);
-    plat_mutex_lock(&e->wd_lock);
+    plat_spin_lock(&e->wd_lock);
     e->wd_stop = true;
-    plat_cond_signal(&e->wd_cond);
-    plat_mutex_unlock(&e->wd_lock);
+    atomic_fetch_add_explicit(&e->wd_seq, 1, memory_order_relaxed); /* ordered by wd_lock */
+    plat_spin_unlock(&e->wd_lock);
+    plat_futex_wake(&e->wd_seq, 1);
     if (e->wd_started)
         plat_thread_join(e->wd_thread);
-    plat_cond_destroy(&e->wd_cond);
-    plat_mutex_destroy(&e->wd_lock);
     plat_cond_destroy(&e->hf_cond);
     plat_mutex_destroy(&e->hf_lock);
-    free(e->workers);
-    free(e);
+    acl_free(e->workers);
+    acl_free(e);
     d->engine = NULL;
 }

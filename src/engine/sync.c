@@ -23,7 +23,7 @@
  * that the stream has no owner: a destroyer also waits for that
  * (engine_wait_unowned).
  *
- * Threads: any. Lock order: stream->lock > event->lock > engine->lock.
+ * Threads: any. Locks: stream, event and engine locks (ranks: lockrank.h).
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -64,6 +64,7 @@ static void want_wake_at(struct stream *s, uint64_t target)
 
 struct task *engine_detach_after_locked(struct stream *s, struct qnode *after)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     /* Relaxed: launchers write links under the lock we hold. */
     struct qnode *first = atomic_load_explicit(&after->next, memory_order_relaxed);
     if (first == NULL)
@@ -95,6 +96,7 @@ static struct qnode *head_of(struct stream *s) { return atomic_load_explicit(&s-
 
 struct task *engine_go_idle_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct qnode *old = head_of(s);
     assert(atomic_load_explicit(&old->next, memory_order_relaxed) == NULL && s->tail == old);
     atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
@@ -107,6 +109,7 @@ struct task *engine_go_idle_locked(struct stream *s)
 
 void engine_halt_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     /* The queue stays as it is, head included (an abort or destroy drops
      * it, engine_discard_stream); done stays below issued. */
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
@@ -420,6 +423,7 @@ void engine_stream_killed(struct stream *s)
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */
 void engine_unlink_parked_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct event *ev = s->park_event;
     plat_spin_lock(&ev->lock);
     for (struct stream **pp = &ev->waiters; *pp != NULL; pp = &(*pp)->park_next) {
@@ -525,6 +529,7 @@ bool engine_stop_stream(struct stream *s, const void *handle)
  */
 static struct task *detach_behind_owner_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct qnode *head, *running;
 
     atomic_store_explicit(&s->discard, true, memory_order_seq_cst);
