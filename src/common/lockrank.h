@@ -14,7 +14,23 @@
  * never held together.
  *
  * This table is the only statement of the order: a comment elsewhere says
- * which lock guards a field, never how locks nest.
+ * which lock guards a field, never how locks nest. The order is the one the
+ * code takes (every nesting the test suite makes, recorded by the checker);
+ * where two locks are never held together their relative place is free.
+ * The nestings that exist today, outer -> inner:
+ *
+ *   api_lock -> prof_lock, sub_lock
+ *   admin_lock -> capture_lock, context, device, cb_lock, hf_lock, depot,
+ *                 mem_lock, handle, stream, event, wd_lock, engine, prof_lock
+ *   capture_lock -> model, context, device, depot, sub_lock, handle, stream,
+ *                   event, wd_lock, engine
+ *   model -> event;  device -> hf_lock, wd_lock, engine
+ *   reg_lock, binary -> handle
+ *   stream -> event, wd_lock, engine, prof_lock, cost_lock
+ *   event -> wd_lock;  prof_lock -> cost_lock
+ *
+ * A new lock gets a row here, where its nestings put it, and its rank at
+ * its plat_mutex_init / plat_spin_init.
  */
 #ifndef ACLCPU_LOCKRANK_H
 #define ACLCPU_LOCKRANK_H
