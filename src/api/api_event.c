@@ -40,7 +40,7 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag, b
     err = event_create(ctx, flag, ex, lazy, &ev);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: device %d has no event left (%u of %u in use)", fn, ctx->dev->id,
-                        ctx->dev->events_used, ctx->dev->soc->max_events);
+                        atomic_load_explicit(&ctx->dev->events_used, memory_order_relaxed), ctx->dev->soc->max_events);
     *event = obj_handle(&ev->hdr);
     return ACL_SUCCESS;
 }

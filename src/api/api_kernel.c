@@ -287,7 +287,7 @@ static aclError args_add(const char *fn, struct args_obj *a, const void *param, 
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: at most %d parameters per kernel", fn, MAX_ARG_PARAMS);
     if (a->size + n > a->cap) {
         size_t cap = (a->size + n) * 2 + 64;
-        unsigned char *b = realloc(a->bytes, cap);
+        unsigned char *b = acl_realloc(a->bytes, cap);
         if (b == NULL)
             return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
         a->bytes = b;
@@ -351,8 +351,8 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle
     if (i < 0 || !a->is_placeholder[i] || bufferAddr == NULL || dataSize == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'paramHandle' must name a placeholder of this handle, "
                         "'bufferAddr' be non-NULL and 'dataSize' > 0", fn);
-    free(a->ph_data[i]);
-    a->ph_data[i] = calloc(1, dataSize);
+    acl_free(a->ph_data[i]);
+    a->ph_data[i] = acl_calloc(1, dataSize);
     if (a->ph_data[i] == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     a->ph_size[i] = dataSize;
@@ -409,7 +409,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
     size = a->size;
     for (unsigned i = 0; i < a->nparams; i++)
         size += a->is_placeholder[i] ? a->ph_size[i] : 0;
-    blob = malloc(size > 0 ? size : 1);
+    blob = acl_malloc(size > 0 ? size : 1);
     if (blob == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     memcpy(blob, a->bytes, a->size);
@@ -425,7 +425,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
     }
     struct launch_desc d = {fn, funcHandle, numBlocks, stream, cfg, blob, size, ph, nph, NULL, 0};
     err = launch(&d);
-    free(blob);
+    acl_free(blob);
     return err;
 }
 

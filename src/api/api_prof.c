@@ -10,8 +10,8 @@
  * Configs, stamps and step infos are kept in live lists, so a stale or
  * foreign pointer is refused instead of followed.
  *
- * Threads: any host thread. Locks: api_lock (a leaf, except that prof_end
- * runs under it: profile.c takes its own leaf locks only).
+ * Threads: any host thread. Locks: api_lock, the outermost (lockrank.h):
+ * prof_end and the profiler's own locks run under it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,7 +89,7 @@ static _Thread_local unsigned ex_depth;
 
 __attribute__((constructor)) static void prof_api_init(void)
 {
-    plat_mutex_init(&api_lock);
+    plat_mutex_init(&api_lock, LOCK_API_PROF);
     list_init(&configs);
     list_init(&steps);
     list_init(&stamps);
@@ -104,6 +104,7 @@ static aclError tx_fail(const char *fmt, const char *fn, const char *why)
 /* Called with api_lock held: is p on the live list l? */
 static bool live_locked(struct list *l, const void *p, size_t link_off)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     struct list *pos;
     list_for_each(pos, l) if ((const char *)pos - link_off == (const char *)p) return true;
     return false;
@@ -114,6 +115,7 @@ static bool live_locked(struct list *l, const void *p, size_t link_off)
  * the next profile). */
 static void forget_ranges_locked(void)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     push_depth = 0;
     memset(open_ranges, 0, sizeof(open_ranges));
 }
@@ -121,6 +123,7 @@ static void forget_ranges_locked(void)
 /* Called with api_lock held: a profile aclFinalize wrote is over. */
 static void forget_written_locked(void)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     if (started && !prof_running()) {
         started = false;
         started_types = 0;
@@ -207,6 +210,7 @@ ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t 
 /* Called with api_lock held: stops the running profile and writes it. */
 static aclError stop_locked(const char *fn)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     char why[512];
     aclError err = prof_end(why, sizeof(why));
     started = false;
@@ -284,7 +288,7 @@ ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, u
                  deviceNums, device_count(), MAX_DEVICES);
         return NULL;
     }
-    if ((c = calloc(1, sizeof(*c))) == NULL) {
+    if ((c = acl_calloc(1, sizeof(*c))) == NULL) {
         acl_fail(ACL_ERROR_BAD_ALLOC, "aclprofCreateConfig: out of memory");
         return NULL;
     }
@@ -303,6 +307,7 @@ ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, u
 /* Called with api_lock held. */
 static bool config_live_locked(const aclprofConfig *c)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     return live_locked(&configs, c, offsetof(struct aclprofConfig, link)) && c->magic == CONFIG_MAGIC;
 }
 
@@ -322,7 +327,7 @@ ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerC
     list_del(&c->link);
     c->magic = 0;
     plat_mutex_unlock(&api_lock);
-    free(c);
+    acl_free(c);
     return ACL_SUCCESS;
 }
 
@@ -332,6 +337,7 @@ ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerC
  * *types gets what to collect (NULL config: everything). */
 static aclError check_start_locked(const aclprofConfig *c, uint64_t *types)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     const char *fn = "aclprofStart";
     forget_written_locked();
     if (!inited)
@@ -504,7 +510,7 @@ ACL_FUNC_VISIBILITY void *aclprofCreateStamp(void)
         acl_fail((aclError)-1, "aclprofCreateStamp: no profile with ACL_PROF_MSPROFTX is running");
         return NULL;
     }
-    if ((s = calloc(1, sizeof(*s))) == NULL)
+    if ((s = acl_calloc(1, sizeof(*s))) == NULL)
         return NULL;
     s->magic = STAMP_MAGIC;
     plat_mutex_lock(&api_lock);
@@ -516,6 +522,7 @@ ACL_FUNC_VISIBILITY void *aclprofCreateStamp(void)
 /* Called with api_lock held. */
 static struct stamp *stamp_locked(void *p)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     struct stamp *s = p;
     return p != NULL && live_locked(&stamps, p, offsetof(struct stamp, link)) && s->magic == STAMP_MAGIC ? s : NULL;
 }
@@ -531,7 +538,7 @@ ACL_FUNC_VISIBILITY void aclprofDestroyStamp(void *stamp)
     plat_mutex_unlock(&api_lock);
     if (s == NULL && stamp != NULL)
         LOGW("aclprofDestroyStamp: %p is not a live stamp; ignored", stamp);
-    free(s);
+    acl_free(s);
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen)
@@ -706,7 +713,7 @@ ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrt
 
 ACL_FUNC_VISIBILITY aclprofStepInfo *aclprofCreateStepInfo(void)
 {
-    struct aclprofStepInfo *si = calloc(1, sizeof(*si));
+    struct aclprofStepInfo *si = acl_calloc(1, sizeof(*si));
     if (si == NULL)
         return NULL;
     si->magic = STEP_MAGIC;
@@ -728,7 +735,7 @@ ACL_FUNC_VISIBILITY void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo)
     }
     plat_mutex_unlock(&api_lock);
     if (live)
-        free(stepinfo);
+        acl_free(stepinfo);
     else if (stepinfo != NULL)
         LOGW("aclprofDestroyStepInfo: %p is not a live step info; ignored", (void *)stepinfo);
 }
@@ -736,6 +743,7 @@ ACL_FUNC_VISIBILITY void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo)
 /* Called with api_lock held: the checks of a step mark, in CANN's order. */
 static aclError step_check_locked(const aclprofStepInfo *si, aclprofStepTag tag)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     const char *fn = "aclprofGetStepTimestamp";
     if (si == NULL || !live_locked(&steps, si, offsetof(struct aclprofStepInfo, link)))
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stepInfo' is %s", fn,
@@ -752,6 +760,7 @@ static aclError step_check_locked(const aclprofStepInfo *si, aclprofStepTag tag)
 /* Called with api_lock held: notes (on) or takes back (off) a mark. */
 static void step_note_locked(aclprofStepInfo *si, aclprofStepTag tag, bool on)
 {
+    PLAT_ASSERT_HELD(&api_lock);
     if (tag == ACL_STEP_START)
         si->started = on;
     else

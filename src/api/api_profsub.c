@@ -12,7 +12,7 @@
  * that return values); between aclprofInit and aclprofFinalize they all
  * answer 148047 (collection and subscription do not mix).
  *
- * Threads: any host thread. Locks: cfg_lock, a leaf.
+ * Threads: any host thread. Locks: cfg_lock (rank: lockrank.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +38,7 @@ static struct list sub_configs;
 
 __attribute__((constructor)) static void profsub_api_init(void)
 {
-    plat_mutex_init(&cfg_lock);
+    plat_mutex_init(&cfg_lock, LOCK_API_PROFSUB);
     list_init(&sub_configs);
 }
 
@@ -51,7 +51,7 @@ ACL_FUNC_VISIBILITY aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t 
                  "'timeInfoSwitch' must be 0 or 1 (it is %d)", timeInfoSwitch);
         return NULL;
     }
-    if ((c = calloc(1, sizeof(*c))) == NULL)
+    if ((c = acl_calloc(1, sizeof(*c))) == NULL)
         return NULL;
     c->magic = SUB_MAGIC;
     c->time_info = timeInfoSwitch;
@@ -66,6 +66,7 @@ ACL_FUNC_VISIBILITY aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t 
 /* Called with cfg_lock held. */
 static bool config_live_locked(const aclprofSubscribeConfig *c)
 {
+    PLAT_ASSERT_HELD(&cfg_lock);
     struct list *pos;
     list_for_each(pos, &sub_configs) if (ACLCPU_CONTAINER_OF(pos, struct aclprofSubscribeConfig, link) == c) return true;
     return false;
@@ -84,7 +85,7 @@ ACL_FUNC_VISIBILITY aclError aclprofDestroySubscribeConfig(const aclprofSubscrib
     if (!live)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroySubscribeConfig: %p is not a live subscribe config",
                         profSubscribeConfig);
-    free(c);
+    acl_free(c);
     return ACL_SUCCESS;
 }
 

@@ -49,6 +49,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 /* Called with the admin lock held. */
 static void finalize_locked(void)
 {
+    admin_assert_held();
     char why[512];
     prof_env_stop(); /* written while the devices still exist */
     if (prof_running()) { /* an aclprofStart the program did not stop */

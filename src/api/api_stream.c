@@ -64,14 +64,14 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, ui
 
 ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
 {
-    return calloc(1, sizeof(aclrtStreamConfigHandle));
+    return acl_calloc(1, sizeof(aclrtStreamConfigHandle));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
 {
     if (handle == NULL)
         return null_arg("aclrtDestroyStreamConfigHandle", "handle");
-    free(handle);
+    acl_free(handle);
     return ACL_SUCCESS;
 }
 
@@ -357,7 +357,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, ac
  * sync waits for), or NULL; *nd counts them. */
 static uint32_t *device_sync_deps(struct stream **list, size_t n, unsigned *nd)
 {
-    uint32_t *deps = malloc((n + 1) * sizeof(*deps));
+    uint32_t *deps = acl_malloc((n + 1) * sizeof(*deps));
     *nd = 0;
     for (size_t i = 0; deps != NULL && i < n; i++) {
         uint32_t d = prof_stream_last(list[i]);
@@ -392,8 +392,8 @@ static aclError sync_device(const char *fn, int32_t timeout)
     err = stream_sync_all(list, handles, n, plat_deadline_ms(timeout), &late);
     if (t0 != 0 && late == NULL)
         prof_host_sync(fn, deps, nd, t0, plat_now_ns());
-    free(deps);
-    free(list);
+    acl_free(deps);
+    acl_free(list);
     return late != NULL ? sync_gave_up(fn, late, timeout) : err;
 }
 

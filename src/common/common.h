@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "acl/acl.h"
+#include "lockrank.h"
+#include "mem.h"
 
 #if defined(__GNUC__)
 #define ACLCPU_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -64,10 +66,14 @@ enum { LOG_DEBUG = 0, LOG_INFO = 1, LOG_WARN = 2, LOG_ERROR = 3, LOG_NONE = 4 };
 void log_configure(void);
 bool log_enabled(int level);
 void log_write(int level, const char *fmt, ...) ACLCPU_PRINTF(2, 3);
-#define LOGD(...) (log_enabled(LOG_DEBUG) ? log_write(LOG_DEBUG, __VA_ARGS__) : (void)0)
-#define LOGI(...) (log_enabled(LOG_INFO) ? log_write(LOG_INFO, __VA_ARGS__) : (void)0)
-#define LOGW(...) (log_enabled(LOG_WARN) ? log_write(LOG_WARN, __VA_ARGS__) : (void)0)
-#define LOGE(...) (log_enabled(LOG_ERROR) ? log_write(LOG_ERROR, __VA_ARGS__) : (void)0)
+/* Debug builds check "no spinlock held" whether or not the level is on, so
+ * the tests catch a log line under a spinlock with logging off. */
+#define LOG_AT(level, ...)                                                                                       \
+    (PLAT_ASSERT_NO_SPIN("logging"), log_enabled(level) ? log_write(level, __VA_ARGS__) : (void)0)
+#define LOGD(...) LOG_AT(LOG_DEBUG, __VA_ARGS__)
+#define LOGI(...) LOG_AT(LOG_INFO, __VA_ARGS__)
+#define LOGW(...) LOG_AT(LOG_WARN, __VA_ARGS__)
+#define LOGE(...) LOG_AT(LOG_ERROR, __VA_ARGS__)
 
 /* ---- intrusive doubly linked list (circular, with a sentinel head) -------- */
 

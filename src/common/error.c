@@ -79,6 +79,7 @@ static void vnote(aclError code, const char *fmt, va_list ap)
 {
     char msg[1024];
     int off = 0;
+    PLAT_ASSERT_NO_SPIN("formatting an error message");
     if (code != ACL_SUCCESS)
         off = snprintf(msg, sizeof(msg), "[%s %d] ", acl_error_name(code), code);
     vsnprintf(msg + off, sizeof(msg) - (size_t)off, fmt, ap);

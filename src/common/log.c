@@ -50,6 +50,7 @@ void log_write(int level, const char *fmt, ...)
     static const char *const names[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
     char line[1200];
     va_list ap;
+    PLAT_ASSERT_NO_SPIN("writing to the log");
     uint64_t ns = plat_now_ns();
     int off = snprintf(line, sizeof(line), "[%s] ACLCPU(%lu.%06lu): ", names[level & 3],
                        (unsigned long)(ns / 1000000000u), (unsigned long)(ns % 1000000000u / 1000u));

@@ -21,8 +21,7 @@
  * and in GLOBAL mode not while any capture begun in GLOBAL mode is.
  *
  * Threads: host threads. Locks: capture_lock (model.c) around every state
- * change here, then stream and event locks (capture_lock > stream->lock >
- * event->lock).
+ * change here, and under it stream and event locks (lockrank.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +48,7 @@ static _Thread_local int thread_strict; /* captures this thread began, not RELAX
 /* Called with capture_lock held: the capture that s records into, if any. */
 static struct model *capture_of_locked(struct stream *s)
 {
+    capture_assert_held();
     struct lane *l = s->rec_lane;
     return l != NULL && l->m->state == MODEL_CAPTURING ? l->m : NULL;
 }
@@ -64,6 +64,7 @@ static void stream_label(char *buf, size_t n, const struct model *m)
 /* Called with capture_lock held: the first reason wins. */
 static void invalidate_locked(struct model *m, aclError why, const char *text)
 {
+    capture_assert_held();
     char origin[48];
     if (atomic_load_explicit((_Atomic int *)&m->invalid, memory_order_relaxed) != 0)
         return;
@@ -212,6 +213,7 @@ static struct lane *unjoined_lane(struct model *m)
  * events recorded in m no longer count as captured. */
 static void stop_capture_locked(struct model *m)
 {
+    capture_assert_held();
     for (uint32_t i = 0; i < m->nlanes; i++) {
         struct stream *s = m->lanes[i]->user;
         if (s == NULL)
@@ -357,7 +359,7 @@ static bool add_edge(struct model *m, struct event *edge)
 {
     if (m->nedges == m->cap_edges) {
         uint32_t c = m->cap_edges ? m->cap_edges * 2 : 8;
-        struct event **e = realloc(m->edges, c * sizeof(*e));
+        struct event **e = acl_realloc(m->edges, c * sizeof(*e));
         if (e == NULL)
             return false;
         m->edges = e;
@@ -371,7 +373,7 @@ static bool add_use(struct model *m, struct event *edge, uint32_t lane)
 {
     if (m->nuses == m->cap_uses) {
         uint32_t c = m->cap_uses ? m->cap_uses * 2 : 8;
-        struct edge_use *u = realloc(m->uses, c * sizeof(*u));
+        struct edge_use *u = acl_realloc(m->uses, c * sizeof(*u));
         if (u == NULL)
             return false;
         m->uses = u;
@@ -435,6 +437,7 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
 /* Called with capture_lock held: s (not recording) joins the capture m. */
 static aclError join_locked(const char *fn, struct model *m, struct stream *s, const void *stream, struct lane **out)
 {
+    capture_assert_held();
     if (s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d cannot join a capture (PERSISTENT, "
                         "DEVICE_USE_ONLY and CPU_SCHEDULE streams cannot be captured)", fn, s->id);
@@ -450,6 +453,7 @@ static aclError join_locked(const char *fn, struct model *m, struct stream *s, c
 static aclError plan_wait_locked(const char *fn, struct lane *l, struct event *ev, struct model *rec_in,
                                  struct event *edge, struct stream *s, struct event_plan *p)
 {
+    capture_assert_held();
     struct model *m = l->m;
     uint64_t recorded;
     if (ev->flags & ACL_EVENT_EXTERNAL) {
@@ -596,7 +600,7 @@ aclError model_update_begin(const char *fn, struct stream *s, const void *handle
     else if (s->update != NULL)
         err = acl_fail(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is already updating a task group", fn,
                        s->id);
-    else if ((u = calloc(1, sizeof(*u))) == NULL)
+    else if ((u = acl_calloc(1, sizeof(*u))) == NULL)
         err = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     if (err == ACL_SUCCESS) {
         u->grp = g;
@@ -651,7 +655,7 @@ aclError model_update_end(const char *fn, struct stream *s, const void *stream)
         t->u.update.with = u->first; /* the task owns the chain now, refused or not */
         err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
     }
-    free(u);
+    acl_free(u);
     capture_leave();
     return err;
 }

@@ -6,9 +6,9 @@
  * streams and events created in it. The current context is thread-local
  * and stored as a handle, so a context destroyed by another thread simply
  * stops resolving (107002) instead of dangling. Creating and destroying
- * contexts and devices is rare and serialised by admin_lock, which is taken
- * before any other lock.
- * Lock order: admin_lock > context->lock > stream->lock > device->lock.
+ * contexts and devices is rare and serialised by admin_lock, which also
+ * guards each device's context list and primary context.
+ * Locks: admin_lock, context->lock, device->lock (ranks: lockrank.h).
  */
 #include <stdlib.h>
 
@@ -21,10 +21,11 @@ static plat_mutex admin_lock;
 _Thread_local void *tls_ctx_handle ACLCPU_TLS_HOT;
 _Thread_local struct context *tls_ctx ACLCPU_TLS_HOT;
 
-__attribute__((constructor)) static void context_init(void) { plat_mutex_init(&admin_lock); }
+__attribute__((constructor)) static void context_init(void) { plat_mutex_init(&admin_lock, LOCK_ADMIN); }
 
 void admin_enter(void) { plat_mutex_lock(&admin_lock); }
 void admin_leave(void) { plat_mutex_unlock(&admin_lock); }
+void admin_assert_held(void) { PLAT_ASSERT_HELD(&admin_lock); }
 
 void ctx_set_current(struct context *ctx)
 {
@@ -58,7 +59,7 @@ aclError ctx_create(struct device *d, bool primary, struct context **out)
         goto close_if_unused;
     }
     if (fresh)
-        plat_mutex_init(&ctx->lock);
+        plat_mutex_init(&ctx->lock, LOCK_CONTEXT);
     ctx->dev = d;
     ctx->primary = primary;
     list_init(&ctx->streams);

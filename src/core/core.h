@@ -2,13 +2,10 @@
  * core.h - the runtime's objects: SoC profile, device, context, stream,
  * task, event, kernel function and binary.
  *
- * Lock order (outer to inner), for every file that takes more than one:
- *
- *     context->lock  >  stream->lock  >  event->lock  >  engine->lock
- *
- * device->lock and the handle-table locks are leaves taken alone. A
- * completer that must touch a stream after an event (an event record that
- * releases parked streams) drops the event lock first.
+ * Each field says which lock guards it; how the locks nest is in one place,
+ * common/lockrank.h (checked in debug builds). A completer that must touch
+ * a stream after an event (an event record that releases parked streams)
+ * drops the event lock first: a stream's lock ranks above an event's.
  */
 #ifndef ACLCPU_CORE_H
 #define ACLCPU_CORE_H
@@ -241,15 +238,15 @@ struct context;
 struct device {
     int32_t id;
     const struct soc_profile *soc;
-    plat_mutex lock;            /* everything below, unless noted */
+    plat_mutex lock;            /* open, the stream ids and counts */
     bool open;
-    uint32_t set_count;         /* aclrtSetDevice references */
-    struct context *primary;    /* created by aclrtSetDevice */
-    struct list contexts;
+    uint32_t set_count;         /* aclrtSetDevice references; admin_lock */
+    struct context *primary;    /* created by aclrtSetDevice; admin_lock */
+    struct list contexts;       /* admin_lock (context.c) */
     uint32_t streams_used;      /* counts default streams too */
     uint8_t *stream_ids;        /* one byte per id: in use */
     uint32_t stream_id_hint;    /* every id below it is in use */
-    uint32_t events_used;       /* hardware-limited events only */
+    _Atomic uint32_t events_used; /* hardware-limited events only; lock-free: taken under event locks */
     uint64_t mem_total;
     _Atomic uint64_t mem_used;  /* also read by GetMemInfo without lock */
     /* Core limits (aclrtSetDeviceResLimit), per aclrtDevResLimitType; 0
@@ -283,7 +280,7 @@ struct context {
     struct device *dev;         /* recycling clears from here on */
     struct stream *default_stream;
     bool primary;
-    struct list dev_link;       /* in dev->contexts, under dev->lock */
+    struct list dev_link;       /* in dev->contexts, under admin_lock */
     struct list streams;        /* every stream, default included */
     struct list events;
     struct list models;         /* model run instances, by ctx_link */
@@ -319,6 +316,8 @@ static inline aclError ctx_require(const char *fn, struct context **out)
 /* Serialises creating and destroying contexts and devices. */
 void admin_enter(void);
 void admin_leave(void);
+/* Aborts in debug builds unless the calling thread holds the admin lock. */
+void admin_assert_held(void);
 /* Called with the admin lock held: the device's primary context. */
 aclError device_primary(struct device *d, struct context **out);
 

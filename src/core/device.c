@@ -5,9 +5,10 @@
  * DESIGN: ACLCPU_DEVICE_COUNT devices (default 1) exist from the start; a
  * device opens (reads its configuration, starts its workers) when its
  * first context is created, and closes when its last context goes away.
- * device->lock guards the open state and the stream/event counters; it is a
- * leaf lock. Opening and closing themselves are serialised by the caller
- * (context.c's admin lock).
+ * device->lock guards the open state and the stream ids and counts (rank:
+ * lockrank.h); the event count is an atomic, taken under event spinlocks.
+ * Opening and closing themselves are serialised by the caller (context.c's
+ * admin lock).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ __attribute__((constructor)) static void devices_init(void)
 {
     for (uint32_t i = 0; i < ACLCPU_MAX_DEVICES; i++) {
         devices[i].id = (int32_t)i;
-        plat_mutex_init(&devices[i].lock);
+        plat_mutex_init(&devices[i].lock, LOCK_DEVICE);
         list_init(&devices[i].contexts);
     }
 }
@@ -65,17 +66,17 @@ aclError device_open(struct device *d)
     d->soc = soc_configured();
     d->mem_total = config_u64_or(CFG_DEVICE_MEMORY, d->soc->memory_bytes);
     atomic_store_explicit(&d->mem_used, 0, memory_order_relaxed);
-    d->stream_ids = calloc(d->soc->max_streams, 1);
+    d->stream_ids = acl_calloc(d->soc->max_streams, 1);
     if (d->stream_ids == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     d->streams_used = 0;
     d->stream_id_hint = 0;
     atomic_store_explicit(&d->res_limit[0], 0, memory_order_relaxed);
     atomic_store_explicit(&d->res_limit[1], 0, memory_order_relaxed);
-    d->events_used = 0;
+    atomic_store_explicit(&d->events_used, 0, memory_order_relaxed);
     err = engine_start(d);
     if (err != ACL_SUCCESS) {
-        free(d->stream_ids);
+        acl_free(d->stream_ids);
         d->stream_ids = NULL;
         return err;
     }
@@ -89,7 +90,7 @@ void device_close(struct device *d)
     if (!d->open)
         return;
     engine_stop(d);
-    free(d->stream_ids);
+    acl_free(d->stream_ids);
     d->stream_ids = NULL;
     d->open = false;
     LOGI("device %d closed", d->id);
@@ -129,16 +130,18 @@ void device_stream_id_free(struct device *d, int32_t id)
     plat_mutex_unlock(&d->lock);
 }
 
+/* Event slots are a counter, not under d->lock: a lazy event takes its
+ * slot under its own spinlock, where no mutex may be taken. Relaxed: the
+ * count orders nothing else. */
 aclError device_event_slot_take(struct device *d)
 {
-    aclError err = ACL_SUCCESS;
-    plat_mutex_lock(&d->lock);
-    if (d->events_used >= d->soc->max_events)
-        err = ACL_ERROR_RT_NO_EVENT_RESOURCE;
-    else
-        d->events_used++;
-    plat_mutex_unlock(&d->lock);
-    return err;
+    uint32_t used = atomic_load_explicit(&d->events_used, memory_order_relaxed);
+    do {
+        if (used >= d->soc->max_events)
+            return ACL_ERROR_RT_NO_EVENT_RESOURCE;
+    } while (!atomic_compare_exchange_weak_explicit(&d->events_used, &used, used + 1, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return ACL_SUCCESS;
 }
 
 uint32_t device_streams_left(struct device *d)
@@ -152,17 +155,15 @@ uint32_t device_streams_left(struct device *d)
 
 uint32_t device_events_left(struct device *d)
 {
-    uint32_t left;
-    plat_mutex_lock(&d->lock);
-    left = d->soc->max_events - d->events_used;
-    plat_mutex_unlock(&d->lock);
-    return left;
+    /* Relaxed: a count for the caller to read, changed lock-free by records
+     * of lazy events (device_event_slot_take). */
+    return d->soc->max_events - atomic_load_explicit(&d->events_used, memory_order_relaxed);
 }
 
 void device_event_slot_give(struct device *d)
 {
-    plat_mutex_lock(&d->lock);
-    if (d->events_used > 0)
-        d->events_used--;
-    plat_mutex_unlock(&d->lock);
+    uint32_t used = atomic_load_explicit(&d->events_used, memory_order_relaxed);
+    while (used > 0 && !atomic_compare_exchange_weak_explicit(&d->events_used, &used, used - 1, memory_order_relaxed,
+                                                              memory_order_relaxed))
+        ;
 }

@@ -12,8 +12,8 @@
  * calls for event and notify tasks with the stream's lock held.
  *
  * Threads: host threads (API), executors (record/wait/reset tasks).
- * Lock order: stream->lock > event->lock; an event's lock is dropped before
- * released streams are made ready (engine_unpark takes their locks).
+ * Locks: event->lock (rank: lockrank.h); it is dropped before released
+ * streams are made ready (engine_unpark takes their locks).
  */
 #include <stddef.h>
 #include <string.h>
@@ -48,7 +48,7 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     if (fresh)
-        plat_spin_init(&ev->lock);
+        plat_spin_init(&ev->lock, LOCK_EVENT);
     event_clear(ev);
     ev->ctx = ctx;
     atomic_store_explicit(&ev->dev, ctx->dev, memory_order_relaxed); /* see event->id */
@@ -77,7 +77,7 @@ aclError notify_create(struct context *ctx, struct event **out)
     if (n == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (fresh)
-        plat_spin_init(&n->lock);
+        plat_spin_init(&n->lock, LOCK_EVENT);
     event_clear(n);
     n->flags = 0;
     n->ex = false;
@@ -147,6 +147,7 @@ void event_snapshot(struct event *ev, struct event_view *out)
  * slot against the SoC's cap) at its first record. */
 static bool take_lazy_slot_locked(struct event *ev)
 {
+    PLAT_ASSERT_HELD(&ev->lock);
     if (!ev->lazy_slot || ev->holds_slot)
         return true;
     ev->holds_slot = device_event_slot_take(ev->dev) == ACL_SUCCESS;
@@ -157,6 +158,8 @@ static bool take_lazy_slot_locked(struct event *ev)
  * record number; its wait consumes whatever record is there when it runs. */
 static enum refusal issue_notify_locked(struct event *n, struct stream *s, struct task *t, const void *handle)
 {
+    PLAT_ASSERT_HELD(&s->lock);
+    PLAT_ASSERT_HELD(&n->lock);
     if (!obj_same(&n->hdr, handle))
         return REFUSE_EVENT_DEAD;
     if (t->kind == TASK_NOTIFY_RECORD) {
@@ -174,6 +177,8 @@ static enum refusal issue_notify_locked(struct event *n, struct stream *s, struc
  * or the waited event was recorded in one) goes back to the caller. */
 static enum refusal issue_event_locked(struct event *ev, struct stream *s, struct task *t, const struct submit *sub)
 {
+    PLAT_ASSERT_HELD(&s->lock);
+    PLAT_ASSERT_HELD(&ev->lock);
     bool flag_event = (ev->flags & ACL_EVENT_EXTERNAL) != 0;
     if (!sub->model_asked &&
         (s->rec_lane != NULL || s->update != NULL || (t->kind == TASK_EVENT_WAIT && ev->newest_in_model)))
@@ -198,6 +203,7 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
 
 enum refusal event_issue_locked(struct stream *s, struct task *t, const struct submit *sub)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct event *ev = t->u.event.ev;
     enum refusal why = REFUSE_NONE;
     plat_spin_lock(&ev->lock);
@@ -211,12 +217,17 @@ enum refusal event_issue_locked(struct stream *s, struct task *t, const struct s
 
 /* Called with ev->lock held: an EXTERNAL event is set once recorded, until
  * a reset runs (its waits wait for that, not for a particular record). */
-static bool flag_set_locked(const struct event *ev) { return ev->done_gen > 0 && !ev->reset_done; }
+static bool flag_set_locked(const struct event *ev)
+{
+    PLAT_ASSERT_HELD(&ev->lock);
+    return ev->done_gen > 0 && !ev->reset_done;
+}
 
 /* Called with ev->lock held: takes every parked stream whose wait is now
  * satisfied off the list and returns them, linked through park_next. */
 static struct stream *take_released_locked(struct event *ev)
 {
+    PLAT_ASSERT_HELD(&ev->lock);
     struct stream *released = NULL, **pp = &ev->waiters;
     if (ev->notify) {
         /* A notify releases the oldest waiter, which consumes the flag. */
@@ -288,6 +299,8 @@ void event_record_done(struct task *t, uint64_t now_ns) { event_reach(t->u.event
  * notify's waiter consumes the flag. */
 static bool wait_passed_locked(struct stream *s, struct event *ev, uint64_t gen)
 {
+    PLAT_ASSERT_HELD(&s->lock);
+    PLAT_ASSERT_HELD(&ev->lock);
     bool passed;
     if (ev->notify) {
         /* A waiter released by a record was handed the flag already

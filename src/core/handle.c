@@ -8,7 +8,7 @@
  * the table keeps every object it ever made, and live counts are bounded
  * by the caps each type enforces (streams, events, ...). Objects start on
  * a cache line, so the per-line layout of struct stream holds.
- * Lock order: a table lock is a leaf; nothing is locked while holding it.
+ * Locks: one per table, the innermost mutex (lockrank.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +38,14 @@ static struct table tables[OBJ_TYPE_COUNT];
 __attribute__((constructor)) static void tables_init(void)
 {
     for (int i = 0; i < OBJ_TYPE_COUNT; i++)
-        plat_mutex_init(&tables[i].lock);
+        plat_mutex_init(&tables[i].lock, LOCK_HANDLE);
 }
 
 /* Zeroed memory for an object of size bytes, starting on a cache line. */
 static void *alloc_zeroed_lines(size_t size)
 {
     size_t rounded = (size + ACLCPU_CACHE_LINE - 1) & ~(size_t)(ACLCPU_CACHE_LINE - 1);
-    void *p = aligned_alloc(ACLCPU_CACHE_LINE, rounded);
+    void *p = acl_aligned_alloc(ACLCPU_CACHE_LINE, rounded);
     if (p != NULL)
         memset(p, 0, rounded);
     return p;
@@ -62,7 +62,7 @@ static struct obj_header *new_slot(struct table *t, enum obj_type type, size_t s
         return NULL;
     chunk = atomic_load_explicit(&obj_chunks[type][c], memory_order_relaxed); /* written under t->lock only */
     if (chunk == NULL) {
-        chunk = calloc(OBJ_CHUNK_SIZE, sizeof(*chunk));
+        chunk = acl_calloc(OBJ_CHUNK_SIZE, sizeof(*chunk));
         if (chunk == NULL)
             return NULL;
         /* Release: a resolver that loads this chunk sees it zeroed. */

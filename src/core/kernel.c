@@ -19,8 +19,8 @@
  * sides are seq_cst, so a launch that saw the binary loaded counted itself
  * before that drop, and the count cannot reach zero under it.
  *
- * Threads: any host thread; executors drop inflight. Locks: reg_lock and
- * binary->lock are leaves.
+ * Threads: any host thread; executors drop inflight. Locks: reg_lock,
+ * binary->lock, cost_lock (ranks: lockrank.h).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -34,7 +34,7 @@ static struct list registered;  /* kfuncs with bin == NULL */
 
 __attribute__((constructor)) static void kernel_init(void)
 {
-    plat_mutex_init(&reg_lock);
+    plat_mutex_init(&reg_lock, LOCK_KERNEL_REG);
     list_init(&registered);
 }
 
@@ -95,7 +95,7 @@ aclError binary_load(const char *fn, const char *path, const char *what, aclrtBi
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     }
     if (fresh)
-        plat_mutex_init(&b->lock);
+        plat_mutex_init(&b->lock, LOCK_BINARY);
     b->lib = lib;
     snprintf(b->path, sizeof(b->path), "%s", what);
     list_init(&b->funcs);
@@ -239,10 +239,10 @@ aclError kfunc_resolve_binary(const char *fn, aclrtFuncHandle h, struct kfunc *f
 
 /* ---- declared costs (the profiler's model, services/profile.c) ------------- */
 
-/* A leaf: guards every kfunc's cost (set by host threads, read at issue). */
+/* Guards every kfunc's cost (set by host threads, read at issue). */
 static plat_spin cost_lock;
 
-__attribute__((constructor)) static void cost_init(void) { plat_spin_init(&cost_lock); }
+__attribute__((constructor)) static void cost_init(void) { plat_spin_init(&cost_lock, LOCK_KERNEL_COST); }
 
 void kfunc_set_cost(struct kfunc *f, const aclcpuKernelCost *cost)
 {

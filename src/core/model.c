@@ -16,8 +16,8 @@
  * Threads: host threads (API), executors (run start/end, lane ends).
  * Locks: capture_lock guards lanes, edges and every state change of a model
  * (and, together with the stream's lock, s->rec_lane / s->model); m->lock
- * guards the run counters. capture_lock > m->lock; capture_lock >
- * stream->lock > event->lock; m->lock is never held with a stream lock.
+ * guards the run counters. How they nest with the stream and event locks:
+ * common/lockrank.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +35,11 @@ static plat_mutex capture_lock_;
  * under their locks, so a stale hint only costs time. */
 static _Atomic int recording_lanes;
 
-__attribute__((constructor)) static void model_init(void) { plat_mutex_init(&capture_lock_); }
+__attribute__((constructor)) static void model_init(void) { plat_mutex_init(&capture_lock_, LOCK_CAPTURE); }
 
 void capture_enter(void) { plat_mutex_lock(&capture_lock_); }
 void capture_leave(void) { plat_mutex_unlock(&capture_lock_); }
+void capture_assert_held(void) { PLAT_ASSERT_HELD(&capture_lock_); }
 
 bool model_recording_anywhere(void) { return atomic_load_explicit(&recording_lanes, memory_order_relaxed) > 0; }
 
@@ -62,7 +63,7 @@ aclError model_create(struct context *ctx, enum model_kind kind, struct model **
     if (m == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (fresh)
-        plat_mutex_init(&m->lock);
+        plat_mutex_init(&m->lock, LOCK_MODEL);
     m->ctx = ctx;
     m->dev = ctx->dev;
     m->kind = kind;
@@ -91,7 +92,7 @@ static bool grow(void **arr, uint32_t *cap, uint32_t n, size_t sz)
     if (n < *cap)
         return true;
     c = *cap < 8 ? 8 : *cap * 2;
-    p = realloc(*arr, (size_t)c * sz);
+    p = acl_realloc(*arr, (size_t)c * sz);
     if (p == NULL)
         return false;
     *arr = p;
@@ -106,7 +107,7 @@ struct lane *model_add_lane(struct model *m, struct stream *s, const void *handl
     struct lane *l;
     if (!grow((void **)&m->lanes, &m->cap_lanes, m->nlanes, sizeof(*m->lanes)))
         return NULL;
-    l = calloc(1, sizeof(*l));
+    l = acl_calloc(1, sizeof(*l));
     if (l == NULL)
         return NULL;
     l->m = m;
@@ -156,6 +157,7 @@ static void lane_clear(struct lane *l)
 /* Called with capture_lock held: forgets s in every lane of m. */
 static void forget_stream_locked(struct model *m, struct lane *l)
 {
+    PLAT_ASSERT_HELD(&capture_lock_);
     struct stream *s = l->user;
     if (s == NULL || !obj_same(&s->hdr, l->user_handle))
         return;
@@ -178,7 +180,7 @@ static void lane_free(struct model *m, struct lane *l)
     if (l->runner != NULL)
         stream_destroy(l->runner, NULL, true);
     lane_clear(l);
-    free(l);
+    acl_free(l);
 }
 
 /* Waits for every run issued so far to end (it may run on other threads). */
@@ -193,6 +195,7 @@ static void wait_for_runs(struct model *m)
 /* Called with capture_lock held, m's handle already killed. */
 static void model_free_locked(struct model *m)
 {
+    PLAT_ASSERT_HELD(&capture_lock_);
     /* A subscription ends with its model (its pipe is closed: the reader
      * sees the end), so the id's next owner does not inherit it. */
     if (atomic_load_explicit(&m->subscribed, memory_order_relaxed))
@@ -201,7 +204,7 @@ static void model_free_locked(struct model *m)
     wait_for_runs(m);
     for (uint32_t i = 0; i < m->nlanes; i++)
         lane_free(m, m->lanes[i]);
-    free(m->lanes);
+    acl_free(m->lanes);
     if (m->exec_stream != NULL)
         stream_destroy(m->exec_stream, NULL, true);
     while (!list_empty(&m->groups)) {
@@ -214,9 +217,9 @@ static void model_free_locked(struct model *m)
     drop_tasks(m->graveyard);
     for (uint32_t i = 0; i < m->nedges; i++)
         event_destroy(m->edges[i], NULL);
-    free(m->edges);
-    free(m->uses);
-    free(m->skipped);
+    acl_free(m->edges);
+    acl_free(m->uses);
+    acl_free(m->skipped);
     event_destroy(m->done, NULL);
     if (list_linked(&m->capture_link))
         list_del(&m->capture_link);
@@ -282,6 +285,7 @@ void model_destroy_all(struct context *ctx)
 
 enum refusal model_refusal_locked(const struct stream *s, enum task_kind kind)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     const struct lane *l = s->rec_lane;
     if (s->update != NULL)
         return kind == TASK_KERNEL ? REFUSE_NONE : REFUSE_UPDATE_KERNELS_ONLY;
@@ -298,6 +302,7 @@ enum refusal model_refusal_locked(const struct stream *s, enum task_kind kind)
 
 void model_record_locked(struct stream *s, struct task *t)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     task_set_next(t, NULL);
     if (s->update != NULL) {
         struct task_update *u = s->update;
@@ -470,6 +475,7 @@ aclError model_issue_run(struct model *m, uint64_t *run)
  * past the skipped runs right after it. Returns the new count. */
 static uint64_t advance_locked(struct model *m, uint64_t run)
 {
+    PLAT_ASSERT_HELD(&m->lock);
     bool moved = true;
     if (run == m->completed + 1)
         m->completed = run;

@@ -11,7 +11,7 @@
  * whose generation is the run number, so runs never see each other's
  * records. Runs of one model are serialised: run r starts once r - 1 ended.
  *
- * Lock order: capture_lock > model->lock > stream->lock > event->lock.
+ * Locks: capture_lock, model->lock (ranks: common/lockrank.h).
  */
 #ifndef ACLCPU_MODEL_H
 #define ACLCPU_MODEL_H
@@ -142,9 +142,11 @@ struct task_update {
 
 /* ---- model.c --------------------------------------------------------------- */
 
-/* The lock of every model's lanes and states (see the lock order above). */
+/* The lock of every model's lanes and states (its rank: lockrank.h). */
 void capture_enter(void);
 void capture_leave(void);
+/* Aborts in debug builds unless the calling thread holds capture_lock. */
+void capture_assert_held(void);
 aclError model_create(struct context *ctx, enum model_kind kind, struct model **out);
 /* Waits for the model's runs, then frees it; 107017 if handle stopped
  * naming m. */

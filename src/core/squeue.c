@@ -35,6 +35,7 @@ void squeue_wake_waiters(struct stream *s, uint64_t seq)
 
 struct task *squeue_detach_after_locked(struct stream *s, struct qnode *after)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     /* Relaxed: launchers write links under the lock we hold. */
     struct qnode *first = atomic_load_explicit(&after->next, memory_order_relaxed);
     if (first == NULL)
@@ -47,6 +48,7 @@ struct task *squeue_detach_after_locked(struct stream *s, struct qnode *after)
 /* Ordering 3 (squeue.h): this is the discarder's half. */
 struct task *squeue_detach_behind_owner_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct qnode *head, *running;
 
     atomic_store_explicit(&s->discard, true, memory_order_seq_cst);
@@ -58,6 +60,7 @@ struct task *squeue_detach_behind_owner_locked(struct stream *s)
 
 struct task *squeue_reset_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct qnode *old = squeue_head(s);
     assert(atomic_load_explicit(&old->next, memory_order_relaxed) == NULL && s->tail == old);
     atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
@@ -68,6 +71,7 @@ struct task *squeue_reset_locked(struct stream *s)
 
 struct task *squeue_take_kept_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     /* Relaxed: no owner walks a persistent stream, and launchers link
      * under the lock we hold. */
     struct qnode *head = atomic_load_explicit(&s->head, memory_order_relaxed);

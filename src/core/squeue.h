@@ -74,6 +74,7 @@
  * them at the tail (going idle). The caller counts t in s->issued. */
 static inline void squeue_link_locked(struct stream *s, struct task *t)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
     s->tail = &t->q;
 }

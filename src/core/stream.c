@@ -4,19 +4,20 @@
  * loop, and the stream-state callbacks.
  *
  * DESIGN: a stream is a queue of task records (squeue.h: the protocol
- * between launchers and the stream's owner). A launcher makes and fills its task first, without locks
- * (stream_task_new), then hands it to stream_submit: one critical section
- * under the stream's lock (the issue lock), in which the handle, STOP mode
- * and model recording are checked, the stream's settings are copied into
- * the task and it is linked. Nothing in it allocates or formats: a refusal
- * is a reason code, turned into a message after the unlock.
- * stream_commit is the one place a task joins a stream. Queueing a task on an idle stream puts the stream in its engine's ready
- * set (engine_stream_kick). Records come from a per-thread cache (task.c).
+ * between launchers and the stream's owner). A launcher makes and fills
+ * its task first, without locks (stream_task_new), then hands it to
+ * stream_submit: one critical section under the stream's lock (the issue
+ * lock), in which the handle, STOP mode and model recording are checked,
+ * the stream's settings are copied into the task and it is linked. Nothing
+ * in it allocates or formats: a refusal is a reason code, turned into a
+ * message after the unlock. stream_commit is the one place a task joins a
+ * stream. Queueing a task on an idle stream puts the stream in its
+ * engine's ready set (engine_stream_kick). Records come from a per-thread
+ * cache (task.c).
  *
  * Threads: any host thread (launch, create, destroy); executors take and
- * complete tasks (engine/complete.c). Lock order: context->lock > stream->lock >
- * event->lock > engine->lock; cb_lock is a leaf, and callbacks run without
- * it held.
+ * complete tasks (engine/complete.c). Locks: stream->lock, cb_lock (ranks:
+ * lockrank.h); callbacks run without cb_lock held.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, b
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     if (fresh)
-        plat_spin_init(&s->lock);
+        plat_spin_init(&s->lock, LOCK_STREAM);
     /* Cleared under the lock: a thread still waiting on the stream this
      * memory used to be reads these fields under it. */
     plat_spin_lock(&s->lock);
@@ -148,6 +149,7 @@ void stream_blocking_configure(void)
  * first. */
 static inline bool launch_blocks_locked(const struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
     if (ACLCPU_UNLIKELY(env < 0)) {
         stream_blocking_configure();
@@ -176,6 +178,7 @@ static inline bool launch_blocks_locked(const struct stream *s)
  * it goes idle. */
 static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_IDLE)
         squeue_note_done(s, s->issued); /* no owner will publish it */
     plat_spin_unlock(&s->lock);
@@ -243,13 +246,17 @@ void *task_args_reserve(struct task *t, size_t n)
     t->u.kernel.args_size = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
     if (ACLCPU_LIKELY(n <= TASK_INLINE_ARGS))
         return t->inline_args;
-    heap = malloc(n);
+    heap = acl_malloc(n);
     /* The inline bytes are unused now: they hold the copy's address. */
     memcpy(t->inline_args, &heap, sizeof(heap));
     return heap;
 }
 
-bool stream_launch_blocks_locked(const struct stream *s) { return launch_blocks_locked(s); }
+bool stream_launch_blocks_locked(const struct stream *s)
+{
+    PLAT_ASSERT_HELD(&s->lock);
+    return launch_blocks_locked(s);
+}
 
 /* ---- submitting a task ----------------------------------------------------- */
 
@@ -271,6 +278,7 @@ void stream_task_drop(struct task *t)
  * mode or records for a model: why s takes no task of this kind now. */
 static ACLCPU_COLD enum refusal rare_refusal_locked(const struct stream *s, enum task_kind kind)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
         return REFUSE_STOPPED;
     /* Before a sync has reported the failure, tasks are taken and dropped
@@ -285,6 +293,7 @@ static ACLCPU_COLD enum refusal rare_refusal_locked(const struct stream *s, enum
 /* Called with s->lock held: why s takes no task of this kind now. */
 static inline enum refusal refusal_locked(const struct stream *s, const void *handle, enum task_kind kind)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     /* Re-checked under the lock: the stream may have died (or been reused
      * for a new stream) since the handle was resolved. */
     if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
@@ -456,7 +465,7 @@ struct stream **stream_list_of(struct context *ctx, void ***handles, size_t *n)
     plat_mutex_lock(&ctx->lock);
     list_for_each(pos, &ctx->streams) cap++;
     /* Allocated under ctx->lock (a mutex: streams come and go meanwhile). */
-    list = malloc(cap * (sizeof(*list) + sizeof(**handles)));
+    list = acl_malloc(cap * (sizeof(*list) + sizeof(**handles)));
     if (list != NULL) {
         *handles = (void **)(list + cap);
         list_for_each(pos, &ctx->streams) {
@@ -514,7 +523,7 @@ static plat_mutex cb_lock;
 static struct state_cb callbacks[MAX_STATE_CALLBACKS];
 static unsigned ncallbacks;
 
-__attribute__((constructor)) static void stream_cb_init(void) { plat_mutex_init(&cb_lock); }
+__attribute__((constructor)) static void stream_cb_init(void) { plat_mutex_init(&cb_lock, LOCK_STREAM_CB); }
 
 aclError stream_state_register(const char *name, aclrtStreamStateCallback cb, void *args)
 {

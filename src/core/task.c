@@ -30,8 +30,8 @@
  * holds (a binary reference, an argument copy, an event's pending count, a
  * model run) and gives back when it is done or dropped.
  *
- * Threads: any. depot_lock is a leaf; task_release runs without locks
- * (the event and model calls it makes take their own).
+ * Threads: any. Locks: depot_lock (rank: lockrank.h); task_release runs
+ * without locks (the event and model calls it makes take their own).
  */
 #include <stdlib.h>
 
@@ -61,7 +61,7 @@ static _Thread_local struct magazine mag ACLCPU_TLS_HOT;
 
 static void magazine_flush(void);
 
-__attribute__((constructor)) static void task_init(void) { plat_mutex_init(&depot_lock); }
+__attribute__((constructor)) static void task_init(void) { plat_mutex_init(&depot_lock, LOCK_TASK_DEPOT); }
 
 static struct task *next_of(struct task *t)
 {
@@ -89,7 +89,7 @@ static void free_chain(struct task *t)
 {
     while (t != NULL) {
         struct task *next = next_of(t);
-        free(t);
+        acl_free(t);
         t = next;
     }
 }
@@ -124,7 +124,7 @@ struct task *task_alloc(void)
         refill_from_depot();
         t = mag.head;
         if (t == NULL)
-            return aligned_alloc(ACLCPU_CACHE_LINE, sizeof(struct task));
+            return acl_aligned_alloc(ACLCPU_CACHE_LINE, sizeof(struct task));
     }
     mag.head = next_of(t);
     mag.n--;
@@ -178,7 +178,7 @@ void task_cache_release(void)
 void task_free_kernel_args(struct task *t)
 {
     if (ACLCPU_UNLIKELY(t->u.kernel.args_size > TASK_INLINE_ARGS))
-        free(task_kernel_args(t));
+        acl_free(task_kernel_args(t));
 }
 
 void task_release(struct task *t)

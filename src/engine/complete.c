@@ -40,6 +40,7 @@ void engine_discard_chain(struct stream *s, struct task *chain)
 
 struct task *engine_go_idle_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct task *old = squeue_reset_locked(s);
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
     squeue_note_done(s, s->issued);
@@ -48,6 +49,7 @@ struct task *engine_go_idle_locked(struct stream *s)
 
 void engine_halt_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     /* The queue stays as it is, head included (an abort or destroy drops
      * it, engine_discard_stream); done stays below issued. */
     atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
@@ -154,6 +156,7 @@ void engine_finish_handed_off(struct stream *s, aclError err)
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */
 void engine_unlink_parked_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct event *ev = s->park_event;
     plat_spin_lock(&ev->lock);
     for (struct stream **pp = &ev->waiters; *pp != NULL; pp = &(*pp)->park_next) {

@@ -46,17 +46,19 @@ struct engine {
 
     uint64_t hang_timeout_ns;                /* ACLCPU_HANG_TIMEOUT_MS; 0 = never give up */
 
-    /* Watchdog: ends parked waits that outlive their timeout. */
-    plat_mutex wd_lock;                      /* timed, wd_*; a leaf */
-    plat_cond wd_cond;
+    /* Watchdog: ends parked waits that outlive their timeout. Its lock is
+     * a spinlock and its thread starts with the engine, since waits are
+     * watched under the stream's and the event's spinlocks. */
+    plat_spin wd_lock;                       /* timed, wd_stop, s->timed* */
+    _Atomic uint32_t wd_seq;                 /* bumped at each change; the watchdog sleeps on it */
     struct list timed;                       /* streams, by timed_link */
     bool wd_started, wd_stop;
     plat_thread wd_thread;
 };
 
 /* Called with s->lock (and the event's lock) held: s parks on a wait with a
- * deadline; the watchdog (hang.c) makes it ready again when the deadline
- * passes. */
+ * deadline; the watchdog (hang.c) makes it ready again when the deadline passes.
+ * Takes only wd_lock (a spinlock) and wakes the watchdog: no allocation. */
 void engine_watch_wait(struct stream *s, uint64_t deadline);
 /* Takes s off the watchdog's list (its wait passed, or it is discarded). */
 void engine_unwatch(struct stream *s);

@@ -182,6 +182,8 @@ bool hang_watch_check(struct hang_watch *w, struct stream *s);
 bool hang_watch_check_event(struct hang_watch *w, struct event *ev, uint64_t done);
 /* hang.c: the watchdog's part of engine_start and engine_stop. */
 void engine_watchdog_init(struct engine *e);
+/* Starts the watchdog thread (false if it could not be made). */
+bool engine_watchdog_start(struct engine *e);
 void engine_watchdog_stop(struct engine *e);
 
 /* report.c: posts a callback task to its stream's subscribed thread. */

@@ -18,7 +18,7 @@
  * off the shared list, so idle workers stop entering it.
  *
  * Threads: any executor (worker, syncing host, host-function thread).
- * Lock order: only engine->lock, alone.
+ * Locks: only engine->lock.
  */
 #include <setjmp.h>
 #include <stdio.h>
@@ -111,6 +111,7 @@ static void gang_pause(unsigned i)
  * its turn as the engine's gathering batch kernel). */
 static void unlist_locked(struct engine *e, struct kernel_run *k)
 {
+    PLAT_ASSERT_HELD(&e->lock);
     if (e->gang == k)
         e->gang = NULL;
     if (!k->listed)
@@ -152,6 +153,7 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k)
  * `want` parked workers (at most 8) into wake[]; returns how many. */
 static unsigned list_shared_locked(struct engine *e, struct kernel_run *k, uint32_t want, struct worker **wake)
 {
+    PLAT_ASSERT_HELD(&e->lock);
     unsigned n = 0;
     list_add_tail(&e->shared, &k->link);
     k->listed = true;

@@ -24,15 +24,16 @@
  *
  * The watchdog: a wait task with a timeout (aclrtStreamWaitEventWithTimeout
  * and the like) that parks registers its deadline (engine_watch_wait, from
- * event.c); one thread per engine, started at the first such wait, makes
- * the stream ready again when the deadline passes, and the wait then fails
- * with 107019 (kinds.c).
+ * event.c); one thread per engine, started with the engine (a wait is
+ * watched under stream and event spinlocks, where no thread may be made),
+ * makes the stream ready again when the deadline passes, and the wait then
+ * fails with 107019 (kinds.c).
  *
  * Threads: any host thread (syncs), the watchdog, executors (parking).
  * Locks: one stream->lock at a time, and under it that stream's parked
- * event's lock (stream->lock > event->lock, as everywhere); e->wd_lock is
- * a leaf, taken under both by a wait that parks (the watchdog drops it
- * before it takes a stream's lock).
+ * event's lock; e->wd_lock (a spinlock), taken under both by a wait that
+ * parks (the watchdog drops it before it takes a stream's lock). Ranks:
+ * lockrank.h.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -72,6 +73,7 @@ struct hop {
 /* Called with s->lock held, s PARKED: names the wait and where its record is. */
 static struct hop describe_parked_locked(struct stream *s, struct chain_text *c, const char *which)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct hop h = {NULL, false};
     struct event *ev = s->park_event;
     struct task *t = squeue_next(s); /* PARKED: no owner moves head */
@@ -279,6 +281,7 @@ struct timed_out {
  * Fills *what when it did. */
 static struct worker *time_out_locked(struct stream *s, uint64_t now, struct timed_out *what)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct event *ev = s->park_event;
     struct task *t;
     if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || ev == NULL)
@@ -321,6 +324,7 @@ static void log_timed_out(const struct timed_out *what)
  * left (0: none). */
 static unsigned take_expired_locked(struct engine *e, uint64_t now, struct stream **out, uint64_t *next)
 {
+    PLAT_ASSERT_HELD(&e->wd_lock);
     unsigned n = 0;
     struct list *pos = e->timed.next;
     *next = 0;
@@ -342,18 +346,20 @@ static void watchdog_main(void *arg)
 {
     struct engine *e = arg;
     struct stream *expired[WD_BATCH];
-    plat_mutex_lock(&e->wd_lock);
+    plat_spin_lock(&e->wd_lock);
     while (!e->wd_stop) {
         uint64_t now = plat_now_ns(), next;
         unsigned n = take_expired_locked(e, now, expired, &next);
         if (n == 0) {
-            if (next == 0)
-                plat_cond_wait(&e->wd_cond, &e->wd_lock);
-            else
-                plat_cond_timedwait(&e->wd_cond, &e->wd_lock, next);
+            /* Read under the lock: a change made once it is released bumps
+             * wd_seq first, so the wait returns at once (next 0: none). */
+            uint32_t seen = atomic_load_explicit(&e->wd_seq, memory_order_relaxed);
+            plat_spin_unlock(&e->wd_lock);
+            plat_futex_wait(&e->wd_seq, seen, next);
+            plat_spin_lock(&e->wd_lock);
             continue;
         }
-        plat_mutex_unlock(&e->wd_lock);
+        plat_spin_unlock(&e->wd_lock);
         for (unsigned i = 0; i < n; i++) {
             struct timed_out what = {-1, -1, 0, NULL, false};
             struct worker *w;
@@ -364,52 +370,63 @@ static void watchdog_main(void *arg)
             if (what.stream_id >= 0)
                 log_timed_out(&what);
         }
-        plat_mutex_lock(&e->wd_lock);
+        plat_spin_lock(&e->wd_lock);
     }
-    plat_mutex_unlock(&e->wd_lock);
+    plat_spin_unlock(&e->wd_lock);
+}
+
+/* Wakes the watchdog after a change of its list or of wd_stop (made under
+ * wd_lock, which orders the relaxed bump). */
+static void watchdog_nudge_locked(struct engine *e)
+{
+    PLAT_ASSERT_HELD(&e->wd_lock);
+    atomic_fetch_add_explicit(&e->wd_seq, 1, memory_order_relaxed);
 }
 
 void engine_watch_wait(struct stream *s, uint64_t deadline)
 {
     struct engine *e = s->dev->engine;
-    plat_mutex_lock(&e->wd_lock);
-    if (!e->wd_started && plat_thread_create(&e->wd_thread, "aclcpu-watchdog", watchdog_main, e) == 0)
-        e->wd_started = true;
+    plat_spin_lock(&e->wd_lock);
     if (!s->timed) {
         list_add_tail(&e->timed, &s->timed_link);
         s->timed = true;
     }
     s->timed_deadline = deadline;
-    plat_cond_signal(&e->wd_cond);
-    plat_mutex_unlock(&e->wd_lock);
+    watchdog_nudge_locked(e);
+    plat_spin_unlock(&e->wd_lock);
+    plat_futex_wake(&e->wd_seq, 1);
 }
 
 void engine_unwatch(struct stream *s)
 {
     struct engine *e = s->dev->engine;
-    plat_mutex_lock(&e->wd_lock);
+    plat_spin_lock(&e->wd_lock);
     if (s->timed) {
         list_del(&s->timed_link);
         s->timed = false;
     }
-    plat_mutex_unlock(&e->wd_lock);
+    plat_spin_unlock(&e->wd_lock);
 }
 
 void engine_watchdog_init(struct engine *e)
 {
-    plat_mutex_init(&e->wd_lock);
-    plat_cond_init(&e->wd_cond);
+    plat_spin_init(&e->wd_lock, LOCK_WATCHDOG);
     list_init(&e->timed);
+}
+
+bool engine_watchdog_start(struct engine *e)
+{
+    e->wd_started = plat_thread_create(&e->wd_thread, "aclcpu-watchdog", watchdog_main, e) == 0;
+    return e->wd_started;
 }
 
 void engine_watchdog_stop(struct engine *e)
 {
-    plat_mutex_lock(&e->wd_lock);
+    plat_spin_lock(&e->wd_lock);
     e->wd_stop = true;
-    plat_cond_signal(&e->wd_cond);
-    plat_mutex_unlock(&e->wd_lock);
+    watchdog_nudge_locked(e);
+    plat_spin_unlock(&e->wd_lock);
+    plat_futex_wake(&e->wd_seq, 1);
     if (e->wd_started)
         plat_thread_join(e->wd_thread);
-    plat_cond_destroy(&e->wd_cond);
-    plat_mutex_destroy(&e->wd_lock);
 }

@@ -15,7 +15,7 @@
  * own condition variable.
  *
  * Threads: host threads (subscribe, process), executors (post).
- * Lock order: report_lock is a leaf; callbacks run with no lock held.
+ * Locks: report_lock (rank: lockrank.h); callbacks run with no lock held.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +73,7 @@ static aclError not_subscribed_code(enum report_kind kind)
     return kind == REPORT_CALLBACK ? ACL_ERROR_STREAM_NOT_SUBSCRIBE : ACL_ERROR_RT_STREAM_SUBSCRIBE;
 }
 
-__attribute__((constructor)) static void report_init(void) { plat_mutex_init(&report_lock); }
+__attribute__((constructor)) static void report_init(void) { plat_mutex_init(&report_lock, LOCK_REPORT); }
 
 /* Called with report_lock held. */
 static struct subscription *find_sub(struct stream *s, enum report_kind kind)
@@ -106,9 +106,9 @@ aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind ki
                         kinds[kind].subscribe, s->id);
     }
     q = find_queue(thread, kind);
-    sub = calloc(1, sizeof(*sub));
+    sub = acl_calloc(1, sizeof(*sub));
     if (q == NULL && sub != NULL) {
-        q = calloc(1, sizeof(*q));
+        q = acl_calloc(1, sizeof(*q));
         if (q != NULL) {
             q->thread = thread;
             q->kind = kind;
@@ -119,7 +119,7 @@ aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind ki
     }
     if (sub == NULL || q == NULL) {
         plat_mutex_unlock(&report_lock);
-        free(sub);
+        acl_free(sub);
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", kinds[kind].subscribe);
     }
     sub->stream = s;
@@ -153,7 +153,7 @@ static void run_item(struct report_item *it)
     it->fn(it->data);
     if (it->stream != NULL)
         engine_finish_handed_off(it->stream, ACL_SUCCESS);
-    free(it);
+    acl_free(it);
 }
 
 aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind kind)
@@ -181,7 +181,7 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind 
         return acl_fail(not_subscribed_code(kind), "%s: stream %d is not subscribed to thread %llu",
                         kinds[kind].unsubscribe, s->id,
                         (unsigned long long)thread);
-    free(sub);
+    acl_free(sub);
     while (orphans != NULL) {
         struct report_item *next = orphans->next;
         run_item(orphans);
@@ -192,7 +192,7 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind 
 
 enum run_result report_post(struct stream *s, struct task *t)
 {
-    struct report_item *it = malloc(sizeof(*it));
+    struct report_item *it = acl_malloc(sizeof(*it));
     struct subscription *sub;
     bool block = t->u.host.block; /* t may be freed once the item is posted */
     enum report_kind kind = t->kind == TASK_HOST_FUNC ? REPORT_HOSTFUNC : REPORT_CALLBACK;
@@ -203,7 +203,7 @@ enum run_result report_post(struct stream *s, struct task *t)
     sub = find_sub(s, kind);
     if (it == NULL || sub == NULL) {
         plat_mutex_unlock(&report_lock);
-        free(it);
+        acl_free(it);
         /* Unsubscribed since the launch (or no memory): run it here so the
          * callback is not lost. */
         t->u.host.fn(t->u.host.arg);

@@ -33,7 +33,7 @@
  * does when a task ends or it lets go of the stream is complete.c's.
  *
  * Threads: workers, host threads (kick, sync), the host-function thread.
- * Lock order: stream->lock > engine->lock; engine->lock > nothing.
+ * Locks: engine->lock, hf_lock (ranks: lockrank.h).
  */
 #include <stdlib.h>
 
@@ -101,6 +101,7 @@ void engine_offer_help(struct engine *e)
 
 struct worker *engine_requeue_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct engine *e = s->dev->engine;
     struct worker *w = NULL;
 
@@ -114,6 +115,7 @@ struct worker *engine_requeue_locked(struct stream *s)
 
 struct worker *engine_kick_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_IDLE)
         return NULL;
     return engine_requeue_locked(s);
@@ -128,6 +130,7 @@ void engine_stream_kick(struct stream *s)
 
 void engine_set_priority_locked(struct stream *s, uint32_t prio)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct engine *e = s->dev->engine;
     plat_spin_lock(&e->lock);
     /* A ready stream sits in its priority's list: move it with the change. */
@@ -143,6 +146,7 @@ void engine_set_priority_locked(struct stream *s, uint32_t prio)
 
 bool engine_unready_locked(struct stream *s)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     struct engine *e = s->dev->engine;
     bool took = false;
 
@@ -338,6 +342,7 @@ static void spin_for_work(struct engine *e)
 /* Called with e->lock held; returns with it held. */
 static void sleep_locked(struct engine *e, struct worker *w)
 {
+    PLAT_ASSERT_HELD(&e->lock);
     w->next_sleeper = e->sleepers;
     e->sleepers = w;
     atomic_fetch_add_explicit(&e->sleeper_count, 1, memory_order_relaxed);
@@ -451,11 +456,11 @@ unsigned engine_worker_count(void)
 
 aclError engine_start(struct device *d)
 {
-    struct engine *e = calloc(1, sizeof(*e));
+    struct engine *e = acl_calloc(1, sizeof(*e));
     if (e == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    plat_spin_init(&e->lock);
-    plat_mutex_init(&e->hf_lock);
+    plat_spin_init(&e->lock, LOCK_ENGINE);
+    plat_mutex_init(&e->hf_lock, LOCK_HOSTFUNC);
     plat_cond_init(&e->hf_cond);
     engine_watchdog_init(e);
     for (int p = 0; p < ACLCPU_PRIORITIES; p++)
@@ -466,9 +471,9 @@ aclError engine_start(struct device *d)
     e->linger_ns = config_u64(CFG_LINGER_US) * 1000u;
     e->hang_timeout_ns = config_u64(CFG_HANG_TIMEOUT_MS) * 1000000u;
     e->nworkers = engine_worker_count();
-    e->workers = calloc(e->nworkers, sizeof(*e->workers));
+    e->workers = acl_calloc(e->nworkers, sizeof(*e->workers));
     if (e->workers == NULL) {
-        free(e);
+        acl_free(e);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     d->engine = e;
@@ -480,6 +485,10 @@ aclError engine_start(struct device *d)
             engine_stop(d);
             return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
         }
+    }
+    if (!engine_watchdog_start(e)) {
+        engine_stop(d);
+        return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
     }
     return ACL_SUCCESS;
 }
@@ -512,7 +521,7 @@ void engine_stop(struct device *d)
     engine_watchdog_stop(e);
     plat_cond_destroy(&e->hf_cond);
     plat_mutex_destroy(&e->hf_lock);
-    free(e->workers);
-    free(e);
+    acl_free(e->workers);
+    acl_free(e);
     d->engine = NULL;
 }

@@ -15,15 +15,58 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Lock checks (debug builds: ACLCPU_LOCK_CHECKS=1, set by CMake for
+ * CMAKE_BUILD_TYPE=Debug). Each lock carries its rank (common/lockrank.h)
+ * and its owner; a per-thread stack of held locks aborts the process, with
+ * a message naming both locks, on an acquisition out of rank order, on a
+ * mutex taken under a spinlock, on an unlock by a thread that does not
+ * hold the lock, and where PLAT_ASSERT_HELD or PLAT_ASSERT_NO_SPIN fails.
+ * Release builds keep none of it: the locks are as small and as fast as
+ * without the checks, and the macros compile to nothing.
+ */
+#ifndef ACLCPU_LOCK_CHECKS
+#define ACLCPU_LOCK_CHECKS 0
+#endif
+
+struct plat_lock_check {
+    _Atomic uint64_t owner; /* plat_thread_self() of the holder, 0 when free */
+    uint16_t rank;          /* enum lock_rank */
+    bool spin;
+};
+
+#if ACLCPU_LOCK_CHECKS
+#define PLAT_LOCK_CHECK_FIELD struct plat_lock_check check;
+/* Aborts unless the calling thread holds l (a plat_mutex * or plat_spin *).
+ * Goes at the top of every *_locked function. */
+#define PLAT_ASSERT_HELD(l) plat_lock_assert_held(&(l)->check, #l, __FILE__, __LINE__)
+/* Aborts if the calling thread holds any spinlock: what names the work
+ * (allocation, formatting, I/O) that must not run under one. */
+#define PLAT_ASSERT_NO_SPIN(what) plat_lock_assert_no_spin(what)
+void plat_lock_acquiring(struct plat_lock_check *c);
+void plat_lock_acquired(struct plat_lock_check *c);
+void plat_lock_releasing(struct plat_lock_check *c);
+void plat_lock_assert_held(const struct plat_lock_check *c, const char *expr, const char *file, int line);
+void plat_lock_assert_no_spin(const char *what);
+#else
+#define PLAT_LOCK_CHECK_FIELD
+#define PLAT_ASSERT_HELD(l) ((void)sizeof(l))
+#define PLAT_ASSERT_NO_SPIN(what) ((void)0)
+#endif
+
 /* Opaque storage big enough for a pthread mutex / condvar / thread id on
  * every Linux ABI we build for; platform.c checks the sizes statically. */
-typedef struct plat_mutex { _Alignas(8) unsigned char opaque[48]; } plat_mutex;
+typedef struct plat_mutex {
+    _Alignas(8) unsigned char opaque[48];
+    PLAT_LOCK_CHECK_FIELD
+} plat_mutex;
 typedef struct plat_cond { _Alignas(8) unsigned char opaque[56]; } plat_cond;
 typedef struct plat_thread { uint64_t opaque; } plat_thread;
 
 typedef void (*plat_thread_fn)(void *arg);
 
-void plat_mutex_init(plat_mutex *m);
+/* rank: the lock's place in the order (enum lock_rank, common/lockrank.h). */
+void plat_mutex_init(plat_mutex *m, unsigned rank);
 void plat_mutex_destroy(plat_mutex *m);
 void plat_mutex_lock(plat_mutex *m);
 void plat_mutex_unlock(plat_mutex *m);
@@ -108,26 +151,46 @@ static inline void plat_prefetch_write(const void *p)
  */
 typedef struct plat_spin {
     _Atomic uint32_t locked;
+    PLAT_LOCK_CHECK_FIELD
 } plat_spin;
 
 void plat_spin_lock_slow(plat_spin *l);
 
-static inline void plat_spin_init(plat_spin *l) { atomic_init(&l->locked, 0); }
+static inline void plat_spin_init(plat_spin *l, unsigned rank)
+{
+    atomic_init(&l->locked, 0);
+#if ACLCPU_LOCK_CHECKS
+    atomic_init(&l->check.owner, 0);
+    l->check.rank = (uint16_t)rank;
+    l->check.spin = true;
+#else
+    (void)rank;
+#endif
+}
 
 static inline void plat_spin_lock(plat_spin *l)
 {
     uint32_t free_ = 0;
+#if ACLCPU_LOCK_CHECKS
+    plat_lock_acquiring(&l->check);
+#endif
     /* Acquire: the critical section sees what the last holder wrote. A
      * compare-exchange, never an exchange to 1: that would overwrite 2 and
      * lose the wake-up a sleeper is owed. */
     if (!atomic_compare_exchange_strong_explicit(&l->locked, &free_, 1, memory_order_acquire, memory_order_relaxed))
         plat_spin_lock_slow(l);
+#if ACLCPU_LOCK_CHECKS
+    plat_lock_acquired(&l->check);
+#endif
 }
 
 void plat_spin_wake(plat_spin *l);
 
 static inline void plat_spin_unlock(plat_spin *l)
 {
+#if ACLCPU_LOCK_CHECKS
+    plat_lock_releasing(&l->check);
+#endif
     /* Release: publishes the critical section to the next holder. */
     if (atomic_exchange_explicit(&l->locked, 0, memory_order_release) == 2)
         plat_spin_wake(l);

@@ -4,12 +4,16 @@
  * DESIGN: this file owns every pthread, futex and dl call in aclcpu. It has
  * no state of its own beyond what the OS keeps; any thread may call any
  * function. Lock failures abort with the call and errno value, since they
- * can only come from a bug (double unlock, destroyed mutex).
+ * can only come from a bug (double unlock, destroyed mutex). In debug
+ * builds every lock and unlock also reports to the lock checker
+ * (lockcheck.c), and a condition wait hands the mutex's owner back and forth.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "platform.h"
+
+#include "../common/mem.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -41,7 +45,7 @@ static void check(int rc, const char *what)
     }
 }
 
-void plat_mutex_init(plat_mutex *m)
+void plat_mutex_init(plat_mutex *m, unsigned rank)
 {
     pthread_mutexattr_t attr;
     check(pthread_mutexattr_init(&attr), "pthread_mutexattr_init");
@@ -52,11 +56,35 @@ void plat_mutex_init(plat_mutex *m)
 #endif
     check(pthread_mutex_init((pthread_mutex_t *)m->opaque, &attr), "pthread_mutex_init");
     pthread_mutexattr_destroy(&attr);
+#if ACLCPU_LOCK_CHECKS
+    atomic_init(&m->check.owner, 0);
+    m->check.rank = (uint16_t)rank;
+    m->check.spin = false;
+#else
+    (void)rank;
+#endif
 }
 
 void plat_mutex_destroy(plat_mutex *m) { pthread_mutex_destroy((pthread_mutex_t *)m->opaque); }
-void plat_mutex_lock(plat_mutex *m) { check(pthread_mutex_lock((pthread_mutex_t *)m->opaque), "mutex lock"); }
-void plat_mutex_unlock(plat_mutex *m) { check(pthread_mutex_unlock((pthread_mutex_t *)m->opaque), "mutex unlock"); }
+
+void plat_mutex_lock(plat_mutex *m)
+{
+#if ACLCPU_LOCK_CHECKS
+    plat_lock_acquiring(&m->check);
+#endif
+    check(pthread_mutex_lock((pthread_mutex_t *)m->opaque), "mutex lock");
+#if ACLCPU_LOCK_CHECKS
+    plat_lock_acquired(&m->check);
+#endif
+}
+
+void plat_mutex_unlock(plat_mutex *m)
+{
+#if ACLCPU_LOCK_CHECKS
+    plat_lock_releasing(&m->check);
+#endif
+    check(pthread_mutex_unlock((pthread_mutex_t *)m->opaque), "mutex unlock");
+}
 
 void plat_spin_lock_slow(plat_spin *l)
 {
@@ -88,9 +116,32 @@ void plat_cond_init(plat_cond *c)
 
 void plat_cond_destroy(plat_cond *c) { pthread_cond_destroy((pthread_cond_t *)c->opaque); }
 
+/* The wait gives m up and takes it back: the owner the checks see follows
+ * (the lock stays on the thread's held stack, in its place). */
+static void cond_wait_begin(plat_mutex *m)
+{
+#if ACLCPU_LOCK_CHECKS
+    plat_lock_assert_held(&m->check, "the mutex of a condition wait", __FILE__, __LINE__);
+    atomic_store_explicit(&m->check.owner, 0, memory_order_relaxed);
+#else
+    (void)m;
+#endif
+}
+
+static void cond_wait_end(plat_mutex *m)
+{
+#if ACLCPU_LOCK_CHECKS
+    atomic_store_explicit(&m->check.owner, plat_thread_self(), memory_order_relaxed);
+#else
+    (void)m;
+#endif
+}
+
 void plat_cond_wait(plat_cond *c, plat_mutex *m)
 {
+    cond_wait_begin(m);
     check(pthread_cond_wait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque), "cond wait");
+    cond_wait_end(m);
 }
 
 static struct timespec to_timespec(uint64_t ns)
@@ -104,7 +155,9 @@ static struct timespec to_timespec(uint64_t ns)
 bool plat_cond_timedwait(plat_cond *c, plat_mutex *m, uint64_t deadline_ns)
 {
     struct timespec ts = to_timespec(deadline_ns);
+    cond_wait_begin(m);
     int rc = pthread_cond_timedwait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque, &ts);
+    cond_wait_end(m);
     if (rc == ETIMEDOUT)
         return false;
     check(rc, "cond timedwait");
@@ -122,14 +175,14 @@ struct thread_start {
 static void *thread_trampoline(void *p)
 {
     struct thread_start start = *(struct thread_start *)p;
-    free(p);
+    acl_free(p);
     start.fn(start.arg);
     return NULL;
 }
 
 int plat_thread_create(plat_thread *t, const char *name, plat_thread_fn fn, void *arg)
 {
-    struct thread_start *start = malloc(sizeof(*start));
+    struct thread_start *start = acl_malloc(sizeof(*start));
     pthread_t tid;
     int rc;
 
@@ -139,7 +192,7 @@ int plat_thread_create(plat_thread *t, const char *name, plat_thread_fn fn, void
     start->arg = arg;
     rc = pthread_create(&tid, NULL, thread_trampoline, start);
     if (rc != 0) {
-        free(start);
+        acl_free(start);
         return rc;
     }
     if (name != NULL)

@@ -131,7 +131,7 @@ static bool map_init(struct map *m, uint32_t n)
     m->cap = 16;
     while (m->cap < n * 2 + 16)
         m->cap *= 2;
-    m->slots = calloc(m->cap, sizeof(*m->slots));
+    m->slots = acl_calloc(m->cap, sizeof(*m->slots));
     return m->slots != NULL;
 }
 
@@ -156,7 +156,7 @@ static void add_edge(struct edges *g, uint32_t from, uint32_t to)
         return;
     if (g->n == g->cap) {
         uint32_t c = g->cap ? g->cap * 2 : 1024;
-        struct edge *e = realloc(g->e, c * sizeof(*e));
+        struct edge *e = acl_realloc(g->e, c * sizeof(*e));
         if (e == NULL)
             return; /* the model loses an edge rather than the profile */
         g->e = e;
@@ -204,8 +204,8 @@ static bool collect_edges(struct sim *sm, struct edges *g, struct map *all)
         if (is_record(e))
             map_put(&before, (uint64_t)(uintptr_t)e->ev, e->ev_objgen, e->gen, id);
     }
-    free(streams.slots);
-    free(before.slots);
+    acl_free(streams.slots);
+    acl_free(before.slots);
     return ok;
 }
 
@@ -231,10 +231,10 @@ static bool build_graph(struct sim *sm)
     struct edges g = {NULL, 0, 0};
     struct map all = {NULL, 0};
     bool ok = build_records(sm, &all) && collect_edges(sm, &g, &all);
-    free(all.slots);
+    acl_free(all.slots);
     if (ok && g.n > 0)
         qsort(g.e, g.n, sizeof(*g.e), edge_cmp);
-    sm->succ = malloc((g.n + 1) * sizeof(*sm->succ));
+    sm->succ = acl_malloc((g.n + 1) * sizeof(*sm->succ));
     ok = ok && sm->succ != NULL;
     for (uint32_t i = 0; ok && i < g.n; i++) {
         if (i > 0 && g.e[i].from == g.e[i - 1].from && g.e[i].to == g.e[i - 1].to)
@@ -245,7 +245,7 @@ static bool build_graph(struct sim *sm)
         sm->succ[from->succ_at + from->nsucc++] = g.e[i].to;
         sm->nodes[g.e[i].to].npred++;
     }
-    free(g.e);
+    acl_free(g.e);
     return ok;
 }
 
@@ -292,7 +292,7 @@ static struct job *new_job(struct sim *sm, uint32_t node, uint8_t kind, uint8_t 
 {
     if (sm->njobs == sm->cap_jobs) {
         uint32_t c = sm->cap_jobs ? sm->cap_jobs * 2 : 256;
-        struct job *j = realloc(sm->jobs, c * sizeof(*j));
+        struct job *j = acl_realloc(sm->jobs, c * sizeof(*j));
         if (j == NULL)
             return NULL;
         sm->jobs = j;
@@ -348,7 +348,7 @@ static uint32_t new_residency(struct sim *sm, uint64_t addr, uint64_t bytes)
 {
     if (sm->nl2 == sm->cap_l2) {
         uint32_t c = sm->cap_l2 ? sm->cap_l2 * 2 : 64;
-        struct residency *r = realloc(sm->l2, c * sizeof(*r));
+        struct residency *r = acl_realloc(sm->l2, c * sizeof(*r));
         if (r == NULL)
             return 0;
         sm->l2 = r;
@@ -396,7 +396,7 @@ static void push_ready(struct sim *sm, uint32_t id)
 {
     if (sm->nready == sm->cap_ready) {
         uint32_t c = sm->cap_ready ? sm->cap_ready * 2 : 256;
-        uint32_t *r = realloc(sm->ready, c * sizeof(*r));
+        uint32_t *r = acl_realloc(sm->ready, c * sizeof(*r));
         if (r == NULL)
             return;
         sm->ready = r;
@@ -485,7 +485,7 @@ static int key_cmp(const void *a, const void *b, void *ctx)
 static void start_ready(struct sim *sm)
 {
     while (sm->nready > 0) {
-        uint32_t n = sm->nready, *batch = malloc(n * sizeof(*batch));
+        uint32_t n = sm->nready, *batch = acl_malloc(n * sizeof(*batch));
         if (batch == NULL)
             return;
         memcpy(batch, sm->ready, n * sizeof(*batch));
@@ -493,7 +493,7 @@ static void start_ready(struct sim *sm)
         qsort_r(batch, n, sizeof(*batch), key_cmp, sm);
         for (uint32_t i = 0; i < n; i++)
             start_node(sm, batch[i]);
-        free(batch);
+        acl_free(batch);
     }
 }
 
@@ -627,7 +627,7 @@ static bool advance(struct sim *sm)
 /* Stream nodes by (stream, task); host nodes after them by (thread, order). */
 static void set_keys(struct sim *sm)
 {
-    uint32_t *host_seq = calloc(sm->n + 2, sizeof(*host_seq));
+    uint32_t *host_seq = acl_calloc(sm->n + 2, sizeof(*host_seq));
     for (uint32_t id = 1; id <= sm->n; id++) {
         const struct prof_entry *e = prof_entry(id);
         struct node *nd = &sm->nodes[id];
@@ -638,7 +638,7 @@ static void set_keys(struct sim *sm)
             nd->key = (1ull << 63) | ((uint64_t)t << 32) | (host_seq != NULL ? ++host_seq[t] : id);
         }
     }
-    free(host_seq);
+    acl_free(host_seq);
 }
 
 /* Nodes left when nothing can run (a wait whose record never ran): they
@@ -685,8 +685,8 @@ bool chipsim_run(void)
     sm.soc = prof_soc();
     if (sm.n == 0)
         return false;
-    sm.nodes = calloc(sm.n + 1, sizeof(*sm.nodes));
-    sm.queue = malloc((sm.n + 1) * sizeof(*sm.queue));
+    sm.nodes = acl_calloc(sm.n + 1, sizeof(*sm.nodes));
+    sm.queue = acl_malloc((sm.n + 1) * sizeof(*sm.queue));
     if (sm.nodes != NULL && sm.queue != NULL && build_graph(&sm)) {
         sm.free_c = pool_size(&sm, false);
         sm.free_v = sm.soc->vector_cores > 0 ? sm.soc->vector_cores : 0;
@@ -696,11 +696,11 @@ bool chipsim_run(void)
     } else {
         LOGW("profile: out of memory modelling %u tasks; the modelled times are left out", sm.n);
     }
-    free(sm.nodes);
-    free(sm.queue);
-    free(sm.succ);
-    free(sm.jobs);
-    free(sm.ready);
-    free(sm.l2);
+    acl_free(sm.nodes);
+    acl_free(sm.queue);
+    acl_free(sm.succ);
+    acl_free(sm.jobs);
+    acl_free(sm.ready);
+    acl_free(sm.l2);
     return true;
 }

@@ -9,7 +9,8 @@
  * (its profile, or ACLCPU_DEVICE_MEMORY) with the spec's rounding: size up
  * to 32 bytes plus 32 bytes of padding.
  *
- * Threads: any host thread; executors never call in. mem_lock is a leaf.
+ * Threads: any host thread; executors never call in. Locks: mem_lock
+ * (rank: lockrank.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static plat_mutex mem_lock;
 static struct region *regions;
 static size_t nregions, cap;
 
-__attribute__((constructor)) static void devmem_init(void) { plat_mutex_init(&mem_lock); }
+__attribute__((constructor)) static void devmem_init(void) { plat_mutex_init(&mem_lock, LOCK_DEVMEM); }
 
 /* Called with mem_lock held: index of the first region with base > p. */
 static size_t upper_bound(uintptr_t p)
@@ -49,7 +50,7 @@ static bool insert_region(struct region r)
     size_t at;
     if (nregions == cap) {
         size_t ncap = cap ? cap * 2 : 256;
-        struct region *n = realloc(regions, ncap * sizeof(*n));
+        struct region *n = acl_realloc(regions, ncap * sizeof(*n));
         if (n == NULL)
             return false;
         regions = n;
@@ -77,7 +78,7 @@ aclError devmem_alloc(struct device *d, size_t size, void **out)
         atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    p = aligned_alloc(64, (charged + 63) & ~(size_t)63);
+    p = acl_aligned_alloc(64, (charged + 63) & ~(size_t)63);
     if (p == NULL) {
         atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -85,7 +86,7 @@ aclError devmem_alloc(struct device *d, size_t size, void **out)
     plat_mutex_lock(&mem_lock);
     if (!insert_region((struct region){(uintptr_t)p, size, charged, d})) {
         plat_mutex_unlock(&mem_lock);
-        free(p);
+        acl_free(p);
         atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
@@ -96,13 +97,13 @@ aclError devmem_alloc(struct device *d, size_t size, void **out)
 
 aclError devmem_alloc_host(size_t size, void **out)
 {
-    void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
+    void *p = acl_aligned_alloc(64, (size + 63) & ~(size_t)63);
     if (p == NULL)
         return ACL_ERROR_BAD_ALLOC;
     plat_mutex_lock(&mem_lock);
     if (!insert_region((struct region){(uintptr_t)p, size, 0, NULL})) {
         plat_mutex_unlock(&mem_lock);
-        free(p);
+        acl_free(p);
         return ACL_ERROR_BAD_ALLOC;
     }
     plat_mutex_unlock(&mem_lock);
@@ -128,7 +129,7 @@ bool devmem_free(void *p, bool device)
     plat_mutex_unlock(&mem_lock);
     if (r.dev != NULL)
         atomic_fetch_sub_explicit(&r.dev->mem_used, r.charged, memory_order_relaxed);
-    free(p);
+    acl_free(p);
     return true;
 }
 
@@ -159,9 +160,9 @@ void devmem_release_all(void)
     for (size_t i = 0; i < nregions; i++) {
         if (regions[i].dev != NULL)
             atomic_fetch_sub_explicit(&regions[i].dev->mem_used, regions[i].charged, memory_order_relaxed);
-        free((void *)regions[i].base);
+        acl_free((void *)regions[i].base);
     }
-    free(regions);
+    acl_free(regions);
     regions = NULL;
     nregions = cap = 0;
     plat_mutex_unlock(&mem_lock);

@@ -17,9 +17,9 @@
  * expands the records into struct prof_entry, models the run (chipsim.c)
  * and writes the files (profwrite.c, profsummary.c).
  *
- * Threads: any. Locks: prof_lock (a leaf spinlock; taken under stream and
- * event locks) guards the records, the dep pool, the side table, the
- * kernel table and the arena.
+ * Threads: any. Locks: prof_lock (a spinlock, taken under stream and event
+ * locks; rank: lockrank.h) guards the records, the dep pool, the side
+ * table, the kernel table and the arena.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +143,7 @@ static _Thread_local uint32_t tls_last_sync __attribute__((tls_model("initial-ex
 static _Thread_local uint32_t tls_epoch __attribute__((tls_model("initial-exec")));
 static uint32_t epoch;
 
-__attribute__((constructor)) static void prof_init(void) { plat_spin_init(&prof_lock); }
+__attribute__((constructor)) static void prof_init(void) { plat_spin_init(&prof_lock, LOCK_PROF); }
 
 static struct prof_rec *rec(uint32_t id) { return &rec_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
 static struct prof_times *prof_times(uint32_t id) { return &time_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
@@ -169,10 +169,11 @@ bool prof_running(void) { return locked_flag(&running); }
 /* Called with prof_lock held: n bytes (8-aligned) in the arena, or NULL. */
 static void *arena_alloc_locked(size_t n)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     void *out;
     n = (n + 7) & ~(size_t)7;
     if (arena == NULL || arena->used + n > ARENA_CHUNK) {
-        struct arena_chunk *c = malloc(sizeof(*c));
+        struct arena_chunk *c = acl_malloc(sizeof(*c));
         if (c == NULL)
             return NULL;
         c->next = arena;
@@ -187,6 +188,7 @@ static void *arena_alloc_locked(size_t n)
 /* Called with prof_lock held: a copy of s (at most 127 bytes kept), or NULL. */
 static const char *arena_copy_locked(const char *s)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     size_t n = strnlen(s, 127);
     char *out = arena_alloc_locked(n + 1);
     if (out != NULL) {
@@ -205,8 +207,9 @@ static uint32_t slot_of(const void *key, uint32_t cap)
 /* Called with prof_lock held: doubles the kernel table (false: out of memory). */
 static bool grow_names_locked(void)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     uint32_t cap = name_cap ? name_cap * 2 : 256;
-    struct name_slot *t = calloc(cap, sizeof(*t));
+    struct name_slot *t = acl_calloc(cap, sizeof(*t));
     if (t == NULL)
         return false;
     for (uint32_t i = 0; i < name_cap; i++) {
@@ -217,7 +220,7 @@ static bool grow_names_locked(void)
             j = (j + 1) & (cap - 1);
         t[j] = name_table[i];
     }
-    free(name_table);
+    acl_free(name_table);
     name_table = t;
     name_cap = cap;
     return true;
@@ -229,6 +232,7 @@ static bool grow_names_locked(void)
  * when out of memory. */
 static struct name_slot *kernel_slot_locked(const struct kfunc *kf)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     /* Relaxed: a launch holds a live kernel; its generation does not move. */
     uint32_t i, gen = atomic_load_explicit(&kf->hdr.gen, memory_order_relaxed);
     if (name_used * 2 >= name_cap && !grow_names_locked())
@@ -249,6 +253,7 @@ static struct name_slot *kernel_slot_locked(const struct kfunc *kf)
  * NULL for none. */
 static const aclcpuKernelCost *kernel_cost_locked(const struct kfunc *kf, struct name_slot *slot)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     aclcpuKernelCost c;
     aclcpuKernelCost *copy;
     if (!kfunc_cost(kf, &c))
@@ -266,9 +271,10 @@ static const aclcpuKernelCost *kernel_cost_locked(const struct kfunc *kf, struct
 /* Called with prof_lock held: forgets the names of the previous profile. */
 static void forget_names_locked(void)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     while (arena != NULL) {
         struct arena_chunk *next = arena->next;
-        free(arena);
+        acl_free(arena);
         arena = next;
     }
     if (name_table != NULL)
@@ -282,14 +288,15 @@ static void forget_names_locked(void)
  * the profile began), or 0 when memory is out. */
 static uint32_t alloc_locked(void)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     uint32_t id = nentries + 1; /* ids start at 1: 0 means none */
     uint32_t c = id >> CHUNK_BITS;
     struct prof_rec *r;
     if (c >= MAX_CHUNKS)
         return 0;
-    if (rec_chunks[c] == NULL && (rec_chunks[c] = aligned_alloc(64, CHUNK * sizeof(struct prof_rec))) == NULL)
+    if (rec_chunks[c] == NULL && (rec_chunks[c] = acl_aligned_alloc(64, CHUNK * sizeof(struct prof_rec))) == NULL)
         return 0;
-    if (time_chunks[c] == NULL && (time_chunks[c] = calloc(CHUNK, sizeof(struct prof_times))) == NULL)
+    if (time_chunks[c] == NULL && (time_chunks[c] = acl_calloc(CHUNK, sizeof(struct prof_times))) == NULL)
         return 0;
     nentries = id;
     r = rec(id);
@@ -302,11 +309,12 @@ static uint32_t alloc_locked(void)
 /* Called with prof_lock held: the side record of id (made last), or NULL. */
 static struct prof_side *side_locked(uint32_t id)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     if (nsides > 0 && sides[nsides - 1].id == id)
         return &sides[nsides - 1];
     if (nsides == cap_sides) {
         uint32_t c = cap_sides ? cap_sides * 2 : 256;
-        struct prof_side *n = realloc(sides, c * sizeof(*n));
+        struct prof_side *n = acl_realloc(sides, c * sizeof(*n));
         if (n == NULL)
             return NULL;
         sides = n;
@@ -319,6 +327,7 @@ static struct prof_side *side_locked(uint32_t id)
 /* Called with prof_lock held: the calling thread's index in this profile. */
 static void thread_locked(void)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     if (tls_epoch != epoch) {
         tls_epoch = epoch;
         tls_thread = ++next_thread;
@@ -329,12 +338,13 @@ static void thread_locked(void)
 /* Called with prof_lock held. */
 static void add_dep_locked(uint32_t entry, uint32_t target)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     struct prof_rec *r = rec(entry);
     if (target == 0)
         return;
     if (ndeps + 1 >= cap_deps) {
         uint32_t c = cap_deps ? cap_deps * 2 : 1024;
-        struct dep_node *d = realloc(deps, c * sizeof(*d));
+        struct dep_node *d = acl_realloc(deps, c * sizeof(*d));
         if (d == NULL)
             return; /* the model loses one edge; the run is not affected */
         deps = d;
@@ -373,6 +383,7 @@ const struct soc_profile *prof_soc(void)
  * before into (they hold about two entries' times each). */
 static void zero_times_locked(void)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     for (uint32_t c = 0; nentries > 0 && c <= (nentries >> CHUNK_BITS) && c < MAX_CHUNKS; c++)
         if (time_chunks[c] != NULL)
             memset(time_chunks[c], 0, CHUNK * sizeof(**time_chunks));
@@ -391,7 +402,7 @@ aclError prof_begin(const char *dir, bool block_dim_names)
     }
     forget_names_locked();
     zero_times_locked();
-    free(entries);
+    acl_free(entries);
     entries = NULL;
     nentries = ndeps = nsides = next_thread = 0;
     epoch++;
@@ -505,7 +516,7 @@ static void expand_one(struct prof_entry *e, const struct prof_rec *r, const str
 /* The records, their times and side records, into the entries. */
 static bool expand(uint32_t n)
 {
-    entries = calloc((size_t)n + 1, sizeof(*entries));
+    entries = acl_calloc((size_t)n + 1, sizeof(*entries));
     if (entries == NULL)
         return false;
     for (uint32_t id = 1; id <= n; id++)
@@ -557,6 +568,7 @@ aclError prof_end(char *why, size_t cap)
  * runs) come here too. */
 static void scan_args_locked(uint32_t id, const struct task *t)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     const unsigned char *a = task_kernel_args(t);
     struct prof_side *sd = side_locked(id);
     for (uint32_t off = 0; sd != NULL && off + sizeof(uint64_t) <= t->u.kernel.args_size && off < 256 &&
@@ -638,6 +650,7 @@ static void fill_task(uint32_t id, struct prof_rec *r, const struct task *t)
 /* Called with prof_lock held: the record of an eager task on s. */
 static uint32_t task_entry_locked(struct stream *s, const struct task *t)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     uint32_t id = alloc_locked();
     struct prof_rec *r;
     if (id == 0)
@@ -659,6 +672,7 @@ static uint32_t task_entry_locked(struct stream *s, const struct task *t)
 /* Called with prof_lock held: a model run's end record after its begin. */
 static void run_entries_locked(struct task *t, uint32_t begin)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     struct model *m = t->u.model.m;
     uint32_t end = alloc_locked();
     struct prof_rec *b = rec(begin);
@@ -676,6 +690,7 @@ static void run_entries_locked(struct task *t, uint32_t begin)
 
 void prof_issue_locked(struct stream *s, struct task *t)
 {
+    PLAT_ASSERT_HELD(&s->lock);
     uint32_t id;
     plat_spin_lock(&prof_lock);
     id = running ? task_entry_locked(s, t) : 0;
@@ -749,6 +764,7 @@ void prof_task_released(struct task *t)
  * tasks, host events): its times are written here. */
 static void times_done_locked(uint32_t id, uint64_t start_ns, uint64_t end_ns, uint64_t busy_ns)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     struct prof_times *tm = prof_times(id);
     tm->start_ns = start_ns;
     tm->end_ns = end_ns;
@@ -796,6 +812,7 @@ void prof_run_lane_ended(uint32_t run_end, uint32_t last)
 /* Called with prof_lock held. */
 static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end)
 {
+    PLAT_ASSERT_HELD(&prof_lock);
     uint32_t id = running ? alloc_locked() : 0;
     if (id != 0) {
         struct prof_rec *r = rec(id);

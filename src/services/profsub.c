@@ -12,8 +12,8 @@
  * each, as CANN does.
  *
  * Threads: host threads (subscribe, unsubscribe, getters), executors
- * (records). Locks: sub_lock, a leaf, also held across the write so an
- * unsubscribe cannot close the pipe under it.
+ * (records). Locks: sub_lock (rank: lockrank.h), also held across the
+ * write so an unsubscribe cannot close the pipe under it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,7 +43,7 @@ static struct sub subs[MAX_SUBS];
 static struct op_name names[NAME_RING];
 static uint64_t next_op;
 
-__attribute__((constructor)) static void profsub_init(void) { plat_mutex_init(&sub_lock); }
+__attribute__((constructor)) static void profsub_init(void) { plat_mutex_init(&sub_lock, LOCK_PROFSUB); }
 
 uint32_t profsub_signature(const struct profsub_record *r)
 {
@@ -57,6 +57,7 @@ uint32_t profsub_signature(const struct profsub_record *r)
 /* Called with sub_lock held. */
 static struct sub *find_locked(uint32_t model)
 {
+    PLAT_ASSERT_HELD(&sub_lock);
     for (int i = 0; i < MAX_SUBS; i++)
         if (subs[i].used && subs[i].model == model)
             return &subs[i];
@@ -127,6 +128,7 @@ bool profsub_remove(uint32_t model, struct model *m)
 /* Called with sub_lock held: the op's index, with its name kept. */
 static uint64_t name_op_locked(const char *name)
 {
+    PLAT_ASSERT_HELD(&sub_lock);
     uint64_t op = ++next_op;
     struct op_name *n = &names[op % NAME_RING];
     n->op_index = op;

@@ -36,7 +36,7 @@ static bool is_kernel(const struct prof_entry *e) { return e->kind == TASK_KERNE
 static bool gather_kernels(struct sum *sm)
 {
     const struct prof_view *v = sm->v;
-    sm->ks = malloc((v->ndev + 1) * (2 * sizeof(double) + sizeof(uint32_t)));
+    sm->ks = acl_malloc((v->ndev + 1) * (2 * sizeof(double) + sizeof(uint32_t)));
     if (sm->ks == NULL)
         return false;
     sm->ke = sm->ks + v->ndev + 1;
@@ -144,7 +144,7 @@ static int cmp_top(const void *a, const void *b)
 
 static void write_top(struct sum *sm)
 {
-    struct top *t = calloc(sm->nk + 1, sizeof(*t));
+    struct top *t = acl_calloc(sm->nk + 1, sizeof(*t));
     uint32_t n = 0;
     if (t == NULL)
         return;
@@ -168,7 +168,7 @@ static void write_top(struct sum *sm)
                 pv_f3(t[i].total), pv_f3(t[i].total / t[i].count), t[i].engine);
     }
     fputs("\n  ],\n", sm->f);
-    free(t);
+    acl_free(t);
 }
 
 /* ---- core usage -------------------------------------------------------------------------------- */
@@ -266,7 +266,7 @@ static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct
 
 static void write_core_usage(struct sum *sm)
 {
-    struct step_ev *ev = malloc((2 * sm->nk + 1) * sizeof(*ev));
+    struct step_ev *ev = acl_malloc((2 * sm->nk + 1) * sizeof(*ev));
     uint32_t vcores = sm->soc->vector_cores;
     bool first = true;
     if (ev == NULL)
@@ -280,7 +280,7 @@ static void write_core_usage(struct sum *sm)
     if (vcores > 0)
         write_contention(sm, true, vcores, ev, &first);
     fputs(first ? "]\n  },\n" : "\n    ]\n  },\n", sm->f);
-    free(ev);
+    acl_free(ev);
 }
 
 /* ---- limits, batch waits, event waits ---------------------------------------------------------------- */
@@ -375,8 +375,8 @@ static void sort_run(struct overlap_iv *iv, uint32_t *k, uint32_t n)
 static bool ov_build(const struct sum *sm, const struct stream_sum *ss, uint32_t ns, struct ov_kernels *o)
 {
     long long origin = sm->nk > 0 ? overlap_file_ns(sm->ks[0]) : 0;
-    o->iv = malloc((sm->nk + 1) * sizeof(*o->iv));
-    o->k = malloc((sm->nk + ns + 1) * sizeof(*o->k));
+    o->iv = acl_malloc((sm->nk + 1) * sizeof(*o->iv));
+    o->k = acl_malloc((sm->nk + ns + 1) * sizeof(*o->k));
     if (o->iv == NULL || o->k == NULL)
         return false;
     o->first = o->k + sm->nk;
@@ -436,14 +436,14 @@ static void write_overlap(struct sum *sm, struct stream_sum *ss, uint32_t n)
                 if (ss[i].kernels > 0 && ss[j].kernels > 0 && ss[i].device == ss[j].device)
                     write_pair(sm, &o, ss, i, j, &first);
     fputs(first ? "]\n" : "\n  ]\n", sm->f);
-    free(o.iv);
-    free(o.k);
+    acl_free(o.iv);
+    acl_free(o.k);
 }
 
 bool profsummary_write(FILE *f, const struct prof_view *v)
 {
     struct sum sm = {f, v, prof_soc(), NULL, NULL, NULL, 0};
-    struct stream_sum *ss = malloc((v->ndev + 1) * sizeof(*ss));
+    struct stream_sum *ss = acl_malloc((v->ndev + 1) * sizeof(*ss));
     uint32_t ns;
     bool ok = ss != NULL && gather_kernels(&sm);
     if (ok) {
@@ -458,7 +458,7 @@ bool profsummary_write(FILE *f, const struct prof_view *v)
         write_overlap(&sm, ss, ns);
         fputs("}\n", sm.f);
     }
-    free(ss);
-    free(sm.ks);
+    acl_free(ss);
+    acl_free(sm.ks);
     return ok;
 }

@@ -78,7 +78,7 @@ static void find_steps(struct prof_view *v)
     uint32_t n = 0;
     for (uint32_t i = 0; i < v->ndev; i++)
         n += prof_entry(v->dev[i])->kind == PK_STEP_START;
-    if (n == 0 || (st = calloc(n, sizeof(*st))) == NULL)
+    if (n == 0 || (st = acl_calloc(n, sizeof(*st))) == NULL)
         return;
     for (uint32_t i = 0; i < v->ndev; i++) {
         const struct prof_entry *e = prof_entry(v->dev[i]);
@@ -92,14 +92,14 @@ static void find_steps(struct prof_view *v)
                 st[k].end = pv_end(v, e);
     }
     qsort(st, v->nsteps, sizeof(*st), cmp_step);
-    v->step_start = calloc(v->nsteps, 2 * sizeof(double));
+    v->step_start = acl_calloc(v->nsteps, 2 * sizeof(double));
     for (uint32_t k = 0; v->step_start != NULL && k < v->nsteps; k++) {
         v->step_start[2 * k] = st[k].start;
         v->step_start[2 * k + 1] = st[k].end;
     }
     if (v->step_start == NULL)
         v->nsteps = 0;
-    free(st);
+    acl_free(st);
 }
 
 bool pv_build(struct prof_view *v, bool modelled)
@@ -108,9 +108,9 @@ bool pv_build(struct prof_view *v, bool modelled)
     memset(v, 0, sizeof(*v));
     v->modelled = modelled;
     v->t0_ns = first_ns();
-    v->dev = malloc((n + 1) * sizeof(*v->dev));
-    v->host = malloc((n + 1) * sizeof(*v->host));
-    v->conn = calloc(n + 1, sizeof(*v->conn));
+    v->dev = acl_malloc((n + 1) * sizeof(*v->dev));
+    v->host = acl_malloc((n + 1) * sizeof(*v->host));
+    v->conn = acl_calloc(n + 1, sizeof(*v->conn));
     if (v->dev == NULL || v->host == NULL || v->conn == NULL)
         return false;
     for (uint32_t id = 1; id <= n; id++) {
@@ -129,10 +129,10 @@ bool pv_build(struct prof_view *v, bool modelled)
 
 void pv_free(struct prof_view *v)
 {
-    free(v->dev);
-    free(v->host);
-    free(v->conn);
-    free(v->step_start);
+    acl_free(v->dev);
+    acl_free(v->host);
+    acl_free(v->conn);
+    acl_free(v->step_start);
 }
 
 static double ns_us(const struct prof_view *v, uint64_t ns) { return ns > v->t0_ns ? (double)(ns - v->t0_ns) / 1e3 : 0; }
@@ -228,7 +228,7 @@ static int cmp_span(const void *a, const void *b)
 
 double pv_union(const double *s, const double *e, uint32_t n, double lo, double hi)
 {
-    struct span *sp = malloc((n + 1) * sizeof(*sp));
+    struct span *sp = acl_malloc((n + 1) * sizeof(*sp));
     double total = 0, cs = 0, ce = -1;
     uint32_t m = 0;
     if (sp == NULL)
@@ -249,7 +249,7 @@ double pv_union(const double *s, const double *e, uint32_t n, double lo, double 
         }
     }
     total += ce > cs ? ce - cs : 0;
-    free(sp);
+    acl_free(sp);
     return total;
 }
 
@@ -257,7 +257,7 @@ double pv_union(const double *s, const double *e, uint32_t n, double lo, double 
 static uint32_t kernel_spans(const struct prof_view *v, double **s, double **e)
 {
     uint32_t n = 0;
-    *s = malloc((v->ndev + 1) * 2 * sizeof(double));
+    *s = acl_malloc((v->ndev + 1) * 2 * sizeof(double));
     if (*s == NULL)
         return 0;
     *e = *s + v->ndev + 1;
@@ -466,12 +466,12 @@ static void kernel_row(FILE *f, const struct prof_view *v, const struct prof_ent
 
 static bool write_kernels(FILE *f, const struct prof_view *v, bool block_dim)
 {
-    struct row *rows = malloc((v->ndev + 1) * sizeof(*rows));
-    struct last_end *ends = malloc((v->ndev + 1) * sizeof(*ends));
+    struct row *rows = acl_malloc((v->ndev + 1) * sizeof(*rows));
+    struct last_end *ends = acl_malloc((v->ndev + 1) * sizeof(*ends));
     uint32_t n = 0, nends = 0;
     if (rows == NULL || ends == NULL) {
-        free(rows);
-        free(ends);
+        acl_free(rows);
+        acl_free(ends);
         return false;
     }
     for (uint32_t i = 0; i < v->ndev; i++)
@@ -483,8 +483,8 @@ static bool write_kernels(FILE *f, const struct prof_view *v, bool block_dim)
         const struct prof_entry *e = prof_entry(rows[i].id);
         kernel_row(f, v, e, wait_time(ends, &nends, e, rows[i].start, pv_end(v, e)));
     }
-    free(rows);
-    free(ends);
+    acl_free(rows);
+    acl_free(ends);
     return true;
 }
 
@@ -666,14 +666,14 @@ static uint32_t busy_spans(const struct prof_view *v, struct span **out)
 {
     double *s, *e;
     uint32_t n = kernel_spans(v, &s, &e), m = 0;
-    *out = s != NULL ? malloc((n + 1) * sizeof(**out)) : NULL;
+    *out = s != NULL ? acl_malloc((n + 1) * sizeof(**out)) : NULL;
     if (*out == NULL) {
-        free(s);
+        acl_free(s);
         return 0;
     }
     for (uint32_t i = 0; i < n; i++)
         (*out)[i] = (struct span){s[i], e[i]};
-    free(s);
+    acl_free(s);
     qsort(*out, n, sizeof(**out), cmp_span);
     for (uint32_t i = 0; i < n; i++) {
         if (m > 0 && (*out)[i].s <= (*out)[m - 1].e) {
@@ -715,7 +715,7 @@ static void trace_overlap(FILE *f, const struct prof_view *v, bool *first)
         cur = busy[i].e;
     }
     overlap_span(f, "Free", 3, cur, hi);
-    free(busy);
+    acl_free(busy);
 }
 
 static bool write_trace(FILE *f, const struct prof_view *v)
@@ -761,7 +761,7 @@ static bool write_steps(FILE *f, const struct prof_view *v)
     }
     for (uint32_t i = 0; i < v->nsteps; i++)
         step_row(f, v, i + 1, v->step_start[2 * i], v->step_start[2 * i + 1], s, e, n);
-    free(s);
+    acl_free(s);
     return true;
 }
 
