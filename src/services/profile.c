@@ -21,6 +21,8 @@
  * event locks) guards the records, the dep pool, the side table, the
  * kernel table and the arena.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -877,6 +879,21 @@ bool prof_block_dim_names(void)
 
 bool prof_env_active(void) { return locked_flag(&env_profile); }
 
+/* The user asked for a profile by setting ACLCPU_PROFILE: when none will
+ * come, stderr says so whatever the log level (the log is silent by
+ * default); the log gets the same line. */
+static void ACLCPU_PRINTF(1, 2) env_notice(const char *fmt, ...)
+{
+    char line[5120];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "aclcpu: ACLCPU_PROFILE: %s\n", line);
+    fflush(stderr);
+    LOGW("ACLCPU_PROFILE: %s", line);
+}
+
 static void env_stop_at_exit(void) { prof_env_stop(); }
 
 void prof_env_start(void)
@@ -886,11 +903,13 @@ void prof_env_start(void)
     if (dir == NULL || dir[0] == '\0' || prof_running())
         return;
     if (!plat_make_dirs(dir)) {
-        LOGW("ACLCPU_PROFILE: the directory \"%s\" cannot be made or written; the run is not profiled", dir);
+        env_notice("the directory \"%s\" cannot be made or written (%s); no profile will be written", dir,
+                   strerror(errno));
         return;
     }
     if (prof_begin(dir, prof_block_dim_names()) != ACL_SUCCESS) {
-        LOGW("ACLCPU_PROFILE: the directory name is too long (%zu characters); the run is not profiled", strlen(dir));
+        env_notice("the directory name \"%s\" is too long (%zu characters); no profile will be written", dir,
+                   strlen(dir));
         return;
     }
     plat_spin_lock(&prof_lock);
@@ -911,7 +930,7 @@ void prof_env_stop(void)
     env_profile = false;
     plat_spin_unlock(&prof_lock);
     if (was && prof_end(why, sizeof(why)) != ACL_SUCCESS)
-        LOGW("ACLCPU_PROFILE: %s", why);
+        env_notice("%s; no profile was written", why);
 }
 
 /* Collection mode: from aclprofInit to aclprofFinalize (or ACLCPU_PROFILE),
