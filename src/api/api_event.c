@@ -10,7 +10,7 @@
 #include "../core/core.h"
 #include "../core/model.h"
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 
 #define EVENT_FLAG_BITS 0x3Fu      /* aclrtCreateEventWithFlag accepts these */
 #define EVENT_EX_FLAG_BITS 0x4Fu   /* aclrtCreateEventExWithFlag accepts these */
@@ -407,7 +407,7 @@ static aclError profiled_sync_event(const char *fn, struct event *ev, aclrtEvent
     gen = ev->record_gen;
     plat_spin_unlock(&ev->lock);
     err = engine_sync_event(ev, event, plat_deadline_ms(timeout));
-    prof_host_sync_event(fn, ev, gen, t0, plat_now_ns());
+    profhook_host_sync_event(fn, ev, gen, t0, plat_now_ns());
     return err;
 }
 

@@ -15,7 +15,7 @@
 
 #include "../core/model.h"
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 
 static aclError null_arg(const char *fn, const char *arg)
 {
@@ -288,7 +288,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     err = queue_run(fn, m, s, NULL);
     if (err != ACL_SUCCESS)
         return err;
-    dep = ACLCPU_UNLIKELY(prof_on()) ? prof_stream_last(s) : 0;
+    dep = ACLCPU_UNLIKELY(prof_on()) ? profhook_stream_last(s) : 0;
     t0 = dep != 0 ? plat_now_ns() : 0;
     err = engine_sync_stream(s, NULL, plat_deadline_ms(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     if (t0 != 0)

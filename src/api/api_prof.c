@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "../core/core.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 #include "../services/profsub.h"
 #include "acl/acl_prof.h"
 
@@ -350,9 +350,17 @@ static aclError check_start_locked(const aclprofConfig *c, uint64_t *types)
     return ACL_SUCCESS;
 }
 
+/* The device whose SoC a profile models: the config's first (NULL: the
+ * default config, device 0). */
+static int32_t profiled_device(const aclprofConfig *cfg)
+{
+    return cfg != NULL && cfg->ndevices > 0 ? (int32_t)cfg->devices[0] : 0;
+}
+
 ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
 {
     const char *fn = "aclprofStart";
+    struct prof_soc soc;
     uint64_t types = 0;
     const char *dir;
     aclError err;
@@ -365,8 +373,12 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     if (err == ACL_SUCCESS && !plat_make_dirs(dir))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory \"%s\" cannot be made or written: %s", fn,
                        dir, strerror(errno));
-    if (err == ACL_SUCCESS && (err = prof_begin(dir, prof_block_dim_names())) != ACL_SUCCESS)
-        err = acl_fail(err, "%s: a profile is running already", fn);
+    if (err == ACL_SUCCESS) {
+        profhook_soc(profiled_device(profilerConfig), &soc);
+        if ((err = prof_begin(dir, prof_block_dim_names(), &soc)) != ACL_SUCCESS)
+            err = acl_fail(err, "%s: %s", fn,
+                           err == ACL_ERROR_PROF_ALREADY_RUN ? "a profile is running already" : "out of memory");
+    }
     if (err == ACL_SUCCESS) {
         started = true;
         started_types = types;

@@ -13,7 +13,7 @@
 #include "../core/core.h"
 #include "../core/model.h"
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 
 #define KNOWN_STREAM_FLAGS                                                                                      \
     (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |                  \
@@ -223,7 +223,7 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
  * task is an edge of the modelled timeline. */
 static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout)
 {
-    uint32_t dep = prof_stream_last(s);
+    uint32_t dep = profhook_stream_last(s);
     uint64_t t0 = plat_now_ns();
     aclError err = engine_sync_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
                                       ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
@@ -385,7 +385,7 @@ static uint32_t *device_sync_deps(struct stream **list, size_t n, unsigned *nd)
     uint32_t *deps = malloc((n + 1) * sizeof(*deps));
     *nd = 0;
     for (size_t i = 0; deps != NULL && i < n; i++) {
-        uint32_t d = prof_stream_last(list[i]);
+        uint32_t d = profhook_stream_last(list[i]);
         if (d != 0)
             deps[(*nd)++] = d;
     }

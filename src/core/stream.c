@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "profhook.h"
 #include "core.h"
 #include "model.h"
 
@@ -191,7 +191,7 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
     }
     atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
     t->kind = (uint8_t)kind;
-    /* Every kind: the profiler's hooks test it (0 unless prof_issue_locked
+    /* Every kind: the profiler's hooks test it (0 unless profhook_issue_locked
      * gives the task an entry). */
     t->prof_id = 0;
     if (kind != TASK_KERNEL) {
@@ -243,7 +243,7 @@ static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
     /* A persistent stream's tasks run only in its model, which profiles
      * them. */
     if (prof_on() && !(s->flags & ACL_STREAM_PERSISTENT))
-        prof_issue_locked(s, t);
+        profhook_issue_locked(s, t);
     if (s->stop_error != ACL_SUCCESS) {
         drop_after_stop_locked(s, t); /* drops s->lock */
         return;
@@ -327,8 +327,10 @@ void *task_args_reserve(struct task *t, size_t n)
 
 void task_release(struct task *t)
 {
-    if (ACLCPU_UNLIKELY(t->prof_id != 0))
-        prof_task_released(t);
+    if (ACLCPU_UNLIKELY(t->prof_id != 0)) {
+        prof_task_released(t->prof_id, profhook_run_end(t));
+        t->prof_id = 0;
+    }
     if (ACLCPU_LIKELY(t->kind == TASK_KERNEL)) {
         if (t->u.kernel.bin != NULL)
             binary_put_inflight(t->u.kernel.bin);

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "../core/model.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 #include "engine_int.h"
 
 _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
@@ -342,14 +342,14 @@ static aclError run_profiled_kernel(struct executor *x, struct stream *s, struct
 {
     uint64_t busy = 0;
     aclError err = engine_run_kernel(x->eng, s, t, &busy);
-    prof_kernel_busy(t, busy);
+    prof_kernel_busy(t->prof_id, busy);
     return err;
 }
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)
 {
     if (ACLCPU_UNLIKELY(t->prof_id != 0))
-        prof_task_started(t);
+        prof_task_started(t->prof_id, engine_worker_index());
     switch (t->kind) {
     case TASK_KERNEL:
         engine_offer_help(x->eng);

@@ -28,7 +28,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
-#include "../services/profile.h"
+#include "../core/profhook.h"
 #include "engine_int.h"
 
 /* Synchronize spins this long before sleeping; FAST_SYNC streams longer. */
@@ -174,7 +174,7 @@ void engine_complete_current(struct stream *s, aclError err)
     uint64_t seq = atomic_load_explicit(&s->done, memory_order_relaxed) + 1;
 
     if (ACLCPU_UNLIKELY(t->prof_id != 0))
-        prof_task_ended(t); /* before anyone can see it done */
+        prof_task_ended(t->prof_id, profhook_run_end(t)); /* before anyone can see it done */
     if (ACLCPU_UNLIKELY(err != ACL_SUCCESS))
         chain = note_failure(s, t, err);
     /* t's record is the dummy now. Relaxed: the seq_cst store of done in
