@@ -114,8 +114,9 @@ struct model {
      * that starts it, engine/replay.c; runs of a model are serialised, so
      * there is one). The newest run's end is the profile session's. */
     uint32_t prof_run_begin, prof_run_end;
-    /* aclprofModelSubscribe (services/profsub.c): set while subscribed;
-     * relaxed, a hint checked again under the subscription lock. */
+    /* aclprofModelSubscribe: set while subscribed (by api/api_profsub.c,
+     * cleared there and when the model is freed; services/profsub.c holds
+     * the subscription); relaxed, a hint checked again under its lock. */
     _Atomic bool subscribed;
 };
 

@@ -220,7 +220,8 @@ static bool play_profiled(struct executor *x, struct lane *l, struct task *rt, u
     go_on = play(x, l->runner, m, rt, run, rt->kind == TASK_KERNEL ? &busy : NULL);
     t1 = plat_now_ns();
     if (rt->kind == TASK_KERNEL && atomic_load_explicit(&m->subscribed, memory_order_relaxed))
-        profsub_kernel(m, rt, t0, t1);
+        profsub_kernel(m->hdr.index, (uint32_t)m->dev->id, rt->u.kernel.kf != NULL ? rt->u.kernel.kf->name : NULL,
+                       t0, t1);
     if (m->prof_run_begin == 0)
         return go_on; /* subscribed, not profiled */
     id = profhook_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *last, t0, t1, busy,

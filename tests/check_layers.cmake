@@ -1,0 +1,82 @@
+# Services sit below the runtime (api -> runtime (core + engine) -> services
+# -> platform): fails when a file of src/services includes a core/ or
+# engine/ header, or when a services object calls (or reads) a symbol that a
+# core or engine object defines.
+#   cmake -DSRC=<source dir> -DOBJS="<objects joined by |>" -P check_layers.cmake
+#
+# The one exception, and why: devmem.c (the memory service) keeps its
+# budget in the device's counters (struct device: mem_used, mem_total) and
+# so includes core.h; it calls nothing there.
+cmake_policy(SET CMP0057 NEW)
+set(include_exceptions devmem.c)
+
+file(GLOB files ${SRC}/src/services/*.c ${SRC}/src/services/*.h)
+set(bad "")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME)
+  if(name IN_LIST include_exceptions)
+    continue()
+  endif()
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]+\"[^\"]*(core|engine)/")
+  foreach(l ${lines})
+    list(APPEND bad "${name}: ${l}")
+  endforeach()
+endforeach()
+
+string(REPLACE "|" ";" objs "${OBJS}")
+set(runtime_objs "")
+set(services_objs "")
+foreach(o ${objs})
+  if(o MATCHES "/src/(core|engine)/")
+    list(APPEND runtime_objs ${o})
+  elseif(o MATCHES "/src/services/")
+    list(APPEND services_objs ${o})
+  endif()
+endforeach()
+if(NOT runtime_objs OR NOT services_objs)
+  message(FATAL_ERROR "no core/engine or services objects among OBJS")
+endif()
+
+execute_process(COMMAND nm -g --defined-only ${runtime_objs} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm failed on the core and engine objects")
+endif()
+string(REGEX MATCHALL "[0-9a-f]+ [A-Za-z] [A-Za-z_][A-Za-z0-9_.]*" rows "${out}")
+set(runtime_syms "")
+foreach(row ${rows})
+  string(REGEX REPLACE "^[0-9a-f]+ [A-Za-z] " "" sym "${row}")
+  list(APPEND runtime_syms ${sym})
+endforeach()
+
+foreach(o ${services_objs})
+  execute_process(COMMAND nm -u ${o} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nm failed on ${o}")
+  endif()
+  string(REGEX MATCHALL "U [A-Za-z_][A-Za-z0-9_.]*" rows "${out}")
+  get_filename_component(name ${o} NAME)
+  set(undef "")
+  foreach(row ${rows})
+    string(REGEX REPLACE "^U " "" sym "${row}")
+    list(APPEND undef ${sym})
+  endforeach()
+  # undef less the runtime's symbols; what went is what it uses of them.
+  set(rest ${undef})
+  if(rest)
+    list(REMOVE_ITEM rest ${runtime_syms})
+  endif()
+  set(used ${undef})
+  if(used AND rest)
+    list(REMOVE_ITEM used ${rest})
+  endif()
+  foreach(sym ${used})
+    list(APPEND bad "${name} uses ${sym}, defined in core or engine")
+  endforeach()
+endforeach()
+
+if(bad)
+  string(REPLACE ";" "\n  " text "${bad}")
+  message(FATAL_ERROR "services reach up into the runtime:\n  ${text}")
+endif()
+list(LENGTH services_objs n)
+message(STATUS "${n} services objects: no core or engine header, no core or engine symbol")
