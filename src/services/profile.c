@@ -27,9 +27,9 @@
  * (thread-local, renewed per session by epoch); the ACLCPU_PROFILE and
  * collection-mode flags. Everything else is the session's.
  *
- * Threads: any. Locks: prof_lock (a leaf spinlock; taken under stream and
- * event locks) guards live and, while it runs, the session's records, dep
- * pool, side table, key tables and arena. Writing (chipsim, profwrite)
+ * Threads: any. Locks: prof_lock (proc.lock, a leaf spinlock; taken under
+ * stream and event locks) guards proc.live and, while it runs, the
+ * session's records, dep pool, side table, key tables and arena. Writing (chipsim, profwrite)
  * happens on prof_end's thread after the session is taken off live.
  */
 #include <errno.h>
@@ -152,19 +152,23 @@ struct prof_session {
     char out_dir[4096];
 };
 
-/* The chunks of records and times, by id: kept from one session to the
- * next (see the top). A session zeroes the times the previous one used. */
-static struct prof_rec *rec_chunks[MAX_CHUNKS];
-static struct prof_times *time_chunks[MAX_CHUNKS];
-static uint32_t times_used; /* entries whose times may be dirty, under prof_lock */
-
-static plat_spin prof_lock;
-static struct prof_session *live;    /* the running session, under prof_lock */
-/* The session prof_end is writing: what chipsim and profwrite read through
- * prof_entry and its kin. prof_end's thread only (one stop at a time: the
- * API's lock, or the process's exit). */
-static struct prof_session *writing;
-static uint32_t epoch;               /* sessions begun, under prof_lock */
+/* The process-wide part, all a session does not own (see the top). */
+static struct {
+    plat_spin lock;                       /* prof_lock: a leaf */
+    struct prof_session *live;            /* the running session, under lock */
+    /* The session prof_end is writing: what chipsim and profwrite read
+     * through prof_entry and its kin. prof_end's thread only (one stop at
+     * a time: the API's lock, or the process's exit). */
+    struct prof_session *writing;
+    uint32_t epoch;                       /* sessions begun, under lock */
+    bool env_profile;                     /* ACLCPU_PROFILE's session runs, under lock */
+    bool collecting;                      /* aclprofInit .. aclprofFinalize, under lock */
+    /* The chunks of records and times, by id, kept from one session to the
+     * next; a session zeroes the times the previous one used. */
+    uint32_t times_used;                  /* entries whose times may be dirty, under lock */
+    struct prof_rec *recs[MAX_CHUNKS];
+    struct prof_times *times[MAX_CHUNKS];
+} proc;
 
 /* The calling host thread's index and its last sync entry; tls_epoch tells
  * a value from an earlier session, which is reset. Read at every profiled
@@ -174,21 +178,21 @@ static _Thread_local uint32_t tls_thread __attribute__((tls_model("initial-exec"
 static _Thread_local uint32_t tls_last_sync __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t tls_epoch __attribute__((tls_model("initial-exec")));
 
-__attribute__((constructor)) static void prof_init(void) { plat_spin_init(&prof_lock); }
+__attribute__((constructor)) static void prof_init(void) { plat_spin_init(&proc.lock); }
 
-static struct prof_rec *rec(uint32_t id) { return &rec_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
-static struct prof_times *prof_times(uint32_t id) { return &time_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
+static struct prof_rec *rec(uint32_t id) { return &proc.recs[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
+static struct prof_times *prof_times(uint32_t id) { return &proc.times[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
 
-struct prof_entry *prof_entry(uint32_t id) { return &writing->entries[id]; }
+struct prof_entry *prof_entry(uint32_t id) { return &proc.writing->entries[id]; }
 
-uint32_t prof_count(void) { return writing != NULL && writing->entries != NULL ? writing->nentries : 0; }
+uint32_t prof_count(void) { return proc.writing != NULL && proc.writing->entries != NULL ? proc.writing->nentries : 0; }
 
 bool prof_running(void)
 {
     bool on;
-    plat_spin_lock(&prof_lock);
-    on = live != NULL;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    on = proc.live != NULL;
+    plat_spin_unlock(&proc.lock);
     return on;
 }
 
@@ -313,9 +317,9 @@ static uint32_t alloc_locked(struct prof_session *ps)
     struct prof_rec *r;
     if (c >= MAX_CHUNKS)
         return 0;
-    if (rec_chunks[c] == NULL && (rec_chunks[c] = aligned_alloc(64, CHUNK * sizeof(struct prof_rec))) == NULL)
+    if (proc.recs[c] == NULL && (proc.recs[c] = aligned_alloc(64, CHUNK * sizeof(struct prof_rec))) == NULL)
         return 0;
-    if (time_chunks[c] == NULL && (time_chunks[c] = calloc(CHUNK, sizeof(struct prof_times))) == NULL)
+    if (proc.times[c] == NULL && (proc.times[c] = calloc(CHUNK, sizeof(struct prof_times))) == NULL)
         return 0;
     ps->nentries = id;
     r = rec(id);
@@ -381,11 +385,11 @@ uint32_t prof_dep_next(uint32_t *cursor)
     uint32_t at = *cursor;
     if (at == 0)
         return 0;
-    *cursor = writing->deps[at].next;
-    return writing->deps[at].target;
+    *cursor = proc.writing->deps[at].next;
+    return proc.writing->deps[at].target;
 }
 
-const struct prof_soc *prof_soc(void) { return &writing->soc; }
+const struct prof_soc *prof_soc(void) { return &proc.writing->soc; }
 
 /* ---- start and stop ---------------------------------------------------------------- */
 
@@ -395,10 +399,10 @@ const struct prof_soc *prof_soc(void) { return &writing->soc; }
  * before into (they hold about two entries' times each). */
 static void zero_times_locked(void)
 {
-    for (uint32_t c = 0; times_used > 0 && c <= (times_used >> CHUNK_BITS) && c < MAX_CHUNKS; c++)
-        if (time_chunks[c] != NULL)
-            memset(time_chunks[c], 0, CHUNK * sizeof(**time_chunks));
-    times_used = 0;
+    for (uint32_t c = 0; proc.times_used > 0 && c <= (proc.times_used >> CHUNK_BITS) && c < MAX_CHUNKS; c++)
+        if (proc.times[c] != NULL)
+            memset(proc.times[c], 0, CHUNK * sizeof(**proc.times));
+    proc.times_used = 0;
 }
 
 static void session_free(struct prof_session *ps)
@@ -428,18 +432,18 @@ aclError prof_begin(const char *dir, bool block_dim_names, const struct prof_soc
     snprintf(ps->out_dir, sizeof(ps->out_dir), "%s", dir);
     ps->block_dim = block_dim_names;
     ps->soc = *soc;
-    plat_spin_lock(&prof_lock);
-    if (live != NULL) { /* another thread began one meanwhile */
-        plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    if (proc.live != NULL) { /* another thread began one meanwhile */
+        plat_spin_unlock(&proc.lock);
         session_free(ps);
         return ACL_ERROR_PROF_ALREADY_RUN;
     }
     zero_times_locked();
-    ps->epoch = ++epoch;
+    ps->epoch = ++proc.epoch;
     ps->begin_ns = plat_now_ns();
     ps->begin_ticks = plat_ticks();
-    live = ps;
-    plat_spin_unlock(&prof_lock);
+    proc.live = ps;
+    plat_spin_unlock(&proc.lock);
     atomic_store_explicit(&prof_active_flag, true, memory_order_relaxed);
     return ACL_SUCCESS;
 }
@@ -572,10 +576,10 @@ static aclError write_session(struct prof_session *ps, char *why, size_t cap)
         snprintf(why, cap, "out of memory expanding %u profile entries", ps->nentries);
         return ACL_ERROR_PROFILING_FAILURE;
     }
-    writing = ps;
+    proc.writing = ps;
     chipsim_run();
     err = profwrite_all(ps->out_dir, ps->block_dim, why, cap);
-    writing = NULL;
+    proc.writing = NULL;
     return err;
 }
 
@@ -583,15 +587,15 @@ aclError prof_end(char *why, size_t cap)
 {
     aclError err;
     struct prof_session *ps;
-    plat_spin_lock(&prof_lock);
-    ps = live;
-    live = NULL;
+    plat_spin_lock(&proc.lock);
+    ps = proc.live;
+    proc.live = NULL;
     if (ps != NULL) {
         ps->stop_ns = plat_now_ns();
         ps->stop_ticks = plat_ticks();
-        times_used = ps->nentries; /* the next session zeroes them */
+        proc.times_used = ps->nentries; /* the next session zeroes them */
     }
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
     if (ps == NULL) {
         snprintf(why, cap, "no profile is running");
         return ACL_ERROR_PROF_NOT_RUN;
@@ -732,10 +736,10 @@ static uint32_t run_entries_locked(struct prof_session *ps, const struct prof_ta
 uint32_t prof_issue(const struct prof_task *pt, uint32_t *run_end)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
-    id = live != NULL ? task_entry_locked(live, pt) : 0;
-    *run_end = id != 0 && pt->kind == PK_MODEL_RUN ? run_entries_locked(live, pt, id) : 0;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    id = proc.live != NULL ? task_entry_locked(proc.live, pt) : 0;
+    *run_end = id != 0 && pt->kind == PK_MODEL_RUN ? run_entries_locked(proc.live, pt, id) : 0;
+    plat_spin_unlock(&proc.lock);
     return id;
 }
 
@@ -802,8 +806,8 @@ uint32_t prof_lane_task(const struct prof_task *pt, uint32_t after, uint64_t sta
                         uint64_t busy_ns, int worker)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
-    id = live != NULL ? alloc_locked(live) : 0;
+    plat_spin_lock(&proc.lock);
+    id = proc.live != NULL ? alloc_locked(proc.live) : 0;
     if (id != 0) {
         struct prof_rec *r = rec(id);
         r->kind = pt->kind;
@@ -811,21 +815,21 @@ uint32_t prof_lane_task(const struct prof_task *pt, uint32_t after, uint64_t sta
         r->stream_id = pt->stream_id;
         r->task_id = pt->task_id;
         r->model_id = pt->model_id;
-        fill_task(live, id, r, pt);
+        fill_task(proc.live, id, r, pt);
         r->issue = start_ns;
         times_done_locked(id, start_ns, end_ns, busy_ns, worker);
-        add_dep_locked(live, id, after);
+        add_dep_locked(proc.live, id, after);
     }
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
     return id;
 }
 
 void prof_run_lane_ended(uint32_t run_end, uint32_t last)
 {
-    plat_spin_lock(&prof_lock);
-    if (live != NULL && run_end != 0 && run_end <= live->nentries)
-        add_dep_locked(live, run_end, last);
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    if (proc.live != NULL && run_end != 0 && run_end <= proc.live->nentries)
+        add_dep_locked(proc.live, run_end, last);
+    plat_spin_unlock(&proc.lock);
 }
 
 /* ---- host ------------------------------------------------------------------------------- */
@@ -833,10 +837,10 @@ void prof_run_lane_ended(uint32_t run_end, uint32_t last)
 /* Called with prof_lock held: a host entry of the running session, or 0. */
 static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end)
 {
-    uint32_t id = live != NULL ? alloc_locked(live) : 0;
+    uint32_t id = proc.live != NULL ? alloc_locked(proc.live) : 0;
     if (id != 0) {
         struct prof_rec *r = rec(id);
-        thread_locked(live);
+        thread_locked(proc.live);
         r->kind = kind;
         r->host_thread = tls_thread;
         r->host_dep = tls_last_sync;
@@ -849,42 +853,42 @@ static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end)
 static uint32_t host_entry(uint8_t kind, const char *name, uint64_t start, uint64_t end)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
+    plat_spin_lock(&proc.lock);
     id = host_entry_locked(kind, start, end);
     if (id != 0)
-        rec(id)->u.name = name != NULL ? arena_copy_locked(live, name) : NULL;
-    plat_spin_unlock(&prof_lock);
+        rec(id)->u.name = name != NULL ? arena_copy_locked(proc.live, name) : NULL;
+    plat_spin_unlock(&proc.lock);
     return id;
 }
 
 void prof_host_sync(const char *api, const uint32_t *dep, unsigned n, uint64_t start_ns, uint64_t end_ns)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
+    plat_spin_lock(&proc.lock);
     id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns);
     if (id != 0) {
-        rec(id)->u.name = arena_copy_locked(live, api);
+        rec(id)->u.name = arena_copy_locked(proc.live, api);
         rec(id)->n = UINT32_MAX; /* no event: the deps say what it waited for */
         for (unsigned i = 0; i < n; i++)
-            add_dep_locked(live, id, dep[i]);
+            add_dep_locked(proc.live, id, dep[i]);
         tls_last_sync = id;
     }
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
 }
 
 void prof_host_sync_event(const char *api, const struct prof_event_key *key, uint64_t start_ns, uint64_t end_ns)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
+    plat_spin_lock(&proc.lock);
     id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns);
     if (id != 0) {
-        struct prof_side *sd = side_locked(live, id);
+        struct prof_side *sd = side_locked(proc.live, id);
         event_key(rec(id), key);
         if (sd != NULL)
-            sd->name = arena_copy_locked(live, api);
+            sd->name = arena_copy_locked(proc.live, api);
         tls_last_sync = id;
     }
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
 }
 
 void prof_host_mark(const char *msg, uint64_t ns) { (void)host_entry(PK_HOST_MARK, msg, ns, ns); }
@@ -893,15 +897,13 @@ uint32_t prof_host_range_begin(const char *msg, uint64_t ns) { return host_entry
 
 void prof_host_range_end(uint32_t id, uint64_t ns)
 {
-    plat_spin_lock(&prof_lock);
-    if (live != NULL && id != 0 && id <= live->nentries)
+    plat_spin_lock(&proc.lock);
+    if (proc.live != NULL && id != 0 && id <= proc.live->nentries)
         prof_times(id)->end_ns = ns;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
 }
 
 /* ---- ACLCPU_PROFILE and options ------------------------------------------------------------ */
-
-static bool env_profile; /* under prof_lock */
 
 bool prof_block_dim_names(void)
 {
@@ -912,9 +914,9 @@ bool prof_block_dim_names(void)
 bool prof_env_active(void)
 {
     bool on;
-    plat_spin_lock(&prof_lock);
-    on = env_profile;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    on = proc.env_profile;
+    plat_spin_unlock(&proc.lock);
     return on;
 }
 
@@ -956,9 +958,9 @@ void prof_env_start(const struct prof_soc *soc)
         env_notice("a profile into \"%s\" cannot begin (error %d); no profile will be written", dir, (int)err);
         return;
     }
-    plat_spin_lock(&prof_lock);
-    env_profile = true;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    proc.env_profile = true;
+    plat_spin_unlock(&proc.lock);
     if (!hooked) {
         hooked = true;
         atexit(env_stop_at_exit); /* a program that never calls aclFinalize still gets its profile */
@@ -969,30 +971,28 @@ void prof_env_stop(void)
 {
     char why[512];
     bool was;
-    plat_spin_lock(&prof_lock);
-    was = env_profile;
-    env_profile = false;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    was = proc.env_profile;
+    proc.env_profile = false;
+    plat_spin_unlock(&proc.lock);
     if (was && prof_end(why, sizeof(why)) != ACL_SUCCESS)
         env_notice("%s; no profile was written", why);
 }
 
 /* Collection mode: from aclprofInit to aclprofFinalize (or ACLCPU_PROFILE),
  * when model subscription is refused, and the other way round. */
-static bool collecting; /* under prof_lock */
-
 void prof_set_collecting(bool on)
 {
-    plat_spin_lock(&prof_lock);
-    collecting = on;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    proc.collecting = on;
+    plat_spin_unlock(&proc.lock);
 }
 
 bool prof_collecting(void)
 {
     bool on;
-    plat_spin_lock(&prof_lock);
-    on = collecting || env_profile;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    on = proc.collecting || proc.env_profile;
+    plat_spin_unlock(&proc.lock);
     return on;
 }
