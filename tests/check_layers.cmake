@@ -3,20 +3,11 @@
 # engine/ header, or when a services object calls (or reads) a symbol that a
 # core or engine object defines.
 #   cmake -DSRC=<source dir> -DOBJS="<objects joined by |>" -P check_layers.cmake
-#
-# The one exception, and why: devmem.c (the memory service) keeps its
-# budget in the device's counters (struct device: mem_used, mem_total) and
-# so includes core.h; it calls nothing there.
-cmake_policy(SET CMP0057 NEW)
-set(include_exceptions devmem.c)
 
 file(GLOB files ${SRC}/src/services/*.c ${SRC}/src/services/*.h)
 set(bad "")
 foreach(f ${files})
   get_filename_component(name ${f} NAME)
-  if(name IN_LIST include_exceptions)
-    continue()
-  endif()
   file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]+\"[^\"]*(core|engine)/")
   foreach(l ${lines})
     list(APPEND bad "${name}: ${l}")
