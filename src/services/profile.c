@@ -141,6 +141,7 @@ struct prof_session {
     struct prof_entry *entries;       /* the expanded entries, made by prof_end */
     struct arena_chunk *arena;
     struct key_table kernels, models;
+    struct key_slot *last_kernel;     /* the slot of the last kernel launched, or NULL */
     struct prof_soc soc;
     uint32_t next_thread;             /* host thread indices handed out */
     uint32_t epoch;                   /* tells this session's thread indices from older ones */
@@ -281,9 +282,13 @@ static struct key_slot *key_slot_locked(struct key_table *t, const void *key, ui
 static struct key_slot *kernel_slot_locked(struct prof_session *ps, const struct prof_task *pt)
 {
     bool fresh;
-    struct key_slot *k = key_slot_locked(&ps->kernels, pt->object, pt->object_gen, &fresh);
+    struct key_slot *k = ps->last_kernel;
+    if (k != NULL && k->key == pt->object && k->gen == pt->object_gen)
+        return k; /* the kernel of the last launch: the common case, no hashing */
+    k = key_slot_locked(&ps->kernels, pt->object, pt->object_gen, &fresh);
     if (k != NULL && fresh)
         k->name = pt->name != NULL ? arena_copy_locked(ps, pt->name) : NULL;
+    ps->last_kernel = k; /* slots move only when the table grows, in the call above */
     return k;
 }
 
@@ -707,7 +712,10 @@ static uint32_t task_entry_locked(struct prof_session *ps, const struct prof_tas
     r->host_dep = tls_last_sync;
     r->issue = plat_ticks();
     r->ticked = 1;
-    fill_task(ps, id, r, pt);
+    if (ACLCPU_LIKELY(pt->kind == PK_KERNEL)) /* the launch path: no switch */
+        fill_kernel(ps, id, r, pt);
+    else
+        fill_task(ps, id, r, pt);
     return id;
 }
 

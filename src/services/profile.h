@@ -63,7 +63,11 @@ struct prof_event_key {
     uint64_t gen;
 };
 
-/* A task as the profiler is told of it, when it is issued or played. */
+/* A task as the profiler is told of it, when it is issued or played. The
+ * profiler reads kind, device, stream_id, task_id, model_id and the fields
+ * of the kind only (kernels: engine to cost and args; copies: bytes and
+ * copy_dir; sets: bytes; CMO: cmo_type, addr, bytes; marks: name; steps:
+ * step; events: ev; model runs: object), so the rest may be left unset. */
 struct prof_task {
     uint8_t kind;            /* enum prof_kind */
     uint8_t engine;          /* kernels: aclrtEngineType */
