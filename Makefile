@@ -28,9 +28,10 @@ VALGRIND := $(shell command -v valgrind 2>/dev/null)
 VALGRIND_OPTS := --error-exitcode=99 --trace-children=yes --leak-check=full --show-leak-kinds=definite \
   --errors-for-leak-kinds=definite --num-callers=30 --track-fds=no -q
 # Not under valgrind: tests that run no library code in-process (header checks,
-# symbol list), run tools (install: cmake and the compiler; examples: cmake -P;
-# cli: a shell script running the aclcpu command, grep and Chromium).
-VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|install|bench_smoke|cli|cli_timeline)$$|^example_
+# symbol list, services_layer's nm), run tools (install: cmake and the compiler;
+# examples: cmake -P; cli: a shell script running the aclcpu command, grep and
+# Chromium).
+VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|services_layer|install|bench_smoke|cli|cli_timeline)$$|^example_
 
 .PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench install clean
 
