@@ -22,7 +22,9 @@
  * What outlives a session, and why: the chunks records and times live in
  * (the store: a warm chunk for the next profile instead of page faults on
  * the launch path, and a task still running after prof_end gave up waiting
- * for it writes its times into memory that is still there); whether a
+ * for it writes its times into memory that is still there); the last
+ * session's expanded entries (reused, not given back to the system and
+ * faulted in again by the program's next launches); whether a
  * session runs (live, and prof_on's flag); the host threads' indices
  * (thread-local, renewed per session by epoch); the ACLCPU_PROFILE and
  * collection-mode flags. Everything else is the session's.
@@ -139,6 +141,7 @@ struct prof_session {
     struct prof_side *sides;
     uint32_t nsides, cap_sides;
     struct prof_entry *entries;       /* the expanded entries, made by prof_end */
+    size_t entries_cap;
     struct arena_chunk *arena;
     struct key_table kernels, models;
     struct key_slot *last_kernel;     /* the slot of the last kernel launched, or NULL */
@@ -169,6 +172,12 @@ static struct {
     uint32_t times_used;                  /* entries whose times may be dirty, under lock */
     struct prof_rec *recs[MAX_CHUNKS];
     struct prof_times *times[MAX_CHUNKS];
+    /* The last session's expanded entries (prof_end's thread only), kept
+     * for the next: freeing megabytes when a profile stops gives them back
+     * to the system, and the program's next launches fault the heap in
+     * again (measured: unprofiled launches twice as slow for a while). */
+    struct prof_entry *spare;
+    size_t spare_cap;
 } proc;
 
 /* The calling host thread's index and its last sync entry; tls_epoch tells
@@ -421,7 +430,11 @@ static void session_free(struct prof_session *ps)
     free(ps->models.slots);
     free(ps->deps);
     free(ps->sides);
-    free(ps->entries);
+    if (ps->entries != NULL) { /* kept for the next session (see proc.spare) */
+        free(proc.spare);
+        proc.spare = ps->entries;
+        proc.spare_cap = ps->entries_cap;
+    }
     free(ps);
 }
 
@@ -555,7 +568,15 @@ static void expand_one(const struct prof_session *ps, struct prof_entry *e, cons
 static bool expand(struct prof_session *ps)
 {
     uint32_t n = ps->nentries;
-    ps->entries = calloc((size_t)n + 1, sizeof(*ps->entries));
+    if (proc.spare != NULL && proc.spare_cap >= (size_t)n + 1) {
+        ps->entries = proc.spare;
+        ps->entries_cap = proc.spare_cap;
+        proc.spare = NULL;
+        memset(ps->entries, 0, ((size_t)n + 1) * sizeof(*ps->entries));
+    } else {
+        ps->entries = calloc((size_t)n + 1, sizeof(*ps->entries));
+        ps->entries_cap = (size_t)n + 1;
+    }
     if (ps->entries == NULL)
         return false;
     for (uint32_t id = 1; id <= n; id++)
