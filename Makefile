@@ -32,11 +32,11 @@ VALGRIND := $(shell command -v valgrind 2>/dev/null)
 VALGRIND_OPTS := --error-exitcode=99 --trace-children=yes --leak-check=full --show-leak-kinds=definite \
   --errors-for-leak-kinds=definite --num-callers=30 --track-fds=no -q
 # Not under valgrind: tests that run no library code in-process (header checks,
-# symbol list, config reads, standalone docs, source_rules: greps over src/),
-# run tools (install, static_link and readme_lines: cmake and the compiler;
-# examples: cmake -P; cli: a shell script running the aclcpu command, grep and
-# Chromium).
-VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|source_rules|install|static_link|bench_smoke|cli|cli_timeline|standalone_docs|config_reads|readme_lines)$$|^example_
+# symbol list, config reads, standalone docs, source_rules: greps over src/;
+# services_layer: nm), run tools (install, static_link and readme_lines: cmake
+# and the compiler; examples: cmake -P; cli: a shell script running the aclcpu
+# command, grep and Chromium).
+VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|source_rules|services_layer|install|static_link|bench_smoke|cli|cli_timeline|standalone_docs|config_reads|readme_lines)$$|^example_
 
 .PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench install clean
 

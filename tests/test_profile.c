@@ -10,6 +10,7 @@
  * cores, HBM 1600 GB/s, host link 25 GB/s) a kernel of B blocks with cost
  * {f, t} takes f + t / B us when it has its cores.
  */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -958,6 +959,60 @@ TEST(profile, an_unwritable_env_directory_warns_and_the_program_runs)
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
+}
+
+/* Runs aclInit .. aclFinalize in a child with ACLCPU_PROFILE=dir and the
+ * log off, and returns what it wrote to stderr (exit status in *status). */
+static void env_run_stderr(const char *dir, char *out, size_t cap, int *status)
+{
+    int fds[2];
+    size_t len = 0;
+    ssize_t n;
+    pid_t pid;
+    ASSERT_EQ(pipe(fds), 0);
+    pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        setenv("ACLCPU_PROFILE", dir, 1);
+        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+        unsetenv("ASCEND_SLOG_PRINT_TO_STDOUT");
+        _exit(aclInit(NULL) == ACL_SUCCESS && aclFinalize() == ACL_SUCCESS ? 0 : 3);
+    }
+    close(fds[1]);
+    while (len + 1 < cap && (n = read(fds[0], out + len, cap - 1 - len)) > 0)
+        len += (size_t)n;
+    out[len] = '\0';
+    close(fds[0]);
+    ASSERT_EQ(waitpid(pid, status, 0), pid);
+}
+
+/* The user asked for a profile: when it cannot be written, stderr says
+ * which path, why, and that none will come, though the log is off. A
+ * parent that is a file (ENOTDIR) fails the same for root. */
+TEST(profile, an_unwritable_env_directory_says_so_on_stderr_with_the_log_off)
+{
+    char dir[64] = "", file[96], bad[128], err[2048];
+    int status;
+    FILE *f;
+    new_dir(dir, sizeof(dir));
+    snprintf(file, sizeof(file), "%s/plain-file", dir);
+    ASSERT((f = fopen(file, "w")) != NULL);
+    fclose(f);
+    snprintf(bad, sizeof(bad), "%s/prof", file);
+    env_run_stderr(bad, err, sizeof(err), &status);
+    ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT(strstr(err, bad) != NULL);
+    ASSERT(strstr(err, strerror(ENOTDIR)) != NULL);
+    ASSERT(strstr(err, "no profile will be written") != NULL);
+    env_run_stderr("/proc/aclcpu-cannot-be-here/prof", err, sizeof(err), &status);
+    ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT(strstr(err, "/proc/aclcpu-cannot-be-here/prof") != NULL);
+    ASSERT(strstr(err, "no profile will be written") != NULL);
+    env_run_stderr(dir, err, sizeof(err), &status); /* a writable one: silent */
+    ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT_EQ(err[0], '\0');
 }
 
 static void k_scale(void *args)

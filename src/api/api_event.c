@@ -10,7 +10,7 @@
  */
 #include "api_int.h"
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 
 #define EVENT_FLAG_BITS 0x3Fu      /* aclrtCreateEventWithFlag accepts these */
 #define EVENT_EX_FLAG_BITS 0x4Fu   /* aclrtCreateEventExWithFlag accepts these */
@@ -336,7 +336,7 @@ static enum sync_result profiled_sync_event(const char *fn, struct event *ev, ac
     enum sync_result end;
     event_snapshot(ev, &v); /* the newest record: the one the sync waits for */
     end = engine_sync_event(ev, event, plat_deadline_ms(timeout));
-    prof_host_sync_event(fn, ev, v.record_gen, t0, plat_now_ns());
+    profhook_host_sync_event(fn, ev, v.record_gen, t0, plat_now_ns());
     return end;
 }
 

@@ -27,7 +27,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    err = devmem_alloc(ctx->dev, size, devPtr);
+    err = devmem_alloc(&ctx->dev->mem_used, ctx->dev->mem_total, size, devPtr);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: %zu bytes (%zu with rounding) do not fit in device %d's memory: %llu of %llu bytes in "
                         "use (ACLCPU_DEVICE_MEMORY sets the size)",

@@ -15,7 +15,7 @@
 
 #include "api_int.h"
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 
 aclError model_resolve(const char *fn, const void *h, struct model **out)
 {
@@ -286,7 +286,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     err = queue_run(fn, m, s, NULL, NULL); /* waited for below in any case */
     if (err != ACL_SUCCESS)
         return err;
-    dep = ACLCPU_UNLIKELY(prof_on()) ? prof_stream_last(s) : 0;
+    dep = ACLCPU_UNLIKELY(prof_on()) ? profhook_stream_last(s) : 0;
     t0 = dep != 0 ? plat_now_ns() : 0;
     end = engine_wait_stream(s, NULL, plat_deadline_ms(timeout), SYNC_WATCH_HANGS, &err);
     if (t0 != 0)

@@ -10,7 +10,7 @@
  * Configs, stamps and step infos are kept in live lists, so a stale or
  * foreign pointer is refused instead of followed.
  *
- * Threads: any host thread. Locks: api_lock, the outermost (lockrank.h):
+ * Threads: any host thread. Locks: ap.lock, the outermost (lockrank.h):
  * prof_end and the profiler's own locks run under it.
  */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "../core/core.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 #include "../services/profsub.h"
 #include "acl/acl_prof.h"
 
@@ -49,7 +49,7 @@ struct aclprofConfig {
     uint32_t devices[MAX_DEVICES];
     aclprofAicoreMetrics metrics;
     uint64_t types;
-    struct list link; /* in configs, under api_lock */
+    struct list link; /* in configs, under ap.lock */
 };
 
 struct aclprofStepInfo {
@@ -65,19 +65,25 @@ struct stamp {
     struct list link;
 };
 
-static plat_mutex api_lock;
-static bool inited;
-static char out_path[MAX_PATH_LEN];    /* aclprofInit's, absolute */
-static char option_path[MAX_PATH_LEN]; /* ACL_PROF_PATH; wins when set */
-static bool started;
-static uint64_t started_types;
-static struct list configs, steps, stamps;
-static uint32_t next_step;
-/* Push/Pop: one process-wide stack of range entries; RangeStart/Stop: ids. */
+/* The process's profiling state: CANN's state machine (inited by
+ * aclprofInit, started by aclprofStart until aclprofStop) and what it
+ * keeps between calls, all under lock. The profile itself (its records,
+ * model and files) is services/profile.c's session, begun and ended here. */
 #define MAX_RANGES 1024
-static uint32_t push_stack[MAX_RANGES];
-static unsigned push_depth;
-static uint32_t open_ranges[MAX_RANGES]; /* by range id - 1; the entry, 0 = free */
+static struct {
+    plat_mutex lock;
+    bool inited, started;
+    uint64_t started_types;
+    char out_path[MAX_PATH_LEN];    /* aclprofInit's, absolute */
+    char option_path[MAX_PATH_LEN]; /* ACL_PROF_PATH; wins when set */
+    struct list configs, steps, stamps; /* the live objects handed out */
+    uint32_t next_step;
+    /* The running profile's Push/Pop stack of range entries and
+     * RangeStart/Stop entries by range id - 1 (0 = free). */
+    uint32_t push_stack[MAX_RANGES];
+    unsigned push_depth;
+    uint32_t open_ranges[MAX_RANGES];
+} ap;
 /* RangePushEx/RangePop: per thread, as they bracket one thread's launch.
  * Each entry keeps the profile it was begun in (profile_gen, bumped by
  * every aclprofStart): another thread's stack cannot be cleared when a
@@ -89,10 +95,10 @@ static _Thread_local unsigned ex_depth;
 
 __attribute__((constructor)) static void prof_api_init(void)
 {
-    plat_mutex_init(&api_lock, LOCK_API_PROF);
-    list_init(&configs);
-    list_init(&steps);
-    list_init(&stamps);
+    plat_mutex_init(&ap.lock, LOCK_API_PROF);
+    list_init(&ap.configs);
+    list_init(&ap.steps);
+    list_init(&ap.stamps);
 }
 
 /* msproftx calls fail with -1, not an ACL code, as in CANN. */
@@ -101,32 +107,32 @@ static aclError tx_fail(const char *fmt, const char *fn, const char *why)
     return acl_fail((aclError)-1, fmt, fn, why);
 }
 
-/* Called with api_lock held: is p on the live list l? */
+/* Called with ap.lock held: is p on the live list l? */
 static bool live_locked(struct list *l, const void *p, size_t link_off)
 {
-    PLAT_ASSERT_HELD(&api_lock);
+    PLAT_ASSERT_HELD(&ap.lock);
     struct list *pos;
     list_for_each(pos, l) if ((const char *)pos - link_off == (const char *)p) return true;
     return false;
 }
 
-/* Called with api_lock held: the Push/Pop and RangeStart/Stop ranges of a
+/* Called with ap.lock held: the Push/Pop and RangeStart/Stop ranges of a
  * profile that is over are gone (their entry numbers would name entries of
  * the next profile). */
 static void forget_ranges_locked(void)
 {
-    PLAT_ASSERT_HELD(&api_lock);
-    push_depth = 0;
-    memset(open_ranges, 0, sizeof(open_ranges));
+    PLAT_ASSERT_HELD(&ap.lock);
+    ap.push_depth = 0;
+    memset(ap.open_ranges, 0, sizeof(ap.open_ranges));
 }
 
-/* Called with api_lock held: a profile aclFinalize wrote is over. */
+/* Called with ap.lock held: a profile aclFinalize wrote is over. */
 static void forget_written_locked(void)
 {
-    PLAT_ASSERT_HELD(&api_lock);
-    if (started && !prof_running()) {
-        started = false;
-        started_types = 0;
+    PLAT_ASSERT_HELD(&ap.lock);
+    if (ap.started && !prof_running()) {
+        ap.started = false;
+        ap.started_types = 0;
         forget_ranges_locked();
     }
 }
@@ -134,10 +140,10 @@ static void forget_written_locked(void)
 static bool tx_running(void)
 {
     bool on;
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     forget_written_locked();
-    on = started && (started_types & ACL_PROF_MSPROFTX) != 0;
-    plat_mutex_unlock(&api_lock);
+    on = ap.started && (ap.started_types & ACL_PROF_MSPROFTX) != 0;
+    plat_mutex_unlock(&ap.lock);
     return on;
 }
 
@@ -183,8 +189,8 @@ ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t 
         return acl_fail(ACL_ERROR_INVALID_PARAM,
                         "%s: argument 'length' is %zu; it must be strlen(profilerResultPath) (%zu), 1 to %d", fn,
                         length, strnlen(profilerResultPath, MAX_PATH_LEN), MAX_PATH_LEN - 1);
-    plat_mutex_lock(&api_lock);
-    if (inited)
+    plat_mutex_lock(&ap.lock);
+    if (ap.inited)
         err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "%s: already initialised (call aclprofFinalize first)", fn);
     else if (prof_env_active())
         err = acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run already", fn);
@@ -196,25 +202,25 @@ ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t 
                        "subscription do not mix", fn);
     else if (!path_chars_ok(profilerResultPath))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: argument 'profilerResultPath' has a control character", fn);
-    else if (!make_absolute(profilerResultPath, out_path, sizeof(out_path)))
+    else if (!make_absolute(profilerResultPath, ap.out_path, sizeof(ap.out_path)))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: '%s' made absolute is %d characters or longer", fn,
                        profilerResultPath, MAX_PATH_LEN);
     if (err == ACL_SUCCESS) {
-        inited = true;
+        ap.inited = true;
         prof_set_collecting(true);
     }
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     return err;
 }
 
-/* Called with api_lock held: stops the running profile and writes it. */
+/* Called with ap.lock held: stops the running profile and writes it. */
 static aclError stop_locked(const char *fn)
 {
-    PLAT_ASSERT_HELD(&api_lock);
+    PLAT_ASSERT_HELD(&ap.lock);
     char why[512];
     aclError err = prof_end(why, sizeof(why));
-    started = false;
-    started_types = 0;
+    ap.started = false;
+    ap.started_types = 0;
     forget_ranges_locked();
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: %s (the program's results are not affected)", fn, why);
@@ -224,18 +230,18 @@ static aclError stop_locked(const char *fn)
 ACL_FUNC_VISIBILITY aclError aclprofFinalize(void)
 {
     aclError err = ACL_SUCCESS;
-    plat_mutex_lock(&api_lock);
-    if (!inited) {
+    plat_mutex_lock(&ap.lock);
+    if (!ap.inited) {
         err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "aclprofFinalize: aclprofInit was not called");
     } else {
         forget_written_locked();
-        if (started)
+        if (ap.started)
             err = stop_locked("aclprofFinalize");
-        inited = false;
+        ap.inited = false;
         prof_set_collecting(false);
-        option_path[0] = '\0';
+        ap.option_path[0] = '\0';
     }
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     return err;
 }
 
@@ -298,17 +304,17 @@ ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, u
         memcpy(c->devices, deviceIdList, deviceNums * sizeof(*deviceIdList));
     c->metrics = aicoreMetrics;
     c->types = normalise_types(dataTypeConfig);
-    plat_mutex_lock(&api_lock);
-    list_add_tail(&configs, &c->link);
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_lock(&ap.lock);
+    list_add_tail(&ap.configs, &c->link);
+    plat_mutex_unlock(&ap.lock);
     return c;
 }
 
-/* Called with api_lock held. */
+/* Called with ap.lock held. */
 static bool config_live_locked(const aclprofConfig *c)
 {
-    PLAT_ASSERT_HELD(&api_lock);
-    return live_locked(&configs, c, offsetof(struct aclprofConfig, link)) && c->magic == CONFIG_MAGIC;
+    PLAT_ASSERT_HELD(&ap.lock);
+    return live_locked(&ap.configs, c, offsetof(struct aclprofConfig, link)) && c->magic == CONFIG_MAGIC;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig)
@@ -316,9 +322,9 @@ ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerC
     struct aclprofConfig *c = (struct aclprofConfig *)profilerConfig;
     if (c == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroyConfig: argument 'profilerConfig' is NULL");
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     if (!config_live_locked(c)) {
-        plat_mutex_unlock(&api_lock);
+        plat_mutex_unlock(&ap.lock);
         return acl_fail(ACL_ERROR_INVALID_PARAM,
                         "aclprofDestroyConfig: argument 'profilerConfig' (%p) is not a live config (destroyed "
                         "already, or not from aclprofCreateConfig)",
@@ -326,21 +332,21 @@ ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerC
     }
     list_del(&c->link);
     c->magic = 0;
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     acl_free(c);
     return ACL_SUCCESS;
 }
 
 /* ---- start and stop ------------------------------------------------------------------- */
 
-/* Called with api_lock held: the checks of aclprofStart, in CANN's order;
+/* Called with ap.lock held: the checks of aclprofStart, in CANN's order;
  * *types gets what to collect (NULL config: everything). */
 static aclError check_start_locked(const aclprofConfig *c, uint64_t *types)
 {
-    PLAT_ASSERT_HELD(&api_lock);
+    PLAT_ASSERT_HELD(&ap.lock);
     const char *fn = "aclprofStart";
     forget_written_locked();
-    if (!inited)
+    if (!ap.inited)
         return acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: aclprofInit was not called", fn);
     if (c != NULL && !config_live_locked(c))
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerConfig' (%p) is not a live config", fn,
@@ -351,34 +357,46 @@ static aclError check_start_locked(const aclprofConfig *c, uint64_t *types)
     if (*types & ~known_types)
         return acl_fail(ACL_ERROR_PROF_MODULES_UNSUPPORTED, "%s: dataTypeConfig has unknown bits 0x%llx", fn,
                         (unsigned long long)(*types & ~known_types));
-    if (started || prof_running())
+    if (ap.started || prof_running())
         return acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: a profile is running already (aclprofStop it first)", fn);
     return ACL_SUCCESS;
+}
+
+/* The device whose SoC a profile models: the config's first (NULL: the
+ * default config, device 0). */
+static int32_t profiled_device(const aclprofConfig *cfg)
+{
+    return cfg != NULL && cfg->ndevices > 0 ? (int32_t)cfg->devices[0] : 0;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
 {
     const char *fn = "aclprofStart";
+    struct prof_soc soc;
     uint64_t types = 0;
     const char *dir;
     aclError err;
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     err = check_start_locked(profilerConfig, &types);
-    dir = option_path[0] != '\0' ? option_path : out_path;
+    dir = ap.option_path[0] != '\0' ? ap.option_path : ap.out_path;
     if (err == ACL_SUCCESS && strlen(dir) > MAX_PROFILE_DIR)
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory is %zu characters long; at most %d are "
                        "supported", fn, strlen(dir), MAX_PROFILE_DIR);
     if (err == ACL_SUCCESS && !plat_make_dirs(dir))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory \"%s\" cannot be made or written: %s", fn,
                        dir, strerror(errno));
-    if (err == ACL_SUCCESS && (err = prof_begin(dir, prof_block_dim_names())) != ACL_SUCCESS)
-        err = acl_fail(err, "%s: a profile is running already", fn);
     if (err == ACL_SUCCESS) {
-        started = true;
-        started_types = types;
+        profhook_soc(profiled_device(profilerConfig), &soc);
+        if ((err = prof_begin(dir, prof_block_dim_names(), &soc)) != ACL_SUCCESS)
+            err = acl_fail(err, "%s: %s", fn,
+                           err == ACL_ERROR_PROF_ALREADY_RUN ? "a profile is running already" : "out of memory");
+    }
+    if (err == ACL_SUCCESS) {
+        ap.started = true;
+        ap.started_types = types;
         atomic_fetch_add_explicit(&profile_gen, 1, memory_order_relaxed);
     }
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     return err;
 }
 
@@ -386,22 +404,22 @@ ACL_FUNC_VISIBILITY aclError aclprofStop(const aclprofConfig *profilerConfig)
 {
     const char *fn = "aclprofStop";
     aclError err = ACL_SUCCESS;
-    plat_mutex_lock(&api_lock);
-    if (!inited)
+    plat_mutex_lock(&ap.lock);
+    if (!ap.inited)
         err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: aclprofInit was not called", fn);
     else if (profilerConfig != NULL && !config_live_locked(profilerConfig))
         err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerConfig' (%p) is not a live config", fn,
                        profilerConfig);
-    else if (forget_written_locked(), !started)
+    else if (forget_written_locked(), !ap.started)
         err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: no profile is running (stopped twice, never started, or "
                        "written by aclFinalize)", fn);
-    else if (profilerConfig != NULL && profilerConfig->types != started_types)
+    else if (profilerConfig != NULL && profilerConfig->types != ap.started_types)
         err = acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG,
                        "%s: the config's data types (0x%llx) are not those the profile started with (0x%llx)", fn,
-                       (unsigned long long)profilerConfig->types, (unsigned long long)started_types);
+                       (unsigned long long)profilerConfig->types, (unsigned long long)ap.started_types);
     else
         err = stop_locked(fn);
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     return err;
 }
 
@@ -491,9 +509,9 @@ ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, cons
                         "%s: option %d does not take the value \"%s\"", fn, (int)configType, config);
     if (configType == ACL_PROF_PATH) {
         bool fits;
-        plat_mutex_lock(&api_lock);
-        fits = make_absolute(config, option_path, sizeof(option_path));
-        plat_mutex_unlock(&api_lock);
+        plat_mutex_lock(&ap.lock);
+        fits = make_absolute(config, ap.option_path, sizeof(ap.option_path));
+        plat_mutex_unlock(&ap.lock);
         if (!fits)
             return acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH '%s' made absolute is %d characters "
                             "or longer", fn, config, MAX_PATH_LEN);
@@ -513,29 +531,29 @@ ACL_FUNC_VISIBILITY void *aclprofCreateStamp(void)
     if ((s = acl_calloc(1, sizeof(*s))) == NULL)
         return NULL;
     s->magic = STAMP_MAGIC;
-    plat_mutex_lock(&api_lock);
-    list_add_tail(&stamps, &s->link);
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_lock(&ap.lock);
+    list_add_tail(&ap.stamps, &s->link);
+    plat_mutex_unlock(&ap.lock);
     return s;
 }
 
-/* Called with api_lock held. */
+/* Called with ap.lock held. */
 static struct stamp *stamp_locked(void *p)
 {
-    PLAT_ASSERT_HELD(&api_lock);
+    PLAT_ASSERT_HELD(&ap.lock);
     struct stamp *s = p;
-    return p != NULL && live_locked(&stamps, p, offsetof(struct stamp, link)) && s->magic == STAMP_MAGIC ? s : NULL;
+    return p != NULL && live_locked(&ap.stamps, p, offsetof(struct stamp, link)) && s->magic == STAMP_MAGIC ? s : NULL;
 }
 
 ACL_FUNC_VISIBILITY void aclprofDestroyStamp(void *stamp)
 {
     struct stamp *s;
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     if ((s = stamp_locked(stamp)) != NULL) {
         list_del(&s->link);
         s->magic = 0;
     }
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     if (s == NULL && stamp != NULL)
         LOGW("aclprofDestroyStamp: %p is not a live stamp; ignored", stamp);
     acl_free(s);
@@ -547,10 +565,10 @@ ACL_FUNC_VISIBILITY aclError aclprofSetStampTraceMessage(void *stamp, const char
     const char *fn = "aclprofSetStampTraceMessage";
     if (msg == NULL || msgLen >= MAX_STAMP_MSG)
         return tx_fail("%s: %s", fn, "'msg' must not be NULL and 'msgLen' must be below 128");
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     if ((s = stamp_locked(stamp)) != NULL)
         snprintf(s->msg, sizeof(s->msg), "%.*s", (int)msgLen, msg);
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     return s != NULL ? ACL_SUCCESS : tx_fail("%s: %s", fn, "argument 'stamp' is not a live stamp");
 }
 
@@ -558,10 +576,10 @@ ACL_FUNC_VISIBILITY aclError aclprofSetStampTraceMessage(void *stamp, const char
 static bool stamp_message(void *stamp, char *out)
 {
     struct stamp *s;
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     if ((s = stamp_locked(stamp)) != NULL)
         memcpy(out, s->msg, MAX_STAMP_MSG);
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     return s != NULL;
 }
 
@@ -583,10 +601,10 @@ ACL_FUNC_VISIBILITY aclError aclprofPush(void *stamp)
     if (!stamp_message(stamp, msg))
         return tx_fail("%s: %s", "aclprofPush", "argument 'stamp' is not a live stamp");
     id = prof_host_range_begin(msg, plat_now_ns());
-    plat_mutex_lock(&api_lock);
-    if (push_depth < MAX_RANGES)
-        push_stack[push_depth++] = id;
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_lock(&ap.lock);
+    if (ap.push_depth < MAX_RANGES)
+        ap.push_stack[ap.push_depth++] = id;
+    plat_mutex_unlock(&ap.lock);
     return ACL_SUCCESS;
 }
 
@@ -594,11 +612,11 @@ ACL_FUNC_VISIBILITY aclError aclprofPop(void)
 {
     uint32_t id = 0;
     bool had;
-    plat_mutex_lock(&api_lock);
-    had = push_depth > 0;
+    plat_mutex_lock(&ap.lock);
+    had = ap.push_depth > 0;
     if (had)
-        id = push_stack[--push_depth];
-    plat_mutex_unlock(&api_lock);
+        id = ap.push_stack[--ap.push_depth];
+    plat_mutex_unlock(&ap.lock);
     if (!had)
         return tx_fail("%s: %s", "aclprofPop", "nothing was pushed");
     prof_host_range_end(id, plat_now_ns());
@@ -615,13 +633,13 @@ ACL_FUNC_VISIBILITY aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
     if (!stamp_message(stamp, msg))
         return tx_fail("%s: %s", "aclprofRangeStart", "argument 'stamp' is not a live stamp");
     entry = prof_host_range_begin(msg, plat_now_ns());
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     for (uint32_t i = 0; i < MAX_RANGES && slot == MAX_RANGES; i++)
-        if (open_ranges[i] == 0)
+        if (ap.open_ranges[i] == 0)
             slot = i;
     if (slot < MAX_RANGES) /* UINT32_MAX: open, but not in the profile */
-        open_ranges[slot] = entry != 0 ? entry : UINT32_MAX;
-    plat_mutex_unlock(&api_lock);
+        ap.open_ranges[slot] = entry != 0 ? entry : UINT32_MAX;
+    plat_mutex_unlock(&ap.lock);
     if (slot == MAX_RANGES)
         return tx_fail("%s: %s", "aclprofRangeStart", "1024 ranges are open already");
     *rangeId = slot + 1;
@@ -631,12 +649,12 @@ ACL_FUNC_VISIBILITY aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
 ACL_FUNC_VISIBILITY aclError aclprofRangeStop(uint32_t rangeId)
 {
     uint32_t entry = 0;
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     if (rangeId >= 1 && rangeId <= MAX_RANGES) {
-        entry = open_ranges[rangeId - 1];
-        open_ranges[rangeId - 1] = 0;
+        entry = ap.open_ranges[rangeId - 1];
+        ap.open_ranges[rangeId - 1] = 0;
     }
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     if (entry == 0)
         return tx_fail("%s: %s", "aclprofRangeStop", "argument 'rangeId' names no open range");
     if (entry != UINT32_MAX)
@@ -717,35 +735,35 @@ ACL_FUNC_VISIBILITY aclprofStepInfo *aclprofCreateStepInfo(void)
     if (si == NULL)
         return NULL;
     si->magic = STEP_MAGIC;
-    plat_mutex_lock(&api_lock);
-    si->index = ++next_step;
-    list_add_tail(&steps, &si->link);
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_lock(&ap.lock);
+    si->index = ++ap.next_step;
+    list_add_tail(&ap.steps, &si->link);
+    plat_mutex_unlock(&ap.lock);
     return si;
 }
 
 ACL_FUNC_VISIBILITY void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo)
 {
     bool live;
-    plat_mutex_lock(&api_lock);
-    live = stepinfo != NULL && live_locked(&steps, stepinfo, offsetof(struct aclprofStepInfo, link));
+    plat_mutex_lock(&ap.lock);
+    live = stepinfo != NULL && live_locked(&ap.steps, stepinfo, offsetof(struct aclprofStepInfo, link));
     if (live) {
         list_del(&stepinfo->link);
         stepinfo->magic = 0;
     }
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     if (live)
         acl_free(stepinfo);
     else if (stepinfo != NULL)
         LOGW("aclprofDestroyStepInfo: %p is not a live step info; ignored", (void *)stepinfo);
 }
 
-/* Called with api_lock held: the checks of a step mark, in CANN's order. */
+/* Called with ap.lock held: the checks of a step mark, in CANN's order. */
 static aclError step_check_locked(const aclprofStepInfo *si, aclprofStepTag tag)
 {
-    PLAT_ASSERT_HELD(&api_lock);
+    PLAT_ASSERT_HELD(&ap.lock);
     const char *fn = "aclprofGetStepTimestamp";
-    if (si == NULL || !live_locked(&steps, si, offsetof(struct aclprofStepInfo, link)))
+    if (si == NULL || !live_locked(&ap.steps, si, offsetof(struct aclprofStepInfo, link)))
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stepInfo' is %s", fn,
                         si == NULL ? "NULL" : "not a live step info");
     if (tag != ACL_STEP_START && tag != ACL_STEP_END)
@@ -757,10 +775,10 @@ static aclError step_check_locked(const aclprofStepInfo *si, aclprofStepTag tag)
     return ACL_SUCCESS;
 }
 
-/* Called with api_lock held: notes (on) or takes back (off) a mark. */
+/* Called with ap.lock held: notes (on) or takes back (off) a mark. */
 static void step_note_locked(aclprofStepInfo *si, aclprofStepTag tag, bool on)
 {
-    PLAT_ASSERT_HELD(&api_lock);
+    PLAT_ASSERT_HELD(&ap.lock);
     if (tag == ACL_STEP_START)
         si->started = on;
     else
@@ -799,20 +817,20 @@ ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, 
     const char *fn = "aclprofGetStepTimestamp";
     uint32_t index = 0;
     aclError err;
-    plat_mutex_lock(&api_lock);
+    plat_mutex_lock(&ap.lock);
     err = step_check_locked(stepInfo, tag);
     if (err == ACL_SUCCESS) {
         step_note_locked(stepInfo, tag, true);
         index = stepInfo->index;
     }
-    plat_mutex_unlock(&api_lock);
+    plat_mutex_unlock(&ap.lock);
     if (err == ACL_SUCCESS)
         err = mark_step(fn, stream, tag, index);
     if (err != ACL_SUCCESS && index != 0) { /* the mark did not happen */
-        plat_mutex_lock(&api_lock);
-        if (live_locked(&steps, stepInfo, offsetof(struct aclprofStepInfo, link)))
+        plat_mutex_lock(&ap.lock);
+        if (live_locked(&ap.steps, stepInfo, offsetof(struct aclprofStepInfo, link)))
             step_note_locked(stepInfo, tag, false);
-        plat_mutex_unlock(&api_lock);
+        plat_mutex_unlock(&ap.lock);
     }
     return err;
 }

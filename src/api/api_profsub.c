@@ -121,7 +121,9 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
     plat_mutex_unlock(&cfg_lock);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: argument 'profSubscribeConfig' is not a live subscribe config", fn);
-    err = profsub_add(m, fd, ti, metrics);
+    err = profsub_add(m->hdr.index, fd, ti, metrics);
+    if (err == ACL_SUCCESS) /* relaxed: a hint, checked again under the subscription's lock */
+        atomic_store_explicit(&m->subscribed, true, memory_order_relaxed);
     if (err == ACL_ERROR_PROF_REPEAT_SUBSCRIBE)
         return acl_fail(err, "%s: model %u is subscribed already", fn, modelId);
     if (err != ACL_SUCCESS)
@@ -131,10 +133,13 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
 
 ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId)
 {
+    struct model *m;
     if (prof_collecting())
         return acl_fail(ACL_ERROR_PROF_API_CONFLICT, "aclprofModelUnSubscribe: profiling is in collection mode");
-    if (!profsub_remove(modelId, model_by_id(modelId)))
+    if (!profsub_remove(modelId))
         return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "aclprofModelUnSubscribe: model %u is not subscribed", modelId);
+    if ((m = model_by_id(modelId)) != NULL) /* relaxed: a hint */
+        atomic_store_explicit(&m->subscribed, false, memory_order_relaxed);
     return ACL_SUCCESS;
 }
 

@@ -12,7 +12,7 @@
 
 #include "api_int.h"
 #include "../services/devmem.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 
 static uint64_t init_refs;   /* under admin lock */
 static bool initialised;     /* under admin lock */
@@ -21,6 +21,7 @@ static bool finalised;       /* under admin lock: aclFinalize ran since the last
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 {
     aclError err = ACL_SUCCESS;
+    struct prof_soc soc;
     admin_enter();
     log_configure();
     if (initialised) {
@@ -37,7 +38,8 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
         }
         devices_configure();
         stream_blocking_configure();
-        prof_env_start(); /* ACLCPU_PROFILE */
+        profhook_soc(0, &soc);
+        prof_env_start(&soc); /* ACLCPU_PROFILE */
         initialised = true;
         finalised = false;
         init_refs = 1;

@@ -15,7 +15,7 @@
 
 #include "api_int.h"
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 
 #define KNOWN_STREAM_FLAGS                                                                                      \
     (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |                  \
@@ -219,7 +219,7 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
  * task is an edge of the modelled timeline. */
 static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout)
 {
-    uint32_t dep = prof_stream_last(s);
+    uint32_t dep = profhook_stream_last(s);
     uint64_t t0 = plat_now_ns();
     aclError err;
     enum sync_result end = engine_wait_stream(s, stream != NULL ? stream : obj_handle(&s->hdr),
@@ -360,7 +360,7 @@ static uint32_t *device_sync_deps(struct stream **list, size_t n, unsigned *nd)
     uint32_t *deps = acl_malloc((n + 1) * sizeof(*deps));
     *nd = 0;
     for (size_t i = 0; deps != NULL && i < n; i++) {
-        uint32_t d = prof_stream_last(list[i]);
+        uint32_t d = profhook_stream_last(list[i]);
         if (d != 0)
             deps[(*nd)++] = d;
     }

@@ -135,7 +135,7 @@ struct task_kernel {
 struct task {
     struct qnode q;            /* stream queue, model lane or free-list link (task_next) */
     uint8_t kind;
-    uint32_t prof_id;          /* its profile entry (services/profile.c); 0 = not profiled */
+    uint32_t prof_id;          /* its profile entry (set by core/profhook.c); 0 = not profiled */
     union {
         struct task_kernel kernel;
         struct {
@@ -399,7 +399,7 @@ struct stream {
     uint32_t user_tag;           /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
     uint32_t cache_op_info;      /* ACL_STREAM_ATTR_CACHE_OP_INFO */
     uint32_t res_limit[2];       /* aclrtSetStreamResLimit, per type; 0 = none set */
-    uint32_t prof_last;          /* the profile entry of the newest task (services/profile.c) */
+    uint32_t prof_last;          /* the profile entry of the newest task (core/profhook.c) */
     uint64_t abort_seq;          /* issued when last aborted: syncs up to it report 107023 */
     /* Models (model.c), under lock: the model the stream is bound to (build
      * mode), the lane it last belonged to, and an open task group. */
@@ -575,7 +575,7 @@ static inline aclError stream_task_new(const char *fn, enum task_kind kind, stru
     }
     atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
     t->kind = (uint8_t)kind;
-    /* Every kind: the profiler's hooks test it (0 unless prof_issue_locked
+    /* Every kind: the profiler's hooks test it (0 unless profhook_issue_locked
      * gives the task an entry). */
     t->prof_id = 0;
     if (kind != TASK_KERNEL) {

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "profhook.h"
 #include "core.h"
 #include "model.h"
 
@@ -328,7 +328,7 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
         gen = ev->record_gen;
     passed = wait_passed_locked(s, ev, gen);
     if (passed && timer != NULL && ACLCPU_UNLIKELY(timer->prof_id != 0) && (gen == GEN_FLAG || ev->notify))
-        prof_wait_took(timer, ev->done_gen); /* not a snapshot: the profile learns which record it took */
+        prof_wait_took(timer->prof_id, ev->done_gen); /* not a snapshot: the profile learns which record it took */
     if (!passed) {
         if (timer != NULL && timer->u.event.timeout_ms != 0) {
             if (timer->u.event.deadline == 0) /* the clock starts when the wait is reached */

@@ -198,8 +198,10 @@ static void model_free_locked(struct model *m)
     PLAT_ASSERT_HELD(&capture_lock_);
     /* A subscription ends with its model (its pipe is closed: the reader
      * sees the end), so the id's next owner does not inherit it. */
-    if (atomic_load_explicit(&m->subscribed, memory_order_relaxed))
-        profsub_remove(m->hdr.index, m);
+    if (atomic_load_explicit(&m->subscribed, memory_order_relaxed)) {
+        profsub_remove(m->hdr.index);
+        atomic_store_explicit(&m->subscribed, false, memory_order_relaxed);
+    }
     struct list *pos;
     wait_for_runs(m);
     for (uint32_t i = 0; i < m->nlanes; i++)

@@ -110,14 +110,13 @@ struct model {
     struct task *graveyard;      /* kernels replaced by task updates, freed with the model */
     struct stream *exec_stream;  /* aclmdlRIExecute runs the model on it (internal, made at first use) */
     struct list groups;          /* task groups, by link */
-    /* Profiling (services/profile.c): the newest run's end entry (under
-     * prof_lock; the next run's begin comes after it), and the entries of
-     * the run going on (set by the executor that starts it; runs of a
-     * model are serialised, so there is one). */
-    uint32_t prof_last_end;
+    /* Profiling: the entries of the run going on (set by the executor
+     * that starts it, engine/replay.c; runs of a model are serialised, so
+     * there is one). The newest run's end is the profile session's. */
     uint32_t prof_run_begin, prof_run_end;
-    /* aclprofModelSubscribe (services/profsub.c): set while subscribed;
-     * relaxed, a hint checked again under the subscription lock. */
+    /* aclprofModelSubscribe: set while subscribed (by api/api_profsub.c,
+     * cleared there and when the model is freed; services/profsub.c holds
+     * the subscription); relaxed, a hint checked again under its lock. */
     _Atomic bool subscribed;
 };
 

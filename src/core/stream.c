@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
-#include "../services/profile.h"
+#include "profhook.h"
 #include "core.h"
 #include "model.h"
 #include "squeue.h"
@@ -199,7 +199,7 @@ static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
     /* A persistent stream's tasks run only in its model, which profiles
      * them. */
     if (prof_on() && !(s->flags & ACL_STREAM_PERSISTENT))
-        prof_issue_locked(s, t);
+        profhook_issue_locked(s, t);
     if (s->stop_error != ACL_SUCCESS) {
         drop_after_stop_locked(s, t); /* drops s->lock */
         return;

@@ -38,6 +38,7 @@
 #include "../services/profile.h"
 #include "core.h"
 #include "model.h"
+#include "profhook.h"
 
 _Static_assert(offsetof(struct task, inline_args) == ACLCPU_CACHE_LINE,
                "a kernel task's fields fill exactly its first cache line");
@@ -183,8 +184,10 @@ void task_free_kernel_args(struct task *t)
 
 void task_release(struct task *t)
 {
-    if (ACLCPU_UNLIKELY(t->prof_id != 0))
-        prof_task_released(t);
+    if (ACLCPU_UNLIKELY(t->prof_id != 0)) {
+        prof_task_released(t->prof_id, profhook_run_end(t));
+        t->prof_id = 0;
+    }
     if (ACLCPU_LIKELY(t->kind == TASK_KERNEL)) {
         if (t->u.kernel.bin != NULL)
             binary_put_inflight(t->u.kernel.bin);

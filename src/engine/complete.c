@@ -19,7 +19,7 @@
  * Threads: executors (the owner end), any host thread (stop, abort,
  * discard, nudge). Lock order: stream->lock > event->lock > engine->lock.
  */
-#include "../services/profile.h"
+#include "../core/profhook.h"
 #include "engine_int.h"
 
 /* Completes discarded records so that nothing waits forever on them, then
@@ -114,7 +114,7 @@ void engine_complete_current(struct stream *s, aclError err)
     struct task *t = squeue_next(s), *chain = NULL;
 
     if (ACLCPU_UNLIKELY(t->prof_id != 0))
-        prof_task_ended(t); /* before anyone can see it done */
+        prof_task_ended(t->prof_id, profhook_run_end(t)); /* before anyone can see it done */
     if (ACLCPU_UNLIKELY(err != ACL_SUCCESS))
         chain = note_failure(s, t, err);
     squeue_complete(s, t);

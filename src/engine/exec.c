@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../services/profile.h"
+#include "../core/profhook.h"
 #include "engine_int.h"
 
 _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
@@ -345,7 +345,7 @@ static aclError run_profiled_kernel(struct executor *x, struct stream *s, struct
 {
     uint64_t busy = 0;
     aclError err = engine_run_kernel(x->eng, s, t, &busy);
-    prof_kernel_busy(t, busy);
+    prof_kernel_busy(t->prof_id, busy);
     return err;
 }
 

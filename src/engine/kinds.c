@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "../core/model.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 #include "engine_int.h"
 
 static enum run_result run_nothing(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
@@ -158,7 +158,7 @@ enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, 
 {
     task_run_fn *run = task_kind_of(t)->run;
     if (ACLCPU_UNLIKELY(t->prof_id != 0))
-        prof_task_started(t);
+        prof_task_started(t->prof_id, engine_worker_index());
     if (ACLCPU_UNLIKELY(run == NULL)) {
         *err = ACL_ERROR_RT_INTERNAL_ERROR;
         return RUN_DONE;

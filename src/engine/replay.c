@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "../core/model.h"
-#include "../services/profile.h"
+#include "../core/profhook.h"
 #include "../services/profsub.h"
 #include "engine_int.h"
 
@@ -208,7 +208,7 @@ static bool play_profiled(struct executor *x, struct lane *l, struct task *rt, u
     uint32_t id;
     bool go_on;
     if ((rt->kind == TASK_ACTIVE || rt->kind == TASK_SWITCH) && m->prof_run_begin != 0) {
-        id = prof_lane_task(l->runner, rt, m->hdr.index, 0, *last, t0, t0, 0);
+        id = profhook_lane_task(l->runner, rt, m->hdr.index, 0, *last, t0, t0, 0, engine_worker_index());
         *last = id != 0 ? id : *last;
         rt->u.ctl.target->prof_after = *last; /* published by the lane's push */
         return play(x, l->runner, m, rt, run, NULL);
@@ -216,10 +216,12 @@ static bool play_profiled(struct executor *x, struct lane *l, struct task *rt, u
     go_on = play(x, l->runner, m, rt, run, rt->kind == TASK_KERNEL ? &busy : NULL);
     t1 = plat_now_ns();
     if (rt->kind == TASK_KERNEL && atomic_load_explicit(&m->subscribed, memory_order_relaxed))
-        profsub_kernel(m, rt, t0, t1);
+        profsub_kernel(m->hdr.index, (uint32_t)m->dev->id, rt->u.kernel.kf != NULL ? rt->u.kernel.kf->name : NULL,
+                       t0, t1);
     if (m->prof_run_begin == 0)
         return go_on; /* subscribed, not profiled */
-    id = prof_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *last, t0, t1, busy);
+    id = profhook_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *last, t0, t1, busy,
+                           engine_worker_index());
     *last = id != 0 ? id : *last;
     return go_on;
 }
@@ -249,8 +251,8 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
                                 : !event_passed(rt->u.event.ev, gen))
                 return rt;
             if (m->prof_run_begin != 0) {
-                uint32_t id = prof_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *prof_last, t0,
-                                             plat_now_ns(), 0);
+                uint32_t id = profhook_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *prof_last,
+                                                 t0, plat_now_ns(), 0, engine_worker_index());
                 *prof_last = id != 0 ? id : *prof_last;
             }
         } else if (!(profiled ? play_profiled(x, l, rt, run, prof_last) : play(x, l->runner, m, rt, run, NULL))) {

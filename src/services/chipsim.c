@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/common.h"
+#include "../platform/platform.h"
 #include "profile.h"
 
 enum job_kind { JOB_READ, JOB_COMPUTE, JOB_COPY, JOB_PREFETCH };
@@ -68,7 +70,7 @@ struct residency {
 };
 
 struct sim {
-    const struct soc_profile *soc;
+    const struct prof_soc *soc;
     uint32_t n;
     struct node *nodes;     /* by entry id */
     uint32_t *succ;
@@ -91,12 +93,12 @@ static bool on_stream(const struct prof_entry *e) { return e->stream_id >= 0; }
 
 static bool is_record(const struct prof_entry *e)
 {
-    return e->kind == TASK_EVENT_RECORD || e->kind == TASK_NOTIFY_RECORD;
+    return e->kind == PK_EVENT_RECORD || e->kind == PK_NOTIFY_RECORD;
 }
 
 static bool is_wait(const struct prof_entry *e)
 {
-    return e->kind == TASK_EVENT_WAIT || e->kind == TASK_NOTIFY_WAIT || (e->kind == PK_HOST_SYNC && e->ev != NULL);
+    return e->kind == PK_EVENT_WAIT || e->kind == PK_NOTIFY_WAIT || (e->kind == PK_HOST_SYNC && e->ev != NULL);
 }
 
 /* Open-addressing map: (device, stream) -> newest entry, or event key ->
@@ -429,7 +431,7 @@ static void finish_node(struct sim *sm, uint32_t id)
 
 static void start_copy(struct sim *sm, uint32_t id, const struct prof_entry *e)
 {
-    bool link = e->copy_dir == CD_H2D || e->copy_dir == CD_D2H || e->copy_dir == CD_H2H;
+    bool link = e->copy_dir == PCD_H2D || e->copy_dir == PCD_D2H || e->copy_dir == PCD_H2H;
     double cap = link ? link_rate(sm) : hbm_rate(sm);
     if (e->bytes == 0 || new_job(sm, id, JOB_COPY, link ? POOL_LINK : POOL_HBM, (double)e->bytes, cap) == NULL)
         finish_node(sm, id);
@@ -459,12 +461,12 @@ static void start_node(struct sim *sm, uint32_t id)
     e->m_start = is_wait(e) || e->kind == PK_HOST_SYNC ? nd->reach : sm->now;
     if (e->dropped) {
         finish_node(sm, id);
-    } else if (e->kind == TASK_KERNEL) {
+    } else if (e->kind == PK_KERNEL) {
         kernel_cost(sm, id);
         sm->queue[sm->nqueue++] = id;
         nd->queued = true;
         e->m_start = -1; /* set when its first block starts */
-    } else if (e->kind == TASK_COPY || e->kind == TASK_SET) {
+    } else if (e->kind == PK_COPY || e->kind == PK_SET) {
         start_copy(sm, id, e);
     } else if (e->kind == PK_CMO && e->cmo_type == ACL_RT_CMO_TYPE_PREFETCH && e->bytes > 0) {
         start_prefetch(sm, id, e);

@@ -9,20 +9,24 @@
  * (its profile, or ACLCPU_DEVICE_MEMORY) with the spec's rounding: size up
  * to 32 bytes plus 32 bytes of padding.
  *
+ * The budget is the device's counter of bytes in use, which the caller
+ * hands in (devmem knows no device).
+ *
  * Threads: any host thread; executors never call in. Locks: mem_lock
  * (rank: lockrank.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/core.h"
+#include "../common/common.h"
+#include "../platform/platform.h"
 #include "devmem.h"
 
 struct region {
     uintptr_t base;
     size_t size;         /* what the caller asked for */
     size_t charged;      /* what counts against the budget */
-    struct device *dev;  /* NULL for host memory */
+    _Atomic uint64_t *used; /* the device's bytes in use; NULL for host memory */
 };
 
 static plat_mutex mem_lock;
@@ -65,29 +69,29 @@ static bool insert_region(struct region r)
 
 size_t devmem_charge(size_t size) { return ((size + 31) & ~(size_t)31) + 32; }
 
-aclError devmem_alloc(struct device *d, size_t size, void **out)
+aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size, void **out)
 {
     size_t charged = devmem_charge(size);
     /* Relaxed: mem_used is a budget counter; the fetch_add itself makes two
      * racing allocations see each other's charge, and nothing else is
      * published through it. */
-    uint64_t used = atomic_fetch_add_explicit(&d->mem_used, charged, memory_order_relaxed);
+    uint64_t used = atomic_fetch_add_explicit(used_bytes, charged, memory_order_relaxed);
     void *p;
 
-    if (used + charged > d->mem_total || charged < size) {
-        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+    if (used + charged > total || charged < size) {
+        atomic_fetch_sub_explicit(used_bytes, charged, memory_order_relaxed);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     p = acl_aligned_alloc(64, (charged + 63) & ~(size_t)63);
     if (p == NULL) {
-        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+        atomic_fetch_sub_explicit(used_bytes, charged, memory_order_relaxed);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_lock(&mem_lock);
-    if (!insert_region((struct region){(uintptr_t)p, size, charged, d})) {
+    if (!insert_region((struct region){(uintptr_t)p, size, charged, used_bytes})) {
         plat_mutex_unlock(&mem_lock);
         acl_free(p);
-        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+        atomic_fetch_sub_explicit(used_bytes, charged, memory_order_relaxed);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_unlock(&mem_lock);
@@ -119,7 +123,7 @@ bool devmem_free(void *p, bool device)
 
     plat_mutex_lock(&mem_lock);
     at = upper_bound((uintptr_t)p);
-    if (at == 0 || regions[at - 1].base != (uintptr_t)p || (regions[at - 1].dev != NULL) != device) {
+    if (at == 0 || regions[at - 1].base != (uintptr_t)p || (regions[at - 1].used != NULL) != device) {
         plat_mutex_unlock(&mem_lock);
         return false;
     }
@@ -127,8 +131,8 @@ bool devmem_free(void *p, bool device)
     memmove(&regions[at - 1], &regions[at], (nregions - at) * sizeof(*regions));
     nregions--;
     plat_mutex_unlock(&mem_lock);
-    if (r.dev != NULL)
-        atomic_fetch_sub_explicit(&r.dev->mem_used, r.charged, memory_order_relaxed);
+    if (r.used != NULL)
+        atomic_fetch_sub_explicit(r.used, r.charged, memory_order_relaxed);
     acl_free(p);
     return true;
 }
@@ -146,7 +150,7 @@ enum mem_kind devmem_classify(const void *p, size_t len)
         if (a >= r->base && a - r->base < r->size + 32) {
             /* The spec's 32-byte padding is usable slack, as on the device. */
             bool fits = len <= r->size + 32 - (a - r->base);
-            kind = !fits ? MEM_OVERRUN : r->dev != NULL ? MEM_DEVICE : MEM_HOST_PINNED;
+            kind = !fits ? MEM_OVERRUN : r->used != NULL ? MEM_DEVICE : MEM_HOST_PINNED;
         }
     }
     plat_mutex_unlock(&mem_lock);
@@ -158,8 +162,8 @@ void devmem_release_all(void)
 {
     plat_mutex_lock(&mem_lock);
     for (size_t i = 0; i < nregions; i++) {
-        if (regions[i].dev != NULL)
-            atomic_fetch_sub_explicit(&regions[i].dev->mem_used, regions[i].charged, memory_order_relaxed);
+        if (regions[i].used != NULL)
+            atomic_fetch_sub_explicit(regions[i].used, regions[i].charged, memory_order_relaxed);
         acl_free((void *)regions[i].base);
     }
     acl_free(regions);

@@ -4,12 +4,12 @@
 #ifndef ACLCPU_DEVMEM_H
 #define ACLCPU_DEVMEM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "acl/acl.h"
-
-struct device;
 
 enum mem_kind {
     MEM_UNKNOWN,      /* not aclcpu's: ordinary (pageable) host memory, or garbage */
@@ -20,7 +20,8 @@ enum mem_kind {
 
 /* Bytes a request of size charges against the budget (32 B rounding + 32 B). */
 size_t devmem_charge(size_t size);
-aclError devmem_alloc(struct device *d, size_t size, void **out);
+/* Device memory, charged to a device's bytes in use (*used, of total). */
+aclError devmem_alloc(_Atomic uint64_t *used, uint64_t total, size_t size, void **out);
 aclError devmem_alloc_host(size_t size, void **out);
 bool devmem_free(void *p, bool device);
 /* What [p, p+len) is. */

@@ -2,31 +2,46 @@
  * profile.c - the profiler's record of a run: one record per task issued
  * (or played by a model run), per host synchronisation, marker and range.
  *
- * DESIGN: while a profile runs, stream_commit gives each eager task a
- * record (task->prof_id), one cache line with what the model needs: stream
- * and position, kernel name and declared cost (copies kept in an arena,
- * one per kernel and cost), blocks, engine, schedule mode, core limits,
- * copy sizes, and for event tasks which record (event, object generation,
- * record number) they make or wait for; the host thread and its last sync
- * make the host's side of the ordering. The executor writes the measured
- * times into a separate array, so no cache line is shared per task between
- * the issuing and the executing thread. Model runs add a record per task a
- * lane plays, with the run number as the record number of their private
- * edges. Records and times live in fixed-size chunks under a directory that
- * never moves. prof_end waits for every profiled task to be released,
- * expands the records into struct prof_entry, models the run (chipsim.c)
- * and writes the files (profwrite.c, profsummary.c).
+ * DESIGN: a profile is a session (struct prof_session), made by prof_begin
+ * and freed by prof_end once its files are written. While it runs, the
+ * runtime tells it of each eager task it queues (prof_issue, in plain
+ * data: struct prof_task) and the session makes a record, one cache line
+ * with what the model needs: stream and position, kernel name and declared
+ * cost (copies kept in the session's arena, one per kernel and cost),
+ * blocks, engine, schedule mode, core limits, copy sizes, and for event
+ * tasks which record (event, object generation, record number) they make
+ * or wait for; the host thread and its last sync make the host's side of
+ * the ordering. The executor writes the measured times into a separate
+ * array, so no cache line is shared per task between the issuing and the
+ * executing thread. Model runs add a record per task a lane plays, with the
+ * run number as the record number of their private edges. prof_end waits
+ * for every profiled task to be released, expands the records into struct
+ * prof_entry, models the run (chipsim.c) and writes the files
+ * (profwrite.c, profsummary.c).
  *
- * Threads: any. Locks: prof_lock (a spinlock, taken under stream and event
- * locks; rank: lockrank.h) guards the records, the dep pool, the side
- * table, the kernel table and the arena.
+ * What outlives a session, and why: the chunks records and times live in
+ * (the store: a warm chunk for the next profile instead of page faults on
+ * the launch path, and a task still running after prof_end gave up waiting
+ * for it writes its times into memory that is still there); the last
+ * session's expanded entries (reused, not given back to the system and
+ * faulted in again by the program's next launches); whether a
+ * session runs (live, and prof_on's flag); the host threads' indices
+ * (thread-local, renewed per session by epoch); the ACLCPU_PROFILE and
+ * collection-mode flags. Everything else is the session's.
+ *
+ * Threads: any. Locks: prof_lock (proc.lock, a spinlock taken under stream
+ * and event locks; rank: lockrank.h) guards proc.live and, while it runs, the
+ * session's records, dep pool, side table, key tables and arena. Writing (chipsim, profwrite)
+ * happens on prof_end's thread after the session is taken off live.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/model.h"
-#include "../engine/engine.h"
+#include "../common/common.h"
+#include "../platform/platform.h"
 #include "profile.h"
 
 #define CHUNK_BITS 12
@@ -96,101 +111,128 @@ struct prof_side {
     uint64_t ptrs[PROF_MAX_PTRS];
 };
 
-static plat_spin prof_lock;
-static struct prof_rec *rec_chunks[MAX_CHUNKS];
-static struct prof_times *time_chunks[MAX_CHUNKS];
-static uint32_t nentries;                 /* entries made, under prof_lock */
-static struct dep_node *deps;             /* the dep pool; index 0 unused */
-static uint32_t ndeps, cap_deps;
-static struct prof_side *sides;
-static uint32_t nsides, cap_sides;
-static struct prof_entry *entries;        /* the expanded entries, from prof_end to the next begin */
-static char out_dir[4096];
-static bool block_dim;
-static bool running;                      /* under prof_lock */
-static uint32_t next_thread;              /* host thread indices handed out */
-static uint64_t begin_ns;
-/* Issue times of eager tasks are ticks (plat_ticks: cheaper than the clock
- * on the launch path), mapped to ns with the pairs read at begin and end. */
-static uint64_t begin_ticks, stop_ns, stop_ticks;
-
 /* Names (kernels, markers) and declared costs are copied into an arena of
- * chunks that never move, so records point at them until the next profile
- * begins; a table by kernel object answers a kernel's next launches
- * without copying. */
+ * chunks that never move, so records point at them until the session is
+ * freed; a table by kernel object answers a kernel's next launches without
+ * copying, and one by model keeps the end of its newest run. */
 #define ARENA_CHUNK 65536
 struct arena_chunk {
     struct arena_chunk *next;
     size_t used;
     _Alignas(8) char text[ARENA_CHUNK];
 };
-struct name_slot {
-    const void *key;
-    uint32_t gen;       /* the kernel object's generation when copied */
-    const char *name;
-    const aclcpuKernelCost *cost; /* the newest cost copied, or NULL */
+struct key_slot {
+    const void *key;    /* the object (kernel, model): compared, never followed */
+    uint32_t gen;       /* the object's generation when the slot was filled */
+    uint32_t last_end;  /* models: the entry of the newest run's end */
+    const char *name;   /* kernels: the profile's copy of the name */
+    const aclcpuKernelCost *cost; /* kernels: the newest cost copied, or NULL */
 };
-static struct arena_chunk *arena;
-static struct name_slot *name_table;
-static uint32_t name_cap, name_used;
+struct key_table {
+    struct key_slot *slots;
+    uint32_t cap, used;
+};
 
-/* The calling host thread's index and its last sync entry; epoch tells a
- * value from an earlier profile, which is reset. Read at every profiled
+/* One profile, from prof_begin to the end of prof_end. */
+struct prof_session {
+    uint32_t nentries;                /* entries made */
+    struct dep_node *deps;            /* the dep pool; index 0 unused */
+    uint32_t ndeps, cap_deps;
+    struct prof_side *sides;
+    uint32_t nsides, cap_sides;
+    struct prof_entry *entries;       /* the expanded entries, made by prof_end */
+    size_t entries_cap;
+    struct arena_chunk *arena;
+    struct key_table kernels, models;
+    struct key_slot *last_kernel;     /* the slot of the last kernel launched, or NULL */
+    struct prof_soc soc;
+    uint32_t next_thread;             /* host thread indices handed out */
+    uint32_t epoch;                   /* tells this session's thread indices from older ones */
+    bool block_dim;
+    /* Issue times of eager tasks are ticks (plat_ticks: cheaper than the
+     * clock on the launch path), mapped to ns with the pairs read at begin
+     * and end. */
+    uint64_t begin_ns, begin_ticks, stop_ns, stop_ticks;
+    char out_dir[4096];
+};
+
+/* The process-wide part, all a session does not own (see the top). */
+static struct {
+    plat_spin lock;                       /* prof_lock: a leaf */
+    struct prof_session *live;            /* the running session, under lock */
+    /* The session prof_end is writing: what chipsim and profwrite read
+     * through prof_entry and its kin. prof_end's thread only (one stop at
+     * a time: the API's lock, or the process's exit). */
+    struct prof_session *writing;
+    uint32_t epoch;                       /* sessions begun, under lock */
+    bool env_profile;                     /* ACLCPU_PROFILE's session runs, under lock */
+    bool collecting;                      /* aclprofInit .. aclprofFinalize, under lock */
+    /* The chunks of records and times, by id, kept from one session to the
+     * next; a session zeroes the times the previous one used. */
+    uint32_t times_used;                  /* entries whose times may be dirty, under lock */
+    struct prof_rec *recs[MAX_CHUNKS];
+    struct prof_times *times[MAX_CHUNKS];
+    /* The last session's expanded entries (prof_end's thread only), kept
+     * for the next: freeing megabytes when a profile stops gives them back
+     * to the system, and the program's next launches fault the heap in
+     * again (measured: unprofiled launches twice as slow for a while). */
+    struct prof_entry *spare;
+    size_t spare_cap;
+} proc;
+
+/* The calling host thread's index and its last sync entry; tls_epoch tells
+ * a value from an earlier session, which is reset. Read at every profiled
  * launch: initial-exec spares the __tls_get_addr call of a shared library
  * (12 bytes of static TLS). */
 static _Thread_local uint32_t tls_thread __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t tls_last_sync __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t tls_epoch __attribute__((tls_model("initial-exec")));
-static uint32_t epoch;
 
-__attribute__((constructor)) static void prof_init(void) { plat_spin_init(&prof_lock, LOCK_PROF); }
+__attribute__((constructor)) static void prof_init(void) { plat_spin_init(&proc.lock, LOCK_PROF); }
 
-static struct prof_rec *rec(uint32_t id) { return &rec_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
-static struct prof_times *prof_times(uint32_t id) { return &time_chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
+static struct prof_rec *rec(uint32_t id) { return &proc.recs[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
+static struct prof_times *prof_times(uint32_t id) { return &proc.times[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
 
-struct prof_entry *prof_entry(uint32_t id) { return &entries[id]; }
+struct prof_entry *prof_entry(uint32_t id) { return &proc.writing->entries[id]; }
 
-uint32_t prof_count(void) { return entries != NULL ? nentries : 0; }
+uint32_t prof_count(void) { return proc.writing != NULL && proc.writing->entries != NULL ? proc.writing->nentries : 0; }
 
-/* A flag that prof_lock guards, read under it. */
-static bool locked_flag(const bool *flag)
+bool prof_running(void)
 {
-    bool v;
-    plat_spin_lock(&prof_lock);
-    v = *flag;
-    plat_spin_unlock(&prof_lock);
-    return v;
+    bool on;
+    plat_spin_lock(&proc.lock);
+    on = proc.live != NULL;
+    plat_spin_unlock(&proc.lock);
+    return on;
 }
 
-bool prof_running(void) { return locked_flag(&running); }
-
-/* ---- the arena and the kernel table ------------------------------------------------ */
+/* ---- the arena and the key tables --------------------------------------------------- */
 
 /* Called with prof_lock held: n bytes (8-aligned) in the arena, or NULL. */
-static void *arena_alloc_locked(size_t n)
+static void *arena_alloc_locked(struct prof_session *ps, size_t n)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
+    PLAT_ASSERT_HELD(&proc.lock);
     void *out;
     n = (n + 7) & ~(size_t)7;
-    if (arena == NULL || arena->used + n > ARENA_CHUNK) {
+    if (ps->arena == NULL || ps->arena->used + n > ARENA_CHUNK) {
         struct arena_chunk *c = acl_malloc(sizeof(*c));
         if (c == NULL)
             return NULL;
-        c->next = arena;
+        c->next = ps->arena;
         c->used = 0;
-        arena = c;
+        ps->arena = c;
     }
-    out = arena->text + arena->used;
-    arena->used += n;
+    out = ps->arena->text + ps->arena->used;
+    ps->arena->used += n;
     return out;
 }
 
 /* Called with prof_lock held: a copy of s (at most 127 bytes kept), or NULL. */
-static const char *arena_copy_locked(const char *s)
+static const char *arena_copy_locked(struct prof_session *ps, const char *s)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
+    PLAT_ASSERT_HELD(&proc.lock);
     size_t n = strnlen(s, 127);
-    char *out = arena_alloc_locked(n + 1);
+    char *out = arena_alloc_locked(ps, n + 1);
     if (out != NULL) {
         memcpy(out, s, n);
         out[n] = '\0';
@@ -204,101 +246,103 @@ static uint32_t slot_of(const void *key, uint32_t cap)
     return (uint32_t)(h >> 32) & (cap - 1);
 }
 
-/* Called with prof_lock held: doubles the kernel table (false: out of memory). */
-static bool grow_names_locked(void)
+/* Called with prof_lock held: doubles table t (false: out of memory). */
+static bool grow_keys_locked(struct key_table *t)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    uint32_t cap = name_cap ? name_cap * 2 : 256;
-    struct name_slot *t = acl_calloc(cap, sizeof(*t));
-    if (t == NULL)
+    PLAT_ASSERT_HELD(&proc.lock);
+    uint32_t cap = t->cap ? t->cap * 2 : 256;
+    struct key_slot *n = acl_calloc(cap, sizeof(*n));
+    if (n == NULL)
         return false;
-    for (uint32_t i = 0; i < name_cap; i++) {
-        if (name_table[i].key == NULL)
+    for (uint32_t i = 0; i < t->cap; i++) {
+        if (t->slots[i].key == NULL)
             continue;
-        uint32_t j = slot_of(name_table[i].key, cap);
-        while (t[j].key != NULL)
+        uint32_t j = slot_of(t->slots[i].key, cap);
+        while (n[j].key != NULL)
             j = (j + 1) & (cap - 1);
-        t[j] = name_table[i];
+        n[j] = t->slots[i];
     }
-    acl_free(name_table);
-    name_table = t;
-    name_cap = cap;
+    acl_free(t->slots);
+    t->slots = n;
+    t->cap = cap;
     return true;
 }
 
-/* Called with prof_lock held: kernel kf's slot, filled with the profile's
- * copy of its name. The same object in the same generation has the same
- * name; a recycled one (another generation) gets a copy of its own. NULL
- * when out of memory. */
-static struct name_slot *kernel_slot_locked(const struct kfunc *kf)
+/* Called with prof_lock held: the slot of object key in generation gen;
+ * *fresh says it was (re)made empty here: a recycled object (another
+ * generation) is another object. NULL when out of memory. */
+static struct key_slot *key_slot_locked(struct key_table *t, const void *key, uint32_t gen, bool *fresh)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    /* Relaxed: a launch holds a live kernel; its generation does not move. */
-    uint32_t i, gen = atomic_load_explicit(&kf->hdr.gen, memory_order_relaxed);
-    if (name_used * 2 >= name_cap && !grow_names_locked())
+    PLAT_ASSERT_HELD(&proc.lock);
+    uint32_t i;
+    if (t->used * 2 >= t->cap && !grow_keys_locked(t))
         return NULL;
-    for (i = slot_of(kf, name_cap); name_table[i].key != NULL; i = (i + 1) & (name_cap - 1))
-        if (name_table[i].key == kf)
+    for (i = slot_of(key, t->cap); t->slots[i].key != NULL; i = (i + 1) & (t->cap - 1))
+        if (t->slots[i].key == key)
             break;
-    if (name_table[i].key == kf && name_table[i].gen == gen)
-        return &name_table[i];
-    if (name_table[i].key == NULL)
-        name_used++;
-    name_table[i] = (struct name_slot){kf, gen, arena_copy_locked(kf->name), NULL};
-    return &name_table[i];
+    *fresh = !(t->slots[i].key == key && t->slots[i].gen == gen);
+    if (!*fresh)
+        return &t->slots[i];
+    if (t->slots[i].key == NULL)
+        t->used++;
+    t->slots[i] = (struct key_slot){key, gen, 0, NULL, NULL};
+    return &t->slots[i];
+}
+
+/* Called with prof_lock held: kernel pt's slot, filled with the profile's
+ * copy of its name. The same object in the same generation has the same
+ * name. NULL when out of memory. */
+static struct key_slot *kernel_slot_locked(struct prof_session *ps, const struct prof_task *pt)
+{
+    PLAT_ASSERT_HELD(&proc.lock);
+    bool fresh;
+    struct key_slot *k = ps->last_kernel;
+    if (k != NULL && k->key == pt->object && k->gen == pt->object_gen)
+        return k; /* the kernel of the last launch: the common case, no hashing */
+    k = key_slot_locked(&ps->kernels, pt->object, pt->object_gen, &fresh);
+    if (k != NULL && fresh)
+        k->name = pt->name != NULL ? arena_copy_locked(ps, pt->name) : NULL;
+    ps->last_kernel = k; /* slots move only when the table grows, in the call above */
+    return k;
 }
 
 /* Called with prof_lock held: the profile's copy of the cost declared for
- * the kernel now (a launch takes the cost in force when it is issued), or
- * NULL for none. */
-static const aclcpuKernelCost *kernel_cost_locked(const struct kfunc *kf, struct name_slot *slot)
+ * the kernel at launch (a launch takes the cost in force when it is
+ * issued), or NULL for none. */
+static const aclcpuKernelCost *kernel_cost_locked(struct prof_session *ps, const struct prof_task *pt,
+                                                  struct key_slot *slot)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    aclcpuKernelCost c;
+    PLAT_ASSERT_HELD(&proc.lock);
     aclcpuKernelCost *copy;
-    if (!kfunc_cost(kf, &c))
+    if (pt->cost == NULL)
         return NULL;
-    if (slot != NULL && slot->cost != NULL && memcmp(slot->cost, &c, sizeof(c)) == 0)
+    if (slot != NULL && slot->cost != NULL && memcmp(slot->cost, pt->cost, sizeof(*pt->cost)) == 0)
         return slot->cost;
-    if ((copy = arena_alloc_locked(sizeof(c))) == NULL)
+    if ((copy = arena_alloc_locked(ps, sizeof(*copy))) == NULL)
         return NULL;
-    *copy = c;
+    *copy = *pt->cost;
     if (slot != NULL)
         slot->cost = copy;
     return copy;
 }
 
-/* Called with prof_lock held: forgets the names of the previous profile. */
-static void forget_names_locked(void)
-{
-    PLAT_ASSERT_HELD(&prof_lock);
-    while (arena != NULL) {
-        struct arena_chunk *next = arena->next;
-        acl_free(arena);
-        arena = next;
-    }
-    if (name_table != NULL)
-        memset(name_table, 0, name_cap * sizeof(*name_table));
-    name_used = 0;
-}
-
 /* ---- records ---------------------------------------------------------------------------- */
 
 /* Called with prof_lock held: a zeroed record (its times were zeroed when
- * the profile began), or 0 when memory is out. */
-static uint32_t alloc_locked(void)
+ * the session began), or 0 when memory is out. */
+static uint32_t alloc_locked(struct prof_session *ps)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    uint32_t id = nentries + 1; /* ids start at 1: 0 means none */
+    PLAT_ASSERT_HELD(&proc.lock);
+    uint32_t id = ps->nentries + 1; /* ids start at 1: 0 means none */
     uint32_t c = id >> CHUNK_BITS;
     struct prof_rec *r;
     if (c >= MAX_CHUNKS)
         return 0;
-    if (rec_chunks[c] == NULL && (rec_chunks[c] = acl_aligned_alloc(64, CHUNK * sizeof(struct prof_rec))) == NULL)
+    if (proc.recs[c] == NULL && (proc.recs[c] = acl_aligned_alloc(64, CHUNK * sizeof(struct prof_rec))) == NULL)
         return 0;
-    if (time_chunks[c] == NULL && (time_chunks[c] = acl_calloc(CHUNK, sizeof(struct prof_times))) == NULL)
+    if (proc.times[c] == NULL && (proc.times[c] = acl_calloc(CHUNK, sizeof(struct prof_times))) == NULL)
         return 0;
-    nentries = id;
+    ps->nentries = id;
     r = rec(id);
     memset(r, 0, sizeof(*r));
     r->model_id = UINT32_MAX;
@@ -307,51 +351,51 @@ static uint32_t alloc_locked(void)
 }
 
 /* Called with prof_lock held: the side record of id (made last), or NULL. */
-static struct prof_side *side_locked(uint32_t id)
+static struct prof_side *side_locked(struct prof_session *ps, uint32_t id)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    if (nsides > 0 && sides[nsides - 1].id == id)
-        return &sides[nsides - 1];
-    if (nsides == cap_sides) {
-        uint32_t c = cap_sides ? cap_sides * 2 : 256;
-        struct prof_side *n = acl_realloc(sides, c * sizeof(*n));
+    PLAT_ASSERT_HELD(&proc.lock);
+    if (ps->nsides > 0 && ps->sides[ps->nsides - 1].id == id)
+        return &ps->sides[ps->nsides - 1];
+    if (ps->nsides == ps->cap_sides) {
+        uint32_t c = ps->cap_sides ? ps->cap_sides * 2 : 256;
+        struct prof_side *n = acl_realloc(ps->sides, c * sizeof(*n));
         if (n == NULL)
             return NULL;
-        sides = n;
-        cap_sides = c;
+        ps->sides = n;
+        ps->cap_sides = c;
     }
-    sides[nsides] = (struct prof_side){id, 0, NULL, {0}};
-    return &sides[nsides++];
+    ps->sides[ps->nsides] = (struct prof_side){id, 0, NULL, {0}};
+    return &ps->sides[ps->nsides++];
 }
 
-/* Called with prof_lock held: the calling thread's index in this profile. */
-static void thread_locked(void)
+/* Called with prof_lock held: the calling thread's index in this session. */
+static void thread_locked(struct prof_session *ps)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    if (tls_epoch != epoch) {
-        tls_epoch = epoch;
-        tls_thread = ++next_thread;
+    PLAT_ASSERT_HELD(&proc.lock);
+    if (tls_epoch != ps->epoch) {
+        tls_epoch = ps->epoch;
+        tls_thread = ++ps->next_thread;
         tls_last_sync = 0;
     }
 }
 
 /* Called with prof_lock held. */
-static void add_dep_locked(uint32_t entry, uint32_t target)
+static void add_dep_locked(struct prof_session *ps, uint32_t entry, uint32_t target)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
+    PLAT_ASSERT_HELD(&proc.lock);
     struct prof_rec *r = rec(entry);
     if (target == 0)
         return;
-    if (ndeps + 1 >= cap_deps) {
-        uint32_t c = cap_deps ? cap_deps * 2 : 1024;
-        struct dep_node *d = acl_realloc(deps, c * sizeof(*d));
+    if (ps->ndeps + 1 >= ps->cap_deps) {
+        uint32_t c = ps->cap_deps ? ps->cap_deps * 2 : 1024;
+        struct dep_node *d = acl_realloc(ps->deps, c * sizeof(*d));
         if (d == NULL)
             return; /* the model loses one edge; the run is not affected */
-        deps = d;
-        cap_deps = c;
+        ps->deps = d;
+        ps->cap_deps = c;
     }
-    deps[++ndeps] = (struct dep_node){target, r->dep_head};
-    r->dep_head = ndeps;
+    ps->deps[++ps->ndeps] = (struct dep_node){target, r->dep_head};
+    r->dep_head = ps->ndeps;
 }
 
 uint32_t prof_dep_first(uint32_t entry, uint32_t *cursor)
@@ -365,53 +409,70 @@ uint32_t prof_dep_next(uint32_t *cursor)
     uint32_t at = *cursor;
     if (at == 0)
         return 0;
-    *cursor = deps[at].next;
-    return deps[at].target;
+    *cursor = proc.writing->deps[at].next;
+    return proc.writing->deps[at].target;
 }
 
-const struct soc_profile *prof_soc(void)
-{
-    struct device *d = device_get(0);
-    return d != NULL && d->soc != NULL ? d->soc : soc_default();
-}
+const struct prof_soc *prof_soc(void) { return &proc.writing->soc; }
 
 /* ---- start and stop ---------------------------------------------------------------- */
 
-/* Called with prof_lock held: the times of the previous profile's entries
+/* Called with prof_lock held: the times of the previous session's entries
  * are zeroed here, not when an entry is made: the issuing thread must not
  * write the cache lines executors are writing the times of tasks just
  * before into (they hold about two entries' times each). */
 static void zero_times_locked(void)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    for (uint32_t c = 0; nentries > 0 && c <= (nentries >> CHUNK_BITS) && c < MAX_CHUNKS; c++)
-        if (time_chunks[c] != NULL)
-            memset(time_chunks[c], 0, CHUNK * sizeof(**time_chunks));
+    PLAT_ASSERT_HELD(&proc.lock);
+    for (uint32_t c = 0; proc.times_used > 0 && c <= (proc.times_used >> CHUNK_BITS) && c < MAX_CHUNKS; c++)
+        if (proc.times[c] != NULL)
+            memset(proc.times[c], 0, CHUNK * sizeof(**proc.times));
+    proc.times_used = 0;
 }
 
-aclError prof_begin(const char *dir, bool block_dim_names)
+static void session_free(struct prof_session *ps)
 {
-    plat_spin_lock(&prof_lock);
-    if (running) {
-        plat_spin_unlock(&prof_lock);
+    while (ps->arena != NULL) {
+        struct arena_chunk *next = ps->arena->next;
+        acl_free(ps->arena);
+        ps->arena = next;
+    }
+    acl_free(ps->kernels.slots);
+    acl_free(ps->models.slots);
+    acl_free(ps->deps);
+    acl_free(ps->sides);
+    if (ps->entries != NULL) { /* kept for the next session (see proc.spare) */
+        acl_free(proc.spare);
+        proc.spare = ps->entries;
+        proc.spare_cap = ps->entries_cap;
+    }
+    acl_free(ps);
+}
+
+aclError prof_begin(const char *dir, bool block_dim_names, const struct prof_soc *soc)
+{
+    struct prof_session *ps;
+    if (prof_running())
+        return ACL_ERROR_PROF_ALREADY_RUN;
+    if (strlen(dir) >= sizeof(ps->out_dir))
+        return ACL_ERROR_INVALID_FILE; /* cut, the files would go elsewhere */
+    if ((ps = acl_calloc(1, sizeof(*ps))) == NULL)
+        return ACL_ERROR_PROFILING_FAILURE;
+    snprintf(ps->out_dir, sizeof(ps->out_dir), "%s", dir);
+    ps->block_dim = block_dim_names;
+    ps->soc = *soc;
+    plat_spin_lock(&proc.lock);
+    if (proc.live != NULL) { /* another thread began one meanwhile */
+        plat_spin_unlock(&proc.lock);
+        session_free(ps);
         return ACL_ERROR_PROF_ALREADY_RUN;
     }
-    if (strlen(dir) >= sizeof(out_dir)) {
-        plat_spin_unlock(&prof_lock);
-        return ACL_ERROR_INVALID_FILE; /* cut, the files would go elsewhere */
-    }
-    forget_names_locked();
     zero_times_locked();
-    acl_free(entries);
-    entries = NULL;
-    nentries = ndeps = nsides = next_thread = 0;
-    epoch++;
-    snprintf(out_dir, sizeof(out_dir), "%s", dir);
-    block_dim = block_dim_names;
-    begin_ns = plat_now_ns();
-    begin_ticks = plat_ticks();
-    running = true;
-    plat_spin_unlock(&prof_lock);
+    ps->epoch = ++proc.epoch;
+    ps->begin_ns = plat_now_ns();
+    ps->begin_ticks = plat_ticks();
+    proc.live = ps;
+    plat_spin_unlock(&proc.lock);
     atomic_store_explicit(&prof_active_flag, true, memory_order_relaxed);
     return ACL_SUCCESS;
 }
@@ -450,19 +511,19 @@ static void expand_kernel(struct prof_entry *e, const struct prof_rec *r)
     }
 }
 
-static bool is_event_kind(uint8_t kind) { return kind >= TASK_EVENT_RECORD && kind <= TASK_NOTIFY_WAIT; }
+static bool is_event_kind(uint8_t kind) { return kind >= PK_EVENT_RECORD && kind <= PK_NOTIFY_WAIT; }
 
 /* The record's kind-specific part, into e. */
 static void expand_payload(struct prof_entry *e, const struct prof_rec *r)
 {
-    if (r->kind == TASK_KERNEL) {
+    if (r->kind == PK_KERNEL) {
         expand_kernel(e, r);
     } else if (is_event_kind(r->kind) || (r->kind == PK_HOST_SYNC && r->n != UINT32_MAX)) {
         e->ev = r->u.e.ev;
         e->gen = r->u.e.gen;
         e->ev_objgen = r->x.objgen;
         e->ev_id = (int32_t)r->n;
-    } else if (r->kind == TASK_COPY || r->kind == TASK_SET || r->kind == PK_CMO) {
+    } else if (r->kind == PK_COPY || r->kind == PK_SET || r->kind == PK_CMO) {
         e->bytes = r->u.c.bytes;
         e->addr = r->u.c.addr;
     } else if (r->kind == PK_STEP_START || r->kind == PK_STEP_END) {
@@ -473,18 +534,19 @@ static void expand_payload(struct prof_entry *e, const struct prof_rec *r)
 }
 
 /* A tick of plat_ticks() as monotonic ns (the two clocks were read
- * together when the profile began and when it ended). */
-static uint64_t ticks_ns(uint64_t ticks)
+ * together when the session began and when it ended). */
+static uint64_t ticks_ns(const struct prof_session *ps, uint64_t ticks)
 {
     double per_tick;
-    if (stop_ticks <= begin_ticks || stop_ns <= begin_ns)
+    if (ps->stop_ticks <= ps->begin_ticks || ps->stop_ns <= ps->begin_ns)
         return ticks; /* no TSC: ticks are ns */
-    per_tick = (double)(stop_ns - begin_ns) / (double)(stop_ticks - begin_ticks);
-    return begin_ns + (uint64_t)((double)(int64_t)(ticks - begin_ticks) * per_tick);
+    per_tick = (double)(ps->stop_ns - ps->begin_ns) / (double)(ps->stop_ticks - ps->begin_ticks);
+    return ps->begin_ns + (uint64_t)((double)(int64_t)(ticks - ps->begin_ticks) * per_tick);
 }
 
 /* One entry from its record and times. */
-static void expand_one(struct prof_entry *e, const struct prof_rec *r, const struct prof_times *t)
+static void expand_one(const struct prof_session *ps, struct prof_entry *e, const struct prof_rec *r,
+                       const struct prof_times *t)
 {
     e->kind = r->kind;
     e->engine = r->engine;
@@ -498,7 +560,7 @@ static void expand_one(struct prof_entry *e, const struct prof_rec *r, const str
     e->host_thread = r->host_thread;
     e->host_dep = r->host_dep;
     e->dep_head = r->dep_head;
-    e->issue_ns = r->ticked ? ticks_ns(r->issue) : r->issue;
+    e->issue_ns = r->ticked ? ticks_ns(ps, r->issue) : r->issue;
     e->worker = t->done ? t->worker : -1;
     expand_payload(e, r);
     if (t->done) {
@@ -514,47 +576,70 @@ static void expand_one(struct prof_entry *e, const struct prof_rec *r, const str
 }
 
 /* The records, their times and side records, into the entries. */
-static bool expand(uint32_t n)
+static bool expand(struct prof_session *ps)
 {
-    entries = acl_calloc((size_t)n + 1, sizeof(*entries));
-    if (entries == NULL)
+    uint32_t n = ps->nentries;
+    if (proc.spare != NULL && proc.spare_cap >= (size_t)n + 1) {
+        ps->entries = proc.spare;
+        ps->entries_cap = proc.spare_cap;
+        proc.spare = NULL;
+        memset(ps->entries, 0, ((size_t)n + 1) * sizeof(*ps->entries));
+    } else {
+        ps->entries = acl_calloc((size_t)n + 1, sizeof(*ps->entries));
+        ps->entries_cap = (size_t)n + 1;
+    }
+    if (ps->entries == NULL)
         return false;
     for (uint32_t id = 1; id <= n; id++)
-        expand_one(&entries[id], rec(id), prof_times(id));
-    for (uint32_t i = 0; i < nsides; i++) {
-        struct prof_entry *e = &entries[sides[i].id];
-        if (sides[i].name != NULL)
-            e->name = sides[i].name;
-        e->nptrs = sides[i].nptrs;
-        memcpy(e->ptrs, sides[i].ptrs, sizeof(e->ptrs));
+        expand_one(ps, &ps->entries[id], rec(id), prof_times(id));
+    for (uint32_t i = 0; i < ps->nsides; i++) {
+        const struct prof_side *sd = &ps->sides[i];
+        struct prof_entry *e = &ps->entries[sd->id];
+        if (sd->name != NULL)
+            e->name = sd->name;
+        e->nptrs = sd->nptrs;
+        memcpy(e->ptrs, sd->ptrs, sizeof(e->ptrs));
     }
     return true;
+}
+
+/* Models the session and writes its files (prof_end's thread). */
+static aclError write_session(struct prof_session *ps, char *why, size_t cap)
+{
+    aclError err;
+    if (!drain_in_flight(ps->nentries))
+        LOGW("profile: tasks still running after 10 s; their entries are left out of the model");
+    if (!expand(ps)) {
+        snprintf(why, cap, "out of memory expanding %u profile entries", ps->nentries);
+        return ACL_ERROR_PROFILING_FAILURE;
+    }
+    proc.writing = ps;
+    chipsim_run();
+    err = profwrite_all(ps->out_dir, ps->block_dim, why, cap);
+    proc.writing = NULL;
+    return err;
 }
 
 aclError prof_end(char *why, size_t cap)
 {
     aclError err;
-    uint32_t n;
-    plat_spin_lock(&prof_lock);
-    if (!running) {
-        plat_spin_unlock(&prof_lock);
+    struct prof_session *ps;
+    plat_spin_lock(&proc.lock);
+    ps = proc.live;
+    proc.live = NULL;
+    if (ps != NULL) {
+        ps->stop_ns = plat_now_ns();
+        ps->stop_ticks = plat_ticks();
+        proc.times_used = ps->nentries; /* the next session zeroes them */
+    }
+    plat_spin_unlock(&proc.lock);
+    if (ps == NULL) {
         snprintf(why, cap, "no profile is running");
         return ACL_ERROR_PROF_NOT_RUN;
     }
-    running = false;
-    n = nentries;
-    stop_ns = plat_now_ns();
-    stop_ticks = plat_ticks();
-    plat_spin_unlock(&prof_lock);
     atomic_store_explicit(&prof_active_flag, false, memory_order_relaxed);
-    if (!drain_in_flight(n))
-        LOGW("profile: tasks still running after 10 s; their entries are left out of the model");
-    if (!expand(n)) {
-        snprintf(why, cap, "out of memory expanding %u profile entries", n);
-        return ACL_ERROR_PROFILING_FAILURE;
-    }
-    chipsim_run();
-    err = profwrite_all(out_dir, block_dim, why, cap);
+    err = write_session(ps, why, cap);
+    session_free(ps);
     return err;
 }
 
@@ -566,12 +651,12 @@ aclError prof_end(char *why, size_t cap)
  * not read from HBM again). Only kernels with declared HBM bytes need
  * them. Words are not looked up in the allocation table: executors (model
  * runs) come here too. */
-static void scan_args_locked(uint32_t id, const struct task *t)
+static void scan_args_locked(struct prof_session *ps, uint32_t id, const struct prof_task *pt)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    const unsigned char *a = task_kernel_args(t);
-    struct prof_side *sd = side_locked(id);
-    for (uint32_t off = 0; sd != NULL && off + sizeof(uint64_t) <= t->u.kernel.args_size && off < 256 &&
+    PLAT_ASSERT_HELD(&proc.lock);
+    const unsigned char *a = pt->args;
+    struct prof_side *sd = side_locked(ps, id);
+    for (uint32_t off = 0; sd != NULL && off + sizeof(uint64_t) <= pt->args_size && off < 256 &&
                            sd->nptrs < PROF_MAX_PTRS;
          off += sizeof(uint64_t)) {
         uint64_t v;
@@ -582,247 +667,230 @@ static void scan_args_locked(uint32_t id, const struct task *t)
 }
 
 /* Called with prof_lock held. */
-static void fill_kernel(uint32_t id, struct prof_rec *r, const struct task *t)
+static void fill_kernel(struct prof_session *ps, uint32_t id, struct prof_rec *r, const struct prof_task *pt)
 {
-    const struct kfunc *kf = t->u.kernel.kf;
-    struct name_slot *slot = kf != NULL ? kernel_slot_locked(kf) : NULL;
-    r->engine = t->u.kernel.engine;
-    r->sched = t->u.kernel.schedule_mode;
-    r->n = t->u.kernel.blocks;
-    r->x.limit[0] = t->u.kernel.core_limit[0];
-    r->x.limit[1] = t->u.kernel.core_limit[1];
-    r->u.k.name = slot != NULL ? slot->name : kf != NULL ? arena_copy_locked(kf->name) : NULL;
-    r->u.k.cost = kf != NULL ? kernel_cost_locked(kf, slot) : NULL;
+    struct key_slot *slot = pt->object != NULL ? kernel_slot_locked(ps, pt) : NULL;
+    r->engine = pt->engine;
+    r->sched = pt->sched;
+    r->n = pt->blocks;
+    r->x.limit[0] = pt->limit[0];
+    r->x.limit[1] = pt->limit[1];
+    r->u.k.name = slot != NULL ? slot->name : pt->name != NULL ? arena_copy_locked(ps, pt->name) : NULL;
+    r->u.k.cost = kernel_cost_locked(ps, pt, slot);
     if (r->u.k.cost != NULL && r->u.k.cost->hbmBytes != 0)
-        scan_args_locked(id, t);
+        scan_args_locked(ps, id, pt);
 }
 
-/* Called with prof_lock held: the key of the record an event task or sync
- * makes or waits for. */
-static void event_key(struct prof_rec *r, struct event *ev, uint64_t gen)
+/* The key of the record an event task or sync makes or waits for. */
+static void event_key(struct prof_rec *r, const struct prof_event_key *key)
 {
-    r->u.e.ev = ev;
-    r->u.e.gen = gen;
-    r->x.objgen = atomic_load_explicit(&ev->hdr.gen, memory_order_relaxed);
-    r->n = (uint32_t)atomic_load_explicit(&ev->id, memory_order_relaxed);
+    r->u.e.ev = key->ev;
+    r->u.e.gen = key->gen;
+    r->x.objgen = key->objgen;
+    r->n = (uint32_t)key->id;
 }
 
 /* Called with prof_lock held: fills what a task of each kind tells the model. */
-static void fill_task(uint32_t id, struct prof_rec *r, const struct task *t)
+static void fill_task(struct prof_session *ps, uint32_t id, struct prof_rec *r, const struct prof_task *pt)
 {
-    switch (t->kind) {
-    case TASK_KERNEL:
-        fill_kernel(id, r, t);
+    switch (pt->kind) {
+    case PK_KERNEL:
+        fill_kernel(ps, id, r, pt);
         break;
-    case TASK_COPY:
-        r->u.c.bytes = t->u.copy.count;
-        r->copy_dir = t->u.copy.dir;
+    case PK_COPY:
+        r->u.c.bytes = pt->bytes;
+        r->copy_dir = pt->copy_dir;
         break;
-    case TASK_SET:
-        r->u.c.bytes = t->u.set.count;
+    case PK_SET:
+        r->u.c.bytes = pt->bytes;
         break;
-    case TASK_CMO:
-        r->kind = PK_CMO;
-        r->cmo_type = t->u.cmo.type;
-        r->u.c.addr = (uint64_t)(uintptr_t)t->u.cmo.addr;
-        r->u.c.bytes = t->u.cmo.size;
+    case PK_CMO:
+        r->cmo_type = pt->cmo_type;
+        r->u.c.addr = pt->addr;
+        r->u.c.bytes = pt->bytes;
         break;
-    case TASK_MARK:
-        r->kind = PK_MARK;
-        r->u.name = t->u.mark.msg != NULL ? arena_copy_locked(t->u.mark.msg) : NULL;
+    case PK_MARK:
+        r->u.name = pt->name != NULL ? arena_copy_locked(ps, pt->name) : NULL;
         break;
-    case TASK_STEP:
-        r->kind = t->u.step.end ? PK_STEP_END : PK_STEP_START;
-        r->u.gen = t->u.step.index;
+    case PK_STEP_START:
+    case PK_STEP_END:
+        r->u.gen = pt->step;
         break;
-    case TASK_EVENT_RECORD:
-    case TASK_EVENT_WAIT:
-    case TASK_EVENT_RESET:
-    case TASK_NOTIFY_RECORD:
-    case TASK_NOTIFY_WAIT:
-        event_key(r, t->u.event.ev, t->u.event.gen);
+    case PK_EVENT_RECORD:
+    case PK_EVENT_WAIT:
+    case PK_EVENT_RESET:
+    case PK_NOTIFY_RECORD:
+    case PK_NOTIFY_WAIT:
+        event_key(r, &pt->ev);
         break;
     default:
         break;
     }
 }
 
-/* Called with prof_lock held: the record of an eager task on s. */
-static uint32_t task_entry_locked(struct stream *s, const struct task *t)
+/* Called with prof_lock held: the record of an eager task. */
+static uint32_t task_entry_locked(struct prof_session *ps, const struct prof_task *pt)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    uint32_t id = alloc_locked();
+    PLAT_ASSERT_HELD(&proc.lock);
+    uint32_t id = alloc_locked(ps);
     struct prof_rec *r;
     if (id == 0)
         return 0;
-    thread_locked();
+    thread_locked(ps);
     r = rec(id);
-    r->kind = t->kind;
-    r->device = (uint8_t)s->dev->id;
-    r->stream_id = s->id;
-    r->task_id = (uint32_t)s->issued; /* s->lock held: stream_commit counted t just now */
+    r->kind = pt->kind;
+    r->device = (uint8_t)pt->device;
+    r->stream_id = pt->stream_id;
+    r->task_id = pt->task_id;
     r->host_thread = tls_thread;
     r->host_dep = tls_last_sync;
     r->issue = plat_ticks();
     r->ticked = 1;
-    fill_task(id, r, t);
+    if (ACLCPU_LIKELY(pt->kind == PK_KERNEL)) /* the launch path: no switch */
+        fill_kernel(ps, id, r, pt);
+    else
+        fill_task(ps, id, r, pt);
     return id;
 }
 
-/* Called with prof_lock held: a model run's end record after its begin. */
-static void run_entries_locked(struct task *t, uint32_t begin)
+/* Called with prof_lock held: a model run's end record after its begin;
+ * runs of one model are serialised, so its begin comes after the model's
+ * previous run's end. Returns the end's id, or 0. */
+static uint32_t run_entries_locked(struct prof_session *ps, const struct prof_task *pt, uint32_t begin)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    struct model *m = t->u.model.m;
-    uint32_t end = alloc_locked();
+    PLAT_ASSERT_HELD(&proc.lock);
+    bool fresh;
+    struct key_slot *m = key_slot_locked(&ps->models, pt->object, pt->object_gen, &fresh);
+    uint32_t end = alloc_locked(ps);
     struct prof_rec *b = rec(begin);
     b->kind = PK_RUN_BEGIN;
-    b->model_id = m->hdr.index;
-    add_dep_locked(begin, m->prof_last_end); /* runs of one model are serialised */
+    b->model_id = pt->model_id;
+    add_dep_locked(ps, begin, m != NULL ? m->last_end : 0);
     if (end == 0)
-        return;
+        return 0;
     *rec(end) = *b;
     rec(end)->kind = PK_RUN_END;
     rec(end)->dep_head = 0;
-    t->u.model.prof_end = end;
-    m->prof_last_end = end;
+    if (m != NULL)
+        m->last_end = end;
+    return end;
 }
 
-void prof_issue_locked(struct stream *s, struct task *t)
-{
-    PLAT_ASSERT_HELD(&s->lock);
-    uint32_t id;
-    plat_spin_lock(&prof_lock);
-    id = running ? task_entry_locked(s, t) : 0;
-    if (id != 0 && t->kind == TASK_MODEL_RUN)
-        run_entries_locked(t, id);
-    plat_spin_unlock(&prof_lock);
-    if (id == 0)
-        return;
-    t->prof_id = id;
-    s->prof_last = t->kind == TASK_MODEL_RUN && t->u.model.prof_end != 0 ? t->u.model.prof_end : id;
-}
-
-uint32_t prof_stream_last(struct stream *s)
+uint32_t prof_issue(const struct prof_task *pt, uint32_t *run_end)
 {
     uint32_t id;
-    plat_spin_lock(&s->lock);
-    id = s->prof_last;
-    plat_spin_unlock(&s->lock);
+    plat_spin_lock(&proc.lock);
+    id = proc.live != NULL ? task_entry_locked(proc.live, pt) : 0;
+    *run_end = id != 0 && pt->kind == PK_MODEL_RUN ? run_entries_locked(proc.live, pt, id) : 0;
+    plat_spin_unlock(&proc.lock);
     return id;
 }
 
-void prof_task_started(struct task *t)
+void prof_task_started(uint32_t id, int worker)
 {
-    struct prof_times *tm = prof_times(t->prof_id);
+    struct prof_times *tm = prof_times(id);
     if (tm->start_ns == 0) { /* a parked wait starts again when released */
         tm->start_ns = plat_now_ns();
-        tm->worker = engine_worker_index();
+        tm->worker = worker;
     }
 }
 
-void prof_kernel_busy(struct task *t, uint64_t busy_ns) { prof_times(t->prof_id)->busy_ns = busy_ns; }
+void prof_kernel_busy(uint32_t id, uint64_t busy_ns) { prof_times(id)->busy_ns = busy_ns; }
 
-void prof_task_ended(struct task *t)
+void prof_task_ended(uint32_t id, uint32_t run_end)
 {
-    struct prof_times *tm = prof_times(t->prof_id);
+    struct prof_times *tm = prof_times(id);
     uint64_t now = plat_now_ns();
     if (tm->start_ns == 0)
         tm->start_ns = now;
     tm->end_ns = now;
     tm->done = 1;
-    if (t->kind == TASK_MODEL_RUN && t->u.model.prof_end != 0) {
-        struct prof_times *end = prof_times(t->u.model.prof_end);
+    if (run_end != 0) {
+        struct prof_times *end = prof_times(run_end);
         end->start_ns = end->end_ns = now;
         end->worker = tm->worker;
         end->done = 1;
     }
 }
 
-void prof_wait_took(struct task *t, uint64_t gen)
+void prof_wait_took(uint32_t id, uint64_t gen)
 {
-    struct prof_times *tm = prof_times(t->prof_id);
+    struct prof_times *tm = prof_times(id);
     tm->took_gen = gen;
     tm->took = 1;
 }
 
-void prof_task_released(struct task *t)
+void prof_task_released(uint32_t id, uint32_t run_end)
 {
-    struct prof_times *tm = prof_times(t->prof_id);
-    uint32_t end = t->kind == TASK_MODEL_RUN ? t->u.model.prof_end : 0;
-    t->prof_id = 0;
     /* Release: what we wrote is seen by prof_end (expand). Not done means
      * dropped: it never ran. */
-    if (end != 0)
-        atomic_store_explicit(&prof_times(end)->released, 1, memory_order_release);
-    atomic_store_explicit(&tm->released, 1, memory_order_release);
+    if (run_end != 0)
+        atomic_store_explicit(&prof_times(run_end)->released, 1, memory_order_release);
+    atomic_store_explicit(&prof_times(id)->released, 1, memory_order_release);
 }
 
 /* ---- model runs ------------------------------------------------------------------------ */
 
 /* Called with prof_lock held: an entry made done by its own thread (lane
  * tasks, host events): its times are written here. */
-static void times_done_locked(uint32_t id, uint64_t start_ns, uint64_t end_ns, uint64_t busy_ns)
+static void times_done_locked(uint32_t id, uint64_t start_ns, uint64_t end_ns, uint64_t busy_ns, int worker)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
+    PLAT_ASSERT_HELD(&proc.lock);
     struct prof_times *tm = prof_times(id);
     tm->start_ns = start_ns;
     tm->end_ns = end_ns;
     tm->busy_ns = busy_ns;
-    tm->worker = engine_worker_index();
+    tm->worker = worker;
     tm->done = 1;
     /* Relaxed: prof_end takes prof_lock before it reads. */
     atomic_store_explicit(&tm->released, 1, memory_order_relaxed);
 }
 
-uint32_t prof_lane_task(struct stream *runner, const struct task *rt, uint32_t model_id, uint64_t gen,
-                        uint32_t after, uint64_t start_ns, uint64_t end_ns, uint64_t busy_ns)
+uint32_t prof_lane_task(const struct prof_task *pt, uint32_t after, uint64_t start_ns, uint64_t end_ns,
+                        uint64_t busy_ns, int worker)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
-    id = running ? alloc_locked() : 0;
+    plat_spin_lock(&proc.lock);
+    id = proc.live != NULL ? alloc_locked(proc.live) : 0;
     if (id != 0) {
         struct prof_rec *r = rec(id);
-        r->kind = rt->kind;
-        r->device = (uint8_t)runner->dev->id;
-        r->stream_id = atomic_load_explicit(&runner->id, memory_order_relaxed);
-        r->task_id = ++runner->prof_seq; /* only the lane's player touches it */
-        r->model_id = model_id;
-        fill_task(id, r, rt);
-        if (is_event_kind(rt->kind))
-            r->u.e.gen = gen;
+        r->kind = pt->kind;
+        r->device = (uint8_t)pt->device;
+        r->stream_id = pt->stream_id;
+        r->task_id = pt->task_id;
+        r->model_id = pt->model_id;
+        fill_task(proc.live, id, r, pt);
         r->issue = start_ns;
-        times_done_locked(id, start_ns, end_ns, busy_ns);
-        add_dep_locked(id, after);
+        times_done_locked(id, start_ns, end_ns, busy_ns, worker);
+        add_dep_locked(proc.live, id, after);
     }
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
     return id;
 }
 
 void prof_run_lane_ended(uint32_t run_end, uint32_t last)
 {
-    plat_spin_lock(&prof_lock);
-    if (run_end != 0 && run_end <= nentries && running)
-        add_dep_locked(run_end, last);
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    if (proc.live != NULL && run_end != 0 && run_end <= proc.live->nentries)
+        add_dep_locked(proc.live, run_end, last);
+    plat_spin_unlock(&proc.lock);
 }
 
 /* ---- host ------------------------------------------------------------------------------- */
 
-/* Called with prof_lock held. */
+/* Called with prof_lock held: a host entry of the running session, or 0. */
 static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end)
 {
-    PLAT_ASSERT_HELD(&prof_lock);
-    uint32_t id = running ? alloc_locked() : 0;
+    PLAT_ASSERT_HELD(&proc.lock);
+    uint32_t id = proc.live != NULL ? alloc_locked(proc.live) : 0;
     if (id != 0) {
         struct prof_rec *r = rec(id);
-        thread_locked();
+        thread_locked(proc.live);
         r->kind = kind;
         r->host_thread = tls_thread;
         r->host_dep = tls_last_sync;
         r->issue = start;
-        times_done_locked(id, start, end, 0);
-        prof_times(id)->worker = -1;
+        times_done_locked(id, start, end, 0, -1);
     }
     return id;
 }
@@ -830,42 +898,42 @@ static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end)
 static uint32_t host_entry(uint8_t kind, const char *name, uint64_t start, uint64_t end)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
+    plat_spin_lock(&proc.lock);
     id = host_entry_locked(kind, start, end);
     if (id != 0)
-        rec(id)->u.name = name != NULL ? arena_copy_locked(name) : NULL;
-    plat_spin_unlock(&prof_lock);
+        rec(id)->u.name = name != NULL ? arena_copy_locked(proc.live, name) : NULL;
+    plat_spin_unlock(&proc.lock);
     return id;
 }
 
 void prof_host_sync(const char *api, const uint32_t *dep, unsigned n, uint64_t start_ns, uint64_t end_ns)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
+    plat_spin_lock(&proc.lock);
     id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns);
     if (id != 0) {
-        rec(id)->u.name = arena_copy_locked(api);
+        rec(id)->u.name = arena_copy_locked(proc.live, api);
         rec(id)->n = UINT32_MAX; /* no event: the deps say what it waited for */
         for (unsigned i = 0; i < n; i++)
-            add_dep_locked(id, dep[i]);
+            add_dep_locked(proc.live, id, dep[i]);
         tls_last_sync = id;
     }
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
 }
 
-void prof_host_sync_event(const char *api, struct event *ev, uint64_t gen, uint64_t start_ns, uint64_t end_ns)
+void prof_host_sync_event(const char *api, const struct prof_event_key *key, uint64_t start_ns, uint64_t end_ns)
 {
     uint32_t id;
-    plat_spin_lock(&prof_lock);
+    plat_spin_lock(&proc.lock);
     id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns);
     if (id != 0) {
-        struct prof_side *sd = side_locked(id);
-        event_key(rec(id), ev, gen);
+        struct prof_side *sd = side_locked(proc.live, id);
+        event_key(rec(id), key);
         if (sd != NULL)
-            sd->name = arena_copy_locked(api);
+            sd->name = arena_copy_locked(proc.live, api);
         tls_last_sync = id;
     }
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
 }
 
 void prof_host_mark(const char *msg, uint64_t ns) { (void)host_entry(PK_HOST_MARK, msg, ns, ns); }
@@ -874,44 +942,69 @@ uint32_t prof_host_range_begin(const char *msg, uint64_t ns) { return host_entry
 
 void prof_host_range_end(uint32_t id, uint64_t ns)
 {
-    plat_spin_lock(&prof_lock);
-    if (id != 0 && id <= nentries && running)
+    plat_spin_lock(&proc.lock);
+    if (proc.live != NULL && id != 0 && id <= proc.live->nentries)
         prof_times(id)->end_ns = ns;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_unlock(&proc.lock);
 }
 
-uint64_t prof_begin_ns(void) { return begin_ns; }
-
 /* ---- ACLCPU_PROFILE and options ------------------------------------------------------------ */
-
-static bool env_profile; /* under prof_lock */
 
 bool prof_block_dim_names(void)
 {
     return config_is(CFG_PROFILE_BLOCK_DIM, "1");
 }
 
-bool prof_env_active(void) { return locked_flag(&env_profile); }
+bool prof_env_active(void)
+{
+    bool on;
+    plat_spin_lock(&proc.lock);
+    on = proc.env_profile;
+    plat_spin_unlock(&proc.lock);
+    return on;
+}
+
+/* The user asked for a profile by setting ACLCPU_PROFILE: when none will
+ * come, stderr says so whatever the log level (the log is silent by
+ * default); the log gets the same line. */
+static void ACLCPU_PRINTF(1, 2) env_notice(const char *fmt, ...)
+{
+    char line[5120];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "aclcpu: ACLCPU_PROFILE: %s\n", line);
+    fflush(stderr);
+    LOGW("ACLCPU_PROFILE: %s", line);
+}
 
 static void env_stop_at_exit(void) { prof_env_stop(); }
 
-void prof_env_start(void)
+void prof_env_start(const struct prof_soc *soc)
 {
     static bool hooked;
+    aclError err;
     const char *dir = config_str(CFG_PROFILE);
     if (dir == NULL || dir[0] == '\0' || prof_running())
         return;
     if (!plat_make_dirs(dir)) {
-        LOGW("ACLCPU_PROFILE: the directory \"%s\" cannot be made or written; the run is not profiled", dir);
+        env_notice("the directory \"%s\" cannot be made or written (%s); no profile will be written", dir,
+                   strerror(errno));
         return;
     }
-    if (prof_begin(dir, prof_block_dim_names()) != ACL_SUCCESS) {
-        LOGW("ACLCPU_PROFILE: the directory name is too long (%zu characters); the run is not profiled", strlen(dir));
+    if ((err = prof_begin(dir, prof_block_dim_names(), soc)) == ACL_ERROR_INVALID_FILE) {
+        env_notice("the directory name \"%s\" is too long (%zu characters); no profile will be written", dir,
+                   strlen(dir));
         return;
     }
-    plat_spin_lock(&prof_lock);
-    env_profile = true;
-    plat_spin_unlock(&prof_lock);
+    if (err != ACL_SUCCESS) {
+        env_notice("a profile into \"%s\" cannot begin (error %d); no profile will be written", dir, (int)err);
+        return;
+    }
+    plat_spin_lock(&proc.lock);
+    proc.env_profile = true;
+    plat_spin_unlock(&proc.lock);
     if (!hooked) {
         hooked = true;
         atexit(env_stop_at_exit); /* a program that never calls aclFinalize still gets its profile */
@@ -922,30 +1015,28 @@ void prof_env_stop(void)
 {
     char why[512];
     bool was;
-    plat_spin_lock(&prof_lock);
-    was = env_profile;
-    env_profile = false;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    was = proc.env_profile;
+    proc.env_profile = false;
+    plat_spin_unlock(&proc.lock);
     if (was && prof_end(why, sizeof(why)) != ACL_SUCCESS)
-        LOGW("ACLCPU_PROFILE: %s", why);
+        env_notice("%s; no profile was written", why);
 }
 
 /* Collection mode: from aclprofInit to aclprofFinalize (or ACLCPU_PROFILE),
  * when model subscription is refused, and the other way round. */
-static bool collecting; /* under prof_lock */
-
 void prof_set_collecting(bool on)
 {
-    plat_spin_lock(&prof_lock);
-    collecting = on;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    proc.collecting = on;
+    plat_spin_unlock(&proc.lock);
 }
 
 bool prof_collecting(void)
 {
     bool on;
-    plat_spin_lock(&prof_lock);
-    on = collecting || env_profile;
-    plat_spin_unlock(&prof_lock);
+    plat_spin_lock(&proc.lock);
+    on = proc.collecting || proc.env_profile;
+    plat_spin_unlock(&proc.lock);
     return on;
 }

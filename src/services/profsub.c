@@ -18,7 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/model.h"
+#include "../common/common.h"
+#include "../platform/platform.h"
 #include "profsub.h"
 
 #define MAX_SUBS 256
@@ -83,10 +84,9 @@ bool profsub_any(void)
     return any;
 }
 
-aclError profsub_add(struct model *m, int fd, int8_t time_info, int metrics)
+aclError profsub_add(uint32_t id, int fd, int8_t time_info, int metrics)
 {
     aclError err = ACL_SUCCESS;
-    uint32_t id = m->hdr.index;
     plat_mutex_lock(&sub_lock);
     if (find_locked(id) != NULL) {
         err = ACL_ERROR_PROF_REPEAT_SUBSCRIBE;
@@ -101,16 +101,14 @@ aclError profsub_add(struct model *m, int fd, int8_t time_info, int metrics)
             i++;
         if (err == ACL_SUCCESS && i == MAX_SUBS)
             err = ACL_ERROR_PROFILING_FAILURE;
-        if (err == ACL_SUCCESS) {
+        if (err == ACL_SUCCESS)
             subs[i] = (struct sub){true, id, fd, time_info, metrics};
-            atomic_store_explicit(&m->subscribed, true, memory_order_relaxed);
-        }
     }
     plat_mutex_unlock(&sub_lock);
     return err;
 }
 
-bool profsub_remove(uint32_t model, struct model *m)
+bool profsub_remove(uint32_t model)
 {
     struct sub *s;
     plat_mutex_lock(&sub_lock);
@@ -118,8 +116,6 @@ bool profsub_remove(uint32_t model, struct model *m)
     if (s != NULL) {
         plat_close(s->fd); /* the reader sees the end of the pipe */
         s->used = false;
-        if (m != NULL)
-            atomic_store_explicit(&m->subscribed, false, memory_order_relaxed);
     }
     plat_mutex_unlock(&sub_lock);
     return s != NULL;
@@ -137,22 +133,22 @@ static uint64_t name_op_locked(const char *name)
     return op;
 }
 
-void profsub_kernel(struct model *m, const struct task *rt, uint64_t start_ns, uint64_t end_ns)
+void profsub_kernel(uint32_t model, uint32_t dev, const char *name, uint64_t start_ns, uint64_t end_ns)
 {
     struct profsub_record r;
     struct sub *s;
     memset(&r, 0, sizeof(r));
-    r.model_id = m->hdr.index;
+    r.model_id = model;
     r.flag = 0; /* ACL_SUBSCRIBE_OP */
     r.thread_id = (uint32_t)plat_thread_self();
     r.start = start_ns / 1000;
     r.end = end_ns / 1000;
     r.duration = r.end - r.start;
     r.execution_time = r.duration;
-    r.dev_id = (uint32_t)m->dev->id;
+    r.dev_id = dev;
     plat_mutex_lock(&sub_lock);
     if ((s = find_locked(r.model_id)) != NULL) {
-        r.op_index = name_op_locked(rt->u.kernel.kf != NULL ? rt->u.kernel.kf->name : NULL);
+        r.op_index = name_op_locked(name);
         r.signature = profsub_signature(&r);
         if (!plat_write_all(s->fd, &r, sizeof(r)))
             LOGW("aclprofModelSubscribe: writing model %u's op record failed; the pipe is closed?", r.model_id);

@@ -7,11 +7,10 @@
 #define ACLCPU_PROFSUB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "../core/core.h"
-
-struct model;
+#include "acl/acl.h"
 
 /* The record of one op, as CANN lays it out. */
 struct profsub_record {
@@ -31,18 +30,19 @@ struct profsub_record {
 
 uint32_t profsub_signature(const struct profsub_record *r);
 
-/* Subscribes m: records go to fd (the pipe's write end). 148046 when m
- * is subscribed already, 100010 when the config differs from the other
- * subscriptions', 500005 when 256 are in place. */
-aclError profsub_add(struct model *m, int fd, int8_t time_info, int metrics);
-/* Unsubscribes model id (m, if still alive): closes its pipe. False when
- * it was not subscribed. */
-bool profsub_remove(uint32_t model, struct model *m);
+/* Subscribes model id: records go to fd (the pipe's write end). 148046
+ * when it is subscribed already, 100010 when the config differs from the
+ * other subscriptions', 500005 when 256 are in place. The caller keeps the
+ * model's own hint (model->subscribed) in step. */
+aclError profsub_add(uint32_t model, int fd, int8_t time_info, int metrics);
+/* Unsubscribes model id: closes its pipe. False when it was not subscribed. */
+bool profsub_remove(uint32_t model);
 bool profsub_active(uint32_t model);
 bool profsub_any(void);
 
-/* A kernel of a subscribed model ended (called by the lane that played it). */
-void profsub_kernel(struct model *m, const struct task *rt, uint64_t start_ns, uint64_t end_ns);
+/* A kernel (name, or NULL) of a subscribed model on device dev ended
+ * (called by the lane that played it). */
+void profsub_kernel(uint32_t model, uint32_t dev, const char *name, uint64_t start_ns, uint64_t end_ns);
 
 /* An op's type or name: length with the NUL, or 0 when unknown or already
  * fetched; copies into out (truncating), and with take, consumes it. */

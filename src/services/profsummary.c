@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/common.h"
+#include "../platform/platform.h"
 #include "overlap.h"
 #include "profview.h"
 
@@ -25,13 +27,13 @@
 struct sum {
     FILE *f;
     const struct prof_view *v;
-    const struct soc_profile *soc;
+    const struct prof_soc *soc;
     double *ks, *ke;       /* kernel intervals, in view order */
     uint32_t *kid;         /* their entries */
     uint32_t nk;
 };
 
-static bool is_kernel(const struct prof_entry *e) { return e->kind == TASK_KERNEL; }
+static bool is_kernel(const struct prof_entry *e) { return e->kind == PK_KERNEL; }
 
 static bool gather_kernels(struct sum *sm)
 {
@@ -68,7 +70,7 @@ static void span_of(const struct prof_view *v, double *lo, double *hi)
 static void write_totals(struct sum *sm)
 {
     double lo, hi, comp;
-    const struct soc_profile *soc = sm->soc;
+    const struct prof_soc *soc = sm->soc;
     span_of(sm->v, &lo, &hi);
     comp = pv_union(sm->ks, sm->ke, sm->nk, lo, hi);
     fprintf(sm->f, "{\n  \"aclcpu_profile_version\": 1,\n  \"clock\": \"%s\",\n",
@@ -107,7 +109,7 @@ static uint32_t stream_sums(const struct prof_view *v, struct stream_sum *out)
         if (is_kernel(e)) {
             s->kernels++;
             s->busy += en - st; /* one stream's kernels never overlap */
-        } else if (e->kind == TASK_EVENT_WAIT || e->kind == TASK_NOTIFY_WAIT) {
+        } else if (e->kind == PK_EVENT_WAIT || e->kind == PK_NOTIFY_WAIT) {
             s->wait += en - st;
         }
     }
@@ -336,7 +338,7 @@ static void write_event_waits(struct sum *sm)
     for (uint32_t i = 0; i < v->ndev; i++) {
         const struct prof_entry *e = prof_entry(v->dev[i]);
         double s = pv_start(v, e), en = pv_end(v, e);
-        if ((e->kind != TASK_EVENT_WAIT && e->kind != TASK_NOTIFY_WAIT) || en - s <= EPS)
+        if ((e->kind != PK_EVENT_WAIT && e->kind != PK_NOTIFY_WAIT) || en - s <= EPS)
             continue;
         fprintf(sm->f, "%s\n    {\"stream_id\": %d, \"task_id\": %u, \"event_id\": %d, \"recorded_on_stream\": %d, "
                        "\"start_us\": %s, \"end_us\": %s, \"wait_us\": %s}",

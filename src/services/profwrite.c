@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/common.h"
+#include "../platform/platform.h"
 #include "profview.h"
 
 /* ---- the view ---------------------------------------------------------------------------- */
@@ -191,19 +193,19 @@ const char *pv_task_name(const struct prof_entry *e)
 {
     static const char *const cmo[] = {"CMO_PREFETCH", "CMO_WRITEBACK", "CMO_INVALID", "CMO_FLUSH"};
     switch (e->kind) {
-    case TASK_KERNEL: return e->name != NULL ? e->name : "kernel";
-    case TASK_COPY: return "MEMCPY_ASYNC";
-    case TASK_SET: return "MEMSET_ASYNC";
-    case TASK_HOST_FUNC: return "HOST_FUNC";
-    case TASK_CALLBACK: return "CALLBACK";
-    case TASK_EVENT_RECORD: return "EVENT_RECORD";
-    case TASK_EVENT_WAIT: return "EVENT_WAIT";
-    case TASK_EVENT_RESET: return "EVENT_RESET";
-    case TASK_NOTIFY_RECORD: return "NOTIFY_RECORD";
-    case TASK_NOTIFY_WAIT: return "NOTIFY_WAIT";
-    case TASK_ACTIVE: return "STREAM_ACTIVE";
-    case TASK_SWITCH: return "STREAM_SWITCH";
-    case TASK_MODEL_END: return "MODEL_END";
+    case PK_KERNEL: return e->name != NULL ? e->name : "kernel";
+    case PK_COPY: return "MEMCPY_ASYNC";
+    case PK_SET: return "MEMSET_ASYNC";
+    case PK_HOST_FUNC: return "HOST_FUNC";
+    case PK_CALLBACK: return "CALLBACK";
+    case PK_EVENT_RECORD: return "EVENT_RECORD";
+    case PK_EVENT_WAIT: return "EVENT_WAIT";
+    case PK_EVENT_RESET: return "EVENT_RESET";
+    case PK_NOTIFY_RECORD: return "NOTIFY_RECORD";
+    case PK_NOTIFY_WAIT: return "NOTIFY_WAIT";
+    case PK_ACTIVE: return "STREAM_ACTIVE";
+    case PK_SWITCH: return "STREAM_SWITCH";
+    case PK_MODEL_END: return "MODEL_END";
     case PK_RUN_BEGIN: return "MODEL_RUN";
     case PK_RUN_END: return "MODEL_RUN_END";
     case PK_CMO: return e->cmo_type < 4 ? cmo[e->cmo_type] : "CMO";
@@ -263,7 +265,7 @@ static uint32_t kernel_spans(const struct prof_view *v, double **s, double **e)
     *e = *s + v->ndev + 1;
     for (uint32_t i = 0; i < v->ndev; i++) {
         const struct prof_entry *k = prof_entry(v->dev[i]);
-        if (k->kind != TASK_KERNEL)
+        if (k->kind != PK_KERNEL)
             continue;
         (*s)[n] = pv_start(v, k);
         (*e)[n++] = pv_end(v, k);
@@ -475,7 +477,7 @@ static bool write_kernels(FILE *f, const struct prof_view *v, bool block_dim)
         return false;
     }
     for (uint32_t i = 0; i < v->ndev; i++)
-        if (prof_entry(v->dev[i])->kind == TASK_KERNEL)
+        if (prof_entry(v->dev[i])->kind == PK_KERNEL)
             rows[n++] = (struct row){v->dev[i], pv_start(v, prof_entry(v->dev[i]))};
     qsort(rows, n, sizeof(*rows), cmp_row);
     kernel_header(f, v, block_dim);
@@ -570,16 +572,16 @@ static void issuing_threads_meta(FILE *f, const struct prof_view *v, bool *first
 static void task_args(struct line *l, const struct prof_entry *e, uint32_t conn, double dur)
 {
     l_s(l, ",\"args\":{\"Model Id\":"), l_u(l, e->model_id), l_s(l, ",\"Task Type\":");
-    l_json(l, e->kind == TASK_KERNEL ? pv_core_type(e) : pv_task_name(e));
+    l_json(l, e->kind == PK_KERNEL ? pv_core_type(e) : pv_task_name(e));
     l_s(l, ",\"Stream Id\":"), l_i(l, e->stream_id), l_s(l, ",\"Task Id\":"), l_u(l, e->task_id);
-    if (e->kind == TASK_KERNEL) {
+    if (e->kind == PK_KERNEL) {
         l_s(l, ",\"Block Num\":"), l_u(l, e->blocks), l_s(l, ",\"Mix Block Num\":"), l_u(l, pv_mix_blocks(e));
         l_s(l, ",\"Core Limit\":\"c"), l_u(l, e->limit[0]), l_s(l, "v"), l_u(l, e->limit[1]);
         l_s(l, e->sched ? "\",\"Schedule Mode\":\"batch\"" : "\",\"Schedule Mode\":\"normal\"");
     }
     if (e->ev != NULL)
         l_s(l, ",\"Event Id\":"), l_i(l, e->ev_id);
-    if (e->kind == TASK_COPY || e->kind == TASK_SET || e->kind == PK_CMO) {
+    if (e->kind == PK_COPY || e->kind == PK_SET || e->kind == PK_CMO) {
         l_s(l, ",\"size(B)\":"), l_u(l, e->bytes), l_s(l, ",\"bandwidth(GB/s)\":");
         l_f3(l, dur > 0 ? (double)e->bytes / dur / 1e3 : 0.0);
     }
