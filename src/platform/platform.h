@@ -5,15 +5,17 @@
  * through here so that no other file includes pthread or Linux headers.
  * Lock, unlock and wait return void and abort on an OS error: such an error
  * is a bug in aclcpu, not something a caller could handle (libuv's rule).
- * Only the *_create functions report failure.
+ * Only the *_create functions report failure. Atomic accesses are named
+ * by their memory order in atomics.h, which this header includes.
  */
 #ifndef ACLCPU_PLATFORM_H
 #define ACLCPU_PLATFORM_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "atomics.h"
 
 /* Opaque storage big enough for a pthread mutex / condvar / thread id on
  * every Linux ABI we build for; platform.c checks the sizes statically. */
