@@ -122,7 +122,7 @@ static inline void plat_spin_lock(plat_spin *l)
     /* Acquire: the critical section sees what the last holder wrote. A
      * compare-exchange, never an exchange to 1: that would overwrite 2 and
      * lose the wake-up a sleeper is owed. */
-    if (!atomic_compare_exchange_strong_explicit(&l->locked, &free_, 1, memory_order_acquire, memory_order_relaxed))
+    if (!cas_acquire(&l->locked, &free_, 1))
         plat_spin_lock_slow(l);
 }
 
@@ -131,7 +131,7 @@ void plat_spin_wake(plat_spin *l);
 static inline void plat_spin_unlock(plat_spin *l)
 {
     /* Release: publishes the critical section to the next holder. */
-    if (atomic_exchange_explicit(&l->locked, 0, memory_order_release) == 2)
+    if (exchange_release(&l->locked, 0) == 2)
         plat_spin_wake(l);
 }
 

@@ -63,15 +63,15 @@ void plat_spin_lock_slow(plat_spin *l)
     for (int i = 0; i < 200; i++) {
         uint32_t free_ = 0;
         plat_cpu_relax();
-        /* Test before test-and-set: spin on a shared read, not on writes. */
-        if (atomic_load_explicit(&l->locked, memory_order_relaxed) == 0 &&
-            atomic_compare_exchange_strong_explicit(&l->locked, &free_, 1, memory_order_acquire,
-                                                    memory_order_relaxed))
+        /* Test before test-and-set: spin on a shared read, not on writes.
+         * Acquire on taking it, as in plat_spin_lock. */
+        if (load_relaxed(&l->locked) == 0 && cas_acquire(&l->locked, &free_, 1))
             return;
     }
     /* Mark "held with sleepers" and sleep until we take it that way; taking
-     * it as 2 may cost one needless wake at unlock, never a lost one. */
-    while (atomic_exchange_explicit(&l->locked, 2, memory_order_acquire) != 0)
+     * it as 2 may cost one needless wake at unlock, never a lost one.
+     * Acquire: the exchange that returns 0 takes the lock. */
+    while (exchange_acquire(&l->locked, 2) != 0)
         plat_futex_wait(&l->locked, 2, 0);
 }
 
