@@ -37,15 +37,15 @@ void devices_configure(void)
         n = 1;
     if (n > ACLCPU_MAX_DEVICES)
         n = ACLCPU_MAX_DEVICES;
-    atomic_store_explicit(&ndevices, (uint32_t)n, memory_order_relaxed);
+    store_relaxed(&ndevices, (uint32_t)n);
 }
 
 uint32_t device_count(void)
 {
-    uint32_t n = atomic_load_explicit(&ndevices, memory_order_relaxed);
+    uint32_t n = load_relaxed(&ndevices);
     if (n == 0) {
         devices_configure();
-        n = atomic_load_explicit(&ndevices, memory_order_relaxed);
+        n = load_relaxed(&ndevices);
     }
     return n;
 }
@@ -64,14 +64,14 @@ aclError device_open(struct device *d)
         return ACL_SUCCESS;
     d->soc = soc_configured();
     d->mem_total = env_u64("ACLCPU_DEVICE_MEMORY", d->soc->memory_bytes);
-    atomic_store_explicit(&d->mem_used, 0, memory_order_relaxed);
+    store_relaxed(&d->mem_used, 0);
     d->stream_ids = calloc(d->soc->max_streams, 1);
     if (d->stream_ids == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     d->streams_used = 0;
     d->stream_id_hint = 0;
-    atomic_store_explicit(&d->res_limit[0], 0, memory_order_relaxed);
-    atomic_store_explicit(&d->res_limit[1], 0, memory_order_relaxed);
+    store_relaxed(&d->res_limit[0], 0);
+    store_relaxed(&d->res_limit[1], 0);
     d->events_used = 0;
     err = engine_start(d);
     if (err != ACL_SUCCESS) {

@@ -49,12 +49,12 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
         plat_spin_init(&ev->lock);
     event_clear(ev);
     ev->ctx = ctx;
-    atomic_store_explicit(&ev->dev, ctx->dev, memory_order_relaxed); /* see event->id */
-    ev->flags = flags;
-    ev->ex = ex;
+    store_relaxed(&ev->dev, ctx->dev); /* see event->id */
+    store_relaxed(&ev->flags, flags);
+    store_relaxed(&ev->ex, ex);
     ev->lazy_slot = lazy_slot;
     ev->holds_slot = needs_slot;
-    ev->id = (int32_t)ev->hdr.index;
+    store_relaxed(&ev->id, (int32_t)ev->hdr.index);
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->events, &ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
@@ -77,12 +77,12 @@ aclError notify_create(struct context *ctx, struct event **out)
     if (fresh)
         plat_spin_init(&n->lock);
     event_clear(n);
-    n->flags = 0;
-    n->ex = false;
+    store_relaxed(&n->flags, 0);
+    store_relaxed(&n->ex, false);
     n->ctx = ctx;
-    atomic_store_explicit(&n->dev, ctx->dev, memory_order_relaxed); /* see event->id */
+    store_relaxed(&n->dev, ctx->dev); /* see event->id */
     n->notify = true;
-    n->id = (int32_t)n->hdr.index;
+    store_relaxed(&n->id, (int32_t)n->hdr.index);
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->events, &n->ctx_link);
     plat_mutex_unlock(&ctx->lock);
@@ -107,17 +107,19 @@ aclError event_destroy(struct event *ev, const void *handle)
     list_del(&ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
     plat_spin_lock(&ev->lock);
-    atomic_store_explicit(&ev->destroyed, true, memory_order_seq_cst);
-    /* Exchange, not load: of us and the last releaser, only one may see
+    /* seq_cst: store destroyed, then load pending; the releaser does the
+     * reverse, so one of us sees the other (Dekker; see event->waits_done).
+     * Exchange, not load: of us and the last releaser, only one may see
      * "destroyed and nothing pending" and recycle (see pending_tasks). */
-    recycle = atomic_load_explicit(&ev->pending_tasks, memory_order_seq_cst) == 0 &&
-              !atomic_exchange_explicit(&ev->recycling, true, memory_order_seq_cst);
+    store_seq_cst(&ev->destroyed, true);
+    recycle = load_seq_cst(&ev->pending_tasks) == 0 &&
+              !exchange_seq_cst(&ev->recycling, true);
     if (ev->holds_slot) {
-        device_event_slot_give(ev->dev);
+        device_event_slot_give(load_relaxed(&ev->dev));
         ev->holds_slot = false;
     }
     if (ev->host_waiters > 0) { /* let them see it is gone */
-        atomic_fetch_add_explicit(&ev->wake_word, 1, memory_order_relaxed);
+        fetch_add_relaxed(&ev->wake_word, 1);
         plat_futex_wake_all(&ev->wake_word);
     }
     plat_spin_unlock(&ev->lock);
@@ -133,7 +135,7 @@ aclError event_take_lazy_slot_locked(struct event *ev)
     aclError err;
     if (!ev->lazy_slot || ev->holds_slot)
         return ACL_SUCCESS;
-    err = device_event_slot_take(ev->dev);
+    err = device_event_slot_take(load_relaxed(&ev->dev));
     if (err == ACL_SUCCESS)
         ev->holds_slot = true;
     return err;
@@ -199,7 +201,7 @@ void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns)
         ev->notified = true;
     released = take_released_locked(ev);
     if (ev->host_waiters > 0) {
-        atomic_fetch_add_explicit(&ev->wake_word, 1, memory_order_relaxed);
+        fetch_add_relaxed(&ev->wake_word, 1);
         wake_hosts = true;
     }
     plat_spin_unlock(&ev->lock);
@@ -236,7 +238,7 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
     bool passed;
 
     plat_spin_lock(&s->lock);
-    if (s->discard) {
+    if (load_relaxed(&s->discard)) {
         plat_spin_unlock(&s->lock);
         return true; /* being force-destroyed: let the owner drop the rest */
     }
@@ -256,7 +258,7 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
         s->park_gen = gen;
         s->park_next = ev->waiters;
         ev->waiters = s;
-        atomic_store_explicit(&s->state, STREAM_PARKED, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_PARKED);
     }
     plat_spin_unlock(&ev->lock);
     plat_spin_unlock(&s->lock);
@@ -305,10 +307,11 @@ void event_task_release(struct task *t)
     bool recycle;
 
     if (t->kind == TASK_EVENT_WAIT) /* release: a query that sees the count sees the wait done */
-        atomic_fetch_add_explicit(&ev->waits_done, 1, memory_order_release);
-    recycle = atomic_fetch_sub_explicit(&ev->pending_tasks, 1, memory_order_seq_cst) == 1 &&
-              atomic_load_explicit(&ev->destroyed, memory_order_seq_cst) &&
-              !atomic_exchange_explicit(&ev->recycling, true, memory_order_seq_cst);
+        fetch_add_release(&ev->waits_done, 1);
+    /* seq_cst: the other half of event_destroy's Dekker pair. */
+    recycle = fetch_sub_seq_cst(&ev->pending_tasks, 1) == 1 &&
+              load_seq_cst(&ev->destroyed) &&
+              !exchange_seq_cst(&ev->recycling, true);
     if (recycle)
         obj_recycle(&ev->hdr);
 }

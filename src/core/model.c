@@ -39,7 +39,7 @@ __attribute__((constructor)) static void model_init(void) { plat_mutex_init(&cap
 void capture_enter(void) { plat_mutex_lock(&capture_lock_); }
 void capture_leave(void) { plat_mutex_unlock(&capture_lock_); }
 
-bool model_recording_anywhere(void) { return atomic_load_explicit(&recording_lanes, memory_order_relaxed) > 0; }
+bool model_recording_anywhere(void) { return load_relaxed(&recording_lanes) > 0; }
 
 /* ---- the object ---------------------------------------------------------------- */
 
@@ -115,7 +115,7 @@ struct lane *model_add_lane(struct model *m, struct stream *s, const void *handl
     l->user_handle = handle;
     l->tail = &l->head;
     m->lanes[m->nlanes++] = l;
-    atomic_fetch_add_explicit(&recording_lanes, 1, memory_order_relaxed);
+    fetch_add_relaxed(&recording_lanes, 1);
     return l;
 }
 
@@ -125,7 +125,7 @@ void model_feed(struct stream *s, struct lane *l)
 {
     plat_spin_lock(&s->lock);
     if (s->rec_lane != NULL && l == NULL)
-        atomic_fetch_sub_explicit(&recording_lanes, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&recording_lanes, 1);
     s->rec_lane = l;
     if (l != NULL)
         s->last_lane = l;
@@ -161,7 +161,7 @@ static void forget_stream_locked(struct model *m, struct lane *l)
     plat_spin_lock(&s->lock);
     if (s->rec_lane == l) {
         s->rec_lane = NULL;
-        atomic_fetch_sub_explicit(&recording_lanes, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&recording_lanes, 1);
     }
     if (s->model == m)
         s->model = NULL;
@@ -184,8 +184,9 @@ static void lane_free(struct model *m, struct lane *l)
 static void wait_for_runs(struct model *m)
 {
     engine_sync_event(m->done, obj_handle(&m->done->hdr), 0);
-    /* The run tasks are at their end (the runs ended); let them finish. */
-    while (atomic_load_explicit(&m->run_tasks, memory_order_acquire) != 0)
+    /* The run tasks are at their end (the runs ended); let them finish.
+     * Acquire: pairs with task_release's decrement (see model->run_tasks). */
+    while (load_acquire(&m->run_tasks) != 0)
         plat_thread_yield();
 }
 
@@ -194,7 +195,7 @@ static void model_free_locked(struct model *m)
 {
     /* A subscription ends with its model (its pipe is closed: the reader
      * sees the end), so the id's next owner does not inherit it. */
-    if (atomic_load_explicit(&m->subscribed, memory_order_relaxed))
+    if (load_relaxed(&m->subscribed))
         profsub_remove(m->hdr.index, m);
     struct list *pos;
     wait_for_runs(m);
@@ -270,7 +271,7 @@ void model_destroy_all(struct context *ctx)
         if (m == NULL)
             return;
         capture_enter();
-        if (atomic_load_explicit(&m->hdr.live, memory_order_relaxed))
+        if (load_relaxed(&m->hdr.live))
             obj_kill(&m->hdr);
         model_free_locked(m);
         capture_leave();
@@ -286,15 +287,15 @@ aclError model_check_recordable_locked(const char *fn, struct stream *s, enum ta
         return kind == TASK_KERNEL ? ACL_SUCCESS
                                    : acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
                                               "%s: stream %d is updating a task group, which holds kernels only", fn,
-                                              s->id);
+                                              load_relaxed(&s->id));
     if (l->closed)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: stream %d is bound to a model that aclmdlRIBuildEnd finished; it takes no more tasks "
                         "(aclrtPersistentTaskClean empties it for new ones)",
-                        fn, s->id);
-    if (l->m->state == MODEL_CAPTURING && atomic_load_explicit((_Atomic int *)&l->m->invalid, memory_order_relaxed))
+                        fn, load_relaxed(&s->id));
+    if (l->m->state == MODEL_CAPTURING && load_relaxed((_Atomic int *)&l->m->invalid))
         return acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the capture stream %d takes part in was "
-                        "invalidated; end it with aclmdlRICaptureEnd", fn, s->id);
+                        "invalidated; end it with aclmdlRICaptureEnd", fn, load_relaxed(&s->id));
     if (kind == TASK_CALLBACK)
         return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "%s: a model cannot hold aclrtLaunchCallback tasks (use "
                         "aclrtLaunchHostFunc)", fn);
@@ -342,7 +343,7 @@ aclError model_finish(struct model *m)
 {
     for (uint32_t i = 0; i < m->nlanes; i++) {
         struct lane *l = m->lanes[i];
-        uint32_t prio = l->user != NULL ? atomic_load_explicit(&l->user->priority, memory_order_relaxed) : 0;
+        uint32_t prio = l->user != NULL ? load_relaxed(&l->user->priority) : 0;
         if (l->runner == NULL && stream_create_internal(m->ctx, prio, &l->runner) != ACL_SUCCESS)
             return ACL_ERROR_RT_NO_STREAM_RESOURCE;
     }
@@ -497,9 +498,9 @@ static uint64_t advance_locked(struct model *m, uint64_t run)
 static void run_ended(struct model *m, uint64_t run)
 {
     uint64_t through;
-    int err = atomic_load_explicit(&m->run_error, memory_order_relaxed);
+    int err = load_relaxed(&m->run_error);
     plat_mutex_lock(&m->lock);
-    if (atomic_load_explicit(&m->aborted_run, memory_order_relaxed) == run)
+    if (load_relaxed(&m->aborted_run) == run)
         err = ACL_ERROR_RT_MODEL_ABORT_NORMAL;
     m->errors[run % MODEL_ERROR_RING] = err;
     through = advance_locked(m, run);
@@ -516,8 +517,8 @@ void model_run_started(struct model *m, uint64_t run, struct lane ***heads, uint
     /* Relaxed: the lanes are pushed to their runners after this (the
      * runner queue's lock publishes it), and lanes count themselves out
      * with acq_rel RMWs (model_lane_finished). */
-    atomic_store_explicit(&m->lanes_running, n, memory_order_relaxed);
-    atomic_store_explicit(&m->run_error, ACL_SUCCESS, memory_order_relaxed);
+    store_relaxed(&m->lanes_running, n);
+    store_relaxed(&m->run_error, ACL_SUCCESS);
     plat_mutex_unlock(&m->lock);
     *heads = m->lanes;
     *nheads = m->nlanes;
@@ -529,7 +530,7 @@ void model_lane_finished(struct model *m, uint64_t run)
 {
     /* acq_rel: the lane that ends the run sees every other lane's writes
      * (their release), and publishes the run's end with its own. */
-    if (atomic_fetch_sub_explicit(&m->lanes_running, 1, memory_order_acq_rel) == 1)
+    if (fetch_sub_acq_rel(&m->lanes_running, 1) == 1)
         run_ended(m, run);
 }
 
@@ -537,7 +538,7 @@ void model_activate(struct model *m, struct lane *l, uint64_t run)
 {
     /* Counted before it is pushed, so the run cannot end in between
      * (relaxed: the activating lane is itself still counted). */
-    atomic_fetch_add_explicit(&m->lanes_running, 1, memory_order_relaxed);
+    fetch_add_relaxed(&m->lanes_running, 1);
     replay_start_lane(l, run);
 }
 
@@ -571,11 +572,10 @@ aclError model_run_result(struct model *m, uint64_t run)
 
 void model_note_error(struct model *m, aclError err)
 {
-    int cur = atomic_load_explicit(&m->run_error, memory_order_relaxed);
+    int cur = load_relaxed(&m->run_error);
     /* A real failure replaces an overflow, which is only a "successful"
      * code (spec §4); relaxed: read after the run's end (acq_rel above). */
     while ((cur == ACL_SUCCESS || (acl_is_overflow(cur) && !acl_is_overflow(err))) &&
-           !atomic_compare_exchange_weak_explicit(&m->run_error, &cur, err, memory_order_relaxed,
-                                                  memory_order_relaxed))
+           !cas_weak_relaxed(&m->run_error, &cur, err))
         ;
 }

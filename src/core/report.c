@@ -49,7 +49,7 @@ __attribute__((constructor)) static void report_init(void) { plat_mutex_init(&re
 /* Called with report_lock held. */
 static struct subscription *find_sub(struct stream *s)
 {
-    uint32_t gen = atomic_load_explicit(&s->hdr.gen, memory_order_relaxed);
+    uint32_t gen = load_relaxed(&s->hdr.gen);
     for (struct subscription *sub = subs; sub != NULL; sub = sub->next)
         if (sub->stream == s && sub->gen == gen)
             return sub;
@@ -75,7 +75,7 @@ aclError report_subscribe(uint64_t thread, struct stream *s)
         plat_mutex_unlock(&report_lock);
         return acl_fail(ACL_ERROR_REPEAT_SUBSCRIBE,
                         "aclrtSubscribeReport: stream %d already has a subscribed thread (one thread per stream)",
-                        s->id);
+                        load_relaxed(&s->id));
     }
     q = find_queue(thread);
     sub = calloc(1, sizeof(*sub));
@@ -94,7 +94,7 @@ aclError report_subscribe(uint64_t thread, struct stream *s)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtSubscribeReport: out of memory");
     }
     sub->stream = s;
-    sub->gen = atomic_load_explicit(&s->hdr.gen, memory_order_relaxed);
+    sub->gen = load_relaxed(&s->hdr.gen);
     sub->queue = q;
     sub->next = subs;
     subs = sub;
@@ -143,7 +143,7 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s)
     plat_mutex_unlock(&report_lock);
     if (sub == NULL)
         return acl_fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
-                        "aclrtUnSubscribeReport: stream %d is not subscribed to thread %llu", s->id,
+                        "aclrtUnSubscribeReport: stream %d is not subscribed to thread %llu", load_relaxed(&s->id),
                         (unsigned long long)thread);
     free(sub);
     while (orphans != NULL) {

@@ -32,20 +32,20 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
                                bool is_default)
 {
     s->ctx = ctx;
-    atomic_store_explicit(&s->dev, ctx->dev, memory_order_relaxed); /* see stream->id */
-    s->priority = priority;
-    s->flags = flags;
+    store_relaxed(&s->dev, ctx->dev); /* see stream->id */
+    store_relaxed(&s->priority, priority);
+    store_relaxed(&s->flags, flags);
     s->is_default = is_default;
     list_init(&s->ready_link);
     list_init(&s->timed_link);
-    atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
-    atomic_store_explicit(&s->head, &s->stub, memory_order_relaxed); /* under lock, before the stream is published */
+    store_relaxed(&s->stub.next, NULL);
+    store_relaxed(&s->head, &s->stub); /* under lock, before the stream is published */
     s->tail = &s->stub;
-    atomic_store_explicit(&s->discard, false, memory_order_relaxed);
-    atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
-    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-    atomic_store_explicit(&s->done, 0, memory_order_relaxed);
-    atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_relaxed);
+    store_relaxed(&s->discard, false);
+    store_relaxed(&s->stopped, false);
+    store_relaxed(&s->state, STREAM_IDLE);
+    store_relaxed(&s->done, 0);
+    store_relaxed(&s->wake_at, UINT64_MAX);
 }
 
 static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default, bool internal,
@@ -71,7 +71,7 @@ static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, b
     memset(&s->ctx, 0, sizeof(*s) - offsetof(struct stream, ctx));
     stream_init_fields(s, ctx, priority, flags, is_default);
     s->internal = internal;
-    s->id = id;
+    store_relaxed(&s->id, id);
     plat_spin_unlock(&s->lock);
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->streams, &s->ctx_link);
@@ -114,7 +114,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
         model_stream_gone(s); /* the lanes it fed keep their tasks */
     /* Persistent tasks never run by themselves, and a stopped stream's
      * never run again: waiting for them would wait forever. */
-    if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
+    if (force || (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) || load_relaxed(&s->stopped))
         engine_discard_stream(s);
     else
         engine_sync_stream(s, NULL, 0, ACL_SUCCESS);
@@ -122,7 +122,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
     plat_mutex_unlock(&s->ctx->lock);
-    device_stream_id_free(s->dev, s->id);
+    device_stream_id_free(load_relaxed(&s->dev), load_relaxed(&s->id));
     obj_recycle(&s->hdr);
     return ACL_SUCCESS;
 }
@@ -140,17 +140,17 @@ aclError stream_stale(const char *fn, const void *handle)
  * it does). */
 static ACLCPU_COLD aclError rare_refusal_locked(const char *fn, struct stream *s, enum task_kind kind)
 {
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+    if (load_relaxed(&s->stopped))
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
                         "%s: stream %d was stopped by aclrtStreamStop; it takes no new tasks (destroy it)", fn,
-                        s->id);
+                        load_relaxed(&s->id));
     /* Before a sync has reported the failure, tasks are taken and dropped
      * (stream_commit). */
     if (s->stop_error != ACL_SUCCESS && s->stop_reported)
         return acl_fail(s->stop_error,
                         "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
                         "no new tasks (destroy it and create another)",
-                        fn, s->id, s->stop_error, acl_error_name(s->stop_error));
+                        fn, load_relaxed(&s->id), s->stop_error, acl_error_name(s->stop_error));
     if (s->rec_lane != NULL || s->update != NULL)
         return model_check_recordable_locked(fn, s, kind);
     return ACL_SUCCESS;
@@ -163,11 +163,11 @@ static inline aclError refusal_locked(const char *fn, struct stream *s, const vo
     /* Re-checked under the lock: the stream may have died (or been reused
      * for a new stream) since the handle was resolved. */
     if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
-                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
+                                       : !load_relaxed(&s->hdr.live)))
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the stream was destroyed while the call was made", fn);
     /* One test for the rare cases. Relaxed stopped: set under the lock we
      * hold. */
-    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed) || s->stop_error != ACL_SUCCESS ||
+    if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped) || s->stop_error != ACL_SUCCESS ||
                         s->rec_lane != NULL || s->update != NULL))
         return rare_refusal_locked(fn, s, kind);
     return ACL_SUCCESS;
@@ -189,7 +189,7 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
         task_free(t);
         return err;
     }
-    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
+    store_relaxed(&t->q.next, NULL);
     t->kind = (uint8_t)kind;
     /* Every kind: the profiler's hooks test it (0 unless prof_issue_locked
      * gives the task an entry). */
@@ -213,7 +213,7 @@ aclError stream_begin_task(const char *fn, struct stream *s, const void *handle,
  * it goes idle. */
 static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
 {
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_IDLE)
+    if (load_relaxed(&s->state) == STREAM_IDLE)
         engine_note_done(s, s->issued); /* no owner will publish it */
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, t);
@@ -225,7 +225,7 @@ static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
  * against them at the tail (going idle, sync.c). */
 static inline void link_locked(struct stream *s, struct task *t)
 {
-    atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
+    store_release(&s->tail->next, &t->q);
     s->tail = &t->q;
 }
 
@@ -242,14 +242,14 @@ static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
     s->issued++;
     /* A persistent stream's tasks run only in its model, which profiles
      * them. */
-    if (prof_on() && !(s->flags & ACL_STREAM_PERSISTENT))
+    if (prof_on() && !(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT))
         prof_issue_locked(s, t);
     if (s->stop_error != ACL_SUCCESS) {
         drop_after_stop_locked(s, t); /* drops s->lock */
         return;
     }
     link_locked(s, t);
-    if (s->flags & ACL_STREAM_PERSISTENT) {
+    if (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) {
         /* Tasks of a persistent stream do not run when issued: they are
          * kept in its queue for the model the stream is bound to (spec §5,
          * model_bind), and no owner ever walks it. */
@@ -264,7 +264,7 @@ void stream_commit(struct stream *s, struct task *t)
     /* One test for the rare cases, the profiler's switch among them (a
      * relaxed flag load: one predictable branch when no profile runs). */
     if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL || s->stop_error != ACL_SUCCESS ||
-                        (s->flags & ACL_STREAM_PERSISTENT) || prof_on())) {
+                        (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) || prof_on())) {
         commit_rare(s, t);
         return;
     }
@@ -275,7 +275,7 @@ void stream_commit(struct stream *s, struct task *t)
 
 void stream_push_internal(struct stream *s, struct task *t)
 {
-    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
+    store_relaxed(&t->q.next, NULL);
     plat_spin_lock(&s->lock);
     s->issued++;
     link_locked(s, t);
@@ -286,9 +286,9 @@ struct task *stream_take_kept_locked(struct stream *s)
 {
     /* Relaxed: no owner walks a persistent stream, and launchers link
      * under the lock we hold. */
-    struct qnode *head = atomic_load_explicit(&s->head, memory_order_relaxed);
-    struct qnode *first = atomic_load_explicit(&head->next, memory_order_relaxed);
-    atomic_store_explicit(&head->next, NULL, memory_order_relaxed);
+    struct qnode *head = load_relaxed(&s->head);
+    struct qnode *first = load_relaxed(&head->next);
+    store_relaxed(&head->next, NULL);
     s->tail = head;
     return first != NULL ? task_of(first) : NULL;
 }
@@ -347,7 +347,7 @@ void task_release(struct task *t)
         if (t->u.model.phase == 0) /* dropped before it started: later runs must not wait for it */
             model_skip_run(t->u.model.m, t->u.model.run);
         /* Release: our last touch of the model (see model->run_tasks). */
-        atomic_fetch_sub_explicit(&t->u.model.m->run_tasks, 1, memory_order_release);
+        fetch_sub_release(&t->u.model.m->run_tasks, 1);
         break;
     case TASK_LANE_RUN:
         if (t->u.lane.lane != NULL) /* dropped unfinished: its run must still end */

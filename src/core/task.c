@@ -57,13 +57,13 @@ __attribute__((constructor)) static void task_init(void) { plat_mutex_init(&depo
 
 static struct task *next_of(struct task *t)
 {
-    struct qnode *n = atomic_load_explicit(&t->q.next, memory_order_relaxed); /* private list: no ordering */
+    struct qnode *n = load_relaxed(&t->q.next); /* private list: no ordering */
     return n != NULL ? task_of(n) : NULL;
 }
 
 static void set_next(struct task *t, struct task *next)
 {
-    atomic_store_explicit(&t->q.next, next != NULL ? &next->q : NULL, memory_order_relaxed);
+    store_relaxed(&t->q.next, next != NULL ? &next->q : NULL);
 }
 
 static struct task *split_batch(void)
