@@ -64,24 +64,24 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
     if (ev == NULL || t == NULL)
         return h;
     if (t->kind == TASK_MODEL_RUN) {
-        put(c, "stream %d%s waits for model %u's run #%llu to %s", s->id, which, t->u.model.m->hdr.index,
+        put(c, "stream %d%s waits for model %u's run #%llu to %s", load_relaxed(&s->id), which, t->u.model.m->hdr.index,
             (unsigned long long)(t->u.model.phase == 0 ? t->u.model.run - 1 : t->u.model.run),
             t->u.model.phase == 0 ? "end before its own can start" : "end");
         return h;
     }
     if (t->kind == TASK_LANE_RUN) {
-        put(c, "stream %d%s (a lane of a model run) waits on event %d", s->id, which,
-            atomic_load_explicit(&ev->id, memory_order_relaxed));
+        put(c, "stream %d%s (a lane of a model run) waits on event %d", load_relaxed(&s->id), which,
+            load_relaxed(&ev->id));
         return h;
     }
     plat_spin_lock(&ev->lock);
     done = ev->done_gen;
     h.next = ev->notify ? ev->last_recorder : t->u.event.recorder;
     if (ev->notify)
-        put(c, "stream %d%s waits on notify %d", s->id, which, ev->id);
+        put(c, "stream %d%s waits on notify %d", load_relaxed(&s->id), which, load_relaxed(&ev->id));
     else
-        put(c, "stream %d%s waits on event %d (record #%llu; #%llu is the newest done)", s->id, which, ev->id,
-            (unsigned long long)t->u.event.gen, (unsigned long long)done);
+        put(c, "stream %d%s waits on event %d (record #%llu; #%llu is the newest done)", load_relaxed(&s->id), which,
+            load_relaxed(&ev->id), (unsigned long long)t->u.event.gen, (unsigned long long)done);
     if (ev->notify && ev->record_gen == ev->done_gen)
         h.next = NULL; /* no record of it is pending anywhere */
     plat_spin_unlock(&ev->lock);
@@ -99,26 +99,26 @@ static struct hop describe_stream(struct stream *s, struct chain_text *c, bool s
 {
     struct hop h = {NULL, false};
     plat_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed)) {
-        put(c, "stream %d, which was stopped by aclrtStreamStop (%llu of its tasks will not run)", s->id,
-            (unsigned long long)(s->issued - atomic_load_explicit(&s->done, memory_order_relaxed)));
+    if (load_relaxed(&s->stopped)) {
+        put(c, "stream %d, which was stopped by aclrtStreamStop (%llu of its tasks will not run)", load_relaxed(&s->id),
+            (unsigned long long)(s->issued - load_relaxed(&s->done)));
         h.stuck = true;
-    } else if ((s->flags & ACL_STREAM_PERSISTENT) && stream_next_task(s) != NULL) {
-        put(c, "stream %d, which is PERSISTENT: its tasks run only when its model runs", s->id);
+    } else if ((load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) && stream_next_task(s) != NULL) {
+        put(c, "stream %d, which is PERSISTENT: its tasks run only when its model runs", load_relaxed(&s->id));
         h.stuck = true;
     } else {
-        switch (atomic_load_explicit(&s->state, memory_order_relaxed)) {
+        switch (load_relaxed(&s->state)) {
         case STREAM_PARKED:
             h = describe_parked_locked(s, c, subject ? "" : ", which");
             break;
         case STREAM_RUNNING:
-            put(c, "stream %d, which is running a task", s->id);
+            put(c, "stream %d, which is running a task", load_relaxed(&s->id));
             break;
         case STREAM_READY:
-            put(c, "stream %d, which is ready and waits for a free worker", s->id);
+            put(c, "stream %d, which is ready and waits for a free worker", load_relaxed(&s->id));
             break;
         default:
-            put(c, "stream %d, which has nothing left to run", s->id);
+            put(c, "stream %d, which has nothing left to run", load_relaxed(&s->id));
             break;
         }
     }
@@ -137,7 +137,7 @@ bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap)
         struct hop h;
         for (unsigned i = 0; i < hops; i++) {
             if (seen[i] == s) {
-                put(&c, "stream %d again: a cycle of waits, which nothing inside it can break", s->id);
+                put(&c, "stream %d again: a cycle of waits, which nothing inside it can break", load_relaxed(&s->id));
                 return true;
             }
         }
@@ -169,8 +169,8 @@ bool engine_explain_event(struct event *ev, char *buf, size_t cap)
     gen = ev->record_gen;
     done = ev->done_gen;
     plat_spin_unlock(&ev->lock);
-    n = snprintf(buf, cap, "%s %d's record #%llu (#%llu is the newest done) was issued on ", wait_noun(ev), ev->id,
-                 (unsigned long long)gen, (unsigned long long)done);
+    n = snprintf(buf, cap, "%s %d's record #%llu (#%llu is the newest done) was issued on ", wait_noun(ev),
+                 load_relaxed(&ev->id), (unsigned long long)gen, (unsigned long long)done);
     if (n < 0 || (size_t)n >= cap)
         return false;
     s = rec != NULL ? (struct stream *)obj_resolve(rec, OBJ_STREAM) : NULL;

@@ -39,36 +39,37 @@
  * comment on stream->done for why seq_cst). */
 void engine_note_done(struct stream *s, uint64_t seq)
 {
-    atomic_store_explicit(&s->done, seq, memory_order_seq_cst);
-    if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) != 0 &&
-        seq >= atomic_load_explicit(&s->wake_at, memory_order_seq_cst)) {
+    /* seq_cst: store done, then load the waiters; a waiter does the reverse. */
+    store_seq_cst(&s->done, seq);
+    if (load_seq_cst(&s->sync_waiters) != 0 &&
+        seq >= load_seq_cst(&s->wake_at)) {
         /* Reset before the bump: a waiter reads wake_word before it
          * registers its target, so one that registered after this reset
          * keeps its target, and one that registered before it sees the
          * bump and re-registers (see wait_done). seq_cst keeps one order. */
-        atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_seq_cst);
-        atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
+        store_seq_cst(&s->wake_at, UINT64_MAX);
+        fetch_add_seq_cst(&s->wake_word, 1);
         plat_futex_wake_all(&s->wake_word);
     }
 }
 
-/* Lowers wake_at to target (atomic minimum). */
+/* Lowers wake_at to target (atomic minimum). seq_cst: the waiter's store
+ * in the completion pairing with engine_note_done (see stream->done). */
 static void want_wake_at(struct stream *s, uint64_t target)
 {
-    uint64_t at = atomic_load_explicit(&s->wake_at, memory_order_seq_cst);
+    uint64_t at = load_seq_cst(&s->wake_at);
     while (target < at &&
-           !atomic_compare_exchange_weak_explicit(&s->wake_at, &at, target, memory_order_seq_cst,
-                                                  memory_order_seq_cst))
+           !cas_weak_seq_cst(&s->wake_at, &at, target))
         ;
 }
 
 struct task *engine_detach_after_locked(struct stream *s, struct qnode *after)
 {
     /* Relaxed: launchers write links under the lock we hold. */
-    struct qnode *first = atomic_load_explicit(&after->next, memory_order_relaxed);
+    struct qnode *first = load_relaxed(&after->next);
     if (first == NULL)
         return NULL;
-    atomic_store_explicit(&after->next, NULL, memory_order_relaxed);
+    store_relaxed(&after->next, NULL);
     s->tail = after;
     return task_of(first);
 }
@@ -91,16 +92,16 @@ void engine_discard_chain(struct stream *s, struct task *chain)
 
 /* The owner's dummy node; relaxed: the owner's own write, or one made
  * under the lock the caller holds. */
-static struct qnode *head_of(struct stream *s) { return atomic_load_explicit(&s->head, memory_order_relaxed); }
+static struct qnode *head_of(struct stream *s) { return load_relaxed(&s->head); }
 
 struct task *engine_go_idle_locked(struct stream *s)
 {
     struct qnode *old = head_of(s);
-    assert(atomic_load_explicit(&old->next, memory_order_relaxed) == NULL && s->tail == old);
-    atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
-    atomic_store_explicit(&s->head, &s->stub, memory_order_relaxed);
+    assert(load_relaxed(&old->next) == NULL && s->tail == old);
+    store_relaxed(&s->stub.next, NULL);
+    store_relaxed(&s->head, &s->stub);
     s->tail = &s->stub;
-    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    store_relaxed(&s->state, STREAM_IDLE);
     engine_note_done(s, s->issued);
     return old != &s->stub ? task_of(old) : NULL;
 }
@@ -109,7 +110,7 @@ void engine_halt_locked(struct stream *s)
 {
     /* The queue stays as it is, head included (an abort or destroy drops
      * it, engine_discard_stream); done stays below issued. */
-    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    store_relaxed(&s->state, STREAM_IDLE);
     engine_stream_killed(s); /* wakes an aclrtStreamStop waiting for the running task to end */
 }
 
@@ -120,21 +121,21 @@ bool engine_owner_has_task(struct stream *s)
 
     /* seq_cst: pairs with engine_discard_stream (see there). Relaxed
      * stopped: the lock below settles it. */
-    if (ACLCPU_LIKELY(!atomic_load_explicit(&s->discard, memory_order_seq_cst) &&
-                      !atomic_load_explicit(&s->stopped, memory_order_relaxed)) &&
+    if (ACLCPU_LIKELY(!load_seq_cst(&s->discard) &&
+                      !load_relaxed(&s->stopped)) &&
         stream_next_task(s) != NULL)
         return true;
     plat_spin_lock(&s->lock);
     /* A force destroy or abort asked for the queue to be dropped. */
-    if (atomic_load_explicit(&s->discard, memory_order_relaxed))
+    if (load_relaxed(&s->discard))
         chain = engine_detach_after_locked(s, head_of(s));
     /* Relaxed: under the lock no launcher is linking behind head. */
-    more = atomic_load_explicit(&head_of(s)->next, memory_order_relaxed) != NULL;
+    more = load_relaxed(&head_of(s)->next) != NULL;
     if (!more) {
         dummy = engine_go_idle_locked(s);
-        if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed)))
+        if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped)))
             engine_stream_killed(s); /* an aclrtStreamStop waits for us to let go */
-    } else if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed))) {
+    } else if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped))) {
         /* aclrtStreamStop: the queue stays, but nothing more of it runs
          * (a discard was handled above, and left nothing queued). */
         engine_halt_locked(s);
@@ -157,7 +158,7 @@ static struct task *note_failure(struct stream *s, struct task *t, aclError err)
     if (s->error == ACL_SUCCESS)
         s->error = err;
     if (!acl_is_overflow(err) &&
-        atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE) {
+        load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE) {
         if (s->stop_error == ACL_SUCCESS)
             s->stop_error = err;
         chain = engine_detach_after_locked(s, &t->q);
@@ -171,7 +172,7 @@ void engine_complete_current(struct stream *s, aclError err)
     struct task *t = stream_next_task(s), *chain = NULL;
     struct qnode *old = head_of(s);
     /* Relaxed: only the owner writes done while it owns the stream. */
-    uint64_t seq = atomic_load_explicit(&s->done, memory_order_relaxed) + 1;
+    uint64_t seq = load_relaxed(&s->done) + 1;
 
     if (ACLCPU_UNLIKELY(t->prof_id != 0))
         prof_task_ended(t); /* before anyone can see it done */
@@ -179,13 +180,13 @@ void engine_complete_current(struct stream *s, aclError err)
         chain = note_failure(s, t, err);
     /* t's record is the dummy now. Relaxed: the seq_cst store of done in
      * engine_note_done publishes it to a discarder (engine_discard_stream). */
-    atomic_store_explicit(&s->head, &t->q, memory_order_relaxed);
+    store_relaxed(&s->head, &t->q);
     task_release(t);
     engine_note_done(s, seq);
     /* A discarder that set `discard` before our store of done may have read
      * the old head under the lock: let it finish before the old dummy is
      * freed. seq_cst: the other half of that pairing. */
-    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->discard, memory_order_seq_cst))) {
+    if (ACLCPU_UNLIKELY(load_seq_cst(&s->discard))) {
         plat_spin_lock(&s->lock);
         plat_spin_unlock(&s->lock);
     }
@@ -201,7 +202,9 @@ bool engine_stream_idle(struct stream *s)
     plat_spin_lock(&s->lock);
     issued = s->issued;
     plat_spin_unlock(&s->lock);
-    return atomic_load_explicit(&s->done, memory_order_acquire) >= issued;
+    /* Acquire: an idle answer sees the tasks' effects (engine_note_done's
+     * seq_cst store of done is also a release). */
+    return load_acquire(&s->done) >= issued;
 }
 
 /* Caller-runs: if s is waiting in the ready set, run it here up to target. */
@@ -212,14 +215,15 @@ static void help_run(struct stream *s, uint64_t target)
     took = engine_unready_locked(s);
     plat_spin_unlock(&s->lock);
     if (took) {
-        struct executor x = {s->dev->engine, NULL, target};
+        struct executor x = {load_relaxed(&s->dev)->engine, NULL, target};
         engine_run_stream(&x, s);
     }
 }
 
+/* seq_cst: the waiter's load of done in the pairing at stream->done. */
 static bool reached(struct stream *s, uint64_t target)
 {
-    return atomic_load_explicit(&s->done, memory_order_seq_cst) >= target;
+    return load_seq_cst(&s->done) >= target;
 }
 
 enum wait_result { WAIT_DONE, WAIT_TIMEOUT, WAIT_DEAD, WAIT_STOPPED };
@@ -246,10 +250,10 @@ struct hang_watch {
 static void hang_watch_start(struct hang_watch *w, struct stream *s)
 {
     uint64_t now = plat_now_ns();
-    w->last_done = atomic_load_explicit(&s->done, memory_order_relaxed);
+    w->last_done = load_relaxed(&s->done);
     w->since = now;
     w->next_check = now + HANG_CHECK_NS;
-    w->limit = s->dev->engine->hang_timeout_ns;
+    w->limit = load_relaxed(&s->dev)->engine->hang_timeout_ns;
     w->warned = false;
 }
 
@@ -292,9 +296,9 @@ static bool hang_watch_check(struct hang_watch *w, struct stream *s)
 {
     uint64_t now = plat_now_ns();
     char why[640];
-    if (!hang_no_progress(w, atomic_load_explicit(&s->done, memory_order_relaxed), now))
+    if (!hang_no_progress(w, load_relaxed(&s->done), now))
         return false;
-    return hang_verdict(w, engine_explain(s, true, why, sizeof(why)), "stream", s->id, why, now);
+    return hang_verdict(w, engine_explain(s, true, why, sizeof(why)), "stream", load_relaxed(&s->id), why, now);
 }
 
 /* True while handle (if given) still names s: a stream destroyed by another
@@ -306,18 +310,19 @@ static bool still_alive(struct stream *s, const void *handle)
 
 static bool stop_ends(struct stream *s, unsigned how)
 {
-    return (how & WAIT_STOP_ENDS) && atomic_load_explicit(&s->stopped, memory_order_relaxed);
+    return (how & WAIT_STOP_ENDS) && load_relaxed(&s->stopped);
 }
 
 static enum wait_result wait_counted(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
                                      unsigned how)
 {
-    uint64_t spin_until = plat_now_ns() + ((s->flags & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
+    uint64_t spin_until =
+        plat_now_ns() + ((load_relaxed(&s->flags) & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
     bool may_run = how & WAIT_MAY_RUN, watch = (how & WAIT_WATCH_HANGS) && deadline == 0;
     struct hang_watch hw;
 
     for (unsigned i = 1; !reached(s, target); i++) {
-        if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY &&
+        if (may_run && load_relaxed(&s->state) == STREAM_READY &&
             still_alive(s, handle))
             help_run(s, target);
         plat_cpu_relax();
@@ -334,17 +339,18 @@ static enum wait_result wait_counted(struct stream *s, const void *handle, uint6
             return WAIT_DEAD;
         if (stop_ends(s, how))
             return WAIT_STOPPED;
-        if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
+        if (may_run && load_relaxed(&s->state) == STREAM_READY) {
             help_run(s, target);
             continue;
         }
-        word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
+        /* seq_cst: read the word before registering (see engine_note_done). */
+        word = load_seq_cst(&s->wake_word);
         want_wake_at(s, target);
         /* seq_cst RMW, so also acquire: see engine_stream_killed. */
-        atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+        fetch_add_seq_cst(&s->sync_waiters, 1);
         in_time = reached(s, target) || !still_alive(s, handle) || stop_ends(s, how) ||
                   plat_futex_wait(&s->wake_word, word, until);
-        atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&s->sync_waiters, 1);
         if (!in_time && !reached(s, target) && (!watch || hang_watch_check(&hw, s)))
             return WAIT_TIMEOUT;
     }
@@ -360,9 +366,9 @@ static enum wait_result wait_done(struct stream *s, const void *handle, uint64_t
 {
     enum wait_result r;
     /* seq_cst: as the increment in the sleep path (see stream->done). */
-    atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+    fetch_add_seq_cst(&s->sync_waiters, 1);
     r = wait_counted(s, handle, target, deadline, how);
-    atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+    fetch_sub_relaxed(&s->sync_waiters, 1);
     return r;
 }
 
@@ -411,9 +417,9 @@ void engine_stream_killed(struct stream *s)
      * waiter's RMW reads from ours (release -> acquire) and sees the kill;
      * if the waiter's comes first, we read a count above 0 and wake it.
      * No waiter, no syscall. */
-    if (atomic_fetch_add_explicit(&s->sync_waiters, 0, memory_order_seq_cst) == 0)
+    if (fetch_add_seq_cst(&s->sync_waiters, 0) == 0)
         return;
-    atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
+    fetch_add_seq_cst(&s->wake_word, 1);
     plat_futex_wake_all(&s->wake_word);
 }
 
@@ -436,10 +442,10 @@ void engine_nudge(struct stream *s)
 {
     struct worker *w = NULL;
     plat_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_PARKED && s->park_event != NULL) {
+    if (load_relaxed(&s->state) == STREAM_PARKED && s->park_event != NULL) {
         engine_unlink_parked_locked(s);
         engine_unwatch(s);
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_IDLE);
         w = engine_requeue_locked(s);
     }
     plat_spin_unlock(&s->lock);
@@ -451,12 +457,12 @@ void engine_abort_stream(struct stream *s)
     plat_spin_lock(&s->lock);
     s->abort_seq = s->issued;
     /* Relaxed: a running kernel polls it between blocks (see run_blocks). */
-    atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
+    fetch_add_relaxed(&s->abort_epoch, 1);
     plat_spin_unlock(&s->lock);
     engine_discard_stream(s);
     /* An abort clears what a stop kept: the stream takes new work again. */
     plat_spin_lock(&s->lock);
-    atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
+    store_relaxed(&s->stopped, false);
     plat_spin_unlock(&s->lock);
 }
 
@@ -467,16 +473,17 @@ void engine_abort_stream(struct stream *s)
 static void wait_not_running(struct stream *s)
 {
     for (;;) {
-        uint32_t word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
+        /* seq_cst: read the word before registering, as in wait_counted. */
+        uint32_t word = load_seq_cst(&s->wake_word);
         bool running;
         /* seq_cst RMW: the Dekker pairing with engine_stream_killed. */
-        atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+        fetch_add_seq_cst(&s->sync_waiters, 1);
         plat_spin_lock(&s->lock);
-        running = atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_RUNNING;
+        running = load_relaxed(&s->state) == STREAM_RUNNING;
         plat_spin_unlock(&s->lock);
         if (running)
             plat_futex_wait(&s->wake_word, word, plat_now_ns() + 1000000u);
-        atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&s->sync_waiters, 1);
         if (!running)
             return;
     }
@@ -490,19 +497,19 @@ bool engine_stop_stream(struct stream *s, const void *handle)
         plat_spin_unlock(&s->lock);
         return false;
     }
-    atomic_store_explicit(&s->stopped, true, memory_order_relaxed);
+    store_relaxed(&s->stopped, true);
     /* The running kernel starts no more blocks (see run_blocks). */
-    atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
+    fetch_add_relaxed(&s->abort_epoch, 1);
     /* A ready or parked stream is halted here; a running one by its owner
      * after the current task (engine_owner_has_task). Either way the
      * queue stays and done stays below issued. */
-    state = atomic_load_explicit(&s->state, memory_order_relaxed);
+    state = load_relaxed(&s->state);
     if (state == STREAM_PARKED) {
         engine_unlink_parked_locked(s);
         engine_unwatch(s);
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_IDLE);
     } else if (state == STREAM_READY && engine_unready_locked(s)) {
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_IDLE);
     }
     plat_spin_unlock(&s->lock);
     engine_stream_killed(s); /* syncs that wait on s return 507000 now */
@@ -527,10 +534,11 @@ static struct task *detach_behind_owner_locked(struct stream *s)
 {
     struct qnode *head, *running;
 
-    atomic_store_explicit(&s->discard, true, memory_order_seq_cst);
-    (void)atomic_load_explicit(&s->done, memory_order_seq_cst);
-    head = atomic_load_explicit(&s->head, memory_order_acquire);
-    running = atomic_load_explicit(&head->next, memory_order_relaxed); /* links change under our lock only */
+    /* seq_cst, then acquire on head: our half of the pairing above. */
+    store_seq_cst(&s->discard, true);
+    (void)load_seq_cst(&s->done);
+    head = load_acquire(&s->head);
+    running = load_relaxed(&head->next); /* links change under our lock only */
     return running != NULL ? engine_detach_after_locked(s, running) : NULL;
 }
 
@@ -542,7 +550,7 @@ void engine_discard_stream(struct stream *s)
 
     plat_spin_lock(&s->lock);
     issued = s->issued;
-    state = atomic_load_explicit(&s->state, memory_order_relaxed);
+    state = load_relaxed(&s->state);
     if (state == STREAM_READY && engine_unready_locked(s))
         state = STREAM_IDLE; /* now ours, with nothing run */
     if (state == STREAM_PARKED) {
@@ -562,7 +570,7 @@ void engine_discard_stream(struct stream *s)
         task_free(dummy);
     wait_done(s, NULL, issued, 0, 0);
     plat_spin_lock(&s->lock);
-    atomic_store_explicit(&s->discard, false, memory_order_relaxed);
+    store_relaxed(&s->discard, false);
     plat_spin_unlock(&s->lock);
 }
 
@@ -572,7 +580,7 @@ void engine_wait_unowned(struct stream *s)
      * dead; a preempted one needs a time slice, hence the yield. Relaxed:
      * the lock round trip below orders us after the owner's last critical
      * section (going idle is one). */
-    for (unsigned i = 1; atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_RUNNING; i++) {
+    for (unsigned i = 1; load_relaxed(&s->state) == STREAM_RUNNING; i++) {
         if (i < 1024)
             plat_cpu_relax();
         else
@@ -592,7 +600,7 @@ static bool event_hang_check(struct hang_watch *w, struct event *ev, uint64_t do
     char why[640];
     if (!hang_no_progress(w, done, now))
         return false;
-    return hang_verdict(w, engine_explain_event(ev, why, sizeof(why)), "event", ev->id, why, now);
+    return hang_verdict(w, engine_explain_event(ev, why, sizeof(why)), "event", load_relaxed(&ev->id), why, now);
 }
 
 aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
@@ -604,7 +612,7 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
     plat_spin_lock(&ev->lock);
     target = ev->record_gen;
     hw.last_done = ev->done_gen;
-    dev = atomic_load_explicit(&ev->dev, memory_order_relaxed);
+    dev = load_relaxed(&ev->dev);
     if (dev != NULL && dev->engine != NULL)
         hw.limit = dev->engine->hang_timeout_ns;
     while (ev->done_gen < target) {
@@ -612,7 +620,7 @@ aclError engine_sync_event(struct event *ev, const void *handle, uint64_t deadli
             plat_spin_unlock(&ev->lock);
             return ACL_ERROR_RT_INVALID_HANDLE;
         }
-        uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
+        uint32_t word = load_relaxed(&ev->wake_word);
         uint64_t until = deadline_ns;
         bool in_time;
         if (until == 0) /* untimed: look for a hang every so often */
