@@ -70,23 +70,23 @@ aclError devmem_alloc(struct device *d, size_t size, void **out)
     /* Relaxed: mem_used is a budget counter; the fetch_add itself makes two
      * racing allocations see each other's charge, and nothing else is
      * published through it. */
-    uint64_t used = atomic_fetch_add_explicit(&d->mem_used, charged, memory_order_relaxed);
+    uint64_t used = fetch_add_relaxed(&d->mem_used, charged);
     void *p;
 
     if (used + charged > d->mem_total || charged < size) {
-        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+        fetch_sub_relaxed(&d->mem_used, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     p = aligned_alloc(64, (charged + 63) & ~(size_t)63);
     if (p == NULL) {
-        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+        fetch_sub_relaxed(&d->mem_used, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_lock(&mem_lock);
     if (!insert_region((struct region){(uintptr_t)p, size, charged, d})) {
         plat_mutex_unlock(&mem_lock);
         free(p);
-        atomic_fetch_sub_explicit(&d->mem_used, charged, memory_order_relaxed);
+        fetch_sub_relaxed(&d->mem_used, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_unlock(&mem_lock);
@@ -127,7 +127,7 @@ bool devmem_free(void *p, bool device)
     nregions--;
     plat_mutex_unlock(&mem_lock);
     if (r.dev != NULL)
-        atomic_fetch_sub_explicit(&r.dev->mem_used, r.charged, memory_order_relaxed);
+        fetch_sub_relaxed(&r.dev->mem_used, r.charged);
     free(p);
     return true;
 }
@@ -158,7 +158,7 @@ void devmem_release_all(void)
     plat_mutex_lock(&mem_lock);
     for (size_t i = 0; i < nregions; i++) {
         if (regions[i].dev != NULL)
-            atomic_fetch_sub_explicit(&regions[i].dev->mem_used, regions[i].charged, memory_order_relaxed);
+            fetch_sub_relaxed(&regions[i].dev->mem_used, regions[i].charged);
         free((void *)regions[i].base);
     }
     free(regions);

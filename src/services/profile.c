@@ -230,7 +230,7 @@ static bool grow_names_locked(void)
 static struct name_slot *kernel_slot_locked(const struct kfunc *kf)
 {
     /* Relaxed: a launch holds a live kernel; its generation does not move. */
-    uint32_t i, gen = atomic_load_explicit(&kf->hdr.gen, memory_order_relaxed);
+    uint32_t i, gen = load_relaxed(&kf->hdr.gen);
     if (name_used * 2 >= name_cap && !grow_names_locked())
         return NULL;
     for (i = slot_of(kf, name_cap); name_table[i].key != NULL; i = (i + 1) & (name_cap - 1))
@@ -401,7 +401,7 @@ aclError prof_begin(const char *dir, bool block_dim_names)
     begin_ticks = plat_ticks();
     running = true;
     plat_spin_unlock(&prof_lock);
-    atomic_store_explicit(&prof_active_flag, true, memory_order_relaxed);
+    store_relaxed(&prof_active_flag, true);
     return ACL_SUCCESS;
 }
 
@@ -415,7 +415,7 @@ static bool drain_in_flight(uint32_t n)
 {
     uint64_t end = plat_now_ns() + 10000000000ull;
     for (uint32_t id = 1; id <= n; id++) {
-        while (!atomic_load_explicit(&prof_times(id)->released, memory_order_acquire)) {
+        while (!load_acquire(&prof_times(id)->released)) {
             if (plat_now_ns() > end)
                 return false;
             plat_sleep_ns(200000);
@@ -535,7 +535,7 @@ aclError prof_end(char *why, size_t cap)
     stop_ns = plat_now_ns();
     stop_ticks = plat_ticks();
     plat_spin_unlock(&prof_lock);
-    atomic_store_explicit(&prof_active_flag, false, memory_order_relaxed);
+    store_relaxed(&prof_active_flag, false);
     if (!drain_in_flight(n))
         LOGW("profile: tasks still running after 10 s; their entries are left out of the model");
     if (!expand(n)) {
@@ -591,8 +591,8 @@ static void event_key(struct prof_rec *r, struct event *ev, uint64_t gen)
 {
     r->u.e.ev = ev;
     r->u.e.gen = gen;
-    r->x.objgen = atomic_load_explicit(&ev->hdr.gen, memory_order_relaxed);
-    r->n = (uint32_t)atomic_load_explicit(&ev->id, memory_order_relaxed);
+    r->x.objgen = load_relaxed(&ev->hdr.gen);
+    r->n = (uint32_t)load_relaxed(&ev->id);
 }
 
 /* Called with prof_lock held: fills what a task of each kind tells the model. */
@@ -645,8 +645,8 @@ static uint32_t task_entry_locked(struct stream *s, const struct task *t)
     thread_locked();
     r = rec(id);
     r->kind = t->kind;
-    r->device = (uint8_t)s->dev->id;
-    r->stream_id = s->id;
+    r->device = (uint8_t)load_relaxed(&s->dev)->id;
+    r->stream_id = load_relaxed(&s->id);
     r->task_id = (uint32_t)s->issued; /* s->lock held: stream_commit counted t just now */
     r->host_thread = tls_thread;
     r->host_dep = tls_last_sync;
@@ -739,8 +739,8 @@ void prof_task_released(struct task *t)
     /* Release: what we wrote is seen by prof_end (expand). Not done means
      * dropped: it never ran. */
     if (end != 0)
-        atomic_store_explicit(&prof_times(end)->released, 1, memory_order_release);
-    atomic_store_explicit(&tm->released, 1, memory_order_release);
+        store_release(&prof_times(end)->released, 1);
+    store_release(&tm->released, 1);
 }
 
 /* ---- model runs ------------------------------------------------------------------------ */
@@ -756,7 +756,7 @@ static void times_done_locked(uint32_t id, uint64_t start_ns, uint64_t end_ns, u
     tm->worker = engine_worker_index();
     tm->done = 1;
     /* Relaxed: prof_end takes prof_lock before it reads. */
-    atomic_store_explicit(&tm->released, 1, memory_order_relaxed);
+    store_relaxed(&tm->released, 1);
 }
 
 uint32_t prof_lane_task(struct stream *runner, const struct task *rt, uint32_t model_id, uint64_t gen,
@@ -768,8 +768,8 @@ uint32_t prof_lane_task(struct stream *runner, const struct task *rt, uint32_t m
     if (id != 0) {
         struct prof_rec *r = rec(id);
         r->kind = rt->kind;
-        r->device = (uint8_t)runner->dev->id;
-        r->stream_id = atomic_load_explicit(&runner->id, memory_order_relaxed);
+        r->device = (uint8_t)load_relaxed(&runner->dev)->id;
+        r->stream_id = load_relaxed(&runner->id);
         r->task_id = ++runner->prof_seq; /* only the lane's player touches it */
         r->model_id = model_id;
         fill_task(id, r, rt);

@@ -76,7 +76,7 @@ struct prof_entry {
 /* Relaxed: a hint for the issue path; entries made around a start or stop
  * are simply in or out of the profile. */
 extern _Atomic bool prof_active_flag;
-static inline bool prof_on(void) { return atomic_load_explicit(&prof_active_flag, memory_order_relaxed); }
+static inline bool prof_on(void) { return load_relaxed(&prof_active_flag); }
 
 /* Starts a profile written to dir when it stops. */
 aclError prof_begin(const char *dir, bool block_dim_names);

@@ -102,7 +102,7 @@ aclError profsub_add(struct model *m, int fd, int8_t time_info, int metrics)
             err = ACL_ERROR_PROFILING_FAILURE;
         if (err == ACL_SUCCESS) {
             subs[i] = (struct sub){true, id, fd, time_info, metrics};
-            atomic_store_explicit(&m->subscribed, true, memory_order_relaxed);
+            store_relaxed(&m->subscribed, true);
         }
     }
     plat_mutex_unlock(&sub_lock);
@@ -118,7 +118,7 @@ bool profsub_remove(uint32_t model, struct model *m)
         plat_close(s->fd); /* the reader sees the end of the pipe */
         s->used = false;
         if (m != NULL)
-            atomic_store_explicit(&m->subscribed, false, memory_order_relaxed);
+            store_relaxed(&m->subscribed, false);
     }
     plat_mutex_unlock(&sub_lock);
     return s != NULL;
