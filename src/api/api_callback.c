@@ -18,7 +18,8 @@ static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_ki
     aclError err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS && kind == TASK_CALLBACK && !report_is_subscribed(s))
         err = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
-                       "%s: stream %d has no subscribed thread; call aclrtSubscribeReport first", fn, s->id);
+                       "%s: stream %d has no subscribed thread; call aclrtSubscribeReport first", fn,
+                       load_relaxed(&s->id));
     if (err == ACL_SUCCESS)
         err = stream_begin_task(fn, s, stream, kind, &t);
     if (err != ACL_SUCCESS)

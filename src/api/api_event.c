@@ -106,10 +106,10 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 
 static aclError check_same_device(const char *fn, struct event *ev, struct stream *s)
 {
-    if (ev->dev == s->dev)
+    if (load_relaxed(&ev->dev) == load_relaxed(&s->dev))
         return ACL_SUCCESS;
     return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the event belongs to device %d but stream %d to device %d", fn,
-                    ev->dev->id, s->id, s->dev->id);
+                    load_relaxed(&ev->dev)->id, load_relaxed(&s->id), load_relaxed(&s->dev)->id);
 }
 
 enum fill_result { FILLED, SKIPPED, DEAD, NO_SLOT };
@@ -121,7 +121,7 @@ enum fill_result { FILLED, SKIPPED, DEAD, NO_SLOT };
 static enum fill_result fill_locked(struct event *ev, const void *event, struct stream *s, struct task *t,
                                     enum task_kind kind, uint32_t timeout_ms)
 {
-    bool flag_event = (ev->flags & ACL_EVENT_EXTERNAL) != 0;
+    bool flag_event = (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL) != 0;
     if (!obj_same(&ev->hdr, event))
         return DEAD;
     if (kind == TASK_EVENT_RECORD && event_take_lazy_slot_locked(ev) != ACL_SUCCESS)
@@ -139,7 +139,7 @@ static enum fill_result fill_locked(struct event *ev, const void *event, struct 
         t->u.event.timeout_ms = timeout_ms;
         ev->waits_issued++;
     }
-    atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
+    fetch_add_relaxed(&ev->pending_tasks, 1); /* under ev->lock */
     return FILLED;
 }
 
@@ -198,7 +198,7 @@ static aclError issue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
             return ACL_SUCCESS; /* a wait on a never-recorded event does nothing */
         return r == DEAD ? acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the event was destroyed during the call", fn)
                          : acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,
-                                    ev->dev->id);
+                                    load_relaxed(&ev->dev)->id);
     }
     return err;
 }
@@ -257,10 +257,10 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
     aclError err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->flags & ACL_EVENT_DEVICE_USE_ONLY)
+    if (load_relaxed(&ev->flags) & ACL_EVENT_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: a DEVICE_USE_ONLY event cannot be waited on from a stream",
                         fn);
-    if (!(ev->flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
+    if (!(load_relaxed(&ev->flags) & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: the event was created without ACL_EVENT_SYNC (or EXTERNAL), so streams cannot wait on it",
                         fn);
@@ -273,7 +273,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
         return null_arg("aclrtStreamWaitEvent", "event");
     /* aclrtSetOpWaitTimeout bounds plain waits (process-wide, 0 = none). */
     return wait_event("aclrtStreamWaitEvent", stream, event,
-                      wait_ms(atomic_load_explicit(&op_wait_timeout_s, memory_order_relaxed)));
+                      wait_ms(load_relaxed(&op_wait_timeout_s)));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
@@ -311,7 +311,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
     err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->ex || !(ev->flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
+    if (load_relaxed(&ev->ex) || !(load_relaxed(&ev->flags) & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: only events with ACL_EVENT_SYNC (or EXTERNAL) from aclrtCreateEvent[WithFlag] can be "
                         "reset", fn);
@@ -334,7 +334,8 @@ static struct event_view view(struct event *ev)
     v.ts = ev->timestamp_ns;
     v.reset_done = ev->reset_done;
     v.waits_issued = ev->waits_issued;
-    v.waits_done = atomic_load_explicit(&ev->waits_done, memory_order_acquire);
+    /* Acquire: pairs with event_task_release's release increment. */
+    v.waits_done = load_acquire(&ev->waits_done);
     plat_spin_unlock(&ev->lock);
     return v;
 }
@@ -353,9 +354,9 @@ static aclError query_prelude(const char *fn, aclrtEvent event, const void *stat
     err = resolve_event(fn, event, ev);
     if (err != ACL_SUCCESS)
         return err;
-    if ((refuse_ex && (*ev)->ex) || ((*ev)->flags & refused_flags))
+    if ((refuse_ex && load_relaxed(&(*ev)->ex)) || (load_relaxed(&(*ev)->flags) & refused_flags))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for %s events", fn,
-                        refuse_ex && (*ev)->ex ? "Ex" : "EXTERNAL");
+                        refuse_ex && load_relaxed(&(*ev)->ex) ? "Ex" : "EXTERNAL");
     err = model_refuse_captured_event(fn, *ev);
     if (err != ACL_SUCCESS)
         return err;
@@ -381,7 +382,7 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
     if (err != ACL_SUCCESS)
         return err;
     if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
-        *status = ev->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+        *status = load_relaxed(&ev->ex) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     else
         *status = complete(&v) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return ACL_SUCCESS;
@@ -417,7 +418,7 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
     aclError err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->flags & ACL_EVENT_EXTERNAL)
+    if (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
     err = model_refuse_captured_event(fn, ev);
     if (err != ACL_SUCCESS)
@@ -432,9 +433,10 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
         char why[640];
         engine_explain_event(ev, why, sizeof(why));
         if (timeout > 0)
-            return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, ev->id, timeout, why);
+            return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, load_relaxed(&ev->id), timeout,
+                            why);
         return acl_fail(err, "%s: event %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot complete by "
-                        "itself: %s", fn, ev->id, why);
+                        "itself: %s", fn, load_relaxed(&ev->id), why);
     }
     return ACL_SUCCESS;
 }
@@ -467,7 +469,7 @@ static aclError stamp_of(const char *fn, const char *arg, aclrtEvent event, uint
     aclError err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
+    if (load_relaxed(&ev->flags) & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: '%s' is an EXTERNAL/IPC event, which has no time",
                         fn, arg);
     err = model_refuse_captured_event(fn, ev);
@@ -519,7 +521,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId
         return null_arg("aclrtGetEventId", event == NULL ? "event" : "eventId");
     err = resolve_event("aclrtGetEventId", event, &ev);
     if (err == ACL_SUCCESS)
-        *eventId = (uint32_t)ev->id;
+        *eventId = (uint32_t)load_relaxed(&ev->id);
     return err;
 }
 
@@ -540,7 +542,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
 
 ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout)
 {
-    atomic_store_explicit(&op_wait_timeout_s, timeout, memory_order_relaxed);
+    store_relaxed(&op_wait_timeout_s, timeout);
     return ACL_SUCCESS;
 }
 
@@ -632,7 +634,7 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
     if (kind == TASK_NOTIFY_RECORD)
         n->last_recorder = obj_handle(&s->hdr);
     t->u.event.timeout_ms = timeout_ms;
-    atomic_fetch_add_explicit(&n->pending_tasks, 1, memory_order_relaxed); /* under n->lock */
+    fetch_add_relaxed(&n->pending_tasks, 1); /* under n->lock */
     plat_spin_unlock(&n->lock);
     stream_commit(s, t);
     return ACL_SUCCESS;
@@ -658,6 +660,6 @@ ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *noti
         return null_arg("aclrtGetNotifyId", "notifyId");
     err = resolve_notify("aclrtGetNotifyId", notify, &n);
     if (err == ACL_SUCCESS)
-        *notifyId = (uint32_t)n->id;
+        *notifyId = (uint32_t)load_relaxed(&n->id);
     return err;
 }

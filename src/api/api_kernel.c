@@ -129,7 +129,7 @@ static aclError launch(const struct launch_desc *d)
     /* The core limits in force for this thread, recorded with the kernel
      * (cooperative: the block count is not clamped). Read before taking
      * the stream lock: a bound stream's limit needs that stream's lock. */
-    reslimits_in_force(s->dev, limits);
+    reslimits_in_force(load_relaxed(&s->dev), limits);
     err = stream_begin_task(d->fn, s, d->stream, TASK_KERNEL, &t);
     if (err == ACL_SUCCESS) {
         /* Every field, so a reused record needs no clearing; bin is

@@ -23,7 +23,7 @@ static uint32_t hardware_cores(const struct device *d, int type)
 
 static uint32_t device_limit(struct device *d, int type)
 {
-    uint32_t v = atomic_load_explicit(&d->res_limit[type], memory_order_relaxed);
+    uint32_t v = load_relaxed(&d->res_limit[type]);
     return v != 0 ? v - 1 : hardware_cores(d, type);
 }
 
@@ -67,7 +67,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevRe
     if (err == ACL_SUCCESS)
         err = check_value(fn, d, type, value);
     if (err == ACL_SUCCESS) /* stored plus one: 0 means "none set" */
-        atomic_store_explicit(&d->res_limit[type], value + 1, memory_order_relaxed);
+        store_relaxed(&d->res_limit[type], value + 1);
     return err;
 }
 
@@ -91,8 +91,8 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId)
     struct device *d;
     aclError err = open_device("aclrtResetDeviceResLimit", deviceId, &d);
     if (err == ACL_SUCCESS) {
-        atomic_store_explicit(&d->res_limit[0], 0, memory_order_relaxed);
-        atomic_store_explicit(&d->res_limit[1], 0, memory_order_relaxed);
+        store_relaxed(&d->res_limit[0], 0);
+        store_relaxed(&d->res_limit[1], 0);
     }
     return err;
 }
@@ -104,7 +104,7 @@ static uint32_t stream_limit(struct stream *s, int type)
     plat_spin_lock(&s->lock);
     v = s->res_limit[type];
     plat_spin_unlock(&s->lock);
-    return v != 0 ? v - 1 : device_limit(s->dev, type);
+    return v != 0 ? v - 1 : device_limit(load_relaxed(&s->dev), type);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value)
@@ -115,7 +115,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDev
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
-        err = check_value(fn, s->dev, type, value);
+        err = check_value(fn, load_relaxed(&s->dev), type, value);
     if (err == ACL_SUCCESS) {
         plat_spin_lock(&s->lock);
         s->res_limit[type] = value + 1; /* last set wins */
@@ -174,7 +174,7 @@ ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stre
 static struct stream *bound_stream(struct device *d)
 {
     struct stream *s = tls_res_stream != NULL ? (struct stream *)obj_resolve(tls_res_stream, OBJ_STREAM) : NULL;
-    return s != NULL && s->dev == d ? s : NULL;
+    return s != NULL && load_relaxed(&s->dev) == d ? s : NULL;
 }
 
 uint32_t reslimit_in_force(struct device *d, int type)

@@ -125,9 +125,10 @@ static bool capturing(struct stream *s)
  * invalidated (the call would wait for work that does not run). */
 static aclError captured_error(const char *fn, struct stream *s)
 {
-    model_invalidate_for(s, ACL_ERROR_RT_STREAM_CAPTURED, "%s on stream %d, which is being captured", fn, s->id);
+    model_invalidate_for(s, ACL_ERROR_RT_STREAM_CAPTURED, "%s on stream %d, which is being captured", fn,
+                         load_relaxed(&s->id));
     return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured: its tasks are recorded, not run "
-                    "(the capture is invalidated)", fn, s->id);
+                    "(the capture is invalidated)", fn, load_relaxed(&s->id));
 }
 
 static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
@@ -146,13 +147,15 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
         return err;
     if (s->ctx != ctx)
         return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
-                        "%s: stream %d belongs to another context; make that context current first", fn, s->id);
+                        "%s: stream %d belongs to another context; make that context current first", fn,
+                        load_relaxed(&s->id));
     if (s->is_default)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-                        "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn, s->id);
+                        "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn,
+                        load_relaxed(&s->id));
     if (capturing(s))
         return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured; end the capture first", fn,
-                        s->id);
+                        load_relaxed(&s->id));
     if (stream_destroy(s, stream, force) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream first", fn);
     return ACL_SUCCESS;
@@ -175,7 +178,7 @@ static aclError stopped_error(const char *fn, const struct stream *s)
     return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
                     "%s: stream %d was stopped by aclrtStreamStop; its remaining tasks will not run (abort or destroy "
                     "it)",
-                    fn, s->id);
+                    fn, load_relaxed(&s->id));
 }
 
 /* A sync gave up: its timeout passed (timeout > 0), or an untimed one found
@@ -186,10 +189,10 @@ static aclError sync_gave_up(const char *fn, struct stream *s, int32_t timeout)
     engine_explain(s, true, why, sizeof(why));
     if (timeout > 0)
         return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: stream %d did not finish within %d ms: %s", fn,
-                        s->id, timeout, why);
+                        load_relaxed(&s->id), timeout, why);
     return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                     "%s: stream %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot go on by itself: %s", fn,
-                    s->id, why);
+                    load_relaxed(&s->id), why);
 }
 
 static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout);
@@ -206,11 +209,11 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+    if (load_relaxed(&s->stopped))
         return stopped_error(fn, s);
     if (capturing(s))
         return captured_error(fn, s);
-    if (s->flags & NO_HOST_SYNC_FLAGS)
+    if (load_relaxed(&s->flags) & NO_HOST_SYNC_FLAGS)
         return ACL_SUCCESS;
     if (ACLCPU_UNLIKELY(prof_on()))
         return profiled_sync_stream(fn, s, stream, timeout);
@@ -234,13 +237,13 @@ static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStre
 static aclError sync_result(const char *fn, struct stream *s, int32_t timeout, aclError err)
 {
     if (err == ACL_ERROR_RT_INVALID_HANDLE)
-        return acl_fail(err, "%s: stream %d was destroyed by another thread during the wait", fn, s->id);
+        return acl_fail(err, "%s: stream %d was destroyed by another thread during the wait", fn, load_relaxed(&s->id));
     if (err == ACL_ERROR_RT_INTERNAL_ERROR)
         return stopped_error(fn, s);
     if (err == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
         return sync_gave_up(fn, s, timeout);
     if (err != ACL_SUCCESS)
-        acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, err, acl_error_name(err));
+        acl_note("%s: a task on stream %d failed with %d (%s)", fn, load_relaxed(&s->id), err, acl_error_name(err));
     return err;
 }
 
@@ -264,11 +267,11 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
     err = stream_resolve("aclrtStreamQuery", stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+    if (load_relaxed(&s->stopped))
         return stopped_error("aclrtStreamQuery", s);
     if (capturing(s))
         return captured_error("aclrtStreamQuery", s);
-    *status = (s->flags & NO_HOST_SYNC_FLAGS) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
+    *status = (load_relaxed(&s->flags) & NO_HOST_SYNC_FLAGS) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
                                                                         : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -281,7 +284,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t
         return null_arg("aclrtStreamGetPriority", "priority");
     err = stream_resolve("aclrtStreamGetPriority", stream, &s);
     if (err == ACL_SUCCESS)
-        *priority = s->priority;
+        *priority = load_relaxed(&s->priority);
     return err;
 }
 
@@ -293,7 +296,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *f
         return null_arg("aclrtStreamGetFlags", "flags");
     err = stream_resolve("aclrtStreamGetFlags", stream, &s);
     if (err == ACL_SUCCESS)
-        *flags = s->flags;
+        *flags = load_relaxed(&s->flags);
     return err;
 }
 
@@ -305,7 +308,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *strea
         return null_arg("aclrtStreamGetId", "streamId");
     err = stream_resolve("aclrtStreamGetId", stream, &s);
     if (err == ACL_SUCCESS)
-        *streamId = s->id;
+        *streamId = load_relaxed(&s->id);
     return err;
 }
 
@@ -416,7 +419,7 @@ static aclError sync_device(const char *fn, int32_t timeout)
     if (t0 != 0)
         deps = device_sync_deps(list, n, &nd);
     for (size_t i = 0; i < n; i++) {
-        if ((list[i]->flags & NO_HOST_SYNC_FLAGS) || capturing(list[i])) /* recorded work does not run */
+        if ((load_relaxed(&list[i]->flags) & NO_HOST_SYNC_FLAGS) || capturing(list[i])) /* recorded work does not run */
             continue;
         err = engine_sync_stream(list[i], handles[i], deadline, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
         if (err == ACL_ERROR_RT_INVALID_HANDLE)

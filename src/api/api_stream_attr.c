@@ -37,7 +37,7 @@ static aclError check_own_context(const char *fn, const struct stream *s, const 
 {
     if (s->ctx == ctx)
         return ACL_SUCCESS;
-    return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+    return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, load_relaxed(&s->id));
 }
 
 static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mode)
@@ -49,25 +49,26 @@ static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mo
 
     if (err != ACL_SUCCESS)
         return err;
-    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+    if (load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is DEVICE_USE_ONLY; it has no failure mode",
-                        fn, s->id);
+                        fn, load_relaxed(&s->id));
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model; it has no failure mode "
-                        "of its own", fn, s->id);
-    cur = atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
+                        "of its own", fn, load_relaxed(&s->id));
+    cur = load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE
               ? ACL_STOP_ON_FAILURE : s->failure_mode;
     if (want == cur)
         return ACL_SUCCESS;
     if (cur == ACL_STOP_ON_FAILURE)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                        "%s: stream %d's context is in STOP mode; it cannot go back to CONTINUE", fn, s->id);
+                        "%s: stream %d's context is in STOP mode; it cannot go back to CONTINUE", fn,
+                        load_relaxed(&s->id));
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
     s->failure_mode = want;
     /* STOP on any stream makes the whole context stop on failure (spec §4). */
-    atomic_store_explicit(&ctx->failure_mode, ACL_STOP_ON_FAILURE, memory_order_relaxed);
+    store_relaxed(&ctx->failure_mode, ACL_STOP_ON_FAILURE);
     return ACL_SUCCESS;
 }
 
@@ -88,13 +89,13 @@ static aclError set_overflow(const char *fn, aclrtStream stream, uint32_t flag)
     aclError err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
-    if (err != ACL_SUCCESS || !soc_has_ctrl_sq(s->dev->soc))
+    if (err != ACL_SUCCESS || !soc_has_ctrl_sq(load_relaxed(&s->dev)->soc))
         return err;
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
     if (model_recording_anywhere() && model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
     plat_spin_lock(&s->lock);
     s->overflow_switch = flag;
     plat_spin_unlock(&s->lock);
@@ -108,7 +109,7 @@ static aclError get_overflow(const char *fn, aclrtStream stream, uint32_t *flag)
     if (err != ACL_SUCCESS)
         return err;
     plat_spin_lock(&s->lock);
-    *flag = soc_has_ctrl_sq(s->dev->soc) ? s->overflow_switch : 1u;
+    *flag = soc_has_ctrl_sq(load_relaxed(&s->dev)->soc) ? s->overflow_switch : 1u;
     plat_spin_unlock(&s->lock);
     return ACL_SUCCESS;
 }
@@ -145,9 +146,9 @@ static aclError set_priority(const char *fn, aclrtStream stream, uint32_t prio)
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (s->is_default || (s->flags & ACL_STREAM_CPU_SCHEDULE))
+    if (s->is_default || (load_relaxed(&s->flags) & ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is a %s stream; its priority is fixed", fn,
-                        s->id, s->is_default ? "default" : "CPU_SCHEDULE");
+                        load_relaxed(&s->id), s->is_default ? "default" : "CPU_SCHEDULE");
     plat_spin_lock(&s->lock);
     engine_set_priority_locked(s, prio > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : prio); /* clamped */
     plat_spin_unlock(&s->lock);
@@ -176,7 +177,7 @@ static _Atomic int env_blocking = -1;
 void launch_blocking_configure(void)
 {
     const char *v = plat_getenv("ASCEND_RT_LAUNCH_BLOCKING");
-    atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
+    store_relaxed(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0');
 }
 
 /* Called with s->lock held. Runs on every launch: the usual answer (the
@@ -184,10 +185,10 @@ void launch_blocking_configure(void)
  * first. */
 bool launch_blocks(struct stream *s)
 {
-    int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+    int env = load_relaxed(&env_blocking);
     if (env < 0) {
         launch_blocking_configure();
-        env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+        env = load_relaxed(&env_blocking);
     }
     bool asked = s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV
                      ? env == 1
@@ -196,8 +197,9 @@ bool launch_blocks(struct stream *s)
         return false;
     /* Never on these streams, products, inside a non-blocking region, or
      * while the stream records for a model (nothing runs then). */
-    return !(s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
-           soc_has_ctrl_sq(s->dev->soc) && s->nonblocking_depth == 0 && s->rec_lane == NULL;
+    return !(load_relaxed(&s->flags) &
+             (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
+           soc_has_ctrl_sq(load_relaxed(&s->dev)->soc) && s->nonblocking_depth == 0 && s->rec_lane == NULL;
 }
 
 static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t mode)
@@ -249,7 +251,7 @@ ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint6
     if (s->nonblocking_depth == 0) {
         plat_spin_unlock(&s->lock);
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: no aclrtNonBlockingLaunchBegin is open on stream %d", fn,
-                        s->id);
+                        load_relaxed(&s->id));
     }
     sync = --s->nonblocking_depth == 0 && launch_blocks(s);
     plat_spin_unlock(&s->lock);
@@ -302,7 +304,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
     plat_spin_lock(&s->lock);
     if (stmAttrType == ACL_STREAM_ATTR_FAILURE_MODE)
         value->failureMode =
-            atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE
+            load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE
                 ? ACL_STOP_ON_FAILURE : s->failure_mode;
     else if (stmAttrType == ACL_STREAM_ATTR_USER_CUSTOM_TAG)
         value->userCustomTag = s->user_tag;
@@ -311,7 +313,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
     else if (stmAttrType == ACL_STREAM_LAUNCH_BLOCKING_MODE)
         value->launchBlockingMode = s->blocking_mode;
     else
-        value->streamPriority = s->priority;
+        value->streamPriority = load_relaxed(&s->priority);
     plat_spin_unlock(&s->lock);
     return ACL_SUCCESS;
 }
@@ -335,14 +337,14 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
      * checked after the context, as the runtime does. */
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is bound to a model (abort the model with "
-                        "aclmdlRIAbort)", fn, s->id);
-    if (!soc_has_ctrl_sq(s->dev->soc))
+                        "aclmdlRIAbort)", fn, load_relaxed(&s->id));
+    if (!soc_has_ctrl_sq(load_relaxed(&s->dev)->soc))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream abort is available only on Ascend 950, A3 "
-                        "and A2 (this device is %s)", fn, s->dev->soc->name);
-    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+                        "and A2 (this device is %s)", fn, load_relaxed(&s->dev)->soc->name);
+    if (load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: stream %d is DEVICE_USE_ONLY, which aclrtStreamAbort does not take (use aclrtStreamStop)",
-                        fn, s->id);
+                        fn, load_relaxed(&s->id));
     engine_abort_stream(s);
     return ACL_SUCCESS;
 }
@@ -369,17 +371,17 @@ static aclError check_stoppable(const char *fn, aclrtStream stream, struct strea
         return err;
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is bound to a model; it cannot be stopped", fn,
-                        s->id);
-    if (!soc_has_ctrl_sq(s->dev->soc))
+                        load_relaxed(&s->id));
+    if (!soc_has_ctrl_sq(load_relaxed(&s->dev)->soc))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s does not support stopping a stream (Ascend 950, "
-                        "A3 and A2 do)", fn, s->dev->soc->name);
+                        "A3 and A2 do)", fn, load_relaxed(&s->dev)->soc->name);
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
-    if (s->dev->soc->family != SOC_950 && !(s->flags & ACL_STREAM_DEVICE_USE_ONLY))
+    if (load_relaxed(&s->dev)->soc->family != SOC_950 && !(load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: on %s aclrtStreamStop takes only streams created "
                         "with ACL_STREAM_DEVICE_USE_ONLY; stream %d is not one (use aclrtStreamAbort)", fn,
-                        s->dev->soc->name, s->id);
+                        load_relaxed(&s->dev)->soc->name, load_relaxed(&s->id));
     *out = s;
     return ACL_SUCCESS;
 }
