@@ -42,6 +42,8 @@
  *
  * These are macros because the accessed objects have many types; the C11
  * generic functions underneath check that p points to an _Atomic object.
+ * atomic_init stays as it is: it sets up an object no other thread can see
+ * yet, and orders nothing.
  */
 #ifndef ACLCPU_ATOMICS_H
 #define ACLCPU_ATOMICS_H
