@@ -139,7 +139,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary)
         return err;
     /* Relaxed: only which of two racing destroys wins matters; the
      * handle table orders the kill. */
-    if (atomic_exchange_explicit(&d->destroyed, true, memory_order_relaxed) || !obj_same(&d->hdr, binary))
+    if (exchange_relaxed(&d->destroyed, true) || !obj_same(&d->hdr, binary))
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: argument 'binary' (%p) is already destroyed", fn, binary);
     obj_kill(&d->hdr);
     obj_recycle(&d->hdr);

@@ -27,7 +27,8 @@ static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_ki
         to_subscriber = report_is_subscribed(s, REPORT_HOSTFUNC);
     if (err == ACL_SUCCESS && kind == TASK_CALLBACK && !report_is_subscribed(s, REPORT_CALLBACK))
         err = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
-                       "%s: stream %d has no subscribed thread; call aclrtSubscribeReport first", fn, s->id);
+                       "%s: stream %d has no subscribed thread; call aclrtSubscribeReport first", fn,
+                       load_relaxed(&s->id));
     if (err == ACL_SUCCESS)
         err = stream_task_new(fn, kind, &t);
     if (err != ACL_SUCCESS)

@@ -19,19 +19,20 @@ static aclError check_mode(const char *fn, int mode)
 /* The runtime's rules for a stream that begins a capture. */
 static aclError check_capturable(const char *fn, struct stream *s)
 {
-    enum soc_family f = s->dev->soc->family;
+    enum soc_family f = load_relaxed(&s->dev)->soc->family;
     if (f == SOC_910 || f == SOC_200I500A2)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s does not support stream capture", fn,
-                        s->dev->soc->name);
+                        load_relaxed(&s->dev)->soc->name);
     if (s->is_default)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the default stream cannot be captured", fn);
     if (s->model != NULL)
-        return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is bound to a model", fn, s->id);
-    if (s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE))
+        return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is bound to a model", fn, load_relaxed(&s->id));
+    if (load_relaxed(&s->flags) & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is PERSISTENT, DEVICE_USE_ONLY or CPU_SCHEDULE, "
-                        "which cannot be captured", fn, s->id);
+                        "which cannot be captured", fn, load_relaxed(&s->id));
     if (model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already being captured", fn, s->id);
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already being captured", fn,
+                        load_relaxed(&s->id));
     return ACL_SUCCESS;
 }
 

@@ -40,7 +40,7 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag, b
     err = event_create(ctx, flag, ex, lazy, &ev);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: device %d has no event left (%u of %u in use)", fn, ctx->dev->id,
-                        atomic_load_explicit(&ctx->dev->events_used, memory_order_relaxed), ctx->dev->soc->max_events);
+                        load_relaxed(&ctx->dev->events_used), ctx->dev->soc->max_events);
     *event = obj_handle(&ev->hdr);
     return ACL_SUCCESS;
 }
@@ -101,10 +101,10 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 
 static aclError check_same_device(const char *fn, struct event *ev, struct stream *s)
 {
-    if (ev->dev == s->dev)
+    if (load_relaxed(&ev->dev) == load_relaxed(&s->dev))
         return ACL_SUCCESS;
     return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the event belongs to device %d but stream %d to device %d", fn,
-                    ev->dev->id, s->id, s->dev->id);
+                    load_relaxed(&ev->dev)->id, load_relaxed(&s->id), load_relaxed(&s->dev)->id);
 }
 
 /* A record, wait or reset on a stream that records into a model (or a
@@ -205,10 +205,10 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
     aclError err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->flags & ACL_EVENT_DEVICE_USE_ONLY)
+    if (load_relaxed(&ev->flags) & ACL_EVENT_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: a DEVICE_USE_ONLY event cannot be waited on from a stream",
                         fn);
-    if (!(ev->flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
+    if (!(load_relaxed(&ev->flags) & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: the event was created without ACL_EVENT_SYNC (or EXTERNAL), so streams cannot wait on it",
                         fn);
@@ -221,7 +221,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
         return null_arg("aclrtStreamWaitEvent", "event");
     /* aclrtSetOpWaitTimeout bounds plain waits (process-wide, 0 = none). */
     return wait_event("aclrtStreamWaitEvent", stream, event,
-                      wait_ms(atomic_load_explicit(&op_wait_timeout_s, memory_order_relaxed)));
+                      wait_ms(load_relaxed(&op_wait_timeout_s)));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
@@ -259,7 +259,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
     err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
-    if (ev->ex || !(ev->flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
+    if (load_relaxed(&ev->ex) || !(load_relaxed(&ev->flags) & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: only events with ACL_EVENT_SYNC (or EXTERNAL) from aclrtCreateEvent[WithFlag] can be "
                         "reset", fn);
@@ -280,9 +280,9 @@ static struct event *query_prelude(const char *fn, aclrtEvent event, const void 
         return NULL;
     }
     *err = resolve_event(fn, event, &ev);
-    if (*err == ACL_SUCCESS && ((refuse_ex && ev->ex) || (ev->flags & refused_flags)))
+    if (*err == ACL_SUCCESS && ((refuse_ex && load_relaxed(&ev->ex)) || (load_relaxed(&ev->flags) & refused_flags)))
         *err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for %s events", fn,
-                        refuse_ex && ev->ex ? "Ex" : "EXTERNAL");
+                        refuse_ex && load_relaxed(&ev->ex) ? "Ex" : "EXTERNAL");
     if (*err == ACL_SUCCESS)
         *err = model_refuse_captured_event(fn, ev);
     return *err == ACL_SUCCESS ? ev : NULL;
@@ -309,7 +309,7 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
         return err;
     event_snapshot(ev, &v);
     if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
-        *status = ev->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+        *status = load_relaxed(&ev->ex) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     else
         *status = complete(&v) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return ACL_SUCCESS;
@@ -349,7 +349,7 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
     aclError rc = resolve_event(fn, event, &ev);
     if (rc != ACL_SUCCESS)
         return rc;
-    if (ev->flags & ACL_EVENT_EXTERNAL)
+    if (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not for EXTERNAL events", fn);
     rc = model_refuse_captured_event(fn, ev);
     if (rc != ACL_SUCCESS)
@@ -365,9 +365,9 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
         return ACL_SUCCESS;
     engine_explain_event(ev, why, sizeof(why));
     if (timeout > 0)
-        return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, ev->id, timeout, why);
+        return acl_fail(err, "%s: event %d did not complete within %d ms: %s", fn, load_relaxed(&ev->id), timeout, why);
     return acl_fail(err, "%s: event %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot complete by itself: %s",
-                    fn, ev->id, why);
+                    fn, load_relaxed(&ev->id), why);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event)
@@ -398,7 +398,7 @@ static uint64_t stamp_of(const char *fn, const char *arg, aclrtEvent event, aclE
     *err = resolve_event(fn, event, &ev);
     if (*err != ACL_SUCCESS)
         return 0;
-    if (ev->flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
+    if (load_relaxed(&ev->flags) & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
         *err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: '%s' is an EXTERNAL/IPC event, which has no time",
                         fn, arg);
     else
@@ -450,7 +450,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId
         return null_arg("aclrtGetEventId", event == NULL ? "event" : "eventId");
     err = resolve_event("aclrtGetEventId", event, &ev);
     if (err == ACL_SUCCESS)
-        *eventId = (uint32_t)ev->id;
+        *eventId = (uint32_t)load_relaxed(&ev->id);
     return err;
 }
 
@@ -469,7 +469,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
 
 ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout)
 {
-    atomic_store_explicit(&op_wait_timeout_s, timeout, memory_order_relaxed);
+    store_relaxed(&op_wait_timeout_s, timeout);
     return ACL_SUCCESS;
 }
 
@@ -576,6 +576,6 @@ ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *noti
         return null_arg("aclrtGetNotifyId", "notifyId");
     err = resolve_notify("aclrtGetNotifyId", notify, &n);
     if (err == ACL_SUCCESS)
-        *notifyId = (uint32_t)n->id;
+        *notifyId = (uint32_t)load_relaxed(&n->id);
     return err;
 }

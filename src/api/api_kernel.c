@@ -185,7 +185,7 @@ static aclError launch(const struct launch_desc *d)
         return err;
     /* The core limits in force for this thread, recorded with the kernel
      * (cooperative: the block count is not clamped). */
-    reslimits_in_force(s->dev, limits);
+    reslimits_in_force(load_relaxed(&s->dev), limits);
     err = make_kernel_task(d, kfn, kf, limits, &t);
     if (err != ACL_SUCCESS) {
         if (bin != NULL)

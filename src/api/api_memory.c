@@ -32,7 +32,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
         return acl_fail(err, "%s: %zu bytes (%zu with rounding) do not fit in device %d's memory: %llu of %llu bytes in "
                         "use (ACLCPU_DEVICE_MEMORY sets the size)",
                         fn, size, devmem_charge(size), ctx->dev->id,
-                        (unsigned long long)atomic_load_explicit(&ctx->dev->mem_used, memory_order_relaxed),
+                        (unsigned long long)load_relaxed(&ctx->dev->mem_used),
                         (unsigned long long)ctx->dev->mem_total);
     return ACL_SUCCESS;
 }
@@ -292,7 +292,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, si
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    used = atomic_load_explicit(&ctx->dev->mem_used, memory_order_relaxed);
+    used = load_relaxed(&ctx->dev->mem_used);
     *total = (size_t)ctx->dev->mem_total;
     *free = (size_t)(ctx->dev->mem_total > used ? ctx->dev->mem_total - used : 0);
     return ACL_SUCCESS;
@@ -312,9 +312,9 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType 
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
     if ((err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS)
         return err;
-    if (!soc_has_cmo(s->dev->soc))
+    if (!soc_has_cmo(load_relaxed(&s->dev)->soc))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no cache operations (A2, A3 and 950 do)", fn,
-                        s->dev->soc->name);
+                        load_relaxed(&s->dev)->soc->name);
     if ((unsigned)cmoType > ACL_RT_CMO_TYPE_FLUSH)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'cmoType' is %d; it must be an aclrtCmoType "
                         "(0..3)", fn, (int)cmoType);

@@ -44,7 +44,8 @@ static aclError resolve_pair(const char *fn, aclmdlRI modelRI, aclrtStream strea
     if (err == ACL_SUCCESS && (*m)->ctx != ctx)
         err = acl_fail(ACL_ERROR_RT_MODEL_CONTEXT, "%s: the model belongs to another context", fn);
     if (err == ACL_SUCCESS && (*s)->ctx != ctx)
-        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, (*s)->id);
+        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn,
+                       load_relaxed(&(*s)->id));
     return err;
 }
 
@@ -75,19 +76,22 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag
 static aclError check_bindable(const char *fn, struct model *m, struct stream *s, uint32_t flag)
 {
     if (s->rec_lane != NULL && s->model == NULL)
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
-    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
-        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is DEVICE_USE_ONLY; it cannot be bound", fn, s->id);
-    if (!(s->flags & ACL_STREAM_PERSISTENT))
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
+    if (load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is DEVICE_USE_ONLY; it cannot be bound", fn,
+                        load_relaxed(&s->id));
+    if (!(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT))
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT "
-                        "(aclrtCreateStreamWithConfig)", fn, s->id);
-    if ((s->flags & ACL_STREAM_FAST_LAUNCH) ||
-        atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE)
+                        "(aclrtCreateStreamWithConfig)", fn, load_relaxed(&s->id));
+    if ((load_relaxed(&s->flags) & ACL_STREAM_FAST_LAUNCH) ||
+        load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is %s; such a stream cannot be bound", fn,
-                        s->id, (s->flags & ACL_STREAM_FAST_LAUNCH) ? "FAST_LAUNCH" : "in STOP failure mode");
+                        load_relaxed(&s->id),
+                        (load_relaxed(&s->flags) & ACL_STREAM_FAST_LAUNCH) ? "FAST_LAUNCH"
+                                                                           : "in STOP failure mode");
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model (one stream, one model)",
-                        fn, s->id);
+                        fn, load_relaxed(&s->id));
     if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (0x%x) is neither ACL_MODEL_STREAM_FLAG_HEAD "
                         "nor ACL_MODEL_STREAM_FLAG_DEFAULT", fn, flag);
@@ -122,7 +126,7 @@ static aclError bound_lane(const char *fn, struct model *m, struct stream *s, st
     *l = s->model == m ? model_lane_of(m, s) : NULL;
     if (*l == NULL)
         return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to this model (aclmdlRIBindStream)", fn,
-                        s->id);
+                        load_relaxed(&s->id));
     return ACL_SUCCESS;
 }
 
@@ -206,12 +210,12 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
 
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is bound to a model; run models on other streams",
-                        fn, s->id);
+                        fn, load_relaxed(&s->id));
     if (capturing(s))
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
-    if (s->dev != m->dev)
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
+    if (load_relaxed(&s->dev) != m->dev)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is on device %d, stream %d on device %d", fn,
-                        m->dev->id, s->id, s->dev->id);
+                        m->dev->id, load_relaxed(&s->id), load_relaxed(&s->dev)->id);
     if (model_issue_run(m, &run) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not ready to run (end its build with "
                         "aclmdlRIBuildEnd, or its capture with aclmdlRICaptureEnd)", fn);
@@ -224,7 +228,7 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
     t->u.model.run = run;
     /* Dropped by task_release, which also skips the run if the task never
      * starts (a refused submit included). */
-    atomic_fetch_add_explicit(&m->run_tasks, 1, memory_order_relaxed);
+    fetch_add_relaxed(&m->run_tasks, 1);
     err = stream_submit(&sub, s, t);
     if (blocks != NULL)
         *blocks = sub.blocks;
@@ -419,7 +423,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdl
     capture_enter();
     l = s->last_lane;
     if (l == NULL)
-        err = acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model", fn, s->id);
+        err = acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model", fn, load_relaxed(&s->id));
     if (err == ACL_SUCCESS)
         err = list_size_check(fn, tasks, *numTasks, l->ntasks);
     if (err == ACL_SUCCESS && tasks != NULL) {
@@ -476,7 +480,7 @@ static void json_task(FILE *f, const struct task *t, uint32_t id, bool verbose)
             fputc('"', f);
         }
     } else if (t->kind >= TASK_EVENT_RECORD && t->kind <= TASK_NOTIFY_WAIT) {
-        fprintf(f, ", \"event\": %d, \"internal\": %s", atomic_load_explicit(&t->u.event.ev->id, memory_order_relaxed),
+        fprintf(f, ", \"event\": %d, \"internal\": %s", load_relaxed(&t->u.event.ev->id),
                 t->u.event.in_model == MEV_EDGE ? "true" : "false");
     } else if (t->kind == TASK_ACTIVE || t->kind == TASK_SWITCH) {
         fprintf(f, ", \"targetLane\": %u", t->u.ctl.target->index);
@@ -494,8 +498,8 @@ static void json_model(FILE *f, const struct model *m, bool verbose)
         const struct lane *l = m->lanes[i];
         uint32_t k = 0;
         fprintf(f, "%s\n  {\"lane\": %u, \"streamId\": %d, \"runnerStreamId\": %d, \"flag\": \"%s\", \"tasks\": [",
-                i ? "," : "", i, l->user != NULL ? atomic_load_explicit(&l->user->id, memory_order_relaxed) : -1,
-                l->runner != NULL ? atomic_load_explicit(&l->runner->id, memory_order_relaxed) : -1,
+                i ? "," : "", i, l->user != NULL ? load_relaxed(&l->user->id) : -1,
+                l->runner != NULL ? load_relaxed(&l->runner->id) : -1,
                 l->flag == ACL_MODEL_STREAM_FLAG_HEAD ? "HEAD" : "DEFAULT");
         for (const struct task *t = task_next(&l->head); t != NULL; t = task_next(t), k++) {
             fputs(k ? ",\n    " : "\n    ", f);
@@ -541,7 +545,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
          m->nlanes);
     for (uint32_t i = 0; i < m->nlanes; i++)
         LOGI("  lane %u: stream %d, %u tasks, %s", i,
-             m->lanes[i]->user != NULL ? atomic_load_explicit(&m->lanes[i]->user->id, memory_order_relaxed) : -1,
+             m->lanes[i]->user != NULL ? load_relaxed(&m->lanes[i]->user->id) : -1,
              m->lanes[i]->ntasks, m->lanes[i]->flag == ACL_MODEL_STREAM_FLAG_HEAD ? "HEAD" : "DEFAULT");
     capture_leave();
     return ACL_SUCCESS;
@@ -558,7 +562,7 @@ static aclError control_pair(const char *fn, aclrtStream target, aclrtStream str
     aclError err = stream_resolve(fn, stream, s);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, target, t);
-    if (err == ACL_SUCCESS && (*s)->dev->soc->family == SOC_A3)
+    if (err == ACL_SUCCESS && load_relaxed(&(*s)->dev)->soc->family == SOC_A3)
         err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: Atlas A3 does not support model-control stream calls",
                        fn);
     if (err != ACL_SUCCESS)
@@ -566,7 +570,7 @@ static aclError control_pair(const char *fn, aclrtStream target, aclrtStream str
     capture_enter();
     if ((*s)->model == NULL || (*s)->model != (*t)->model || (*tl = model_lane_of((*s)->model, *t)) == NULL)
         err = acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: streams %d and %d must both be bound to the same model", fn,
-                       (*s)->id, (*t)->id);
+                       load_relaxed(&(*s)->id), load_relaxed(&(*t)->id));
     if (err != ACL_SUCCESS)
         capture_leave();
     return err;
@@ -641,17 +645,19 @@ ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream)
     err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
-    if (err == ACL_SUCCESS && !soc_has_ctrl_sq(s->dev->soc))
-        err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s cannot clean persistent streams", fn, s->dev->soc->name);
+    if (err == ACL_SUCCESS && !soc_has_ctrl_sq(load_relaxed(&s->dev)->soc))
+        err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s cannot clean persistent streams", fn,
+                       load_relaxed(&s->dev)->soc->name);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
-    if ((s->flags & ACL_STREAM_CPU_SCHEDULE) || !(s->flags & ACL_STREAM_PERSISTENT) || s->model == NULL ||
-        (l = model_lane_of(s->model, s)) == NULL || s->model->state != MODEL_READY)
+    if ((load_relaxed(&s->flags) & ACL_STREAM_CPU_SCHEDULE) || !(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) ||
+        s->model == NULL || (l = model_lane_of(s->model, s)) == NULL || s->model->state != MODEL_READY)
         err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d must be a PERSISTENT stream bound to a model whose "
-                       "build has ended (aclmdlRIBuildEnd)", fn, s->id);
+                       "build has ended (aclmdlRIBuildEnd)", fn, load_relaxed(&s->id));
     else if (s->ctx != ctx)
-        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn,
+                       load_relaxed(&s->id));
     else if (model_busy(s->model))
         err = acl_fail(ACL_ERROR_RT_MODEL_RUNNING, "%s: the stream's model still runs", fn);
     else

@@ -394,7 +394,7 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     if (err == ACL_SUCCESS) {
         ap.started = true;
         ap.started_types = types;
-        atomic_fetch_add_explicit(&profile_gen, 1, memory_order_relaxed);
+        fetch_add_relaxed(&profile_gen, 1);
     }
     plat_mutex_unlock(&ap.lock);
     return err;
@@ -685,7 +685,7 @@ ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr)
     if (ex_depth >= ACLCPU_ARRAY_SIZE(ex_stack))
         return tx_fail("%s: %s", "aclprofRangePushEx", "64 ranges are pushed already on this thread");
     snprintf(name, sizeof(name), "op %016llx", (unsigned long long)attr->message.tensorInfo->opNameId);
-    ex_gen[ex_depth] = atomic_load_explicit(&profile_gen, memory_order_relaxed); /* before the entry */
+    ex_gen[ex_depth] = load_relaxed(&profile_gen); /* before the entry */
     ex_stack[ex_depth++] = prof_host_range_begin(name, plat_now_ns());
     return ACL_SUCCESS;
 }
@@ -700,7 +700,7 @@ ACL_FUNC_VISIBILITY aclError aclprofRangePop(void)
         return tx_fail("%s: %s", "aclprofRangePop", "nothing was pushed on this thread");
     ex_depth--;
     /* A range begun in an older profile has nothing to end in this one. */
-    if (ex_gen[ex_depth] == atomic_load_explicit(&profile_gen, memory_order_relaxed))
+    if (ex_gen[ex_depth] == load_relaxed(&profile_gen))
         prof_host_range_end(ex_stack[ex_depth], plat_now_ns());
     return ACL_SUCCESS;
 }

@@ -123,7 +123,7 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
         return acl_fail(err, "%s: argument 'profSubscribeConfig' is not a live subscribe config", fn);
     err = profsub_add(m->hdr.index, fd, ti, metrics);
     if (err == ACL_SUCCESS) /* relaxed: a hint, checked again under the subscription's lock */
-        atomic_store_explicit(&m->subscribed, true, memory_order_relaxed);
+        store_relaxed(&m->subscribed, true);
     if (err == ACL_ERROR_PROF_REPEAT_SUBSCRIBE)
         return acl_fail(err, "%s: model %u is subscribed already", fn, modelId);
     if (err != ACL_SUCCESS)
@@ -139,7 +139,7 @@ ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId)
     if (!profsub_remove(modelId))
         return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "aclprofModelUnSubscribe: model %u is not subscribed", modelId);
     if ((m = model_by_id(modelId)) != NULL) /* relaxed: a hint */
-        atomic_store_explicit(&m->subscribed, false, memory_order_relaxed);
+        store_relaxed(&m->subscribed, false);
     return ACL_SUCCESS;
 }
 

@@ -24,7 +24,7 @@ static uint32_t hardware_cores(const struct device *d, int type)
 
 static uint32_t device_limit(struct device *d, int type)
 {
-    uint32_t v = atomic_load_explicit(&d->res_limit[type], memory_order_relaxed);
+    uint32_t v = load_relaxed(&d->res_limit[type]);
     return v != 0 ? v - 1 : hardware_cores(d, type);
 }
 
@@ -68,7 +68,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevRe
     if (err == ACL_SUCCESS)
         err = check_value(fn, d, type, value);
     if (err == ACL_SUCCESS) /* stored plus one: 0 means "none set" */
-        atomic_store_explicit(&d->res_limit[type], value + 1, memory_order_relaxed);
+        store_relaxed(&d->res_limit[type], value + 1);
     return err;
 }
 
@@ -92,8 +92,8 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId)
     struct device *d;
     aclError err = open_device("aclrtResetDeviceResLimit", deviceId, &d);
     if (err == ACL_SUCCESS) {
-        atomic_store_explicit(&d->res_limit[0], 0, memory_order_relaxed);
-        atomic_store_explicit(&d->res_limit[1], 0, memory_order_relaxed);
+        store_relaxed(&d->res_limit[0], 0);
+        store_relaxed(&d->res_limit[1], 0);
     }
     return err;
 }
@@ -107,7 +107,7 @@ static enum stream_setting limit_setting(int type)
 static uint32_t stream_limit(struct stream *s, int type)
 {
     uint32_t v = stream_setting_get(s, limit_setting(type));
-    return v != 0 ? v - 1 : device_limit(s->dev, type);
+    return v != 0 ? v - 1 : device_limit(load_relaxed(&s->dev), type);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value)
@@ -118,7 +118,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDev
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
-        err = check_value(fn, s->dev, type, value);
+        err = check_value(fn, load_relaxed(&s->dev), type, value);
     if (err == ACL_SUCCESS)
         stream_setting_set(s, limit_setting(type), value + 1); /* last set wins */
     return err;
@@ -173,7 +173,7 @@ ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stre
 static struct stream *bound_stream(struct device *d)
 {
     struct stream *s = tls_res_stream != NULL ? (struct stream *)obj_resolve(tls_res_stream, OBJ_STREAM) : NULL;
-    return s != NULL && s->dev == d ? s : NULL;
+    return s != NULL && load_relaxed(&s->dev) == d ? s : NULL;
 }
 
 uint32_t reslimit_in_force(struct device *d, int type)

@@ -121,9 +121,10 @@ static bool capturing(struct stream *s)
  * invalidated (the call would wait for work that does not run). */
 static aclError captured_error(const char *fn, struct stream *s)
 {
-    model_invalidate_for(s, ACL_ERROR_RT_STREAM_CAPTURED, "%s on stream %d, which is being captured", fn, s->id);
+    model_invalidate_for(s, ACL_ERROR_RT_STREAM_CAPTURED, "%s on stream %d, which is being captured", fn,
+                         load_relaxed(&s->id));
     return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured: its tasks are recorded, not run "
-                    "(the capture is invalidated)", fn, s->id);
+                    "(the capture is invalidated)", fn, load_relaxed(&s->id));
 }
 
 static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
@@ -142,13 +143,15 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
         return err;
     if (s->ctx != ctx)
         return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
-                        "%s: stream %d belongs to another context; make that context current first", fn, s->id);
+                        "%s: stream %d belongs to another context; make that context current first", fn,
+                        load_relaxed(&s->id));
     if (s->is_default)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-                        "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn, s->id);
+                        "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn,
+                        load_relaxed(&s->id));
     if (capturing(s))
         return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured; end the capture first", fn,
-                        s->id);
+                        load_relaxed(&s->id));
     if (stream_destroy(s, stream, force) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream first", fn);
     return ACL_SUCCESS;
@@ -171,7 +174,7 @@ static aclError stopped_error(const char *fn, const struct stream *s)
     return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
                     "%s: stream %d was stopped by aclrtStreamStop; its remaining tasks will not run (abort or destroy "
                     "it)",
-                    fn, s->id);
+                    fn, load_relaxed(&s->id));
 }
 
 /* A sync gave up: its timeout passed (timeout > 0), or an untimed one found
@@ -182,10 +185,10 @@ static aclError sync_gave_up(const char *fn, struct stream *s, int32_t timeout)
     engine_explain(s, true, why, sizeof(why));
     if (timeout > 0)
         return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: stream %d did not finish within %d ms: %s", fn,
-                        s->id, timeout, why);
+                        load_relaxed(&s->id), timeout, why);
     return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                     "%s: stream %d made no progress for ACLCPU_HANG_TIMEOUT_MS and cannot go on by itself: %s", fn,
-                    s->id, why);
+                    load_relaxed(&s->id), why);
 }
 
 static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout);
@@ -202,11 +205,11 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+    if (load_relaxed(&s->stopped))
         return stopped_error(fn, s);
     if (capturing(s))
         return captured_error(fn, s);
-    if (s->flags & STREAM_NO_HOST_SYNC)
+    if (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC)
         return ACL_SUCCESS;
     if (ACLCPU_UNLIKELY(prof_on()))
         return profiled_sync_stream(fn, s, stream, timeout);
@@ -233,7 +236,7 @@ aclError sync_outcome(const char *fn, struct stream *s, int32_t timeout, enum sy
     switch (end) {
     case SYNC_DESTROYED:
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %d was destroyed by another thread during the wait",
-                        fn, s->id);
+                        fn, load_relaxed(&s->id));
     case SYNC_STOPPED:
         return stopped_error(fn, s);
     case SYNC_TIMED_OUT:
@@ -242,7 +245,8 @@ aclError sync_outcome(const char *fn, struct stream *s, int32_t timeout, enum sy
         break;
     }
     if (task_err != ACL_SUCCESS)
-        acl_note("%s: a task on stream %d failed with %d (%s)", fn, s->id, task_err, acl_error_name(task_err));
+        acl_note("%s: a task on stream %d failed with %d (%s)", fn, load_relaxed(&s->id), task_err,
+                 acl_error_name(task_err));
     return task_err;
 }
 
@@ -273,11 +277,11 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
     err = stream_resolve("aclrtStreamQuery", stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+    if (load_relaxed(&s->stopped))
         return stopped_error("aclrtStreamQuery", s);
     if (capturing(s))
         return captured_error("aclrtStreamQuery", s);
-    *status = (s->flags & STREAM_NO_HOST_SYNC) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
+    *status = (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
                                                                         : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -287,7 +291,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t
     struct stream *s;
     aclError err = getter_stream("aclrtStreamGetPriority", stream, priority, "priority", &s);
     if (err == ACL_SUCCESS)
-        *priority = atomic_load_explicit(&s->priority, memory_order_relaxed);
+        *priority = load_relaxed(&s->priority);
     return err;
 }
 
@@ -296,7 +300,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *f
     struct stream *s;
     aclError err = getter_stream("aclrtStreamGetFlags", stream, flags, "flags", &s);
     if (err == ACL_SUCCESS)
-        *flags = atomic_load_explicit(&s->flags, memory_order_relaxed); /* set at creation */
+        *flags = load_relaxed(&s->flags); /* set at creation */
     return err;
 }
 
@@ -305,7 +309,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *strea
     struct stream *s;
     aclError err = getter_stream("aclrtStreamGetId", stream, streamId, "streamId", &s);
     if (err == ACL_SUCCESS)
-        *streamId = atomic_load_explicit(&s->id, memory_order_relaxed); /* set at creation */
+        *streamId = load_relaxed(&s->id); /* set at creation */
     return err;
 }
 

@@ -33,13 +33,13 @@ static aclError check_own_context(const char *fn, const struct stream *s, const 
 {
     if (s->ctx == ctx)
         return ACL_SUCCESS;
-    return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, s->id);
+    return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, load_relaxed(&s->id));
 }
 
 /* The stream's failure mode: STOP once its context is in STOP mode. */
 static uint32_t failure_mode_of(struct stream *s)
 {
-    if (atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE)
+    if (load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE)
         return ACL_STOP_ON_FAILURE;
     return stream_setting_get(s, STREAM_FAILURE_MODE);
 }
@@ -53,24 +53,25 @@ static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mo
 
     if (err != ACL_SUCCESS)
         return err;
-    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+    if (load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is DEVICE_USE_ONLY; it has no failure mode",
-                        fn, s->id);
+                        fn, load_relaxed(&s->id));
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model; it has no failure mode "
-                        "of its own", fn, s->id);
+                        "of its own", fn, load_relaxed(&s->id));
     cur = failure_mode_of(s);
     if (want == cur)
         return ACL_SUCCESS;
     if (cur == ACL_STOP_ON_FAILURE)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                        "%s: stream %d's context is in STOP mode; it cannot go back to CONTINUE", fn, s->id);
+                        "%s: stream %d's context is in STOP mode; it cannot go back to CONTINUE", fn,
+                        load_relaxed(&s->id));
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
     stream_setting_set(s, STREAM_FAILURE_MODE, want);
     /* STOP on any stream makes the whole context stop on failure (spec §4). */
-    atomic_store_explicit(&ctx->failure_mode, ACL_STOP_ON_FAILURE, memory_order_relaxed);
+    store_relaxed(&ctx->failure_mode, ACL_STOP_ON_FAILURE);
     return ACL_SUCCESS;
 }
 
@@ -91,13 +92,13 @@ static aclError set_overflow(const char *fn, aclrtStream stream, uint32_t flag)
     aclError err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
-    if (err != ACL_SUCCESS || !soc_has_ctrl_sq(s->dev->soc))
+    if (err != ACL_SUCCESS || !soc_has_ctrl_sq(load_relaxed(&s->dev)->soc))
         return err;
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
     if (model_recording_anywhere() && model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, s->id);
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
     stream_setting_set(s, STREAM_OVERFLOW_SWITCH, flag);
     return ACL_SUCCESS;
 }
@@ -108,7 +109,7 @@ static aclError get_overflow(const char *fn, aclrtStream stream, uint32_t *flag)
     aclError err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    *flag = soc_has_ctrl_sq(s->dev->soc) ? stream_setting_get(s, STREAM_OVERFLOW_SWITCH) : 1u;
+    *flag = soc_has_ctrl_sq(load_relaxed(&s->dev)->soc) ? stream_setting_get(s, STREAM_OVERFLOW_SWITCH) : 1u;
     return ACL_SUCCESS;
 }
 
@@ -144,9 +145,9 @@ static aclError set_priority(const char *fn, aclrtStream stream, uint32_t prio)
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (s->is_default || (s->flags & ACL_STREAM_CPU_SCHEDULE))
+    if (s->is_default || (load_relaxed(&s->flags) & ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is a %s stream; its priority is fixed", fn,
-                        s->id, s->is_default ? "default" : "CPU_SCHEDULE");
+                        load_relaxed(&s->id), s->is_default ? "default" : "CPU_SCHEDULE");
     stream_set_priority(s, prio > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : prio); /* clamped */
     return ACL_SUCCESS;
 }
@@ -206,7 +207,7 @@ ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint6
         return err;
     if (!stream_nonblocking_end(s, &sync))
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: no aclrtNonBlockingLaunchBegin is open on stream %d", fn,
-                        s->id);
+                        load_relaxed(&s->id));
     return sync ? launch_wait(fn, s, stream) : ACL_SUCCESS;
 }
 
@@ -261,7 +262,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtSt
     else if (stmAttrType == ACL_STREAM_LAUNCH_BLOCKING_MODE)
         value->launchBlockingMode = stream_setting_get(s, STREAM_BLOCKING_MODE);
     else
-        value->streamPriority = atomic_load_explicit(&s->priority, memory_order_relaxed);
+        value->streamPriority = load_relaxed(&s->priority);
     return ACL_SUCCESS;
 }
 
@@ -284,14 +285,14 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
      * checked after the context, as the runtime does. */
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is bound to a model (abort the model with "
-                        "aclmdlRIAbort)", fn, s->id);
-    if (!soc_has_ctrl_sq(s->dev->soc))
+                        "aclmdlRIAbort)", fn, load_relaxed(&s->id));
+    if (!soc_has_ctrl_sq(load_relaxed(&s->dev)->soc))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream abort is available only on Ascend 950, A3 "
-                        "and A2 (this device is %s)", fn, s->dev->soc->name);
-    if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+                        "and A2 (this device is %s)", fn, load_relaxed(&s->dev)->soc->name);
+    if (load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: stream %d is DEVICE_USE_ONLY, which aclrtStreamAbort does not take (use aclrtStreamStop)",
-                        fn, s->id);
+                        fn, load_relaxed(&s->id));
     engine_abort_stream(s);
     return ACL_SUCCESS;
 }
@@ -318,17 +319,17 @@ static aclError check_stoppable(const char *fn, aclrtStream stream, struct strea
         return err;
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is bound to a model; it cannot be stopped", fn,
-                        s->id);
-    if (!soc_has_ctrl_sq(s->dev->soc))
+                        load_relaxed(&s->id));
+    if (!soc_has_ctrl_sq(load_relaxed(&s->dev)->soc))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s does not support stopping a stream (Ascend 950, "
-                        "A3 and A2 do)", fn, s->dev->soc->name);
+                        "A3 and A2 do)", fn, load_relaxed(&s->dev)->soc->name);
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)
         return err;
-    if (s->dev->soc->family != SOC_950 && !(s->flags & ACL_STREAM_DEVICE_USE_ONLY))
+    if (load_relaxed(&s->dev)->soc->family != SOC_950 && !(load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: on %s aclrtStreamStop takes only streams created "
                         "with ACL_STREAM_DEVICE_USE_ONLY; stream %d is not one (use aclrtStreamAbort)", fn,
-                        s->dev->soc->name, s->id);
+                        load_relaxed(&s->dev)->soc->name, load_relaxed(&s->id));
     *out = s;
     return ACL_SUCCESS;
 }

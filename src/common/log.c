@@ -32,15 +32,15 @@ void log_configure(void)
         level = lv[0] - '0';
     if (out == NULL || strcmp(out, "1") != 0)
         level = LOG_NONE;
-    atomic_store_explicit(&log_level, level, memory_order_relaxed);
+    store_relaxed(&log_level, level);
 }
 
 bool log_enabled(int level)
 {
-    int cur = atomic_load_explicit(&log_level, memory_order_relaxed);
+    int cur = load_relaxed(&log_level);
     if (ACLCPU_UNLIKELY(cur > LOG_NONE)) {
         log_configure();
-        cur = atomic_load_explicit(&log_level, memory_order_relaxed);
+        cur = load_relaxed(&log_level);
     }
     return level >= cur && cur < LOG_NONE;
 }

@@ -56,7 +56,7 @@ static struct model *capture_of_locked(struct stream *s)
 static void stream_label(char *buf, size_t n, const struct model *m)
 {
     if (m->origin != NULL && m->origin->user != NULL)
-        snprintf(buf, n, "stream %d", atomic_load_explicit(&m->origin->user->id, memory_order_relaxed));
+        snprintf(buf, n, "stream %d", load_relaxed(&m->origin->user->id));
     else
         snprintf(buf, n, "a destroyed stream");
 }
@@ -66,12 +66,12 @@ static void invalidate_locked(struct model *m, aclError why, const char *text)
 {
     capture_assert_held();
     char origin[48];
-    if (atomic_load_explicit((_Atomic int *)&m->invalid, memory_order_relaxed) != 0)
+    if (load_relaxed((_Atomic int *)&m->invalid) != 0)
         return;
     stream_label(origin, sizeof(origin), m);
     snprintf(m->invalid_why, sizeof(m->invalid_why), "%s; capture of %s invalidated", text, origin);
     /* Relaxed: launches read it under their stream lock as a refusal hint. */
-    atomic_store_explicit((_Atomic int *)&m->invalid, why, memory_order_relaxed);
+    store_relaxed((_Atomic int *)&m->invalid, why);
     LOGW("%s", m->invalid_why);
 }
 
@@ -109,7 +109,7 @@ aclError model_refuse_captured_event(const char *fn, struct event *ev)
 {
     struct model *m = NULL;
     char text[160];
-    if (atomic_load_explicit(&active_count, memory_order_relaxed) == 0)
+    if (load_relaxed(&active_count) == 0)
         return ACL_SUCCESS;
     capture_enter();
     plat_spin_lock(&ev->lock);
@@ -121,19 +121,19 @@ aclError model_refuse_captured_event(const char *fn, struct event *ev)
         return ACL_SUCCESS;
     }
     snprintf(text, sizeof(text), "%s on event %d, whose newest record is in the capture", fn,
-             atomic_load_explicit(&ev->id, memory_order_relaxed));
+             load_relaxed(&ev->id));
     invalidate_locked(m, ACL_ERROR_RT_EVENT_CAPTURED, text);
     capture_leave();
     return acl_fail(ACL_ERROR_RT_EVENT_CAPTURED, "%s: event %d was last recorded in a capture that is under way; "
                     "it has no state to query or wait for until the model runs (the capture is invalidated)", fn,
-                    atomic_load_explicit(&ev->id, memory_order_relaxed));
+                    load_relaxed(&ev->id));
 }
 
 bool model_event_captured(struct event *ev)
 {
     struct model *m = NULL;
     bool captured;
-    if (atomic_load_explicit(&active_count, memory_order_relaxed) == 0)
+    if (load_relaxed(&active_count) == 0)
         return false;
     capture_enter();
     plat_spin_lock(&ev->lock);
@@ -162,7 +162,7 @@ aclError model_capture_begin(struct stream *s, const void *handle, int mode, str
         m->into_existing = into != NULL;
         m->mode = mode;
         m->begin_thread = plat_thread_self();
-        atomic_store_explicit((_Atomic int *)&m->invalid, 0, memory_order_relaxed);
+        store_relaxed((_Atomic int *)&m->invalid, 0);
         l = model_add_lane(m, s, handle, ACL_MODEL_STREAM_FLAG_HEAD);
         if (l == NULL)
             err = ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -172,9 +172,9 @@ aclError model_capture_begin(struct stream *s, const void *handle, int mode, str
         l->joined = true;
         model_feed(s, l);
         list_add_tail(&active, &m->capture_link);
-        atomic_fetch_add_explicit(&active_count, 1, memory_order_relaxed);
+        fetch_add_relaxed(&active_count, 1);
         if (mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
-            atomic_fetch_add_explicit(&global_mode_count, 1, memory_order_relaxed);
+            fetch_add_relaxed(&global_mode_count, 1);
         if (mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
             thread_strict++;
         *out = m;
@@ -224,9 +224,9 @@ static void stop_capture_locked(struct model *m)
         model_feed(s, NULL);
     }
     list_del(&m->capture_link);
-    atomic_fetch_sub_explicit(&active_count, 1, memory_order_relaxed);
+    fetch_sub_relaxed(&active_count, 1);
     if (m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
-        atomic_fetch_sub_explicit(&global_mode_count, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&global_mode_count, 1);
     if (m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
         thread_strict--; /* ended by the thread that began it (checked by the caller) */
 }
@@ -234,7 +234,7 @@ static void stop_capture_locked(struct model *m)
 /* Called with capture_lock held: why m cannot become a model, or 0. */
 static aclError capture_verdict(struct model *m, char *why, size_t n)
 {
-    aclError invalid = (aclError)atomic_load_explicit((_Atomic int *)&m->invalid, memory_order_relaxed);
+    aclError invalid = (aclError)load_relaxed((_Atomic int *)&m->invalid);
     struct lane *l;
     if (invalid != 0) {
         snprintf(why, n, "%s", m->invalid_why);
@@ -246,7 +246,7 @@ static aclError capture_verdict(struct model *m, char *why, size_t n)
         stream_label(origin, sizeof(origin), m);
         snprintf(why, n, "stream %d joined the capture but its last task is not joined back into %s (record an event "
                  "at its end and wait for it on %s before aclmdlRICaptureEnd)",
-                 l->user != NULL ? atomic_load_explicit(&l->user->id, memory_order_relaxed) : -1, origin, origin);
+                 l->user != NULL ? load_relaxed(&l->user->id) : -1, origin, origin);
         return ACL_ERROR_RT_CAPTURE_DEPENDENCY;
     }
     return ACL_SUCCESS;
@@ -260,12 +260,12 @@ aclError model_capture_end(struct stream *s, struct model **out, char *why, size
     m = capture_of_locked(s);
     if (m == NULL) {
         capture_leave();
-        snprintf(why, n, "stream %d is not being captured", s->id);
+        snprintf(why, n, "stream %d is not being captured", load_relaxed(&s->id));
         return ACL_ERROR_RT_STREAM_NOT_CAPTURED;
     }
     if (m->origin->user != s) {
         capture_leave();
-        snprintf(why, n, "stream %d only joined the capture; end it on the stream that began it", s->id);
+        snprintf(why, n, "stream %d only joined the capture; end it on the stream that began it", load_relaxed(&s->id));
         return ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED;
     }
     if (m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED && m->begin_thread != plat_thread_self()) {
@@ -297,12 +297,12 @@ aclError model_unsafe_call(const char *fn, aclError code)
 {
     struct list *pos;
     bool mine, global;
-    if (atomic_load_explicit(&active_count, memory_order_relaxed) == 0 ||
+    if (load_relaxed(&active_count) == 0 ||
         thread_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
         return ACL_SUCCESS;
     mine = thread_strict > 0;
     global = thread_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
-             atomic_load_explicit(&global_mode_count, memory_order_relaxed) > 0;
+             load_relaxed(&global_mode_count) > 0;
     if (!mine && !global)
         return ACL_SUCCESS;
     capture_enter();
@@ -398,16 +398,17 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
     if (l == NULL) {
         capture_leave();
         return external ? acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: an external record needs a capturing "
-                                   "stream; stream %d is not being captured", fn, s->id)
+                                   "stream; stream %d is not being captured", fn, load_relaxed(&s->id))
                         : ACL_SUCCESS;
     }
     m = l->m;
-    if (external && (m->state != MODEL_CAPTURING || !ev->ex || ev->flags != ACL_EVENT_SYNC)) {
+    if (external &&
+        (m->state != MODEL_CAPTURING || !load_relaxed(&ev->ex) || load_relaxed(&ev->flags) != ACL_EVENT_SYNC)) {
         capture_leave();
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: an external record needs a capturing stream and an "
                         "event from aclrtCreateEventExWithFlag with exactly ACL_EVENT_SYNC", fn);
     }
-    if (!external && !(ev->flags & ACL_EVENT_EXTERNAL)) {
+    if (!external && !(load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL)) {
         /* A record inside the model: a private edge each run records. */
         p.target = model_new_event(m);
         p.use = MEV_EDGE;
@@ -438,9 +439,9 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
 static aclError join_locked(const char *fn, struct model *m, struct stream *s, const void *stream, struct lane **out)
 {
     capture_assert_held();
-    if (s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE))
+    if (load_relaxed(&s->flags) & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d cannot join a capture (PERSISTENT, "
-                        "DEVICE_USE_ONLY and CPU_SCHEDULE streams cannot be captured)", fn, s->id);
+                        "DEVICE_USE_ONLY and CPU_SCHEDULE streams cannot be captured)", fn, load_relaxed(&s->id));
     *out = model_add_lane(m, s, stream != NULL ? stream : obj_handle(&s->hdr), ACL_MODEL_STREAM_FLAG_HEAD);
     if (*out == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a capture lane", fn);
@@ -456,7 +457,7 @@ static aclError plan_wait_locked(const char *fn, struct lane *l, struct event *e
     capture_assert_held();
     struct model *m = l->m;
     uint64_t recorded;
-    if (ev->flags & ACL_EVENT_EXTERNAL) {
+    if (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL) {
         *p = (struct event_plan){ev, GEN_FLAG, MEV_REAL, false};
         return ACL_SUCCESS;
     }
@@ -477,8 +478,8 @@ static aclError plan_wait_locked(const char *fn, struct lane *l, struct event *e
         return ACL_SUCCESS;
     }
     char text[160];
-    snprintf(text, sizeof(text), "stream %d waits on event %d recorded outside the capture", s->id,
-             atomic_load_explicit(&ev->id, memory_order_relaxed));
+    snprintf(text, sizeof(text), "stream %d waits on event %d recorded outside the capture", load_relaxed(&s->id),
+             load_relaxed(&ev->id));
     invalidate_locked(m, ACL_ERROR_RT_CAPTURE_DEPENDENCY, text);
     return acl_fail(ACL_ERROR_RT_CAPTURE_DEPENDENCY, "%s: %s", fn, m->invalid_why);
 }
@@ -525,7 +526,7 @@ aclError model_event_reset(const char *fn, struct event *ev, const void *event, 
     /* Inside a model only an EXTERNAL event's reset means something (its
      * waits wait for it to be set); a reset of another event records
      * nothing, as its waits are edges of the run. */
-    if (*handled && (ev->flags & ACL_EVENT_EXTERNAL))
+    if (*handled && (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL))
         err = queue_planned(fn, s, stream, TASK_EVENT_RESET, &p, NULL);
     capture_leave();
     return err;
@@ -542,9 +543,10 @@ aclError model_group_begin(const char *fn, struct stream *s)
     m = capture_of_locked(s);
     if (m == NULL || s->open_group != NULL) {
         capture_leave();
-        return m == NULL ? acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not being captured", fn, s->id)
+        return m == NULL ? acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not being captured", fn,
+                                    load_relaxed(&s->id))
                          : acl_fail(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d already has a task group open",
-                                    fn, s->id);
+                                    fn, load_relaxed(&s->id));
     }
     g = obj_create(OBJ_TASKGRP, sizeof(*g), offsetof(struct task_group, m), &fresh);
     if (g == NULL) {
@@ -572,7 +574,7 @@ aclError model_group_end(const char *fn, struct stream *s, void **handle)
     if (g == NULL) {
         capture_leave();
         return acl_fail(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d has no task group open "
-                        "(aclmdlRICaptureTaskGrpBegin)", fn, s->id);
+                        "(aclmdlRICaptureTaskGrpBegin)", fn, load_relaxed(&s->id));
     }
     plat_spin_lock(&s->lock);
     s->open_group = NULL;
@@ -596,10 +598,10 @@ aclError model_update_begin(const char *fn, struct stream *s, const void *handle
         err = acl_fail(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: the task group's capture has not ended", fn);
     else if (s->rec_lane != NULL)
         err = acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d records into a model; updates are issued to a "
-                       "stream that is not being captured", fn, s->id);
+                       "stream that is not being captured", fn, load_relaxed(&s->id));
     else if (s->update != NULL)
         err = acl_fail(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is already updating a task group", fn,
-                       s->id);
+                       load_relaxed(&s->id));
     else if ((u = acl_calloc(1, sizeof(*u))) == NULL)
         err = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     if (err == ACL_SUCCESS) {
@@ -638,7 +640,7 @@ aclError model_update_end(const char *fn, struct stream *s, const void *stream)
     if (u == NULL) {
         capture_leave();
         return acl_fail(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is not updating a task group "
-                        "(aclmdlRICaptureTaskUpdateBegin)", fn, s->id);
+                        "(aclmdlRICaptureTaskUpdateBegin)", fn, load_relaxed(&s->id));
     }
     g = (struct task_group *)obj_resolve(u->grp_handle, OBJ_TASKGRP);
     if (g == NULL)

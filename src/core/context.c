@@ -65,7 +65,7 @@ aclError ctx_create(struct device *d, bool primary, struct context **out)
     list_init(&ctx->streams);
     list_init(&ctx->events);
     list_init(&ctx->models);
-    atomic_store_explicit(&ctx->failure_mode, ACL_CONTINUE_ON_FAILURE, memory_order_relaxed);
+    store_relaxed(&ctx->failure_mode, ACL_CONTINUE_ON_FAILURE);
     list_add_tail(&d->contexts, &ctx->dev_link);
     obj_publish(&ctx->hdr);
     err = stream_create(ctx, 0, 0, true, &ctx->default_stream);

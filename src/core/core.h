@@ -211,13 +211,13 @@ static inline struct task *task_of(struct qnode *n) { return ACLCPU_CONTAINER_OF
  * or after a release that publishes them, so the link is relaxed. */
 static inline struct task *task_next(const struct task *t)
 {
-    struct qnode *n = atomic_load_explicit(&t->q.next, memory_order_relaxed);
+    struct qnode *n = load_relaxed(&t->q.next);
     return n != NULL ? task_of(n) : NULL;
 }
 
 static inline void task_set_next(struct task *t, struct task *next)
 {
-    atomic_store_explicit(&t->q.next, next != NULL ? &next->q : NULL, memory_order_relaxed);
+    store_relaxed(&t->q.next, next != NULL ? &next->q : NULL);
 }
 
 /* A kernel task's argument bytes (see task_kernel.args_size). */
@@ -340,10 +340,13 @@ struct stream {
      * launcher may read it while an executor changes RUNNING <-> PARKED. */
     _Atomic int state;
     _Atomic uint32_t abort_epoch; /* bumped by aclrtStreamAbort; running kernels watch it */
-    /* Set once at creation; atomic (relaxed) because a thread that raced
-     * with a destroy may still read them while a new stream is set up in
-     * this memory, and its answer is then thrown away. */
+    /* Set once at creation, before obj_publish (whose release publishes
+     * them), and read relaxed: atomic only because a thread that raced with
+     * a destroy may still read them while a new stream is set up in this
+     * memory, and its answer is then thrown away. */
     _Atomic int32_t id;
+    /* As id, but also changed under s->lock and the engine lock
+     * (engine_set_priority_locked); the ready lists read it under the latter. */
     _Atomic uint32_t priority;
     _Atomic uint32_t flags;      /* ACL_STREAM_* as created */
     _Atomic(struct device *) dev; /* a launch reads it before it takes the lock */
@@ -573,7 +576,7 @@ static inline aclError stream_task_new(const char *fn, enum task_kind kind, stru
         stream_task_oom(fn);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
+    store_relaxed(&t->q.next, NULL);
     t->kind = (uint8_t)kind;
     /* Every kind: the profiler's hooks test it (0 unless profhook_issue_locked
      * gives the task an entry). */
@@ -596,7 +599,8 @@ struct event {
     struct obj_header hdr;
     plat_spin lock;              /* everything below */
     _Atomic uint32_t wake_word;  /* futex for host waiters; survives recycling */
-    /* Set once at creation; atomic for the reason given at stream->id. */
+    /* Set once at creation and read relaxed, for the reason given at
+     * stream->id. */
     _Atomic uint32_t flags;
     _Atomic bool ex;             /* created by aclrtCreateEventExWithFlag */
     _Atomic int32_t id;
@@ -690,11 +694,11 @@ static inline aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle 
 {
     struct kfunc *f = (struct kfunc *)obj_resolve(h, OBJ_FUNC);
     *kf = f;
-    if (ACLCPU_LIKELY(f != NULL) && atomic_load_explicit(&f->bin, memory_order_relaxed) == NULL) {
+    if (ACLCPU_LIKELY(f != NULL) && load_relaxed(&f->bin) == NULL) {
         /* Relaxed: set before the handle was published (obj_publish). The
          * handle is checked again after the read: f's memory may have been
          * reused meanwhile (binary kernels are recycled at unload). */
-        *kfn = atomic_load_explicit(&f->fn, memory_order_relaxed);
+        *kfn = load_relaxed(&f->fn);
         *bin = NULL;
         if (ACLCPU_LIKELY(obj_same(&f->hdr, h)))
             return ACL_SUCCESS;

@@ -38,15 +38,15 @@ void devices_configure(void)
         n = 1;
     if (n > ACLCPU_MAX_DEVICES)
         n = ACLCPU_MAX_DEVICES;
-    atomic_store_explicit(&ndevices, (uint32_t)n, memory_order_relaxed);
+    store_relaxed(&ndevices, (uint32_t)n);
 }
 
 uint32_t device_count(void)
 {
-    uint32_t n = atomic_load_explicit(&ndevices, memory_order_relaxed);
+    uint32_t n = load_relaxed(&ndevices);
     if (n == 0) {
         devices_configure();
-        n = atomic_load_explicit(&ndevices, memory_order_relaxed);
+        n = load_relaxed(&ndevices);
     }
     return n;
 }
@@ -65,15 +65,15 @@ aclError device_open(struct device *d)
         return ACL_SUCCESS;
     d->soc = soc_configured();
     d->mem_total = config_u64_or(CFG_DEVICE_MEMORY, d->soc->memory_bytes);
-    atomic_store_explicit(&d->mem_used, 0, memory_order_relaxed);
+    store_relaxed(&d->mem_used, 0);
     d->stream_ids = acl_calloc(d->soc->max_streams, 1);
     if (d->stream_ids == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     d->streams_used = 0;
     d->stream_id_hint = 0;
-    atomic_store_explicit(&d->res_limit[0], 0, memory_order_relaxed);
-    atomic_store_explicit(&d->res_limit[1], 0, memory_order_relaxed);
-    atomic_store_explicit(&d->events_used, 0, memory_order_relaxed);
+    store_relaxed(&d->res_limit[0], 0);
+    store_relaxed(&d->res_limit[1], 0);
+    store_relaxed(&d->events_used, 0);
     err = engine_start(d);
     if (err != ACL_SUCCESS) {
         acl_free(d->stream_ids);
@@ -135,12 +135,11 @@ void device_stream_id_free(struct device *d, int32_t id)
  * count orders nothing else. */
 aclError device_event_slot_take(struct device *d)
 {
-    uint32_t used = atomic_load_explicit(&d->events_used, memory_order_relaxed);
+    uint32_t used = load_relaxed(&d->events_used);
     do {
         if (used >= d->soc->max_events)
             return ACL_ERROR_RT_NO_EVENT_RESOURCE;
-    } while (!atomic_compare_exchange_weak_explicit(&d->events_used, &used, used + 1, memory_order_relaxed,
-                                                    memory_order_relaxed));
+    } while (!cas_weak_relaxed(&d->events_used, &used, used + 1));
     return ACL_SUCCESS;
 }
 
@@ -157,13 +156,12 @@ uint32_t device_events_left(struct device *d)
 {
     /* Relaxed: a count for the caller to read, changed lock-free by records
      * of lazy events (device_event_slot_take). */
-    return d->soc->max_events - atomic_load_explicit(&d->events_used, memory_order_relaxed);
+    return d->soc->max_events - load_relaxed(&d->events_used);
 }
 
 void device_event_slot_give(struct device *d)
 {
-    uint32_t used = atomic_load_explicit(&d->events_used, memory_order_relaxed);
-    while (used > 0 && !atomic_compare_exchange_weak_explicit(&d->events_used, &used, used - 1, memory_order_relaxed,
-                                                              memory_order_relaxed))
+    uint32_t used = load_relaxed(&d->events_used);
+    while (used > 0 && !cas_weak_relaxed(&d->events_used, &used, used - 1))
         ;
 }

@@ -51,12 +51,12 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
         plat_spin_init(&ev->lock, LOCK_EVENT);
     event_clear(ev);
     ev->ctx = ctx;
-    atomic_store_explicit(&ev->dev, ctx->dev, memory_order_relaxed); /* see event->id */
-    ev->flags = flags;
-    ev->ex = ex;
+    store_relaxed(&ev->dev, ctx->dev); /* see event->id */
+    store_relaxed(&ev->flags, flags);
+    store_relaxed(&ev->ex, ex);
     ev->lazy_slot = lazy_slot;
     ev->holds_slot = needs_slot;
-    ev->id = (int32_t)ev->hdr.index;
+    store_relaxed(&ev->id, (int32_t)ev->hdr.index);
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->events, &ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
@@ -79,12 +79,12 @@ aclError notify_create(struct context *ctx, struct event **out)
     if (fresh)
         plat_spin_init(&n->lock, LOCK_EVENT);
     event_clear(n);
-    n->flags = 0;
-    n->ex = false;
+    store_relaxed(&n->flags, 0);
+    store_relaxed(&n->ex, false);
     n->ctx = ctx;
-    atomic_store_explicit(&n->dev, ctx->dev, memory_order_relaxed); /* see event->id */
+    store_relaxed(&n->dev, ctx->dev); /* see event->id */
     n->notify = true;
-    n->id = (int32_t)n->hdr.index;
+    store_relaxed(&n->id, (int32_t)n->hdr.index);
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->events, &n->ctx_link);
     plat_mutex_unlock(&ctx->lock);
@@ -109,17 +109,19 @@ aclError event_destroy(struct event *ev, const void *handle)
     list_del(&ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
     plat_spin_lock(&ev->lock);
-    atomic_store_explicit(&ev->destroyed, true, memory_order_seq_cst);
-    /* Exchange, not load: of us and the last releaser, only one may see
+    /* seq_cst: store destroyed, then load pending; the releaser does the
+     * reverse, so one of us sees the other (Dekker; see event->waits_done).
+     * Exchange, not load: of us and the last releaser, only one may see
      * "destroyed and nothing pending" and recycle (see pending_tasks). */
-    recycle = atomic_load_explicit(&ev->pending_tasks, memory_order_seq_cst) == 0 &&
-              !atomic_exchange_explicit(&ev->recycling, true, memory_order_seq_cst);
+    store_seq_cst(&ev->destroyed, true);
+    recycle = load_seq_cst(&ev->pending_tasks) == 0 &&
+              !exchange_seq_cst(&ev->recycling, true);
     if (ev->holds_slot) {
-        device_event_slot_give(ev->dev);
+        device_event_slot_give(load_relaxed(&ev->dev));
         ev->holds_slot = false;
     }
     if (ev->host_waiters > 0) { /* let them see it is gone */
-        atomic_fetch_add_explicit(&ev->wake_word, 1, memory_order_relaxed);
+        fetch_add_relaxed(&ev->wake_word, 1);
         plat_futex_wake_all(&ev->wake_word);
     }
     plat_spin_unlock(&ev->lock);
@@ -139,7 +141,7 @@ void event_snapshot(struct event *ev, struct event_view *out)
     out->reset_done = ev->reset_done;
     out->waits_issued = ev->waits_issued;
     /* Acquire: pairs with event_task_release, so a wait counted done is seen done. */
-    out->waits_done = atomic_load_explicit(&ev->waits_done, memory_order_acquire);
+    out->waits_done = load_acquire(&ev->waits_done);
     plat_spin_unlock(&ev->lock);
 }
 
@@ -150,7 +152,7 @@ static bool take_lazy_slot_locked(struct event *ev)
     PLAT_ASSERT_HELD(&ev->lock);
     if (!ev->lazy_slot || ev->holds_slot)
         return true;
-    ev->holds_slot = device_event_slot_take(ev->dev) == ACL_SUCCESS;
+    ev->holds_slot = device_event_slot_take(load_relaxed(&ev->dev)) == ACL_SUCCESS;
     return ev->holds_slot;
 }
 
@@ -179,7 +181,7 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
 {
     PLAT_ASSERT_HELD(&s->lock);
     PLAT_ASSERT_HELD(&ev->lock);
-    bool flag_event = (ev->flags & ACL_EVENT_EXTERNAL) != 0;
+    bool flag_event = (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL) != 0;
     if (!sub->model_asked &&
         (s->rec_lane != NULL || s->update != NULL || (t->kind == TASK_EVENT_WAIT && ev->newest_in_model)))
         return SKIP_MODEL_PATH;
@@ -210,7 +212,7 @@ enum refusal event_issue_locked(struct stream *s, struct task *t, const struct s
     if (sub->event != NULL) /* else planned whole by capture.c: target, record number and use */
         why = ev->notify ? issue_notify_locked(ev, s, t, sub->event) : issue_event_locked(ev, s, t, sub);
     if (why == REFUSE_NONE)
-        atomic_fetch_add_explicit(&ev->pending_tasks, 1, memory_order_relaxed); /* under ev->lock */
+        fetch_add_relaxed(&ev->pending_tasks, 1); /* under ev->lock */
     plat_spin_unlock(&ev->lock);
     return why;
 }
@@ -280,7 +282,7 @@ void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns)
         ev->notified = true;
     released = take_released_locked(ev);
     if (ev->host_waiters > 0) {
-        atomic_fetch_add_explicit(&ev->wake_word, 1, memory_order_relaxed);
+        fetch_add_relaxed(&ev->wake_word, 1);
         wake_hosts = true;
     }
     plat_spin_unlock(&ev->lock);
@@ -319,7 +321,7 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
     bool passed;
 
     plat_spin_lock(&s->lock);
-    if (s->discard) {
+    if (load_relaxed(&s->discard)) {
         plat_spin_unlock(&s->lock);
         return true; /* being force-destroyed: let the owner drop the rest */
     }
@@ -339,7 +341,7 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
         s->park_gen = gen;
         s->park_next = ev->waiters;
         ev->waiters = s;
-        atomic_store_explicit(&s->state, STREAM_PARKED, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_PARKED);
     }
     plat_spin_unlock(&ev->lock);
     plat_spin_unlock(&s->lock);
@@ -388,10 +390,11 @@ void event_task_release(struct task *t)
     bool recycle;
 
     if (t->kind == TASK_EVENT_WAIT) /* release: a query that sees the count sees the wait done */
-        atomic_fetch_add_explicit(&ev->waits_done, 1, memory_order_release);
-    recycle = atomic_fetch_sub_explicit(&ev->pending_tasks, 1, memory_order_seq_cst) == 1 &&
-              atomic_load_explicit(&ev->destroyed, memory_order_seq_cst) &&
-              !atomic_exchange_explicit(&ev->recycling, true, memory_order_seq_cst);
+        fetch_add_release(&ev->waits_done, 1);
+    /* seq_cst: the other half of event_destroy's Dekker pair. */
+    recycle = fetch_sub_seq_cst(&ev->pending_tasks, 1) == 1 &&
+              load_seq_cst(&ev->destroyed) &&
+              !exchange_seq_cst(&ev->recycling, true);
     if (recycle)
         obj_recycle(&ev->hdr);
 }

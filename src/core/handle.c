@@ -60,22 +60,22 @@ static struct obj_header *new_slot(struct table *t, enum obj_type type, size_t s
 
     if (c >= OBJ_MAX_CHUNKS)
         return NULL;
-    chunk = atomic_load_explicit(&obj_chunks[type][c], memory_order_relaxed); /* written under t->lock only */
+    chunk = load_relaxed(&obj_chunks[type][c]); /* written under t->lock only */
     if (chunk == NULL) {
         chunk = acl_calloc(OBJ_CHUNK_SIZE, sizeof(*chunk));
         if (chunk == NULL)
             return NULL;
         /* Release: a resolver that loads this chunk sees it zeroed. */
-        atomic_store_explicit(&obj_chunks[type][c], chunk, memory_order_release);
+        store_release(&obj_chunks[type][c], chunk);
     }
     h = alloc_zeroed_lines(size);
     if (h == NULL)
         return NULL;
     h->type = (uint8_t)type;
     h->index = idx;
-    atomic_store_explicit(&h->gen, 1, memory_order_relaxed);
+    store_relaxed(&h->gen, 1);
     /* Release: publishes type and index before the slot becomes visible. */
-    atomic_store_explicit(&chunk[idx & (OBJ_CHUNK_SIZE - 1)], h, memory_order_release);
+    store_release(&chunk[idx & (OBJ_CHUNK_SIZE - 1)], h);
     t->slots = idx + 1;
     return h;
 }
@@ -112,17 +112,17 @@ void *obj_create(enum obj_type type, size_t size, size_t clear_from, bool *fresh
 
 void obj_publish(struct obj_header *h)
 {
-    atomic_fetch_add_explicit(&tables[h->type].live, 1, memory_order_relaxed);
+    fetch_add_relaxed(&tables[h->type].live, 1);
     /* Release: the object's fields are initialised before it resolves. */
-    atomic_store_explicit(&h->live, true, memory_order_release);
+    store_release(&h->live, true);
 }
 
 void obj_kill(struct obj_header *h)
 {
-    atomic_store_explicit(&h->live, false, memory_order_release);
+    store_release(&h->live, false);
     /* Release pairs with the resolver's acquire on gen. */
-    atomic_fetch_add_explicit(&h->gen, 1, memory_order_release);
-    atomic_fetch_sub_explicit(&tables[h->type].live, 1, memory_order_relaxed);
+    fetch_add_release(&h->gen, 1);
+    fetch_sub_relaxed(&tables[h->type].live, 1);
 }
 
 void obj_recycle(struct obj_header *h)
@@ -141,12 +141,12 @@ void obj_recycle(struct obj_header *h)
 
 void *obj_handle(const struct obj_header *h)
 {
-    uint64_t gen = atomic_load_explicit(&h->gen, memory_order_relaxed) & OBJ_GEN_MASK;
+    uint64_t gen = load_relaxed(&h->gen) & OBJ_GEN_MASK;
     uint64_t v = ((uint64_t)OBJ_HANDLE_TAG << 56) | ((uint64_t)h->type << 52) | (gen << 32) | h->index;
     return (void *)(uintptr_t)v;
 }
 
-uint32_t obj_count(enum obj_type type) { return atomic_load_explicit(&tables[type].live, memory_order_relaxed); }
+uint32_t obj_count(enum obj_type type) { return load_relaxed(&tables[type].live); }
 
 void *obj_handle_at(enum obj_type type, uint32_t index)
 {
@@ -156,9 +156,9 @@ void *obj_handle_at(enum obj_type type, uint32_t index)
     if (c >= OBJ_MAX_CHUNKS)
         return NULL;
     /* Acquire: as in obj_resolve. */
-    chunk = atomic_load_explicit(&obj_chunks[type][c], memory_order_acquire);
-    h = chunk != NULL ? atomic_load_explicit(&chunk[index & (OBJ_CHUNK_SIZE - 1)], memory_order_acquire) : NULL;
-    if (h == NULL || !atomic_load_explicit(&h->live, memory_order_acquire))
+    chunk = load_acquire(&obj_chunks[type][c]);
+    h = chunk != NULL ? load_acquire(&chunk[index & (OBJ_CHUNK_SIZE - 1)]) : NULL;
+    if (h == NULL || !load_acquire(&h->live))
         return NULL;
     return obj_handle(h);
 }

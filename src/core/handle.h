@@ -81,8 +81,8 @@ static inline bool obj_same(const struct obj_header *h, const void *handle)
 {
     uint64_t v = (uint64_t)(uintptr_t)handle;
     /* Acquire: seeing the published generation means seeing the fields. */
-    uint32_t gen = atomic_load_explicit(&h->gen, memory_order_acquire);
-    return atomic_load_explicit(&h->live, memory_order_acquire) && (gen & OBJ_GEN_MASK) == ((v >> 32) & OBJ_GEN_MASK);
+    uint32_t gen = load_acquire(&h->gen);
+    return load_acquire(&h->live) && (gen & OBJ_GEN_MASK) == ((v >> 32) & OBJ_GEN_MASK);
 }
 
 /* Returns the live object named by handle, or NULL if it is not one. */
@@ -97,10 +97,10 @@ static inline struct obj_header *obj_resolve(const void *handle, enum obj_type t
         return NULL;
     /* Acquire: pairs with the release stores that publish a chunk and a
      * slot (new_slot), so a slot seen is seen initialised. */
-    chunk = atomic_load_explicit(&obj_chunks[type][c], memory_order_acquire);
+    chunk = load_acquire(&obj_chunks[type][c]);
     if (chunk == NULL)
         return NULL;
-    h = atomic_load_explicit(&chunk[idx & (OBJ_CHUNK_SIZE - 1)], memory_order_acquire);
+    h = load_acquire(&chunk[idx & (OBJ_CHUNK_SIZE - 1)]);
     if (h == NULL || !obj_same(h, handle))
         return NULL;
     return h;

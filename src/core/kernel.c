@@ -44,8 +44,8 @@ static struct kfunc *kfunc_new(const char *name, aclcpuKernelFn fn, struct binar
     struct kfunc *f = obj_create(OBJ_FUNC, sizeof(*f), offsetof(struct kfunc, name), &fresh);
     if (f == NULL)
         return NULL;
-    atomic_store_explicit(&f->fn, fn, memory_order_relaxed); /* published by obj_publish */
-    atomic_store_explicit(&f->bin, bin, memory_order_relaxed);
+    store_relaxed(&f->fn, fn); /* published by obj_publish */
+    store_relaxed(&f->bin, bin);
     strncpy(f->name, name, sizeof(f->name) - 1);
     obj_publish(&f->hdr);
     return f;
@@ -64,7 +64,7 @@ aclError kfunc_register(const char *fn, const char *name, aclcpuKernelFn kernel,
             break;
         }
     }
-    if (f != NULL && atomic_load_explicit(&f->fn, memory_order_relaxed) != kernel) {
+    if (f != NULL && load_relaxed(&f->fn) != kernel) {
         plat_mutex_unlock(&reg_lock);
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: a different kernel is already registered as \"%s\"", fn, name);
     }
@@ -101,8 +101,8 @@ aclError binary_load(const char *fn, const char *path, const char *what, aclrtBi
     list_init(&b->funcs);
     /* Relaxed: obj_publish releases them; a stale launcher that sees the
      * count rise fails its handle check and gives its reference back. */
-    atomic_store_explicit(&b->unloaded, false, memory_order_relaxed);
-    atomic_store_explicit(&b->inflight, 1, memory_order_relaxed); /* the load's own reference */
+    store_relaxed(&b->unloaded, false);
+    store_relaxed(&b->inflight, 1); /* the load's own reference */
     obj_publish(&b->hdr);
     *binHandle = obj_handle(&b->hdr);
     return ACL_SUCCESS;
@@ -144,7 +144,7 @@ aclError binary_function(const char *fn, struct binary *b, const char *kernelNam
         if (strcmp(k->name, kernelName) == 0)
             f = k;
     }
-    if (f == NULL && !atomic_load_explicit(&b->unloaded, memory_order_relaxed) && strlen(kernelName) < sizeof(f->name)) {
+    if (f == NULL && !load_relaxed(&b->unloaded) && strlen(kernelName) < sizeof(f->name)) {
         sym = plat_dl_sym(b->lib, kernelName);
         if (sym != NULL) {
             f = kfunc_new(kernelName, (aclcpuKernelFn)(uintptr_t)sym, b);
@@ -164,7 +164,7 @@ aclError binary_function(const char *fn, struct binary *b, const char *kernelNam
 void binary_put_inflight(struct binary *b)
 {
     /* acq_rel: the last holder sees every launch's use before closing. */
-    if (atomic_fetch_sub_explicit(&b->inflight, 1, memory_order_acq_rel) == 1) {
+    if (fetch_sub_acq_rel(&b->inflight, 1) == 1) {
         plat_dl_close(b->lib);
         b->lib = NULL;
         obj_recycle(&b->hdr);
@@ -176,12 +176,12 @@ aclError binary_unload(const char *fn, struct binary *b, aclrtBinHandle binHandl
     struct list *pos;
 
     plat_mutex_lock(&b->lock);
-    if (atomic_load_explicit(&b->unloaded, memory_order_relaxed) || !obj_same(&b->hdr, binHandle)) {
+    if (load_relaxed(&b->unloaded) || !obj_same(&b->hdr, binHandle)) {
         plat_mutex_unlock(&b->lock);
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the binary is already unloaded", fn);
     }
     /* seq_cst: pairs with the launch's increment and check (file comment). */
-    atomic_store_explicit(&b->unloaded, true, memory_order_seq_cst);
+    store_seq_cst(&b->unloaded, true);
     obj_kill(&b->hdr);
     list_for_each(pos, &b->funcs) obj_kill(&ACLCPU_CONTAINER_OF(pos, struct kfunc, bin_link)->hdr);
     while (!list_empty(&b->funcs)) {
@@ -198,13 +198,12 @@ aclError binary_unload(const char *fn, struct binary *b, aclrtBinHandle binHandl
  * library is being closed, or this memory awaits reuse). */
 static bool binary_try_get(struct binary *b)
 {
-    uint32_t n = atomic_load_explicit(&b->inflight, memory_order_relaxed);
+    uint32_t n = load_relaxed(&b->inflight);
     do {
         if (n == 0)
             return false;
-        /* seq_cst on success: pairs with unload's store of `unloaded`. */
-    } while (!atomic_compare_exchange_weak_explicit(&b->inflight, &n, n + 1, memory_order_seq_cst,
-                                                    memory_order_relaxed));
+        /* seq_cst: pairs with unload's store of `unloaded` (file comment). */
+    } while (!cas_weak_seq_cst(&b->inflight, &n, n + 1));
     return true;
 }
 
@@ -220,8 +219,8 @@ aclError kfunc_resolve_binary(const char *fn, aclrtFuncHandle h, struct kfunc *f
                         "%s: argument 'funcHandle' (%p) is not a live kernel (its binary was unloaded, or it never "
                         "came from aclrtBinaryGetFunction/aclcpuRegisterKernel)",
                         fn, h);
-    *kfn = atomic_load_explicit(&f->fn, memory_order_relaxed);
-    *bin = b = atomic_load_explicit(&f->bin, memory_order_relaxed);
+    *kfn = load_relaxed(&f->fn);
+    *bin = b = load_relaxed(&f->bin);
     /* Re-checked after the read (and, for a binary, once the reference is
      * ours): f may have died, and even been reused, since it resolved,
      * which also voids what we read. */
@@ -229,7 +228,8 @@ aclError kfunc_resolve_binary(const char *fn, aclrtFuncHandle h, struct kfunc *f
         if (obj_same(&f->hdr, h))
             return ACL_SUCCESS;
     } else if (binary_try_get(b)) {
-        if (!atomic_load_explicit(&b->unloaded, memory_order_seq_cst) && obj_same(&f->hdr, h))
+        /* seq_cst: the launch's half of the pair with unload. */
+        if (!load_seq_cst(&b->unloaded) && obj_same(&f->hdr, h))
             return ACL_SUCCESS;
         binary_put_inflight(b);
     }
@@ -250,7 +250,7 @@ void kfunc_set_cost(struct kfunc *f, const aclcpuKernelCost *cost)
     if (cost != NULL)
         f->cost = *cost;
     /* Relaxed: read again under cost_lock by kfunc_cost. */
-    atomic_store_explicit(&f->has_cost, cost != NULL, memory_order_relaxed);
+    store_relaxed(&f->has_cost, cost != NULL);
     plat_spin_unlock(&cost_lock);
 }
 
@@ -259,10 +259,10 @@ bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out)
     bool has;
     /* Relaxed: most kernels never get a cost; a cost declared by another
      * thread at this moment applies from a later launch. */
-    if (!atomic_load_explicit(&f->has_cost, memory_order_relaxed))
+    if (!load_relaxed(&f->has_cost))
         return false;
     plat_spin_lock(&cost_lock);
-    has = atomic_load_explicit(&f->has_cost, memory_order_relaxed);
+    has = load_relaxed(&f->has_cost);
     if (has)
         *out = f->cost;
     plat_spin_unlock(&cost_lock);

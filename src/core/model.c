@@ -41,7 +41,7 @@ void capture_enter(void) { plat_mutex_lock(&capture_lock_); }
 void capture_leave(void) { plat_mutex_unlock(&capture_lock_); }
 void capture_assert_held(void) { PLAT_ASSERT_HELD(&capture_lock_); }
 
-bool model_recording_anywhere(void) { return atomic_load_explicit(&recording_lanes, memory_order_relaxed) > 0; }
+bool model_recording_anywhere(void) { return load_relaxed(&recording_lanes) > 0; }
 
 /* ---- the object ---------------------------------------------------------------- */
 
@@ -117,7 +117,7 @@ struct lane *model_add_lane(struct model *m, struct stream *s, const void *handl
     l->user_handle = handle;
     l->tail = &l->head;
     m->lanes[m->nlanes++] = l;
-    atomic_fetch_add_explicit(&recording_lanes, 1, memory_order_relaxed);
+    fetch_add_relaxed(&recording_lanes, 1);
     return l;
 }
 
@@ -127,7 +127,7 @@ void model_feed(struct stream *s, struct lane *l)
 {
     plat_spin_lock(&s->lock);
     if (s->rec_lane != NULL && l == NULL)
-        atomic_fetch_sub_explicit(&recording_lanes, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&recording_lanes, 1);
     s->rec_lane = l;
     if (l != NULL)
         s->last_lane = l;
@@ -164,7 +164,7 @@ static void forget_stream_locked(struct model *m, struct lane *l)
     plat_spin_lock(&s->lock);
     if (s->rec_lane == l) {
         s->rec_lane = NULL;
-        atomic_fetch_sub_explicit(&recording_lanes, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&recording_lanes, 1);
     }
     if (s->model == m)
         s->model = NULL;
@@ -187,8 +187,9 @@ static void lane_free(struct model *m, struct lane *l)
 static void wait_for_runs(struct model *m)
 {
     engine_sync_event(m->done, obj_handle(&m->done->hdr), 0);
-    /* The run tasks are at their end (the runs ended); let them finish. */
-    while (atomic_load_explicit(&m->run_tasks, memory_order_acquire) != 0)
+    /* The run tasks are at their end (the runs ended); let them finish.
+     * Acquire: pairs with task_release's decrement (see model->run_tasks). */
+    while (load_acquire(&m->run_tasks) != 0)
         plat_thread_yield();
 }
 
@@ -198,9 +199,9 @@ static void model_free_locked(struct model *m)
     PLAT_ASSERT_HELD(&capture_lock_);
     /* A subscription ends with its model (its pipe is closed: the reader
      * sees the end), so the id's next owner does not inherit it. */
-    if (atomic_load_explicit(&m->subscribed, memory_order_relaxed)) {
+    if (load_relaxed(&m->subscribed)) {
         profsub_remove(m->hdr.index);
-        atomic_store_explicit(&m->subscribed, false, memory_order_relaxed);
+        store_relaxed(&m->subscribed, false);
     }
     struct list *pos;
     wait_for_runs(m);
@@ -276,7 +277,7 @@ void model_destroy_all(struct context *ctx)
         if (m == NULL)
             return;
         capture_enter();
-        if (atomic_load_explicit(&m->hdr.live, memory_order_relaxed))
+        if (load_relaxed(&m->hdr.live))
             obj_kill(&m->hdr);
         model_free_locked(m);
         capture_leave();
@@ -293,7 +294,7 @@ enum refusal model_refusal_locked(const struct stream *s, enum task_kind kind)
         return kind == TASK_KERNEL ? REFUSE_NONE : REFUSE_UPDATE_KERNELS_ONLY;
     if (l->closed)
         return REFUSE_LANE_CLOSED;
-    if (l->m->state == MODEL_CAPTURING && atomic_load_explicit((_Atomic int *)&l->m->invalid, memory_order_relaxed))
+    if (l->m->state == MODEL_CAPTURING && load_relaxed((_Atomic int *)&l->m->invalid))
         return REFUSE_CAPTURE_INVALIDATED;
     if (kind == TASK_CALLBACK)
         return REFUSE_CALLBACK_IN_MODEL;
@@ -342,7 +343,7 @@ aclError model_finish(struct model *m)
 {
     for (uint32_t i = 0; i < m->nlanes; i++) {
         struct lane *l = m->lanes[i];
-        uint32_t prio = l->user != NULL ? atomic_load_explicit(&l->user->priority, memory_order_relaxed) : 0;
+        uint32_t prio = l->user != NULL ? load_relaxed(&l->user->priority) : 0;
         if (l->runner == NULL && stream_create_internal(m->ctx, prio, &l->runner) != ACL_SUCCESS)
             return ACL_ERROR_RT_NO_STREAM_RESOURCE;
     }
@@ -498,9 +499,9 @@ static uint64_t advance_locked(struct model *m, uint64_t run)
 static void run_ended(struct model *m, uint64_t run)
 {
     uint64_t through;
-    int err = atomic_load_explicit(&m->run_error, memory_order_relaxed);
+    int err = load_relaxed(&m->run_error);
     plat_mutex_lock(&m->lock);
-    if (atomic_load_explicit(&m->aborted_run, memory_order_relaxed) == run)
+    if (load_relaxed(&m->aborted_run) == run)
         err = ACL_ERROR_RT_MODEL_ABORT_NORMAL;
     m->errors[run % MODEL_ERROR_RING] = err;
     through = advance_locked(m, run);
@@ -517,8 +518,8 @@ void model_run_started(struct model *m, uint64_t run, struct lane ***heads, uint
     /* Relaxed: the lanes are pushed to their runners after this (the
      * runner queue's lock publishes it), and lanes count themselves out
      * with acq_rel RMWs (model_lane_finished). */
-    atomic_store_explicit(&m->lanes_running, n, memory_order_relaxed);
-    atomic_store_explicit(&m->run_error, ACL_SUCCESS, memory_order_relaxed);
+    store_relaxed(&m->lanes_running, n);
+    store_relaxed(&m->run_error, ACL_SUCCESS);
     plat_mutex_unlock(&m->lock);
     *heads = m->lanes;
     *nheads = m->nlanes;
@@ -530,7 +531,7 @@ void model_lane_finished(struct model *m, uint64_t run)
 {
     /* acq_rel: the lane that ends the run sees every other lane's writes
      * (their release), and publishes the run's end with its own. */
-    if (atomic_fetch_sub_explicit(&m->lanes_running, 1, memory_order_acq_rel) == 1)
+    if (fetch_sub_acq_rel(&m->lanes_running, 1) == 1)
         run_ended(m, run);
 }
 
@@ -538,7 +539,7 @@ void model_activate(struct model *m, struct lane *l, uint64_t run)
 {
     /* Counted before it is pushed, so the run cannot end in between
      * (relaxed: the activating lane is itself still counted). */
-    atomic_fetch_add_explicit(&m->lanes_running, 1, memory_order_relaxed);
+    fetch_add_relaxed(&m->lanes_running, 1);
     replay_start_lane(l, run);
 }
 
@@ -572,11 +573,10 @@ aclError model_run_result(struct model *m, uint64_t run)
 
 void model_note_error(struct model *m, aclError err)
 {
-    int cur = atomic_load_explicit(&m->run_error, memory_order_relaxed);
+    int cur = load_relaxed(&m->run_error);
     /* A real failure replaces an overflow, which is only a "successful"
      * code (spec §4); relaxed: read after the run's end (acq_rel above). */
     while ((cur == ACL_SUCCESS || (acl_is_overflow(cur) && !acl_is_overflow(err))) &&
-           !atomic_compare_exchange_weak_explicit(&m->run_error, &cur, err, memory_order_relaxed,
-                                                  memory_order_relaxed))
+           !cas_weak_relaxed(&m->run_error, &cur, err))
         ;
 }

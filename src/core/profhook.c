@@ -39,8 +39,8 @@ static bool is_event_task(uint8_t kind) { return kind >= TASK_EVENT_RECORD && ki
 static struct prof_event_key event_key(struct event *ev, uint64_t gen)
 {
     /* Relaxed: the task (or the sync) holds the event; neither moves meanwhile. */
-    return (struct prof_event_key){ev, atomic_load_explicit(&ev->hdr.gen, memory_order_relaxed),
-                                   atomic_load_explicit(&ev->id, memory_order_relaxed), gen};
+    return (struct prof_event_key){ev, load_relaxed(&ev->hdr.gen),
+                                   load_relaxed(&ev->id), gen};
 }
 
 /* A kernel: cost is where its declared cost in force is copied to. */
@@ -60,7 +60,7 @@ static void describe_kernel(const struct task *t, struct prof_task *pt, aclcpuKe
     if (kf == NULL)
         return;
     /* Relaxed: a launch holds a live kernel; its generation does not move. */
-    pt->object_gen = atomic_load_explicit(&kf->hdr.gen, memory_order_relaxed);
+    pt->object_gen = load_relaxed(&kf->hdr.gen);
     pt->name = kf->name;
     if (kfunc_cost(kf, cost))
         pt->cost = cost;
@@ -88,7 +88,7 @@ static void describe(const struct task *t, struct prof_task *pt, aclcpuKernelCos
     case TASK_MODEL_RUN:
         pt->object = t->u.model.m;
         /* Relaxed: the run task holds its model. */
-        pt->object_gen = atomic_load_explicit(&t->u.model.m->hdr.gen, memory_order_relaxed);
+        pt->object_gen = load_relaxed(&t->u.model.m->hdr.gen);
         pt->model_id = t->u.model.m->hdr.index;
         break;
     default:
@@ -111,8 +111,8 @@ void profhook_issue_locked(struct stream *s, struct task *t)
     } else {
         describe(t, &pt, &cost);
     }
-    pt.device = s->dev->id;
-    pt.stream_id = atomic_load_explicit(&s->id, memory_order_relaxed);
+    pt.device = load_relaxed(&s->dev)->id;
+    pt.stream_id = load_relaxed(&s->id);
     pt.task_id = (uint32_t)s->issued; /* s->lock held: stream_commit counted t just now */
     t->prof_id = prof_issue(&pt, &run_end);
     if (t->prof_id == 0)
@@ -138,8 +138,8 @@ uint32_t profhook_lane_task(struct stream *runner, const struct task *rt, uint32
     aclcpuKernelCost cost;
     uint32_t id;
     describe(rt, &pt, &cost);
-    pt.device = runner->dev->id;
-    pt.stream_id = atomic_load_explicit(&runner->id, memory_order_relaxed);
+    pt.device = load_relaxed(&runner->dev)->id;
+    pt.stream_id = load_relaxed(&runner->id);
     pt.task_id = runner->prof_seq + 1; /* only the lane's player touches prof_seq */
     pt.model_id = model_id;
     if (is_event_task(rt->kind))

@@ -12,23 +12,25 @@
 
 void squeue_init(struct stream *s)
 {
-    atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
-    atomic_store_explicit(&s->head, &s->stub, memory_order_relaxed); /* under lock, before the stream is published */
+    store_relaxed(&s->stub.next, NULL);
+    store_relaxed(&s->head, &s->stub); /* under lock, before the stream is published */
     s->tail = &s->stub;
-    atomic_store_explicit(&s->discard, false, memory_order_relaxed);
-    atomic_store_explicit(&s->done, 0, memory_order_relaxed);
+    store_relaxed(&s->discard, false);
+    store_relaxed(&s->done, 0);
 }
 
 void squeue_wake_waiters(struct stream *s, uint64_t seq)
 {
-    if (seq >= atomic_load_explicit(&s->wake_at, memory_order_seq_cst)) {
+    /* seq_cst: the completer's load of the waiters' target, in the pairing
+     * at stream->done (squeue.h). */
+    if (seq >= load_seq_cst(&s->wake_at)) {
         /* Reset before the bump: a waiter reads wake_word before it
          * registers its target, so one that registered after this reset
          * keeps its target, and one that registered before it sees the
          * bump and re-registers (wait_done, engine/wait.c). seq_cst keeps
          * one order. */
-        atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_seq_cst);
-        atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
+        store_seq_cst(&s->wake_at, UINT64_MAX);
+        fetch_add_seq_cst(&s->wake_word, 1);
         plat_futex_wake_all(&s->wake_word);
     }
 }
@@ -37,10 +39,10 @@ struct task *squeue_detach_after_locked(struct stream *s, struct qnode *after)
 {
     PLAT_ASSERT_HELD(&s->lock);
     /* Relaxed: launchers write links under the lock we hold. */
-    struct qnode *first = atomic_load_explicit(&after->next, memory_order_relaxed);
+    struct qnode *first = load_relaxed(&after->next);
     if (first == NULL)
         return NULL;
-    atomic_store_explicit(&after->next, NULL, memory_order_relaxed);
+    store_relaxed(&after->next, NULL);
     s->tail = after;
     return task_of(first);
 }
@@ -51,10 +53,11 @@ struct task *squeue_detach_behind_owner_locked(struct stream *s)
     PLAT_ASSERT_HELD(&s->lock);
     struct qnode *head, *running;
 
-    atomic_store_explicit(&s->discard, true, memory_order_seq_cst);
-    (void)atomic_load_explicit(&s->done, memory_order_seq_cst);
-    head = atomic_load_explicit(&s->head, memory_order_acquire);
-    running = atomic_load_explicit(&head->next, memory_order_relaxed); /* links change under our lock only */
+    /* seq_cst, then acquire on head: our half of ordering 3 above. */
+    store_seq_cst(&s->discard, true);
+    (void)load_seq_cst(&s->done);
+    head = load_acquire(&s->head);
+    running = load_relaxed(&head->next); /* links change under our lock only */
     return running != NULL ? squeue_detach_after_locked(s, running) : NULL;
 }
 
@@ -62,9 +65,9 @@ struct task *squeue_reset_locked(struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
     struct qnode *old = squeue_head(s);
-    assert(atomic_load_explicit(&old->next, memory_order_relaxed) == NULL && s->tail == old);
-    atomic_store_explicit(&s->stub.next, NULL, memory_order_relaxed);
-    atomic_store_explicit(&s->head, &s->stub, memory_order_relaxed);
+    assert(load_relaxed(&old->next) == NULL && s->tail == old);
+    store_relaxed(&s->stub.next, NULL);
+    store_relaxed(&s->head, &s->stub);
     s->tail = &s->stub;
     return old != &s->stub ? task_of(old) : NULL;
 }
@@ -74,9 +77,9 @@ struct task *squeue_take_kept_locked(struct stream *s)
     PLAT_ASSERT_HELD(&s->lock);
     /* Relaxed: no owner walks a persistent stream, and launchers link
      * under the lock we hold. */
-    struct qnode *head = atomic_load_explicit(&s->head, memory_order_relaxed);
-    struct qnode *first = atomic_load_explicit(&head->next, memory_order_relaxed);
-    atomic_store_explicit(&head->next, NULL, memory_order_relaxed);
+    struct qnode *head = load_relaxed(&s->head);
+    struct qnode *first = load_relaxed(&head->next);
+    store_relaxed(&head->next, NULL);
     s->tail = head;
     return first != NULL ? task_of(first) : NULL;
 }

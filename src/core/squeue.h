@@ -75,7 +75,7 @@
 static inline void squeue_link_locked(struct stream *s, struct task *t)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    atomic_store_explicit(&s->tail->next, &t->q, memory_order_release);
+    store_release(&s->tail->next, &t->q);
     s->tail = &t->q;
 }
 
@@ -83,7 +83,7 @@ static inline void squeue_link_locked(struct stream *s, struct task *t)
  * under the lock the caller holds. */
 static inline struct qnode *squeue_head(struct stream *s)
 {
-    return atomic_load_explicit(&s->head, memory_order_relaxed);
+    return load_relaxed(&s->head);
 }
 
 /* Called by the stream's owner (or under s->lock by a thread holding a
@@ -92,7 +92,7 @@ static inline struct qnode *squeue_head(struct stream *s)
  * the task's fields are seen as the launcher wrote them. */
 static inline struct task *squeue_next(struct stream *s)
 {
-    struct qnode *n = atomic_load_explicit(&squeue_head(s)->next, memory_order_acquire);
+    struct qnode *n = load_acquire(&squeue_head(s)->next);
     return n != NULL ? task_of(n) : NULL;
 }
 
@@ -101,7 +101,7 @@ static inline struct task *squeue_next(struct stream *s)
  * and drops it). seq_cst: pairs with squeue_detach_behind_owner_locked. */
 static inline bool squeue_discarding(struct stream *s)
 {
-    return atomic_load_explicit(&s->discard, memory_order_seq_cst);
+    return load_seq_cst(&s->discard);
 }
 
 /* An empty queue, nothing done: for a stream being set up, under its lock
@@ -115,8 +115,8 @@ void squeue_wake_waiters(struct stream *s, uint64_t seq);
  * target that reaches, if any (ordering 2 says why seq_cst). */
 static inline void squeue_note_done(struct stream *s, uint64_t seq)
 {
-    atomic_store_explicit(&s->done, seq, memory_order_seq_cst);
-    if (atomic_load_explicit(&s->sync_waiters, memory_order_seq_cst) != 0)
+    store_seq_cst(&s->done, seq);
+    if (load_seq_cst(&s->sync_waiters) != 0)
         squeue_wake_waiters(s, seq);
 }
 
@@ -127,17 +127,17 @@ static inline void squeue_complete(struct stream *s, struct task *t)
 {
     struct qnode *old = squeue_head(s);
     /* Relaxed: only the owner writes done while it owns the stream. */
-    uint64_t seq = atomic_load_explicit(&s->done, memory_order_relaxed) + 1;
+    uint64_t seq = load_relaxed(&s->done) + 1;
 
     /* t's record is the dummy now. Relaxed: the seq_cst store of done in
      * squeue_note_done publishes it to a discarder (ordering 3). */
-    atomic_store_explicit(&s->head, &t->q, memory_order_relaxed);
+    store_relaxed(&s->head, &t->q);
     task_release(t);
     squeue_note_done(s, seq);
     /* A discarder that set `discard` before our store of done may have read
      * the old head under the lock: let it finish before the old dummy is
      * freed. seq_cst: the other half of that pairing. */
-    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->discard, memory_order_seq_cst))) {
+    if (ACLCPU_UNLIKELY(load_seq_cst(&s->discard))) {
         plat_spin_lock(&s->lock);
         plat_spin_unlock(&s->lock);
     }

@@ -32,16 +32,16 @@ static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t p
                                bool is_default)
 {
     s->ctx = ctx;
-    atomic_store_explicit(&s->dev, ctx->dev, memory_order_relaxed); /* see stream->id */
-    s->priority = priority;
-    s->flags = flags;
+    store_relaxed(&s->dev, ctx->dev); /* see stream->id */
+    store_relaxed(&s->priority, priority);
+    store_relaxed(&s->flags, flags);
     s->is_default = is_default;
     list_init(&s->ready_link);
     list_init(&s->timed_link);
     squeue_init(s);
-    atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
-    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
-    atomic_store_explicit(&s->wake_at, UINT64_MAX, memory_order_relaxed);
+    store_relaxed(&s->stopped, false);
+    store_relaxed(&s->state, STREAM_IDLE);
+    store_relaxed(&s->wake_at, UINT64_MAX);
 }
 
 static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default, bool internal,
@@ -67,7 +67,7 @@ static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, b
     memset(&s->ctx, 0, sizeof(*s) - offsetof(struct stream, ctx));
     stream_init_fields(s, ctx, priority, flags, is_default);
     s->internal = internal;
-    s->id = id;
+    store_relaxed(&s->id, id);
     plat_spin_unlock(&s->lock);
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->streams, &s->ctx_link);
@@ -111,7 +111,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
         model_stream_gone(s); /* the lanes it fed keep their tasks */
     /* Persistent tasks never run by themselves, and a stopped stream's
      * never run again: waiting for them would wait forever. */
-    if (force || (s->flags & ACL_STREAM_PERSISTENT) || atomic_load_explicit(&s->stopped, memory_order_relaxed))
+    if (force || (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) || load_relaxed(&s->stopped))
         engine_discard_stream(s);
     else
         (void)engine_wait_stream(s, NULL, 0, 0, &unreported); /* its task errors die with it */
@@ -119,7 +119,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);
     plat_mutex_unlock(&s->ctx->lock);
-    device_stream_id_free(s->dev, s->id);
+    device_stream_id_free(load_relaxed(&s->dev), load_relaxed(&s->id));
     obj_recycle(&s->hdr);
     return ACL_SUCCESS;
 }
@@ -141,7 +141,7 @@ static _Atomic int env_blocking = -1;
 void stream_blocking_configure(void)
 {
     const char *v = config_str(CFG_LAUNCH_BLOCKING);
-    atomic_store_explicit(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0', memory_order_relaxed);
+    store_relaxed(&env_blocking, v != NULL && v[0] == '1' && v[1] == '\0');
 }
 
 /* Runs on every launch (inline in stream_submit): the usual answer (the
@@ -150,10 +150,10 @@ void stream_blocking_configure(void)
 static inline bool launch_blocks_locked(const struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    int env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+    int env = load_relaxed(&env_blocking);
     if (ACLCPU_UNLIKELY(env < 0)) {
         stream_blocking_configure();
-        env = atomic_load_explicit(&env_blocking, memory_order_relaxed);
+        env = load_relaxed(&env_blocking);
     }
     bool asked = s->blocking_mode == ACL_STREAM_LAUNCH_BLOCKING_MODE_CTRL_BY_ENV
                      ? env == 1
@@ -162,9 +162,9 @@ static inline bool launch_blocks_locked(const struct stream *s)
         return false;
     /* Never on these streams, products, inside a non-blocking region, or
      * while the stream records for a model (nothing runs then). */
-    return !(atomic_load_explicit(&s->flags, memory_order_relaxed) &
+    return !(load_relaxed(&s->flags) &
              (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)) &&
-           soc_has_ctrl_sq(atomic_load_explicit(&s->dev, memory_order_relaxed)->soc) && s->nonblocking_depth == 0 &&
+           soc_has_ctrl_sq(load_relaxed(&s->dev)->soc) && s->nonblocking_depth == 0 &&
            s->rec_lane == NULL;
 }
 
@@ -179,7 +179,7 @@ static inline bool launch_blocks_locked(const struct stream *s)
 static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_IDLE)
+    if (load_relaxed(&s->state) == STREAM_IDLE)
         squeue_note_done(s, s->issued); /* no owner will publish it */
     plat_spin_unlock(&s->lock);
     engine_discard_chain(s, t);
@@ -198,14 +198,14 @@ static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
     s->issued++;
     /* A persistent stream's tasks run only in its model, which profiles
      * them. */
-    if (prof_on() && !(s->flags & ACL_STREAM_PERSISTENT))
+    if (prof_on() && !(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT))
         profhook_issue_locked(s, t);
     if (s->stop_error != ACL_SUCCESS) {
         drop_after_stop_locked(s, t); /* drops s->lock */
         return;
     }
     squeue_link_locked(s, t);
-    if (s->flags & ACL_STREAM_PERSISTENT) {
+    if (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) {
         /* Tasks of a persistent stream do not run when issued: they are
          * kept in its queue for the model the stream is bound to (spec §5,
          * model_bind), and no owner ever walks it. */
@@ -220,7 +220,7 @@ void stream_commit(struct stream *s, struct task *t)
     /* One test for the rare cases, the profiler's switch among them (a
      * relaxed flag load: one predictable branch when no profile runs). */
     if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL || s->stop_error != ACL_SUCCESS ||
-                        (s->flags & ACL_STREAM_PERSISTENT) || prof_on())) {
+                        (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) || prof_on())) {
         commit_rare(s, t);
         return;
     }
@@ -231,7 +231,7 @@ void stream_commit(struct stream *s, struct task *t)
 
 void stream_push_internal(struct stream *s, struct task *t)
 {
-    atomic_store_explicit(&t->q.next, NULL, memory_order_relaxed);
+    store_relaxed(&t->q.next, NULL);
     plat_spin_lock(&s->lock);
     s->issued++;
     squeue_link_locked(s, t);
@@ -279,7 +279,7 @@ void stream_task_drop(struct task *t)
 static ACLCPU_COLD enum refusal rare_refusal_locked(const struct stream *s, enum task_kind kind)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed))
+    if (load_relaxed(&s->stopped))
         return REFUSE_STOPPED;
     /* Before a sync has reported the failure, tasks are taken and dropped
      * (stream_commit). */
@@ -297,11 +297,11 @@ static inline enum refusal refusal_locked(const struct stream *s, const void *ha
     /* Re-checked under the lock: the stream may have died (or been reused
      * for a new stream) since the handle was resolved. */
     if (ACLCPU_UNLIKELY(handle != NULL ? !obj_same(&s->hdr, handle)
-                                       : !atomic_load_explicit(&s->hdr.live, memory_order_relaxed)))
+                                       : !load_relaxed(&s->hdr.live)))
         return REFUSE_STREAM_DEAD;
     /* One test for the rare cases. Relaxed stopped: set under the lock we
      * hold. */
-    if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed) || s->stop_error != ACL_SUCCESS ||
+    if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped) || s->stop_error != ACL_SUCCESS ||
                         s->rec_lane != NULL || s->update != NULL))
         return rare_refusal_locked(s, kind);
     return REFUSE_NONE;
@@ -312,7 +312,7 @@ static ACLCPU_COLD aclError refusal_error(const struct submit *sub, const struct
                                           enum refusal why, aclError stop_code)
 {
     const char *fn = sub->fn;
-    int32_t id = atomic_load_explicit(&s->id, memory_order_relaxed);
+    int32_t id = load_relaxed(&s->id);
     switch (why) {
     case REFUSE_NONE:
     case SKIP_NEVER_RECORDED:
@@ -350,7 +350,7 @@ static ACLCPU_COLD aclError refusal_error(const struct submit *sub, const struct
                         t->kind >= TASK_NOTIFY_RECORD ? "notify" : "event");
     case REFUSE_NO_EVENT_SLOT:
         return acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,
-                        atomic_load_explicit(&t->u.event.ev->dev, memory_order_relaxed)->id);
+                        load_relaxed(&t->u.event.ev->dev)->id);
     }
     return ACL_SUCCESS;
 }
@@ -482,7 +482,7 @@ struct stream **stream_list_of(struct context *ctx, void ***handles, size_t *n)
  * nor for one recording a capture (recorded work does not run). */
 static bool host_waits_for(struct stream *s)
 {
-    if (atomic_load_explicit(&s->flags, memory_order_relaxed) & STREAM_NO_HOST_SYNC)
+    if (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC)
         return false;
     return !model_recording_anywhere() || model_capture_status(s, NULL) == ACL_MODEL_RI_CAPTURE_STATUS_NONE;
 }

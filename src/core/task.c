@@ -66,13 +66,13 @@ __attribute__((constructor)) static void task_init(void) { plat_mutex_init(&depo
 
 static struct task *next_of(struct task *t)
 {
-    struct qnode *n = atomic_load_explicit(&t->q.next, memory_order_relaxed); /* private list: no ordering */
+    struct qnode *n = load_relaxed(&t->q.next); /* private list: no ordering */
     return n != NULL ? task_of(n) : NULL;
 }
 
 static void set_next(struct task *t, struct task *next)
 {
-    atomic_store_explicit(&t->q.next, next != NULL ? &next->q : NULL, memory_order_relaxed);
+    store_relaxed(&t->q.next, next != NULL ? &next->q : NULL);
 }
 
 static struct task *split_batch(void)
@@ -206,7 +206,7 @@ void task_release(struct task *t)
         if (t->u.model.phase == 0) /* dropped before it started: later runs must not wait for it */
             model_skip_run(t->u.model.m, t->u.model.run);
         /* Release: our last touch of the model (see model->run_tasks). */
-        atomic_fetch_sub_explicit(&t->u.model.m->run_tasks, 1, memory_order_release);
+        fetch_sub_release(&t->u.model.m->run_tasks, 1);
         break;
     case TASK_LANE_RUN:
         if (t->u.lane.lane != NULL) /* dropped unfinished: its run must still end */

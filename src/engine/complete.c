@@ -17,7 +17,8 @@
  * back into READY.
  *
  * Threads: executors (the owner end), any host thread (stop, abort,
- * discard, nudge). Lock order: stream->lock > event->lock > engine->lock.
+ * discard, nudge). Locks: stream, event and engine locks (ranks:
+ * lockrank.h).
  */
 #include "../core/profhook.h"
 #include "engine_int.h"
@@ -42,7 +43,7 @@ struct task *engine_go_idle_locked(struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
     struct task *old = squeue_reset_locked(s);
-    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    store_relaxed(&s->state, STREAM_IDLE);
     squeue_note_done(s, s->issued);
     return old;
 }
@@ -52,7 +53,7 @@ void engine_halt_locked(struct stream *s)
     PLAT_ASSERT_HELD(&s->lock);
     /* The queue stays as it is, head included (an abort or destroy drops
      * it, engine_discard_stream); done stays below issued. */
-    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    store_relaxed(&s->state, STREAM_IDLE);
     engine_stream_killed(s); /* wakes an aclrtStreamStop waiting for the running task to end */
 }
 
@@ -64,20 +65,20 @@ bool engine_owner_has_task(struct stream *s)
     /* squeue_discarding is seq_cst: it pairs with engine_discard_stream
      * (squeue.h, ordering 3). Relaxed stopped: the lock below settles it. */
     if (ACLCPU_LIKELY(!squeue_discarding(s) &&
-                      !atomic_load_explicit(&s->stopped, memory_order_relaxed)) &&
+                      !load_relaxed(&s->stopped)) &&
         squeue_next(s) != NULL)
         return true;
     plat_spin_lock(&s->lock);
     /* A force destroy or abort asked for the queue to be dropped. */
-    if (atomic_load_explicit(&s->discard, memory_order_relaxed))
+    if (load_relaxed(&s->discard))
         chain = squeue_detach_after_locked(s, squeue_head(s));
     /* Relaxed: under the lock no launcher is linking behind head. */
-    more = atomic_load_explicit(&squeue_head(s)->next, memory_order_relaxed) != NULL;
+    more = load_relaxed(&squeue_head(s)->next) != NULL;
     if (!more) {
         dummy = engine_go_idle_locked(s);
-        if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed)))
+        if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped)))
             engine_stream_killed(s); /* an aclrtStreamStop waits for us to let go */
-    } else if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed))) {
+    } else if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped))) {
         /* aclrtStreamStop: the queue stays, but nothing more of it runs
          * (a discard was handled above, and left nothing queued). */
         engine_halt_locked(s);
@@ -100,7 +101,7 @@ static struct task *note_failure(struct stream *s, struct task *t, aclError err)
     if (s->error == ACL_SUCCESS)
         s->error = err;
     if (!acl_is_overflow(err) &&
-        atomic_load_explicit(&s->ctx->failure_mode, memory_order_relaxed) == ACL_STOP_ON_FAILURE) {
+        load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE) {
         if (s->stop_error == ACL_SUCCESS)
             s->stop_error = err;
         chain = squeue_detach_after_locked(s, &t->q);
@@ -131,10 +132,10 @@ void engine_give_back(struct stream *s)
     struct task *chain = NULL, *dummy = NULL;
 
     plat_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->discard, memory_order_relaxed)) {
+    if (load_relaxed(&s->discard)) {
         chain = squeue_detach_after_locked(s, squeue_head(s)); /* ours */
         dummy = engine_go_idle_locked(s);
-    } else if (ACLCPU_UNLIKELY(atomic_load_explicit(&s->stopped, memory_order_relaxed))) {
+    } else if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped))) {
         engine_halt_locked(s);
     } else {
         w = engine_requeue_locked(s);
@@ -173,10 +174,10 @@ void engine_nudge(struct stream *s)
 {
     struct worker *w = NULL;
     plat_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_PARKED && s->park_event != NULL) {
+    if (load_relaxed(&s->state) == STREAM_PARKED && s->park_event != NULL) {
         engine_unlink_parked_locked(s);
         engine_unwatch(s);
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_IDLE);
         w = engine_requeue_locked(s);
     }
     plat_spin_unlock(&s->lock);
@@ -188,12 +189,12 @@ void engine_abort_stream(struct stream *s)
     plat_spin_lock(&s->lock);
     s->abort_seq = s->issued;
     /* Relaxed: a running kernel polls it between blocks (see run_blocks). */
-    atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
+    fetch_add_relaxed(&s->abort_epoch, 1);
     plat_spin_unlock(&s->lock);
     engine_discard_stream(s);
     /* An abort clears what a stop kept: the stream takes new work again. */
     plat_spin_lock(&s->lock);
-    atomic_store_explicit(&s->stopped, false, memory_order_relaxed);
+    store_relaxed(&s->stopped, false);
     plat_spin_unlock(&s->lock);
 }
 
@@ -204,16 +205,16 @@ void engine_abort_stream(struct stream *s)
 static void wait_not_running(struct stream *s)
 {
     for (;;) {
-        uint32_t word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
+        uint32_t word = load_seq_cst(&s->wake_word);
         bool running;
         /* seq_cst RMW: the Dekker pairing with engine_stream_killed. */
-        atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+        fetch_add_seq_cst(&s->sync_waiters, 1);
         plat_spin_lock(&s->lock);
-        running = atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_RUNNING;
+        running = load_relaxed(&s->state) == STREAM_RUNNING;
         plat_spin_unlock(&s->lock);
         if (running)
             plat_futex_wait(&s->wake_word, word, plat_now_ns() + 1000000u);
-        atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&s->sync_waiters, 1);
         if (!running)
             return;
     }
@@ -227,19 +228,19 @@ bool engine_stop_stream(struct stream *s, const void *handle)
         plat_spin_unlock(&s->lock);
         return false;
     }
-    atomic_store_explicit(&s->stopped, true, memory_order_relaxed);
+    store_relaxed(&s->stopped, true);
     /* The running kernel starts no more blocks (see run_blocks). */
-    atomic_fetch_add_explicit(&s->abort_epoch, 1, memory_order_relaxed);
+    fetch_add_relaxed(&s->abort_epoch, 1);
     /* A ready or parked stream is halted here; a running one by its owner
      * after the current task (engine_owner_has_task). Either way the
      * queue stays and done stays below issued. */
-    state = atomic_load_explicit(&s->state, memory_order_relaxed);
+    state = load_relaxed(&s->state);
     if (state == STREAM_PARKED) {
         engine_unlink_parked_locked(s);
         engine_unwatch(s);
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_IDLE);
     } else if (state == STREAM_READY && engine_unready_locked(s)) {
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_IDLE);
     }
     plat_spin_unlock(&s->lock);
     engine_stream_killed(s); /* syncs that wait on s return 507000 now */
@@ -255,7 +256,7 @@ void engine_discard_stream(struct stream *s)
 
     plat_spin_lock(&s->lock);
     issued = s->issued;
-    state = atomic_load_explicit(&s->state, memory_order_relaxed);
+    state = load_relaxed(&s->state);
     if (state == STREAM_READY && engine_unready_locked(s))
         state = STREAM_IDLE; /* now ours, with nothing run */
     if (state == STREAM_PARKED) {
@@ -275,6 +276,6 @@ void engine_discard_stream(struct stream *s)
         task_free(dummy);
     engine_wait_done(s, NULL, issued, 0, 0);
     plat_spin_lock(&s->lock);
-    atomic_store_explicit(&s->discard, false, memory_order_relaxed);
+    store_relaxed(&s->discard, false);
     plat_spin_unlock(&s->lock);
 }

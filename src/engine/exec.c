@@ -56,14 +56,13 @@ static void run_block(struct kernel_run *k, uint32_t idx)
         t->u.kernel.fn(task_kernel_args(t));
     } else {
         int none = ACL_SUCCESS;
-        atomic_compare_exchange_strong_explicit(&k->error, &none, trap_code(t), memory_order_relaxed,
-                                                memory_order_relaxed);
+        cas_relaxed(&k->error, &none, trap_code(t));
     }
     tls_block = outer;
     if (bc.overflow)
-        atomic_store_explicit(&k->overflow, true, memory_order_relaxed);
+        store_relaxed(&k->overflow, true);
     if (ACLCPU_UNLIKELY(k->timed))
-        atomic_fetch_add_explicit(&k->busy_ns, plat_now_ns() - t0, memory_order_relaxed);
+        fetch_add_relaxed(&k->busy_ns, plat_now_ns() - t0);
 }
 
 /* Claims the kernel's next block and runs it (or skips it, as the device
@@ -71,20 +70,19 @@ static void run_block(struct kernel_run *k, uint32_t idx)
  * false when no block is left. */
 static bool run_next_block(struct kernel_run *k)
 {
-    uint32_t b = atomic_fetch_add_explicit(&k->next, 1, memory_order_relaxed);
+    uint32_t b = fetch_add_relaxed(&k->next, 1);
     if (b >= k->blocks)
         return false;
-    if (atomic_load_explicit(&k->error, memory_order_relaxed) != ACL_SUCCESS)
+    if (load_relaxed(&k->error) != ACL_SUCCESS)
         return true; /* the kernel already failed */
     /* Relaxed: an abort is a request; seeing it a block late is fine. */
-    if (k->abort_epoch != NULL && atomic_load_explicit(k->abort_epoch, memory_order_relaxed) != k->epoch)
+    if (k->abort_epoch != NULL && load_relaxed(k->abort_epoch) != k->epoch)
         return true; /* aborted or stopped: the remaining blocks never start */
     if (k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns) {
         /* Ran past its TIMEOUT attribute: fail as the device's timeout
          * (a block in progress cannot be cut short on a CPU). */
         int none = ACL_SUCCESS;
-        atomic_compare_exchange_strong_explicit(&k->error, &none, timeout_code(k->task), memory_order_relaxed,
-                                                memory_order_relaxed);
+        cas_relaxed(&k->error, &none, timeout_code(k->task));
         return true;
     }
     run_block(k, b);
@@ -118,7 +116,7 @@ static void unlist_locked(struct engine *e, struct kernel_run *k)
         return;
     list_del(&k->link);
     k->listed = false;
-    atomic_fetch_sub_explicit(&e->shared_count, 1, memory_order_relaxed);
+    fetch_sub_relaxed(&e->shared_count, 1);
 }
 
 void engine_help_kernel(struct engine *e, struct kernel_run *k)
@@ -127,7 +125,7 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k)
         /* One thread per block, all starting together: wait for the go
          * (acquire: pairs with the owner's release store). The owner took
          * the kernel off the shared list before the go. */
-        for (unsigned i = 0; atomic_load_explicit(&k->go, memory_order_acquire) == 0; i++)
+        for (unsigned i = 0; load_acquire(&k->go) == 0; i++)
             gang_pause(i);
         run_next_block(k);
     } else {
@@ -145,7 +143,7 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k)
     /* Release: the owner's acquire load of helpers == 0 sees our blocks'
      * writes. This is our last touch of k (it lives on the owner's stack);
      * the futex wake is on the address only and harmless if it is gone. */
-    if (atomic_fetch_sub_explicit(&k->helpers, 1, memory_order_release) == 1)
+    if (fetch_sub_release(&k->helpers, 1) == 1)
         plat_futex_wake_all(&k->helpers);
 }
 
@@ -157,7 +155,7 @@ static unsigned list_shared_locked(struct engine *e, struct kernel_run *k, uint3
     unsigned n = 0;
     list_add_tail(&e->shared, &k->link);
     k->listed = true;
-    atomic_fetch_add_explicit(&e->shared_count, 1, memory_order_relaxed);
+    fetch_add_relaxed(&e->shared_count, 1);
     while (n < 8 && n < want) {
         struct worker *w = engine_pick_sleeper(e);
         if (w == NULL)
@@ -196,7 +194,9 @@ static void unshare(struct engine *e, struct kernel_run *k)
 static void join_helpers(struct kernel_run *k)
 {
     uint32_t h;
-    for (int spin = 0; (h = atomic_load_explicit(&k->helpers, memory_order_acquire)) != 0; spin++) {
+    /* Acquire: pairs with each helper's release decrement, so reading 0
+     * means every helper's block writes are visible here. */
+    for (int spin = 0; (h = load_acquire(&k->helpers)) != 0; spin++) {
         if (spin < 2000)
             plat_cpu_relax();
         else
@@ -230,8 +230,8 @@ static void take_gang_slot(struct engine *e, struct kernel_run *k)
             return;
         }
         g = e->gang;
-        if (atomic_load_explicit(&g->helpers, memory_order_relaxed) + 1 < g->gang)
-            atomic_fetch_add_explicit(&g->helpers, 1, memory_order_relaxed); /* under e->lock, as take_work */
+        if (load_relaxed(&g->helpers) + 1 < g->gang)
+            fetch_add_relaxed(&g->helpers, 1); /* under e->lock, as take_work */
         else
             g = NULL;
         plat_spin_unlock(&e->lock);
@@ -251,10 +251,10 @@ static void run_gang(struct engine *e, struct kernel_run *k)
     LOGD("a batch-mode kernel of %u blocks waits for %u threads to start together", k->blocks, k->gang);
     /* Relaxed: helpers only grow under e->lock until go; the go store and
      * join_helpers' acquire order what matters. */
-    for (unsigned i = 0; atomic_load_explicit(&k->helpers, memory_order_relaxed) + 1 < k->gang; i++)
+    for (unsigned i = 0; load_relaxed(&k->helpers) + 1 < k->gang; i++)
         gang_pause(i);
     unshare(e, k);
-    atomic_store_explicit(&k->go, 1, memory_order_release);
+    store_release(&k->go, 1); /* release: pairs with the helpers' acquire load of go */
     run_next_block(k);
     join_helpers(k);
 }
@@ -267,7 +267,7 @@ static bool gang_fits(struct engine *e, const struct kernel_run *k)
     if (k->blocks <= gang_capacity(e))
         return true;
     /* Relaxed: a once-only warning. */
-    if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+    if (!exchange_relaxed(&warned, true))
         LOGW("a batch-mode kernel of %u blocks cannot start them together on %u worker threads; it runs in normal "
              "mode (set ACLCPU_WORKERS to at least its block count)", k->blocks, e->nworkers);
     return false;
@@ -277,11 +277,11 @@ static bool gang_fits(struct engine *e, const struct kernel_run *k)
  * the stream's overflow switch was on when the kernel was issued. */
 static aclError kernel_result(struct kernel_run *k)
 {
-    aclError err = atomic_load_explicit(&k->error, memory_order_relaxed);
+    aclError err = load_relaxed(&k->error);
     if (err == ACL_SUCCESS && k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns)
         err = timeout_code(k->task); /* it ended, but later than its TIMEOUT attribute allowed */
     if (err == ACL_SUCCESS && k->task->u.kernel.overflow_check &&
-        atomic_load_explicit(&k->overflow, memory_order_relaxed))
+        load_relaxed(&k->overflow))
         err = k->task->u.kernel.engine == ACL_RT_ENGINE_TYPE_AIC ? ACL_ERROR_RT_AICORE_OVER_FLOW
                                                                  : ACL_ERROR_RT_AIVEC_OVER_FLOW;
     return err;
@@ -292,7 +292,7 @@ static aclError kernel_result(struct kernel_run *k)
 static inline aclError finish_kernel(struct kernel_run *k, uint64_t *busy_ns)
 {
     if (ACLCPU_UNLIKELY(busy_ns != NULL))
-        *busy_ns = atomic_load_explicit(&k->busy_ns, memory_order_relaxed);
+        *busy_ns = load_relaxed(&k->busy_ns);
     return kernel_result(k);
 }
 
@@ -318,10 +318,10 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, u
     if (t->u.kernel.timeout_us != 0)
         k.deadline_ns = plat_now_ns() + t->u.kernel.timeout_us * 1000u;
     k.abort_epoch = &s->abort_epoch;
-    k.epoch = atomic_load_explicit(&s->abort_epoch, memory_order_relaxed);
+    k.epoch = load_relaxed(&s->abort_epoch);
     k.task = t;
     k.blocks = t->u.kernel.blocks;
-    k.priority = s->priority;
+    k.priority = load_relaxed(&s->priority);
     if (k.blocks > 1 && t->u.kernel.schedule_mode == 1 && gang_fits(e, &k)) {
         run_gang(e, &k);
         return finish_kernel(&k, busy_ns);

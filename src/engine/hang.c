@@ -82,24 +82,24 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
     if (ev == NULL || t == NULL)
         return h;
     if (t->kind == TASK_MODEL_RUN) {
-        put(c, "stream %d%s waits for model %u's run #%llu to %s", s->id, which, t->u.model.m->hdr.index,
+        put(c, "stream %d%s waits for model %u's run #%llu to %s", load_relaxed(&s->id), which, t->u.model.m->hdr.index,
             (unsigned long long)(t->u.model.phase == 0 ? t->u.model.run - 1 : t->u.model.run),
             t->u.model.phase == 0 ? "end before its own can start" : "end");
         return h;
     }
     if (t->kind == TASK_LANE_RUN) {
-        put(c, "stream %d%s (a lane of a model run) waits on event %d", s->id, which,
-            atomic_load_explicit(&ev->id, memory_order_relaxed));
+        put(c, "stream %d%s (a lane of a model run) waits on event %d", load_relaxed(&s->id), which,
+            load_relaxed(&ev->id));
         return h;
     }
     plat_spin_lock(&ev->lock);
     done = ev->done_gen;
     h.next = ev->notify ? ev->last_recorder : t->u.event.recorder;
     if (ev->notify)
-        put(c, "stream %d%s waits on notify %d", s->id, which, ev->id);
+        put(c, "stream %d%s waits on notify %d", load_relaxed(&s->id), which, load_relaxed(&ev->id));
     else
-        put(c, "stream %d%s waits on event %d (record #%llu; #%llu is the newest done)", s->id, which, ev->id,
-            (unsigned long long)t->u.event.gen, (unsigned long long)done);
+        put(c, "stream %d%s waits on event %d (record #%llu; #%llu is the newest done)", load_relaxed(&s->id), which,
+            load_relaxed(&ev->id), (unsigned long long)t->u.event.gen, (unsigned long long)done);
     if (ev->notify && ev->record_gen == ev->done_gen)
         h.next = NULL; /* no record of it is pending anywhere */
     plat_spin_unlock(&ev->lock);
@@ -117,26 +117,26 @@ static struct hop describe_stream(struct stream *s, struct chain_text *c, bool s
 {
     struct hop h = {NULL, false};
     plat_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->stopped, memory_order_relaxed)) {
-        put(c, "stream %d, which was stopped by aclrtStreamStop (%llu of its tasks will not run)", s->id,
-            (unsigned long long)(s->issued - atomic_load_explicit(&s->done, memory_order_relaxed)));
+    if (load_relaxed(&s->stopped)) {
+        put(c, "stream %d, which was stopped by aclrtStreamStop (%llu of its tasks will not run)", load_relaxed(&s->id),
+            (unsigned long long)(s->issued - load_relaxed(&s->done)));
         h.stuck = true;
-    } else if ((s->flags & ACL_STREAM_PERSISTENT) && squeue_next(s) != NULL) {
-        put(c, "stream %d, which is PERSISTENT: its tasks run only when its model runs", s->id);
+    } else if ((load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) && squeue_next(s) != NULL) {
+        put(c, "stream %d, which is PERSISTENT: its tasks run only when its model runs", load_relaxed(&s->id));
         h.stuck = true;
     } else {
-        switch (atomic_load_explicit(&s->state, memory_order_relaxed)) {
+        switch (load_relaxed(&s->state)) {
         case STREAM_PARKED:
             h = describe_parked_locked(s, c, subject ? "" : ", which");
             break;
         case STREAM_RUNNING:
-            put(c, "stream %d, which is running a task", s->id);
+            put(c, "stream %d, which is running a task", load_relaxed(&s->id));
             break;
         case STREAM_READY:
-            put(c, "stream %d, which is ready and waits for a free worker", s->id);
+            put(c, "stream %d, which is ready and waits for a free worker", load_relaxed(&s->id));
             break;
         default:
-            put(c, "stream %d, which has nothing left to run", s->id);
+            put(c, "stream %d, which has nothing left to run", load_relaxed(&s->id));
             break;
         }
     }
@@ -155,7 +155,7 @@ bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap)
         struct hop h;
         for (unsigned i = 0; i < hops; i++) {
             if (seen[i] == s) {
-                put(&c, "stream %d again: a cycle of waits, which nothing inside it can break", s->id);
+                put(&c, "stream %d again: a cycle of waits, which nothing inside it can break", load_relaxed(&s->id));
                 return true;
             }
         }
@@ -187,8 +187,8 @@ bool engine_explain_event(struct event *ev, char *buf, size_t cap)
     gen = ev->record_gen;
     done = ev->done_gen;
     plat_spin_unlock(&ev->lock);
-    n = snprintf(buf, cap, "%s %d's record #%llu (#%llu is the newest done) was issued on ", wait_noun(ev), ev->id,
-                 (unsigned long long)gen, (unsigned long long)done);
+    n = snprintf(buf, cap, "%s %d's record #%llu (#%llu is the newest done) was issued on ", wait_noun(ev),
+                 load_relaxed(&ev->id), (unsigned long long)gen, (unsigned long long)done);
     if (n < 0 || (size_t)n >= cap)
         return false;
     s = rec != NULL ? (struct stream *)obj_resolve(rec, OBJ_STREAM) : NULL;
@@ -204,10 +204,10 @@ bool engine_explain_event(struct event *ev, char *buf, size_t cap)
 void hang_watch_start(struct hang_watch *w, struct stream *s)
 {
     uint64_t now = plat_now_ns();
-    w->last_done = atomic_load_explicit(&s->done, memory_order_relaxed);
+    w->last_done = load_relaxed(&s->done);
     w->since = now;
     w->next_check = now + HANG_CHECK_NS;
-    w->limit = s->dev->engine->hang_timeout_ns;
+    w->limit = load_relaxed(&s->dev)->engine->hang_timeout_ns;
     w->warned = false;
 }
 
@@ -250,9 +250,9 @@ bool hang_watch_check(struct hang_watch *w, struct stream *s)
 {
     uint64_t now = plat_now_ns();
     char why[640];
-    if (!hang_no_progress(w, atomic_load_explicit(&s->done, memory_order_relaxed), now))
+    if (!hang_no_progress(w, load_relaxed(&s->done), now))
         return false;
-    return hang_verdict(w, engine_explain(s, true, why, sizeof(why)), "stream", s->id, why, now);
+    return hang_verdict(w, engine_explain(s, true, why, sizeof(why)), "stream", load_relaxed(&s->id), why, now);
 }
 
 /* An untimed event sync's hang watch: true when it should give up. Called
@@ -263,7 +263,7 @@ bool hang_watch_check_event(struct hang_watch *w, struct event *ev, uint64_t don
     char why[640];
     if (!hang_no_progress(w, done, now))
         return false;
-    return hang_verdict(w, engine_explain_event(ev, why, sizeof(why)), "event", ev->id, why, now);
+    return hang_verdict(w, engine_explain_event(ev, why, sizeof(why)), "event", load_relaxed(&ev->id), why, now);
 }
 
 /* ---- watchdog: waits with a deadline ---------------------------------------- */
@@ -284,7 +284,7 @@ static struct worker *time_out_locked(struct stream *s, uint64_t now, struct tim
     PLAT_ASSERT_HELD(&s->lock);
     struct event *ev = s->park_event;
     struct task *t;
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_PARKED || ev == NULL)
+    if (load_relaxed(&s->state) != STREAM_PARKED || ev == NULL)
         return NULL;
     t = squeue_next(s); /* PARKED: no owner moves head, and t is the task parked */
     /* Only a wait task's park has a deadline (a model run or lane task
@@ -294,12 +294,12 @@ static struct worker *time_out_locked(struct stream *s, uint64_t now, struct tim
         return NULL;
     engine_unlink_parked_locked(s);
     t->u.event.timed_out = true;
-    what->stream_id = s->id;
-    what->event_id = ev->id;
+    what->stream_id = load_relaxed(&s->id);
+    what->event_id = load_relaxed(&ev->id);
     what->ms = t->u.event.timeout_ms;
     what->notify = ev->notify;
     what->recorder = ev->notify ? ev->last_recorder : t->u.event.recorder; /* ev->lock not needed for a hint */
-    atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    store_relaxed(&s->state, STREAM_IDLE);
     return engine_kick_locked(s);
 }
 
@@ -353,7 +353,7 @@ static void watchdog_main(void *arg)
         if (n == 0) {
             /* Read under the lock: a change made once it is released bumps
              * wd_seq first, so the wait returns at once (next 0: none). */
-            uint32_t seen = atomic_load_explicit(&e->wd_seq, memory_order_relaxed);
+            uint32_t seen = load_relaxed(&e->wd_seq);
             plat_spin_unlock(&e->wd_lock);
             plat_futex_wait(&e->wd_seq, seen, next);
             plat_spin_lock(&e->wd_lock);
@@ -380,12 +380,12 @@ static void watchdog_main(void *arg)
 static void watchdog_nudge_locked(struct engine *e)
 {
     PLAT_ASSERT_HELD(&e->wd_lock);
-    atomic_fetch_add_explicit(&e->wd_seq, 1, memory_order_relaxed);
+    fetch_add_relaxed(&e->wd_seq, 1);
 }
 
 void engine_watch_wait(struct stream *s, uint64_t deadline)
 {
-    struct engine *e = s->dev->engine;
+    struct engine *e = load_relaxed(&s->dev)->engine;
     plat_spin_lock(&e->wd_lock);
     if (!s->timed) {
         list_add_tail(&e->timed, &s->timed_link);
@@ -399,7 +399,7 @@ void engine_watch_wait(struct stream *s, uint64_t deadline)
 
 void engine_unwatch(struct stream *s)
 {
-    struct engine *e = s->dev->engine;
+    struct engine *e = load_relaxed(&s->dev)->engine;
     plat_spin_lock(&e->wd_lock);
     if (s->timed) {
         list_del(&s->timed_link);

@@ -215,7 +215,7 @@ static bool play_profiled(struct executor *x, struct lane *l, struct task *rt, u
     }
     go_on = play(x, l->runner, m, rt, run, rt->kind == TASK_KERNEL ? &busy : NULL);
     t1 = plat_now_ns();
-    if (rt->kind == TASK_KERNEL && atomic_load_explicit(&m->subscribed, memory_order_relaxed))
+    if (rt->kind == TASK_KERNEL && load_relaxed(&m->subscribed))
         profsub_kernel(m->hdr.index, (uint32_t)m->dev->id, rt->u.kernel.kf != NULL ? rt->u.kernel.kf->name : NULL,
                        t0, t1);
     if (m->prof_run_begin == 0)
@@ -239,10 +239,10 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
     struct stream *park_on = lt != NULL ? l->runner : NULL;
     struct model *m = l->m;
     /* Relaxed: a subscription made during a run may miss a kernel or two. */
-    bool profiled = m->prof_run_begin != 0 || atomic_load_explicit(&m->subscribed, memory_order_relaxed);
+    bool profiled = m->prof_run_begin != 0 || load_relaxed(&m->subscribed);
     /* Relaxed: aborted_run is a request; a lane that sees it a task late
      * only runs one task more. */
-    while (rt != NULL && atomic_load_explicit(&m->aborted_run, memory_order_relaxed) != run) {
+    while (rt != NULL && load_relaxed(&m->aborted_run) != run) {
         if (task_kind_of(rt)->traits & KIND_WAIT) {
             uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : replay_event_gen(rt, run), t0 = plat_now_ns();
             if (lt != NULL)
@@ -312,12 +312,12 @@ void replay_abort(struct model *m)
     if (run == 0)
         return; /* nothing runs */
     /* Relaxed: lanes poll it before each task (see replay_lane_run). */
-    atomic_store_explicit(&m->aborted_run, run, memory_order_relaxed);
+    store_relaxed(&m->aborted_run, run);
     for (uint32_t i = 0; i < m->nlanes; i++) {
         struct stream *r = m->lanes[i]->runner;
         /* The running kernel starts no more blocks; a parked lane wakes to
          * see the abort. */
-        atomic_fetch_add_explicit(&r->abort_epoch, 1, memory_order_relaxed);
+        fetch_add_relaxed(&r->abort_epoch, 1);
         engine_nudge(r);
     }
 }

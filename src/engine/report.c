@@ -78,7 +78,7 @@ __attribute__((constructor)) static void report_init(void) { plat_mutex_init(&re
 /* Called with report_lock held. */
 static struct subscription *find_sub(struct stream *s, enum report_kind kind)
 {
-    uint32_t gen = atomic_load_explicit(&s->hdr.gen, memory_order_relaxed);
+    uint32_t gen = load_relaxed(&s->hdr.gen);
     for (struct subscription *sub = subs; sub != NULL; sub = sub->next)
         if (sub->stream == s && sub->gen == gen && sub->kind == kind)
             return sub;
@@ -103,7 +103,7 @@ aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind ki
     if (find_sub(s, kind) != NULL) {
         plat_mutex_unlock(&report_lock);
         return acl_fail(repeated_code(kind), "%s: stream %d already has a subscribed thread (one thread per stream)",
-                        kinds[kind].subscribe, s->id);
+                        kinds[kind].subscribe, load_relaxed(&s->id));
     }
     q = find_queue(thread, kind);
     sub = acl_calloc(1, sizeof(*sub));
@@ -124,12 +124,12 @@ aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind ki
     }
     sub->stream = s;
     sub->kind = kind;
-    sub->gen = atomic_load_explicit(&s->hdr.gen, memory_order_relaxed);
+    sub->gen = load_relaxed(&s->hdr.gen);
     sub->queue = q;
     sub->next = subs;
     subs = sub;
     q->streams++;
-    atomic_fetch_add_explicit(&sub_count[kind], 1, memory_order_relaxed);
+    fetch_add_relaxed(&sub_count[kind], 1);
     plat_mutex_unlock(&report_lock);
     return ACL_SUCCESS;
 }
@@ -139,7 +139,7 @@ bool report_is_subscribed(struct stream *s, enum report_kind kind)
     bool yes;
     /* Relaxed: a subscription made by another thread at this moment is
      * not ordered with this call anyway; the caller's own is seen. */
-    if (atomic_load_explicit(&sub_count[kind], memory_order_relaxed) == 0)
+    if (load_relaxed(&sub_count[kind]) == 0)
         return false;
     plat_mutex_lock(&report_lock);
     yes = find_sub(s, kind) != NULL;
@@ -166,7 +166,7 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind 
         if ((*pp)->stream == s && (*pp)->kind == kind && (*pp)->queue->thread == thread) {
             sub = *pp;
             *pp = sub->next;
-            atomic_fetch_sub_explicit(&sub_count[kind], 1, memory_order_relaxed);
+            fetch_sub_relaxed(&sub_count[kind], 1);
             break;
         }
     }
@@ -179,7 +179,7 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind 
     plat_mutex_unlock(&report_lock);
     if (sub == NULL)
         return acl_fail(not_subscribed_code(kind), "%s: stream %d is not subscribed to thread %llu",
-                        kinds[kind].unsubscribe, s->id,
+                        kinds[kind].unsubscribe, load_relaxed(&s->id),
                         (unsigned long long)thread);
     acl_free(sub);
     while (orphans != NULL) {

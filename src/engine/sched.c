@@ -48,33 +48,33 @@ static uint32_t prio_bit(uint32_t p) { return 1u << p; }
 /* Called with e->lock held. */
 static void ready_push(struct engine *e, struct stream *s)
 {
-    list_add_tail(&e->ready[s->priority], &s->ready_link);
+    list_add_tail(&e->ready[load_relaxed(&s->priority)], &s->ready_link);
     s->ready_order = ++e->ready_seq;
-    atomic_store_explicit(&s->state, STREAM_READY, memory_order_relaxed);
-    atomic_fetch_or_explicit(&e->ready_mask, prio_bit(s->priority), memory_order_relaxed);
+    store_relaxed(&s->state, STREAM_READY);
+    fetch_or_relaxed(&e->ready_mask, prio_bit(load_relaxed(&s->priority)));
 }
 
 /* Called with e->lock held. */
 static void ready_unlink(struct engine *e, struct stream *s)
 {
     list_del(&s->ready_link);
-    if (list_empty(&e->ready[s->priority]))
-        atomic_fetch_and_explicit(&e->ready_mask, ~prio_bit(s->priority), memory_order_relaxed);
+    if (list_empty(&e->ready[load_relaxed(&s->priority)]))
+        fetch_and_relaxed(&e->ready_mask, ~prio_bit(load_relaxed(&s->priority)));
 }
 
 static bool has_work(struct engine *e)
 {
-    return atomic_load_explicit(&e->ready_mask, memory_order_relaxed) != 0 ||
-           atomic_load_explicit(&e->shared_count, memory_order_relaxed) != 0;
+    return load_relaxed(&e->ready_mask) != 0 ||
+           load_relaxed(&e->shared_count) != 0;
 }
 
 struct worker *engine_pick_sleeper(struct engine *e)
 {
     struct worker *w = e->sleepers;
-    if (w == NULL || atomic_load_explicit(&e->spinners, memory_order_relaxed) > 0)
+    if (w == NULL || load_relaxed(&e->spinners) > 0)
         return NULL;
     e->sleepers = w->next_sleeper;
-    atomic_fetch_sub_explicit(&e->sleeper_count, 1, memory_order_relaxed);
+    fetch_sub_relaxed(&e->sleeper_count, 1);
     return w;
 }
 
@@ -83,15 +83,15 @@ void engine_wake(struct worker *w)
     if (w == NULL)
         return;
     /* Release: the worker's acquire load sees the work we queued. */
-    atomic_store_explicit(&w->sleep_word, 0, memory_order_release);
+    store_release(&w->sleep_word, 0);
     plat_futex_wake(&w->sleep_word, 1);
 }
 
 void engine_offer_help(struct engine *e)
 {
     struct worker *w;
-    if (atomic_load_explicit(&e->ready_mask, memory_order_relaxed) == 0 ||
-        atomic_load_explicit(&e->sleeper_count, memory_order_relaxed) == 0)
+    if (load_relaxed(&e->ready_mask) == 0 ||
+        load_relaxed(&e->sleeper_count) == 0)
         return;
     plat_spin_lock(&e->lock);
     w = has_work(e) ? engine_pick_sleeper(e) : NULL;
@@ -102,7 +102,7 @@ void engine_offer_help(struct engine *e)
 struct worker *engine_requeue_locked(struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    struct engine *e = s->dev->engine;
+    struct engine *e = load_relaxed(&s->dev)->engine;
     struct worker *w = NULL;
 
     plat_spin_lock(&e->lock);
@@ -116,7 +116,7 @@ struct worker *engine_requeue_locked(struct stream *s)
 struct worker *engine_kick_locked(struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_IDLE)
+    if (load_relaxed(&s->state) != STREAM_IDLE)
         return NULL;
     return engine_requeue_locked(s);
 }
@@ -131,15 +131,15 @@ void engine_stream_kick(struct stream *s)
 void engine_set_priority_locked(struct stream *s, uint32_t prio)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    struct engine *e = s->dev->engine;
+    struct engine *e = load_relaxed(&s->dev)->engine;
     plat_spin_lock(&e->lock);
     /* A ready stream sits in its priority's list: move it with the change. */
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
+    if (load_relaxed(&s->state) == STREAM_READY) {
         ready_unlink(e, s);
-        s->priority = prio;
+        store_relaxed(&s->priority, prio);
         ready_push(e, s);
     } else {
-        s->priority = prio;
+        store_relaxed(&s->priority, prio);
     }
     plat_spin_unlock(&e->lock);
 }
@@ -147,16 +147,16 @@ void engine_set_priority_locked(struct stream *s, uint32_t prio)
 bool engine_unready_locked(struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    struct engine *e = s->dev->engine;
+    struct engine *e = load_relaxed(&s->dev)->engine;
     bool took = false;
 
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) != STREAM_READY)
+    if (load_relaxed(&s->state) != STREAM_READY)
         return false;
     plat_spin_lock(&e->lock);
     /* Re-check: a worker may have taken it between our load and the lock. */
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
+    if (load_relaxed(&s->state) == STREAM_READY) {
         ready_unlink(e, s);
-        atomic_store_explicit(&s->state, STREAM_RUNNING, memory_order_relaxed);
+        store_relaxed(&s->state, STREAM_RUNNING);
         took = true;
     }
     plat_spin_unlock(&e->lock);
@@ -167,8 +167,8 @@ void engine_unpark(struct stream *s)
 {
     struct worker *w = NULL;
     plat_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_PARKED) {
-        atomic_store_explicit(&s->state, STREAM_IDLE, memory_order_relaxed);
+    if (load_relaxed(&s->state) == STREAM_PARKED) {
+        store_relaxed(&s->state, STREAM_IDLE);
         w = engine_kick_locked(s);
     }
     plat_spin_unlock(&s->lock);
@@ -179,13 +179,14 @@ static bool must_yield(struct executor *x, struct stream *s, unsigned n)
 {
     uint32_t mask;
     if (x->worker == NULL)
-        return atomic_load_explicit(&s->done, memory_order_relaxed) >= x->until_seq;
-    mask = atomic_load_explicit(&x->eng->ready_mask, memory_order_relaxed);
+        return load_relaxed(&s->done) >= x->until_seq;
+    mask = load_relaxed(&x->eng->ready_mask);
     if (mask == 0)
         return false;
     /* A better stream waits: yield at once. An equal one: every 64 tasks,
      * so one busy stream cannot starve its peers. */
-    return (mask & (prio_bit(s->priority) - 1)) != 0 || (n % 64 == 0 && (mask & prio_bit(s->priority)));
+    return (mask & (prio_bit(load_relaxed(&s->priority)) - 1)) != 0 ||
+           (n % 64 == 0 && (mask & prio_bit(load_relaxed(&s->priority))));
 }
 
 /* A lingering worker looks at the queue every LINGER_LOOK_NS. Each look
@@ -203,9 +204,9 @@ static bool must_yield(struct executor *x, struct stream *s, unsigned n)
  * re-checked under a lock by whoever acts on it. */
 static bool linger_interrupted(struct engine *e, struct stream *s)
 {
-    return has_work(e) || atomic_load_explicit(&s->discard, memory_order_relaxed) ||
-           atomic_load_explicit(&s->stopped, memory_order_relaxed) ||
-           !atomic_load_explicit(&s->hdr.live, memory_order_relaxed);
+    return has_work(e) || load_relaxed(&s->discard) ||
+           load_relaxed(&s->stopped) ||
+           !load_relaxed(&s->hdr.live);
 }
 
 /* Waits until the next look at the queue is due; false when the linger
@@ -223,7 +224,7 @@ static bool linger_wait_look(struct engine *e, struct stream *s, uint64_t look_a
         if (now >= until)
             return false;
         /* Relaxed: a hint; the look itself is an acquire. */
-        if (now >= look_at || atomic_load_explicit(&s->sync_waiters, memory_order_relaxed) != 0)
+        if (now >= look_at || load_relaxed(&s->sync_waiters) != 0)
             return true;
     }
 }
@@ -241,12 +242,12 @@ static bool linger(struct engine *e, struct stream *s)
      * issued until a sync reports it are dropped, and count as done once s
      * goes idle: drop_after_stop_locked). stop_error is written by the
      * owner alone (note_failure), so we read our own write. */
-    if (e->linger_ns == 0 || atomic_load_explicit(&s->sync_waiters, memory_order_relaxed) != 0 ||
+    if (e->linger_ns == 0 || load_relaxed(&s->sync_waiters) != 0 ||
         s->stop_error != ACL_SUCCESS)
         return false;
     /* Relaxed: a hint for hosts deciding whether to wake a worker; this
      * worker looks at the ready set (under the lock) before it sleeps. */
-    atomic_fetch_add_explicit(&e->spinners, 1, memory_order_relaxed);
+    fetch_add_relaxed(&e->spinners, 1);
     while (linger_wait_look(e, s, now + LINGER_LOOK_NS, until)) {
         if (squeue_next(s) != NULL) {
             got = true;
@@ -254,7 +255,7 @@ static bool linger(struct engine *e, struct stream *s)
         }
         now = plat_now_ns();
     }
-    atomic_fetch_sub_explicit(&e->spinners, 1, memory_order_relaxed);
+    fetch_sub_relaxed(&e->spinners, 1);
     return got;
 }
 
@@ -289,7 +290,7 @@ static struct kernel_run *best_shared(struct engine *e, uint32_t prio)
         struct kernel_run *k = ACLCPU_CONTAINER_OF(pos, struct kernel_run, link);
         /* A batch-mode kernel takes no more helpers than it has blocks
          * (helpers only grow under e->lock until it starts). */
-        if (k->gang != 0 && atomic_load_explicit(&k->helpers, memory_order_relaxed) + 1 >= k->gang)
+        if (k->gang != 0 && load_relaxed(&k->helpers) + 1 >= k->gang)
             continue;
         if (k->priority <= prio && (best == NULL || k->priority < best->priority))
             best = k;
@@ -300,14 +301,14 @@ static struct kernel_run *best_shared(struct engine *e, uint32_t prio)
 /* Called with e->lock held. */
 static bool take_work(struct engine *e, struct stream **sp, struct kernel_run **kp)
 {
-    uint32_t mask = atomic_load_explicit(&e->ready_mask, memory_order_relaxed);
+    uint32_t mask = load_relaxed(&e->ready_mask);
     uint32_t prio = mask ? (uint32_t)__builtin_ctz(mask) : ACLCPU_PRIORITIES;
     struct kernel_run *k = list_empty(&e->shared) ? NULL : best_shared(e, prio);
 
     *sp = NULL;
     *kp = NULL;
     if (k != NULL) {
-        atomic_fetch_add_explicit(&k->helpers, 1, memory_order_relaxed);
+        fetch_add_relaxed(&k->helpers, 1);
         *kp = k;
         return true;
     }
@@ -315,7 +316,7 @@ static bool take_work(struct engine *e, struct stream **sp, struct kernel_run **
         return false;
     struct stream *s = ACLCPU_CONTAINER_OF(e->ready[prio].next, struct stream, ready_link);
     ready_unlink(e, s);
-    atomic_store_explicit(&s->state, STREAM_RUNNING, memory_order_relaxed);
+    store_relaxed(&s->state, STREAM_RUNNING);
     *sp = s;
     return true;
 }
@@ -327,9 +328,8 @@ static void spin_for_work(struct engine *e)
 {
     uint64_t until = plat_now_ns() + e->spin_ns;
     int none = 0;
-    if (!atomic_compare_exchange_strong_explicit(&e->spinners, &none, 1, memory_order_relaxed,
-                                                 memory_order_relaxed)) {
-        atomic_fetch_add_explicit(&e->spinners, 1, memory_order_relaxed); /* decremented by the caller */
+    if (!cas_relaxed(&e->spinners, &none, 1)) {
+        fetch_add_relaxed(&e->spinners, 1); /* decremented by the caller */
         return;
     }
     for (unsigned i = 1; !has_work(e); i++) {
@@ -345,10 +345,11 @@ static void sleep_locked(struct engine *e, struct worker *w)
     PLAT_ASSERT_HELD(&e->lock);
     w->next_sleeper = e->sleepers;
     e->sleepers = w;
-    atomic_fetch_add_explicit(&e->sleeper_count, 1, memory_order_relaxed);
-    atomic_store_explicit(&w->sleep_word, 1, memory_order_relaxed);
+    fetch_add_relaxed(&e->sleeper_count, 1);
+    store_relaxed(&w->sleep_word, 1);
     plat_spin_unlock(&e->lock);
-    while (atomic_load_explicit(&w->sleep_word, memory_order_acquire) == 1)
+    /* Acquire: pairs with engine_wake's release, so we see the work queued. */
+    while (load_acquire(&w->sleep_word) == 1)
         plat_futex_wait(&w->sleep_word, 1, 0);
     plat_spin_lock(&e->lock);
 }
@@ -380,7 +381,7 @@ static void worker_main(void *arg)
         plat_spin_lock(&e->lock);
         /* Decrement under the lock: a host that saw us spinning skipped
          * its wake, and must be sure we look again before parking. */
-        atomic_fetch_sub_explicit(&e->spinners, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&e->spinners, 1);
         if (!has_work(e) && !e->stopping)
             sleep_locked(e, w);
     }

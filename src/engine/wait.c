@@ -18,8 +18,8 @@
  * that the stream has no owner: a destroyer also waits for that
  * (engine_wait_unowned).
  *
- * Threads: any host thread. Lock order: stream->lock > event->lock >
- * engine->lock.
+ * Threads: any host thread. Locks: stream, event and engine locks (ranks:
+ * lockrank.h).
  */
 #include "engine_int.h"
 
@@ -27,13 +27,12 @@
 #define SYNC_SPIN_NS 20000u
 #define FAST_SYNC_SPIN_NS 500000u
 
-/* Lowers wake_at to target (atomic minimum). */
+/* Lowers wake_at to target (atomic minimum). seq_cst: the waiter's store
+ * in the completion pairing with squeue_note_done (see stream->done). */
 static void want_wake_at(struct stream *s, uint64_t target)
 {
-    uint64_t at = atomic_load_explicit(&s->wake_at, memory_order_seq_cst);
-    while (target < at &&
-           !atomic_compare_exchange_weak_explicit(&s->wake_at, &at, target, memory_order_seq_cst,
-                                                  memory_order_seq_cst))
+    uint64_t at = load_seq_cst(&s->wake_at);
+    while (target < at && !cas_weak_seq_cst(&s->wake_at, &at, target))
         ;
 }
 
@@ -43,7 +42,9 @@ bool engine_stream_idle(struct stream *s)
     plat_spin_lock(&s->lock);
     issued = s->issued;
     plat_spin_unlock(&s->lock);
-    return atomic_load_explicit(&s->done, memory_order_acquire) >= issued;
+    /* Acquire: an idle answer sees the tasks' effects (squeue_note_done's
+     * seq_cst store of done is also a release). */
+    return load_acquire(&s->done) >= issued;
 }
 
 /* Caller-runs: if s is waiting in the ready set, run it here up to target. */
@@ -54,14 +55,15 @@ static void help_run(struct stream *s, uint64_t target)
     took = engine_unready_locked(s);
     plat_spin_unlock(&s->lock);
     if (took) {
-        struct executor x = {s->dev->engine, NULL, target};
+        struct executor x = {load_relaxed(&s->dev)->engine, NULL, target};
         engine_run_stream(&x, s);
     }
 }
 
+/* seq_cst: the waiter's load of done in the pairing at stream->done. */
 static bool reached(struct stream *s, uint64_t target)
 {
-    return atomic_load_explicit(&s->done, memory_order_seq_cst) >= target;
+    return load_seq_cst(&s->done) >= target;
 }
 
 /* True while handle (if given) still names s: a stream destroyed by another
@@ -73,18 +75,18 @@ static bool still_alive(struct stream *s, const void *handle)
 
 static bool stop_ends(struct stream *s, unsigned how)
 {
-    return (how & WAIT_STOP_ENDS) && atomic_load_explicit(&s->stopped, memory_order_relaxed);
+    return (how & WAIT_STOP_ENDS) && load_relaxed(&s->stopped);
 }
 
 static enum sync_result wait_counted(struct stream *s, const void *handle, uint64_t target, uint64_t deadline,
                                      unsigned how)
 {
-    uint64_t spin_until = plat_now_ns() + ((s->flags & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
+    uint64_t spin_until = plat_now_ns() + ((load_relaxed(&s->flags) & ACL_STREAM_FAST_SYNC) ? FAST_SYNC_SPIN_NS : SYNC_SPIN_NS);
     bool may_run = how & WAIT_MAY_RUN, watch = (how & WAIT_WATCH_HANGS) && deadline == 0;
     struct hang_watch hw;
 
     for (unsigned i = 1; !reached(s, target); i++) {
-        if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY &&
+        if (may_run && load_relaxed(&s->state) == STREAM_READY &&
             still_alive(s, handle))
             help_run(s, target);
         plat_cpu_relax();
@@ -101,17 +103,17 @@ static enum sync_result wait_counted(struct stream *s, const void *handle, uint6
             return SYNC_DESTROYED;
         if (stop_ends(s, how))
             return SYNC_STOPPED;
-        if (may_run && atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_READY) {
+        if (may_run && load_relaxed(&s->state) == STREAM_READY) {
             help_run(s, target);
             continue;
         }
-        word = atomic_load_explicit(&s->wake_word, memory_order_seq_cst);
+        word = load_seq_cst(&s->wake_word);
         want_wake_at(s, target);
         /* seq_cst RMW, so also acquire: see engine_stream_killed. */
-        atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+        fetch_add_seq_cst(&s->sync_waiters, 1);
         in_time = reached(s, target) || !still_alive(s, handle) || stop_ends(s, how) ||
                   plat_futex_wait(&s->wake_word, word, until);
-        atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+        fetch_sub_relaxed(&s->sync_waiters, 1);
         if (!in_time && !reached(s, target) && (!watch || hang_watch_check(&hw, s)))
             return SYNC_TIMED_OUT;
     }
@@ -127,9 +129,9 @@ enum sync_result engine_wait_done(struct stream *s, const void *handle, uint64_t
 {
     enum sync_result r;
     /* seq_cst: as the increment in the sleep path (squeue.h, ordering 2). */
-    atomic_fetch_add_explicit(&s->sync_waiters, 1, memory_order_seq_cst);
+    fetch_add_seq_cst(&s->sync_waiters, 1);
     r = wait_counted(s, handle, target, deadline, how);
-    atomic_fetch_sub_explicit(&s->sync_waiters, 1, memory_order_relaxed);
+    fetch_sub_relaxed(&s->sync_waiters, 1);
     return r;
 }
 
@@ -175,9 +177,9 @@ void engine_stream_killed(struct stream *s)
      * waiter's RMW reads from ours (release -> acquire) and sees the kill;
      * if the waiter's comes first, we read a count above 0 and wake it.
      * No waiter, no syscall. */
-    if (atomic_fetch_add_explicit(&s->sync_waiters, 0, memory_order_seq_cst) == 0)
+    if (fetch_add_seq_cst(&s->sync_waiters, 0) == 0)
         return;
-    atomic_fetch_add_explicit(&s->wake_word, 1, memory_order_seq_cst);
+    fetch_add_seq_cst(&s->wake_word, 1);
     plat_futex_wake_all(&s->wake_word);
 }
 
@@ -187,7 +189,7 @@ void engine_wait_unowned(struct stream *s)
      * dead; a preempted one needs a time slice, hence the yield. Relaxed:
      * the lock round trip below orders us after the owner's last critical
      * section (going idle is one). */
-    for (unsigned i = 1; atomic_load_explicit(&s->state, memory_order_relaxed) == STREAM_RUNNING; i++) {
+    for (unsigned i = 1; load_relaxed(&s->state) == STREAM_RUNNING; i++) {
         if (i < 1024)
             plat_cpu_relax();
         else
@@ -206,7 +208,7 @@ enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_
     plat_spin_lock(&ev->lock);
     target = ev->record_gen;
     hw.last_done = ev->done_gen;
-    dev = atomic_load_explicit(&ev->dev, memory_order_relaxed);
+    dev = load_relaxed(&ev->dev);
     if (dev != NULL && dev->engine != NULL)
         hw.limit = dev->engine->hang_timeout_ns;
     while (ev->done_gen < target) {
@@ -214,7 +216,7 @@ enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_
             plat_spin_unlock(&ev->lock);
             return SYNC_DESTROYED;
         }
-        uint32_t word = atomic_load_explicit(&ev->wake_word, memory_order_relaxed);
+        uint32_t word = load_relaxed(&ev->wake_word);
         uint64_t until = deadline_ns;
         bool in_time;
         if (until == 0) /* untimed: look for a hang every so often */

@@ -61,7 +61,7 @@ void plat_lock_acquiring(struct plat_lock_check *c)
 {
     if (c->rank == LOCK_UNRANKED || c->rank >= LOCK_RANK_COUNT)
         lock_rule_broken("taking a lock of rank %u: not initialised with a rank", c->rank);
-    if (atomic_load_explicit(&c->owner, memory_order_relaxed) == plat_thread_self())
+    if (load_relaxed(&c->owner) == plat_thread_self())
         lock_rule_broken("taking %s, which this thread already holds", rank_name(c->rank));
     if (!c->spin && held_spins > 0)
         lock_rule_broken("taking the mutex %s while holding a spinlock", rank_name(c->rank));
@@ -74,7 +74,7 @@ void plat_lock_acquiring(struct plat_lock_check *c)
 
 void plat_lock_acquired(struct plat_lock_check *c)
 {
-    atomic_store_explicit(&c->owner, plat_thread_self(), memory_order_relaxed);
+    store_relaxed(&c->owner, plat_thread_self());
     held[held_depth++] = c;
     held_spins += c->spin;
 }
@@ -84,19 +84,19 @@ void plat_lock_releasing(struct plat_lock_check *c)
     unsigned i = held_depth;
     while (i > 0 && held[i - 1] != c)
         i--;
-    if (i == 0 || atomic_load_explicit(&c->owner, memory_order_relaxed) != plat_thread_self())
+    if (i == 0 || load_relaxed(&c->owner) != plat_thread_self())
         lock_rule_broken("releasing %s, which this thread does not hold", rank_name(c->rank));
     /* Releases need not be LIFO; the rest of the stack keeps its order. */
     for (; i < held_depth; i++)
         held[i - 1] = held[i];
     held_depth--;
     held_spins -= c->spin;
-    atomic_store_explicit(&c->owner, 0, memory_order_relaxed);
+    store_relaxed(&c->owner, 0);
 }
 
 void plat_lock_assert_held(const struct plat_lock_check *c, const char *expr, const char *file, int line)
 {
-    if (atomic_load_explicit(&c->owner, memory_order_relaxed) != plat_thread_self())
+    if (load_relaxed(&c->owner) != plat_thread_self())
         lock_rule_broken("%s:%d: %s (%s) is not held by this thread", file, line, expr, rank_name(c->rank));
 }
 

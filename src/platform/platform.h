@@ -5,15 +5,17 @@
  * through here so that no other file includes pthread or Linux headers.
  * Lock, unlock and wait return void and abort on an OS error: such an error
  * is a bug in aclcpu, not something a caller could handle (libuv's rule).
- * Only the *_create functions report failure.
+ * Only the *_create functions report failure. Atomic accesses are named
+ * by their memory order in atomics.h, which this header includes.
  */
 #ifndef ACLCPU_PLATFORM_H
 #define ACLCPU_PLATFORM_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "atomics.h"
 
 /*
  * Lock checks (debug builds: ACLCPU_LOCK_CHECKS=1, set by CMake for
@@ -177,7 +179,7 @@ static inline void plat_spin_lock(plat_spin *l)
     /* Acquire: the critical section sees what the last holder wrote. A
      * compare-exchange, never an exchange to 1: that would overwrite 2 and
      * lose the wake-up a sleeper is owed. */
-    if (!atomic_compare_exchange_strong_explicit(&l->locked, &free_, 1, memory_order_acquire, memory_order_relaxed))
+    if (!cas_acquire(&l->locked, &free_, 1))
         plat_spin_lock_slow(l);
 #if ACLCPU_LOCK_CHECKS
     plat_lock_acquired(&l->check);
@@ -192,7 +194,7 @@ static inline void plat_spin_unlock(plat_spin *l)
     plat_lock_releasing(&l->check);
 #endif
     /* Release: publishes the critical section to the next holder. */
-    if (atomic_exchange_explicit(&l->locked, 0, memory_order_release) == 2)
+    if (exchange_release(&l->locked, 0) == 2)
         plat_spin_wake(l);
 }
 

@@ -91,15 +91,15 @@ void plat_spin_lock_slow(plat_spin *l)
     for (int i = 0; i < 200; i++) {
         uint32_t free_ = 0;
         plat_cpu_relax();
-        /* Test before test-and-set: spin on a shared read, not on writes. */
-        if (atomic_load_explicit(&l->locked, memory_order_relaxed) == 0 &&
-            atomic_compare_exchange_strong_explicit(&l->locked, &free_, 1, memory_order_acquire,
-                                                    memory_order_relaxed))
+        /* Test before test-and-set: spin on a shared read, not on writes.
+         * Acquire on taking it, as in plat_spin_lock. */
+        if (load_relaxed(&l->locked) == 0 && cas_acquire(&l->locked, &free_, 1))
             return;
     }
     /* Mark "held with sleepers" and sleep until we take it that way; taking
-     * it as 2 may cost one needless wake at unlock, never a lost one. */
-    while (atomic_exchange_explicit(&l->locked, 2, memory_order_acquire) != 0)
+     * it as 2 may cost one needless wake at unlock, never a lost one.
+     * Acquire: the exchange that returns 0 takes the lock. */
+    while (exchange_acquire(&l->locked, 2) != 0)
         plat_futex_wait(&l->locked, 2, 0);
 }
 
@@ -122,7 +122,7 @@ static void cond_wait_begin(plat_mutex *m)
 {
 #if ACLCPU_LOCK_CHECKS
     plat_lock_assert_held(&m->check, "the mutex of a condition wait", __FILE__, __LINE__);
-    atomic_store_explicit(&m->check.owner, 0, memory_order_relaxed);
+    store_relaxed(&m->check.owner, 0);
 #else
     (void)m;
 #endif
@@ -131,7 +131,7 @@ static void cond_wait_begin(plat_mutex *m)
 static void cond_wait_end(plat_mutex *m)
 {
 #if ACLCPU_LOCK_CHECKS
-    atomic_store_explicit(&m->check.owner, plat_thread_self(), memory_order_relaxed);
+    store_relaxed(&m->check.owner, plat_thread_self());
 #else
     (void)m;
 #endif

@@ -75,23 +75,23 @@ aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size,
     /* Relaxed: mem_used is a budget counter; the fetch_add itself makes two
      * racing allocations see each other's charge, and nothing else is
      * published through it. */
-    uint64_t used = atomic_fetch_add_explicit(used_bytes, charged, memory_order_relaxed);
+    uint64_t used = fetch_add_relaxed(used_bytes, charged);
     void *p;
 
     if (used + charged > total || charged < size) {
-        atomic_fetch_sub_explicit(used_bytes, charged, memory_order_relaxed);
+        fetch_sub_relaxed(used_bytes, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     p = acl_aligned_alloc(64, (charged + 63) & ~(size_t)63);
     if (p == NULL) {
-        atomic_fetch_sub_explicit(used_bytes, charged, memory_order_relaxed);
+        fetch_sub_relaxed(used_bytes, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_lock(&mem_lock);
     if (!insert_region((struct region){(uintptr_t)p, size, charged, used_bytes})) {
         plat_mutex_unlock(&mem_lock);
         acl_free(p);
-        atomic_fetch_sub_explicit(used_bytes, charged, memory_order_relaxed);
+        fetch_sub_relaxed(used_bytes, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_unlock(&mem_lock);
@@ -132,7 +132,7 @@ bool devmem_free(void *p, bool device)
     nregions--;
     plat_mutex_unlock(&mem_lock);
     if (r.used != NULL)
-        atomic_fetch_sub_explicit(r.used, r.charged, memory_order_relaxed);
+        fetch_sub_relaxed(r.used, r.charged);
     acl_free(p);
     return true;
 }
@@ -163,7 +163,7 @@ void devmem_release_all(void)
     plat_mutex_lock(&mem_lock);
     for (size_t i = 0; i < nregions; i++) {
         if (regions[i].used != NULL)
-            atomic_fetch_sub_explicit(regions[i].used, regions[i].charged, memory_order_relaxed);
+            fetch_sub_relaxed(regions[i].used, regions[i].charged);
         acl_free((void *)regions[i].base);
     }
     acl_free(regions);

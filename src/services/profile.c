@@ -473,7 +473,7 @@ aclError prof_begin(const char *dir, bool block_dim_names, const struct prof_soc
     ps->begin_ticks = plat_ticks();
     proc.live = ps;
     plat_spin_unlock(&proc.lock);
-    atomic_store_explicit(&prof_active_flag, true, memory_order_relaxed);
+    store_relaxed(&prof_active_flag, true);
     return ACL_SUCCESS;
 }
 
@@ -487,7 +487,7 @@ static bool drain_in_flight(uint32_t n)
 {
     uint64_t end = plat_now_ns() + 10000000000ull;
     for (uint32_t id = 1; id <= n; id++) {
-        while (!atomic_load_explicit(&prof_times(id)->released, memory_order_acquire)) {
+        while (!load_acquire(&prof_times(id)->released)) {
             if (plat_now_ns() > end)
                 return false;
             plat_sleep_ns(200000);
@@ -637,7 +637,7 @@ aclError prof_end(char *why, size_t cap)
         snprintf(why, cap, "no profile is running");
         return ACL_ERROR_PROF_NOT_RUN;
     }
-    atomic_store_explicit(&prof_active_flag, false, memory_order_relaxed);
+    store_relaxed(&prof_active_flag, false);
     err = write_session(ps, why, cap);
     session_free(ps);
     return err;
@@ -825,8 +825,8 @@ void prof_task_released(uint32_t id, uint32_t run_end)
     /* Release: what we wrote is seen by prof_end (expand). Not done means
      * dropped: it never ran. */
     if (run_end != 0)
-        atomic_store_explicit(&prof_times(run_end)->released, 1, memory_order_release);
-    atomic_store_explicit(&prof_times(id)->released, 1, memory_order_release);
+        store_release(&prof_times(run_end)->released, 1);
+    store_release(&prof_times(id)->released, 1);
 }
 
 /* ---- model runs ------------------------------------------------------------------------ */
@@ -843,7 +843,7 @@ static void times_done_locked(uint32_t id, uint64_t start_ns, uint64_t end_ns, u
     tm->worker = worker;
     tm->done = 1;
     /* Relaxed: prof_end takes prof_lock before it reads. */
-    atomic_store_explicit(&tm->released, 1, memory_order_relaxed);
+    store_relaxed(&tm->released, 1);
 }
 
 uint32_t prof_lane_task(const struct prof_task *pt, uint32_t after, uint64_t start_ns, uint64_t end_ns,

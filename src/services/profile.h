@@ -20,6 +20,7 @@
 
 #include "acl/acl.h"
 #include "aclcpu/aclcpu.h"
+#include "../platform/atomics.h"
 
 /* What an entry is. 1..16 are the runtime's task kinds, by the same
  * numbers (core/profhook.c checks that); the rest are the profiler's own. */
@@ -148,7 +149,7 @@ struct prof_entry {
 /* Relaxed: a hint for the issue path; entries made around a start or stop
  * are simply in or out of the profile. Set while a session runs. */
 extern _Atomic bool prof_active_flag;
-static inline bool prof_on(void) { return atomic_load_explicit(&prof_active_flag, memory_order_relaxed); }
+static inline bool prof_on(void) { return load_relaxed(&prof_active_flag); }
 
 /* Starts a session written to dir when it stops, modelling soc (copied). */
 aclError prof_begin(const char *dir, bool block_dim_names, const struct prof_soc *soc);
