@@ -5,6 +5,8 @@
  * ([acl] NULL checks, then mode, then the stream's rules); the capture
  * itself is core/capture.c. Capture is an Ascend 950, A3, A2 and Atlas
  * inference (310P) feature (207000 elsewhere).
+ *
+ * Threads: any host thread. Locks: none here (capture_lock is core/capture.c's).
  */
 #include "api_int.h"
 

@@ -7,6 +7,8 @@
  * where event_issue_locked gives it its record number (or a wait its
  * snapshot) under the stream and event locks, atomically with the task
  * being queued. Takes no lock itself.
+ *
+ * Threads: any host thread.
  */
 #include "api_int.h"
 #include "../engine/engine.h"

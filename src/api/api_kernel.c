@@ -7,6 +7,9 @@
  * placeholders to point into that copy, so the caller may reuse its buffers
  * as soon as the call returns. Argument handles (aclrtKernelArgs*) are
  * objects in the handle table that collect parameter bytes.
+ *
+ * Threads: any host thread. Locks: none here; the stream's lock is taken
+ * once, inside stream_submit, after the task is built.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,8 @@
  * matched against devmem's table: the side a copy kind names as device
  * must lie inside one aclrtMalloc block. Synchronous copies run on the
  * calling thread; async ones are stream tasks.
+ *
+ * Threads: any host thread. Locks: none here (devmem's mem_lock).
  */
 #include <string.h>
 

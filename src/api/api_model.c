@@ -8,6 +8,9 @@
  * handles, then the runtime's rules); the core is core/model.c, runs are
  * engine/replay.c. Where the spec gives no code, the choice is written at
  * the function in include/acl/acl_rt.h.
+ *
+ * Threads: any host thread. Locks: none here (model.c and capture.c take
+ * capture_lock and the model's lock).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -7,6 +7,8 @@
  * aclInit is optional for streams (the spec's runtime needs no init), but
  * it counts references: a second aclInit returns 100002, aclFinalize ends
  * every device and context, and a second aclFinalize returns 100037.
+ *
+ * Threads: any host thread.
  */
 #include <stdio.h>
 

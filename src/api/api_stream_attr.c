@@ -9,6 +9,8 @@
  * change affects only tasks issued afterwards, and decides launch
  * blocking) and by the executor (failure mode, through the context). Takes
  * no lock itself.
+ *
+ * Threads: any host thread.
  */
 #include "api_int.h"
 #include "../engine/engine.h"

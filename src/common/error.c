@@ -6,6 +6,8 @@
  * stack of failure messages (newest first, as CANN prints them) that
  * aclGetRecentErrMsg hands out and clears. Only the owning thread touches
  * its buffers, so there is no lock.
+ *
+ * Threads: any (each its own messages). Locks: none.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,6 +7,8 @@
  * so we stay silent by default, keeping program output byte-identical to
  * the device's). The settings are read once; the level is an atomic so any
  * thread may test it without a lock.
+ *
+ * Threads: any. Locks: none.
  */
 #include <stdarg.h>
 #include <stdatomic.h>

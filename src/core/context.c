@@ -8,7 +8,9 @@
  * stops resolving (107002) instead of dangling. Creating and destroying
  * contexts and devices is rare and serialised by admin_lock, which also
  * guards each device's context list and primary context.
- * Locks: admin_lock, context->lock, device->lock (ranks: lockrank.h).
+ *
+ * Threads: any host thread. Locks: admin_lock, context->lock, device->lock
+ * (ranks: lockrank.h).
  */
 #include <stdlib.h>
 

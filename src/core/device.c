@@ -9,6 +9,9 @@
  * lockrank.h); the event count is an atomic, taken under event spinlocks.
  * Opening and closing themselves are serialised by the caller (context.c's
  * admin lock).
+ *
+ * Threads: any host thread (opened and closed under admin_lock); launchers
+ * and executors read the SoC and caps.
  */
 #include <stdlib.h>
 #include <string.h>

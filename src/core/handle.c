@@ -8,6 +8,8 @@
  * the table keeps every object it ever made, and live counts are bounded
  * by the caps each type enforces (streams, events, ...). Objects start on
  * a cache line, so the per-line layout of struct stream holds.
+ *
+ * Threads: any (resolution is lock-free; creation and recycling lock).
  * Locks: one per table, the innermost mutex (lockrank.h).
  */
 #include <stdlib.h>

@@ -6,6 +6,8 @@
  * documentation (docs/differences.md, "The SoC profiles"); bandwidths are round public figures used only by
  * the timeline model. ACLCPU_SOC picks a profile by name when a device
  * opens (soc_configured); the aclcpu command reports the same choice.
+ *
+ * Threads: any. Locks: none.
  */
 #include <string.h>
 #include <strings.h>
