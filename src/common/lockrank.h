@@ -19,7 +19,7 @@
  * where two locks are never held together their relative place is free.
  * The nestings that exist today, outer -> inner:
  *
- *   api_lock -> prof_lock, sub_lock
+ *   ap.lock (api_lock) -> prof_lock, sub_lock
  *   admin_lock -> capture_lock, context, device, cb_lock, hf_lock, depot,
  *                 mem_lock, handle, stream, event, wd_lock, engine, prof_lock
  *   capture_lock -> model, context, device, depot, sub_lock, handle, stream,
@@ -37,7 +37,7 @@
 
 /* X(rank, the lock, where it lives, what it guards) */
 #define ACLCPU_LOCK_RANKS(X) /* outermost first */ \
-    X(LOCK_API_PROF, "api_lock", "api/api_prof.c", "the profiling API: configs, steps, ranges") \
+    X(LOCK_API_PROF, "ap.lock", "api/api_prof.c", "the profiling API: configs, steps, ranges") \
     X(LOCK_API_PROFSUB, "cfg_lock", "api/api_profsub.c", "subscription configs") \
     X(LOCK_ADMIN, "admin_lock", "core/context.c", "device and context lifecycle: d->contexts, d->primary") \
     X(LOCK_CAPTURE, "capture_lock", "core/model.c", "lanes, edges and state of every model; s->rec_lane, s->model") \
@@ -48,16 +48,16 @@
     X(LOCK_KERNEL_REG, "reg_lock", "core/kernel.c", "the registered kernels") \
     X(LOCK_STREAM_CB, "cb_lock", "core/stream.c", "stream state callbacks") \
     X(LOCK_HOSTFUNC, "hf_lock", "engine/sched.c", "the host-function thread's queue") \
-    X(LOCK_REPORT, "report_lock", "core/report.c", "report subscriptions and queues") \
+    X(LOCK_REPORT, "report_lock", "engine/report.c", "report subscriptions and queues") \
     X(LOCK_TASK_DEPOT, "depot_lock", "core/task.c", "the depot of spare task records") \
     X(LOCK_DEVMEM, "mem_lock", "services/devmem.c", "device memory blocks") \
     X(LOCK_PROFSUB, "sub_lock", "services/profsub.c", "profiling subscriptions") \
     X(LOCK_HANDLE, "handle table lock", "core/handle.c", "one object type's handle table") \
     X(LOCK_STREAM, "stream->lock (S)", "core/stream.c", "a stream's queue and state") \
     X(LOCK_EVENT, "event->lock (S)", "core/event.c", "an event's or notify's records and waiters") \
-    X(LOCK_WATCHDOG, "wd_lock (S)", "engine/sched.c", "the watchdog's list of timed waits") \
+    X(LOCK_WATCHDOG, "wd_lock (S)", "engine/hang.c", "the watchdog's list of timed waits") \
     X(LOCK_ENGINE, "engine->lock (S)", "engine/sched.c", "the ready set and the parked workers") \
-    X(LOCK_PROF, "prof_lock (S)", "services/profile.c", "the profiler's chunks") \
+    X(LOCK_PROF, "prof_lock (S)", "services/profile.c", "proc.lock: the live profile session") \
     X(LOCK_KERNEL_COST, "cost_lock (S)", "core/kernel.c", "every kernel function's cost")
 
 enum lock_rank {
