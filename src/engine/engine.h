@@ -28,6 +28,7 @@ struct engine {
     struct list shared;                      /* kernels with blocks to claim */
     struct kernel_run *gang;                 /* the batch-mode kernel gathering its threads */
     _Atomic uint32_t shared_count;           /* hint, like ready_mask */
+    _Atomic uint32_t join_seq;               /* bumped by a kernel's last helper; joining owners sleep on it */
     _Atomic int spinners;                    /* workers spinning for work */
     struct worker *sleepers;                 /* stack of parked workers */
     _Atomic int sleeper_count;               /* hint for wake decisions */

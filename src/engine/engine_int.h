@@ -73,7 +73,7 @@ struct kernel_run {
      * exactly one thread, and the kernel's writes are published by the
      * helpers' release decrement of `helpers` (see engine_run_kernel). */
     _Atomic uint32_t next;
-    /* Helpers inside the kernel; also the futex the owner joins on. */
+    /* Helpers inside the kernel (the owner joins on the engine's join_seq). */
     _Atomic uint32_t helpers;
     /* Relaxed: read by the owner after the join (whose acquire orders
      * them) or by other blocks only as a hint to skip work. */

@@ -141,10 +141,15 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k)
         plat_spin_unlock(&e->lock);
     }
     /* Release: the owner's acquire load of helpers == 0 sees our blocks'
-     * writes. This is our last touch of k (it lives on the owner's stack);
-     * the futex wake is on the address only and harmless if it is gone. */
-    if (fetch_sub_release(&k->helpers, 1) == 1)
-        plat_futex_wake_all(&k->helpers);
+     * writes. This is our last touch of k: it lives on the owner's stack,
+     * which the owner may leave as soon as it sees 0, so the last helper
+     * wakes it through the engine's join word, which outlives every kernel
+     * (join_helpers). Release on the bump: an owner whose acquire load sees
+     * it also sees helpers at 0. */
+    if (fetch_sub_release(&k->helpers, 1) == 1) {
+        fetch_add_release(&e->join_seq, 1);
+        plat_futex_wake_all(&e->join_seq);
+    }
 }
 
 /* Called with e->lock held: lists k for idle workers and picks up to
@@ -190,17 +195,25 @@ static void unshare(struct engine *e, struct kernel_run *k)
     plat_spin_unlock(&e->lock);
 }
 
-/* Waits for the helpers still inside k (each is finishing one block). */
-static void join_helpers(struct kernel_run *k)
+/* Waits for the helpers still inside k (each is finishing one block).
+ * Sleeps on the engine's join word, not on k: a helper must not touch k
+ * once it has counted itself out. The word is read before helpers, so a
+ * last helper that counts out after our look bumps it after our read, and
+ * the sleep returns at once or is woken (any kernel's last helper may wake
+ * us too: we look again). */
+static void join_helpers(struct engine *e, struct kernel_run *k)
 {
-    uint32_t h;
-    /* Acquire: pairs with each helper's release decrement, so reading 0
-     * means every helper's block writes are visible here. */
-    for (int spin = 0; (h = load_acquire(&k->helpers)) != 0; spin++) {
+    for (int spin = 0;; spin++) {
+        /* Acquire: pairs with the last helper's release bump. */
+        uint32_t seen = load_acquire(&e->join_seq);
+        /* Acquire: pairs with each helper's release decrement, so reading
+         * 0 means every helper's block writes are visible here. */
+        if (load_acquire(&k->helpers) == 0)
+            return;
         if (spin < 2000)
             plat_cpu_relax();
         else
-            plat_futex_wait(&k->helpers, h, 0);
+            plat_futex_wait(&e->join_seq, seen, 0);
     }
 }
 
@@ -256,7 +269,7 @@ static void run_gang(struct engine *e, struct kernel_run *k)
     unshare(e, k);
     store_release(&k->go, 1); /* release: pairs with the helpers' acquire load of go */
     run_next_block(k);
-    join_helpers(k);
+    join_helpers(e, k);
 }
 
 /* A batch-mode kernel with more blocks than threads that can run at once
@@ -335,7 +348,7 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, u
     run_blocks(&k);
     if (shared) {
         unshare(e, &k);
-        join_helpers(&k);
+        join_helpers(e, &k);
     }
     return finish_kernel(&k, busy_ns);
 }
