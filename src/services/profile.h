@@ -190,6 +190,7 @@ void prof_grow(void);
  * one relaxed load and a predictable branch. */
 static inline void prof_prepare(void)
 {
+    PLAT_ASSERT_NO_SPIN("preparing the profile"); /* debug builds: every call site, every time */
     if (ACLCPU_UNLIKELY(atomic_load_explicit(&prof_grow_flag, memory_order_relaxed)))
         prof_grow();
 }
