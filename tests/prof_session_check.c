@@ -19,6 +19,7 @@
  *
  * Exit 0 when every check holds.
  */
+#include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,6 +238,15 @@ static long kernel_rows(const char *dir)
     return n;
 }
 
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
+/* The profiles of a burst are tens of megabytes: not left in /tmp. */
+static void remove_tree(const char *dir) { (void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); }
+
 /* prof_end, with what it writes to stderr into out. */
 static aclError end_telling(char *out, size_t cap)
 {
@@ -283,6 +293,7 @@ static void burst(void)
     CHECK(end_telling(told, sizeof(told)) == ACL_SUCCESS);
     CHECK(strstr(told, "left out") == NULL); /* nothing dropped: the stores grew ahead */
     CHECK(kernel_rows(dir) == kernels * BURST_THREADS); /* every kernel a row */
+    remove_tree(dir);
     if (failures == 0)
         printf("prof_session_check: %d threads issued %d tasks each under a spinlock; the profile grew outside it\n",
                BURST_THREADS, BURST_TASKS);
@@ -310,6 +321,7 @@ static void starve(void)
     snprintf(want, sizeof(want), "%u tasks or edges were left out", dropped);
     CHECK(strstr(told, want) != NULL);
     CHECK(kernel_rows(dir) == (long)bs.kept);
+    remove_tree(dir);
     if (failures == 0)
         printf("prof_session_check: %u of %u tasks issued without prof_prepare were dropped and told\n", dropped,
                tasks);

@@ -11,6 +11,7 @@
  * {f, t} takes f + t / B us when it has its cores.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -1117,6 +1118,12 @@ TEST(profile, tasks_the_profile_has_no_room_for_are_dropped_counted_and_told)
     ASSERT_STR_CONTAINS(out, "were dropped and told");
 }
 
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
 #define BURST_THREADS 3
 #define BURST_LAUNCHES 4500 /* per thread: 13500 entries; a session starts with room for 8191 */
 #define BURST_KERNELS 300   /* the kernel table doubles twice; their names fill an arena chunk */
@@ -1189,5 +1196,6 @@ TEST(profile, a_burst_of_launches_that_grows_the_profile_keeps_every_kernel)
     for (const char *p = csv; (p = strchr(p, '\n')) != NULL; p++)
         rows++;
     free(csv);
+    (void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* megabytes: not left in /tmp */
     ASSERT_EQ(rows, (long)BURST_THREADS * BURST_LAUNCHES);
 }
