@@ -11,6 +11,7 @@
  * {f, t} takes f + t / B us when it has its cores.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -1058,4 +1059,143 @@ TEST(profile, profiling_does_not_change_what_the_program_computes)
 {
     double plain = compute(false), profiled = compute(true);
     ASSERT(plain == profiled);
+}
+
+/* ---- the profile's storage grows outside the locks ------------------------------------- */
+
+/* Runs build/tests/prof-session-check part (the profiler alone, built with
+ * the lock checks on, tests/CMakeLists.txt) and returns its exit status;
+ * out gets what it printed. */
+static int session_check(const char *part, char *out, size_t cap)
+{
+    int fds[2], status;
+    size_t len = 0;
+    ssize_t n;
+    pid_t pid;
+    ASSERT_EQ(pipe(fds), 0);
+    pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        execl(ACLCPU_BUILD_DIR "/tests/prof-session-check", "prof-session-check", part, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    while (len + 1 < cap && (n = read(fds[0], out + len, cap - 1 - len)) > 0)
+        len += (size_t)n;
+    out[len] = '\0';
+    close(fds[0]);
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* Issuers hold their stream's spinlock around prof_issue, and the profile
+ * takes its own: three threads issue 18000 tasks of every kind the way the
+ * runtime does (prof_prepare, then prof_issue under a spinlock), enough to
+ * grow the records, dep pool, side records, name arena and both key tables
+ * several times. With the lock checks on, one allocation (or free) under a
+ * spinlock aborts the child; and nothing may be dropped. */
+TEST(profile, the_profile_grows_outside_every_spinlock_in_a_burst_of_issuers)
+{
+    char out[8192];
+    int status = session_check("burst", out, sizeof(out));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        test_fail(__FILE__, __LINE__, "prof-session-check burst failed (status %d):\n%s", status, out);
+    ASSERT(strstr(out, "lock check failed") == NULL);
+}
+
+/* When the locked path finds no room (issues that outran prof_prepare),
+ * it allocates nothing: the task gets no entry, the count of dropped ones
+ * is told on stderr at the stop, and the next prof_prepare grows again. */
+TEST(profile, tasks_the_profile_has_no_room_for_are_dropped_counted_and_told)
+{
+    char out[8192];
+    int status = session_check("starve", out, sizeof(out));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        test_fail(__FILE__, __LINE__, "prof-session-check starve failed (status %d):\n%s", status, out);
+    ASSERT_STR_CONTAINS(out, "were dropped and told");
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
+#define BURST_THREADS 3
+#define BURST_LAUNCHES 4500 /* per thread: 13500 entries; a session starts with room for 8191 */
+#define BURST_KERNELS 300   /* the kernel table doubles twice; their names fill an arena chunk */
+
+struct burst {
+    aclrtContext ctx;
+    aclrtStream s;
+    const aclrtFuncHandle *k;
+    int index;
+    _Atomic int failed;
+};
+
+static void *burst_thread(void *arg)
+{
+    static const char mark[] = "a marker of the burst, copied into the profile each time";
+    struct burst *b = arg;
+    uint64_t word = 0;
+    void *args = &word;
+    if (aclrtSetCurrentContext(b->ctx) != ACL_SUCCESS || aclrtCreateStream(&b->s) != ACL_SUCCESS) {
+        atomic_fetch_add(&b->failed, 1);
+        return NULL;
+    }
+    for (int i = 0; i < BURST_LAUNCHES; i++) {
+        const aclrtFuncHandle k = b->k[(i * 7 + b->index * 100) % BURST_KERNELS];
+        if (aclrtLaunchKernel(k, 1, &args, sizeof(args), b->s) != ACL_SUCCESS)
+            atomic_fetch_add(&b->failed, 1);
+        if (i % 50 == 0 && aclprofMarkEx(mark, sizeof(mark) - 1, b->s) != ACL_SUCCESS)
+            atomic_fetch_add(&b->failed, 1);
+        if (i % 1500 == 1499 && aclrtSynchronizeStream(b->s) != ACL_SUCCESS)
+            atomic_fetch_add(&b->failed, 1);
+    }
+    if (aclrtSynchronizeStream(b->s) != ACL_SUCCESS || aclrtDestroyStream(b->s) != ACL_SUCCESS)
+        atomic_fetch_add(&b->failed, 1);
+    return NULL;
+}
+
+/* The same through the runtime: threads launching on their streams, with
+ * markers and syncs, while the profile grows several times. Every launch
+ * keeps its row (the runtime prepares before each issue, so none is
+ * dropped); in a Debug build, where the lock checks are on, an allocation
+ * under the stream's or the profile's spinlock aborts the test. */
+TEST(profile, a_burst_of_launches_that_grows_the_profile_keeps_every_kernel)
+{
+    char dir[64] = "", name[160];
+    static aclrtFuncHandle k[BURST_KERNELS];
+    struct burst b[BURST_THREADS];
+    pthread_t th[BURST_THREADS];
+    aclprofConfig *cfg;
+    char *csv;
+    long rows = -1;
+    t_setup();
+    for (int i = 0; i < BURST_KERNELS; i++) {
+        snprintf(name, sizeof(name), "burst_%03d_%s", i,
+                 "a_kernel_name_long_enough_that_three_hundred_of_them_fill_most_of_an_arena_chunk_of_the_profile");
+        k[i] = t_kernel(name, k_noop);
+    }
+    cfg = prof_start(dir, sizeof(dir));
+    for (int t = 0; t < BURST_THREADS; t++) {
+        b[t] = (struct burst){.k = k, .index = t};
+        ASSERT_OK(aclrtGetCurrentContext(&b[t].ctx));
+        ASSERT_EQ(pthread_create(&th[t], NULL, burst_thread, &b[t]), 0);
+    }
+    for (int t = 0; t < BURST_THREADS; t++) {
+        ASSERT_EQ(pthread_join(th[t], NULL), 0);
+        ASSERT_EQ(atomic_load(&b[t].failed), 0);
+    }
+    prof_stop(cfg);
+    t_teardown();
+    ASSERT((csv = read_out(dir, "kernel_details.csv")) != NULL);
+    for (const char *p = csv; (p = strchr(p, '\n')) != NULL; p++)
+        rows++;
+    free(csv);
+    (void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* megabytes: not left in /tmp */
+    ASSERT_EQ(rows, (long)BURST_THREADS * BURST_LAUNCHES);
 }

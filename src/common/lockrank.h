@@ -19,14 +19,16 @@
  * where two locks are never held together their relative place is free.
  * The nestings that exist today, outer -> inner:
  *
- *   ap.lock (api_lock) -> prof_lock, sub_lock
+ *   ap.lock (api_lock) -> grow_lock, prof_lock, sub_lock
  *   admin_lock -> capture_lock, context, device, cb_lock, hf_lock, depot,
- *                 mem_lock, handle, stream, event, wd_lock, engine, prof_lock
+ *                 mem_lock, handle, grow_lock, stream, event, wd_lock, engine,
+ *                 prof_lock
  *   capture_lock -> model, context, device, depot, sub_lock, handle, stream,
  *                   event, wd_lock, engine
  *   model -> event;  device -> hf_lock, wd_lock, engine
  *   reg_lock, binary -> handle
  *   stream -> event, wd_lock, engine, prof_lock, cost_lock
+ *   grow_lock -> prof_lock (taken before a stream's lock, never under one)
  *   event -> wd_lock;  prof_lock -> cost_lock
  *
  * A new lock gets a row here, where its nestings put it, and its rank at
@@ -53,6 +55,7 @@
     X(LOCK_DEVMEM, "mem_lock", "services/devmem.c", "device memory blocks") \
     X(LOCK_PROFSUB, "sub_lock", "services/profsub.c", "profiling subscriptions") \
     X(LOCK_HANDLE, "handle table lock", "core/handle.c", "one object type's handle table") \
+    X(LOCK_PROF_GROW, "grow_lock", "services/profile.c", "growing the profiler's storage, ahead of use") \
     X(LOCK_STREAM, "stream->lock (S)", "core/stream.c", "a stream's queue and state") \
     X(LOCK_EVENT, "event->lock (S)", "core/event.c", "an event's or notify's records and waiters") \
     X(LOCK_WATCHDOG, "wd_lock (S)", "engine/hang.c", "the watchdog's list of timed waits") \

@@ -371,6 +371,7 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
     enum refusal why;
     aclError stop_code;
 
+    prof_prepare(); /* the profile grows here, never under the lock (profile.h) */
     plat_spin_lock(&s->lock);
     why = refusal_locked(s, sub->stream, kind);
     if (ACLCPU_UNLIKELY(task_kind_is_event(kind)) && why == REFUSE_NONE)

@@ -29,9 +29,24 @@
  * (thread-local, renewed per session by epoch); the ACLCPU_PROFILE and
  * collection-mode flags. Everything else is the session's.
  *
+ * Growth, ahead of use: prof_issue runs under the issuing stream's
+ * spinlock and takes prof_lock, also a spinlock, so nothing there may
+ * allocate. Every store (record chunks, dep pool, side records, arena,
+ * key tables) keeps headroom, and an entry only takes room that is there:
+ * one that finds under half the headroom left sets prof_grow_flag, and the
+ * next prof_prepare (called before the stream's lock: stream_submit; the
+ * other hooks call it themselves) tops every store up under grow_lock,
+ * allocating outside prof_lock and installing under it; a key table's
+ * bigger block is made outside, filled and swapped under prof_lock, the
+ * old one freed after. An entry that finds no room at all (threads that
+ * outran the growth, or memory out) is dropped, counted and told at
+ * prof_end, never allocated for.
+ *
  * Threads: any. Locks: prof_lock (proc.lock, a spinlock taken under stream
  * and event locks; rank: lockrank.h) guards proc.live and, while it runs, the
- * session's records, dep pool, side table, key tables and arena. Writing (chipsim, profwrite)
+ * session's records, dep pool, side table, key tables and arena. grow_lock
+ * (a mutex, taken before any spinlock) serialises growth, session start
+ * and the taking of a session off live. Writing (chipsim, profwrite)
  * happens on prof_end's thread after the session is taken off live.
  */
 #include <errno.h>
@@ -48,11 +63,36 @@
 #define CHUNK (1u << CHUNK_BITS)
 #define MAX_CHUNKS 4096 /* 16M entries */
 
+/* Room kept ahead of use in each store (see "growth" below): prof_grow
+ * tops a store up to this much, and the locked paths ask for more when
+ * less than half of it is left. */
+#define RECS_AHEAD CHUNK        /* records */
+#define DEPS_AHEAD POOL_ITEMS   /* dep nodes */
+#define SIDES_AHEAD POOL_ITEMS  /* side records */
+#define ARENA_AHEAD 16384       /* arena bytes */
+#define KEYS_AHEAD 64           /* kernels, models */
+#define KEYS_FIRST 256          /* a key table's first size */
+/* The most arena bytes one entry takes: a name (at most 127 bytes kept)
+ * and a declared cost. */
+#define ENTRY_BYTES (128 + ((sizeof(aclcpuKernelCost) + 7) & ~(size_t)7))
+
 struct dep_node {
     uint32_t target, next;
 };
 
+/* Items of one size in chunks that never move (the dep pool, the side
+ * records): the locked paths take items from the chunks there are, and
+ * only prof_grow adds chunks (outside prof_lock, installed under it). */
+#define POOL_BITS 12
+#define POOL_ITEMS (1u << POOL_BITS)
+#define POOL_CHUNKS 4096 /* 16M items */
+struct pool {
+    uint32_t used, cap; /* items taken; items the chunks hold */
+    void *chunk[POOL_CHUNKS];
+};
+
 _Atomic bool prof_active_flag;
+_Atomic bool prof_grow_flag;
 
 /* What is recorded of a task when it is issued (or played, or of a host
  * event when it happens): one cache line, so that a profiled launch costs
@@ -136,10 +176,11 @@ struct key_table {
 /* One profile, from prof_begin to the end of prof_end. */
 struct prof_session {
     uint32_t nentries;                /* entries made */
-    struct dep_node *deps;            /* the dep pool; index 0 unused */
-    uint32_t ndeps, cap_deps;
-    struct prof_side *sides;
-    uint32_t nsides, cap_sides;
+    /* Tasks left out for want of room, and dep edges lost: told at
+     * prof_end (a burst of threads outran prof_grow, or memory ran out). */
+    uint32_t dropped;
+    struct pool deps;                 /* struct dep_node; index 0 unused */
+    struct pool sides;                /* struct prof_side, in id order */
     struct prof_entry *entries;       /* the expanded entries, made by prof_end */
     size_t entries_cap;
     struct arena_chunk *arena;
@@ -159,6 +200,10 @@ struct prof_session {
 /* The process-wide part, all a session does not own (see the top). */
 static struct {
     plat_spin lock;                       /* prof_lock: a leaf */
+    /* grow_lock: held by whoever grows the stores (prof_grow, prof_begin)
+     * and by prof_end while it takes the session off live, so that a
+     * session being grown is not freed meanwhile. */
+    plat_mutex grow_lock;
     struct prof_session *live;            /* the running session, under lock */
     /* The session prof_end is writing: what chipsim and profwrite read
      * through prof_entry and its kin. prof_end's thread only (one stop at
@@ -170,6 +215,9 @@ static struct {
     /* The chunks of records and times, by id, kept from one session to the
      * next; a session zeroes the times the previous one used. */
     uint32_t times_used;                  /* entries whose times may be dirty, under lock */
+    /* Chunks made (recs[0..rec_chunks), with their times): written under
+     * lock and grow_lock, so either one is enough to read it. */
+    uint32_t rec_chunks;
     struct prof_rec *recs[MAX_CHUNKS];
     struct prof_times *times[MAX_CHUNKS];
     /* The last session's expanded entries (prof_end's thread only), kept
@@ -188,10 +236,22 @@ static _Thread_local uint32_t tls_thread __attribute__((tls_model("initial-exec"
 static _Thread_local uint32_t tls_last_sync __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t tls_epoch __attribute__((tls_model("initial-exec")));
 
-__attribute__((constructor)) static void prof_init(void) { plat_spin_init(&proc.lock, LOCK_PROF); }
+__attribute__((constructor)) static void prof_init(void)
+{
+    plat_spin_init(&proc.lock, LOCK_PROF);
+    plat_mutex_init(&proc.grow_lock, LOCK_PROF_GROW);
+}
 
 static struct prof_rec *rec(uint32_t id) { return &proc.recs[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
 static struct prof_times *prof_times(uint32_t id) { return &proc.times[id >> CHUNK_BITS][id & (CHUNK - 1)]; }
+static struct dep_node *dep_at(const struct prof_session *ps, uint32_t i)
+{
+    return &((struct dep_node *)ps->deps.chunk[i >> POOL_BITS])[i & (POOL_ITEMS - 1)];
+}
+static struct prof_side *side_at(const struct prof_session *ps, uint32_t i)
+{
+    return &((struct prof_side *)ps->sides.chunk[i >> POOL_BITS])[i & (POOL_ITEMS - 1)];
+}
 
 struct prof_entry *prof_entry(uint32_t id) { return &proc.writing->entries[id]; }
 
@@ -208,20 +268,15 @@ bool prof_running(void)
 
 /* ---- the arena and the key tables --------------------------------------------------- */
 
-/* Called with prof_lock held: n bytes (8-aligned) in the arena, or NULL. */
+/* Called with prof_lock held: n bytes (8-aligned) in the arena, or NULL
+ * when the chunk is full (entry_room_locked checked there is room). */
 static void *arena_alloc_locked(struct prof_session *ps, size_t n)
 {
     PLAT_ASSERT_HELD(&proc.lock);
     void *out;
     n = (n + 7) & ~(size_t)7;
-    if (ps->arena == NULL || ps->arena->used + n > ARENA_CHUNK) {
-        struct arena_chunk *c = acl_malloc(sizeof(*c));
-        if (c == NULL)
-            return NULL;
-        c->next = ps->arena;
-        c->used = 0;
-        ps->arena = c;
-    }
+    if (ps->arena == NULL || ps->arena->used + n > ARENA_CHUNK)
+        return NULL;
     out = ps->arena->text + ps->arena->used;
     ps->arena->used += n;
     return out;
@@ -246,36 +301,18 @@ static uint32_t slot_of(const void *key, uint32_t cap)
     return (uint32_t)(h >> 32) & (cap - 1);
 }
 
-/* Called with prof_lock held: doubles table t (false: out of memory). */
-static bool grow_keys_locked(struct key_table *t)
-{
-    PLAT_ASSERT_HELD(&proc.lock);
-    uint32_t cap = t->cap ? t->cap * 2 : 256;
-    struct key_slot *n = acl_calloc(cap, sizeof(*n));
-    if (n == NULL)
-        return false;
-    for (uint32_t i = 0; i < t->cap; i++) {
-        if (t->slots[i].key == NULL)
-            continue;
-        uint32_t j = slot_of(t->slots[i].key, cap);
-        while (n[j].key != NULL)
-            j = (j + 1) & (cap - 1);
-        n[j] = t->slots[i];
-    }
-    acl_free(t->slots);
-    t->slots = n;
-    t->cap = cap;
-    return true;
-}
+/* Whether table t takes n more keys and stays at most half full. */
+static bool keys_fit(const struct key_table *t, uint32_t n) { return ((uint64_t)t->used + n) * 2 <= t->cap; }
 
 /* Called with prof_lock held: the slot of object key in generation gen;
  * *fresh says it was (re)made empty here: a recycled object (another
- * generation) is another object. NULL when out of memory. */
+ * generation) is another object. NULL when the table is full (it grows
+ * only in prof_grow). */
 static struct key_slot *key_slot_locked(struct key_table *t, const void *key, uint32_t gen, bool *fresh)
 {
     PLAT_ASSERT_HELD(&proc.lock);
     uint32_t i;
-    if (t->used * 2 >= t->cap && !grow_keys_locked(t))
+    if (t->cap == 0)
         return NULL;
     for (i = slot_of(key, t->cap); t->slots[i].key != NULL; i = (i + 1) & (t->cap - 1))
         if (t->slots[i].key == key)
@@ -283,8 +320,11 @@ static struct key_slot *key_slot_locked(struct key_table *t, const void *key, ui
     *fresh = !(t->slots[i].key == key && t->slots[i].gen == gen);
     if (!*fresh)
         return &t->slots[i];
-    if (t->slots[i].key == NULL)
+    if (t->slots[i].key == NULL) {
+        if (!keys_fit(t, 1))
+            return NULL;
         t->used++;
+    }
     t->slots[i] = (struct key_slot){key, gen, 0, NULL, NULL};
     return &t->slots[i];
 }
@@ -302,7 +342,7 @@ static struct key_slot *kernel_slot_locked(struct prof_session *ps, const struct
     k = key_slot_locked(&ps->kernels, pt->object, pt->object_gen, &fresh);
     if (k != NULL && fresh)
         k->name = pt->name != NULL ? arena_copy_locked(ps, pt->name) : NULL;
-    ps->last_kernel = k; /* slots move only when the table grows, in the call above */
+    ps->last_kernel = k; /* slots move only when prof_grow resizes the table (it moves this too) */
     return k;
 }
 
@@ -328,22 +368,57 @@ static const aclcpuKernelCost *kernel_cost_locked(struct prof_session *ps, const
 
 /* ---- records ---------------------------------------------------------------------------- */
 
-/* Called with prof_lock held: a zeroed record (its times were zeroed when
- * the session began), or 0 when memory is out. */
+/* How much room an entry needs, or the low-water marks below which the
+ * locked paths ask for growth. */
+struct room {
+    uint32_t recs, deps, sides, keys;
+    size_t bytes;
+};
+
+static size_t arena_left(const struct prof_session *ps)
+{
+    return ps->arena != NULL ? ARENA_CHUNK - ps->arena->used : 0;
+}
+
+/* Called with prof_lock held: whether every store holds need beyond what
+ * is taken. */
+static bool has_room_locked(const struct prof_session *ps, const struct room *need)
+{
+    PLAT_ASSERT_HELD(&proc.lock);
+    return (uint64_t)ps->nentries + need->recs < (uint64_t)proc.rec_chunks * CHUNK &&
+           (uint64_t)ps->deps.used + need->deps <= ps->deps.cap &&
+           (uint64_t)ps->sides.used + need->sides <= ps->sides.cap && arena_left(ps) >= need->bytes &&
+           keys_fit(&ps->kernels, need->keys) && keys_fit(&ps->models, need->keys);
+}
+
+/* Called with prof_lock held, before an entry takes anything: whether ids
+ * records and deps dep nodes (and a side record, a name, a cost and a key
+ * in each table) are there. Under half the headroom left, it asks the next
+ * prof_prepare to grow the stores; no room at all, the entry is dropped
+ * and counted (never allocated here: prof_lock is a spinlock). */
+static bool entry_room_locked(struct prof_session *ps, uint32_t ids, uint32_t deps)
+{
+    PLAT_ASSERT_HELD(&proc.lock);
+    const struct room low = {ids + RECS_AHEAD / 2, deps + DEPS_AHEAD / 2, SIDES_AHEAD / 2, KEYS_AHEAD / 2,
+                             ARENA_AHEAD / 2};
+    const struct room one = {ids, deps, 1, 1, ENTRY_BYTES};
+    if (ACLCPU_LIKELY(has_room_locked(ps, &low)))
+        return true;
+    /* Relaxed: a hint; prof_grow reads what is missing under prof_lock. */
+    store_relaxed(&prof_grow_flag, true);
+    if (has_room_locked(ps, &one))
+        return true;
+    ps->dropped++;
+    return false;
+}
+
+/* Called with prof_lock held, after entry_room_locked: a zeroed record
+ * (its times were zeroed when the session began). */
 static uint32_t alloc_locked(struct prof_session *ps)
 {
     PLAT_ASSERT_HELD(&proc.lock);
-    uint32_t id = ps->nentries + 1; /* ids start at 1: 0 means none */
-    uint32_t c = id >> CHUNK_BITS;
-    struct prof_rec *r;
-    if (c >= MAX_CHUNKS)
-        return 0;
-    if (proc.recs[c] == NULL && (proc.recs[c] = acl_aligned_alloc(64, CHUNK * sizeof(struct prof_rec))) == NULL)
-        return 0;
-    if (proc.times[c] == NULL && (proc.times[c] = acl_calloc(CHUNK, sizeof(struct prof_times))) == NULL)
-        return 0;
-    ps->nentries = id;
-    r = rec(id);
+    uint32_t id = ++ps->nentries; /* ids start at 1: 0 means none */
+    struct prof_rec *r = rec(id);
     memset(r, 0, sizeof(*r));
     r->model_id = UINT32_MAX;
     r->stream_id = -1;
@@ -354,18 +429,14 @@ static uint32_t alloc_locked(struct prof_session *ps)
 static struct prof_side *side_locked(struct prof_session *ps, uint32_t id)
 {
     PLAT_ASSERT_HELD(&proc.lock);
-    if (ps->nsides > 0 && ps->sides[ps->nsides - 1].id == id)
-        return &ps->sides[ps->nsides - 1];
-    if (ps->nsides == ps->cap_sides) {
-        uint32_t c = ps->cap_sides ? ps->cap_sides * 2 : 256;
-        struct prof_side *n = acl_realloc(ps->sides, c * sizeof(*n));
-        if (n == NULL)
-            return NULL;
-        ps->sides = n;
-        ps->cap_sides = c;
-    }
-    ps->sides[ps->nsides] = (struct prof_side){id, 0, NULL, {0}};
-    return &ps->sides[ps->nsides++];
+    struct prof_side *sd;
+    if (ps->sides.used > 0 && (sd = side_at(ps, ps->sides.used - 1))->id == id)
+        return sd;
+    if (ps->sides.used == ps->sides.cap)
+        return NULL;
+    sd = side_at(ps, ps->sides.used++);
+    *sd = (struct prof_side){id, 0, NULL, {0}};
+    return sd;
 }
 
 /* Called with prof_lock held: the calling thread's index in this session. */
@@ -386,16 +457,12 @@ static void add_dep_locked(struct prof_session *ps, uint32_t entry, uint32_t tar
     struct prof_rec *r = rec(entry);
     if (target == 0)
         return;
-    if (ps->ndeps + 1 >= ps->cap_deps) {
-        uint32_t c = ps->cap_deps ? ps->cap_deps * 2 : 1024;
-        struct dep_node *d = acl_realloc(ps->deps, c * sizeof(*d));
-        if (d == NULL)
-            return; /* the model loses one edge; the run is not affected */
-        ps->deps = d;
-        ps->cap_deps = c;
+    if (ps->deps.used == ps->deps.cap) { /* entry_room_locked makes it rare */
+        ps->dropped++; /* the model loses one edge; the run is not affected */
+        return;
     }
-    ps->deps[++ps->ndeps] = (struct dep_node){target, r->dep_head};
-    r->dep_head = ps->ndeps;
+    *dep_at(ps, ps->deps.used) = (struct dep_node){target, r->dep_head};
+    r->dep_head = ps->deps.used++;
 }
 
 uint32_t prof_dep_first(uint32_t entry, uint32_t *cursor)
@@ -409,11 +476,191 @@ uint32_t prof_dep_next(uint32_t *cursor)
     uint32_t at = *cursor;
     if (at == 0)
         return 0;
-    *cursor = proc.writing->deps[at].next;
-    return proc.writing->deps[at].target;
+    *cursor = dep_at(proc.writing, at)->next;
+    return dep_at(proc.writing, at)->target;
 }
 
 const struct prof_soc *prof_soc(void) { return &proc.writing->soc; }
+
+/* ---- growth, ahead of use ----------------------------------------------------------- */
+
+/* What the running session's stores lack to hold their headroom (and
+ * extra_deps more dep nodes), read under prof_lock by grow. */
+struct prof_need {
+    uint32_t rec_chunks;              /* record chunks wanted in all */
+    uint32_t dep_chunks, side_chunks; /* chunks to add */
+    bool arena;                       /* a fresh arena chunk */
+    uint32_t kernels_cap, models_cap; /* the key tables' sizes wanted */
+};
+
+static uint32_t chunks_short(const struct pool *p, uint64_t want)
+{
+    return want <= p->cap ? 0 : (uint32_t)((want - p->cap + POOL_ITEMS - 1) / POOL_ITEMS);
+}
+
+static uint32_t keys_cap_for(const struct key_table *t)
+{
+    uint32_t cap = t->cap != 0 ? t->cap : KEYS_FIRST;
+    while (((uint64_t)t->used + KEYS_AHEAD) * 2 > cap)
+        cap *= 2;
+    return cap;
+}
+
+/* Called with prof_lock held. */
+static struct prof_need needs_locked(const struct prof_session *ps, uint32_t extra_deps)
+{
+    PLAT_ASSERT_HELD(&proc.lock);
+    uint64_t chunks = ((uint64_t)ps->nentries + RECS_AHEAD) / CHUNK + 1; /* up to the last id wanted */
+    return (struct prof_need){
+        .rec_chunks = chunks < MAX_CHUNKS ? (uint32_t)chunks : MAX_CHUNKS,
+        .dep_chunks = chunks_short(&ps->deps, (uint64_t)ps->deps.used + DEPS_AHEAD + extra_deps),
+        .side_chunks = chunks_short(&ps->sides, (uint64_t)ps->sides.used + SIDES_AHEAD),
+        .arena = arena_left(ps) < ARENA_AHEAD,
+        .kernels_cap = keys_cap_for(&ps->kernels),
+        .models_cap = keys_cap_for(&ps->models),
+    };
+}
+
+/* The adders below run with grow_lock held and prof_lock not: each
+ * allocates, then installs under prof_lock what the locked paths read.
+ * The sizes they read outside it (rec_chunks, a pool's or table's cap)
+ * change only under grow_lock. */
+
+static bool add_rec_chunk(void)
+{
+    uint32_t c = proc.rec_chunks;
+    struct prof_rec *r;
+    struct prof_times *t;
+    if (c >= MAX_CHUNKS)
+        return false;
+    r = acl_aligned_alloc(64, CHUNK * sizeof(*r));
+    t = acl_calloc(CHUNK, sizeof(*t));
+    if (r == NULL || t == NULL) {
+        acl_free(r);
+        acl_free(t);
+        return false;
+    }
+    plat_spin_lock(&proc.lock);
+    proc.recs[c] = r;
+    proc.times[c] = t;
+    proc.rec_chunks = c + 1;
+    plat_spin_unlock(&proc.lock);
+    return true;
+}
+
+static bool add_pool_chunk(struct pool *p, size_t item_size)
+{
+    uint32_t c = p->cap >> POOL_BITS;
+    void *chunk;
+    if (c >= POOL_CHUNKS || (chunk = acl_malloc(POOL_ITEMS * item_size)) == NULL)
+        return false;
+    plat_spin_lock(&proc.lock);
+    p->chunk[c] = chunk;
+    p->cap += POOL_ITEMS;
+    plat_spin_unlock(&proc.lock);
+    return true;
+}
+
+/* A fresh arena chunk: what is left of the old one stays unused. */
+static void add_arena_chunk(struct prof_session *ps)
+{
+    struct arena_chunk *c = acl_malloc(sizeof(*c));
+    if (c == NULL)
+        return;
+    c->used = 0;
+    plat_spin_lock(&proc.lock);
+    c->next = ps->arena;
+    ps->arena = c;
+    plat_spin_unlock(&proc.lock);
+}
+
+/* Called with prof_lock held: moves t's slots into n (cap slots, zeroed)
+ * and returns the old block, which the caller frees after the unlock. The
+ * new block is made outside the lock; the moves (of at most half the old
+ * table, at each doubling) happen under it, since issuers fill slots until
+ * the swap. last_kernel follows its slot. */
+static struct key_slot *rehash_locked(struct prof_session *ps, struct key_table *t, struct key_slot *n, uint32_t cap)
+{
+    PLAT_ASSERT_HELD(&proc.lock);
+    struct key_slot *old = t->slots;
+    for (uint32_t i = 0, j; i < t->cap; i++) {
+        if (old[i].key == NULL)
+            continue;
+        for (j = slot_of(old[i].key, cap); n[j].key != NULL;)
+            j = (j + 1) & (cap - 1);
+        n[j] = old[i];
+        if (ps->last_kernel == &old[i])
+            ps->last_kernel = &n[j];
+    }
+    t->slots = n;
+    t->cap = cap;
+    return old;
+}
+
+static void resize_keys(struct prof_session *ps, struct key_table *t, uint32_t cap)
+{
+    struct key_slot *n, *old;
+    if (cap <= t->cap || (n = acl_calloc(cap, sizeof(*n))) == NULL)
+        return;
+    plat_spin_lock(&proc.lock);
+    old = rehash_locked(ps, t, n, cap);
+    plat_spin_unlock(&proc.lock);
+    acl_free(old);
+}
+
+/* With grow_lock held: adds what need says ps lacks (as much as memory
+ * gives: what is still missing makes entries dropped, not a failure). */
+static void top_up(struct prof_session *ps, const struct prof_need *need)
+{
+    while (proc.rec_chunks < need->rec_chunks && add_rec_chunk())
+        continue;
+    for (uint32_t i = 0; i < need->dep_chunks && add_pool_chunk(&ps->deps, sizeof(struct dep_node)); i++)
+        continue;
+    for (uint32_t i = 0; i < need->side_chunks && add_pool_chunk(&ps->sides, sizeof(struct prof_side)); i++)
+        continue;
+    if (need->arena)
+        add_arena_chunk(ps);
+    resize_keys(ps, &ps->kernels, need->kernels_cap);
+    resize_keys(ps, &ps->models, need->models_cap);
+}
+
+/* Tops the running session's stores up to their headroom, and to
+ * extra_deps more dep nodes. The flag is cleared after the top-up, so
+ * that threads which see it set meanwhile wait here for the growth rather
+ * than outrun it; an entry still under the low-water mark sets it again.
+ * Relaxed, both: a hint; what is missing is read under prof_lock. */
+static void grow(uint32_t extra_deps)
+{
+    struct prof_session *ps;
+    struct prof_need need = {0};
+    PLAT_ASSERT_NO_SPIN("growing the profile");
+    plat_mutex_lock(&proc.grow_lock);
+    if (extra_deps == 0 && !load_relaxed(&prof_grow_flag)) {
+        plat_mutex_unlock(&proc.grow_lock); /* grown by the thread this one waited for */
+        return;
+    }
+    plat_spin_lock(&proc.lock);
+    ps = proc.live;
+    if (ps != NULL)
+        need = needs_locked(ps, extra_deps);
+    plat_spin_unlock(&proc.lock);
+    if (ps != NULL) /* not freed meanwhile: prof_end takes it off live under grow_lock */
+        top_up(ps, &need);
+    store_relaxed(&prof_grow_flag, false);
+    plat_mutex_unlock(&proc.grow_lock);
+}
+
+void prof_grow(void) { grow(0); }
+
+/* Before an entry of the calling thread that takes n dep nodes, outside
+ * every spinlock: a sync of many streams makes sure of its n. */
+static void prepare_deps(unsigned n)
+{
+    if (n > DEPS_AHEAD / 4)
+        grow(n);
+    else
+        prof_prepare();
+}
 
 /* ---- start and stop ---------------------------------------------------------------- */
 
@@ -439,8 +686,10 @@ static void session_free(struct prof_session *ps)
     }
     acl_free(ps->kernels.slots);
     acl_free(ps->models.slots);
-    acl_free(ps->deps);
-    acl_free(ps->sides);
+    for (uint32_t c = 0; c < (ps->deps.cap >> POOL_BITS); c++)
+        acl_free(ps->deps.chunk[c]);
+    for (uint32_t c = 0; c < (ps->sides.cap >> POOL_BITS); c++)
+        acl_free(ps->sides.chunk[c]);
     if (ps->entries != NULL) { /* kept for the next session (see proc.spare) */
         acl_free(proc.spare);
         proc.spare = ps->entries;
@@ -449,9 +698,45 @@ static void session_free(struct prof_session *ps)
     acl_free(ps);
 }
 
+/* With grow_lock held: fills the stores of ps, a session not yet live, to
+ * their headroom (records: the process's chunks). */
+static bool fill_new_session(struct prof_session *ps)
+{
+    const struct room one = {1, 1, 1, 1, ENTRY_BYTES};
+    struct prof_need need;
+    bool ready;
+    ps->deps.used = 1; /* dep index 0 means none */
+    plat_spin_lock(&proc.lock);
+    need = needs_locked(ps, 0);
+    plat_spin_unlock(&proc.lock);
+    top_up(ps, &need);
+    plat_spin_lock(&proc.lock);
+    ready = has_room_locked(ps, &one);
+    plat_spin_unlock(&proc.lock);
+    return ready;
+}
+
+/* With grow_lock held: makes ps the running session. */
+static aclError go_live(struct prof_session *ps)
+{
+    plat_spin_lock(&proc.lock);
+    if (proc.live != NULL) { /* another thread began one meanwhile */
+        plat_spin_unlock(&proc.lock);
+        return ACL_ERROR_PROF_ALREADY_RUN;
+    }
+    zero_times_locked();
+    ps->epoch = ++proc.epoch;
+    ps->begin_ns = plat_now_ns();
+    ps->begin_ticks = plat_ticks();
+    proc.live = ps;
+    plat_spin_unlock(&proc.lock);
+    return ACL_SUCCESS;
+}
+
 aclError prof_begin(const char *dir, bool block_dim_names, const struct prof_soc *soc)
 {
     struct prof_session *ps;
+    aclError err;
     if (prof_running())
         return ACL_ERROR_PROF_ALREADY_RUN;
     if (strlen(dir) >= sizeof(ps->out_dir))
@@ -461,18 +746,13 @@ aclError prof_begin(const char *dir, bool block_dim_names, const struct prof_soc
     snprintf(ps->out_dir, sizeof(ps->out_dir), "%s", dir);
     ps->block_dim = block_dim_names;
     ps->soc = *soc;
-    plat_spin_lock(&proc.lock);
-    if (proc.live != NULL) { /* another thread began one meanwhile */
-        plat_spin_unlock(&proc.lock);
+    plat_mutex_lock(&proc.grow_lock);
+    err = fill_new_session(ps) ? go_live(ps) : ACL_ERROR_PROFILING_FAILURE;
+    plat_mutex_unlock(&proc.grow_lock);
+    if (err != ACL_SUCCESS) {
         session_free(ps);
-        return ACL_ERROR_PROF_ALREADY_RUN;
+        return err;
     }
-    zero_times_locked();
-    ps->epoch = ++proc.epoch;
-    ps->begin_ns = plat_now_ns();
-    ps->begin_ticks = plat_ticks();
-    proc.live = ps;
-    plat_spin_unlock(&proc.lock);
     store_relaxed(&prof_active_flag, true);
     return ACL_SUCCESS;
 }
@@ -592,8 +872,8 @@ static bool expand(struct prof_session *ps)
         return false;
     for (uint32_t id = 1; id <= n; id++)
         expand_one(ps, &ps->entries[id], rec(id), prof_times(id));
-    for (uint32_t i = 0; i < ps->nsides; i++) {
-        const struct prof_side *sd = &ps->sides[i];
+    for (uint32_t i = 0; i < ps->sides.used; i++) {
+        const struct prof_side *sd = side_at(ps, i);
         struct prof_entry *e = &ps->entries[sd->id];
         if (sd->name != NULL)
             e->name = sd->name;
@@ -601,6 +881,18 @@ static bool expand(struct prof_session *ps)
         memcpy(e->ptrs, sd->ptrs, sizeof(e->ptrs));
     }
     return true;
+}
+
+/* Entries left out never go unsaid: stderr whatever the log level (the
+ * user asked for the profile), and the log. */
+static void report_dropped(uint32_t n)
+{
+    fprintf(stderr,
+            "aclcpu: profile: %u tasks or edges were left out of the profile: its memory did not grow fast "
+            "enough (a burst of launching threads, or memory ran out)\n",
+            n);
+    fflush(stderr);
+    LOGW("profile: %u tasks or edges were left out of the profile (no room)", n);
 }
 
 /* Models the session and writes its files (prof_end's thread). */
@@ -624,6 +916,7 @@ aclError prof_end(char *why, size_t cap)
 {
     aclError err;
     struct prof_session *ps;
+    plat_mutex_lock(&proc.grow_lock); /* not while prof_grow fills the session */
     plat_spin_lock(&proc.lock);
     ps = proc.live;
     proc.live = NULL;
@@ -633,12 +926,15 @@ aclError prof_end(char *why, size_t cap)
         proc.times_used = ps->nentries; /* the next session zeroes them */
     }
     plat_spin_unlock(&proc.lock);
+    plat_mutex_unlock(&proc.grow_lock);
     if (ps == NULL) {
         snprintf(why, cap, "no profile is running");
         return ACL_ERROR_PROF_NOT_RUN;
     }
     store_relaxed(&prof_active_flag, false);
     err = write_session(ps, why, cap);
+    if (ps->dropped != 0)
+        report_dropped(ps->dropped);
     session_free(ps);
     return err;
 }
@@ -732,10 +1028,11 @@ static void fill_task(struct prof_session *ps, uint32_t id, struct prof_rec *r, 
 static uint32_t task_entry_locked(struct prof_session *ps, const struct prof_task *pt)
 {
     PLAT_ASSERT_HELD(&proc.lock);
-    uint32_t id = alloc_locked(ps);
+    uint32_t id;
     struct prof_rec *r;
-    if (id == 0)
+    if (ACLCPU_UNLIKELY(!entry_room_locked(ps, 2, 1))) /* a model run: 2 records, an edge */
         return 0;
+    id = alloc_locked(ps);
     thread_locked(ps);
     r = rec(id);
     r->kind = pt->kind;
@@ -766,8 +1063,6 @@ static uint32_t run_entries_locked(struct prof_session *ps, const struct prof_ta
     b->kind = PK_RUN_BEGIN;
     b->model_id = pt->model_id;
     add_dep_locked(ps, begin, m != NULL ? m->last_end : 0);
-    if (end == 0)
-        return 0;
     *rec(end) = *b;
     rec(end)->kind = PK_RUN_END;
     rec(end)->dep_head = 0;
@@ -850,8 +1145,9 @@ uint32_t prof_lane_task(const struct prof_task *pt, uint32_t after, uint64_t sta
                         uint64_t busy_ns, int worker)
 {
     uint32_t id;
+    prof_prepare();
     plat_spin_lock(&proc.lock);
-    id = proc.live != NULL ? alloc_locked(proc.live) : 0;
+    id = proc.live != NULL && entry_room_locked(proc.live, 1, 1) ? alloc_locked(proc.live) : 0;
     if (id != 0) {
         struct prof_rec *r = rec(id);
         r->kind = pt->kind;
@@ -870,19 +1166,21 @@ uint32_t prof_lane_task(const struct prof_task *pt, uint32_t after, uint64_t sta
 
 void prof_run_lane_ended(uint32_t run_end, uint32_t last)
 {
+    prof_prepare();
     plat_spin_lock(&proc.lock);
-    if (proc.live != NULL && run_end != 0 && run_end <= proc.live->nentries)
+    if (proc.live != NULL && run_end != 0 && run_end <= proc.live->nentries && entry_room_locked(proc.live, 0, 1))
         add_dep_locked(proc.live, run_end, last);
     plat_spin_unlock(&proc.lock);
 }
 
 /* ---- host ------------------------------------------------------------------------------- */
 
-/* Called with prof_lock held: a host entry of the running session, or 0. */
-static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end)
+/* Called with prof_lock held: a host entry of the running session that
+ * waits for deps entries, or 0. */
+static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end, uint32_t deps)
 {
     PLAT_ASSERT_HELD(&proc.lock);
-    uint32_t id = proc.live != NULL ? alloc_locked(proc.live) : 0;
+    uint32_t id = proc.live != NULL && entry_room_locked(proc.live, 1, deps) ? alloc_locked(proc.live) : 0;
     if (id != 0) {
         struct prof_rec *r = rec(id);
         thread_locked(proc.live);
@@ -898,8 +1196,9 @@ static uint32_t host_entry_locked(uint8_t kind, uint64_t start, uint64_t end)
 static uint32_t host_entry(uint8_t kind, const char *name, uint64_t start, uint64_t end)
 {
     uint32_t id;
+    prof_prepare();
     plat_spin_lock(&proc.lock);
-    id = host_entry_locked(kind, start, end);
+    id = host_entry_locked(kind, start, end, 0);
     if (id != 0)
         rec(id)->u.name = name != NULL ? arena_copy_locked(proc.live, name) : NULL;
     plat_spin_unlock(&proc.lock);
@@ -909,8 +1208,9 @@ static uint32_t host_entry(uint8_t kind, const char *name, uint64_t start, uint6
 void prof_host_sync(const char *api, const uint32_t *dep, unsigned n, uint64_t start_ns, uint64_t end_ns)
 {
     uint32_t id;
+    prepare_deps(n);
     plat_spin_lock(&proc.lock);
-    id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns);
+    id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns, n);
     if (id != 0) {
         rec(id)->u.name = arena_copy_locked(proc.live, api);
         rec(id)->n = UINT32_MAX; /* no event: the deps say what it waited for */
@@ -924,8 +1224,9 @@ void prof_host_sync(const char *api, const uint32_t *dep, unsigned n, uint64_t s
 void prof_host_sync_event(const char *api, const struct prof_event_key *key, uint64_t start_ns, uint64_t end_ns)
 {
     uint32_t id;
+    prof_prepare();
     plat_spin_lock(&proc.lock);
-    id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns);
+    id = host_entry_locked(PK_HOST_SYNC, start_ns, end_ns, 0);
     if (id != 0) {
         struct prof_side *sd = side_locked(proc.live, id);
         event_key(rec(id), key);

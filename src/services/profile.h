@@ -9,6 +9,11 @@
  * prof_on() is a relaxed load of one flag, and a task is profiled only when
  * it got an entry at issue (task->prof_id != 0), so profiling that is off
  * costs one predictable branch per launch.
+ *
+ * The profiler never allocates under a lock: prof_issue runs under the
+ * stream's spinlock and takes its own (prof_lock), so its storage grows
+ * ahead of use, in prof_prepare, which the runtime calls before it takes
+ * the stream's lock. The other hooks prepare by themselves.
  */
 #ifndef ACLCPU_PROFILE_H
 #define ACLCPU_PROFILE_H
@@ -21,6 +26,7 @@
 #include "acl/acl.h"
 #include "aclcpu/aclcpu.h"
 #include "../platform/atomics.h"
+#include "../common/common.h"
 
 /* What an entry is. 1..16 are the runtime's task kinds, by the same
  * numbers (core/profhook.c checks that); the rest are the profiler's own. */
@@ -173,9 +179,29 @@ bool prof_collecting(void);
 
 /* ---- runtime hooks ------------------------------------------------------------ */
 
-/* An eager task was queued (called under its stream's lock): its entry id,
- * or 0 when no session runs. A model run gets two entries, its begin (the
- * id returned) and its end (*run_end), after the model's previous run. */
+/* Relaxed: set (under prof_lock) when an entry finds less than half the
+ * headroom of a store left; prof_grow reads what is missing under locks. */
+extern _Atomic bool prof_grow_flag;
+/* Tops the running session's stores up to their headroom (records, dep
+ * nodes, side records, arena bytes, key tables). No spinlock held. */
+void prof_grow(void);
+/* Called before the stream's lock is taken for an issue (and by the hooks
+ * below for themselves), holding no spinlock: grows the profile's storage
+ * when an entry asked for it. Off the profile, and almost always on it,
+ * one relaxed load and a predictable branch. */
+static inline void prof_prepare(void)
+{
+    PLAT_ASSERT_NO_SPIN("preparing the profile"); /* debug builds: every call site, every time */
+    if (ACLCPU_UNLIKELY(load_relaxed(&prof_grow_flag)))
+        prof_grow();
+}
+
+/* An eager task was queued (called under its stream's lock, after
+ * prof_prepare): its entry id, or 0 when no session runs, or when the
+ * profile had no room left for it (a burst outran prof_grow: the task is
+ * counted as dropped, and prof_end says so). A model run gets two entries,
+ * its begin (the id returned) and its end (*run_end), after the model's
+ * previous run. */
 uint32_t prof_issue(const struct prof_task *pt, uint32_t *run_end);
 /* Entry id began running on worker (-1: a host thread); the first time
  * only counts. */
