@@ -465,7 +465,7 @@ TEST(memory, malloc_host_refuses_sizes_that_would_wrap)
 {
     static const size_t wrap[] = {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 30};
     static const size_t huge[] = {SIZE_MAX - 31, SIZE_MAX - 32, SIZE_MAX - 40, SIZE_MAX - 63, SIZE_MAX - 64,
-                                  SIZE_MAX / 2, (size_t)1 << 62};
+                                  SIZE_MAX / 2, SIZE_MAX / 2 - 31}; /* none is allocated (ASan aborts on them) */
     void *h = NULL;
 
     t_setup();

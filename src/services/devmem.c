@@ -137,7 +137,8 @@ aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size,
 /* Pinned host memory: the reference rounds it to 32 bytes, which the
  * caller may touch; the block is that rounded up to 64 (its alignment). A
  * size whose rounding wraps is refused as the reference's driver refuses
- * the 0 bytes it would ask for; one too large to back is out of memory. */
+ * the 0 bytes it would ask for; one too large to back is out of memory
+ * (above PTRDIFF_MAX without asking the allocator, which sanitizers abort). */
 aclError devmem_alloc_host(size_t size, void **out)
 {
     size_t usable, backed;
@@ -145,7 +146,7 @@ aclError devmem_alloc_host(size_t size, void **out)
 
     if (size == 0 || !round_up(size, 32, &usable))
         return ACL_ERROR_RT_PARAM_INVALID;
-    if (!round_up(usable, 64, &backed))
+    if (!round_up(usable, 64, &backed) || backed > PTRDIFF_MAX) /* no object is larger */
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     p = acl_aligned_alloc(64, backed);
     if (p == NULL)
