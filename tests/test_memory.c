@@ -92,8 +92,7 @@ TEST(memory, device_memory_cap_and_rounding)
     /* More than there is. */
     ASSERT_RC(aclrtMalloc(&p, 2 * MIB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
     ASSERT_RC(aclrtMalloc(&p, MIB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION); /* + padding */
-    ASSERT_RC(aclrtMalloc(&p, SIZE_MAX, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
-    ASSERT_RC(aclrtMalloc(&p, SIZE_MAX - 40, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_RC(aclrtMalloc(&p, SIZE_MAX - 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
     ASSERT_OK(aclrtMalloc(&p, MIB - 32, ACL_MEM_MALLOC_HUGE_FIRST)); /* exactly everything */
     mem_info(&f, &t);
     ASSERT_EQ(f, 0);
@@ -416,4 +415,217 @@ TEST(memory, async_copy_without_context)
     ASSERT_OK(aclInit(NULL));
     ASSERT_RC(aclrtMemcpyAsync(a, 16, b, 16, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_OK(aclFinalize());
+}
+
+/* ---- sizes that would wrap (issue 17, bug 4) ---------------------------------------------- */
+
+/* aclrtMalloc: the reference pads size by 32 + 32 bytes before rounding and
+ * refuses (100000) a size for which that wraps, before any context check;
+ * one just below is merely too large for the device (207001). The budget
+ * is untouched either way. */
+TEST(memory, malloc_refuses_sizes_whose_padding_would_wrap)
+{
+    static const size_t wrap[] = {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 31, SIZE_MAX - 32, SIZE_MAX - 40,
+                                  SIZE_MAX - 63};
+    static const size_t huge[] = {SIZE_MAX - 64, SIZE_MAX - 65, SIZE_MAX - 95, SIZE_MAX / 2, (size_t)1 << 62};
+    size_t f = 0, t = 0;
+    void *p = NULL;
+
+    setenv("ACLCPU_DEVICE_MEMORY", "1M", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtMalloc(&p, SIZE_MAX - 40, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM); /* no context */
+    ASSERT_OK(aclrtSetDevice(0));
+    for (int round = 0; round < 2; round++) { /* a second time is refused the same */
+        for (size_t i = 0; i < sizeof(wrap) / sizeof(wrap[0]); i++) {
+            p = NULL;
+            ASSERT_RC(aclrtMalloc(&p, wrap[i], ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+            ASSERT(p == NULL);
+            ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMalloc: argument 'size'");
+        }
+        for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++)
+            ASSERT_RC(aclrtMalloc(&p, huge[i], ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+        mem_info(&f, &t);
+        ASSERT_EQ(f, MIB);
+    }
+    /* Still allocates, and the budget is exact. */
+    ASSERT_OK(aclrtMalloc(&p, MIB - 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, 0);
+    ASSERT_OK(aclrtFree(p));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    t_teardown();
+}
+
+/* aclrtMallocHost: the reference rounds size up to 32 bytes; a size for
+ * which that wraps asks the driver for 0 bytes, which it refuses (107000);
+ * a size that rounds but cannot be backed is out of memory (207001). Never
+ * a small block for a huge size. */
+TEST(memory, malloc_host_refuses_sizes_that_would_wrap)
+{
+    static const size_t wrap[] = {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 30};
+    static const size_t huge[] = {SIZE_MAX - 31, SIZE_MAX - 32, SIZE_MAX - 40, SIZE_MAX - 63, SIZE_MAX - 64,
+                                  SIZE_MAX / 2, SIZE_MAX / 2 - 31}; /* none is allocated (ASan aborts on them) */
+    void *h = NULL;
+
+    t_setup();
+    for (int round = 0; round < 2; round++) {
+        for (size_t i = 0; i < sizeof(wrap) / sizeof(wrap[0]); i++) {
+            h = NULL;
+            ASSERT_RC(aclrtMallocHost(&h, wrap[i]), ACL_ERROR_RT_PARAM_INVALID);
+            ASSERT(h == NULL);
+            ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMallocHost: argument 'size'");
+        }
+        for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+            h = NULL;
+            ASSERT_RC(aclrtMallocHost(&h, huge[i]), ACL_ERROR_RT_MEMORY_ALLOCATION);
+            ASSERT(h == NULL);
+            ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMallocHost");
+        }
+    }
+    /* Still works afterwards. */
+    ASSERT_OK(aclrtMallocHost(&h, 64));
+    memset(h, 0x5A, 64);
+    ASSERT_OK(aclrtFreeHost(h));
+    t_teardown();
+}
+
+/* A pinned block may be touched up to its size rounded to 32 bytes (what
+ * the reference allocates), not beyond: a memset past that is refused
+ * instead of writing past the block. */
+TEST(memory, pinned_block_bounds_are_its_rounded_size)
+{
+    static const size_t sizes[] = {1, 31, 32, 33, 63, 64, 65, 100};
+    void *h = NULL;
+    t_setup();
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        size_t usable = (sizes[i] + 31) / 32 * 32;
+        ASSERT_OK(aclrtMallocHost(&h, sizes[i]));
+        ASSERT_OK(aclrtMemset(h, usable, 0x11, usable));
+        ASSERT_RC(aclrtMemset(h, usable + 1, 0x11, usable + 1), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end");
+        ASSERT_RC(aclrtMemset((char *)h + usable - 1, 2, 0x11, 2), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtMemset(h, sizes[i] + 32 + 1, 0x11, sizes[i] + 32 + 1), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_OK(aclrtFreeHost(h));
+    }
+    t_teardown();
+}
+
+/* aclrtMemcpy2d: the reference's limits (height <= 5242880, width <=
+ * 5000000, 107000), and a pitch * (height - 1) + width that would wrap is
+ * refused rather than checked as a small range and copied far past it. */
+TEST(memory, memcpy2d_refuses_extents_that_would_wrap)
+{
+    enum { H = 3, W = 8, P = 16 };
+    static char dst[P * H], src[P * H];
+    size_t big = SIZE_MAX / 2 + 1;
+    t_setup();
+    for (int round = 0; round < 2; round++) {
+        ASSERT_RC(aclrtMemcpy2d(dst, big, src, P, W, H, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy2d: argument 'dpitch'");
+        ASSERT_RC(aclrtMemcpy2d(dst, P, src, big, W, H, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy2d: argument 'spitch'");
+        ASSERT_RC(aclrtMemcpy2d(dst, SIZE_MAX, src, SIZE_MAX, W, H, ACL_MEMCPY_HOST_TO_HOST),
+                  ACL_ERROR_RT_PARAM_INVALID);
+    }
+    /* At the wrap: (SIZE_MAX - W) / 2 * 2 + W fits with height 3; one more does not. */
+    ASSERT_RC(aclrtMemcpy2d(dst, (SIZE_MAX - W) / 2 + 1, src, P, W, H, ACL_MEMCPY_HOST_TO_HOST),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "does not fit");
+    ASSERT_RC(aclrtMemcpy2d(dst, P, src, P, W, 5242881, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'height'");
+    ASSERT_RC(aclrtMemcpy2d(dst, 5000001, src, 5000001, 5000001, 1, ACL_MEMCPY_HOST_TO_HOST),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'width'");
+    ASSERT_RC(aclrtMemcpy2d(NULL, big, src, P, W, H, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    /* An ordinary 2D copy still copies. */
+    memset(src, 7, sizeof(src));
+    memset(dst, 0, sizeof(dst));
+    ASSERT_OK(aclrtMemcpy2d(dst, P, src, P, W, H, ACL_MEMCPY_HOST_TO_HOST));
+    ASSERT_EQ(dst[0], 7);
+    ASSERT_EQ(dst[P * 2 + W - 1], 7);
+    ASSERT_EQ(dst[W], 0);
+    t_teardown();
+}
+
+/* ---- memory across a device reset (issue 17, bug 9) ------------------------------------- */
+
+/* The reference's driver frees a process's device memory when the device
+ * closes (NpuDriver::DeviceClose -> drvMemDeviceClose): a reset that closes
+ * the device takes its blocks with it, the budget is whole again, and a
+ * later aclrtFree of such a block is an error that changes no counter.
+ * Pinned host memory is not the device's and survives. */
+TEST(memory, device_reset_frees_its_blocks)
+{
+    size_t f = 0, t = 0;
+    void *q = NULL, *a = NULL, *b = NULL, *h = NULL;
+
+    setenv("ACLCPU_DEVICE_MEMORY", "1M", 1);
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&q, 100, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMallocHost(&h, 100));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB - charge(100));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    ASSERT_RC(aclrtFree(q), ACL_ERROR_RT_MEMORY_FREE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtFree");
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    ASSERT_OK(aclrtFreeHost(h));
+
+    /* Two blocks, two resets, then the frees: still errors, still exact. */
+    ASSERT_OK(aclrtMalloc(&a, 1, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc(&b, MIB - 32 - charge(1), ACL_MEM_MALLOC_HUGE_FIRST)); /* the rest, exactly */
+    mem_info(&f, &t);
+    ASSERT_EQ(f, 0);
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    ASSERT_RC(aclrtFree(a), ACL_ERROR_RT_MEMORY_FREE);
+    ASSERT_RC(aclrtFree(b), ACL_ERROR_RT_MEMORY_FREE);
+    ASSERT_RC(aclrtFree(b), ACL_ERROR_RT_MEMORY_FREE);
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    /* The whole budget serves again, and frees normally. */
+    ASSERT_OK(aclrtMalloc(&a, MIB - 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, 0);
+    ASSERT_OK(aclrtFree(a));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    t_teardown();
+}
+
+/* A force reset and aclFinalize free the blocks too; a new aclInit starts
+ * with the whole budget, and an old pointer is still only an error. */
+TEST(memory, force_reset_and_finalize_free_blocks)
+{
+    size_t f = 0, t = 0;
+    void *p = NULL, *q = NULL;
+
+    setenv("ACLCPU_DEVICE_MEMORY", "1M", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetDevice(0)); /* two references: a force reset drops both */
+    ASSERT_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    ASSERT_RC(aclrtFree(p), ACL_ERROR_RT_MEMORY_FREE);
+    ASSERT_OK(aclrtMalloc(&q, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclFinalize());
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    ASSERT_RC(aclrtFree(q), ACL_ERROR_RT_MEMORY_FREE);
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    t_teardown();
 }

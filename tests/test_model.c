@@ -686,3 +686,110 @@ TEST(model, device_reset_releases_models)
     ASSERT_RC(aclmdlRIDestroy(o.m), ACL_ERROR_RT_INVALID_HANDLE);
     aclFinalize();
 }
+
+/* ---- switch operands (issue 17, bug 5) ---------------------------------------------------- */
+
+/* aclrtSwitchStream's leftValue and rightValue are device addresses: the
+ * reference translates each to the device's address when it makes the
+ * task, which fails (107000) for anything that is not device memory. Each
+ * must hold a whole value of the switch's type inside its block (with the
+ * block's 32-byte padding). Nothing refused is recorded. */
+TEST(model, switch_operands_must_be_device_memory)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s1, s2, exec;
+    int32_t on_stack = 1;
+    char *v = NULL;
+    void *h = NULL;
+    int64_t *x = NULL;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtMalloc((void **)&v, 4, ACL_MEM_MALLOC_HUGE_FIRST)); /* 4 bytes + 32 of padding */
+    ASSERT_OK(aclrtMallocHost(&h, 64));
+    memset(v, 0, 36);
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    for (int round = 0; round < 2; round++) {
+        ASSERT_RC(aclrtSwitchStream((void *)0x1234, ACL_RT_EQUAL, (void *)0x5678, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+                  ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSwitchStream: argument 'leftValue'");
+        ASSERT_RC(aclrtSwitchStream(v, ACL_RT_EQUAL, (void *)0x5678, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+                  ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'rightValue'");
+        ASSERT_RC(aclrtSwitchStream(&on_stack, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+                  ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtSwitchStream(h, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+                  ACL_ERROR_RT_PARAM_INVALID); /* pinned host memory is not device memory */
+        /* At the end of the block: 36 usable bytes. */
+        ASSERT_RC(aclrtSwitchStream(v + 29, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT64, s2, NULL, s1),
+                  ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end");
+        ASSERT_RC(aclrtSwitchStream(v, ACL_RT_EQUAL, v + 33, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+                  ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtSwitchStream(v + 36, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+                  ACL_ERROR_RT_PARAM_INVALID);
+    }
+    ASSERT_OK(aclrtSwitchStream(v + 28, ACL_RT_EQUAL, v + 20, ACL_RT_SWITCH_INT64, s2, NULL, s1)); /* 0 == 0 */
+    t_launch_add(x, 100, s1); /* skipped: the switch jumps */
+    t_launch_add(x, 1, s2);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 1); /* only the accepted switch was recorded */
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFreeHost(h));
+    ASSERT_OK(aclrtFree(v));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* Operands freed after the switch was recorded are never read: the run
+ * fails (507011) and ends, each time it runs; the lane goes on past the
+ * switch as if it did not hold. */
+TEST(model, switch_with_freed_operands_fails_the_run)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s1, s2, exec;
+    int32_t *flag = NULL, *one = NULL;
+    int64_t *x = NULL;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtMalloc((void **)&flag, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&one, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    *flag = 1;
+    *one = 1;
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    ASSERT_OK(aclrtSwitchStream(flag, ACL_RT_EQUAL, one, ACL_RT_SWITCH_INT32, s2, NULL, s1));
+    t_launch_add(x, 100, s1);
+    t_launch_add(x, 1, s2);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 1);
+    ASSERT_OK(aclrtFree(one)); /* the right operand goes */
+    for (int run = 0; run < 2; run++) {
+        ASSERT_RC(aclmdlRIExecute(m, -1), ACL_ERROR_RT_MODEL_EXECUTE);
+        ASSERT_EQ(x[0], 1 + 100 * (run + 1)); /* not taken: lane 1 went on */
+    }
+    ASSERT_OK(aclrtFree(flag)); /* both gone */
+    ASSERT_RC(aclmdlRIExecute(m, -1), ACL_ERROR_RT_MODEL_EXECUTE);
+    ASSERT_EQ(x[0], 301);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}

@@ -5,7 +5,9 @@
  * check; then NULLs, then destMax, then kind), then the pointers are
  * matched against devmem's table: the side a copy kind names as device
  * must lie inside one aclrtMalloc block. Synchronous copies run on the
- * calling thread; async ones are stream tasks.
+ * calling thread; async ones are stream tasks. A size whose rounding,
+ * padding or 2D span would wrap a size_t is refused before anything is
+ * allocated or touched.
  *
  * Threads: any host thread. Locks: none here (devmem's mem_lock).
  */
@@ -26,6 +28,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
         return null_arg(fn, "devPtr");
     if (size == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    if (size > DEVMEM_MAX_DEVICE_SIZE)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' (%zu) is too large: rounded up to 32 bytes "
+                        "plus 32 bytes of padding it would not fit a size_t (at most %zu)",
+                        fn, size, (size_t)DEVMEM_MAX_DEVICE_SIZE);
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
@@ -58,6 +64,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
         return null_arg(fn, "hostPtr");
     if (size == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    if (size > DEVMEM_MAX_HOST_SIZE)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'size' (%zu) is too large: rounded up to 32 bytes "
+                        "it would wrap to 0 (at most %zu)", fn, size, (size_t)DEVMEM_MAX_HOST_SIZE);
     err = devmem_alloc_host(size, hostPtr);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: out of host memory for %zu bytes", fn, size);
@@ -202,19 +211,54 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
     return stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
 }
 
+/* The reference's limits on a 2D copy (RT_MAX_MEMCPY2D_HEIGHT and _WIDTH). */
+#define MEMCPY2D_MAX_HEIGHT 5242880u
+#define MEMCPY2D_MAX_WIDTH 5000000u
+
+/* *span = the bytes a 2D side covers, pitch * (height - 1) + width; false
+ * if that does not fit a size_t. */
+static bool span_2d(size_t pitch, size_t width, size_t height, size_t *span)
+{
+    if (pitch != 0 && height - 1 > (SIZE_MAX - width) / pitch)
+        return false;
+    *span = pitch * (height - 1) + width;
+    return true;
+}
+
+/* The limits and spans of a 2D copy, after its pitch check. */
+static aclError check_2d_extent(const char *fn, size_t dpitch, size_t spitch, size_t width, size_t height,
+                                size_t *dspan, size_t *sspan)
+{
+    if (height > MEMCPY2D_MAX_HEIGHT || width > MEMCPY2D_MAX_WIDTH)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%zu) is larger than %u", fn,
+                        height > MEMCPY2D_MAX_HEIGHT ? "height" : "width",
+                        height > MEMCPY2D_MAX_HEIGHT ? height : width,
+                        height > MEMCPY2D_MAX_HEIGHT ? MEMCPY2D_MAX_HEIGHT : MEMCPY2D_MAX_WIDTH);
+    if (!span_2d(dpitch, width, height, dspan) || !span_2d(spitch, width, height, sspan))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%zu) times 'height' - 1 (%zu) plus 'width' "
+                        "does not fit a size_t", fn, span_2d(dpitch, width, height, dspan) ? "spitch" : "dpitch",
+                        span_2d(dpitch, width, height, dspan) ? spitch : dpitch, height - 1);
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                            size_t height, aclrtMemcpyKind kind)
 {
     const char *fn = "aclrtMemcpy2d";
+    size_t dspan = 0, sspan = 0;
     aclError err;
     if (width == 0 || height == 0)
         return ACL_SUCCESS;
+    if (dst == NULL || src == NULL)
+        return null_arg(fn, dst == NULL ? "dst" : "src");
     if (width > dpitch || width > spitch)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'width' (%zu) exceeds a pitch (dpitch %zu, spitch %zu)", fn,
                         width, dpitch, spitch);
-    err = check_copy(fn, dst, dpitch * (height - 1) + width, src, dpitch * (height - 1) + width, kind);
+    err = check_2d_extent(fn, dpitch, spitch, width, height, &dspan, &sspan);
     if (err == ACL_SUCCESS)
-        err = check_side(fn, "src", src, spitch * (height - 1) + width,
+        err = check_copy(fn, dst, dspan, src, dspan, kind);
+    if (err == ACL_SUCCESS)
+        err = check_side(fn, "src", src, sspan,
                          kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE, kind);
     if (err == ACL_SUCCESS)
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);

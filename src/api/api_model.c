@@ -19,6 +19,7 @@
 #include "api_int.h"
 #include "../engine/engine.h"
 #include "../core/profhook.h"
+#include "../services/devmem.h"
 
 aclError model_resolve(const char *fn, const void *h, struct model **out)
 {
@@ -613,6 +614,24 @@ ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtSt
     return record_control(fn, s, stream, TASK_ACTIVE, tl, NULL, NULL, 0, 0);
 }
 
+/* A switch operand must be device memory holding a value of the switch's
+ * type: the reference translates it to a device address when the task is
+ * made, which fails (107000) for anything that is not device memory. */
+static aclError switch_operand(const char *fn, const char *arg, const void *p, aclrtCompareDataType type)
+{
+    size_t len = type == ACL_RT_SWITCH_INT64 ? sizeof(int64_t) : sizeof(int32_t);
+    switch (devmem_classify(p, len)) {
+    case MEM_DEVICE:
+        return ACL_SUCCESS;
+    case MEM_OVERRUN:
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%p): its %zu-byte value runs past the end "
+                        "of its aclrtMalloc block", fn, arg, p, len);
+    default:
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%p) is not device memory from aclrtMalloc",
+                        fn, arg, p);
+    }
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue,
                                                aclrtCompareDataType dataType, aclrtStream trueStream,
                                                aclrtStream falseStream, aclrtStream stream)
@@ -633,6 +652,13 @@ ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition c
     err = control_pair(fn, trueStream, stream, &t, &s, &tl);
     if (err != ACL_SUCCESS)
         return err;
+    err = switch_operand(fn, "leftValue", leftValue, dataType);
+    if (err == ACL_SUCCESS)
+        err = switch_operand(fn, "rightValue", rightValue, dataType);
+    if (err != ACL_SUCCESS) {
+        capture_leave(); /* taken by control_pair */
+        return err;
+    }
     return record_control(fn, s, stream, TASK_SWITCH, tl, leftValue, rightValue, (uint8_t)cond, (uint8_t)dataType);
 }
 

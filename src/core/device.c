@@ -8,7 +8,11 @@
  * device->lock guards the open state and the stream ids and counts (rank:
  * lockrank.h); the event count is an atomic, taken under event spinlocks.
  * Opening and closing themselves are serialised by the caller (context.c's
- * admin lock).
+ * admin lock). The memory budget's counter (mem_used) belongs to devmem,
+ * which keeps it equal to the charges of the device's live blocks; a close
+ * frees those blocks, as the reference's driver does when the device
+ * closes, so a reset neither leaks them nor leaves them to be freed
+ * against the next opening's budget.
  *
  * Threads: any host thread (opened and closed under admin_lock); launchers
  * and executors read the SoC and caps.
@@ -17,6 +21,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../services/devmem.h"
 #include "core.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
@@ -68,7 +73,6 @@ aclError device_open(struct device *d)
         return ACL_SUCCESS;
     d->soc = soc_configured();
     d->mem_total = config_u64_or(CFG_DEVICE_MEMORY, d->soc->memory_bytes);
-    store_relaxed(&d->mem_used, 0);
     d->stream_ids = acl_calloc(d->soc->max_streams, 1);
     if (d->stream_ids == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -93,6 +97,7 @@ void device_close(struct device *d)
     if (!d->open)
         return;
     engine_stop(d);
+    devmem_release_charged_to(&d->mem_used);
     acl_free(d->stream_ids);
     d->stream_ids = NULL;
     d->open = false;

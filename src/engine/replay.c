@@ -19,12 +19,14 @@
  * on, so that its edges are all recorded and nothing waits forever.
  *
  * Threads: executors (workers, synchronising hosts). Locks: none held while
- * a task runs; the model's run counters take m->lock (model.c).
+ * a task runs; the model's run counters take m->lock (model.c); a switch
+ * reads its operands under devmem's mem_lock.
  */
 #include <string.h>
 
 #include "../core/model.h"
 #include "../core/profhook.h"
+#include "../services/devmem.h"
 #include "../services/profsub.h"
 #include "engine_int.h"
 
@@ -116,28 +118,32 @@ enum run_result replay_model_run(struct executor *x, struct stream *s, struct ta
     return RUN_DONE;
 }
 
-/* *left cond *right, read from device memory as the switch's type says. */
-static bool switch_holds(const struct task *t)
+/* *left cond *right, read from device memory as the switch's type says.
+ * The operands were device memory when recorded, but may have been freed
+ * since: they are read only while devmem vouches for them (false if not). */
+static bool switch_read(const struct task *t, bool *holds)
 {
     int64_t l, r;
     if (t->u.ctl.type == ACL_RT_SWITCH_INT64) {
-        memcpy(&l, t->u.ctl.left, sizeof(l));
-        memcpy(&r, t->u.ctl.right, sizeof(r));
+        if (!devmem_read_device(t->u.ctl.left, &l, sizeof(l)) || !devmem_read_device(t->u.ctl.right, &r, sizeof(r)))
+            return false;
     } else {
         int32_t l32, r32;
-        memcpy(&l32, t->u.ctl.left, sizeof(l32));
-        memcpy(&r32, t->u.ctl.right, sizeof(r32));
+        if (!devmem_read_device(t->u.ctl.left, &l32, sizeof(l32)) ||
+            !devmem_read_device(t->u.ctl.right, &r32, sizeof(r32)))
+            return false;
         l = l32;
         r = r32;
     }
     switch (t->u.ctl.cond) {
-    case ACL_RT_EQUAL: return l == r;
-    case ACL_RT_NOT_EQUAL: return l != r;
-    case ACL_RT_GREATER: return l > r;
-    case ACL_RT_GREATER_OR_EQUAL: return l >= r;
-    case ACL_RT_LESS: return l < r;
-    default: return l <= r;
+    case ACL_RT_EQUAL: *holds = l == r; break;
+    case ACL_RT_NOT_EQUAL: *holds = l != r; break;
+    case ACL_RT_GREATER: *holds = l > r; break;
+    case ACL_RT_GREATER_OR_EQUAL: *holds = l >= r; break;
+    case ACL_RT_LESS: *holds = l < r; break;
+    default: *holds = l <= r; break;
     }
+    return true;
 }
 
 uint64_t replay_event_gen(const struct task *rt, uint64_t run)
@@ -157,8 +163,15 @@ enum run_result replay_activate(struct executor *x, struct stream *s, struct tas
 enum run_result replay_switch(struct executor *x, struct stream *s, struct task *rt, const struct in_run *in,
                               aclError *err)
 {
-    (void)x, (void)s, (void)err;
-    if (!switch_holds(rt))
+    bool holds = false;
+    (void)x, (void)s;
+    if (!switch_read(rt, &holds)) { /* freed since it was recorded: the run fails, the lane goes on */
+        LOGE("model %u: a switch's operands (%p, %p) are no longer device memory", in->m->hdr.index,
+             rt->u.ctl.left, rt->u.ctl.right);
+        *err = ACL_ERROR_RT_MODEL_EXECUTE;
+        return RUN_DONE;
+    }
+    if (!holds)
         return RUN_DONE;
     model_activate(in->m, rt->u.ctl.target, in->run);
     return RUN_LANE_ENDS; /* the rest of this lane is skipped */

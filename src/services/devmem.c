@@ -10,10 +10,17 @@
  * to 32 bytes plus 32 bytes of padding.
  *
  * The budget is the device's counter of bytes in use, which the caller
- * hands in (devmem knows no device).
+ * hands in (devmem knows no device). The counter is only ever the sum of
+ * its live blocks' charges: a charge is added only when it fits, and a
+ * device's close frees its blocks (devmem_release_charged_to), as the
+ * driver's close of device memory does, so no later free can take away
+ * what was never there.
  *
- * Threads: any host thread; executors never call in. Locks: mem_lock
- * (rank: lockrank.h).
+ * Every rounding and padding is checked for wrapping before it is done: a
+ * size too large to round is refused, never turned into a small block.
+ *
+ * Threads: any host thread; executors read switch operands
+ * (devmem_read_device). Locks: mem_lock (rank: lockrank.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +32,7 @@
 struct region {
     uintptr_t base;
     size_t size;         /* what the caller asked for */
+    size_t usable;       /* what the caller may touch: size + the padding, or the host rounding */
     size_t charged;      /* what counts against the budget */
     _Atomic uint64_t *used; /* the device's bytes in use; NULL for host memory */
 };
@@ -67,28 +75,55 @@ static bool insert_region(struct region r)
     return true;
 }
 
-size_t devmem_charge(size_t size) { return ((size + 31) & ~(size_t)31) + 32; }
+/* *out = n rounded up to a multiple of to (a power of two); false if that
+ * does not fit a size_t. */
+static bool round_up(size_t n, size_t to, size_t *out)
+{
+    if (n > SIZE_MAX - (to - 1))
+        return false;
+    *out = (n + (to - 1)) & ~(to - 1);
+    return true;
+}
+
+size_t devmem_charge(size_t size)
+{
+    size_t rounded;
+    if (size > DEVMEM_MAX_DEVICE_SIZE || !round_up(size, 32, &rounded))
+        return SIZE_MAX;
+    return rounded + 32;
+}
+
+/* Adds charged to *used_bytes if the sum stays within total. Relaxed:
+ * mem_used is a budget counter; the compare-exchange makes two racing
+ * allocations see each other's charge, and nothing else is published
+ * through it. */
+static bool take_budget(_Atomic uint64_t *used_bytes, uint64_t total, size_t charged)
+{
+    uint64_t used = load_relaxed(used_bytes);
+    do {
+        if (charged > total || used > total - charged)
+            return false;
+    } while (!cas_weak_relaxed(used_bytes, &used, used + charged));
+    return true;
+}
 
 aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size, void **out)
 {
-    size_t charged = devmem_charge(size);
-    /* Relaxed: mem_used is a budget counter; the fetch_add itself makes two
-     * racing allocations see each other's charge, and nothing else is
-     * published through it. */
-    uint64_t used = fetch_add_relaxed(used_bytes, charged);
+    size_t charged = devmem_charge(size), backed;
     void *p;
 
-    if (used + charged > total || charged < size) {
-        fetch_sub_relaxed(used_bytes, charged);
+    if (size == 0 || size > DEVMEM_MAX_DEVICE_SIZE)
+        return ACL_ERROR_INVALID_PARAM;
+    if (!round_up(charged, 64, &backed) || !take_budget(used_bytes, total, charged))
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    }
-    p = acl_aligned_alloc(64, (charged + 63) & ~(size_t)63);
+    p = acl_aligned_alloc(64, backed);
     if (p == NULL) {
         fetch_sub_relaxed(used_bytes, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_lock(&mem_lock);
-    if (!insert_region((struct region){(uintptr_t)p, size, charged, used_bytes})) {
+    /* The spec's 32-byte padding is usable slack, as on the device. */
+    if (!insert_region((struct region){(uintptr_t)p, size, size + 32, charged, used_bytes})) {
         plat_mutex_unlock(&mem_lock);
         acl_free(p);
         fetch_sub_relaxed(used_bytes, charged);
@@ -99,16 +134,28 @@ aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size,
     return ACL_SUCCESS;
 }
 
+/* Pinned host memory: the reference rounds it to 32 bytes, which the
+ * caller may touch; the block is that rounded up to 64 (its alignment). A
+ * size whose rounding wraps is refused as the reference's driver refuses
+ * the 0 bytes it would ask for; one too large to back is out of memory
+ * (above PTRDIFF_MAX without asking the allocator, which sanitizers abort). */
 aclError devmem_alloc_host(size_t size, void **out)
 {
-    void *p = acl_aligned_alloc(64, (size + 63) & ~(size_t)63);
+    size_t usable, backed;
+    void *p;
+
+    if (size == 0 || !round_up(size, 32, &usable))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    if (!round_up(usable, 64, &backed) || backed > PTRDIFF_MAX) /* no object is larger */
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    p = acl_aligned_alloc(64, backed);
     if (p == NULL)
-        return ACL_ERROR_BAD_ALLOC;
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
     plat_mutex_lock(&mem_lock);
-    if (!insert_region((struct region){(uintptr_t)p, size, 0, NULL})) {
+    if (!insert_region((struct region){(uintptr_t)p, size, usable, 0, NULL})) {
         plat_mutex_unlock(&mem_lock);
         acl_free(p);
-        return ACL_ERROR_BAD_ALLOC;
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_unlock(&mem_lock);
     *out = p;
@@ -137,24 +184,55 @@ bool devmem_free(void *p, bool device)
     return true;
 }
 
+/* Called with mem_lock held: what [a, a+len) is. */
+static enum mem_kind classify_locked(uintptr_t a, size_t len)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    size_t at = upper_bound(a);
+    if (at == 0)
+        return MEM_UNKNOWN;
+    struct region *r = &regions[at - 1];
+    if (a < r->base || a - r->base >= r->usable)
+        return MEM_UNKNOWN;
+    if (len > r->usable - (a - r->base))
+        return MEM_OVERRUN;
+    return r->used != NULL ? MEM_DEVICE : MEM_HOST_PINNED;
+}
+
 enum mem_kind devmem_classify(const void *p, size_t len)
 {
-    uintptr_t a = (uintptr_t)p;
-    size_t at;
-    enum mem_kind kind = MEM_UNKNOWN;
-
+    enum mem_kind kind;
     plat_mutex_lock(&mem_lock);
-    at = upper_bound(a);
-    if (at > 0) {
-        struct region *r = &regions[at - 1];
-        if (a >= r->base && a - r->base < r->size + 32) {
-            /* The spec's 32-byte padding is usable slack, as on the device. */
-            bool fits = len <= r->size + 32 - (a - r->base);
-            kind = !fits ? MEM_OVERRUN : r->used != NULL ? MEM_DEVICE : MEM_HOST_PINNED;
-        }
-    }
+    kind = classify_locked((uintptr_t)p, len);
     plat_mutex_unlock(&mem_lock);
     return kind;
+}
+
+bool devmem_read_device(const void *p, void *out, size_t len)
+{
+    bool ok;
+    plat_mutex_lock(&mem_lock);
+    ok = classify_locked((uintptr_t)p, len) == MEM_DEVICE;
+    if (ok)
+        memcpy(out, p, len);
+    plat_mutex_unlock(&mem_lock);
+    return ok;
+}
+
+void devmem_release_charged_to(_Atomic uint64_t *used)
+{
+    size_t kept = 0;
+    plat_mutex_lock(&mem_lock);
+    for (size_t i = 0; i < nregions; i++) {
+        if (regions[i].used != used) {
+            regions[kept++] = regions[i];
+            continue;
+        }
+        fetch_sub_relaxed(used, regions[i].charged);
+        acl_free((void *)regions[i].base);
+    }
+    nregions = kept;
+    plat_mutex_unlock(&mem_lock);
 }
 
 /* Called at aclFinalize: frees everything still allocated. */
