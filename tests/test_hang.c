@@ -4,6 +4,7 @@
  * which event recorded on which stream, and what holds that one up.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -227,5 +228,147 @@ TEST(hang, timed_out_wait_logs_the_chain)
     ASSERT_OK(aclrtDestroyStream(p.rec));
     ASSERT_OK(aclrtDestroyEvent(p.e));
     ASSERT_OK(aclrtDestroyStream(p.waiter));
+    t_teardown();
+}
+
+/* ---- teardown never waits forever (issue 17, bug 2) ------------------------------------------ */
+
+/* A stream parked behind a stopped stream: destroying it drops its work
+ * (which can never run) and says why, instead of waiting forever. */
+TEST(hang, destroy_drops_work_stuck_behind_a_stopped_stream)
+{
+    static struct stuck_pair p;
+    t_setup();
+    stuck_pair_open(&p);
+    (void)aclGetRecentErrMsg();
+    ASSERT_OK(aclrtDestroyStream(p.waiter));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which was stopped by aclrtStreamStop");
+    ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped, not run */
+    ASSERT_OK(aclrtDestroyStream(p.rec));
+    ASSERT_OK(aclrtDestroyEvent(p.e));
+    t_teardown();
+}
+
+/* An event recorded on a PERSISTENT stream is recorded only when a model
+ * runs it: a stream waiting on it is dropped by destroy, reset and
+ * finalize alike. */
+static void persistent_wait(aclrtStream *p, aclrtStream *w, aclrtEvent *e)
+{
+    ASSERT_OK(aclrtCreateStreamWithConfig(p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStream(w));
+    ASSERT_OK(aclrtCreateEvent(e));
+    ASSERT_OK(aclrtRecordEvent(*e, *p));
+    ASSERT_OK(aclrtStreamWaitEvent(*w, *e));
+    t_launch_log(1, *w);
+}
+
+TEST(hang, destroy_drops_a_wait_on_a_persistent_stream)
+{
+    aclrtStream p = NULL, w = NULL;
+    aclrtEvent e = NULL;
+    setenv("ACLCPU_HANG_TIMEOUT_MS", "100", 1);
+    t_setup();
+    persistent_wait(&p, &w, &e);
+    ASSERT_RC(aclrtSynchronizeStream(w), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_OK(aclrtDestroyStream(w));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which is PERSISTENT");
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+TEST(hang, reset_device_drops_stuck_work)
+{
+    aclrtStream p = NULL, w = NULL, w2 = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&w2)); /* made first, so reset meets it stuck */
+    persistent_wait(&p, &w, &e);
+    ASSERT_OK(aclrtStreamWaitEvent(w2, e));
+    t_launch_log(2, w2);
+    (void)aclGetRecentErrMsg();
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which is PERSISTENT");
+    ASSERT_OK(aclFinalize());
+}
+
+TEST(hang, finalize_drops_stuck_work)
+{
+    static struct stuck_pair p;
+    aclrtStream w0 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&w0)); /* made first, so finalize meets it stuck */
+    stuck_pair_open(&p);
+    ASSERT_OK(aclrtStreamWaitEvent(w0, p.e));
+    (void)aclGetRecentErrMsg();
+    ASSERT_OK(aclFinalize());
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which was stopped by aclrtStreamStop");
+}
+
+TEST(hang, destroy_drops_a_notify_cycle)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtNotify n1 = NULL, n2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateNotify(&n1, 0));
+    ASSERT_OK(aclrtCreateNotify(&n2, 0));
+    ASSERT_OK(aclrtWaitAndResetNotify(n2, s1, 0));
+    ASSERT_OK(aclrtRecordNotify(n1, s1));
+    ASSERT_OK(aclrtWaitAndResetNotify(n1, s2, 0));
+    ASSERT_OK(aclrtRecordNotify(n2, s2));
+    ASSERT_OK(aclrtDestroyStream(s1)); /* not forced: gives up on the cycle */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "a cycle of waits");
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s2, 10000)); /* s1's record was completed as dropped */
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyNotify(n1));
+    ASSERT_OK(aclrtDestroyNotify(n2));
+    t_teardown();
+}
+
+struct late_open {
+    _Atomic int *open;
+    uint64_t after_ns;
+};
+
+static void *open_later(void *arg)
+{
+    struct late_open *o = arg;
+    uint64_t at = t_now_ns() + o->after_ns;
+    while (t_now_ns() < at)
+        sched_yield();
+    atomic_store(o->open, 1);
+    return NULL;
+}
+
+/* The boundary: work held up by a stream that is running (slow, not stuck)
+ * is waited for, even well past the time a stuck chain is given. */
+TEST(hang, destroy_waits_for_slow_work)
+{
+    static struct t_gate g;
+    static struct late_open o;
+    aclrtStream rec = NULL, w = NULL;
+    aclrtEvent e = NULL;
+    pthread_t th;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    ASSERT_OK(aclrtCreateStream(&rec));
+    ASSERT_OK(aclrtCreateStream(&w));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, rec);
+    ASSERT_OK(aclrtRecordEvent(e, rec));
+    ASSERT_OK(aclrtStreamWaitEvent(w, e));
+    t_launch_log(1, w);
+    ASSERT(t_wait_flag(&g.started, 1));
+    o.open = &g.open;
+    o.after_ns = 600000000u; /* three times the stuck verdict's grace */
+    ASSERT_EQ(pthread_create(&th, NULL, open_later, &o), 0);
+    ASSERT_OK(aclrtDestroyStream(w));
+    ASSERT_EQ(atomic_load(&t_log_n), 1); /* it ran: destroy waited */
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(aclrtDestroyStream(rec));
+    ASSERT_OK(aclrtDestroyEvent(e));
     t_teardown();
 }

@@ -793,3 +793,198 @@ TEST(model, switch_with_freed_operands_fails_the_run)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* ---- runs that can never start, and runs that fail as a whole (issue 17) ------------------- */
+
+/* aclmdlRIExecuteAsync on a PERSISTENT stream is accepted, as the reference
+ * does, and the run never starts (the stream's tasks run only in its own
+ * model): destroy drops it, says why, and returns. */
+TEST(model, destroy_drops_a_run_that_can_never_start)
+{
+    static struct one_lane o;
+    aclrtStream p;
+    t_setup();
+    one_lane_build(&o);
+    p = persistent_stream();
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, p));
+    (void)aclGetRecentErrMsg();
+    ASSERT_OK(aclmdlRIDestroy(o.m));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "can never start");
+    ASSERT_EQ(o.x[0], 0);
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyStream(o.s));
+    ASSERT_OK(aclrtDestroyStream(o.exec));
+    ASSERT_OK(aclrtFree(o.x));
+    t_teardown();
+}
+
+/* The same through device reset (contexts end their models first). */
+TEST(model, reset_drops_a_run_that_can_never_start)
+{
+    static struct one_lane o;
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, persistent_stream()));
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec)); /* waits for the first: dropped in turn */
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclmdlRIDestroy(o.m), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclFinalize());
+}
+
+struct destroy_call {
+    aclrtContext ctx;
+    aclmdlRI m;
+    _Atomic int rc, done;
+};
+
+static void *destroy_model(void *arg)
+{
+    struct destroy_call *c = arg;
+    if (aclrtSetCurrentContext(c->ctx) == ACL_SUCCESS)
+        atomic_store(&c->rc, aclmdlRIDestroy(c->m));
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+/* A destroy waiting for a run that is slow (not stuck) waits for it, and
+ * holds no global lock meanwhile: another thread's capture goes on. */
+TEST(model, destroy_waits_for_a_slow_run_without_the_capture_lock)
+{
+    static struct t_gate g;
+    static struct destroy_call c;
+    aclrtStream s, exec, cap;
+    aclmdlRI m = NULL, m2 = NULL;
+    int64_t *x;
+    pthread_t th;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    memset(&c, 0, sizeof(c));
+    x = t_dev_i64(1);
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtCreateStream(&cap));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_gate(&g, s);
+    t_launch_add(x, 1, s);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.m = m;
+    ASSERT_EQ(pthread_create(&th, NULL, destroy_model, &c), 0);
+    /* Capture calls take the capture lock: they return while the destroy
+     * still waits for the gated run. */
+    ASSERT_OK(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    t_launch_add(x, 100, cap);
+    ASSERT_OK(aclmdlRICaptureEnd(cap, &m2));
+    ASSERT_EQ(atomic_load(&c.done), 0);
+    ASSERT_EQ(atomic_load(&g.finished), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_EQ(x[0], 1); /* the slow run finished: destroy waited for it */
+    ASSERT_OK(aclmdlRIDestroy(m2));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtDestroyStream(cap));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* Issue 19: a run dropped by aclrtStreamAbort before it started is
+ * skipped, so the model's next run does not wait for it. */
+TEST(model, run_dropped_by_abort_before_it_starts_is_skipped)
+{
+    static struct one_lane o;
+    static struct t_gate g;
+    aclrtStream gated, exec2;
+    aclrtEvent e = NULL;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStream(&gated));
+    ASSERT_OK(aclrtCreateStream(&exec2));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, gated);
+    ASSERT_OK(aclrtRecordEvent(e, gated));
+    ASSERT_OK(aclrtStreamWaitEvent(o.exec, e));
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec)); /* run 1: behind the wait */
+    ASSERT_OK(aclrtStreamAbort(o.exec));           /* dropped before it started */
+    for (int i = 0; i < 2; i++) {                  /* runs 2 and 3 (a second occurrence) */
+        ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec2));
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(exec2, 10000));
+    }
+    ASSERT_EQ(o.x[0], 4);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(gated));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(gated));
+    ASSERT_OK(aclrtDestroyStream(exec2));
+    one_lane_free(&o);
+    t_teardown();
+}
+
+/* Two HEAD lanes; lane 1 (s1) waits on an event that lane 2 (s2) records:
+ * x[1] += 1 on s2, then record; x[0] += 1 on s1 after the wait. */
+static aclmdlRI cross_lanes(aclrtStream s1, aclrtStream s2, aclrtEvent e, int64_t *x)
+{
+    aclmdlRI m = NULL;
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_add(&x[1], 1, s2);
+    ASSERT_OK(aclrtRecordEvent(e, s2));
+    ASSERT_OK(aclrtStreamWaitEvent(s1, e));
+    t_launch_add(&x[0], 1, s1);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    return m;
+}
+
+/* A lane that cannot start (no memory for its task, injected) fails the
+ * whole run: the other lane, waiting on its record, ends too, the run
+ * reports the error, and later runs go on as usual. */
+TEST(model, lane_start_failure_fails_the_whole_run)
+{
+    aclrtStream s1, s2, exec;
+    aclrtEvent e = NULL;
+    aclmdlRI m;
+    int64_t *x;
+    int failed = 0;
+    setenv("ACLCPU_FAULT_LANE_START", "1", 1); /* the first lane start: lane 2 of run 1 */
+    t_setup();
+    x = t_dev_i64(2);
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    m = cross_lanes(s1, s2, e, x);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(exec, 10000), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_EQ(x[0], 0); /* lane 1 stopped: its kernel did not run */
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(exec, 10000));
+    ASSERT_EQ(x[0], 1);
+    ASSERT_EQ(x[1], 1);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    /* A second occurrence, later in the runs (which lane start is the
+     * third depends on whether lane 1 had to park): one run fails, no
+     * run hangs, and destroy returns. */
+    setenv("ACLCPU_FAULT_LANE_START", "3", 1);
+    m = cross_lanes(s1, s2, e, x);
+    for (int i = 0; i < 4; i++) {
+        aclError rc;
+        ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+        rc = aclrtSynchronizeStreamWithTimeout(exec, 10000);
+        ASSERT(rc == ACL_SUCCESS || rc == ACL_ERROR_RT_MEMORY_ALLOCATION);
+        failed += rc != ACL_SUCCESS;
+    }
+    ASSERT_EQ(failed, 1);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}

@@ -11,7 +11,9 @@
  * the last lane to end completes it, which is record number `run` of the
  * model's done event. Runs that were dropped before they started (their
  * stream was aborted) are skipped in order, so the done event always
- * counts runs ended in order.
+ * counts runs ended in order. A destroy waits for the runs with no global
+ * lock held, and drops runs that can never start (queued on a stream that
+ * is stuck: hang.c's verdict), so teardown always returns.
  *
  * Threads: host threads (API), executors (run start/end, lane ends).
  * Locks: capture_lock guards lanes, edges and every state change of a model
@@ -183,17 +185,76 @@ static void lane_free(struct model *m, struct lane *l)
     acl_free(l);
 }
 
-/* Waits for every run issued so far to end (it may run on other threads). */
+/* True when s has no owner (so its queue stands still under its lock) and
+ * holds a run of m that has not started. */
+static bool holds_unstarted_run(struct stream *s, const struct model *m)
+{
+    bool found = false;
+    plat_spin_lock(&s->lock);
+    int state = load_relaxed(&s->state);
+    if (state == STREAM_IDLE || state == STREAM_PARKED) {
+        for (struct task *t = squeue_next(s); t != NULL && !found; t = task_next(t))
+            found = t->kind == TASK_MODEL_RUN && t->u.model.m == m && t->u.model.phase == 0;
+    }
+    plat_spin_unlock(&s->lock);
+    return found;
+}
+
+/* Drops the work of each stream of m's context that holds a run of m which
+ * can never start (the stream is PERSISTENT, stopped, or waits down a chain
+ * that cannot move: hang.c), so the run is skipped; reports what it
+ * dropped. True when it dropped something. */
+static bool drop_runs_that_cannot_start(struct model *m)
+{
+    void **handles;
+    size_t n = 0;
+    bool dropped = false;
+    struct stream **list = stream_list_of(m->ctx, &handles, &n);
+    if (list == NULL)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char why[640];
+        struct stream *s = list[i];
+        if (!obj_same(&s->hdr, handles[i]) || !holds_unstarted_run(s, m) || !engine_explain(s, true, why, sizeof(why)))
+            continue;
+        engine_discard_stream(s);
+        (void)acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                       "destroying model %u: dropped the work of stream %d, which holds a run of it that can never "
+                       "start: %s", m->hdr.index, load_relaxed(&s->id), why);
+        dropped = true;
+    }
+    acl_free(list);
+    return dropped;
+}
+
+/* A teardown looks at the runs this often, and drops those that cannot
+ * start once nothing moved for RUNS_GRACE_NS (as engine_wait_teardown). */
+#define RUNS_LOOK_NS 20000000ull
+#define RUNS_GRACE_NS 200000000ull
+
+/* Waits for every run issued so far to end (it may run on other threads),
+ * with no global lock held; runs that can never start are dropped. */
 static void wait_for_runs(struct model *m)
 {
-    engine_sync_event(m->done, obj_handle(&m->done->hdr), 0);
+    uint64_t since = plat_now_ns(), last = event_done_gen(m->done);
+    while (engine_sync_event(m->done, obj_handle(&m->done->hdr), plat_now_ns() + RUNS_LOOK_NS) != SYNC_DONE) {
+        uint64_t now = plat_now_ns(), done = event_done_gen(m->done);
+        if (done != last) {
+            last = done;
+            since = now;
+        } else if (now - since >= RUNS_GRACE_NS) {
+            (void)drop_runs_that_cannot_start(m);
+            since = now;
+        }
+    }
     /* The run tasks are at their end (the runs ended); let them finish.
      * Acquire: pairs with task_release's decrement (see model->run_tasks). */
     while (load_acquire(&m->run_tasks) != 0)
         plat_thread_yield();
 }
 
-/* Called with capture_lock held, m's handle already killed. */
+/* Called with capture_lock held, m's handle already killed and its runs
+ * ended (wait_for_runs, called without the lock). */
 static void model_free_locked(struct model *m)
 {
     PLAT_ASSERT_HELD(&capture_lock_);
@@ -204,7 +265,6 @@ static void model_free_locked(struct model *m)
         store_relaxed(&m->subscribed, false);
     }
     struct list *pos;
-    wait_for_runs(m);
     for (uint32_t i = 0; i < m->nlanes; i++)
         lane_free(m, m->lanes[i]);
     acl_free(m->lanes);
@@ -260,7 +320,10 @@ aclError model_destroy(struct model *m, const void *handle)
         capture_leave();
         return ACL_ERROR_RT_INVALID_HANDLE;
     }
-    obj_kill(&m->hdr);
+    obj_kill(&m->hdr); /* ours to free from here on: nobody else finds it */
+    capture_leave();
+    wait_for_runs(m); /* without capture_lock: other threads' capture calls go on */
+    capture_enter();
     model_free_locked(m);
     capture_leave();
     return ACL_SUCCESS;
@@ -270,6 +333,7 @@ void model_destroy_all(struct context *ctx)
 {
     for (;;) {
         struct model *m = NULL;
+        bool mine;
         plat_mutex_lock(&ctx->lock);
         if (!list_empty(&ctx->models))
             m = ACLCPU_CONTAINER_OF(ctx->models.next, struct model, ctx_link);
@@ -277,8 +341,16 @@ void model_destroy_all(struct context *ctx)
         if (m == NULL)
             return;
         capture_enter();
-        if (load_relaxed(&m->hdr.live))
+        mine = load_relaxed(&m->hdr.live);
+        if (mine)
             obj_kill(&m->hdr);
+        capture_leave();
+        if (!mine) { /* aclmdlRIDestroy on another thread frees it: let it */
+            plat_thread_yield();
+            continue;
+        }
+        wait_for_runs(m);
+        capture_enter();
         model_free_locked(m);
         capture_leave();
     }
@@ -350,6 +422,7 @@ aclError model_finish(struct model *m)
     plat_mutex_lock(&m->lock);
     m->state = MODEL_READY;
     plat_mutex_unlock(&m->lock);
+    store_relaxed(&m->fault_lane_start, (uint32_t)config_u64(CFG_FAULT_LANE_START));
     return ACL_SUCCESS;
 }
 
@@ -435,14 +508,22 @@ bool model_busy(struct model *m)
     return busy;
 }
 
-/* A destroyed stream leaves the lanes it fed (they keep their tasks). */
+/* A destroyed stream leaves the lanes it fed (they keep their tasks), and
+ * drops a task-group update it was collecting. */
 void model_stream_gone(struct stream *s)
 {
+    struct task_update *u;
     struct lane *l;
     bool in_model;
     plat_spin_lock(&s->lock);
     in_model = s->model != NULL || s->last_lane != NULL || s->rec_lane != NULL;
+    u = s->update; /* an update begun and never ended dies with its stream */
+    s->update = NULL;
     plat_spin_unlock(&s->lock);
+    if (u != NULL) {
+        drop_tasks(u->first);
+        acl_free(u);
+    }
     if (!in_model)
         return;
     capture_enter();
@@ -501,7 +582,7 @@ static void run_ended(struct model *m, uint64_t run)
     uint64_t through;
     int err = load_relaxed(&m->run_error);
     plat_mutex_lock(&m->lock);
-    if (load_relaxed(&m->aborted_run) == run)
+    if (load_relaxed(&m->aborted_run) == run && load_relaxed(&m->failed_run) != run)
         err = ACL_ERROR_RT_MODEL_ABORT_NORMAL;
     m->errors[run % MODEL_ERROR_RING] = err;
     through = advance_locked(m, run);
@@ -579,4 +660,15 @@ void model_note_error(struct model *m, aclError err)
     while ((cur == ACL_SUCCESS || (acl_is_overflow(cur) && !acl_is_overflow(err))) &&
            !cas_weak_relaxed(&m->run_error, &cur, err))
         ;
+}
+
+void model_fail_run(struct model *m, uint64_t run)
+{
+    uint64_t now = plat_now_ns();
+    /* Relaxed: requests that lanes poll before each task (replay.c); the
+     * edges reached below release any lane parked meanwhile. */
+    store_relaxed(&m->failed_run, run);
+    store_relaxed(&m->aborted_run, run);
+    for (uint32_t i = 0; i < m->nedges; i++)
+        event_reach(m->edges[i], run, now);
 }

@@ -102,6 +102,10 @@ struct model {
      * runners without the model lock (see replay.c). */
     _Atomic uint32_t lanes_running;
     _Atomic uint64_t aborted_run;     /* aclmdlRIAbort: the run being stopped */
+    _Atomic uint64_t failed_run;      /* a run that failed as a whole (a lane could not start) */
+    /* ACLCPU_FAULT_LANE_START, read at build end: the lane start that
+     * fails as out of memory (counts down; 0: none). */
+    _Atomic uint32_t fault_lane_start;
     _Atomic int run_error;            /* first failure of the current run */
     /* TASK_MODEL_RUNs that still exist (they read the model until they are
      * released); destroy waits for none. Release on the decrement pairs
@@ -210,6 +214,10 @@ void model_lane_finished(struct model *m, uint64_t run);
 void model_skip_run(struct model *m, uint64_t run);
 aclError model_run_result(struct model *m, uint64_t run);
 void model_note_error(struct model *m, aclError err);
+/* run cannot go on as a whole (a lane could not start): its lanes stop at
+ * their next task and every edge of m is reached for run, so no lane waits
+ * on a record that will not come; the run ends with the error noted. */
+void model_fail_run(struct model *m, uint64_t run);
 /* A lane is activated (aclrtActiveStream/aclrtSwitchStream) in run `run`. */
 void model_activate(struct model *m, struct lane *l, uint64_t run);
 

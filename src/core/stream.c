@@ -13,7 +13,8 @@
  * message after the unlock. stream_commit is the one place a task joins a
  * stream. Queueing a task on an idle stream puts the stream in its
  * engine's ready set (engine_stream_kick). Records come from a per-thread
- * cache (task.c).
+ * cache (task.c). A destroy waits for the stream's work unless it is stuck
+ * (wait_or_drop): then it drops it and reports the wait-for chain.
  *
  * Threads: any host thread (launch, create, destroy); executors take and
  * complete tasks (engine/complete.c). Locks: stream->lock, cb_lock (ranks:
@@ -90,9 +91,27 @@ aclError stream_create_internal(struct context *ctx, uint32_t priority, struct s
     return create(ctx, priority, 0, false, true, out);
 }
 
+/* A destroy waits for the stream's work, unless it can never finish (it
+ * waits, directly or down a chain, on a stopped or PERSISTENT stream, or in
+ * a cycle of waits): then it is dropped, with the chain reported in the log
+ * and in aclGetRecentErrMsg, as a device would never return. */
+static void wait_or_drop(struct stream *s)
+{
+    char why[640];
+    uint64_t left;
+    if (engine_wait_teardown(s, why, sizeof(why)))
+        return;
+    plat_spin_lock(&s->lock);
+    left = s->issued - load_relaxed(&s->done);
+    plat_spin_unlock(&s->lock);
+    engine_discard_stream(s);
+    (void)acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   "destroying stream %d: dropped its %llu unfinished task(s), which can never run: %s",
+                   load_relaxed(&s->id), (unsigned long long)left, why);
+}
+
 aclError stream_destroy(struct stream *s, const void *handle, bool force)
 {
-    aclError unreported;
     bool mine;
 
     if (!s->internal)
@@ -114,7 +133,7 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (force || (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) || load_relaxed(&s->stopped))
         engine_discard_stream(s);
     else
-        (void)engine_wait_stream(s, NULL, 0, 0, &unreported); /* its task errors die with it */
+        wait_or_drop(s); /* its task errors die with it */
     engine_wait_unowned(s);
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);

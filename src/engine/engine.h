@@ -99,6 +99,11 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
                                     aclError *task_err);
 
 void engine_stream_killed(struct stream *s);
+/* Teardown's wait for s's work (destroy, reset, finalize): as an untimed
+ * sync, but false, with the wait-for chain in why, once the work is stuck
+ * (no progress, and the chain cannot move by itself: hang.c). The caller
+ * then discards it. */
+bool engine_wait_teardown(struct stream *s, char *why, size_t cap);
 /* True when every task issued to s so far has completed. */
 bool engine_stream_idle(struct stream *s);
 /* Waits for the newest record of ev issued so far (SYNC_DONE, SYNC_TIMED_OUT

@@ -168,6 +168,9 @@ bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap)
         if (h.stuck || h.next == NULL)
             return h.stuck;
         s = (struct stream *)obj_resolve(h.next, OBJ_STREAM);
+        for (unsigned i = 0; s == NULL && i < hops; i++)
+            if ((uint32_t)(uintptr_t)h.next == seen[i]->hdr.index)
+                s = seen[i]; /* its slot: the one being destroyed, in a cycle */
         if (s == NULL) {
             put(&c, "a stream destroyed since");
             return false;

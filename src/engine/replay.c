@@ -16,7 +16,9 @@
  * number as their generation. aclrtActiveStream and a true aclrtSwitchStream
  * start another lane (a switch also ends the current one). A failing kernel
  * fails the run (its first failure is the run's result) but the run goes
- * on, so that its edges are all recorded and nothing waits forever.
+ * on, so that its edges are all recorded and nothing waits forever. A lane
+ * that cannot start (no memory for its task) fails the run as a whole
+ * (model_fail_run): the other lanes stop, and the edges are reached.
  *
  * Threads: executors (workers, synchronising hosts). Locks: none held while
  * a task runs; the model's run counters take m->lock (model.c); a switch
@@ -30,15 +32,29 @@
 #include "../services/profsub.h"
 #include "engine_int.h"
 
+/* A lane's task record; ACLCPU_FAULT_LANE_START makes the Nth of m's fail,
+ * to test that path. Relaxed: a countdown, nothing to publish. */
+static struct task *lane_task_alloc(struct model *m)
+{
+    uint32_t n = load_relaxed(&m->fault_lane_start);
+    while (ACLCPU_UNLIKELY(n != 0) && !cas_weak_relaxed(&m->fault_lane_start, &n, n - 1))
+        ;
+    return n == 1 ? NULL : task_alloc();
+}
+
 /* Pushes lane l's part of run onto its runner, to play from `from`
  * (prof_last: the profile entry of the lane's task before it, if any). */
 static void start_lane_at(struct lane *l, uint64_t run, struct task *from, uint32_t prof_last)
 {
-    struct task *t = task_alloc();
-    if (t == NULL) { /* no memory for the lane's part: end it, so the run ends */
-        LOGE("model %u: out of memory starting lane %u of run %llu", l->m->hdr.index, l->index,
+    struct task *t = lane_task_alloc(l->m);
+    if (t == NULL) {
+        /* No memory for the lane's part: the run fails as a whole (its
+         * other lanes may wait on this one's records), then this lane
+         * ends, so the run ends. */
+        LOGE("model %u: out of memory starting lane %u of run %llu; the run fails", l->m->hdr.index, l->index,
              (unsigned long long)run);
         model_note_error(l->m, ACL_ERROR_RT_MEMORY_ALLOCATION);
+        model_fail_run(l->m, run);
         model_lane_finished(l->m, run);
         return;
     }

@@ -16,7 +16,9 @@
  * A worker may keep an empty stream for a moment after publishing its last
  * completion (sched.c, linger), so `done` reaching `issued` does not mean
  * that the stream has no owner: a destroyer also waits for that
- * (engine_wait_unowned).
+ * (engine_wait_unowned). A teardown (destroy, reset, finalize) waits as an
+ * untimed sync does, but gives up once the work is stuck by hang.c's
+ * verdict (engine_wait_teardown): its caller then drops the work.
  *
  * Threads: any host thread. Locks: stream, event and engine locks (ranks:
  * lockrank.h).
@@ -164,6 +166,36 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
     plat_spin_unlock(&s->lock);
     *task_err = err;
     return SYNC_DONE;
+}
+
+/* A teardown looks at a wait this often, and gives up once the chain
+ * holding it up was stuck (hang.c's verdict) with no progress for
+ * TEARDOWN_GRACE_NS: a stopped or PERSISTENT stream, or a cycle of waits,
+ * does not move by itself, and a destroy must return. */
+#define TEARDOWN_LOOK_NS 20000000ull
+#define TEARDOWN_GRACE_NS 200000000ull
+
+bool engine_wait_teardown(struct stream *s, char *why, size_t cap)
+{
+    uint64_t target, last, since = plat_now_ns();
+
+    plat_spin_lock(&s->lock);
+    target = s->issued;
+    plat_spin_unlock(&s->lock);
+    last = load_relaxed(&s->done); /* relaxed: a progress hint */
+    for (;;) {
+        uint64_t now, done;
+        if (engine_wait_done(s, NULL, target, plat_now_ns() + TEARDOWN_LOOK_NS, WAIT_MAY_RUN) == SYNC_DONE)
+            return true;
+        now = plat_now_ns();
+        done = load_relaxed(&s->done);
+        if (done != last || !engine_explain(s, true, why, cap)) {
+            last = done; /* progress, or a chain that can still move: wait on */
+            since = now;
+        } else if (now - since >= TEARDOWN_GRACE_NS) {
+            return false;
+        }
+    }
 }
 
 /* Wakes every thread asleep in a wait on s so it notices s is gone (or
