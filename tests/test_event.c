@@ -927,3 +927,180 @@ TEST(event, event_cap_inference_soc)
     ASSERT_EQ(avail, 1023);
     t_teardown();
 }
+
+/* ---- records that complete out of order (issue 17, bug 1) ---------------------- */
+
+/* A wait is for one record: the newest at the call. On the device each
+ * record sets its own flag, so a later record of the same event that
+ * completes first (on another, idle stream) releases nothing; and an older
+ * record that completes late does not take the event's state back. Gates
+ * hold the records; a stream that must stay behind is synced with a short
+ * timeout, which it must hit. */
+
+enum { OOO_STREAMS = 6 };
+
+static void ooo_setup(aclrtStream s[OOO_STREAMS], aclrtEvent *e)
+{
+    setenv("ACLCPU_WORKERS", "4", 1); /* up to three gates held at once, and one to spare */
+    t_setup();
+    for (int i = 0; i < OOO_STREAMS; i++)
+        ASSERT_OK(aclrtCreateStream(&s[i]));
+    ASSERT_OK(aclrtCreateEvent(e));
+}
+
+static void ooo_teardown(aclrtStream s[OOO_STREAMS], aclrtEvent e)
+{
+    for (int i = 0; i < OOO_STREAMS; i++)
+        ASSERT_OK(aclrtSynchronizeStream(s[i]));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    for (int i = 0; i < OOO_STREAMS; i++)
+        ASSERT_OK(aclrtDestroyStream(s[i]));
+    t_teardown();
+}
+
+/* s waits on the newest record of e, then stores 1 into *done. */
+static void wait_then_store(aclrtStream s, aclrtEvent e, _Atomic int *done)
+{
+    ASSERT_OK(aclrtStreamWaitEvent(s, e));
+    launch_store(done, 1, s);
+}
+
+static void assert_still_waits(aclrtStream s, _Atomic int *done)
+{
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(done), 0);
+}
+
+static void assert_released(aclrtStream s, _Atomic int *done)
+{
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+    ASSERT_EQ(atomic_load(done), 1);
+}
+
+/* The issue's case: A on s0, record #1; s3 waits for #1, then B; record #2
+ * on idle s1 completes at once. B must not run before A ends. */
+TEST(event, later_record_on_another_stream_does_not_release_wait)
+{
+    static struct t_gate a;
+    static _Atomic int b;
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(e, s[0]));
+    wait_then_store(s[3], e, &b);
+    ASSERT_OK(aclrtRecordEvent(e, s[1]));
+    ASSERT_OK(aclrtSynchronizeStream(s[1])); /* record #2 is done */
+    assert_still_waits(s[3], &b);
+    ASSERT_EQ(atomic_load(&a.finished), 0);
+    atomic_store(&a.open, 1);
+    assert_released(s[3], &b);
+    ASSERT_EQ(atomic_load(&a.finished), 1);
+    ooo_teardown(s, e);
+}
+
+/* Two waits for record #1, and two later records (#2 on s1, #3 on a third
+ * stream s2) done first: neither wait passes. A wait issued after #3 is for
+ * #3, which is done: it passes at once although #1 is still pending. */
+TEST(event, later_records_on_two_streams_release_neither_wait)
+{
+    static struct t_gate a;
+    static _Atomic int w1, w2, w3;
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(e, s[0]));
+    wait_then_store(s[3], e, &w1);
+    wait_then_store(s[4], e, &w2);
+    ASSERT_OK(aclrtRecordEvent(e, s[1]));
+    ASSERT_OK(aclrtRecordEvent(e, s[2]));
+    ASSERT_OK(aclrtSynchronizeStream(s[1]));
+    ASSERT_OK(aclrtSynchronizeStream(s[2]));
+    wait_then_store(s[5], e, &w3);
+    assert_released(s[5], &w3);
+    assert_still_waits(s[3], &w1);
+    assert_still_waits(s[4], &w2);
+    atomic_store(&a.open, 1);
+    assert_released(s[3], &w1);
+    assert_released(s[4], &w2);
+    ooo_teardown(s, e);
+}
+
+/* Two records held by gates on s0 and s1, each with its own waiter; the
+ * second completes first: only its waiter goes, and the event reads
+ * complete (its newest record is done); then the first. */
+TEST(event, two_records_complete_out_of_order)
+{
+    static struct t_gate a, b;
+    static _Atomic int w1, w2;
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(e, s[0])); /* #1 */
+    wait_then_store(s[3], e, &w1);
+    t_launch_gate(&b, s[1]);
+    ASSERT_OK(aclrtRecordEvent(e, s[1])); /* #2 */
+    wait_then_store(s[4], e, &w2);
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    atomic_store(&b.open, 1);
+    assert_released(s[4], &w2);
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    assert_still_waits(s[3], &w1);
+    atomic_store(&a.open, 1);
+    assert_released(s[3], &w1);
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ooo_teardown(s, e);
+}
+
+/* Three records on three streams, completed in the order #3, #1, #2: each
+ * waiter goes exactly when its own record is done. */
+TEST(event, three_records_complete_out_of_order)
+{
+    static struct t_gate g[3];
+    static _Atomic int w[3];
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    for (int i = 0; i < 3; i++) {
+        t_launch_gate(&g[i], s[i]);
+        ASSERT_OK(aclrtRecordEvent(e, s[i])); /* #i+1 */
+        wait_then_store(s[3 + i], e, &w[i]);
+    }
+    atomic_store(&g[2].open, 1);
+    assert_released(s[5], &w[2]);
+    assert_still_waits(s[3], &w[0]);
+    assert_still_waits(s[4], &w[1]);
+    atomic_store(&g[0].open, 1);
+    assert_released(s[3], &w[0]);
+    assert_still_waits(s[4], &w[1]);
+    atomic_store(&g[1].open, 1);
+    assert_released(s[4], &w[1]);
+    ooo_teardown(s, e);
+}
+
+/* Record #1 (held) finishes after #2: the event stays complete, a host
+ * sync returns at once and a new wait (for #2) passes. Were the older
+ * record to move the completed state back, the event would read not ready
+ * for good. */
+TEST(event, older_record_finishing_late_keeps_event_complete)
+{
+    static struct t_gate a;
+    static _Atomic int w;
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(e, s[0]));
+    ASSERT_OK(aclrtRecordEvent(e, s[1]));
+    ASSERT_OK(aclrtSynchronizeStream(s[1]));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    atomic_store(&a.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s[0]));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtSynchronizeEventWithTimeout(e, 1000));
+    wait_then_store(s[3], e, &w);
+    assert_released(s[3], &w);
+    ooo_teardown(s, e);
+}
