@@ -188,6 +188,10 @@ void engine_watchdog_stop(struct engine *e);
 
 /* report.c: posts a callback task to its stream's subscribed thread. */
 enum run_result report_post(struct stream *s, struct task *t);
+/* A force destroy or an abort of s (its `discard` set): drops the BLOCK
+ * callbacks and host functions posted for s that no thread has taken yet,
+ * completing the heads they held. One being run is left to finish. */
+void report_discard_stream(struct stream *s);
 
 /* replay.c: executors of the model task kinds (kinds.c dispatches to them). */
 enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
