@@ -71,8 +71,10 @@ struct kernel_run {
     uint32_t priority;
     /* Block indices are claimed with relaxed fetch_add: each index goes to
      * exactly one thread, and the kernel's writes are published by the
-     * helpers' release decrement of `helpers` (see engine_run_kernel). */
-    _Atomic uint32_t next;
+     * helpers' release decrement of `helpers` (see engine_run_kernel).
+     * 64 bits: claims past the end (and a skip's jump to it) never wrap
+     * back to block 0, whatever the block count. */
+    _Atomic uint64_t next;
     /* Helpers inside the kernel; also the futex the owner joins on. */
     _Atomic uint32_t helpers;
     /* Relaxed: read by the owner after the join (whose acquire orders
