@@ -183,9 +183,9 @@ TEST(stop, huge_grid_skips_its_blocks_at_once)
     ASSERT(t_wait_flag(&first_started, 1));
     t0 = t_now_ns();
     ASSERT_OK(t_stop_releasing(s, &release));
-    /* The walk took about 30 s; the jump takes microseconds. 2 s is room
-     * for a loaded machine and sanitizers. */
-    ASSERT(t_now_ns() - t0 < 2000000000ull);
+    /* The walk took about 30 s; the jump takes microseconds. 5 s is room
+     * for a loaded machine and valgrind. */
+    ASSERT(t_now_ns() - t0 < 5000000000ull);
     ASSERT_OK(aclrtStreamAbort(s));
     ASSERT_EQ(atomic_load(&blocks_run), 1);
     ASSERT_OK(aclrtDestroyStream(s));
