@@ -11,6 +11,7 @@
  * synchronizes a stream whose head waits for the host itself (an untimed
  * synchronize may run the stream on the calling thread).
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -1103,4 +1104,67 @@ TEST(event, older_record_finishing_late_keeps_event_complete)
     wait_then_store(s[3], e, &w);
     assert_released(s[3], &w);
     ooo_teardown(s, e);
+}
+
+/* A host sync is for the newest record at the call, too: a later record
+ * issued and completed while it waits does not end it. Record #1 is kept
+ * by a stopped stream, so the sync's hang watch logs that it is stuck:
+ * from then on the sync has taken its record, and #2 is issued on an idle
+ * stream. The sync must return only when the abort drops #1. */
+struct event_sync_call {
+    aclrtContext ctx;
+    aclrtEvent e;
+    _Atomic int *aborting;
+    aclError rc;
+    int aborting_at_return;
+    _Atomic int done;
+};
+
+static void *event_sync_thread(void *arg)
+{
+    struct event_sync_call *c = arg;
+    c->rc = aclrtSetCurrentContext(c->ctx);
+    if (c->rc == ACL_SUCCESS)
+        c->rc = aclrtSynchronizeEvent(c->e);
+    c->aborting_at_return = atomic_load(c->aborting);
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+TEST(event, later_record_does_not_end_a_host_sync)
+{
+    static struct t_gate a;
+    static struct event_sync_call c;
+    static _Atomic int aborting;
+    aclrtStream s[OOO_STREAMS];
+    pthread_t th;
+    char want[96];
+    uint32_t id = 0;
+    t_capture_log("2");
+    setenv("ACLCPU_SOC", "Ascend950PR", 1); /* any stream can be stopped */
+    ooo_setup(s, &c.e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(c.e, s[0])); /* #1, kept by the stop */
+    ASSERT(t_wait_flag(&a.started, 1));
+    ASSERT_OK(t_stop_releasing(s[0], &a.open));
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.aborting = &aborting;
+    ASSERT_EQ(pthread_create(&th, NULL, event_sync_thread, &c), 0);
+    ASSERT_OK(aclrtGetEventId(c.e, &id));
+    snprintf(want, sizeof(want), "a sync on event %u has made no progress", id);
+    ASSERT(t_log_shows(want));
+    ASSERT_OK(aclrtRecordEvent(c.e, s[1])); /* #2, done at once */
+    ASSERT_OK(aclrtSynchronizeStream(s[1]));
+    for (uint64_t end = t_now_ns() + 50000000u; t_now_ns() < end;)
+        ASSERT_EQ(atomic_load(&c.done), 0);
+    atomic_store(&aborting, 1);
+    ASSERT_OK(aclrtStreamAbort(s[0])); /* drops #1: the sync ends */
+    ASSERT(t_wait_flag(&c.done, 1));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(c.rc);
+    ASSERT_EQ(c.aborting_at_return, 1);
+    ASSERT_RC(aclrtSynchronizeStream(s[0]), ACL_ERROR_RT_STREAM_ABORT);
+    launch_store(&aborting, 2, s[0]); /* s0 works again */
+    ooo_teardown(s, c.e);
+    ASSERT_EQ(atomic_load(&aborting), 2);
 }
