@@ -448,3 +448,140 @@ TEST(callback, process_host_func_timeout_values)
     ASSERT_RC(aclrtProcessHostFunc(-1), ACL_ERROR_RT_THREAD_SUBSCRIBE);
     t_teardown();
 }
+
+/* ---- dropping undelivered callbacks (issue 17, bug 6) ------------------------------------- */
+
+/* aclrtSubscribeReport takes any thread id, as the runtime does (it checks
+ * none); a thread that never processes leaves a BLOCK callback undelivered,
+ * holding its stream. An abort or a force destroy drops it, unrun, and
+ * returns; one already being run by aclrtProcessReport is waited for. The
+ * dropping call runs on a helper thread, so that a hang fails the test. */
+
+#define NO_SUCH_THREAD 12345u
+
+enum drop_how { DROP_ABORT, DROP_FORCE_DESTROY };
+
+struct dropper {
+    pthread_t th;
+    aclrtContext ctx;
+    aclrtStream s;
+    enum drop_how how;
+    aclError rc;
+    _Atomic int returned;
+};
+
+static void *dropper_main(void *arg)
+{
+    struct dropper *d = arg;
+    d->rc = aclrtSetCurrentContext(d->ctx);
+    if (d->rc == ACL_SUCCESS)
+        d->rc = d->how == DROP_ABORT ? aclrtStreamAbort(d->s) : aclrtDestroyStreamForce(d->s);
+    atomic_store(&d->returned, 1);
+    return NULL;
+}
+
+static void drop_start(struct dropper *d, aclrtStream s, enum drop_how how)
+{
+    d->s = s;
+    d->how = how;
+    ASSERT_OK(aclrtGetCurrentContext(&d->ctx));
+    ASSERT_EQ(pthread_create(&d->th, NULL, dropper_main, d), 0);
+}
+
+static void drop_finish(struct dropper *d)
+{
+    ASSERT(t_wait_flag(&d->returned, 1)); /* else it hangs: the test fails, the child is killed */
+    ASSERT_EQ(pthread_join(d->th, NULL), 0);
+    ASSERT_OK(d->rc);
+}
+
+/* A stream whose head is a BLOCK callback for a thread that never comes:
+ * the kernel before it has run and the stream stays behind the callback. */
+static void stuck_on_callback(aclrtStream s, struct host_step *cb, int before)
+{
+    ASSERT_OK(aclrtSubscribeReport(NO_SUCH_THREAD, s));
+    t_launch_log(before, s);
+    ASSERT_OK(aclrtLaunchCallback(host_step_fn, cb, ACL_CALLBACK_BLOCK, s));
+    t_launch_log(before + 100, s);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+}
+
+TEST(callback, abort_drops_an_undelivered_blocking_callback)
+{
+    static struct host_step cb = {9, 0, 0, 0, 0, 0};
+    static struct dropper d;
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    stuck_on_callback(s, &cb, 1);
+    drop_start(&d, s, DROP_ABORT);
+    drop_finish(&d);
+    ASSERT_EQ(atomic_load(&cb.started), 0);
+    ASSERT_EQ(atomic_load(&t_log_n), 1); /* the kernel before it; not the one after */
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT);
+    /* The stream works again; a second stuck callback is dropped the same way. */
+    t_launch_log(2, s);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&t_log_n), 2);
+    ASSERT_OK(aclrtLaunchCallback(host_step_fn, &cb, ACL_CALLBACK_BLOCK, s));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    memset(&d, 0, sizeof(d));
+    drop_start(&d, s, DROP_ABORT);
+    drop_finish(&d);
+    ASSERT_EQ(atomic_load(&cb.started), 0);
+    ASSERT_OK(aclrtUnSubscribeReport(NO_SUCH_THREAD, s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Two streams stuck on callbacks for the same absent thread: aborting one
+ * leaves the other stuck; a force destroy drops the other's. */
+TEST(callback, force_destroy_drops_an_undelivered_blocking_callback)
+{
+    static struct host_step cb1 = {1, 0, 0, 0, 0, 0}, cb2 = {2, 0, 0, 0, 0, 0};
+    static struct dropper d1, d2;
+    aclrtStream s1 = NULL, s2 = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    stuck_on_callback(s1, &cb1, 1);
+    stuck_on_callback(s2, &cb2, 2);
+    drop_start(&d1, s1, DROP_ABORT);
+    drop_finish(&d1);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s2, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    drop_start(&d2, s2, DROP_FORCE_DESTROY);
+    drop_finish(&d2);
+    ASSERT_EQ(atomic_load(&cb1.started) + atomic_load(&cb2.started), 0);
+    ASSERT_EQ(atomic_load(&t_log_n), 2);
+    ASSERT_OK(aclrtUnSubscribeReport(NO_SUCH_THREAD, s1));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    t_teardown();
+}
+
+/* A callback that aclrtProcessReport is running when the abort comes is
+ * not dropped: the abort returns after it ends. */
+TEST(callback, abort_waits_for_a_callback_being_run)
+{
+    static struct reporter r;
+    static struct host_step cb = {5, 1, 0, 0, 0, 0};
+    static struct dropper d;
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    reporter_start(&r, s);
+    ASSERT_OK(aclrtLaunchCallback(host_step_fn, &cb, ACL_CALLBACK_BLOCK, s));
+    ASSERT(t_wait_flag(&cb.started, 1));
+    drop_start(&d, s, DROP_ABORT);
+    /* Bounded look: while the callback is held, the abort must not return. */
+    for (uint64_t end = t_now_ns() + 50000000u; t_now_ns() < end;)
+        ASSERT_EQ(atomic_load(&d.returned), 0);
+    atomic_store(&cb.release, 1);
+    drop_finish(&d);
+    ASSERT_EQ(atomic_load(&cb.done), 1);
+    reporter_stop(&r, s);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

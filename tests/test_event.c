@@ -11,6 +11,7 @@
  * synchronizes a stream whose head waits for the host itself (an untimed
  * synchronize may run the stream on the calling thread).
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -926,4 +927,244 @@ TEST(event, event_cap_inference_soc)
     ASSERT_OK(aclrtGetEventAvailNum(&avail));
     ASSERT_EQ(avail, 1023);
     t_teardown();
+}
+
+/* ---- records that complete out of order (issue 17, bug 1) ---------------------- */
+
+/* A wait is for one record: the newest at the call. On the device each
+ * record sets its own flag, so a later record of the same event that
+ * completes first (on another, idle stream) releases nothing; and an older
+ * record that completes late does not take the event's state back. Gates
+ * hold the records; a stream that must stay behind is synced with a short
+ * timeout, which it must hit. */
+
+enum { OOO_STREAMS = 6 };
+
+static void ooo_setup(aclrtStream s[OOO_STREAMS], aclrtEvent *e)
+{
+    setenv("ACLCPU_WORKERS", "4", 1); /* up to three gates held at once, and one to spare */
+    t_setup();
+    for (int i = 0; i < OOO_STREAMS; i++)
+        ASSERT_OK(aclrtCreateStream(&s[i]));
+    ASSERT_OK(aclrtCreateEvent(e));
+}
+
+static void ooo_teardown(aclrtStream s[OOO_STREAMS], aclrtEvent e)
+{
+    for (int i = 0; i < OOO_STREAMS; i++)
+        ASSERT_OK(aclrtSynchronizeStream(s[i]));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    for (int i = 0; i < OOO_STREAMS; i++)
+        ASSERT_OK(aclrtDestroyStream(s[i]));
+    t_teardown();
+}
+
+/* s waits on the newest record of e, then stores 1 into *done. */
+static void wait_then_store(aclrtStream s, aclrtEvent e, _Atomic int *done)
+{
+    ASSERT_OK(aclrtStreamWaitEvent(s, e));
+    launch_store(done, 1, s);
+}
+
+static void assert_still_waits(aclrtStream s, _Atomic int *done)
+{
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(done), 0);
+}
+
+static void assert_released(aclrtStream s, _Atomic int *done)
+{
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+    ASSERT_EQ(atomic_load(done), 1);
+}
+
+/* The issue's case: A on s0, record #1; s3 waits for #1, then B; record #2
+ * on idle s1 completes at once. B must not run before A ends. */
+TEST(event, later_record_on_another_stream_does_not_release_wait)
+{
+    static struct t_gate a;
+    static _Atomic int b;
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(e, s[0]));
+    wait_then_store(s[3], e, &b);
+    ASSERT_OK(aclrtRecordEvent(e, s[1]));
+    ASSERT_OK(aclrtSynchronizeStream(s[1])); /* record #2 is done */
+    assert_still_waits(s[3], &b);
+    ASSERT_EQ(atomic_load(&a.finished), 0);
+    atomic_store(&a.open, 1);
+    assert_released(s[3], &b);
+    ASSERT_EQ(atomic_load(&a.finished), 1);
+    ooo_teardown(s, e);
+}
+
+/* Two waits for record #1, and two later records (#2 on s1, #3 on a third
+ * stream s2) done first: neither wait passes. A wait issued after #3 is for
+ * #3, which is done: it passes at once although #1 is still pending. */
+TEST(event, later_records_on_two_streams_release_neither_wait)
+{
+    static struct t_gate a;
+    static _Atomic int w1, w2, w3;
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(e, s[0]));
+    wait_then_store(s[3], e, &w1);
+    wait_then_store(s[4], e, &w2);
+    ASSERT_OK(aclrtRecordEvent(e, s[1]));
+    ASSERT_OK(aclrtRecordEvent(e, s[2]));
+    ASSERT_OK(aclrtSynchronizeStream(s[1]));
+    ASSERT_OK(aclrtSynchronizeStream(s[2]));
+    wait_then_store(s[5], e, &w3);
+    assert_released(s[5], &w3);
+    assert_still_waits(s[3], &w1);
+    assert_still_waits(s[4], &w2);
+    atomic_store(&a.open, 1);
+    assert_released(s[3], &w1);
+    assert_released(s[4], &w2);
+    ooo_teardown(s, e);
+}
+
+/* Two records held by gates on s0 and s1, each with its own waiter; the
+ * second completes first: only its waiter goes, and the event reads
+ * complete (its newest record is done); then the first. */
+TEST(event, two_records_complete_out_of_order)
+{
+    static struct t_gate a, b;
+    static _Atomic int w1, w2;
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(e, s[0])); /* #1 */
+    wait_then_store(s[3], e, &w1);
+    t_launch_gate(&b, s[1]);
+    ASSERT_OK(aclrtRecordEvent(e, s[1])); /* #2 */
+    wait_then_store(s[4], e, &w2);
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    atomic_store(&b.open, 1);
+    assert_released(s[4], &w2);
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    assert_still_waits(s[3], &w1);
+    atomic_store(&a.open, 1);
+    assert_released(s[3], &w1);
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ooo_teardown(s, e);
+}
+
+/* Three records on three streams, completed in the order #3, #1, #2: each
+ * waiter goes exactly when its own record is done. */
+TEST(event, three_records_complete_out_of_order)
+{
+    static struct t_gate g[3];
+    static _Atomic int w[3];
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    for (int i = 0; i < 3; i++) {
+        t_launch_gate(&g[i], s[i]);
+        ASSERT_OK(aclrtRecordEvent(e, s[i])); /* #i+1 */
+        wait_then_store(s[3 + i], e, &w[i]);
+    }
+    atomic_store(&g[2].open, 1);
+    assert_released(s[5], &w[2]);
+    assert_still_waits(s[3], &w[0]);
+    assert_still_waits(s[4], &w[1]);
+    atomic_store(&g[0].open, 1);
+    assert_released(s[3], &w[0]);
+    assert_still_waits(s[4], &w[1]);
+    atomic_store(&g[1].open, 1);
+    assert_released(s[4], &w[1]);
+    ooo_teardown(s, e);
+}
+
+/* Record #1 (held) finishes after #2: the event stays complete, a host
+ * sync returns at once and a new wait (for #2) passes. Were the older
+ * record to move the completed state back, the event would read not ready
+ * for good. */
+TEST(event, older_record_finishing_late_keeps_event_complete)
+{
+    static struct t_gate a;
+    static _Atomic int w;
+    aclrtStream s[OOO_STREAMS];
+    aclrtEvent e = NULL;
+    ooo_setup(s, &e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(e, s[0]));
+    ASSERT_OK(aclrtRecordEvent(e, s[1]));
+    ASSERT_OK(aclrtSynchronizeStream(s[1]));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    atomic_store(&a.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s[0]));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtSynchronizeEventWithTimeout(e, 1000));
+    wait_then_store(s[3], e, &w);
+    assert_released(s[3], &w);
+    ooo_teardown(s, e);
+}
+
+/* A host sync is for the newest record at the call, too: a later record
+ * issued and completed while it waits does not end it. Record #1 is kept
+ * by a stopped stream, so the sync's hang watch logs that it is stuck:
+ * from then on the sync has taken its record, and #2 is issued on an idle
+ * stream. The sync must return only when the abort drops #1. */
+struct event_sync_call {
+    aclrtContext ctx;
+    aclrtEvent e;
+    _Atomic int *aborting;
+    aclError rc;
+    int aborting_at_return;
+    _Atomic int done;
+};
+
+static void *event_sync_thread(void *arg)
+{
+    struct event_sync_call *c = arg;
+    c->rc = aclrtSetCurrentContext(c->ctx);
+    if (c->rc == ACL_SUCCESS)
+        c->rc = aclrtSynchronizeEvent(c->e);
+    c->aborting_at_return = atomic_load(c->aborting);
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+TEST(event, later_record_does_not_end_a_host_sync)
+{
+    static struct t_gate a;
+    static struct event_sync_call c;
+    static _Atomic int aborting;
+    aclrtStream s[OOO_STREAMS];
+    pthread_t th;
+    char want[96];
+    uint32_t id = 0;
+    t_capture_log("2");
+    setenv("ACLCPU_SOC", "Ascend950PR", 1); /* any stream can be stopped */
+    ooo_setup(s, &c.e);
+    t_launch_gate(&a, s[0]);
+    ASSERT_OK(aclrtRecordEvent(c.e, s[0])); /* #1, kept by the stop */
+    ASSERT(t_wait_flag(&a.started, 1));
+    ASSERT_OK(t_stop_releasing(s[0], &a.open));
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.aborting = &aborting;
+    ASSERT_EQ(pthread_create(&th, NULL, event_sync_thread, &c), 0);
+    ASSERT_OK(aclrtGetEventId(c.e, &id));
+    snprintf(want, sizeof(want), "a sync on event %u has made no progress", id);
+    ASSERT(t_log_shows(want));
+    ASSERT_OK(aclrtRecordEvent(c.e, s[1])); /* #2, done at once */
+    ASSERT_OK(aclrtSynchronizeStream(s[1]));
+    for (uint64_t end = t_now_ns() + 50000000u; t_now_ns() < end;)
+        ASSERT_EQ(atomic_load(&c.done), 0);
+    atomic_store(&aborting, 1);
+    ASSERT_OK(aclrtStreamAbort(s[0])); /* drops #1: the sync ends */
+    ASSERT(t_wait_flag(&c.done, 1));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(c.rc);
+    ASSERT_EQ(c.aborting_at_return, 1);
+    ASSERT_RC(aclrtSynchronizeStream(s[0]), ACL_ERROR_RT_STREAM_ABORT);
+    launch_store(&aborting, 2, s[0]); /* s0 works again */
+    ooo_teardown(s, c.e);
+    ASSERT_EQ(atomic_load(&aborting), 2);
 }

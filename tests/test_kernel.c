@@ -186,6 +186,33 @@ TEST(kernel, launch_argument_errors)
     t_teardown();
 }
 
+/* numBlocks is at most 0xFFFF, as the runtime's launch check says (it
+ * keeps the count in 16 bits): one more, and UINT32_MAX, are refused with
+ * 107000 by every launch call that takes it; 0xFFFF runs every block once. */
+TEST(kernel, num_blocks_bounded_as_the_runtime_does)
+{
+    static const uint32_t too_many[] = {0x10000u, 0xFFFFFFFFu};
+    aclrtFuncHandle k;
+    aclrtStream s = NULL;
+    int32_t arg = 0;
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclrtCreateStream(&s));
+    for (size_t i = 0; i < sizeof(too_many) / sizeof(too_many[0]); i++) {
+        ASSERT_RC(aclrtLaunchKernel(k, too_many[i], NULL, 0, s), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtLaunchKernelV2(k, too_many[i], NULL, 0, NULL, s), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, too_many[i], s, NULL, &arg, sizeof(arg), NULL, 0),
+                  ACL_ERROR_RT_PARAM_INVALID);
+    }
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 0); /* nothing refused ran */
+    ASSERT_OK(aclrtLaunchKernel(k, 0xFFFFu, NULL, 0, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 0xFFFF);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(kernel, launch_without_context)
 {
     aclrtFuncHandle k = t_kernel("kernel_inc", k_inc);

@@ -165,6 +165,33 @@ TEST(stop, many_block_kernel_and_a_waiting_sync)
     t_teardown();
 }
 
+/* A stopped kernel skips its unstarted blocks at once, however many: a SIMT
+ * grid of 65535 x 65535 blocks (close to 2^32) is stopped after block 0,
+ * and the stop returns promptly, not after walking four billion blocks. */
+TEST(stop, huge_grid_skips_its_blocks_at_once)
+{
+    aclrtStream s = NULL;
+    dim3 grid = {65535, 65535, 1}, block = {1, 1, 1};
+    int32_t arg = 0;
+    uint64_t t0;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchSIMTKernelWithHostArgs(t_kernel("stop_held", k_held_first_block), grid, block, 0, s, NULL,
+                                                &arg, sizeof(arg), NULL, 0));
+    ASSERT(t_wait_flag(&first_started, 1));
+    t0 = t_now_ns();
+    ASSERT_OK(t_stop_releasing(s, &release));
+    /* The walk took about 30 s; the jump takes microseconds. 5 s is room
+     * for a loaded machine and valgrind. */
+    ASSERT(t_now_ns() - t0 < 5000000000ull);
+    ASSERT_OK(aclrtStreamAbort(s));
+    ASSERT_EQ(atomic_load(&blocks_run), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* An abort drops what a stop kept and clears the stop: syncs of the dropped
  * work return 107023, and new work runs. */
 TEST(stop, abort_clears_a_stop)

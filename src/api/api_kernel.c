@@ -29,7 +29,13 @@ struct launch_desc {
     size_t nph;
     const void *extra;                 /* bytes appended after args (argument handles) */
     size_t extra_size;
+    bool grid;                         /* a SIMT launch: blocks is gridDim's product (simt_blocks) */
 };
+
+/* The most blocks a kernel launch takes: the runtime keeps a task's block
+ * count in 16 bits and refuses more when it checks the launch (the
+ * "[0, 0xffff]" rule of its kernel launch configuration). */
+#define MAX_LAUNCH_BLOCKS 0xFFFFu
 
 /* A switch attribute (prefetch, data dump, profiling) is 0 or 1. */
 static aclError check_switch(const struct launch_desc *d, size_t i, const char *name, uint8_t v)
@@ -176,6 +182,9 @@ static aclError launch(const struct launch_desc *d)
     if (d->blocks == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'numBlocks' is 0; a kernel needs at least one block",
                         d->fn);
+    if (!d->grid && d->blocks > MAX_LAUNCH_BLOCKS)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'numBlocks' is %u; it must be in [1, %u]", d->fn,
+                        d->blocks, MAX_LAUNCH_BLOCKS);
     if (d->args == NULL && d->args_size > 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: the argument pointer is NULL but its size is %zu", d->fn,
                         d->args_size);
@@ -207,7 +216,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint3
                                                size_t argsSize, aclrtStream stream)
 {
     struct launch_desc d = {"aclrtLaunchKernel", funcHandle, numBlocks, stream, NULL, argsData, argsSize,
-                            NULL, 0, NULL, 0};
+                            NULL, 0, NULL, 0, false};
     return launch(&d);
 }
 
@@ -215,7 +224,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uin
                                                  size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream)
 {
     struct launch_desc d = {"aclrtLaunchKernelV2", funcHandle, numBlocks, stream, cfg, argsData, argsSize,
-                            NULL, 0, NULL, 0};
+                            NULL, 0, NULL, 0, false};
     return launch(&d);
 }
 
@@ -226,7 +235,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
                                                            size_t placeHolderNum)
 {
     struct launch_desc d = {"aclrtLaunchKernelWithHostArgs", funcHandle, numBlocks, stream, cfg, hostArgs, argsSize,
-                            placeHolderArray, placeHolderNum, NULL, 0};
+                            placeHolderArray, placeHolderNum, NULL, 0, false};
     if (placeHolderNum > 0 && placeHolderArray == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM,
                         "aclrtLaunchKernelWithHostArgs: 'placeHolderArray' is NULL but 'placeHolderNum' is %zu",
@@ -426,7 +435,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
         nph++;
         at += (unsigned)a->ph_size[i];
     }
-    struct launch_desc d = {fn, funcHandle, numBlocks, stream, cfg, blob, size, ph, nph, NULL, 0};
+    struct launch_desc d = {fn, funcHandle, numBlocks, stream, cfg, blob, size, ph, nph, NULL, 0, false};
     err = launch(&d);
     acl_free(blob);
     return err;
@@ -526,7 +535,8 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 
                                                                size_t placeHolderNum)
 {
     const char *fn = "aclrtLaunchSIMTKernelWithHostArgs";
-    struct launch_desc d = {fn, func, 0, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum, NULL, 0};
+    struct launch_desc d = {fn, func, 0, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum, NULL, 0,
+                            true};
     aclError err;
 
     (void)dynUbufSize;

@@ -159,13 +159,25 @@ struct task {
         struct {
             struct event *ev;
             uint64_t gen;           /* the record this task makes or waits for */
-            uint64_t deadline;      /* waits: when a timed wait ends (set when it first parks) */
-            const void *recorder;   /* wait: handle of the stream record `gen` was issued on */
+            union {
+                struct {
+                    uint64_t deadline;    /* waits: when a timed wait ends (set when it first parks) */
+                    const void *recorder; /* wait: handle of the stream record `gen` was issued on */
+                };
+                /* A record issued on a stream and not reached yet: its
+                 * neighbours in ev->pending (under ev->lock). */
+                struct {
+                    struct task *pend_prev, *pend_next;
+                };
+            };
             /* Waits: how long the head may stay parked (0 = forever), and
              * whether the watchdog ended it. */
             uint32_t timeout_ms;
             bool timed_out;
             uint8_t in_model;       /* recorded in a model: see enum model_event_use (model.h) */
+            /* A record: linked in ev->pending. Cleared under ev->lock by the
+             * thread that reaches it, which is also the one that releases it. */
+            bool pending;
         } event;
         struct {
             struct model *m;
@@ -612,7 +624,11 @@ struct event {
     bool holds_slot;             /* counts against the SoC's event cap */
     uint64_t record_gen;         /* newest record issued */
     const void *last_recorder;   /* handle of the stream the newest record was issued on */
-    uint64_t done_gen;           /* newest record completed */
+    uint64_t done_gen;           /* newest record completed (never moves back) */
+    /* Records issued on streams and not reached yet, oldest first (so in
+     * gen order): a record below done_gen may still be one of them, and a
+     * wait for it must not pass (event_gen_done_locked). */
+    struct task *pending_head, *pending_tail;
     bool reset_done;             /* a reset ran after the newest completion */
     uint64_t timestamp_ns;       /* when done_gen completed */
     uint64_t waits_issued;
@@ -727,6 +743,10 @@ void event_reset_done(struct task *t);
 void event_task_release(struct task *t);
 /* The newest record of ev that ran (for the profile). */
 uint64_t event_done_gen(struct event *ev);
+/* Called with ev->lock held: has record gen itself completed? (Records
+ * complete out of order across streams: a later one being done says
+ * nothing of this one.) */
+bool event_gen_done_locked(struct event *ev, uint64_t gen);
 /* An event's state, read at once under its lock (queries, timestamps). */
 struct event_view {
     uint64_t record_gen, done_gen, ts;

@@ -3,10 +3,16 @@
  *
  * DESIGN: an event counts its records. aclrtRecordEvent issues record
  * number g = ++record_gen on a stream; when that task runs, done_gen
- * becomes g (if newer) with its timestamp. aclrtStreamWaitEvent snapshots
- * record_gen at call time and queues a wait for that number: the waiting
- * stream's head parks on the event (it never blocks a worker) until
- * done_gen reaches it. A wait on a never-recorded event queues nothing. A
+ * becomes g (if newer: it never moves back) with its timestamp.
+ * aclrtStreamWaitEvent snapshots record_gen at call time and queues a wait
+ * for that number: the waiting stream's head parks on the event (it never
+ * blocks a worker) until record g itself has completed. As on the device,
+ * where each record sets its own flag and a wait waits on the one of the
+ * newest record at the call, a later record that completes first (on
+ * another stream) does not release it: records issued on streams and not
+ * reached yet are kept in ev->pending (oldest first, linked through the
+ * tasks themselves), and g is done when g <= done_gen and g is not there
+ * (event_gen_done_locked). A wait on a never-recorded event queues nothing. A
  * destroyed event's memory lives until its queued tasks are done. The
  * numbering happens at issue, in event_issue_locked, which stream_submit
  * calls for event and notify tasks with the stream's lock held.
@@ -171,6 +177,54 @@ static enum refusal issue_notify_locked(struct event *n, struct stream *s, struc
     return REFUSE_NONE;
 }
 
+/* Called with ev->lock held: record t, just numbered, is pending until it
+ * is reached; the newest goes last, so the list stays in gen order. */
+static void pending_add_locked(struct event *ev, struct task *t)
+{
+    PLAT_ASSERT_HELD(&ev->lock);
+    t->u.event.pend_prev = ev->pending_tail;
+    t->u.event.pend_next = NULL;
+    if (ev->pending_tail != NULL)
+        ev->pending_tail->u.event.pend_next = t;
+    else
+        ev->pending_head = t;
+    ev->pending_tail = t;
+    t->u.event.pending = true;
+}
+
+/* Called with ev->lock held: record t has been reached (run or discarded). */
+static void pending_remove_locked(struct event *ev, struct task *t)
+{
+    PLAT_ASSERT_HELD(&ev->lock);
+    struct task *prev = t->u.event.pend_prev, *next = t->u.event.pend_next;
+    if (prev != NULL)
+        prev->u.event.pend_next = next;
+    else
+        ev->pending_head = next;
+    if (next != NULL)
+        next->u.event.pend_prev = prev;
+    else
+        ev->pending_tail = prev;
+    t->u.event.pending = false;
+}
+
+bool event_gen_done_locked(struct event *ev, uint64_t gen)
+{
+    PLAT_ASSERT_HELD(&ev->lock);
+    const struct task *p = ev->pending_head;
+    if (gen > ev->done_gen)
+        return false;
+    /* The common cases look at the ends only: nothing pending, or gen
+     * older than the oldest pending record or newer than the newest. */
+    if (ACLCPU_LIKELY(p == NULL || gen < p->u.event.gen || gen > ev->pending_tail->u.event.gen))
+        return true;
+    for (; p != NULL && p->u.event.gen <= gen; p = p->u.event.pend_next) {
+        if (p->u.event.gen == gen)
+            return false;
+    }
+    return true;
+}
+
 /* Called with s->lock and ev->lock held: fills event task t for s. A
  * record takes the next record number (and a lazy event its id); a wait
  * snapshots the newest record (an EXTERNAL event's waits wait until it is
@@ -195,6 +249,7 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
         t->u.event.gen = ++ev->record_gen;
         ev->last_recorder = obj_handle(&s->hdr);
         ev->newest_in_model = false; /* this record is the newest now */
+        pending_add_locked(ev, t);
     } else if (t->kind == TASK_EVENT_WAIT) {
         t->u.event.gen = flag_event ? GEN_FLAG : ev->record_gen; /* the snapshot: the newest record now */
         t->u.event.recorder = ev->last_recorder;
@@ -251,7 +306,7 @@ static struct stream *take_released_locked(struct event *ev)
     }
     while (*pp != NULL) {
         struct stream *s = *pp;
-        if (s->park_gen == GEN_FLAG ? flag_set_locked(ev) : s->park_gen <= ev->done_gen) {
+        if (s->park_gen == GEN_FLAG ? flag_set_locked(ev) : event_gen_done_locked(ev, s->park_gen)) {
             *pp = s->park_next;
             s->park_next = released;
             s->park_event = NULL;
@@ -263,14 +318,19 @@ static struct stream *take_released_locked(struct event *ev)
     return released;
 }
 
-void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns)
+/* Completes record gen of ev; rec is the stream task that made it, if any. */
+static void reach(struct event *ev, uint64_t gen, uint64_t now_ns, struct task *rec)
 {
     struct stream *released;
     bool wake_hosts = false;
 
     plat_spin_lock(&ev->lock);
+    if (rec != NULL && rec->u.event.pending)
+        pending_remove_locked(ev, rec);
     if (gen == GEN_LATEST) /* a real record made when reached (model runs) */
         gen = ++ev->record_gen;
+    /* Only a newer record moves the completed state: an older one that
+     * finishes late (another stream) must not take it back. */
     if (gen > ev->done_gen) {
         ev->done_gen = gen;
         ev->timestamp_ns = now_ns;
@@ -295,7 +355,9 @@ void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns)
     }
 }
 
-void event_record_done(struct task *t, uint64_t now_ns) { event_reach(t->u.event.ev, t->u.event.gen, now_ns); }
+void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns) { reach(ev, gen, now_ns, NULL); }
+
+void event_record_done(struct task *t, uint64_t now_ns) { reach(t->u.event.ev, t->u.event.gen, now_ns, t); }
 
 /* Called with ev->lock (and s->lock) held: has the wait for gen passed? A
  * notify's waiter consumes the flag. */
@@ -313,7 +375,7 @@ static bool wait_passed_locked(struct stream *s, struct event *ev, uint64_t gen)
         s->park_gen = 0;
         return passed;
     }
-    return gen == GEN_FLAG ? flag_set_locked(ev) : ev->done_gen >= gen;
+    return gen == GEN_FLAG ? flag_set_locked(ev) : event_gen_done_locked(ev, gen);
 }
 
 bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, struct task *timer)
@@ -356,7 +418,7 @@ bool event_passed(struct event *ev, uint64_t gen)
     plat_spin_lock(&ev->lock);
     if (gen == GEN_LATEST)
         gen = ev->record_gen;
-    passed = !ev->notify && (gen == GEN_FLAG ? flag_set_locked(ev) : ev->done_gen >= gen);
+    passed = !ev->notify && (gen == GEN_FLAG ? flag_set_locked(ev) : event_gen_done_locked(ev, gen));
     plat_spin_unlock(&ev->lock);
     return passed;
 }
@@ -391,6 +453,11 @@ void event_task_release(struct task *t)
 
     if (t->kind == TASK_EVENT_WAIT) /* release: a query that sees the count sees the wait done */
         fetch_add_release(&ev->waits_done, 1);
+    /* A record freed unreached (every path reaches it first: this is the
+     * safety net) must leave ev->pending, and counts as dropped. No lock:
+     * only the thread that reaches a record clears the flag. */
+    if (ACLCPU_UNLIKELY(t->kind == TASK_EVENT_RECORD && t->u.event.pending))
+        event_record_done(t, plat_now_ns());
     /* seq_cst: the other half of event_destroy's Dekker pair. */
     recycle = fetch_sub_seq_cst(&ev->pending_tasks, 1) == 1 &&
               load_seq_cst(&ev->destroyed) &&

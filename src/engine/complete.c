@@ -274,6 +274,8 @@ void engine_discard_stream(struct stream *s)
     engine_discard_chain(s, chain);
     if (dummy != NULL)
         task_free(dummy);
+    else /* owned: its head may be a callback no thread will ever process */
+        report_discard_stream(s);
     engine_wait_done(s, NULL, issued, 0, 0);
     plat_spin_lock(&s->lock);
     store_relaxed(&s->discard, false);

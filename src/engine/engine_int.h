@@ -71,8 +71,10 @@ struct kernel_run {
     uint32_t priority;
     /* Block indices are claimed with relaxed fetch_add: each index goes to
      * exactly one thread, and the kernel's writes are published by the
-     * helpers' release decrement of `helpers` (see engine_run_kernel). */
-    _Atomic uint32_t next;
+     * helpers' release decrement of `helpers` (see engine_run_kernel).
+     * 64 bits: claims past the end (and a skip's jump to it) never wrap
+     * back to block 0, whatever the block count. */
+    _Atomic uint64_t next;
     /* Helpers inside the kernel (the owner joins on the engine's join_seq). */
     _Atomic uint32_t helpers;
     /* Relaxed: read by the owner after the join (whose acquire orders
@@ -188,6 +190,10 @@ void engine_watchdog_stop(struct engine *e);
 
 /* report.c: posts a callback task to its stream's subscribed thread. */
 enum run_result report_post(struct stream *s, struct task *t);
+/* A force destroy or an abort of s (its `discard` set): drops the BLOCK
+ * callbacks and host functions posted for s that no thread has taken yet,
+ * completing the heads they held. One being run is left to finish. */
+void report_discard_stream(struct stream *s);
 
 /* replay.c: executors of the model task kinds (kinds.c dispatches to them). */
 enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);

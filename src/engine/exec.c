@@ -65,27 +65,37 @@ static void run_block(struct kernel_run *k, uint32_t idx)
         fetch_add_relaxed(&k->busy_ns, plat_now_ns() - t0);
 }
 
+/* The kernel's unclaimed blocks are skipped: all claimed at once, so that
+ * skipping costs the same for 2 blocks as for 65535. Relaxed: claims are
+ * relaxed, and any value at or past the end ends every claimer's loop; a
+ * racing claim only moves it further past. */
+static bool skip_the_rest(struct kernel_run *k)
+{
+    store_relaxed(&k->next, (uint64_t)k->blocks);
+    return false;
+}
+
 /* Claims the kernel's next block and runs it (or skips it, as the device
  * would, when the kernel failed, was aborted or ran past its TIMEOUT);
  * false when no block is left. */
 static bool run_next_block(struct kernel_run *k)
 {
-    uint32_t b = fetch_add_relaxed(&k->next, 1);
+    uint64_t b = fetch_add_relaxed(&k->next, 1);
     if (b >= k->blocks)
         return false;
     if (load_relaxed(&k->error) != ACL_SUCCESS)
-        return true; /* the kernel already failed */
+        return skip_the_rest(k); /* the kernel already failed */
     /* Relaxed: an abort is a request; seeing it a block late is fine. */
     if (k->abort_epoch != NULL && load_relaxed(k->abort_epoch) != k->epoch)
-        return true; /* aborted or stopped: the remaining blocks never start */
+        return skip_the_rest(k); /* aborted or stopped: the remaining blocks never start */
     if (k->deadline_ns != 0 && plat_now_ns() > k->deadline_ns) {
         /* Ran past its TIMEOUT attribute: fail as the device's timeout
          * (a block in progress cannot be cut short on a CPU). */
         int none = ACL_SUCCESS;
         cas_relaxed(&k->error, &none, timeout_code(k->task));
-        return true;
+        return skip_the_rest(k);
     }
-    run_block(k, b);
+    run_block(k, (uint32_t)b);
     return true;
 }
 

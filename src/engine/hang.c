@@ -97,9 +97,12 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
     h.next = ev->notify ? ev->last_recorder : t->u.event.recorder;
     if (ev->notify)
         put(c, "stream %d%s waits on notify %d", load_relaxed(&s->id), which, load_relaxed(&ev->id));
-    else
+    else if (t->u.event.gen > done)
         put(c, "stream %d%s waits on event %d (record #%llu; #%llu is the newest done)", load_relaxed(&s->id), which,
             load_relaxed(&ev->id), (unsigned long long)t->u.event.gen, (unsigned long long)done);
+    else /* records complete out of order across streams: a later one ran, this one not yet */
+        put(c, "stream %d%s waits on event %d (record #%llu, not done yet; the later #%llu is)", load_relaxed(&s->id),
+            which, load_relaxed(&ev->id), (unsigned long long)t->u.event.gen, (unsigned long long)done);
     if (ev->notify && ev->record_gen == ev->done_gen)
         h.next = NULL; /* no record of it is pending anywhere */
     plat_spin_unlock(&ev->lock);

@@ -12,7 +12,11 @@
  * the stream owned until it has run (later tasks wait); a NO_BLOCK
  * callback completes at once. One table of subscriptions, one queue per
  * subscribed thread and kind, all under report_lock; each queue has its
- * own condition variable.
+ * own condition variable. The thread id is not checked (the runtime does
+ * not check it either): a thread that never processes its queue leaves
+ * BLOCK callbacks undelivered, so a force destroy or an abort takes its
+ * stream's undelivered items back (report_discard_stream) rather than wait
+ * for them; a callback already being run is waited for.
  *
  * Threads: host threads (subscribe, process), executors (post).
  * Locks: report_lock (rank: lockrank.h); callbacks run with no lock held.
@@ -200,6 +204,14 @@ enum run_result report_post(struct stream *s, struct task *t)
     /* A blocking callback hands the stream over with the callback at its
      * head: the processing thread completes it (engine_finish_handed_off). */
     plat_mutex_lock(&report_lock);
+    /* Relaxed: a discarder stores `discard` before it takes report_lock
+     * to take our items back, so under the lock we see it, or it sees
+     * the item we post. */
+    if (ACLCPU_UNLIKELY(load_relaxed(&s->discard))) {
+        plat_mutex_unlock(&report_lock);
+        acl_free(it);
+        return RUN_DONE; /* being dropped: the callback is dropped with the rest */
+    }
     sub = find_sub(s, kind);
     if (it == NULL || sub == NULL) {
         plat_mutex_unlock(&report_lock);
@@ -225,6 +237,42 @@ enum run_result report_post(struct stream *s, struct task *t)
     plat_cond_signal(&sub->queue->cond);
     plat_mutex_unlock(&report_lock);
     return block ? RUN_HANDED_OFF : RUN_DONE;
+}
+
+/* Called with report_lock held: unlinks q's items that hold s, onto *out. */
+static void take_items_locked(struct report_queue *q, struct stream *s, struct report_item **out)
+{
+    PLAT_ASSERT_HELD(&report_lock);
+    struct report_item **pp = &q->head;
+    q->tail = NULL;
+    while (*pp != NULL) {
+        struct report_item *it = *pp;
+        if (it->stream == s) {
+            *pp = it->next;
+            it->next = *out;
+            *out = it;
+        } else {
+            q->tail = it;
+            pp = &it->next;
+        }
+    }
+}
+
+void report_discard_stream(struct stream *s)
+{
+    struct report_item *taken = NULL;
+    plat_mutex_lock(&report_lock);
+    for (struct report_queue *q = queues; q != NULL; q = q->next)
+        take_items_locked(q, s, &taken);
+    plat_mutex_unlock(&report_lock);
+    /* Each held s at its head: dropped unrun, the head completes and the
+     * owner's next look finds the discard. */
+    while (taken != NULL) {
+        struct report_item *next = taken->next;
+        acl_free(taken);
+        engine_finish_handed_off(s, ACL_SUCCESS);
+        taken = next;
+    }
 }
 
 aclError report_process(int32_t timeout_ms, enum report_kind kind)

@@ -243,7 +243,7 @@ enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_
     dev = load_relaxed(&ev->dev);
     if (dev != NULL && dev->engine != NULL)
         hw.limit = dev->engine->hang_timeout_ns;
-    while (ev->done_gen < target) {
+    while (!event_gen_done_locked(ev, target)) { /* that record itself, not a later one */
         if (!obj_same(&ev->hdr, handle)) { /* destroyed by another thread */
             plat_spin_unlock(&ev->lock);
             return SYNC_DESTROYED;
@@ -258,7 +258,7 @@ enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_
         in_time = plat_futex_wait(&ev->wake_word, word, until);
         plat_spin_lock(&ev->lock);
         ev->host_waiters--;
-        if (in_time || ev->done_gen >= target)
+        if (in_time || event_gen_done_locked(ev, target))
             continue;
         if (deadline_ns != 0) {
             plat_spin_unlock(&ev->lock);
