@@ -160,6 +160,39 @@ static void check_stale_event(aclrtEvent e)
     ASSERT_OK(aclrtDestroyEvent(good));
 }
 
+/* As for streams (test_stream.c): an event's old handle names nothing once
+ * its slot holds a new event. */
+TEST(event, stale_handle_names_nothing_once_its_slot_is_reused)
+{
+    aclrtEvent old = NULL, fresh = NULL, spare[65];
+    aclrtStream s = NULL;
+    aclrtEventRecordedStatus st;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&old));
+    for (int i = 0; i < 65; i++)
+        ASSERT_OK(aclrtCreateEvent(&spare[i]));
+    ASSERT_OK(aclrtDestroyEvent(old));
+    for (int i = 0; i < 65; i++)
+        ASSERT_OK(aclrtDestroyEvent(spare[i]));
+    ASSERT_OK(aclrtCreateEvent(&fresh));
+    ASSERT_EQ((uint32_t)(uintptr_t)fresh, (uint32_t)(uintptr_t)old);
+    ASSERT(fresh != old);
+    check_stale_event(old);
+    ASSERT_RC(aclrtDestroyEvent(old), ACL_ERROR_RT_INVALID_HANDLE);
+    /* The new event is untouched by the stale calls: it has no record yet
+     * (the stale record above was refused), then takes one. */
+    ASSERT_OK(aclrtQueryEventStatus(fresh, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    ASSERT_OK(aclrtRecordEvent(fresh, s));
+    ASSERT_OK(aclrtSynchronizeEvent(fresh));
+    ASSERT_OK(aclrtQueryEventStatus(fresh, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtDestroyEvent(fresh));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(event, garbage_and_destroyed_handles)
 {
     aclrtEvent e = NULL;

@@ -148,6 +148,40 @@ TEST(stream, destroyed_handle)
     t_teardown();
 }
 
+/* A handle is a slot and a generation. Once a destroyed stream's slot is
+ * reused (after 64 newer destroys of the type: the quarantine), its old
+ * handle must still name nothing: checking only that the slot is live
+ * would let it name the new stream. The test makes the reuse happen and
+ * checks it did (same slot bits), then uses the old handle. */
+#define T_QUARANTINE 64
+
+TEST(stream, stale_handle_names_nothing_once_its_slot_is_reused)
+{
+    aclrtStream old = NULL, fresh = NULL, spare[T_QUARANTINE + 1];
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&old));
+    for (int i = 0; i <= T_QUARANTINE; i++)
+        ASSERT_OK(aclrtCreateStream(&spare[i]));
+    ASSERT_OK(aclrtDestroyStream(old));
+    for (int i = 0; i <= T_QUARANTINE; i++)
+        ASSERT_OK(aclrtDestroyStream(spare[i]));
+    /* More than the quarantine destroyed after it: its slot is next. */
+    ASSERT_OK(aclrtCreateStream(&fresh));
+    ASSERT_EQ((uint32_t)(uintptr_t)fresh, (uint32_t)(uintptr_t)old);
+    ASSERT(fresh != old);
+    check_stale_stream(old);
+    ASSERT_RC(aclrtDestroyStream(old), ACL_ERROR_RT_INVALID_HANDLE);
+    /* The new stream is untouched by the stale calls. */
+    t_launch_add(x, 5, fresh);
+    ASSERT_OK(aclrtSynchronizeStream(fresh));
+    ASSERT_EQ(*x, 5);
+    ASSERT_OK(aclrtDestroyStream(fresh));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
 TEST(stream, destroy_stream_of_other_context)
 {
     aclrtContext primary = NULL, other = NULL;
