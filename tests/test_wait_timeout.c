@@ -95,6 +95,34 @@ TEST(wait_timeout, notify_wait_times_out)
     t_teardown();
 }
 
+/* A notify wait consumes the record it found: one record releases one
+ * wait. A second wait with no new record times out (107019); a new record
+ * releases a third. */
+TEST(wait_timeout, notify_wait_consumes_its_record)
+{
+    aclrtStream rec = NULL, s = NULL;
+    aclrtNotify n = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&rec));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtRecordNotify(n, rec));
+    ASSERT_OK(aclrtSynchronizeStream(rec)); /* the notify is set before the waits are issued */
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 2000));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    /* Second occurrence: nothing recorded since the first wait reset it. */
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 100));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
+    /* A new record releases the next wait. */
+    ASSERT_OK(aclrtRecordNotify(n, rec));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 2000));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 4000));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(rec));
+    t_teardown();
+}
+
 /* Destroying a stream whose wait is being watched leaves nothing behind. */
 TEST(wait_timeout, force_destroy_of_a_watched_wait)
 {
