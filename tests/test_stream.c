@@ -594,6 +594,34 @@ TEST(stream, persistent_stream_tasks_do_not_run_when_issued)
     t_teardown();
 }
 
+/* A running low-priority stream yields to a higher-priority stream that
+ * became ready, at its next task: not only at the every-64-tasks fairness
+ * turn. One worker; it is inside the low stream's first kernel when the
+ * high stream's kernel is issued, with 10 more queued behind it. */
+TEST(stream, running_low_priority_stream_yields_to_a_ready_higher_one)
+{
+    static struct t_gate g;
+    aclrtStream low = NULL, high = NULL;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&low, 7, 0));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&high, 0, 0));
+    t_launch_gate(&g, low);
+    for (int i = 1; i <= 10; i++)
+        t_launch_log(i, low);
+    ASSERT(t_wait_at_least(&g.started, 1)); /* the worker runs low now */
+    t_launch_log(100, high);
+    atomic_store(&g.open, 1);
+    /* Spin rather than synchronize: a synchronizing host may run a stream itself. */
+    ASSERT(t_wait_at_least(&t_log_n, 11));
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 100);
+    for (int i = 1; i <= 10; i++)
+        ASSERT_EQ(atomic_load(&t_log_v[i]), i);
+    ASSERT_OK(aclrtDestroyStream(high));
+    ASSERT_OK(aclrtDestroyStream(low));
+    t_teardown();
+}
+
 /* ---- destroy ------------------------------------------------------------------------------------- */
 
 static struct t_gate destroy_gate;
