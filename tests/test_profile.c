@@ -462,6 +462,81 @@ TEST(profile, prefetch_shortens_the_consumer_by_bytes_over_bandwidth_within_the_
     ASSERT(none - full >= 9.0);
 }
 
+/* A MIX unit takes one cube and two vector cores. A 12-block MIX kernel on
+ * an A2 (24 cube, 48 vector) leaves 24 vector cores: a 30-block batch
+ * vector kernel issued beside it on another stream cannot start until the
+ * MIX kernel ends (with one vector core per unit, 36 would be free and it
+ * would start at once). A 24-block one fits beside it: the boundary. */
+static double batch_vector_start_beside_mix(uint32_t vector_blocks)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2;
+    aclrtFuncHandle mix = cost_kernel("mix_op", 20, 0, 0, 1), vec = cost_kernel("vec_op", 5, 0, 0, 0);
+    aclprofConfig *cfg;
+    double start = -1;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(mix, 12, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
+    launch(vec, vector_blocks, ACL_RT_ENGINE_TYPE_AIV, 1, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    for (int i = 0; i < 2; i++)
+        if (strcmp(r[i].name, "vec_op") == 0)
+            start = r[i].start;
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+    return start;
+}
+
+TEST(profile, mix_unit_takes_two_vector_cores)
+{
+    ASSERT_NEAR(batch_vector_start_beside_mix(30), 20);
+    ASSERT_NEAR(batch_vector_start_beside_mix(24), 0);
+}
+
+/* The second occurrence: a prefetched range serves its first reader only.
+ * Two matmuls read the weight one after the other behind a 10 MB prefetch:
+ * the first is sped up as above, the second reads all 20 MB again. */
+TEST(profile, prefetched_range_serves_only_its_first_reader)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream mainst, side;
+    aclrtEvent go;
+    void *w;
+    double bw = 1600e3, none = 5 + WEIGHT_BYTES / bw;
+    aclrtFuncHandle norm = cost_kernel("rmsnorm", 10, 0, 0, 0);
+    aclrtFuncHandle mm = cost_kernel("matmul", 5, 0, WEIGHT_BYTES, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&w, WEIGHT_BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStream(&mainst));
+    ASSERT_OK(aclrtCreateStream(&side));
+    ASSERT_OK(aclrtCreateEvent(&go));
+    cfg = prof_start(dir, sizeof(dir));
+    ASSERT_OK(aclrtRecordEvent(go, mainst));
+    ASSERT_OK(aclrtStreamWaitEvent(side, go));
+    ASSERT_OK(aclrtCmoAsync(w, WEIGHT_BYTES / 2, ACL_RT_CMO_TYPE_PREFETCH, side));
+    launch(norm, 48, ACL_RT_ENGINE_TYPE_AIV, 0, mainst, NULL, 0);
+    launch(mm, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, &w, sizeof(w));
+    launch(mm, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, &w, sizeof(w));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 3);
+    ASSERT_NEAR(r[1].dur, none - (WEIGHT_BYTES / 2) / bw); /* the first reader gains the prefetch */
+    ASSERT_NEAR(r[2].dur, none);                         /* the second reads every byte again */
+    ASSERT_OK(aclrtDestroyEvent(go));
+    ASSERT_OK(aclrtDestroyStream(mainst));
+    ASSERT_OK(aclrtDestroyStream(side));
+    ASSERT_OK(aclrtFree(w));
+    t_teardown();
+}
+
 /* ---- determinism ------------------------------------------------------------------------------- */
 
 static atomic_bool spin_stop;
