@@ -537,14 +537,8 @@ static inline aclError stream_task_new(const char *fn, enum task_kind kind, stru
 aclError stream_submit(struct submit *sub, struct stream *s, struct task *t);
 /* Gives back a task that never reached a stream, with what it holds. */
 void stream_task_drop(struct task *t);
-/* Called with s->lock held (dropped here): queues t; stream_submit's last
- * step. */
-void stream_commit(struct stream *s, struct task *t);
 /* Reads ASCEND_RT_LAUNCH_BLOCKING (once, at aclInit or first use). */
 void stream_blocking_configure(void);
-/* Called with s->lock held: must a launch on s wait for the stream
- * (ASCEND_RT_LAUNCH_BLOCKING or the stream's blocking mode)? */
-bool stream_launch_blocks_locked(const struct stream *s);
 /* Settings of a stream the API sets and reads: each a uint32_t under
  * s->lock, read by launches at issue (stream_submit). */
 enum stream_setting {

@@ -234,7 +234,9 @@ static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
     engine_stream_kick(s); /* drops s->lock */
 }
 
-void stream_commit(struct stream *s, struct task *t)
+/* Called with s->lock held (dropped here): queues t; stream_submit's last
+ * step, and the one place a task joins a stream. */
+static void stream_commit(struct stream *s, struct task *t)
 {
     /* One test for the rare cases, the profiler's switch among them (a
      * relaxed flag load: one predictable branch when no profile runs). */
@@ -269,12 +271,6 @@ void *task_args_reserve(struct task *t, size_t n)
     /* The inline bytes are unused now: they hold the copy's address. */
     memcpy(t->inline_args, &heap, sizeof(heap));
     return heap;
-}
-
-bool stream_launch_blocks_locked(const struct stream *s)
-{
-    PLAT_ASSERT_HELD(&s->lock);
-    return launch_blocks_locked(s);
 }
 
 /* ---- submitting a task ----------------------------------------------------- */
@@ -469,7 +465,7 @@ bool stream_nonblocking_end(struct stream *s, bool *sync)
     bool open;
     plat_spin_lock(&s->lock);
     open = s->nonblocking_depth > 0;
-    *sync = open && --s->nonblocking_depth == 0 && stream_launch_blocks_locked(s);
+    *sync = open && --s->nonblocking_depth == 0 && launch_blocks_locked(s);
     plat_spin_unlock(&s->lock);
     return open;
 }
