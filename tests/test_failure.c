@@ -174,6 +174,10 @@ TEST(failure, failure_in_the_middle_of_a_many_block_kernel)
     t_launch_gate(&g, s); /* holds the stream until both launches are in */
     launch("fail_trap17", k_trap_block_17, 64, s);
     launch("fail_count", k_count, 8, s);
+    /* The worker must own the stream before the sync: a stream still ready
+     * when it is synchronised is run by the syncing thread, with the worker
+     * helping, and two threads need not run the blocks in order. */
+    ASSERT(t_wait_at_least(&g.started, 1));
     atomic_store(&g.open, 1);
     ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     ASSERT_EQ(atomic_load(&survivors), 17);
