@@ -162,6 +162,21 @@ typedef enum aclrtMemMallocPolicy {
     ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
 } aclrtMemMallocPolicy;
 
+/* Where memory lives (aclrtPtrAttributes, physical memory, managed
+ * memory, batch copies). */
+typedef enum aclrtMemLocationType {
+    ACL_MEM_LOCATION_TYPE_HOST = 0,
+    ACL_MEM_LOCATION_TYPE_DEVICE = 1,
+    ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2,
+    ACL_MEM_LOCATION_TYPE_MANAGED = 3,
+    ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4
+} aclrtMemLocationType;
+
+typedef struct aclrtMemLocation {
+    uint32_t id;
+    aclrtMemLocationType type;
+} aclrtMemLocation;
+
 /* Memory kind queried by aclrtGetMemInfo. */
 typedef enum aclrtMemAttr {
     ACL_DDR_MEM = 0,
@@ -707,6 +722,16 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType 
 
 /** Returns the free and total bytes of one kind of device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+
+/* ==== Memory: allocation variants and pointer queries ==== */
+
+/* ==== Memory: copies, sets, values and symbols ==== */
+
+/* ==== Memory: virtual memory and shareable handles ==== */
+
+/* ==== Memory: IPC between processes ==== */
+
+/* ==== Memory: host registration and managed memory ==== */
 
 /* ==== Host callbacks ==== */
 

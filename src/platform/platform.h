@@ -208,6 +208,32 @@ const char *plat_dl_error(void);
 int plat_mem_file(const void *data, size_t len, char *path, size_t cap);
 void plat_close(int fd);
 
+/* Address space and memory files (vm.c). Device memory lives here, never
+ * in the malloc heap. */
+/* Reserves size bytes of address space aligned to align (a power of two),
+ * with nothing behind them and no access; NULL if it cannot. */
+void *plat_vm_reserve(size_t size, size_t align);
+bool plat_vm_release(void *base, size_t size);
+/* Maps [offset, offset+size) of memory file fd at `at` (inside a reserved
+ * range), shared: every mapping of that part of the file sees its bytes. */
+bool plat_vm_map_file(void *at, size_t size, int fd, uint64_t offset, bool writable);
+/* Turns [at, at+size) back into reserved address space (no access). */
+bool plat_vm_unmap_to_reserved(void *at, size_t size);
+bool plat_vm_protect(void *at, size_t size, bool readable, bool writable);
+/* Asks for huge pages where the host allows them (best effort). */
+void plat_vm_advise_huge(void *at, size_t size);
+/* Backs [at, at+size) with memory now, so first touches do not fault;
+ * false if the kernel cannot (the pages then fault in on first touch). */
+bool plat_vm_populate(void *at, size_t size);
+/* A new anonymous memory file of size bytes (sparse), close-on-exec; -1 on
+ * failure. Never named in the file system. */
+int plat_memfd(const char *name, uint64_t size);
+/* Opens descriptor fd of process pid (a memory file it shares); -1 when
+ * the process, the descriptor or the permission is not there. */
+int plat_peer_fd_open(int32_t pid, int fd);
+int32_t plat_pid(void);
+bool plat_pid_alive(int32_t pid);
+
 /* Environment lookups in one place, so configuration is easy to audit. */
 const char *plat_getenv(const char *name);
 

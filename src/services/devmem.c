@@ -35,6 +35,9 @@ struct region {
     size_t usable;       /* what the caller may touch: size + the padding, or the host rounding */
     size_t charged;      /* what counts against the budget */
     _Atomic uint64_t *used; /* the device's bytes in use; NULL for host memory */
+    int32_t device;
+    enum mem_origin origin;
+    bool allocated;      /* ours to free (devmem_alloc*), not a mapping entered by devmem_map_add */
 };
 
 static plat_mutex mem_lock;
@@ -123,7 +126,7 @@ aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size,
     }
     plat_mutex_lock(&mem_lock);
     /* The spec's 32-byte padding is usable slack, as on the device. */
-    if (!insert_region((struct region){(uintptr_t)p, size, size + 32, charged, used_bytes})) {
+    if (!insert_region((struct region){(uintptr_t)p, size, size + 32, charged, used_bytes, -1, ORIGIN_MALLOC, true})) {
         plat_mutex_unlock(&mem_lock);
         acl_free(p);
         fetch_sub_relaxed(used_bytes, charged);
@@ -152,7 +155,7 @@ aclError devmem_alloc_host(size_t size, void **out)
     if (p == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     plat_mutex_lock(&mem_lock);
-    if (!insert_region((struct region){(uintptr_t)p, size, usable, 0, NULL})) {
+    if (!insert_region((struct region){(uintptr_t)p, size, usable, 0, NULL, -1, ORIGIN_HOST, true})) {
         plat_mutex_unlock(&mem_lock);
         acl_free(p);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -170,7 +173,8 @@ bool devmem_free(void *p, bool device)
 
     plat_mutex_lock(&mem_lock);
     at = upper_bound((uintptr_t)p);
-    if (at == 0 || regions[at - 1].base != (uintptr_t)p || (regions[at - 1].used != NULL) != device) {
+    if (at == 0 || regions[at - 1].base != (uintptr_t)p || !regions[at - 1].allocated ||
+        (regions[at - 1].used != NULL) != device) {
         plat_mutex_unlock(&mem_lock);
         return false;
     }
@@ -196,7 +200,69 @@ static enum mem_kind classify_locked(uintptr_t a, size_t len)
         return MEM_UNKNOWN;
     if (len > r->usable - (a - r->base))
         return MEM_OVERRUN;
-    return r->used != NULL ? MEM_DEVICE : MEM_HOST_PINNED;
+    return r->origin == ORIGIN_HOST || r->origin == ORIGIN_REGISTERED ? MEM_HOST_PINNED : MEM_DEVICE;
+}
+
+/* Called with mem_lock held: the range holding a, or NULL. */
+static struct region *find_locked(uintptr_t a)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    size_t at = upper_bound(a);
+    if (at == 0 || a - regions[at - 1].base >= regions[at - 1].usable)
+        return NULL;
+    return &regions[at - 1];
+}
+
+bool devmem_lookup(const void *p, struct mem_range *out)
+{
+    struct region *r;
+    plat_mutex_lock(&mem_lock);
+    r = find_locked((uintptr_t)p);
+    if (r != NULL)
+        *out = (struct mem_range){(void *)r->base, r->usable, r->device, r->origin};
+    plat_mutex_unlock(&mem_lock);
+    return r != NULL;
+}
+
+aclError devmem_map_add(void *base, size_t size, int32_t device, enum mem_origin origin)
+{
+    uintptr_t a = (uintptr_t)base;
+    size_t at;
+    aclError err = ACL_SUCCESS;
+
+    if (size == 0 || a > UINTPTR_MAX - size)
+        return ACL_ERROR_INVALID_PARAM;
+    plat_mutex_lock(&mem_lock);
+    at = upper_bound(a);
+    if ((at > 0 && a - regions[at - 1].base < regions[at - 1].usable) ||
+        (at < nregions && regions[at].base < a + size))
+        err = ACL_ERROR_INVALID_PARAM;
+    else if (!insert_region((struct region){a, size, size, 0, NULL, device, origin, false}))
+        err = ACL_ERROR_RT_MEMORY_ALLOCATION;
+    plat_mutex_unlock(&mem_lock);
+    return err;
+}
+
+bool devmem_map_remove(void *base)
+{
+    size_t at;
+    plat_mutex_lock(&mem_lock);
+    at = upper_bound((uintptr_t)base);
+    if (at == 0 || regions[at - 1].base != (uintptr_t)base || regions[at - 1].allocated) {
+        plat_mutex_unlock(&mem_lock);
+        return false;
+    }
+    memmove(&regions[at - 1], &regions[at], (nregions - at) * sizeof(*regions));
+    nregions--;
+    plat_mutex_unlock(&mem_lock);
+    return true;
+}
+
+bool devmem_backing(const void *p, int *fd, uint64_t *offset, struct mem_range *block)
+{
+    /* The host heap has no memory file behind it (the arena will). */
+    (void)p, (void)fd, (void)offset, (void)block;
+    return false;
 }
 
 enum mem_kind devmem_classify(const void *p, size_t len)
@@ -242,7 +308,8 @@ void devmem_release_all(void)
     for (size_t i = 0; i < nregions; i++) {
         if (regions[i].used != NULL)
             fetch_sub_relaxed(regions[i].used, regions[i].charged);
-        acl_free((void *)regions[i].base);
+        if (regions[i].allocated) /* mappings belong to whoever entered them */
+            acl_free((void *)regions[i].base);
     }
     acl_free(regions);
     regions = NULL;

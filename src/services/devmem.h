@@ -24,6 +24,40 @@ enum mem_kind {
 /* The largest pinned host request whose rounding to 32 bytes fits a size_t. */
 #define DEVMEM_MAX_HOST_SIZE (SIZE_MAX - 31)
 
+/* Where a range of device-visible memory came from. */
+enum mem_origin {
+    ORIGIN_MALLOC,     /* aclrtMalloc and its variants: a block of a device's arena */
+    ORIGIN_HOST,       /* aclrtMallocHost: pinned host memory */
+    ORIGIN_VMM,        /* physical memory mapped into a reserved range (aclrtMapMem) */
+    ORIGIN_IPC,        /* another process's memory imported (IPC keys, shareable handles) */
+    ORIGIN_REGISTERED, /* host memory registered with aclrtHostRegister */
+    ORIGIN_MANAGED,    /* aclrtMemAllocManaged */
+};
+
+/* One range of the table: an allocation, or a mapping added below. */
+struct mem_range {
+    void *base;
+    size_t size;          /* the bytes a caller may touch */
+    int32_t device;       /* -1 for host memory */
+    enum mem_origin origin;
+};
+
+/* The range holding p; false if p lies in none. */
+bool devmem_lookup(const void *p, struct mem_range *out);
+/* Enters a mapping made elsewhere (VMM, IPC import, host registration,
+ * managed memory) in the table, so that copies, kernels and checks treat
+ * it as the origin says: MALLOC, VMM, IPC and MANAGED ranges are device
+ * memory, HOST and REGISTERED ones pinned host memory. Ranges never
+ * overlap: 107000 (ACL_ERROR_INVALID_PARAM) if it would, 207001 if the
+ * table cannot grow. */
+aclError devmem_map_add(void *base, size_t size, int32_t device, enum mem_origin origin);
+/* Takes out a range devmem_map_add entered (base exactly); false if none. */
+bool devmem_map_remove(void *base);
+/* The memory file behind the allocation holding p, for sharing it with
+ * another process: its descriptor, the file offset of the block's start
+ * and the block. False if p is not in an arena block. */
+bool devmem_backing(const void *p, int *fd, uint64_t *offset, struct mem_range *block);
+
 /* Bytes a request of size charges against the budget (32 B rounding + 32 B);
  * SIZE_MAX for a size above DEVMEM_MAX_DEVICE_SIZE, which can never fit. */
 size_t devmem_charge(size_t size);

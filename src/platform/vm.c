@@ -1,0 +1,119 @@
+/*
+ * vm.c - address space and shared memory files on Linux.
+ *
+ * DESIGN: device memory lives in mappings of its own, never in the host's
+ * malloc heap: an address range is reserved (no access, no memory behind
+ * it), then memory files (memfd) are mapped into it. A memory file is what
+ * several mappings - in this process or in another one - share, so a
+ * physical allocation mapped twice, or imported by a peer process, shows
+ * the same bytes. A peer's file is opened through /proc/<pid>/fd, which
+ * the kernel allows to the same user only; nothing is ever named in
+ * /dev/shm, so nothing is left behind when a process dies.
+ *
+ * This file owns every mmap, munmap, madvise and memfd call of the
+ * library. It keeps no state; any thread may call any function.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "platform.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL */
+#endif
+
+void *plat_vm_reserve(size_t size, size_t align)
+{
+    size_t span = size + align;
+    uint8_t *p;
+    uintptr_t start;
+
+    if (align == 0 || (align & (align - 1)) != 0 || size > SIZE_MAX - align)
+        return NULL;
+    p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    /* Keep the aligned part; give the slack on both sides back. */
+    start = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+    if (start > (uintptr_t)p)
+        munmap(p, start - (uintptr_t)p);
+    if ((uintptr_t)p + span > start + size)
+        munmap((void *)(start + size), (uintptr_t)p + span - (start + size));
+    return (void *)start;
+}
+
+bool plat_vm_release(void *base, size_t size)
+{
+    return munmap(base, size) == 0;
+}
+
+bool plat_vm_map_file(void *at, size_t size, int fd, uint64_t offset, bool writable)
+{
+    int prot = PROT_READ | (writable ? PROT_WRITE : 0);
+    void *p;
+
+    if (offset > (uint64_t)INT64_MAX)
+        return false;
+    p = mmap(at, size, prot, MAP_SHARED | MAP_FIXED, fd, (off_t)offset);
+    return p == at;
+}
+
+bool plat_vm_unmap_to_reserved(void *at, size_t size)
+{
+    void *p = mmap(at, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    return p == at;
+}
+
+bool plat_vm_protect(void *at, size_t size, bool readable, bool writable)
+{
+    int prot = (readable ? PROT_READ : 0) | (writable ? PROT_WRITE : 0);
+    return mprotect(at, size, prot) == 0;
+}
+
+void plat_vm_advise_huge(void *at, size_t size)
+{
+    /* Best effort: where the host allows no huge pages this says EINVAL. */
+    (void)madvise(at, size, MADV_HUGEPAGE);
+}
+
+bool plat_vm_populate(void *at, size_t size)
+{
+    return madvise(at, size, MADV_POPULATE_WRITE) == 0;
+}
+
+int plat_memfd(const char *name, uint64_t size)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (size > (uint64_t)INT64_MAX || ftruncate(fd, (off_t)size) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int plat_peer_fd_open(int32_t pid, int fd)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
+    return open(path, O_RDWR | O_CLOEXEC);
+}
+
+int32_t plat_pid(void)
+{
+    return (int32_t)getpid();
+}
+
+bool plat_pid_alive(int32_t pid)
+{
+    return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
