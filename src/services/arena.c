@@ -459,8 +459,24 @@ void arena_claim_cold(struct arena *a, void *p, size_t len, uint64_t limit, void
     *len_out = (size_t)((last - first + 1) << CHUNK_SHIFT);
 }
 
-void arena_populate(void *p, size_t len)
+void arena_populate(void *p, size_t len, const void *block, size_t block_len)
 {
-    if (len != 0)
-        (void)plat_vm_populate(p, len); /* an old kernel: pages fault in on first touch */
+    uintptr_t lo, hi;
+
+    if (len == 0)
+        return;
+    (void)plat_vm_populate(p, len); /* an old kernel: pages fault in on first touch */
+    /* Some hypervisors back a guest page only at its first store from the
+     * guest, which the kernel's zeroing does not count as: store once to
+     * each page of the block itself (fresh memory: zeros stay zeros). Pages
+     * the block shares with a neighbour are left alone: another thread may
+     * be writing there. */
+    lo = ((uintptr_t)block + 4095) & ~(uintptr_t)4095;
+    hi = ((uintptr_t)block + block_len) & ~(uintptr_t)4095;
+    if (lo < (uintptr_t)p)
+        lo = (uintptr_t)p;
+    if (hi > (uintptr_t)p + len)
+        hi = (uintptr_t)p + len;
+    for (uintptr_t at = lo; at < hi; at += 4096)
+        *(volatile unsigned char *)at = 0;
 }

@@ -68,8 +68,10 @@ bool arena_reclaim(struct arena *a, void *p);
  * (arena_populate, outside its lock): empty when all were backed already
  * or the arena has backed its limit. */
 void arena_claim_cold(struct arena *a, void *p, size_t len, uint64_t limit, void **from, size_t *len_out);
-/* Backs [p, p+len) with memory now, so that first touches do not fault. */
-void arena_populate(void *p, size_t len);
+/* Backs [p, p+len), the span arena_claim_cold returned for the block
+ * [block, block+block_len) just carved, with memory now, so that first
+ * touches do not fault. */
+void arena_populate(void *p, size_t len, const void *block, size_t block_len);
 /* Bytes backed so far (stays backed across frees: a caching allocator). */
 uint64_t arena_backed(const struct arena *a);
 

@@ -131,11 +131,21 @@ struct dev_slot {
 static struct dev_slot slots[DEVMEM_SLOTS];
 static struct arena *host_arena;
 
-/* The most memory the arenas back ahead of first touch, in all. */
+/* The most memory the arenas back ahead of first touch, in all: read
+ * when the first arena is made. */
+static uint64_t backed_max;
+
 static uint64_t backed_limit(void)
 {
-    uint64_t ram = plat_host_memory_bytes();
-    return config_u64_or(CFG_MEMORY_BACKED_MAX, ram / 2);
+    return backed_max;
+}
+
+/* Called with mem_lock held, before an arena is made. */
+static void read_backed_limit_locked(void)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    if (backed_max == 0)
+        backed_max = config_u64_or(CFG_MEMORY_BACKED_MAX, plat_host_memory_bytes() / 2);
 }
 
 static uint64_t backed_total_locked(void)
@@ -188,6 +198,7 @@ static struct dev_slot *slot_of_locked(_Atomic uint64_t *used)
 static struct arena *device_arena_locked(struct dev_slot *slot)
 {
     PLAT_ASSERT_HELD(&mem_lock);
+    read_backed_limit_locked();
     if (slot->arena == NULL)
         slot->arena = arena_create(slot->total + slot->total / 2);
     return slot->arena;
@@ -234,7 +245,7 @@ aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size,
         fetch_sub_relaxed(used_bytes, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    arena_populate(cold, cold_len);
+    arena_populate(cold, cold_len, p, bytes);
     *out = p;
     return ACL_SUCCESS;
 }
@@ -254,6 +265,7 @@ aclError devmem_alloc_host(size_t size, void **out)
     if (!round_up(usable, ARENA_UNIT, &bytes))
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     plat_mutex_lock(&mem_lock);
+    read_backed_limit_locked();
     if (host_arena == NULL)
         host_arena = arena_create(plat_host_memory_bytes());
     if (host_arena != NULL && (p = arena_carve(host_arena, bytes, usable, 0)) != NULL)
@@ -261,7 +273,7 @@ aclError devmem_alloc_host(size_t size, void **out)
     plat_mutex_unlock(&mem_lock);
     if (p == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    arena_populate(cold, cold_len);
+    arena_populate(cold, cold_len, p, bytes);
     *out = p;
     return ACL_SUCCESS;
 }
@@ -499,6 +511,7 @@ void devmem_release_all(void)
         close_slot_locked(&slots[i]);
     arena_destroy(host_arena);
     host_arena = NULL;
+    backed_max = 0; /* the next aclInit reads the configuration again */
     acl_free(regions);
     regions = NULL;
     nregions = cap = 0;
