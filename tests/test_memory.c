@@ -910,3 +910,30 @@ TEST(memory, allocation_beyond_the_backed_limit_still_works)
     ASSERT_OK(aclrtFree(b));
     t_teardown();
 }
+
+/* A held block comes back once its stream is gone: destroyed after its
+ * work ran, or force-destroyed with the work dropped. */
+TEST(memory, held_block_released_when_its_stream_is_destroyed)
+{
+    t_setup();
+    for (int force = 0; force < 2; force++) {
+        struct t_gate g = {0};
+        aclrtStream s = NULL;
+        void *p = NULL, *q = NULL;
+        ASSERT_OK(aclrtCreateStream(&s));
+        t_launch_gate(&g, s);
+        ASSERT_OK(aclrtMalloc(&p, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtMemsetAsync(p, 8192, 3, 8192, s));
+        ASSERT_OK(aclrtFree(p));
+        ASSERT(t_wait_flag(&g.started, 1));
+        atomic_store(&g.open, 1);
+        if (force)
+            ASSERT_OK(aclrtDestroyStreamForce(s));
+        else
+            ASSERT_OK(aclrtDestroyStream(s));
+        ASSERT_OK(aclrtMalloc(&q, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT(q == p);
+        ASSERT_OK(aclrtFree(q));
+    }
+    t_teardown();
+}
