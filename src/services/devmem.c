@@ -14,7 +14,9 @@
  *
  * Device allocations count against the device's budget (its profile, or
  * ACLCPU_DEVICE_MEMORY) with the reference's rounding: size up to 32 bytes
- * plus 32 bytes of padding, the block aligned to 64. The budget is the
+ * plus 32 bytes of padding (no padding for devmem_alloc_unpadded: the
+ * reference's aclrtMallocAlign32, 1 GiB-page policies and configured
+ * allocations), the block aligned to 64. The budget is the
  * device's counter of bytes in use, which the caller hands in (devmem knows
  * no device beyond its id): a charge is added only when it fits, and taken
  * back when the block is freed or retired (quarantined: the runtime keeps
