@@ -283,6 +283,34 @@ TEST(memory_variants, free_host_with_dev_sync_waits_for_the_device)
     free_waits_for(false);
 }
 
+static void k_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+/* A failed device sync is returned and frees nothing: the block is still
+ * live, and the next free takes it. */
+TEST(memory_variants, free_with_dev_sync_frees_nothing_when_the_sync_fails)
+{
+    aclrtStream s = NULL;
+    void *p = NULL, *base = NULL;
+    aclError err;
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("variants_trap", k_trap), 1, NULL, 0, s));
+    err = aclrtFreeWithDevSync(p);
+    ASSERT(err != ACL_SUCCESS);
+    ASSERT_MSG("aclrtFreeWithDevSync: synchronising the device before the free failed");
+    ASSERT_OK(aclrtMemGetAddressRange(p, &base, NULL));
+    ASSERT(base == p);
+    ASSERT_OK(aclrtFree(p));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(memory_variants, free_with_dev_sync_refuses_foreign_interior_and_freed_pointers)
 {
     char *d = NULL, *h = NULL, stack[64];
