@@ -15,6 +15,7 @@
 #include "api_int.h"
 #include "../services/devmem.h"
 #include "../core/profhook.h"
+#include "../core/vmm.h"
 
 static uint64_t init_refs;   /* under admin lock */
 static bool initialised;     /* under admin lock */
@@ -62,6 +63,7 @@ static void finalize_locked(void)
             LOGW("aclFinalize: %s", why);
     }
     devices_shutdown();
+    vmm_release_all(); /* host allocations and device-less reservations */
     devmem_release_all();
     task_cache_release();
     initialised = false;

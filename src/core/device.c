@@ -23,6 +23,7 @@
 #include "../engine/engine.h"
 #include "../services/devmem.h"
 #include "core.h"
+#include "vmm.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
 /* 0 until read; then ACLCPU_DEVICE_COUNT. Relaxed: any thread computes the
@@ -97,6 +98,7 @@ void device_close(struct device *d)
     if (!d->open)
         return;
     engine_stop(d);
+    vmm_release_device(d->id); /* its mappings leave devmem's table first */
     devmem_release_charged_to(&d->mem_used);
     acl_free(d->stream_ids);
     d->stream_ids = NULL;
