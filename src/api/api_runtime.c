@@ -63,6 +63,7 @@ static void finalize_locked(void)
             LOGW("aclFinalize: %s", why);
     }
     devices_shutdown();
+    quarantine_forget_all();
     vmm_release_all(); /* host allocations and device-less reservations */
     devmem_release_all();
     task_cache_release();

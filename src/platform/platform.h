@@ -234,6 +234,8 @@ int plat_peer_fd_open(int32_t pid, int fd);
 /* The size of a memory (or regular) file; -1 for anything else. */
 int64_t plat_fd_size(int fd);
 int32_t plat_pid(void);
+/* The host's physical memory in bytes. */
+uint64_t plat_host_memory_bytes(void);
 bool plat_pid_alive(int32_t pid);
 
 /* Environment lookups in one place, so configuration is easy to audit. */
