@@ -258,6 +258,29 @@ TEST(vmm, map_shows_same_bytes_at_two_addresses)
     t_teardown();
 }
 
+TEST(vmm, kernels_and_stream_tasks_use_mapped_memory)
+{
+    aclrtDrvMemHandle h;
+    aclrtStream s = NULL;
+    int64_t *v, out = 0;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemsetAsync(v, 64, 0, 64, s));
+    t_launch_add(v, 5, s);
+    t_launch_add(v, 2, s);
+    ASSERT_OK(aclrtMemcpyAsync(&out, 8, v, 8, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(out, 7);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
 TEST(vmm, map_argument_checks)
 {
     aclrtDrvMemHandle h;
@@ -544,6 +567,25 @@ TEST(vmm, set_pid_argument_checks)
     ASSERT_OK(aclrtMemSetPidToShareableHandleV2(&key, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
     ASSERT_OK(aclrtFreePhysical(h));
     ASSERT_RC(aclrtMemSetPidToShareableHandle(key, pids, 1), ACL_ERROR_RT_PARAM_INVALID); /* freed: withdrawn */
+    t_teardown();
+}
+
+TEST(vmm, pid_list_holds_a_thousand_pids)
+{
+    static int32_t pids[1001];
+    aclrtDrvMemHandle h;
+    uint64_t key = 0;
+    t_setup();
+    for (int i = 0; i < 1001; i++)
+        pids[i] = 100000 + i;
+    h = phys(2 * MIB);
+    ASSERT_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &key));
+    ASSERT_OK(aclrtMemSetPidToShareableHandle(key, pids, 999));
+    ASSERT_OK(aclrtMemSetPidToShareableHandle(key, pids + 998, 2)); /* one new: the list is full at 1000 */
+    ASSERT_OK(aclrtMemSetPidToShareableHandle(key, pids, 10));      /* all listed already */
+    ASSERT_RC(aclrtMemSetPidToShareableHandle(key, pids + 1000, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "the pid list is full (1000 pids)");
+    ASSERT_OK(aclrtFreePhysical(h));
     t_teardown();
 }
 
