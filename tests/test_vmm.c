@@ -809,6 +809,53 @@ TEST(vmm, import_after_exporter_freed_fails)
     t_teardown();
 }
 
+/* The importer's mapping keeps the memory after the exporter freed it:
+ * the memory file lives while any process holds it. */
+TEST(vmm, importer_keeps_memory_after_exporter_frees)
+{
+    int down[2], up[2];
+    aclrtDrvMemHandle h;
+    uint64_t key;
+    int32_t *view, seen = -1, go = 1;
+    pid_t pid;
+    ASSERT(pipe(down) == 0 && pipe(up) == 0);
+    pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        aclrtDrvMemHandle got = NULL;
+        int32_t *v = NULL, value = -1;
+        if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+            read(down[0], &key, sizeof(key)) != sizeof(key) ||
+            aclrtMemImportFromShareableHandle(key, 0, &got) != ACL_SUCCESS ||
+            aclrtReserveMemAddress((void **)&v, 2 * MIB, 0, NULL, 0) != ACL_SUCCESS ||
+            aclrtMapMem(v, 2 * MIB, 0, got, 0) != ACL_SUCCESS)
+            _exit(3);
+        if (write(up[1], &value, sizeof(value)) != sizeof(value) || read(down[0], &go, sizeof(go)) != sizeof(go))
+            _exit(4);
+        value = v[0]; /* after the exporter's free */
+        if (write(up[1], &value, sizeof(value)) != sizeof(value))
+            _exit(5);
+        aclrtUnmapMem(v);
+        aclrtReleaseMemAddress(v);
+        aclrtFreePhysical(got);
+        aclFinalize();
+        _exit(0);
+    }
+    t_setup();
+    h = exported_123(ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, &key, &view);
+    write_all(down[1], &key, sizeof(key));
+    read_all(up[0], &seen, sizeof(seen)); /* the child has mapped it */
+    release_view(h, view);
+    write_all(down[1], &go, sizeof(go));
+    read_all(up[0], &seen, sizeof(seen));
+    ASSERT_EQ(seen, 123);
+    {
+        int status = 0;
+        ASSERT(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    t_teardown();
+}
+
 static int dev_shm_entries(void)
 {
     int n = 0;
