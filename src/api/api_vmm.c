@@ -11,10 +11,11 @@
  *
  * Threads: any host thread. Locks: none here (vmm_lock in core/vmm.c).
  */
+#include <string.h>
+
 #include "api_int.h"
 #include "../core/vmm.h"
 #include "../platform/platform.h"
-#include <string.h>
 
 static aclError reserved_nonzero(const char *fn, const char *arg, uint64_t value, const char *want)
 {
