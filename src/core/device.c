@@ -23,6 +23,7 @@
 #include "../engine/engine.h"
 #include "../services/devmem.h"
 #include "core.h"
+#include "vmm.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
 _Static_assert(ACLCPU_MAX_DEVICES <= ACLCPU_DEVMEM_MAX_DEVICES, "every device has a memory slot");
@@ -100,6 +101,7 @@ void device_close(struct device *d)
         return;
     engine_stop(d);
     quarantine_forget_device(d->id);
+    vmm_release_device(d->id); /* its mappings leave devmem's table first */
     devmem_release_charged_to(&d->mem_used);
     acl_free(d->stream_ids);
     d->stream_ids = NULL;

@@ -231,6 +231,8 @@ int plat_memfd(const char *name, uint64_t size);
 /* Opens descriptor fd of process pid (a memory file it shares); -1 when
  * the process, the descriptor or the permission is not there. */
 int plat_peer_fd_open(int32_t pid, int fd);
+/* The size of a memory (or regular) file; -1 for anything else. */
+int64_t plat_fd_size(int fd);
 int32_t plat_pid(void);
 /* The host's physical memory in bytes. */
 uint64_t plat_host_memory_bytes(void);

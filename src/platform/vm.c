@@ -101,6 +101,12 @@ int plat_memfd(const char *name, uint64_t size)
     return fd;
 }
 
+int64_t plat_fd_size(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : -1;
+}
+
 int plat_peer_fd_open(int32_t pid, int fd)
 {
     char path[64];
