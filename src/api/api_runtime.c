@@ -13,7 +13,10 @@
 #include <stdio.h>
 
 #include "api_int.h"
+#include "../core/allocator.h"
 #include "../services/devmem.h"
+#include "../services/hostmem.h"
+#include "../services/mempool.h"
 #include "../core/profhook.h"
 
 static uint64_t init_refs;   /* under admin lock */
@@ -62,6 +65,9 @@ static void finalize_locked(void)
             LOGW("aclFinalize: %s", why);
     }
     devices_shutdown();
+    allocator_release_all();
+    mempool_release_device(-1);
+    hostmem_release_device(-1);
     devmem_release_all();
     task_cache_release();
     initialised = false;

@@ -52,6 +52,9 @@
     X(LOCK_HOSTFUNC, "hf_lock", "engine/sched.c", "the host-function thread's queue") \
     X(LOCK_REPORT, "report_lock", "engine/report.c", "report subscriptions and queues") \
     X(LOCK_TASK_DEPOT, "depot_lock", "core/task.c", "the depot of spare task records") \
+    X(LOCK_ALLOCATOR, "allocator_lock", "core/allocator.c", "custom allocators registered with streams") \
+    X(LOCK_MEMPOOL, "pool_lock", "services/mempool.c", "memory pools and their blocks") \
+    X(LOCK_HOSTMEM, "hostmem_lock", "services/hostmem.c", "registered host memory, managed memory") \
     X(LOCK_DEVMEM, "mem_lock", "services/devmem.c", "device memory blocks") \
     X(LOCK_PROFSUB, "sub_lock", "services/profsub.c", "profiling subscriptions") \
     X(LOCK_HANDLE, "handle table lock", "core/handle.c", "one object type's handle table") \

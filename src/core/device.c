@@ -22,6 +22,8 @@
 
 #include "../engine/engine.h"
 #include "../services/devmem.h"
+#include "../services/hostmem.h"
+#include "../services/mempool.h"
 #include "core.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
@@ -97,6 +99,8 @@ void device_close(struct device *d)
     if (!d->open)
         return;
     engine_stop(d);
+    mempool_release_device(d->id);
+    hostmem_release_device(d->id);
     devmem_release_charged_to(&d->mem_used);
     acl_free(d->stream_ids);
     d->stream_ids = NULL;
