@@ -13,6 +13,9 @@
  * the project's: nothing registered or allocated outlives its device.
  */
 #include <stdatomic.h>
+#include <stdlib.h>
+
+#include <acl/acl_prof.h>
 
 #include "test.h"
 
@@ -561,5 +564,66 @@ TEST(hostmem, managed_prefetch_batch_maps_locations_to_ranges)
     ASSERT_EQ(attr_of(ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, 2 * PAGE2M), 0);
     ASSERT_EQ(attr_of(ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p + 2 * PAGE2M, PAGE2M), -1);
     ASSERT_OK(aclrtFree(p));
+    t_teardown();
+}
+
+/* The modelled duration of the n-th (0-based) copy in a trace, or -1. */
+static double nth_copy_dur(const char *trace, int n, long *bytes)
+{
+    const char *at = trace;
+    for (int i = 0; i <= n; i++) {
+        at = strstr(at, "\"name\":\"MEMCPY_ASYNC\"");
+        if (at == NULL)
+            return -1;
+        at++;
+    }
+    *bytes = strtol(strstr(at, "\"size(B)\":") + 10, NULL, 10);
+    return strtod(strstr(at, "\"dur\":") + 6, NULL);
+}
+
+TEST(hostmem, managed_prefetch_is_costed_as_a_copy_of_its_bytes)
+{
+    char dir[] = "/tmp/aclcpu-prefetch-XXXXXX", path[128];
+    uint32_t dev = 0;
+    aclprofConfig *cfg;
+    aclrtStream s = NULL;
+    void *p = NULL, *d = NULL;
+    char *trace;
+    long n1 = 0, n2 = 0, len;
+    double prefetch, copy;
+    FILE *f;
+
+    t_setup();
+    ASSERT(mkdtemp(dir) != NULL);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclprofInit(dir, strlen(dir)));
+    ASSERT((cfg = aclprofCreateConfig(&dev, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME)) != NULL);
+    ASSERT_OK(aclprofStart(cfg));
+    ASSERT_OK(aclrtMemAllocManaged(&p, 2 * PAGE2M, ACL_RT_MEM_ATTACH_GLOBAL));
+    ASSERT_OK(aclrtMalloc(&d, 2 * PAGE2M, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemManagedPrefetchAsync(p, 2 * PAGE2M, dev_loc(0), 0, s));
+    ASSERT_OK(aclrtMemcpyAsync(d, 2 * PAGE2M, p, 2 * PAGE2M, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclprofStop(cfg));
+    ASSERT_OK(aclprofDestroyConfig(cfg));
+    ASSERT_OK(aclprofFinalize());
+    snprintf(path, sizeof(path), "%s/ASCEND_PROFILER_OUTPUT/trace_view.json", dir);
+    ASSERT((f = fopen(path, "rb")) != NULL);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    ASSERT((trace = calloc(1, (size_t)len + 1)) != NULL);
+    ASSERT_EQ(fread(trace, 1, (size_t)len, f), len);
+    fclose(f);
+    /* The prefetch (first) and a host-to-device copy of as many bytes take the same modelled time. */
+    prefetch = nth_copy_dur(trace, 0, &n1);
+    copy = nth_copy_dur(trace, 1, &n2);
+    ASSERT_EQ(n1, 2 * PAGE2M);
+    ASSERT_EQ(n2, 2 * PAGE2M);
+    ASSERT(prefetch > 0 && prefetch == copy);
+    free(trace);
+    ASSERT_OK(aclrtFree(p));
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

@@ -39,16 +39,15 @@ static aclError register_context(const char *fn, struct context **ctx)
 static aclError add_registration(const char *fn, void *ptr, uint64_t size, uint32_t flags, int32_t device)
 {
     aclError err = hostreg_add(ptr, size, flags, device);
-    switch (err) {
-    case ACL_SUCCESS: return ACL_SUCCESS;
-    case ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
+    if (err == ACL_SUCCESS)
+        return ACL_SUCCESS;
+    if (err == ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
         return acl_fail(err, "%s: [%p, +%llu) overlaps a range already registered (aclrtHostUnregister ends one)", fn,
                         ptr, (unsigned long long)size);
-    case ACL_ERROR_RT_MEMORY_ALLOCATION: return acl_fail(err, "%s: out of host memory for the registration", fn);
-    default:
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: [%p, +%llu) overlaps device memory or a mapping: only host memory can be "
-                        "registered", fn, ptr, (unsigned long long)size);
-    }
+    if (err == ACL_ERROR_RT_MEMORY_ALLOCATION)
+        return acl_fail(err, "%s: out of host memory for the registration", fn);
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: [%p, +%llu) overlaps device memory or a mapping: only host "
+                    "memory can be registered", fn, ptr, (unsigned long long)size);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
