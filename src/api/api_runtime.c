@@ -65,6 +65,7 @@ static void finalize_locked(void)
             LOGW("aclFinalize: %s", why);
     }
     devices_shutdown();
+    quarantine_forget_all();
     allocator_release_all();
     mempool_release_device(-1);
     hostmem_release_device(-1);

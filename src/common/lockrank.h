@@ -55,6 +55,7 @@
     X(LOCK_ALLOCATOR, "allocator_lock", "core/allocator.c", "custom allocators registered with streams") \
     X(LOCK_MEMPOOL, "pool_lock", "services/mempool.c", "memory pools and their blocks") \
     X(LOCK_HOSTMEM, "hostmem_lock", "services/hostmem.c", "registered host memory, managed memory") \
+    X(LOCK_QUARANTINE, "quar_lock", "core/quarantine.c", "freed memory held from reuse while tasks may use it") \
     X(LOCK_DEVMEM, "mem_lock", "services/devmem.c", "device memory blocks") \
     X(LOCK_PROFSUB, "sub_lock", "services/profsub.c", "profiling subscriptions") \
     X(LOCK_HANDLE, "handle table lock", "core/handle.c", "one object type's handle table") \

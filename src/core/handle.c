@@ -150,6 +150,26 @@ void *obj_handle(const struct obj_header *h)
 
 uint32_t obj_count(enum obj_type type) { return load_relaxed(&tables[type].live); }
 
+uint32_t obj_slot_count(enum obj_type type)
+{
+    uint32_t n;
+    plat_mutex_lock(&tables[type].lock);
+    n = tables[type].slots;
+    plat_mutex_unlock(&tables[type].lock);
+    return n;
+}
+
+struct obj_header *obj_header_at(enum obj_type type, uint32_t index)
+{
+    uint32_t c = index >> OBJ_CHUNK_SHIFT;
+    _Atomic(struct obj_header *) *chunk;
+    if (c >= OBJ_MAX_CHUNKS)
+        return NULL;
+    /* Acquire: as in obj_resolve. */
+    chunk = load_acquire(&obj_chunks[type][c]);
+    return chunk != NULL ? load_acquire(&chunk[index & (OBJ_CHUNK_SIZE - 1)]) : NULL;
+}
+
 void *obj_handle_at(enum obj_type type, uint32_t index)
 {
     uint32_t c = index >> OBJ_CHUNK_SHIFT;

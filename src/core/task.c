@@ -214,7 +214,10 @@ void task_release(struct task *t)
             model_lane_finished(t->u.lane.lane->m, t->u.lane.run);
         break;
     case TASK_POOL_FREE:
-        mempool_block_freed(t->u.pool_free.ptr, t->u.pool_free.ticket);
+        if (t->u.pool_free.ticket == 0) /* an aclrtMalloc block freed in stream order, as aclrtFree frees */
+            (void)quarantine_free(t->u.pool_free.ptr, true);
+        else
+            mempool_block_freed(t->u.pool_free.ptr, t->u.pool_free.ticket);
         break;
     case TASK_GROUP_UPDATE:
         for (struct task *r = t->u.update.with, *next; r != NULL; r = next) {

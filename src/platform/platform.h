@@ -232,6 +232,8 @@ int plat_memfd(const char *name, uint64_t size);
  * the process, the descriptor or the permission is not there. */
 int plat_peer_fd_open(int32_t pid, int fd);
 int32_t plat_pid(void);
+/* The host's physical memory in bytes. */
+uint64_t plat_host_memory_bytes(void);
 bool plat_pid_alive(int32_t pid);
 
 /* Environment lookups in one place, so configuration is easy to audit. */

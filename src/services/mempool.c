@@ -282,10 +282,6 @@ void mempool_block_freed(void *ptr, uint64_t ticket)
     struct pool *p;
     size_t i;
 
-    if (ticket == 0) { /* an aclrtMalloc block freed in stream order */
-        (void)devmem_free(ptr, true);
-        return;
-    }
     plat_mutex_lock(&pool_lock);
     if (find_block_locked((uintptr_t)ptr, &p, &i) && p->blocks[i].ticket == ticket &&
         p->blocks[i].state == B_PENDING) {

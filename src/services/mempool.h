@@ -36,8 +36,8 @@ enum pool_free_start { POOL_FREE_QUEUED, POOL_FREE_NOT_POOL, POOL_FREE_NOT_BLOCK
  * there (an interior pointer, or freed already). */
 enum pool_free_start mempool_free_begin(void *ptr, const void *stream, uint64_t *ticket);
 /* The free task of (ptr, ticket) ran or was dropped: the block is free
- * for every stream, unless its stream took it back meanwhile. Ticket 0:
- * ptr is an aclrtMalloc block (freed on a stream), freed now. */
+ * for every stream, unless its stream took it back meanwhile. (Ticket 0,
+ * an aclrtMalloc block freed on a stream, is core/task.c's to free.) */
 void mempool_block_freed(void *ptr, uint64_t ticket);
 /* The free task of (ptr, ticket) was refused by its stream: the block is
  * in use again, unless another stream took it in the meantime. */
