@@ -12,6 +12,7 @@
  * rounds to 2 MiB, advice and prefetch on 2 MiB pages, A2/A3 only), and
  * the project's: nothing registered or allocated outlives its device.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -626,4 +627,42 @@ TEST(hostmem, managed_prefetch_is_costed_as_a_copy_of_its_bytes)
     ASSERT_OK(aclrtFree(d));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
+}
+
+struct reg_race {
+    aclrtContext ctx;
+    void *buf;
+    _Atomic int ok, taken;
+};
+
+static void *register_once(void *arg)
+{
+    struct reg_race *r = arg;
+    aclError rc;
+    ASSERT_OK(aclrtSetCurrentContext(r->ctx));
+    rc = aclrtHostRegisterV2(r->buf, 4096, ACL_HOST_REG_MAPPED);
+    if (rc == ACL_SUCCESS)
+        atomic_fetch_add(&r->ok, 1);
+    else if (rc == ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
+        atomic_fetch_add(&r->taken, 1);
+    return NULL;
+}
+
+TEST(hostmem, racing_registrations_of_one_range_let_exactly_one_win)
+{
+    enum { THREADS = 4 };
+    struct reg_race r = {0};
+    pthread_t th[THREADS];
+    t_setup();
+    r.buf = host_buf(4096);
+    ASSERT_OK(aclrtGetCurrentContext(&r.ctx));
+    for (int i = 0; i < THREADS; i++)
+        ASSERT(pthread_create(&th[i], NULL, register_once, &r) == 0);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(th[i], NULL);
+    ASSERT_EQ(atomic_load(&r.ok), 1);
+    ASSERT_EQ(atomic_load(&r.taken), THREADS - 1);
+    ASSERT_OK(aclrtHostUnregister(r.buf));
+    t_teardown();
+    free(r.buf);
 }

@@ -9,6 +9,7 @@
  * by that stream, by others once the free ran), and the project's:
  * stale or made-up handles are refused, and nothing outlives its device.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include <acl/acl_rt_memory_soma.h>
@@ -350,5 +351,48 @@ TEST(mempool, pools_end_with_their_device)
     ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
     ASSERT_EQ(free1, free0);
     ASSERT_RC(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR);
+    t_teardown();
+}
+
+struct pool_worker {
+    aclrtContext ctx;
+    aclrtMemPool pool;
+};
+
+/* One stream's loop: allocate, use, free, in stream order, many times. */
+static void *pool_loop(void *arg)
+{
+    struct pool_worker *w = arg;
+    aclrtStream s = NULL;
+    void *p = NULL;
+    ASSERT_OK(aclrtSetCurrentContext(w->ctx));
+    ASSERT_OK(aclrtCreateStream(&s));
+    for (int i = 0; i < 200; i++) {
+        ASSERT_OK(aclrtMemPoolMallocAsync(&p, (size_t)(i % 3 + 1) * MIB, w->pool, s));
+        ASSERT_OK(aclrtMemsetAsync(p, MIB, i & 0xFF, MIB, s));
+        ASSERT_OK(aclrtMemPoolFreeAsync(p, s));
+    }
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    return NULL;
+}
+
+TEST(mempool, streams_on_several_threads_share_a_pool)
+{
+    enum { THREADS = 3 };
+    struct pool_worker w = {0};
+    aclrtMemPoolProps p = props(0);
+    pthread_t th[THREADS];
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&w.ctx));
+    ASSERT_OK(aclrtMemPoolCreate(&w.pool, &p));
+    for (int i = 0; i < THREADS; i++)
+        ASSERT(pthread_create(&th[i], NULL, pool_loop, &w) == 0);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(th[i], NULL);
+    ASSERT_EQ(pool_attr(w.pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 0);
+    /* Each stream reuses its own block: at most two blocks of 4 MiB per stream. */
+    ASSERT(pool_attr(w.pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) <= THREADS * 2 * 2 * BLOCK);
+    ASSERT_OK(aclrtMemPoolDestroy(w.pool));
     t_teardown();
 }
