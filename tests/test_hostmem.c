@@ -66,6 +66,8 @@ TEST(hostmem, register_argument_checks_in_order)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'type' (0x1)");
     ASSERT_RC(aclrtHostRegister(buf, 4096, (aclrtHostRegisterType)0x10, &dev), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     /* Boundary: both valid bits together are accepted. */
+    ASSERT_RC(aclrtHostRegister(buf, UINT64_MAX, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end of the address space");
     ASSERT_OK(aclrtHostRegister(buf, 4096, (aclrtHostRegisterType)(ACL_HOST_REGISTER_IOMEMORY |
                                                                    ACL_HOST_REGISTER_READONLY), &dev));
     ASSERT_OK(aclrtHostUnregister(buf));

@@ -38,7 +38,11 @@ static aclError register_context(const char *fn, struct context **ctx)
 
 static aclError add_registration(const char *fn, void *ptr, uint64_t size, uint32_t flags, int32_t device)
 {
-    aclError err = hostreg_add(ptr, size, flags, device);
+    aclError err;
+    if ((uintptr_t)ptr > UINTPTR_MAX - size)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: [%p, +%llu) runs past the end of the address space", fn, ptr,
+                        (unsigned long long)size);
+    err = hostreg_add(ptr, size, flags, device);
     if (err == ACL_SUCCESS)
         return ACL_SUCCESS;
     if (err == ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
