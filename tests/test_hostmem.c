@@ -23,7 +23,10 @@
 #define MIB ((size_t)1 << 20)
 #define PAGE2M (2 * MIB)
 
-static aclrtMemManagedLocation dev_loc(int32_t id) { return (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_DEVICE, id}; }
+static aclrtMemManagedLocation dev_loc(int32_t id)
+{
+    return (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_DEVICE, id};
+}
 static aclrtMemManagedLocation host_loc(void) { return (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_HOST, 0}; }
 
 /* A page-aligned host buffer of n bytes, not aclcpu's. */
@@ -105,7 +108,8 @@ TEST(hostmem, register_overlap_is_already_registered)
               ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtHostRegister: [");
     ASSERT_RC(aclrtHostRegisterV2(buf + 1, 4096, ACL_HOST_REG_MAPPED), ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
-    ASSERT_RC(aclrtHostRegisterV2(buf + 2 * 4096 - 1, 2, ACL_HOST_REG_PINNED), ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    ASSERT_RC(aclrtHostRegisterV2(buf + 2 * 4096 - 1, 2, ACL_HOST_REG_PINNED),
+              ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
     /* Boundary: the neighbours that touch it without overlapping are free. */
     ASSERT_OK(aclrtHostRegisterV2(buf, 4096, ACL_HOST_REG_MAPPED));
     ASSERT_OK(aclrtHostRegisterV2(buf + 2 * 4096, 4096, ACL_HOST_REG_MAPPED));

@@ -242,8 +242,10 @@ out:
 static bool find_block_locked(uintptr_t a, struct pool **pool, size_t *index)
 {
     PLAT_ASSERT_HELD(&pool_lock);
-    for (uint32_t s = 0; s < MAX_POOLS && npools > 0; s++) {
+    size_t seen = 0;
+    for (uint32_t s = 0; s < MAX_POOLS && seen < npools; s++) {
         struct pool *p = pools[s];
+        seen += p != NULL;
         for (size_t i = 0; p != NULL && i < p->nblocks; i++) {
             if (a >= p->blocks[i].base && a - p->blocks[i].base < p->blocks[i].size) {
                 *pool = p;
