@@ -396,3 +396,26 @@ TEST(mempool, streams_on_several_threads_share_a_pool)
     ASSERT_OK(aclrtMemPoolDestroy(w.pool));
     t_teardown();
 }
+
+TEST(mempool, refused_free_leaves_the_memory_to_its_owner)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL, *d = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1); /* a SoC that stops streams */
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 64, pool, s));
+    ASSERT_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtStreamStop(s)); /* a stopped stream takes no task */
+    ASSERT(aclrtMemPoolFreeAsync(a, s) != ACL_SUCCESS);
+    ASSERT(aclrtMemPoolFreeAsync(d, s) != ACL_SUCCESS);
+    /* Both are still in use: the pool is busy, the aclrtMalloc block still frees. */
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), BLOCK);
+    ASSERT_RC(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+    t_teardown(); /* the pool goes with its device */
+}

@@ -224,6 +224,7 @@ struct task {
         struct {
             void *ptr;              /* a pool block, freed on this stream */
             uint64_t ticket;        /* the block's use this free ends (services/mempool.h); 0: an aclrtMalloc block */
+            bool ran;               /* reached on its stream (an aclrtMalloc block is freed only then) */
         } pool_free;
     } u;
     _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];

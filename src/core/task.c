@@ -214,10 +214,15 @@ void task_release(struct task *t)
             model_lane_finished(t->u.lane.lane->m, t->u.lane.run);
         break;
     case TASK_POOL_FREE:
-        if (t->u.pool_free.ticket == 0) /* an aclrtMalloc block freed in stream order, as aclrtFree frees */
-            (void)quarantine_free(t->u.pool_free.ptr, true);
-        else
+        /* An aclrtMalloc block is freed (as aclrtFree frees) only by a free
+         * that ran: a refused or dropped one leaves it to its owner. A pool
+         * block goes back to its pool either way. */
+        if (t->u.pool_free.ticket == 0) {
+            if (t->u.pool_free.ran)
+                (void)quarantine_free(t->u.pool_free.ptr, true);
+        } else {
             mempool_block_freed(t->u.pool_free.ptr, t->u.pool_free.ticket);
+        }
         break;
     case TASK_GROUP_UPDATE:
         for (struct task *r = t->u.update.with, *next; r != NULL; r = next) {

@@ -49,6 +49,14 @@ static enum run_result run_prefetch(struct executor *x, struct stream *s, struct
     return RUN_DONE;
 }
 
+static enum run_result run_pool_free(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
+                                     aclError *err)
+{
+    (void)x, (void)s, (void)in, (void)err;
+    t->u.pool_free.ran = true;
+    return RUN_DONE;
+}
+
 static enum run_result run_set(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
                                aclError *err)
 {
@@ -164,8 +172,8 @@ const struct task_kind_ops engine_task_kinds[TASK_KIND_END] = {
     [TASK_MARK]          = {run_nothing,        NULL,               0},
     [TASK_STEP]          = {run_nothing,        NULL,               0},
     [TASK_MEM_PREFETCH]  = {run_prefetch,       run_prefetch,       0},
-    /* The block goes back to its pool when the task is released (run or dropped). */
-    [TASK_POOL_FREE]     = {run_nothing,        NULL,               0},
+    /* The block goes back when the task is released (core/task.c). */
+    [TASK_POOL_FREE]     = {run_pool_free,      NULL,               0},
 };
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)
