@@ -376,6 +376,22 @@ CHECK(sizeof(aclprofTensor) == 48);
 CHECK(ACL_RT_CMO_TYPE_PREFETCH == 0 && ACL_RT_CMO_TYPE_WRITEBACK == 1);
 CHECK(ACL_RT_CMO_TYPE_INVALID == 2 && ACL_RT_CMO_TYPE_FLUSH == 3);
 
+/* ---- Host registration, managed memory, allocators, pools (CANN acl_rt.h,
+ * acl_rt_allocator.h, acl_rt_memory_soma.h) ---- */
+#include <acl/acl_rt_memory_soma.h>
+CHECK(ACL_HOST_REG_MAPPED == 0x2UL && ACL_HOST_REG_IOMEMORY == 0x4UL && ACL_HOST_REG_READONLY == 0x8UL);
+CHECK(ACL_HOST_REG_PINNED == 0x10000000UL && ACL_RT_MEM_ATTACH_GLOBAL == 0x01U);
+CHECK(ACL_HOST_REGISTER_MAPPED == 0 && ACL_HOST_REGISTER_IOMEMORY == 0x04 && ACL_HOST_REGISTER_READONLY == 0x08);
+CHECK(ACL_RT_HAC_TYPE_STARS == 0 && ACL_RT_HAC_TYPE_CCU == 9 && ACL_RT_HOST_MEM_MAP_SUPPORTED == 1);
+CHECK(ACL_MEM_ADVISE_SET_READ_MOSTLY == 0 && ACL_MEM_ADVISE_UNSET_ACCESSED_BY == 5);
+CHECK(ACL_MEM_LOCATIONTYPE_INVALID == 0 && ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT == 4);
+CHECK(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY == 1 && ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID == 8);
+CHECK(sizeof(aclrtMemManagedLocation) == 8 && offsetof(aclrtMemManagedLocation, id) == 4);
+CHECK(ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES == 0x1 && ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH == 0x8);
+CHECK(offsetof(aclrtMemPoolProps, location) == 8 && offsetof(aclrtMemPoolProps, maxSize) == 16);
+CHECK(sizeof(aclrtMemPoolProps) == 56);
+CHECK(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED == 507910 && ACL_ERROR_HOST_MEMORY_NOT_REGISTERED == 507911);
+
 /* ---- ACL error codes (static const int) and the error table ---- */
 
 int main(void)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "acl_base.h"
+#include "acl_rt_allocator.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -917,6 +918,125 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 /* ==== Memory: IPC between processes ==== */
 
 /* ==== Memory: host registration and managed memory ==== */
+
+/* aclrtHostRegisterV2 flags (an OR of them; at least one). */
+#define ACL_HOST_REG_MAPPED 0x2UL        /* map host memory to a device address */
+#define ACL_HOST_REG_IOMEMORY 0x4UL      /* register as I/O memory */
+#define ACL_HOST_REG_READONLY 0x8UL      /* the device only reads it */
+#define ACL_HOST_REG_PINNED 0x10000000UL /* pin the pages */
+
+/* aclrtMemAllocManaged's one flag: reachable from the host and every device. */
+#define ACL_RT_MEM_ATTACH_GLOBAL 0x01U
+
+/* aclrtHostRegister's type (0, or IOMEMORY and READONLY ORed). */
+typedef enum {
+    ACL_HOST_REGISTER_MAPPED = 0,
+    ACL_HOST_REGISTER_IOMEMORY = 0x04,
+    ACL_HOST_REGISTER_READONLY = 0x08
+} aclrtHostRegisterType;
+
+/* The engines asked about by aclrtHostMemMapCapabilities. */
+typedef enum {
+    ACL_RT_HAC_TYPE_STARS = 0,
+    ACL_RT_HAC_TYPE_AICPU,
+    ACL_RT_HAC_TYPE_AIC,
+    ACL_RT_HAC_TYPE_AIV,
+    ACL_RT_HAC_TYPE_PCIEDMA,
+    ACL_RT_HAC_TYPE_RDMA,
+    ACL_RT_HAC_TYPE_SDMA,
+    ACL_RT_HAC_TYPE_DVPP,
+    ACL_RT_HAC_TYPE_UDMA,
+    ACL_RT_HAC_TYPE_CCU
+} aclrtHacType;
+
+typedef enum { ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0, ACL_RT_HOST_MEM_MAP_SUPPORTED } aclrtHostMemMapCapability;
+
+typedef enum aclrtMemManagedAdviseType {
+    ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
+    ACL_MEM_ADVISE_UNSET_READ_MOSTLY,
+    ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+    ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION,
+    ACL_MEM_ADVISE_SET_ACCESSED_BY,
+    ACL_MEM_ADVISE_UNSET_ACCESSED_BY
+} aclrtMemManagedAdviseType;
+
+typedef enum aclrtMemManagedLocationType {
+    ACL_MEM_LOCATIONTYPE_INVALID = 0,
+    ACL_MEM_LOCATIONTYPE_DEVICE,
+    ACL_MEM_LOCATIONTYPE_HOST,
+    ACL_MEM_LOCATIONTYPE_HOST_NUMA,
+    ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT
+} aclrtMemManagedLocationType;
+
+typedef struct aclrtMemManagedLocation {
+    aclrtMemManagedLocationType type;
+    int32_t id;
+} aclrtMemManagedLocation;
+
+typedef enum aclrtMemManagedRangeAttribute {
+    ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+    ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID,
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID
+} aclrtMemManagedRangeAttribute;
+
+/**
+ * Registers [ptr, ptr+size) of host memory for device access and returns
+ * its device address in *devPtr. On aclcpu the device shares the host's
+ * address space, so *devPtr == ptr (docs/differences.md). type: 0, or
+ * ACL_HOST_REGISTER_IOMEMORY / _READONLY ORed (another bit: 207000). A
+ * range overlapping a registered one: 507910.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
+
+/** Registers host memory with ACL_HOST_REG_* flags (MAPPED gives it a device address). */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+
+/** The device address of a mapped registration; pHost is its start; flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+
+/** Ends the registration that starts at ptr (none: 507911). */
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+
+/** Whether an engine of device deviceId can reach registered host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                                         aclrtHostMemMapCapability *capabilities);
+
+/**
+ * Allocates unified (managed) memory, size rounded up to 2 MiB, reachable
+ * from the host and the devices at one address; aclrtFree frees it. flag
+ * must be ACL_RT_MEM_ATTACH_GLOBAL. A2 and A3 only (else 207000).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+
+/** Sets or clears an advice on 2 MiB pages of managed memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size,
+                                                   aclrtMemManagedAdviseType advise,
+                                                   aclrtMemManagedLocation location);
+
+/** Reads one advice or prefetch attribute of a range of managed memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+                                                    size_t size, void *data, size_t dataSize);
+
+/** Reads several attributes of a range of managed memory at once. */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute *attributes,
+                                                     size_t numAttributes, const void *ptr, size_t size,
+                                                     void **data, size_t *dataSizes);
+
+/** Issues to a stream a task that moves 2 MiB pages of managed memory to a location. */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
+                                                          aclrtMemManagedLocation location, uint32_t flags,
+                                                          aclrtStream stream);
+
+/** Issues a batch of prefetches: prefetchLocs[k] serves ptrs[prefetchLocIdxs[k] .. prefetchLocIdxs[k+1]-1]. */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(const void **ptrs, size_t *sizes, size_t count,
+                                                               aclrtMemManagedLocation *prefetchLocs,
+                                                               size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                               uint64_t flags, aclrtStream stream);
 
 /* ==== Host callbacks ==== */
 

@@ -13,7 +13,10 @@
 #include <stdio.h>
 
 #include "api_int.h"
+#include "../core/allocator.h"
 #include "../services/devmem.h"
+#include "../services/hostmem.h"
+#include "../services/mempool.h"
 #include "../core/profhook.h"
 #include "../core/vmm.h"
 
@@ -65,6 +68,9 @@ static void finalize_locked(void)
     devices_shutdown();
     quarantine_forget_all();
     vmm_release_all(); /* host allocations and device-less reservations */
+    allocator_release_all();
+    mempool_release_device(-1);
+    hostmem_release_device(-1);
     devmem_release_all();
     task_cache_release();
     initialised = false;

@@ -83,6 +83,9 @@ enum task_kind {
     TASK_CMO,           /* aclrtCmoAsync */
     TASK_MARK,          /* aclprofMarkEx */
     TASK_STEP,          /* aclprofGetStepTimestamp */
+    /* Memory (api/api_managed.c, api/api_mempool.c). */
+    TASK_MEM_PREFETCH,  /* aclrtMemManagedPrefetchAsync: managed pages move to a location */
+    TASK_POOL_FREE,     /* aclrtMemPoolFreeAsync: the block returns to its pool when released */
     TASK_KIND_END       /* not a kind: one past the last (engine/kinds.c has a row for each) */
 };
 
@@ -212,6 +215,17 @@ struct task {
             uint32_t index;         /* the step info's */
             bool end;               /* ACL_STEP_END (else ACL_STEP_START) */
         } step;
+        struct {
+            const void *ptr;        /* managed memory */
+            size_t size;
+            int32_t loc_id;
+            uint8_t loc_type;       /* aclrtMemManagedLocationType */
+        } prefetch;
+        struct {
+            void *ptr;              /* a pool block, freed on this stream */
+            uint64_t ticket;        /* the block's use this free ends (services/mempool.h); 0: an aclrtMalloc block */
+            bool ran;               /* reached on its stream (an aclrtMalloc block is freed only then) */
+        } pool_free;
     } u;
     _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];
 };

@@ -22,6 +22,8 @@
 
 #include "../engine/engine.h"
 #include "../services/devmem.h"
+#include "../services/hostmem.h"
+#include "../services/mempool.h"
 #include "core.h"
 #include "vmm.h"
 
@@ -102,6 +104,8 @@ void device_close(struct device *d)
     engine_stop(d);
     quarantine_forget_device(d->id);
     vmm_release_device(d->id); /* its mappings leave devmem's table first */
+    mempool_release_device(d->id);
+    hostmem_release_device(d->id);
     devmem_release_charged_to(&d->mem_used);
     acl_free(d->stream_ids);
     d->stream_ids = NULL;

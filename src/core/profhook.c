@@ -77,6 +77,11 @@ static void describe(const struct task *t, struct prof_task *pt, aclcpuKernelCos
     case TASK_KERNEL: describe_kernel(t, pt, cost); break;
     case TASK_COPY: pt->bytes = t->u.copy.count, pt->copy_dir = t->u.copy.dir; break;
     case TASK_SET: pt->bytes = t->u.set.count; break;
+    case TASK_MEM_PREFETCH: /* the modelled chip moves the pages as a copy of their bytes */
+        pt->kind = PK_COPY;
+        pt->bytes = t->u.prefetch.size;
+        pt->copy_dir = t->u.prefetch.loc_type == ACL_MEM_LOCATIONTYPE_DEVICE ? CD_H2D : CD_D2H;
+        break;
     case TASK_CMO:
         pt->kind = PK_CMO;
         pt->cmo_type = t->u.cmo.type;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "allocator.h"
 #include "profhook.h"
 #include "core.h"
 #include "model.h"
@@ -126,8 +127,10 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     if (!mine)
         return ACL_ERROR_RT_INVALID_HANDLE;
     engine_stream_killed(s);
-    if (!s->internal)
+    if (!s->internal) {
         model_stream_gone(s); /* the lanes it fed keep their tasks */
+        allocator_unregister(s);
+    }
     /* Persistent tasks never run by themselves, and a stopped stream's
      * never run again: waiting for them would wait forever. */
     if (force || (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) || load_relaxed(&s->stopped))

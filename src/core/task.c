@@ -35,6 +35,7 @@
  */
 #include <stdlib.h>
 
+#include "../services/mempool.h"
 #include "../services/profile.h"
 #include "core.h"
 #include "model.h"
@@ -211,6 +212,17 @@ void task_release(struct task *t)
     case TASK_LANE_RUN:
         if (t->u.lane.lane != NULL) /* dropped unfinished: its run must still end */
             model_lane_finished(t->u.lane.lane->m, t->u.lane.run);
+        break;
+    case TASK_POOL_FREE:
+        /* An aclrtMalloc block is freed (as aclrtFree frees) only by a free
+         * that ran: a refused or dropped one leaves it to its owner. A pool
+         * block goes back to its pool either way. */
+        if (t->u.pool_free.ticket == 0) {
+            if (t->u.pool_free.ran)
+                (void)quarantine_free(t->u.pool_free.ptr, true);
+        } else {
+            mempool_block_freed(t->u.pool_free.ptr, t->u.pool_free.ticket);
+        }
         break;
     case TASK_GROUP_UPDATE:
         for (struct task *r = t->u.update.with, *next; r != NULL; r = next) {

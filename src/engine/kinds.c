@@ -21,6 +21,7 @@
 
 #include "../core/model.h"
 #include "../core/profhook.h"
+#include "../services/hostmem.h"
 #include "engine_int.h"
 
 static enum run_result run_nothing(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
@@ -35,6 +36,24 @@ static enum run_result run_copy(struct executor *x, struct stream *s, struct tas
 {
     (void)x, (void)s, (void)in, (void)err;
     memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);
+    return RUN_DONE;
+}
+
+/* Managed pages move to the location (services/hostmem.c records it). */
+static enum run_result run_prefetch(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
+                                    aclError *err)
+{
+    (void)x, (void)s, (void)in, (void)err;
+    managed_prefetched(t->u.prefetch.ptr, t->u.prefetch.size,
+                       (struct managed_loc){t->u.prefetch.loc_type, t->u.prefetch.loc_id});
+    return RUN_DONE;
+}
+
+static enum run_result run_pool_free(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
+                                     aclError *err)
+{
+    (void)x, (void)s, (void)in, (void)err;
+    t->u.pool_free.ran = true;
     return RUN_DONE;
 }
 
@@ -152,6 +171,9 @@ const struct task_kind_ops engine_task_kinds[TASK_KIND_END] = {
     /* Markers and steps only show in the profile. */
     [TASK_MARK]          = {run_nothing,        NULL,               0},
     [TASK_STEP]          = {run_nothing,        NULL,               0},
+    [TASK_MEM_PREFETCH]  = {run_prefetch,       run_prefetch,       0},
+    /* The block goes back when the task is released (core/task.c). */
+    [TASK_POOL_FREE]     = {run_pool_free,      NULL,               0},
 };
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)

@@ -1,0 +1,143 @@
+/*
+ * test_allocator.c - custom allocators registered per stream
+ * (acl_rt_allocator.h).
+ *
+ * Rules: the reference's checks in order (src/acl/aclrt_impl/allocator.cpp:
+ * NULL arguments, then the description's obj, allocFunc, freeFunc and
+ * getAddrFromBlockFunc; a registration is a copy; GetByStream of a stream
+ * without one is 100000; Unregister of none succeeds) and the project's:
+ * a destroyed or made-up description and a dead stream are refused, a
+ * registration ends with its stream, descriptions with aclFinalize.
+ */
+#include "test.h"
+
+/* ---- custom allocators ------------------------------------------------------------------------ */
+
+static int alloc_state;
+static void *k_alloc(aclrtAllocator a, size_t n) { (void)a; return malloc(n); }
+static void k_free(aclrtAllocator a, aclrtAllocatorBlock b) { (void)a; free(b); }
+static void *k_advise(aclrtAllocator a, size_t n, aclrtAllocatorAddr addr) { (void)addr; return k_alloc(a, n); }
+static void *k_addr(aclrtAllocatorBlock b) { return b; }
+
+static aclrtAllocatorDesc full_desc(void)
+{
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    ASSERT(d != NULL);
+    ASSERT_OK(aclrtAllocatorSetObjToDesc(d, &alloc_state));
+    ASSERT_OK(aclrtAllocatorSetAllocFuncToDesc(d, k_alloc));
+    ASSERT_OK(aclrtAllocatorSetFreeFuncToDesc(d, k_free));
+    ASSERT_OK(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, k_addr));
+    return d;
+}
+
+TEST(allocator, desc_setters_check_null_and_stale)
+{
+    aclrtAllocatorDesc d;
+    t_setup();
+    d = aclrtAllocatorCreateDesc();
+    ASSERT(d != NULL);
+    ASSERT_RC(aclrtAllocatorSetObjToDesc(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocatorSetObjToDesc: argument 'allocatorDesc' is NULL");
+    ASSERT_RC(aclrtAllocatorSetObjToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'allocator' is NULL");
+    ASSERT_RC(aclrtAllocatorSetAllocFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtAllocatorSetFreeFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtAllocatorSetAllocAdviseFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtAllocatorSetAllocAdviseFuncToDesc(d, k_advise));
+    ASSERT_RC(aclrtAllocatorDestroyDesc(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d));
+    /* Destroyed: every use is refused, the second destroy included. */
+    ASSERT_RC(aclrtAllocatorDestroyDesc(d), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "not a live allocator description");
+    ASSERT_RC(aclrtAllocatorSetAllocFuncToDesc(d, k_alloc), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtAllocatorSetObjToDesc((aclrtAllocatorDesc)&alloc_state, &alloc_state), ACL_ERROR_INVALID_PARAM);
+    t_teardown();
+}
+
+TEST(allocator, register_checks_in_order)
+{
+    aclrtAllocatorDesc d;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    d = aclrtAllocatorCreateDesc();
+    ASSERT_RC(aclrtAllocatorRegister(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocatorRegister: argument 'stream' is NULL");
+    ASSERT_RC(aclrtAllocatorRegister(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtAllocatorRegister(s, d), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'allocatorDesc->obj'");
+    ASSERT_OK(aclrtAllocatorSetObjToDesc(d, &alloc_state));
+    ASSERT_RC(aclrtAllocatorRegister(s, d), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'allocatorDesc->allocFunc'");
+    ASSERT_OK(aclrtAllocatorSetAllocFuncToDesc(d, k_alloc));
+    ASSERT_RC(aclrtAllocatorRegister(s, d), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'allocatorDesc->freeFunc'");
+    ASSERT_OK(aclrtAllocatorSetFreeFuncToDesc(d, k_free));
+    ASSERT_RC(aclrtAllocatorRegister(s, d), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'allocatorDesc->getAddrFromBlockFunc'");
+    ASSERT_OK(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, k_addr));
+    ASSERT_OK(aclrtAllocatorRegister(s, d)); /* the advise callback is optional */
+    ASSERT_RC(aclrtAllocatorRegister((aclrtStream)(uintptr_t)0x1234, d), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(allocator, get_by_stream_returns_the_registered_copy)
+{
+    aclrtAllocatorDesc d, got = NULL;
+    aclrtAllocator obj = NULL;
+    aclrtAllocatorAllocFunc af = NULL;
+    aclrtAllocatorFreeFunc ff = NULL;
+    aclrtAllocatorAllocAdviseFunc adv = k_advise;
+    aclrtAllocatorGetAddrFromBlockFunc gf = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    d = full_desc();
+    ASSERT_RC(aclrtAllocatorGetByStream(s, NULL, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtAllocatorGetByStream(NULL, &got, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtAllocatorGetByStream(s, &got, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "not registered with any allocator");
+    ASSERT_OK(aclrtAllocatorRegister(s, d));
+    /* Changing or destroying the description afterwards leaves the registration as it was. */
+    ASSERT_OK(aclrtAllocatorSetAllocAdviseFuncToDesc(d, k_advise));
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d));
+    ASSERT_OK(aclrtAllocatorGetByStream(s, &got, &obj, &af, &ff, &adv, &gf));
+    ASSERT(got == d);
+    ASSERT(obj == &alloc_state);
+    ASSERT(af == k_alloc && ff == k_free && gf == k_addr);
+    ASSERT(adv == NULL);
+    ASSERT_OK(aclrtAllocatorGetByStream(s, &got, NULL, NULL, NULL, NULL, NULL)); /* the rest may be NULL */
+    /* Unregister twice is fine, as in the reference; then nothing is registered. */
+    ASSERT_RC(aclrtAllocatorUnregister(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtAllocatorUnregister(s));
+    ASSERT_OK(aclrtAllocatorUnregister(s));
+    ASSERT_RC(aclrtAllocatorGetByStream(s, &got, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(allocator, registration_ends_with_its_stream)
+{
+    aclrtAllocatorDesc d, got = NULL;
+    aclrtStream s = NULL, s2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    d = full_desc();
+    ASSERT_OK(aclrtAllocatorRegister(s, d));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_RC(aclrtAllocatorGetByStream(s, &got, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtAllocatorUnregister(s), ACL_ERROR_RT_INVALID_HANDLE);
+    /* A new stream (it may reuse the old one's record) starts with none. */
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_RC(aclrtAllocatorGetByStream(s2, &got, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtAllocatorRegister(s2, d));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    /* Descriptions end with aclFinalize. */
+    t_teardown();
+    t_setup();
+    ASSERT_RC(aclrtAllocatorDestroyDesc(d), ACL_ERROR_INVALID_PARAM);
+    t_teardown();
+}

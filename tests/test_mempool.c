@@ -1,0 +1,421 @@
+/*
+ * test_mempool.c - stream-ordered memory pools (acl_rt_memory_soma.h).
+ *
+ * Rules: the reference's checks in order (src/acl/aclrt_impl/memory.cpp
+ * aclrtMemPool*Impl; src/runtime/api/impl/
+ * api_impl_soma.cc; src/runtime/feature/soma/soma.cc: 2 MiB blocks,
+ * maxSize rounding, read-only CURRENT attributes, a busy pool cannot be
+ * destroyed), stream order (a block freed on a stream is reusable at once
+ * by that stream, by others once the free ran), and the project's:
+ * stale or made-up handles are refused, and nothing outlives its device.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <acl/acl_rt_memory_soma.h>
+
+#include "test.h"
+
+#define MIB ((size_t)1 << 20)
+#define BLOCK (2 * MIB)
+
+static aclrtMemPoolProps props(size_t max)
+{
+    aclrtMemPoolProps p;
+    memset(&p, 0, sizeof(p));
+    p.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    p.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    p.location.id = 0;
+    p.maxSize = max;
+    return p;
+}
+
+static uint64_t pool_attr(aclrtMemPool pool, aclrtMemPoolAttr a)
+{
+    uint64_t v = 0;
+    ASSERT_OK(aclrtMemPoolGetAttr(pool, a, &v));
+    return v;
+}
+
+/* ---- aclrtMemPoolCreate / Destroy ----------------------------------------------------- */
+
+TEST(mempool, create_checks_in_order)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    size_t free_b = 0, total = 0;
+    t_setup();
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &total));
+    ASSERT_RC(aclrtMemPoolCreate(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemPoolCreate(&pool, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemPoolCreate: argument 'poolProps' is NULL");
+    p.allocType = (aclrtMemAllocationType)1;
+    ASSERT_RC(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'poolProps->allocType' (1)");
+    p = props(0);
+    p.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    ASSERT_RC(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_INVALID_PARAM);
+    p = props(0);
+    p.reserved[31] = 1;
+    ASSERT_RC(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'poolProps->reserved'");
+    p = props(0);
+    p.location.id = 4096;
+    ASSERT_RC(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_RT_INVALID_DEVICEID);
+    /* Boundary: the device's whole memory fits; one byte more does not. */
+    p = props(total + 1);
+    ASSERT_RC(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'poolProps->maxSize'");
+    p = props(total);
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT(pool == NULL || 1);
+    t_teardown();
+}
+
+TEST(mempool, destroy_twice_or_made_up_handle_is_refused)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    t_setup();
+    ASSERT_RC(aclrtMemPoolDestroy(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_RC(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemPoolDestroy: argument 'memPool'");
+    ASSERT_RC(aclrtMemPoolDestroy((aclrtMemPool)(uintptr_t)0x1234), ACL_ERROR_RT_INTERNAL_ERROR);
+    t_teardown();
+}
+
+TEST(mempool, destroy_of_a_busy_pool_is_refused)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 100, pool, s));
+    ASSERT_RC(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "still has blocks in use");
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- MallocAsync / FreeAsync -------------------------------------------------------------- */
+
+TEST(mempool, malloc_async_checks_in_order)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(2 * BLOCK);
+    aclrtStream s = NULL;
+    void *a = (void *)(uintptr_t)0x77;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_RC(aclrtMemPoolMallocAsync(NULL, 0, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemPoolMallocAsync(&a, 0, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemPoolMallocAsync(&a, 0, pool, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemPoolMallocAsync: argument 'stream' is NULL");
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 0, pool, s)); /* size 0: nothing, as the reference */
+    ASSERT(a == (void *)(uintptr_t)0x77);
+    ASSERT_RC(aclrtMemPoolMallocAsync(&a, 1, pool, (aclrtStream)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtMemPoolMallocAsync(&a, 1, (aclrtMemPool)(uintptr_t)0x1234, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "not a live memory pool");
+    /* Boundary: exactly maxSize fits, one byte more does not. */
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 2 * BLOCK, pool, s));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 2 * BLOCK);
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_RC(aclrtMemPoolMallocAsync(&a, 2 * BLOCK + 1, pool, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "cannot take");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(mempool, blocks_are_whole_2mib_and_counted)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    char *a = NULL, *b = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync((void **)&a, 1, pool, s));
+    ASSERT_OK(aclrtMemPoolMallocAsync((void **)&b, BLOCK + 1, pool, s));
+    a[BLOCK - 1] = 1; /* the rounded size is usable */
+    b[2 * BLOCK - 1] = 1;
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 3 * BLOCK);
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 3 * BLOCK);
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(b, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 0);
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 3 * BLOCK);
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 3 * BLOCK);
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(mempool, freed_block_is_reused_at_once_on_its_stream_only)
+{
+    static _Atomic int open;
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s1 = NULL, s2 = NULL;
+    void *a = NULL, *b = NULL, *c = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, BLOCK, pool, s1));
+    atomic_store(&open, 0);
+    t_launch_flag_gate(&open, s1); /* the free cannot run yet */
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s1));
+    /* Another stream may not have it while the free waits ... */
+    ASSERT_OK(aclrtMemPoolMallocAsync(&b, BLOCK, pool, s2));
+    ASSERT(b != a);
+    /* ... but work later on the same stream may, at once. */
+    ASSERT_OK(aclrtMemPoolMallocAsync(&c, BLOCK, pool, s1));
+    ASSERT(c == a);
+    ASSERT_OK(aclrtMemPoolFreeAsync(c, s1));
+    ASSERT_OK(aclrtMemPoolFreeAsync(b, s2));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    /* Second occurrence: still gated, so s2 gets b back, never a. */
+    ASSERT_OK(aclrtMemPoolMallocAsync(&b, BLOCK, pool, s2));
+    ASSERT(b != a);
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    /* Once the free has run, any stream may have it. */
+    ASSERT_OK(aclrtMemPoolMallocAsync(&c, BLOCK, pool, s2));
+    ASSERT(c == a);
+    ASSERT_OK(aclrtMemPoolFreeAsync(b, s2));
+    ASSERT_OK(aclrtMemPoolFreeAsync(c, s2));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+TEST(mempool, free_async_checks_in_order)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    char *a = NULL, *d = NULL;
+    int local = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync((void **)&a, 64, pool, s));
+    ASSERT_RC(aclrtMemPoolFreeAsync(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemPoolFreeAsync(a, NULL), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemPoolFreeAsync: argument 'stream' is NULL");
+    ASSERT_RC(aclrtMemPoolFreeAsync(a + 64, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "interior pointer");
+    ASSERT_RC(aclrtMemPoolFreeAsync(&local, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "neither a memory pool's block");
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_RC(aclrtMemPoolFreeAsync(a, s), ACL_ERROR_RT_PARAM_INVALID); /* twice, free still queued */
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_RC(aclrtMemPoolFreeAsync(a, s), ACL_ERROR_RT_PARAM_INVALID); /* twice, free done */
+    /* An aclrtMalloc block is freed in stream order, as the reference does. */
+    ASSERT_OK(aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemPoolFreeAsync(d, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_RC(aclrtFree(d), ACL_ERROR_RT_MEMORY_FREE);
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(mempool, free_queued_on_a_destroyed_stream_still_returns_the_block)
+{
+    static _Atomic int open;
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 64, pool, s));
+    atomic_store(&open, 0);
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+    ASSERT_OK(aclrtMemPoolDestroy(pool)); /* not busy: the dropped free gave the block back */
+    t_teardown();
+}
+
+/* ---- attributes and trimming --------------------------------------------------------------- */
+
+TEST(mempool, attributes_checks_and_values)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    uint64_t v = 123;
+    int flag = 0;
+    void *a = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_RC(aclrtMemPoolSetAttr(NULL, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &v), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "read-only");
+    ASSERT_RC(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemPoolSetAttr(pool, (aclrtMemPoolAttr)0, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemPoolGetAttr(pool, (aclrtMemPoolAttr)9, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &v));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD), 123);
+    ASSERT_OK(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, &flag));
+    flag = 7;
+    ASSERT_OK(aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, &flag));
+    ASSERT_EQ(flag, 0);
+    /* A high mark resets to the current value, and only with 0. */
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, BLOCK, pool, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    v = 1;
+    ASSERT_RC(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "only be reset");
+    v = 0;
+    ASSERT_OK(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 0);
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_RC(aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(mempool, trim_releases_free_blocks_down_to_keep)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL, *b = NULL, *c = NULL;
+    size_t free0 = 0, free1 = 0, total = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_RC(aclrtMemPoolTrimTo(NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, BLOCK, pool, s));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&b, BLOCK, pool, s));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&c, BLOCK, pool, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(b, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    /* Keep 4 MiB: the used block stays, one free block goes. */
+    ASSERT_OK(aclrtMemPoolTrimTo(pool, 2 * BLOCK));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 2 * BLOCK);
+    ASSERT_OK(aclrtMemPoolTrimTo(pool, 0));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), BLOCK); /* what is in use cannot go */
+    ASSERT_OK(aclrtMemPoolFreeAsync(c, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolTrimTo(pool, 0));
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+    ASSERT_EQ(free1, free0); /* every byte is back with the device */
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_RC(aclrtMemPoolTrimTo(pool, 0), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+TEST(mempool, pools_end_with_their_device)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL;
+    size_t free0 = 0, free1 = 0, total = 0;
+    t_setup();
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 3 * BLOCK, pool, s));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+    ASSERT_EQ(free1, free0);
+    ASSERT_RC(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR);
+    t_teardown();
+}
+
+struct pool_worker {
+    aclrtContext ctx;
+    aclrtMemPool pool;
+};
+
+/* One stream's loop: allocate, use, free, in stream order, many times. */
+static void *pool_loop(void *arg)
+{
+    struct pool_worker *w = arg;
+    aclrtStream s = NULL;
+    void *p = NULL;
+    ASSERT_OK(aclrtSetCurrentContext(w->ctx));
+    ASSERT_OK(aclrtCreateStream(&s));
+    for (int i = 0; i < 200; i++) {
+        ASSERT_OK(aclrtMemPoolMallocAsync(&p, (size_t)(i % 3 + 1) * MIB, w->pool, s));
+        ASSERT_OK(aclrtMemsetAsync(p, MIB, i & 0xFF, MIB, s));
+        ASSERT_OK(aclrtMemPoolFreeAsync(p, s));
+    }
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    return NULL;
+}
+
+TEST(mempool, streams_on_several_threads_share_a_pool)
+{
+    enum { THREADS = 3 };
+    struct pool_worker w = {0};
+    aclrtMemPoolProps p = props(0);
+    pthread_t th[THREADS];
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&w.ctx));
+    ASSERT_OK(aclrtMemPoolCreate(&w.pool, &p));
+    for (int i = 0; i < THREADS; i++)
+        ASSERT(pthread_create(&th[i], NULL, pool_loop, &w) == 0);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(th[i], NULL);
+    ASSERT_EQ(pool_attr(w.pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 0);
+    /* Each stream reuses its own block: at most two blocks of 4 MiB per stream. */
+    ASSERT(pool_attr(w.pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) <= THREADS * 2 * 2 * BLOCK);
+    ASSERT_OK(aclrtMemPoolDestroy(w.pool));
+    t_teardown();
+}
+
+TEST(mempool, refused_free_leaves_the_memory_to_its_owner)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL, *d = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1); /* a SoC that stops streams */
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 64, pool, s));
+    ASSERT_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtStreamStop(s)); /* a stopped stream takes no task */
+    ASSERT(aclrtMemPoolFreeAsync(a, s) != ACL_SUCCESS);
+    ASSERT(aclrtMemPoolFreeAsync(d, s) != ACL_SUCCESS);
+    /* Both are still in use: the pool is busy, the aclrtMalloc block still frees. */
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), BLOCK);
+    ASSERT_RC(aclrtMemPoolDestroy(pool), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+    t_teardown(); /* the pool goes with its device */
+}
