@@ -30,6 +30,7 @@
  *   stream -> event, wd_lock, engine, prof_lock, cost_lock
  *   grow_lock -> prof_lock (taken before a stream's lock, never under one)
  *   event -> wd_lock;  prof_lock -> cost_lock
+ *   stream -> val_lock -> wd_lock (a value wait parks; engine/memtask.c)
  *
  * A new lock gets a row here, where its nestings put it, and its rank at
  * its plat_mutex_init / plat_spin_init.

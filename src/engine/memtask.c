@@ -283,16 +283,13 @@ void engine_value_explain_locked(struct stream *s, const char *which, char *buf,
 {
     PLAT_ASSERT_HELD(&s->lock);
     const struct task *w = s->park_value;
-    uint64_t now = 0;
+    uint64_t now;
     if (w == NULL) {
         snprintf(buf, cap, "stream %d%s is being released from a value wait", load_relaxed(&s->id), which);
         return;
     }
-    if (!devmem_read_device(w->u.value.addr, &now, sizeof(now))) {
-        snprintf(buf, cap, "stream %d%s waits on the value at %p, which is no longer device memory",
-                 load_relaxed(&s->id), which, w->u.value.addr);
-        return;
-    }
+    /* Read as the poll reads it: devmem's lookup takes a mutex, and s->lock is held. */
+    now = value_load(w->u.value.addr);
     snprintf(buf, cap, "stream %d%s waits for the 64-bit value at %p to be %s %llu (it is %llu), which only a write "
              "to it can release (aclrtValueWrite, a copy, or the host)", load_relaxed(&s->id), which,
              w->u.value.addr, rule_text(w->u.value.flag), (unsigned long long)w->u.value.value,
