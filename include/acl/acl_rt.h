@@ -827,6 +827,75 @@ ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void *ptr, void **pbase, si
 
 /* ==== Memory: copies, sets, values and symbols ==== */
 
+/* aclrtValueWait's tests of the 64-bit word at devAddr against value. */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U /* word >= value */
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U  /* word == value */
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U /* (word & value) != 0 */
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U /* ~(word | value) != 0 */
+
+/** Where the copies of an aclrtMemcpyBatch range read and write; rsv must be 0. */
+typedef struct {
+    aclrtMemLocation dstLoc;
+    aclrtMemLocation srcLoc;
+    uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
+/**
+ * Queues a copy whose host side must be page-locked (aclrtMallocHost) or
+ * device memory. Deprecated: use aclrtMemcpyAsync.
+ */
+ACL_DEPRECATED_MESSAGE("aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead")
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
+                                                           aclrtMemcpyKind kind, aclrtStream stream);
+/** Queues a copy of height rows of width bytes (H2D, D2H or D2D; DEFAULT looks). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                                size_t height, aclrtMemcpyKind kind, aclrtStream stream);
+/** Fills N 32-bit words at ptr (4-byte aligned, aclrtMalloc or aclrtMallocHost memory) with value. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N);
+/** As aclrtMemsetD32, as a task of stream. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N,
+                                                 aclrtStream stream);
+/**
+ * numBatches copies, synchronously; attrs[n] covers the copies from
+ * attrsIndexes[n] up to the next range. *failIndex: the copy that failed,
+ * or SIZE_MAX.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                              size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                                              size_t numAttrs, size_t *failIndex);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                                                size_t numAttrs);
+/** As aclrtMemcpyBatch, as tasks of stream. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                   size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                                                   size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
+                                                   aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                     size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                                                     size_t *attrsIndexes, size_t numAttrs, aclrtStream stream);
+/** The bytes of a copy descriptor (INNER_DEVICE_TO_DEVICE only). */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize);
+/** Writes a copy of count bytes from srcAddr to dstAddr into desc (device memory, 64-byte aligned); config NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr,
+                                                size_t count, void *config);
+/** Queues the copy desc describes, read when the task runs. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream stream);
+/**
+ * Queues a device copy of count bytes from *src + srcDataOffset to *dst +
+ * dstDataOffset, where dst and src are device words holding the bases,
+ * read when the task runs.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+                                                        const void **src, size_t count, size_t srcDataOffset,
+                                                        aclrtMemcpyKind kind, aclrtStream stream);
+/** Queues a write of the 64-bit value at devAddr (device memory); flag 0. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+/** Queues a wait: the stream goes on once the 64-bit word at devAddr passes flag's test against value. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+/** Maps [devPtr, devPtr+size) for device dstDevId (on one host, every device sees it already); flags 0. */
+ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, uint64_t flags);
+
 /* ==== Memory: virtual memory and shareable handles ==== */
 
 /* aclrtMemExportToShareableHandle(V2) flags: whether importers must be on

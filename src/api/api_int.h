@@ -47,6 +47,21 @@ aclError sync_outcome(const char *fn, struct stream *s, int32_t timeout, enum sy
  * handle (NULL: a default stream), and returns what execution returned. */
 aclError launch_wait(const char *fn, struct stream *s, const void *handle);
 
+/* ---- copies (api_memory.c), shared with api_memcopy.c ---------------------- */
+
+const char *memcpy_kind_name(aclrtMemcpyKind kind);
+/* [p, p+n) is device memory when want_device; never runs past its block. */
+aclError check_side(const char *fn, const char *arg, const void *p, size_t n, bool want_device, aclrtMemcpyKind kind);
+/* NULLs, count <= destMax, the kind, and each side against the kind. */
+aclError check_copy(const char *fn, void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind);
+/* An async copy whose host side is pageable memory (unsafe while capturing). */
+bool touches_pageable(const void *dst, const void *src, size_t count, aclrtMemcpyKind kind);
+/* The profile's direction of a copy (enum copy_dir). */
+uint8_t copy_direction(aclrtMemcpyKind kind, const void *dst, const void *src, size_t count);
+/* A 2D copy's limits, and the bytes each side spans. */
+aclError check_2d_extent(const char *fn, size_t dpitch, size_t spitch, size_t width, size_t height, size_t *dspan,
+                         size_t *sspan);
+
 /* ---- core limits (api_reslimit.c) ----------------------------------------- */
 
 /* The cores of type (0 cube, 1 vector) the calling thread may use on d:

@@ -67,7 +67,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
     return ACL_SUCCESS;
 }
 
-static const char *kind_name(aclrtMemcpyKind kind)
+const char *memcpy_kind_name(aclrtMemcpyKind kind)
 {
     static const char *const names[] = {"HOST_TO_HOST", "HOST_TO_DEVICE", "DEVICE_TO_HOST", "DEVICE_TO_DEVICE",
                                         "DEFAULT", "HOST_TO_BUF_TO_DEVICE", "INNER_DEVICE_TO_DEVICE",
@@ -77,7 +77,7 @@ static const char *kind_name(aclrtMemcpyKind kind)
 
 /* Checks that [p, p+n) is device memory when want_device, and that host
  * memory is not device memory the caller mislabelled. */
-static aclError check_side(const char *fn, const char *arg, const void *p, size_t n, bool want_device,
+aclError check_side(const char *fn, const char *arg, const void *p, size_t n, bool want_device,
                            aclrtMemcpyKind kind)
 {
     enum mem_kind k = devmem_classify(p, n);
@@ -87,12 +87,12 @@ static aclError check_side(const char *fn, const char *arg, const void *p, size_
     if (want_device && k != MEM_DEVICE)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: '%s' (%p) is not device memory from aclrtMalloc, but the kind %s says it is", fn, arg, p,
-                        kind_name(kind));
+                        memcpy_kind_name(kind));
     return ACL_SUCCESS;
 }
 
 /* Validates a copy and, for DEFAULT, works out the direction. */
-static aclError check_copy(const char *fn, void *dst, size_t destMax, const void *src, size_t count,
+aclError check_copy(const char *fn, void *dst, size_t destMax, const void *src, size_t count,
                            aclrtMemcpyKind kind)
 {
     bool dst_dev, src_dev;
@@ -139,7 +139,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
 /* An async copy whose host side is ordinary (pageable) host memory, not
  * aclrtMallocHost memory: the runtime stages it synchronously, which the
  * capture modes treat as unsafe. */
-static bool touches_pageable(const void *dst, const void *src, size_t count, aclrtMemcpyKind kind)
+bool touches_pageable(const void *dst, const void *src, size_t count, aclrtMemcpyKind kind)
 {
     bool src_host = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEFAULT;
     bool dst_host = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEFAULT;
@@ -149,7 +149,7 @@ static bool touches_pageable(const void *dst, const void *src, size_t count, acl
 
 /* Where the profile's model charges a copy: the kind says, and a DEFAULT
  * copy is looked up only while a profile runs (the lookup takes a lock). */
-static uint8_t copy_direction(aclrtMemcpyKind kind, const void *dst, const void *src, size_t count)
+uint8_t copy_direction(aclrtMemcpyKind kind, const void *dst, const void *src, size_t count)
 {
     bool d, s;
     switch (kind) {
@@ -210,7 +210,7 @@ static bool span_2d(size_t pitch, size_t width, size_t height, size_t *span)
 }
 
 /* The limits and spans of a 2D copy, after its pitch check. */
-static aclError check_2d_extent(const char *fn, size_t dpitch, size_t spitch, size_t width, size_t height,
+aclError check_2d_extent(const char *fn, size_t dpitch, size_t spitch, size_t width, size_t height,
                                 size_t *dspan, size_t *sspan)
 {
     if (height > MEMCPY2D_MAX_HEIGHT || width > MEMCPY2D_MAX_WIDTH)

@@ -30,6 +30,7 @@
  *   stream -> event, wd_lock, engine, prof_lock, cost_lock
  *   grow_lock -> prof_lock (taken before a stream's lock, never under one)
  *   event -> wd_lock;  prof_lock -> cost_lock
+ *   stream -> val_lock -> wd_lock (a value wait parks; engine/memtask.c)
  *
  * A new lock gets a row here, where its nestings put it, and its rank at
  * its plat_mutex_init / plat_spin_init.
@@ -64,6 +65,7 @@
     X(LOCK_PROF_GROW, "grow_lock", "services/profile.c", "growing the profiler's storage, ahead of use") \
     X(LOCK_STREAM, "stream->lock (S)", "core/stream.c", "a stream's queue and state") \
     X(LOCK_EVENT, "event->lock (S)", "core/event.c", "an event's or notify's records and waiters") \
+    X(LOCK_VALUE_WAIT, "val_lock (S)", "engine/memtask.c", "the streams parked on a value (aclrtValueWait)") \
     X(LOCK_WATCHDOG, "wd_lock (S)", "engine/hang.c", "the watchdog's list of timed waits") \
     X(LOCK_ENGINE, "engine->lock (S)", "engine/sched.c", "the ready set and the parked workers") \
     X(LOCK_PROF, "prof_lock (S)", "services/profile.c", "proc.lock: the live profile session") \

@@ -86,10 +86,24 @@ enum task_kind {
     /* Memory (api/api_managed.c, api/api_mempool.c). */
     TASK_MEM_PREFETCH,  /* aclrtMemManagedPrefetchAsync: managed pages move to a location */
     TASK_POOL_FREE,     /* aclrtMemPoolFreeAsync: the block returns to its pool when released */
+    /* More memory tasks (api/api_memcopy.c; they run in engine/memtask.c). */
+    TASK_COPY2D,        /* aclrtMemcpy2dAsync */
+    TASK_COPY_DESC,     /* aclrtMemcpyAsyncWithDesc: the copy a descriptor in device memory describes */
+    TASK_SET32,         /* aclrtMemsetD32Async */
+    TASK_VALUE_WRITE,   /* aclrtValueWrite */
+    TASK_VALUE_WAIT,    /* aclrtValueWait: parks its stream until the value passes */
     TASK_KIND_END       /* not a kind: one past the last (engine/kinds.c has a row for each) */
 };
 
 #define TASK_INLINE_ARGS 128
+
+/* What aclrtSetMemcpyDesc writes into the descriptor's device memory, and
+ * a TASK_COPY_DESC reads when it runs (32 bytes: the A2/A3 size). */
+struct memcpy_desc {
+    void *src, *dst;
+    size_t count;
+    uint64_t reserved;
+};
 
 /* A copy's direction (profile model: host links vs device memory). */
 enum copy_dir { CD_NONE, CD_H2D, CD_D2H, CD_D2D, CD_H2H };
@@ -211,6 +225,33 @@ struct task {
         struct {
             const char *msg;        /* in the task's inline_args */
         } mark;
+        struct {
+            void *dst;
+            const void *src;
+            size_t dpitch, spitch;
+            uint32_t width, height; /* the reference caps both below 2^32 */
+            uint8_t dir;            /* enum copy_dir */
+        } copy2d;
+        /* A copy whose addresses are read from device memory when it runs:
+         * a descriptor (aclrtMemcpyAsyncWithDesc), or two words holding the
+         * bases, plus offsets (aclrtMemcpyAsyncWithOffset, desc NULL). */
+        struct {
+            const void *desc;
+            void *const *dst_at;
+            const void *const *src_at;
+            uint64_t dst_off, src_off;
+            size_t count;           /* WithOffset: the bytes; WithDesc: what the descriptor said at issue */
+        } copy_desc;
+        struct {
+            void *dst;
+            size_t n;               /* 32-bit words */
+            uint32_t value;
+        } set32;
+        struct {
+            void *addr;             /* a 64-bit word of device memory */
+            uint64_t value;
+            uint32_t flag;          /* waits: ACL_STREAM_WAIT_VALUE_* */
+        } value;
         struct {
             uint32_t index;         /* the step info's */
             bool end;               /* ACL_STEP_END (else ACL_STEP_START) */
@@ -475,10 +516,13 @@ struct stream {
     uint64_t timed_deadline;
     bool timed;
 
-    /* Parking, under the event's lock. */
+    /* Parking, under the event's lock (a value wait's: under val_lock,
+     * engine/memtask.c, with park_event NULL). */
     struct stream *park_next;
     uint64_t park_gen;
     struct event *park_event;
+    const struct task *park_value; /* the value wait it parked on, or NULL */
+    uint32_t park_poll_us;         /* a value wait's next look without a write seen (backoff) */
 };
 
 aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,

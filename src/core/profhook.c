@@ -82,6 +82,14 @@ static void describe(const struct task *t, struct prof_task *pt, aclcpuKernelCos
         pt->bytes = t->u.prefetch.size;
         pt->copy_dir = t->u.prefetch.loc_type == ACL_MEM_LOCATIONTYPE_DEVICE ? CD_H2D : CD_D2H;
         break;
+    /* The other memory tasks are costed as the copy or set they are. */
+    case TASK_COPY2D:
+        pt->kind = PK_COPY, pt->copy_dir = t->u.copy2d.dir;
+        pt->bytes = (uint64_t)t->u.copy2d.width * t->u.copy2d.height;
+        break;
+    case TASK_COPY_DESC: pt->kind = PK_COPY, pt->copy_dir = CD_D2D, pt->bytes = t->u.copy_desc.count; break;
+    case TASK_SET32: pt->kind = PK_SET, pt->bytes = (uint64_t)t->u.set32.n * sizeof(uint32_t); break;
+    case TASK_VALUE_WRITE: case TASK_VALUE_WAIT: pt->kind = PK_SET, pt->bytes = sizeof(uint64_t); break;
     case TASK_CMO:
         pt->kind = PK_CMO;
         pt->cmo_type = t->u.cmo.type;

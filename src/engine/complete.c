@@ -159,6 +159,10 @@ void engine_unlink_parked_locked(struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
     struct event *ev = s->park_event;
+    if (ev == NULL) { /* parked on a value (memtask.c) */
+        engine_value_unlink_locked(s);
+        return;
+    }
     plat_spin_lock(&ev->lock);
     for (struct stream **pp = &ev->waiters; *pp != NULL; pp = &(*pp)->park_next) {
         if (*pp == s) {
@@ -174,7 +178,7 @@ void engine_nudge(struct stream *s)
 {
     struct worker *w = NULL;
     plat_spin_lock(&s->lock);
-    if (load_relaxed(&s->state) == STREAM_PARKED && s->park_event != NULL) {
+    if (load_relaxed(&s->state) == STREAM_PARKED && (s->park_event != NULL || s->park_value != NULL)) {
         engine_unlink_parked_locked(s);
         engine_unwatch(s);
         store_relaxed(&s->state, STREAM_IDLE);

@@ -144,6 +144,10 @@ void engine_discard_chain(struct stream *s, struct task *chain);
  * runs again and looks for itself (aclmdlRIAbort). */
 void engine_nudge(struct stream *s);
 
+/* A write the runtime made to [addr, addr+len) (a task, or a synchronous
+ * copy or fill): releases the value waits on it that now pass (memtask.c). */
+void engine_value_written(const void *addr, size_t len);
+
 /* Makes a parked stream ready again (used by event completion). */
 void engine_unpark(struct stream *s);
 /* Completes the head task of s, owned by the caller, and lets the stream go

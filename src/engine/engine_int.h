@@ -188,6 +188,20 @@ void engine_watchdog_init(struct engine *e);
 bool engine_watchdog_start(struct engine *e);
 void engine_watchdog_stop(struct engine *e);
 
+/* memtask.c: the memory tasks beyond a plain copy and memset, and value waits. */
+task_run_fn engine_run_copy2d, engine_run_copy_desc, engine_run_set32, engine_run_value_write,
+    engine_run_value_wait;
+/* Parks s on value wait w unless it passes (true); with s->lock taken inside. */
+bool engine_value_wait_or_park(struct stream *s, const struct task *w);
+bool engine_value_passed(const struct task *w);
+/* Called with s->lock held, s PARKED on a value: takes it off the list. */
+void engine_value_unlink_locked(struct stream *s);
+/* Called with s->lock held by the watchdog at a value wait's poll time:
+ * makes s ready if its value passes (a worker to wake), else looks again later. */
+struct worker *engine_value_poll_locked(struct stream *s, uint64_t now);
+/* Called with s->lock held: what s's value wait waits for, for a hang report. */
+void engine_value_explain_locked(struct stream *s, const char *which, char *buf, size_t cap);
+
 /* report.c: posts a callback task to its stream's subscribed thread. */
 enum run_result report_post(struct stream *s, struct task *t);
 /* A force destroy or an abort of s (its `discard` set): drops the BLOCK

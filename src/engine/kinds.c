@@ -36,6 +36,7 @@ static enum run_result run_copy(struct executor *x, struct stream *s, struct tas
 {
     (void)x, (void)s, (void)in, (void)err;
     memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);
+    engine_value_written(t->u.copy.dst, t->u.copy.count); /* a value wait on it may pass now (memtask.c) */
     return RUN_DONE;
 }
 
@@ -62,6 +63,7 @@ static enum run_result run_set(struct executor *x, struct stream *s, struct task
 {
     (void)x, (void)s, (void)in, (void)err;
     memset(t->u.set.dst, t->u.set.value, t->u.set.count);
+    engine_value_written(t->u.set.dst, t->u.set.count);
     return RUN_DONE;
 }
 
@@ -174,6 +176,13 @@ const struct task_kind_ops engine_task_kinds[TASK_KIND_END] = {
     [TASK_MEM_PREFETCH]  = {run_prefetch,       run_prefetch,       0},
     /* The block goes back when the task is released (core/task.c). */
     [TASK_POOL_FREE]     = {run_pool_free,      NULL,               0},
+    /* More memory tasks (memtask.c). A value wait in a model's run is played
+     * by the lane, as event waits are (replay.c). */
+    [TASK_COPY2D]        = {engine_run_copy2d,      engine_run_copy2d,      0},
+    [TASK_COPY_DESC]     = {engine_run_copy_desc,   engine_run_copy_desc,   0},
+    [TASK_SET32]         = {engine_run_set32,       engine_run_set32,       0},
+    [TASK_VALUE_WRITE]   = {engine_run_value_write, engine_run_value_write, 0},
+    [TASK_VALUE_WAIT]    = {engine_run_value_wait,  NULL,                   0},
 };
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)

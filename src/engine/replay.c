@@ -272,7 +272,12 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
     /* Relaxed: aborted_run is a request; a lane that sees it a task late
      * only runs one task more. */
     while (rt != NULL && load_relaxed(&m->aborted_run) != run) {
-        if (task_kind_of(rt)->traits & KIND_WAIT) {
+        if (rt->kind == TASK_VALUE_WAIT) { /* parks the runner on the value, as below on an event (memtask.c) */
+            if (lt != NULL)
+                lt->u.lane.cur = rt;
+            if (park_on != NULL ? !engine_value_wait_or_park(park_on, rt) : !engine_value_passed(rt))
+                return rt;
+        } else if (task_kind_of(rt)->traits & KIND_WAIT) {
             uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : replay_event_gen(rt, run), t0 = plat_now_ns();
             if (lt != NULL)
                 lt->u.lane.cur = rt;
