@@ -70,12 +70,13 @@ TEST(failure, stop_discards_the_rest_and_refuses_new_tasks)
     t_teardown();
 }
 
-/* The host learns of a STOP failure at the next sync, as on the device:
- * a task issued after the failure but before that sync is accepted and
- * discarded (its record still completes); after the sync new tasks are
- * refused. So a program's launches never fail because a kernel raced ahead. */
-TEST(failure, tasks_issued_before_the_failure_is_reported_are_dropped)
+/* After a task fails in STOP mode the context refuses every launch at once
+ * with the failure's code, and every sync returns it, again and again
+ * (context.cc Context::CheckTaskSend, CheckStatus): no need to wait for a
+ * sync to report it first. */
+TEST(failure, stop_failure_refuses_launches_at_once_and_every_sync_reports_it)
 {
+    static struct t_gate g;
     aclrtStream s = NULL;
     aclrtEvent e = NULL;
     aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
@@ -84,17 +85,20 @@ TEST(failure, tasks_issued_before_the_failure_is_reported_are_dropped)
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateEvent(&e));
     ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    t_launch_gate(&g, s); /* the record goes in before the failure */
     launch("fail_trap", k_trap, 1, s);
     ASSERT_OK(aclrtRecordEvent(e, s));
+    atomic_store(&g.open, 1);
     end = t_now_ns() + T_SPIN_LIMIT_NS;
-    while (st != ACL_EVENT_RECORDED_STATUS_COMPLETE && t_now_ns() < end) /* the failure has happened */
-        ASSERT_OK(aclrtQueryEventStatus(e, &st));
-    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
-    launch("fail_count", k_count, 1, s); /* accepted, never runs */
-    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
-    ASSERT_EQ(atomic_load(&ran), 0);
+    while (t_now_ns() < end && aclrtQueryEventStatus(e, &st) == ACL_SUCCESS) /* until the context fails */
+        sched_yield();
     ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, s),
               ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "STOP");
+    for (int i = 0; i < 2; i++)
+        ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_RC(aclrtQueryEventStatus(e, &st), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_RC(aclrtSynchronizeEvent(e), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     ASSERT_OK(aclrtDestroyEvent(e));
     ASSERT_OK(aclrtDestroyStream(s));
     ASSERT_EQ(atomic_load(&ran), 0);
@@ -119,9 +123,12 @@ TEST(failure, continue_runs_later_tasks_and_reports_once)
     t_teardown();
 }
 
-/* STOP set on one stream is the context's mode: another stream of the same
- * context stops at its own failure, while the first one, which did not
- * fail, goes on; a stream of another context keeps CONTINUE. */
+/* STOP set on one stream puts its context in STOP mode, but each stream
+ * reads its own setting (b still reads CONTINUE). A failure on b - set to
+ * CONTINUE - then stops the whole context: b's rest is dropped, and a's
+ * sync and launches return b's code too. A stream of another context
+ * goes on (stream.cc Stream::EnterFailureAbort checks the context's mode;
+ * context.cc CheckStatus / CheckTaskSend). */
 TEST(failure, stop_mode_across_two_streams_of_one_context)
 {
     static struct t_gate g;
@@ -134,6 +141,8 @@ TEST(failure, stop_mode_across_two_streams_of_one_context)
     ASSERT_OK(aclrtCreateStream(&b));
     ASSERT_OK(aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE));
     ASSERT_OK(aclrtGetStreamAttribute(b, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+    ASSERT_EQ(v.failureMode, ACL_CONTINUE_ON_FAILURE);
+    ASSERT_OK(aclrtGetStreamAttribute(a, ACL_STREAM_ATTR_FAILURE_MODE, &v));
     ASSERT_EQ(v.failureMode, ACL_STOP_ON_FAILURE);
     t_launch_gate(&g, b);
     launch("fail_trap", k_trap, 1, b);
@@ -143,15 +152,16 @@ TEST(failure, stop_mode_across_two_streams_of_one_context)
     ASSERT_EQ(atomic_load(&ran), 0); /* b stopped at its failure */
     ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, b),
               ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
-    launch("fail_count", k_count, 1, a);
-    ASSERT_OK(aclrtSynchronizeStream(a)); /* a did not fail: it runs on */
-    ASSERT_EQ(atomic_load(&ran), 1);
+    /* a did not fail, but its context did. */
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, a),
+              ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_RC(aclrtSynchronizeStream(a), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     ASSERT_OK(aclrtCreateContext(&ctx2, 0));
     ASSERT_OK(aclrtCreateStream(&other));
     launch("fail_trap", k_trap, 1, other);
     launch("fail_count", k_count, 1, other);
     ASSERT_RC(aclrtSynchronizeStream(other), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
-    ASSERT_EQ(atomic_load(&ran), 2); /* the other context continues */
+    ASSERT_EQ(atomic_load(&ran), 1); /* the other context continues */
     ASSERT_OK(aclrtDestroyStream(other));
     ASSERT_OK(aclrtDestroyContext(ctx2));
     ASSERT_OK(aclrtSetCurrentContext(mine));

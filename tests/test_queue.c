@@ -357,7 +357,8 @@ TEST(queue, stop_mode_drop_while_a_worker_would_keep_the_stream)
     reset_steps(0);
     ASSERT_OK(aclrtLaunchKernel(k, 1, &bad, sizeof(bad), s));
     ASSERT(wait_complete(s)); /* the kernel failed */
-    ASSERT_OK(aclrtLaunchKernel(k, 1, &next, sizeof(next), s)); /* taken: the failure is not reported yet */
+    /* Refused at once: the context's STOP failure (context.cc CheckTaskSend). */
+    ASSERT_RC(aclrtLaunchKernel(k, 1, &next, sizeof(next), s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     ASSERT(wait_complete(s));
     ASSERT_EQ(atomic_load(&ran), 1);
     ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);

@@ -70,4 +70,7 @@ uint32_t reslimit_in_force(struct device *d, int type);
 /* Both types at once (cube in out[0], vector in out[1]), for launches. */
 void reslimits_in_force(struct device *d, uint32_t out[2]);
 
+/* A sync or query in a context whose STOP mode tripped: the failure's code. */
+aclError context_failed(const char *fn, struct context *ctx);
+
 #endif

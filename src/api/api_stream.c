@@ -190,6 +190,14 @@ static aclError sync_gave_up(const char *fn, struct stream *s, int32_t timeout)
                     load_relaxed(&s->id), why);
 }
 
+aclError context_failed(const char *fn, struct context *ctx)
+{
+    aclError code = load_relaxed(&ctx->failure_error);
+    return acl_fail(code, "%s: a task in this context failed with %d (%s) in ACL_STOP_ON_FAILURE mode; every sync "
+                    "and launch in the context returns it until the device is reset", fn, code,
+                    acl_error_name(code));
+}
+
 static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout);
 
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
@@ -211,6 +219,8 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
         return captured_error(fn, s);
     if (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC)
         return ACL_SUCCESS;
+    if (ACLCPU_UNLIKELY(load_relaxed(&s->ctx->failure_error) != ACL_SUCCESS))
+        return context_failed(fn, s->ctx);
     if (load_relaxed(&s->stopped))
         return stopped_error(fn, s);
     if (ACLCPU_UNLIKELY(prof_on()))

@@ -38,11 +38,11 @@ static aclError check_own_context(const char *fn, const struct stream *s, const 
     return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, load_relaxed(&s->id));
 }
 
-/* The stream's failure mode: STOP once its context is in STOP mode. */
+/* The stream's failure mode as set on it. Setting STOP on one stream puts
+ * the whole context in STOP mode, but each stream still reads its own
+ * (api_impl.cc StreamGetMode, StreamSetMode; stream.cc SetFailMode). */
 static uint32_t failure_mode_of(struct stream *s)
 {
-    if (load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE)
-        return ACL_STOP_ON_FAILURE;
     return stream_setting_get(s, STREAM_FAILURE_MODE);
 }
 
@@ -66,7 +66,7 @@ static aclError set_failure_mode(const char *fn, aclrtStream stream, uint64_t mo
         return ACL_SUCCESS;
     if (cur == ACL_STOP_ON_FAILURE)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                        "%s: stream %d's context is in STOP mode; it cannot go back to CONTINUE", fn,
+                        "%s: stream %d is in STOP mode; it cannot go back to CONTINUE", fn,
                         load_relaxed(&s->id));
     err = check_own_context(fn, s, ctx);
     if (err != ACL_SUCCESS)

@@ -68,6 +68,7 @@ aclError ctx_create(struct device *d, bool primary, struct context **out)
     list_init(&ctx->events);
     list_init(&ctx->models);
     store_relaxed(&ctx->failure_mode, ACL_CONTINUE_ON_FAILURE);
+    store_relaxed(&ctx->failure_error, ACL_SUCCESS);
     list_add_tail(&d->contexts, &ctx->dev_link);
     obj_publish(&ctx->hdr);
     err = stream_create(ctx, 0, 0, true, &ctx->default_stream);

@@ -379,6 +379,11 @@ struct context {
     struct list events;
     struct list models;         /* model run instances, by ctx_link */
     _Atomic int failure_mode;   /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
+    /* STOP mode tripped: the first failing task's code. From then on every
+     * sync, event sync or query, and launch in the context returns it,
+     * until the context goes (context.cc Context::CheckStatus,
+     * CheckTaskSend). Relaxed: a status word; the code is its own payload. */
+    _Atomic aclError failure_error;
 };
 
 /* The calling thread's current context (context.c): its handle, and the
@@ -493,11 +498,12 @@ struct stream {
     bool stop_reported;          /* a sync has returned stop_error: from then on new tasks are refused */
     aclError error;              /* first task error since the last sync */
     uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
+    uint32_t aborts;             /* aclrtStreamAbort calls begun, under lock */
+    bool aborting;               /* an aclrtStreamAbort is dropping the queue, under lock */
     uint32_t user_tag;           /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
     uint32_t cache_op_info;      /* ACL_STREAM_ATTR_CACHE_OP_INFO */
     uint32_t res_limit[2];       /* aclrtSetStreamResLimit, per type; 0 = none set */
     uint32_t prof_last;          /* the profile entry of the newest task (core/profhook.c) */
-    uint64_t abort_seq;          /* issued when last aborted: syncs up to it report 107023 */
     /* Models (model.c), under lock: the model the stream is bound to (build
      * mode), the lane it last belonged to, and an open task group. */
     struct model *model;
@@ -568,6 +574,7 @@ enum refusal {
     REFUSE_STREAM_DEAD,          /* the stream was destroyed since it was resolved */
     REFUSE_STOPPED,              /* aclrtStreamStop */
     REFUSE_STOP_FAILED,          /* STOP mode tripped and a sync reported it */
+    REFUSE_CONTEXT_FAILED,       /* a task failed in the context's STOP mode: it takes no new work */
     REFUSE_UPDATE_KERNELS_ONLY,  /* a task-group update takes kernels only */
     REFUSE_LANE_CLOSED,          /* bound to a model whose build ended */
     REFUSE_CAPTURE_INVALIDATED,

@@ -299,6 +299,10 @@ static ACLCPU_COLD enum refusal rare_refusal_locked(const struct stream *s, enum
     PLAT_ASSERT_HELD(&s->lock);
     if (load_relaxed(&s->stopped))
         return REFUSE_STOPPED;
+    /* STOP mode tripped anywhere in the context: every launch there is
+     * refused with the failure's code (context.cc Context::CheckTaskSend). */
+    if (load_relaxed(&s->ctx->failure_error) != ACL_SUCCESS)
+        return REFUSE_CONTEXT_FAILED;
     /* Before a sync has reported the failure, tasks are taken and dropped
      * (stream_commit). */
     if (s->stop_error != ACL_SUCCESS && s->stop_reported)
@@ -320,7 +324,8 @@ static inline enum refusal refusal_locked(const struct stream *s, const void *ha
     /* One test for the rare cases. Relaxed stopped: set under the lock we
      * hold. */
     if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped) || s->stop_error != ACL_SUCCESS ||
-                        s->rec_lane != NULL || s->update != NULL))
+                        s->rec_lane != NULL || s->update != NULL ||
+                        load_relaxed(&s->ctx->failure_error) != ACL_SUCCESS))
         return rare_refusal_locked(s, kind);
     return REFUSE_NONE;
 }
@@ -345,6 +350,11 @@ static ACLCPU_COLD aclError refusal_error(const struct submit *sub, const struct
         return acl_fail(stop_code,
                         "%s: stream %d stopped when a task failed with %d (%s) in ACL_STOP_ON_FAILURE mode; it takes "
                         "no new tasks (destroy it and create another)",
+                        fn, id, stop_code, acl_error_name(stop_code));
+    case REFUSE_CONTEXT_FAILED:
+        return acl_fail(stop_code,
+                        "%s: a task in stream %d's context failed with %d (%s) in ACL_STOP_ON_FAILURE mode; the "
+                        "context takes no new work (reset the device)",
                         fn, id, stop_code, acl_error_name(stop_code));
     case REFUSE_UPDATE_KERNELS_ONLY:
         return acl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
@@ -400,7 +410,7 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
     if (ACLCPU_UNLIKELY(task_kind_is_event(kind)) && why == REFUSE_NONE)
         why = event_issue_locked(s, t, sub);
     if (ACLCPU_UNLIKELY(why != REFUSE_NONE)) {
-        stop_code = s->stop_error;
+        stop_code = why == REFUSE_CONTEXT_FAILED ? load_relaxed(&s->ctx->failure_error) : s->stop_error;
         plat_spin_unlock(&s->lock);
         return refused(sub, s, t, why, stop_code);
     }

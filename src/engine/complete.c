@@ -102,8 +102,11 @@ static struct task *note_failure(struct stream *s, struct task *t, aclError err)
         s->error = err;
     if (!acl_is_overflow(err) &&
         load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE) {
+        aclError none = ACL_SUCCESS;
         if (s->stop_error == ACL_SUCCESS)
             s->stop_error = err;
+        /* The whole context stops: the first failure's code wins. */
+        (void)cas_relaxed(&s->ctx->failure_error, &none, err);
         chain = squeue_detach_after_locked(s, &t->q);
     }
     plat_spin_unlock(&s->lock);
@@ -191,14 +194,22 @@ void engine_nudge(struct stream *s)
 void engine_abort_stream(struct stream *s)
 {
     plat_spin_lock(&s->lock);
-    s->abort_seq = s->issued;
+    s->aborts++;
+    s->aborting = true;
     /* Relaxed: a running kernel polls it between blocks (see run_blocks). */
     fetch_add_relaxed(&s->abort_epoch, 1);
     plat_spin_unlock(&s->lock);
     engine_discard_stream(s);
-    /* An abort clears what a stop kept: the stream takes new work again. */
+    /* Done: the stream's state is reset before the call returns, as the
+     * reference's (context.cc Context::StreamAbort, ResetStreamConstruct):
+     * what a stop kept is gone, the failed or aborted task's code is
+     * forgotten. A context's STOP failure is not the stream's: it stays. */
     plat_spin_lock(&s->lock);
     store_relaxed(&s->stopped, false);
+    s->error = ACL_SUCCESS;
+    s->stop_error = ACL_SUCCESS;
+    s->stop_reported = false;
+    s->aborting = false;
     plat_spin_unlock(&s->lock);
 }
 

@@ -146,9 +146,14 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
     uint64_t target;
     aclError err;
 
+    uint32_t aborts;
+    bool aborting;
+
     *task_err = ACL_SUCCESS;
     plat_spin_lock(&s->lock);
     target = s->issued;
+    aborts = s->aborts;
+    aborting = s->aborting;
     plat_spin_unlock(&s->lock);
     if (deadline_ns == 0 && still_alive(s, handle))
         help_run(s, target);
@@ -161,8 +166,10 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
         s->error = ACL_SUCCESS;
     if (s->stop_error != ACL_SUCCESS)
         s->stop_reported = true; /* the host knows now: new tasks are refused */
-    if (s->abort_seq != 0 && target <= s->abort_seq && still_alive(s, handle))
-        err = ACL_ERROR_RT_STREAM_ABORT; /* the work waited for was aborted */
+    /* A sync that overlapped an abort reports it (the reference's sync sees
+     * the abort status while the abort runs); one begun after it, not. */
+    if ((aborting || aborts != s->aborts || s->aborting) && still_alive(s, handle))
+        err = ACL_ERROR_RT_STREAM_ABORT;
     plat_spin_unlock(&s->lock);
     *task_err = err;
     return SYNC_DONE;
