@@ -22,6 +22,7 @@
 
 #include "../engine/engine.h"
 #include "../services/devmem.h"
+#include "../services/ipcmem.h"
 #include "core.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
@@ -97,6 +98,7 @@ void device_close(struct device *d)
     if (!d->open)
         return;
     engine_stop(d);
+    ipcmem_release_device(d->id); /* its IPC imports are mappings of the device's memory */
     devmem_release_charged_to(&d->mem_used);
     acl_free(d->stream_ids);
     d->stream_ids = NULL;

@@ -238,7 +238,7 @@ enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_
     uint64_t target;
 
     plat_spin_lock(&ev->lock);
-    target = ev->record_gen;
+    target = event_newest_locked(ev);
     hw.last_done = ev->done_gen;
     dev = load_relaxed(&ev->dev);
     if (dev != NULL && dev->engine != NULL)
