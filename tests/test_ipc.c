@@ -553,3 +553,26 @@ TEST(ipc, exporter_killed_leaves_the_importer_working_and_nothing_behind)
     ASSERT_EQ(ipc_mappings(), 0);
     ASSERT_EQ(dev_shm_entries(), shm_before);
 }
+
+TEST(ipc, a_parked_ipc_wait_shows_in_the_hang_report_and_is_dropped_at_teardown)
+{
+    char key[65];
+    const char *msg;
+    aclrtNotify n;
+    aclrtStream s;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyGetExportKey(n, key, 65, 0));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 0));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    msg = aclGetRecentErrMsg();
+    ASSERT_STR_CONTAINS(msg, "waits on IPC notify");
+    ASSERT_STR_CONTAINS(msg, "only a record in a process sharing it");
+    /* Nothing here will record it, and this process is going: the wait is dropped. */
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "dropped its 1 unfinished task(s)");
+    ASSERT_EQ(ipc_watchers(), 0);
+    ASSERT_EQ(ipc_mappings(), 0);
+    ASSERT_OK(aclFinalize());
+}

@@ -189,7 +189,7 @@ bool engine_wait_teardown(struct stream *s, char *why, size_t cap)
             return true;
         now = plat_now_ns();
         done = load_relaxed(&s->done);
-        if (done != last || !engine_explain(s, true, why, cap)) {
+        if (done != last || !engine_explain_teardown(s, why, cap)) {
             last = done; /* progress, or a chain that can still move: wait on */
             since = now;
         } else if (now - since >= TEARDOWN_GRACE_NS) {
