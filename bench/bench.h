@@ -159,6 +159,10 @@ void bench_streams_scale(void);
 void bench_mt_launch(void);
 void bench_graph_replay(void);
 void bench_prof_overhead(void);
+void bench_mem_alloc_free(void);
+void bench_mem_first_copy(void);
+void bench_mem_copy_bw(void);
+void bench_mem_overhead(void);
 
 /* Shared by launch_enqueue and streams_scale: one aclcpu sample of the
  * host cost of n launches on stream s, in ns per launch (drain excluded). */

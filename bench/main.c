@@ -26,6 +26,8 @@ static const struct {
     {"host_func", bench_host_func},           {"saxpy_bw", bench_saxpy_bw},
     {"streams_scale", bench_streams_scale},   {"mt_launch", bench_mt_launch},
     {"graph_replay", bench_graph_replay},     {"prof_overhead", bench_prof_overhead},
+    {"mem_alloc_free", bench_mem_alloc_free}, {"mem_first_copy", bench_mem_first_copy},
+    {"mem_copy_bw", bench_mem_copy_bw},       {"mem_overhead", bench_mem_overhead},
 };
 
 static void usage(FILE *f)

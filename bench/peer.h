@@ -57,5 +57,7 @@ double peer_queues_destroy(void);
 /* threads host threads, each with its own queue, each enqueuing per_thread
  * empty kernels and then clFinish; aggregate kernels per second. */
 double peer_mt_launch(unsigned threads, unsigned per_thread);
+/* ns per clCreateBuffer + clReleaseMemObject of bytes, averaged over n. */
+double peer_buffer_cycle(size_t bytes, unsigned n);
 
 #endif

@@ -37,3 +37,4 @@ void peer_saxpy_teardown(void) {}
 double peer_queues_create(unsigned n) { (void)n; return NAN; }
 double peer_queues_destroy(void) { return NAN; }
 double peer_mt_launch(unsigned threads, unsigned per_thread) { (void)threads; (void)per_thread; return NAN; }
+double peer_buffer_cycle(size_t bytes, unsigned n) { (void)bytes; (void)n; return NAN; }

@@ -512,3 +512,16 @@ double peer_mt_launch(unsigned threads, unsigned per_thread)
     }
     return (double)threads * per_thread / secs;
 }
+
+double peer_buffer_cycle(size_t bytes, unsigned n)
+{
+    cl_int err = CL_SUCCESS;
+    uint64_t t0 = now_ns();
+    for (unsigned i = 0; i < n && err == CL_SUCCESS; i++) {
+        cl_mem m = clCreateBuffer(P.context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (err == CL_SUCCESS)
+            clReleaseMemObject(m);
+    }
+    double ns = (double)(now_ns() - t0) / n;
+    return cl_ok(err, "clCreateBuffer") ? ns : NAN;
+}

@@ -629,3 +629,188 @@ TEST(memory, force_reset_and_finalize_free_blocks)
     ASSERT_EQ(f, MIB);
     t_teardown();
 }
+
+/* ---- the arena: device memory apart from the host heap ---------------------------- */
+
+/* What a block of n bytes spans in the arena: the charge, on 64 bytes. */
+static size_t span(size_t n) { return (charge(n) + 63) / 64 * 64; }
+
+/* Kernel args: waits on the gate, then writes `bytes` of 0x77 at p. */
+struct late_write {
+    struct t_gate *g;
+    unsigned char *p;
+    size_t bytes;
+};
+
+static void k_late_write(void *args)
+{
+    struct late_write *w = args;
+    t_k_gate(&w->g);
+    memset(w->p, 0x77, w->bytes);
+}
+
+static int all_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v)
+            return 0;
+    return 1;
+}
+
+/* The reference: aclrtMalloc aligns blocks to 64 bytes and pads 32
+ * (api_ref 11-01); device memory is not the host heap. */
+TEST(memory, arena_blocks_are_64_aligned_and_packed)
+{
+    unsigned char *a = NULL, *b = NULL, *c = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMalloc((void **)&a, 1, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&b, 33, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&c, 1, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_EQ((uintptr_t)a % 64, 0);
+    ASSERT_EQ(b - a, (long long)span(1));  /* 1 -> 32 + 32 = 64 */
+    ASSERT_EQ(c - b, (long long)span(33)); /* 33 -> 64 + 32 -> 128 on 64 */
+    ASSERT_OK(aclrtFree(a));
+    ASSERT_OK(aclrtFree(b));
+    ASSERT_OK(aclrtFree(c));
+    t_teardown();
+}
+
+/* A caching allocator: the block just freed is the one handed out next
+ * (its pages are warm), for a small and a large size. */
+TEST(memory, arena_reuses_the_block_just_freed)
+{
+    size_t sizes[] = {4096, 4 * MIB};
+    t_setup();
+    for (size_t i = 0; i < 2; i++) {
+        void *p = NULL, *q = NULL;
+        ASSERT_OK(aclrtMalloc(&p, sizes[i], ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtFree(p));
+        ASSERT_OK(aclrtMalloc(&q, sizes[i], ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT(p == q);
+        ASSERT_OK(aclrtFree(q));
+    }
+    t_teardown();
+}
+
+/* Freed neighbours merge, whichever is freed first: a request the size of
+ * two blocks is served where the two were. */
+TEST(memory, arena_merges_free_neighbours_in_either_order)
+{
+    size_t two = 2 * span(4096) - 64; /* charges exactly the two blocks' span */
+    t_setup();
+    ASSERT_EQ(span(two), 2 * span(4096));
+    for (int order = 0; order < 2; order++) {
+        unsigned char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+        ASSERT_OK(aclrtMalloc((void **)&a, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtMalloc((void **)&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtMalloc((void **)&c, 4096, ACL_MEM_MALLOC_HUGE_FIRST)); /* keeps a+b apart from the rest */
+        ASSERT(b == a + span(4096));
+        ASSERT_OK(aclrtFree(order == 0 ? a : b));
+        ASSERT_OK(aclrtFree(order == 0 ? b : a));
+        ASSERT_OK(aclrtMalloc((void **)&d, two, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT(d == a);
+        ASSERT_OK(aclrtFree(d));
+        ASSERT_OK(aclrtFree(c));
+    }
+    t_teardown();
+}
+
+/* The issue's second reproduction: a memset queued on a stream, its buffer
+ * freed at once (legal: aclrtFree does not wait). The late memset lands in
+ * the freed block, never in the block allocated after the free; once the
+ * stream is done the freed block is handed out again. */
+TEST(memory, free_while_memset_queued_holds_the_block_until_done)
+{
+    struct t_gate g = {0};
+    aclrtStream s = NULL;
+    unsigned char *tmp = NULL, *next = NULL, *again = NULL;
+    size_t mem_free0 = 0, mem_free1 = 0, total = 0;
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    t_launch_gate(&g, s);
+    mem_info(&mem_free0, &total);
+    ASSERT_OK(aclrtMalloc((void **)&tmp, MIB, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemsetAsync(tmp, MIB, 0x5a, MIB, s));
+    ASSERT_OK(aclrtFree(tmp));
+    mem_info(&mem_free1, &total);
+    ASSERT_EQ(mem_free1, mem_free0);           /* freed for the program at once */
+    ASSERT_RC(aclrtFree(tmp), ACL_ERROR_RT_MEMORY_FREE); /* and only once */
+    ASSERT_OK(aclrtMalloc((void **)&next, MIB, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(next != tmp);                      /* held from reuse */
+    memset(next, 0, MIB);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT(all_bytes(next, MIB, 0));          /* the late memset hit the held block */
+    ASSERT(all_bytes(tmp, MIB, 0x5a));
+    ASSERT_OK(aclrtMalloc((void **)&again, MIB, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(again == tmp);                     /* released once its work was done */
+    ASSERT_OK(aclrtFree(again));
+    ASSERT_OK(aclrtFree(next));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The issue's first reproduction (the vendor's 2_multi_stream): a sync
+ * with a timeout gives up, the buffer is freed, and the kernel still
+ * running writes into it later - into the held block, not into memory
+ * handed out since, and not into the host heap. Twice: a second held block
+ * beside the first. */
+TEST(memory, late_kernel_write_after_timed_out_sync_lands_in_held_block)
+{
+    struct t_gate g = {0};
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("late_write", k_late_write);
+    unsigned char *buf[2] = {NULL, NULL}, *fresh[2] = {NULL, NULL};
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    for (int i = 0; i < 2; i++) {
+        struct late_write w = {&g, NULL, 64 * 1024};
+        ASSERT_OK(aclrtMalloc((void **)&buf[i], w.bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+        w.p = buf[i];
+        ASSERT_OK(aclrtLaunchKernel(k, 1, &w, sizeof(w), s));
+    }
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(aclrtFree(buf[i]));
+        ASSERT_OK(aclrtMalloc((void **)&fresh[i], 64 * 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT(fresh[i] != buf[0] && fresh[i] != buf[1]);
+        memset(fresh[i], 0, 64 * 1024);
+    }
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    for (int i = 0; i < 2; i++) {
+        ASSERT(all_bytes(fresh[i], 64 * 1024, 0));
+        ASSERT(all_bytes(buf[i], 64 * 1024, 0x77));
+        ASSERT_OK(aclrtFree(fresh[i]));
+    }
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A block held at a device reset goes with the device's memory: no leak
+ * (the sanitizer and valgrind runs check), the budget whole again, and the
+ * old pointer only an error. */
+TEST(memory, held_block_goes_with_device_reset)
+{
+    struct t_gate g = {0};
+    aclrtStream s = NULL;
+    void *p = NULL;
+    size_t f = 0, t = 0;
+
+    setenv("ACLCPU_DEVICE_MEMORY", "1M", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    t_launch_gate(&g, s);
+    ASSERT_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemsetAsync(p, 4096, 1, 4096, s));
+    ASSERT_OK(aclrtFree(p));
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    mem_info(&f, &t);
+    ASSERT_EQ(f, MIB);
+    ASSERT_RC(aclrtFree(p), ACL_ERROR_RT_MEMORY_FREE);
+    t_teardown();
+}

@@ -9,6 +9,11 @@
  * padding or 2D span would wrap a size_t is refused before anything is
  * allocated or touched.
  *
+ * aclrtFree frees at once and does not wait for streams, as the reference's
+ * does; memory that queued work may still touch is held from reuse until
+ * that work is done (core/quarantine.c), so a late write lands in memory
+ * nobody holds.
+ *
  * Threads: any host thread. Locks: none here (devmem's mem_lock).
  */
 #include <string.h>
@@ -35,6 +40,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
+    quarantine_poll(); /* blocks whose late work is done go back first */
     err = devmem_alloc(&ctx->dev->mem_used, ctx->dev->mem_total, size, devPtr);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: %zu bytes (%zu with rounding) do not fit in device %d's memory: %llu of %llu bytes in "
@@ -49,7 +55,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 {
     if (devPtr == NULL)
         return null_arg("aclrtFree", "devPtr");
-    if (!devmem_free(devPtr, true))
+    if (!quarantine_free(devPtr, true))
         return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
                         "aclrtFree: %p is not the start of a live aclrtMalloc block (freed twice, or not device memory)",
                         devPtr);
@@ -67,6 +73,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
     if (size > DEVMEM_MAX_HOST_SIZE)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'size' (%zu) is too large: rounded up to 32 bytes "
                         "it would wrap to 0 (at most %zu)", fn, size, (size_t)DEVMEM_MAX_HOST_SIZE);
+    quarantine_poll();
     err = devmem_alloc_host(size, hostPtr);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: out of host memory for %zu bytes", fn, size);
@@ -77,7 +84,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
 {
     if (hostPtr == NULL)
         return null_arg("aclrtFreeHost", "hostPtr");
-    if (!devmem_free(hostPtr, false))
+    if (!quarantine_free(hostPtr, false))
         return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
                         "aclrtFreeHost: %p is not the start of a live aclrtMallocHost block", hostPtr);
     return ACL_SUCCESS;

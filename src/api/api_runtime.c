@@ -62,6 +62,7 @@ static void finalize_locked(void)
             LOGW("aclFinalize: %s", why);
     }
     devices_shutdown();
+    quarantine_forget_all();
     devmem_release_all();
     task_cache_release();
     initialised = false;

@@ -282,6 +282,33 @@ uint32_t device_streams_left(struct device *d);
 uint32_t device_events_left(struct device *d);
 void devices_shutdown(void);
 
+/* ---- memory freed while in use (quarantine.c) ------------------------------ */
+
+/* A free that found its memory possibly still in use by queued work. */
+struct quarantine_record {
+    void *p;
+    size_t size;
+    int32_t stream_id; /* one stream that had work queued at the free */
+};
+
+struct quarantine_stats {
+    uint64_t frees_in_use;   /* frees that found work in flight, ever */
+    uint64_t held;           /* blocks held from reuse now */
+    struct quarantine_record recent[16]; /* the latest, by frees_in_use % 16 */
+};
+
+/* Frees the live block starting at p (an aclrtMalloc's if device, else an
+ * aclrtMallocHost's): at once when no stream has work queued, else held
+ * from reuse until the work queued at this moment is done. False if no
+ * live block of that kind starts at p (nothing changes). */
+bool quarantine_free(void *p, bool device);
+/* Releases held blocks whose work is done. */
+void quarantine_poll(void);
+/* A device closes (its arena goes) / the library finalises: forget holds. */
+void quarantine_forget_device(int32_t device);
+void quarantine_forget_all(void);
+void quarantine_get_stats(struct quarantine_stats *out);
+
 /* ---- contexts (context.c) ------------------------------------------------ */
 
 struct stream;

@@ -26,6 +26,7 @@
 #include "core.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
+_Static_assert(ACLCPU_MAX_DEVICES <= ACLCPU_DEVMEM_MAX_DEVICES, "every device has a memory slot");
 /* 0 until read; then ACLCPU_DEVICE_COUNT. Relaxed: any thread computes the
  * same value from the environment, so a race only repeats the work. */
 static _Atomic uint32_t ndevices;
@@ -88,6 +89,7 @@ aclError device_open(struct device *d)
         d->stream_ids = NULL;
         return err;
     }
+    devmem_open_device(d->id, &d->mem_used, d->mem_total);
     d->open = true;
     LOGI("device %d open: %s, %u workers", d->id, d->soc->name, d->engine->nworkers);
     return ACL_SUCCESS;
@@ -99,6 +101,7 @@ void device_close(struct device *d)
         return;
     engine_stop(d);
     ipcmem_release_device(d->id); /* its IPC imports are mappings of the device's memory */
+    quarantine_forget_device(d->id);
     devmem_release_charged_to(&d->mem_used);
     acl_free(d->stream_ids);
     d->stream_ids = NULL;

@@ -150,6 +150,15 @@ void *obj_handle(const struct obj_header *h)
 
 uint32_t obj_count(enum obj_type type) { return load_relaxed(&tables[type].live); }
 
+uint32_t obj_slot_count(enum obj_type type)
+{
+    uint32_t n;
+    plat_mutex_lock(&tables[type].lock);
+    n = tables[type].slots;
+    plat_mutex_unlock(&tables[type].lock);
+    return n;
+}
+
 void *obj_handle_at(enum obj_type type, uint32_t index)
 {
     uint32_t c = index >> OBJ_CHUNK_SHIFT;

@@ -61,6 +61,8 @@ void obj_recycle(struct obj_header *h);
 
 void *obj_handle(const struct obj_header *h);
 uint32_t obj_count(enum obj_type type);
+/* Slots made so far for type (live or not): indices below it may name one. */
+uint32_t obj_slot_count(enum obj_type type);
 /* The handle of the live object in slot index (an id such as
  * aclmdlRIGetId's), or NULL. */
 void *obj_handle_at(enum obj_type type, uint32_t index);

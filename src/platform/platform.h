@@ -243,6 +243,8 @@ uint64_t plat_memfd_size(int fd);
 /* A random 64-bit number from the kernel (0 if none could be had). */
 uint64_t plat_random64(void);
 int32_t plat_pid(void);
+/* The host's physical memory in bytes. */
+uint64_t plat_host_memory_bytes(void);
 bool plat_pid_alive(int32_t pid);
 
 /* Environment lookups in one place, so configuration is easy to audit. */

@@ -138,3 +138,9 @@ bool plat_pid_alive(int32_t pid)
 {
     return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 }
+
+uint64_t plat_host_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 1ull << 30;
+}

@@ -1,43 +1,48 @@
 /*
- * devmem.c - device and pinned host memory.
+ * devmem.c - device and pinned host memory: the arenas and the table.
  *
- * DESIGN: device memory is host memory that aclcpu hands out and tracks,
- * so kernels can use plain pointers. Every allocation, device or host, is
- * recorded in one table sorted by address; copies and frees look pointers
- * up there, which turns a stray or foreign pointer into an error instead of
- * a crash. Device allocations count against the device's memory budget
- * (its profile, or ACLCPU_DEVICE_MEMORY) with the spec's rounding: size up
- * to 32 bytes plus 32 bytes of padding.
+ * DESIGN: every device has an arena (arena.c): an address range of its
+ * own backed by a memory file, never the host's malloc heap. aclrtMalloc
+ * carves blocks from it; pinned host memory (aclrtMallocHost) comes from
+ * one more arena, the host's. So a pointer's arena says what it is, the
+ * allocator's books live outside the memory, and a kernel that writes into
+ * memory freed under it writes into the arena, not into the host heap.
  *
- * The budget is the device's counter of bytes in use, which the caller
- * hands in (devmem knows no device). The counter is only ever the sum of
- * its live blocks' charges: a charge is added only when it fits, and a
- * device's close frees its blocks (devmem_release_charged_to), as the
- * driver's close of device memory does, so no later free can take away
- * what was never there.
+ * Mappings made elsewhere - virtual memory maps, IPC imports, registered
+ * host memory, managed memory - are entered in a table sorted by address
+ * (devmem_map_add). A lookup asks the arenas first, then the table.
+ *
+ * Device allocations count against the device's budget (its profile, or
+ * ACLCPU_DEVICE_MEMORY) with the reference's rounding: size up to 32 bytes
+ * plus 32 bytes of padding, the block aligned to 64. The budget is the
+ * device's counter of bytes in use, which the caller hands in (devmem knows
+ * no device beyond its id): a charge is added only when it fits, and taken
+ * back when the block is freed or retired (quarantined: the runtime keeps
+ * a freed block out of reuse while tasks issued before the free may still
+ * touch it, core/quarantine.c). A device's close destroys its arena.
  *
  * Every rounding and padding is checked for wrapping before it is done: a
  * size too large to round is refused, never turned into a small block.
  *
  * Threads: any host thread; executors read switch operands
- * (devmem_read_device). Locks: mem_lock (rank: lockrank.h).
+ * (devmem_read_device). Locks: mem_lock (rank: lockrank.h) over arenas
+ * and table; the backing of fresh memory (arena_populate) runs after it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/common.h"
+#include "../common/config.h"
 #include "../platform/platform.h"
+#include "arena.h"
 #include "devmem.h"
 
+/* A mapping entered by devmem_map_add. */
 struct region {
     uintptr_t base;
-    size_t size;         /* what the caller asked for */
-    size_t usable;       /* what the caller may touch: size + the padding, or the host rounding */
-    size_t charged;      /* what counts against the budget */
-    _Atomic uint64_t *used; /* the device's bytes in use; NULL for host memory */
+    size_t usable;
     int32_t device;
     enum mem_origin origin;
-    bool allocated;      /* ours to free (devmem_alloc*), not a mapping entered by devmem_map_add */
 };
 
 static plat_mutex mem_lock;
@@ -110,29 +115,137 @@ static bool take_budget(_Atomic uint64_t *used_bytes, uint64_t total, size_t cha
     return true;
 }
 
+
+#define DEVMEM_SLOTS ACLCPU_DEVMEM_MAX_DEVICES
+
+/* One device's memory: its arena (made at its first allocation) and the
+ * budget it charges. */
+struct dev_slot {
+    int32_t device;
+    _Atomic uint64_t *used;   /* NULL: slot free */
+    uint64_t total;
+    struct arena *arena;
+    uint64_t arena_charged;   /* charges of the arena's used blocks */
+};
+
+static struct dev_slot slots[DEVMEM_SLOTS];
+static struct arena *host_arena;
+
+/* The most memory the arenas back ahead of first touch, in all: read
+ * when the first arena is made. */
+static uint64_t backed_max;
+
+static uint64_t backed_limit(void)
+{
+    return backed_max;
+}
+
+/* Called with mem_lock held, before an arena is made. */
+static void read_backed_limit_locked(void)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    if (backed_max == 0)
+        backed_max = config_u64_or(CFG_MEMORY_BACKED_MAX, plat_host_memory_bytes() / 2);
+}
+
+static uint64_t backed_total_locked(void)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    uint64_t sum = host_arena != NULL ? arena_backed(host_arena) : 0;
+    for (size_t i = 0; i < DEVMEM_SLOTS; i++)
+        if (slots[i].arena != NULL)
+            sum += arena_backed(slots[i].arena);
+    return sum;
+}
+
+/* Called with mem_lock held: claims the cold part of a new block for
+ * backing; the caller backs it after unlocking (arena_populate). */
+static void claim_cold_locked(struct arena *a, void *p, size_t bytes, void **from, size_t *len)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    uint64_t limit = backed_limit(), total = backed_total_locked();
+    uint64_t mine = arena_backed(a);
+    arena_claim_cold(a, p, bytes, total - mine >= limit ? 0 : limit - (total - mine), from, len);
+}
+
+void devmem_open_device(int32_t device, _Atomic uint64_t *used, uint64_t total)
+{
+    struct dev_slot *free_slot = NULL;
+    plat_mutex_lock(&mem_lock);
+    for (size_t i = 0; i < DEVMEM_SLOTS; i++) {
+        if (slots[i].used == used)
+            free_slot = &slots[i];
+        else if (slots[i].used == NULL && free_slot == NULL)
+            free_slot = &slots[i];
+    }
+    if (free_slot != NULL && free_slot->arena == NULL)
+        *free_slot = (struct dev_slot){device, used, total, NULL, 0};
+    plat_mutex_unlock(&mem_lock);
+}
+
+/* Called with mem_lock held: the slot of the device charging *used. */
+static struct dev_slot *slot_of_locked(_Atomic uint64_t *used)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    for (size_t i = 0; i < DEVMEM_SLOTS; i++)
+        if (slots[i].used == used)
+            return &slots[i];
+    return NULL;
+}
+
+/* Called with mem_lock held: the device's arena, made on first use with
+ * room for its budget and the blocks' alignment slack. */
+static struct arena *device_arena_locked(struct dev_slot *slot)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    read_backed_limit_locked();
+    if (slot->arena == NULL)
+        slot->arena = arena_create(slot->total + slot->total / 2);
+    return slot->arena;
+}
+
+/* Called with mem_lock held: the arena holding p and whether it is a
+ * device's (*slot set) or the host's; NULL if p is in none. */
+static struct arena *arena_of_locked(const void *p, struct dev_slot **slot)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    *slot = NULL;
+    if (host_arena != NULL && arena_contains(host_arena, p))
+        return host_arena;
+    for (size_t i = 0; i < DEVMEM_SLOTS; i++) {
+        if (slots[i].arena != NULL && arena_contains(slots[i].arena, p)) {
+            *slot = &slots[i];
+            return slots[i].arena;
+        }
+    }
+    return NULL;
+}
+
 aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size, void **out)
 {
-    size_t charged = devmem_charge(size), backed;
-    void *p;
+    size_t charged = devmem_charge(size), bytes, cold_len = 0;
+    struct dev_slot *slot;
+    struct arena *a;
+    void *p = NULL, *cold = NULL;
 
     if (size == 0 || size > DEVMEM_MAX_DEVICE_SIZE)
         return ACL_ERROR_INVALID_PARAM;
-    if (!round_up(charged, 64, &backed) || !take_budget(used_bytes, total, charged))
+    if (!round_up(charged, ARENA_UNIT, &bytes) || !take_budget(used_bytes, total, charged))
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    p = acl_aligned_alloc(64, backed);
+    plat_mutex_lock(&mem_lock);
+    slot = slot_of_locked(used_bytes);
+    a = slot != NULL ? device_arena_locked(slot) : NULL;
+    /* The reference's 32-byte padding is usable slack, as on the device. */
+    if (a != NULL && (p = arena_carve(a, bytes, size + 32, charged)) != NULL) {
+        slot->arena_charged += charged;
+        claim_cold_locked(a, p, bytes, &cold, &cold_len);
+    }
+    plat_mutex_unlock(&mem_lock);
     if (p == NULL) {
         fetch_sub_relaxed(used_bytes, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    plat_mutex_lock(&mem_lock);
-    /* The spec's 32-byte padding is usable slack, as on the device. */
-    if (!insert_region((struct region){(uintptr_t)p, size, size + 32, charged, used_bytes, -1, ORIGIN_MALLOC, true})) {
-        plat_mutex_unlock(&mem_lock);
-        acl_free(p);
-        fetch_sub_relaxed(used_bytes, charged);
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    }
-    plat_mutex_unlock(&mem_lock);
+    arena_populate(cold, cold_len, p, bytes);
     *out = p;
     return ACL_SUCCESS;
 }
@@ -140,51 +253,128 @@ aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size,
 /* Pinned host memory: the reference rounds it to 32 bytes, which the
  * caller may touch; the block is that rounded up to 64 (its alignment). A
  * size whose rounding wraps is refused as the reference's driver refuses
- * the 0 bytes it would ask for; one too large to back is out of memory
- * (above PTRDIFF_MAX without asking the allocator, which sanitizers abort). */
+ * the 0 bytes it would ask for; one larger than the host's memory is out
+ * of memory. */
 aclError devmem_alloc_host(size_t size, void **out)
 {
-    size_t usable, backed;
-    void *p;
+    size_t usable, bytes, cold_len = 0;
+    void *p = NULL, *cold = NULL;
 
     if (size == 0 || !round_up(size, 32, &usable))
         return ACL_ERROR_RT_PARAM_INVALID;
-    if (!round_up(usable, 64, &backed) || backed > PTRDIFF_MAX) /* no object is larger */
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    p = acl_aligned_alloc(64, backed);
-    if (p == NULL)
+    if (!round_up(usable, ARENA_UNIT, &bytes))
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     plat_mutex_lock(&mem_lock);
-    if (!insert_region((struct region){(uintptr_t)p, size, usable, 0, NULL, -1, ORIGIN_HOST, true})) {
-        plat_mutex_unlock(&mem_lock);
-        acl_free(p);
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    }
+    read_backed_limit_locked();
+    if (host_arena == NULL)
+        host_arena = arena_create(plat_host_memory_bytes());
+    if (host_arena != NULL && (p = arena_carve(host_arena, bytes, usable, 0)) != NULL)
+        claim_cold_locked(host_arena, p, bytes, &cold, &cold_len);
     plat_mutex_unlock(&mem_lock);
+    if (p == NULL)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    arena_populate(cold, cold_len, p, bytes);
     *out = p;
     return ACL_SUCCESS;
 }
 
-/* Frees p if it is the start of a region of the wanted kind. */
+/* Called with mem_lock held: the used block starting exactly at p in an
+ * arena of the wanted kind, or NULL. */
+static struct arena *used_block_locked(const void *p, bool device, struct dev_slot **slot, struct arena_block *b)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    struct arena *a = arena_of_locked(p, slot);
+    if (a == NULL || (*slot != NULL) != device || !arena_find(a, p, b) || b->base != p ||
+        b->state != BLOCK_USED)
+        return NULL;
+    return a;
+}
+
+/* Called with mem_lock held: gives back the block's charge. */
+static void uncharge_locked(struct dev_slot *slot, const struct arena_block *b)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    if (slot == NULL)
+        return;
+    slot->arena_charged -= b->charged;
+    fetch_sub_relaxed(slot->used, b->charged);
+}
+
 bool devmem_free(void *p, bool device)
 {
-    size_t at;
-    struct region r;
+    struct dev_slot *slot;
+    struct arena_block b;
+    struct arena *a;
 
     plat_mutex_lock(&mem_lock);
-    at = upper_bound((uintptr_t)p);
-    if (at == 0 || regions[at - 1].base != (uintptr_t)p || !regions[at - 1].allocated ||
-        (regions[at - 1].used != NULL) != device) {
-        plat_mutex_unlock(&mem_lock);
-        return false;
+    a = used_block_locked(p, device, &slot, &b);
+    if (a != NULL) {
+        uncharge_locked(slot, &b);
+        arena_reclaim(a, p);
     }
-    r = regions[at - 1];
-    memmove(&regions[at - 1], &regions[at], (nregions - at) * sizeof(*regions));
-    nregions--;
     plat_mutex_unlock(&mem_lock);
-    if (r.used != NULL)
-        fetch_sub_relaxed(r.used, r.charged);
-    acl_free(p);
+    return a != NULL;
+}
+
+bool devmem_retire(void *p, bool device, size_t *size)
+{
+    struct dev_slot *slot;
+    struct arena_block b;
+    struct arena *a;
+
+    plat_mutex_lock(&mem_lock);
+    a = used_block_locked(p, device, &slot, &b);
+    if (a != NULL) {
+        uncharge_locked(slot, &b);
+        arena_retire(a, p);
+        *size = b.usable;
+    }
+    plat_mutex_unlock(&mem_lock);
+    return a != NULL;
+}
+
+void devmem_release(void *p)
+{
+    struct dev_slot *slot;
+    struct arena_block b;
+    struct arena *a;
+
+    plat_mutex_lock(&mem_lock);
+    a = arena_of_locked(p, &slot);
+    /* The arena may have gone with its device, and a new one taken the
+     * range: release only a block still quarantined. */
+    if (a != NULL && arena_find(a, p, &b) && b.base == p && b.state == BLOCK_QUARANTINED)
+        arena_reclaim(a, p);
+    plat_mutex_unlock(&mem_lock);
+}
+
+static enum mem_kind kind_of_origin(enum mem_origin origin)
+{
+    return origin == ORIGIN_HOST || origin == ORIGIN_REGISTERED ? MEM_HOST_PINNED : MEM_DEVICE;
+}
+
+/* Called with mem_lock held: the live range holding a (an arena's used
+ * block or a table entry), or false. */
+static bool range_locked(uintptr_t a, struct mem_range *out)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    struct dev_slot *slot;
+    struct arena_block b;
+    struct arena *ar = arena_of_locked((const void *)a, &slot);
+    size_t at;
+
+    if (ar != NULL) {
+        if (!arena_find(ar, (const void *)a, &b) || b.state != BLOCK_USED || a - (uintptr_t)b.base >= b.usable)
+            return false;
+        *out = (struct mem_range){b.base, b.usable, slot != NULL ? slot->device : -1,
+                                  slot != NULL ? ORIGIN_MALLOC : ORIGIN_HOST};
+        return true;
+    }
+    at = upper_bound(a);
+    if (at == 0 || a - regions[at - 1].base >= regions[at - 1].usable)
+        return false;
+    *out = (struct mem_range){(void *)regions[at - 1].base, regions[at - 1].usable, regions[at - 1].device,
+                              regions[at - 1].origin};
     return true;
 }
 
@@ -192,77 +382,12 @@ bool devmem_free(void *p, bool device)
 static enum mem_kind classify_locked(uintptr_t a, size_t len)
 {
     PLAT_ASSERT_HELD(&mem_lock);
-    size_t at = upper_bound(a);
-    if (at == 0)
+    struct mem_range r;
+    if (!range_locked(a, &r))
         return MEM_UNKNOWN;
-    struct region *r = &regions[at - 1];
-    if (a < r->base || a - r->base >= r->usable)
-        return MEM_UNKNOWN;
-    if (len > r->usable - (a - r->base))
+    if (len > r.size - (a - (uintptr_t)r.base))
         return MEM_OVERRUN;
-    return r->origin == ORIGIN_HOST || r->origin == ORIGIN_REGISTERED ? MEM_HOST_PINNED : MEM_DEVICE;
-}
-
-/* Called with mem_lock held: the range holding a, or NULL. */
-static struct region *find_locked(uintptr_t a)
-{
-    PLAT_ASSERT_HELD(&mem_lock);
-    size_t at = upper_bound(a);
-    if (at == 0 || a - regions[at - 1].base >= regions[at - 1].usable)
-        return NULL;
-    return &regions[at - 1];
-}
-
-bool devmem_lookup(const void *p, struct mem_range *out)
-{
-    struct region *r;
-    plat_mutex_lock(&mem_lock);
-    r = find_locked((uintptr_t)p);
-    if (r != NULL)
-        *out = (struct mem_range){(void *)r->base, r->usable, r->device, r->origin};
-    plat_mutex_unlock(&mem_lock);
-    return r != NULL;
-}
-
-aclError devmem_map_add(void *base, size_t size, int32_t device, enum mem_origin origin)
-{
-    uintptr_t a = (uintptr_t)base;
-    size_t at;
-    aclError err = ACL_SUCCESS;
-
-    if (size == 0 || a > UINTPTR_MAX - size)
-        return ACL_ERROR_INVALID_PARAM;
-    plat_mutex_lock(&mem_lock);
-    at = upper_bound(a);
-    if ((at > 0 && a - regions[at - 1].base < regions[at - 1].usable) ||
-        (at < nregions && regions[at].base < a + size))
-        err = ACL_ERROR_INVALID_PARAM;
-    else if (!insert_region((struct region){a, size, size, 0, NULL, device, origin, false}))
-        err = ACL_ERROR_RT_MEMORY_ALLOCATION;
-    plat_mutex_unlock(&mem_lock);
-    return err;
-}
-
-bool devmem_map_remove(void *base)
-{
-    size_t at;
-    plat_mutex_lock(&mem_lock);
-    at = upper_bound((uintptr_t)base);
-    if (at == 0 || regions[at - 1].base != (uintptr_t)base || regions[at - 1].allocated) {
-        plat_mutex_unlock(&mem_lock);
-        return false;
-    }
-    memmove(&regions[at - 1], &regions[at], (nregions - at) * sizeof(*regions));
-    nregions--;
-    plat_mutex_unlock(&mem_lock);
-    return true;
-}
-
-bool devmem_backing(const void *p, int *fd, uint64_t *offset, struct mem_range *block)
-{
-    /* The host heap has no memory file behind it (the arena will). */
-    (void)p, (void)fd, (void)offset, (void)block;
-    return false;
+    return kind_of_origin(r.origin);
 }
 
 enum mem_kind devmem_classify(const void *p, size_t len)
@@ -272,6 +397,15 @@ enum mem_kind devmem_classify(const void *p, size_t len)
     kind = classify_locked((uintptr_t)p, len);
     plat_mutex_unlock(&mem_lock);
     return kind;
+}
+
+bool devmem_lookup(const void *p, struct mem_range *out)
+{
+    bool found;
+    plat_mutex_lock(&mem_lock);
+    found = range_locked((uintptr_t)p, out);
+    plat_mutex_unlock(&mem_lock);
+    return found;
 }
 
 bool devmem_read_device(const void *p, void *out, size_t len)
@@ -285,32 +419,99 @@ bool devmem_read_device(const void *p, void *out, size_t len)
     return ok;
 }
 
-void devmem_release_charged_to(_Atomic uint64_t *used)
+aclError devmem_map_add(void *base, size_t size, int32_t device, enum mem_origin origin)
 {
-    size_t kept = 0;
+    uintptr_t a = (uintptr_t)base;
+    struct dev_slot *slot;
+    size_t at;
+    aclError err = ACL_SUCCESS;
+
+    if (size == 0 || a > UINTPTR_MAX - size)
+        return ACL_ERROR_INVALID_PARAM;
     plat_mutex_lock(&mem_lock);
-    for (size_t i = 0; i < nregions; i++) {
-        if (regions[i].used != used) {
-            regions[kept++] = regions[i];
-            continue;
-        }
-        fetch_sub_relaxed(used, regions[i].charged);
-        acl_free((void *)regions[i].base);
+    at = upper_bound(a);
+    if ((at > 0 && a - regions[at - 1].base < regions[at - 1].usable) ||
+        (at < nregions && regions[at].base < a + size) || arena_of_locked(base, &slot) != NULL)
+        err = ACL_ERROR_INVALID_PARAM;
+    else if (!insert_region((struct region){a, size, device, origin}))
+        err = ACL_ERROR_RT_MEMORY_ALLOCATION;
+    plat_mutex_unlock(&mem_lock);
+    return err;
+}
+
+bool devmem_map_remove(void *base)
+{
+    size_t at;
+    plat_mutex_lock(&mem_lock);
+    at = upper_bound((uintptr_t)base);
+    if (at == 0 || regions[at - 1].base != (uintptr_t)base) {
+        plat_mutex_unlock(&mem_lock);
+        return false;
     }
-    nregions = kept;
+    memmove(&regions[at - 1], &regions[at], (nregions - at) * sizeof(*regions));
+    nregions--;
+    plat_mutex_unlock(&mem_lock);
+    return true;
+}
+
+bool devmem_backing(const void *p, int *fd, uint64_t *offset, struct mem_range *block)
+{
+    struct dev_slot *slot;
+    struct arena *a;
+    bool ok = false;
+
+    plat_mutex_lock(&mem_lock);
+    a = arena_of_locked(p, &slot);
+    if (a != NULL && range_locked((uintptr_t)p, block)) {
+        *fd = arena_fd(a);
+        *offset = (uint64_t)((uintptr_t)block->base - (uintptr_t)arena_base(a));
+        ok = true;
+    }
+    plat_mutex_unlock(&mem_lock);
+    return ok;
+}
+
+void devmem_stats(struct devmem_stats *out)
+{
+    *out = (struct devmem_stats){0};
+    plat_mutex_lock(&mem_lock);
+    out->backed = backed_total_locked();
+    out->mappings = nregions;
+    out->arenas = host_arena != NULL;
+    for (size_t i = 0; i < DEVMEM_SLOTS; i++)
+        out->arenas += slots[i].arena != NULL;
     plat_mutex_unlock(&mem_lock);
 }
 
-/* Called at aclFinalize: frees everything still allocated. */
+/* Called with mem_lock held: ends a device's memory (its arena and charges). */
+static void close_slot_locked(struct dev_slot *slot)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    if (slot->used != NULL)
+        fetch_sub_relaxed(slot->used, slot->arena_charged);
+    arena_destroy(slot->arena);
+    *slot = (struct dev_slot){0};
+}
+
+void devmem_release_charged_to(_Atomic uint64_t *used)
+{
+    struct dev_slot *slot;
+    plat_mutex_lock(&mem_lock);
+    slot = slot_of_locked(used);
+    if (slot != NULL)
+        close_slot_locked(slot);
+    plat_mutex_unlock(&mem_lock);
+}
+
+/* Called at aclFinalize: every arena goes, and the table. */
 void devmem_release_all(void)
 {
     plat_mutex_lock(&mem_lock);
-    for (size_t i = 0; i < nregions; i++) {
-        if (regions[i].used != NULL)
-            fetch_sub_relaxed(regions[i].used, regions[i].charged);
-        if (regions[i].allocated) /* mappings belong to whoever entered them */
-            acl_free((void *)regions[i].base);
-    }
+    for (size_t i = 0; i < DEVMEM_SLOTS; i++)
+        close_slot_locked(&slots[i]);
+    arena_destroy(host_arena);
+    host_arena = NULL;
+    backed_max = 0; /* the next aclInit reads the configuration again */
     acl_free(regions);
     regions = NULL;
     nregions = cap = 0;

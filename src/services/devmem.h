@@ -1,5 +1,6 @@
 /*
- * devmem.h - device memory and the table of every allocation aclcpu made.
+ * devmem.h - device and pinned host memory (an arena per device, arena.h)
+ * and the table of mappings made elsewhere.
  */
 #ifndef ACLCPU_DEVMEM_H
 #define ACLCPU_DEVMEM_H
@@ -65,7 +66,27 @@ size_t devmem_charge(size_t size);
  * counter is always the sum of its live blocks' charges. */
 aclError devmem_alloc(_Atomic uint64_t *used, uint64_t total, size_t size, void **out);
 aclError devmem_alloc_host(size_t size, void **out);
+/* Frees the block starting at p (of an aclrtMalloc if device, else of an
+ * aclrtMallocHost) now; false if no live block of that kind starts there. */
 bool devmem_free(void *p, bool device);
+
+/* The most devices with memory of their own. */
+#define ACLCPU_DEVMEM_MAX_DEVICES 16
+/* A device's memory begins: its allocations charge *used, of total. */
+void devmem_open_device(int32_t device, _Atomic uint64_t *used, uint64_t total);
+/* Quarantine: the block starting at p is freed for the program (its
+ * charge goes back, a second free is refused) but kept out of reuse, as
+ * tasks issued before the free may still touch it; *size is its usable
+ * size. False, as devmem_free. devmem_release later makes it reusable. */
+bool devmem_retire(void *p, bool device, size_t *size);
+void devmem_release(void *p);
+
+struct devmem_stats {
+    uint64_t backed;   /* bytes the arenas keep backed (warm across frees) */
+    size_t arenas;     /* arenas mapped: one per device that allocated, and the host's */
+    size_t mappings;   /* entries devmem_map_add made */
+};
+void devmem_stats(struct devmem_stats *out);
 /* What [p, p+len) is. */
 enum mem_kind devmem_classify(const void *p, size_t len);
 /* Copies len bytes at p to out if [p, p+len) lies inside one live device

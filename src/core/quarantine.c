@@ -1,0 +1,222 @@
+/*
+ * quarantine.c - memory freed while tasks may still use it.
+ *
+ * DESIGN: aclrtFree and aclrtFreeHost free at once; they do not wait for
+ * streams (the reference's free goes straight to the driver). A task
+ * issued before the free - a kernel still running after a timed-out sync,
+ * a memset queued behind it - may still write into the block. On the
+ * device that late write lands in device memory nobody else holds only
+ * if the memory is not handed out again first; this module makes sure it
+ * is not: a freed block with work possibly in flight is retired (devmem:
+ * freed for the program, its budget back, a second free refused) and kept
+ * out of reuse until a fence passes, then released to the allocator.
+ *
+ * The fence is, for every stream with work queued at the free, the count
+ * of tasks issued to it then: it passes when each such stream has done
+ * that many, or was destroyed and made anew (which waits for or drops its
+ * work first). A free with no stream busy - the usual case - frees at
+ * once. Fences are checked lazily: on every free and allocation while
+ * some are held; a device's close forgets its own.
+ *
+ * Every free that found its memory possibly in use is counted and the
+ * latest are kept (pointer, size, a stream that was busy), for the race
+ * and lifetime checker to report.
+ *
+ * Threads: any host thread. Locks: quar_lock (rank: lockrank.h) over the
+ * held list; the fence is taken before it, under each stream's lock in
+ * turn; the allocator's mem_lock is taken inside it (devmem_release).
+ */
+#include "../services/devmem.h"
+#include "core.h"
+
+#define RECENT_KEPT 16
+
+struct fence_point {
+    struct stream *s;
+    void *handle;      /* the stream as it was: a new one in its memory has a new handle */
+    uint64_t issued;   /* tasks issued to it at the free */
+};
+
+struct held {
+    struct held *next;
+    void *p;
+    int32_t device;
+    size_t npoints;
+    struct fence_point points[];
+};
+
+static plat_mutex quar_lock;
+static struct held *held_list;
+static _Atomic size_t held_count; /* read without the lock to skip polling */
+static struct quarantine_stats stats;
+
+__attribute__((constructor)) static void quarantine_init(void) { plat_mutex_init(&quar_lock, LOCK_QUARANTINE); }
+
+/* The busy streams' points, in a fresh array (*n of them); NULL with *n 0
+ * when no stream has work queued, or when out of memory (then *oom). */
+static struct fence_point *fence_take(size_t *n, bool *oom)
+{
+    struct fence_point *pts = NULL;
+    size_t cap = 0;
+    uint32_t slots = obj_slot_count(OBJ_STREAM);
+
+    *n = 0;
+    *oom = false;
+    for (uint32_t i = 0; i < slots; i++) {
+        void *h = obj_handle_at(OBJ_STREAM, i);
+        struct obj_header *hdr = h != NULL ? obj_resolve(h, OBJ_STREAM) : NULL;
+        struct stream *s = ACLCPU_CONTAINER_OF(hdr, struct stream, hdr);
+        uint64_t issued;
+
+        if (hdr == NULL)
+            continue;
+        plat_spin_lock(&s->lock);
+        issued = s->issued;
+        plat_spin_unlock(&s->lock);
+        if (load_acquire(&s->done) >= issued)
+            continue;
+        if (*n == cap) {
+            size_t ncap = cap != 0 ? cap * 2 : 4;
+            struct fence_point *grown = acl_realloc(pts, ncap * sizeof(*pts));
+            if (grown == NULL) {
+                *oom = true;
+                break;
+            }
+            pts = grown;
+            cap = ncap;
+        }
+        pts[(*n)++] = (struct fence_point){s, h, issued};
+    }
+    return pts;
+}
+
+static bool point_passed(const struct fence_point *pt)
+{
+    /* Acquire: the tasks' writes are done before their count is published
+     * (squeue_complete stores done seq_cst), so reuse follows them. */
+    if (obj_same(&pt->s->hdr, pt->handle))
+        return load_acquire(&pt->s->done) >= pt->issued;
+    /* Destroyed: passed once a new stream lives in its memory, which means
+     * the old one's work was waited for or dropped before it was recycled. */
+    return load_acquire(&pt->s->hdr.live);
+}
+
+static bool fence_passed(const struct held *h)
+{
+    for (size_t i = 0; i < h->npoints; i++)
+        if (!point_passed(&h->points[i]))
+            return false;
+    return true;
+}
+
+/* Called with quar_lock held: takes h off the list (prev's next, or the head). */
+static void unlink_locked(struct held **link, struct held *h)
+{
+    PLAT_ASSERT_HELD(&quar_lock);
+    *link = h->next;
+    fetch_sub_relaxed(&held_count, 1);
+    stats.held--;
+}
+
+void quarantine_poll(void)
+{
+    struct held **link, *h, *done = NULL;
+
+    /* Relaxed: a block released a moment late is still released later. */
+    if (load_relaxed(&held_count) == 0)
+        return;
+    plat_mutex_lock(&quar_lock);
+    for (link = &held_list; (h = *link) != NULL;) {
+        if (!fence_passed(h)) {
+            link = &h->next;
+            continue;
+        }
+        unlink_locked(link, h);
+        devmem_release(h->p);
+        h->next = done;
+        done = h;
+    }
+    plat_mutex_unlock(&quar_lock);
+    while ((h = done) != NULL) {
+        done = h->next;
+        acl_free(h);
+    }
+}
+
+/* Called with quar_lock held: remembers a free that found its memory in use. */
+static void note_in_use_locked(void *p, size_t size, const struct fence_point *pt)
+{
+    PLAT_ASSERT_HELD(&quar_lock);
+    struct quarantine_record *r = &stats.recent[stats.frees_in_use % RECENT_KEPT];
+    *r = (struct quarantine_record){p, size, load_relaxed(&pt->s->id)};
+    stats.frees_in_use++;
+    stats.held++;
+}
+
+bool quarantine_free(void *p, bool device)
+{
+    struct mem_range range;
+    struct fence_point *pts;
+    struct held *h;
+    size_t n, size;
+    bool oom;
+
+    quarantine_poll();
+    pts = fence_take(&n, &oom);
+    h = n != 0 && !oom ? acl_malloc(sizeof(*h) + n * sizeof(h->points[0])) : NULL;
+    if (h == NULL) {
+        /* Nothing in flight; or no memory to remember a fence in, when
+         * freeing at once is all that is left (as the device does). */
+        acl_free(pts);
+        return devmem_free(p, device);
+    }
+    if (!devmem_lookup(p, &range) || !devmem_retire(p, device, &size)) {
+        acl_free(pts);
+        acl_free(h);
+        return false;
+    }
+    *h = (struct held){NULL, p, range.device, n};
+    memcpy(h->points, pts, n * sizeof(*pts));
+    acl_free(pts);
+    plat_mutex_lock(&quar_lock);
+    note_in_use_locked(p, size, &h->points[0]);
+    h->next = held_list;
+    held_list = h;
+    fetch_add_relaxed(&held_count, 1);
+    plat_mutex_unlock(&quar_lock);
+    LOGD("freed %p (%zu bytes) while stream %d may still use it: kept from reuse until its work is done", p, size,
+         (int)load_relaxed(&h->points[0].s->id));
+    return true;
+}
+
+/* Drops the held blocks of device (all of them if device is INT32_MIN)
+ * without releasing them: their arena is going. */
+static void forget(int32_t device, bool all)
+{
+    struct held **link, *h, *gone = NULL;
+    plat_mutex_lock(&quar_lock);
+    for (link = &held_list; (h = *link) != NULL;) {
+        if (!all && h->device != device) {
+            link = &h->next;
+            continue;
+        }
+        unlink_locked(link, h);
+        h->next = gone;
+        gone = h;
+    }
+    plat_mutex_unlock(&quar_lock);
+    while ((h = gone) != NULL) {
+        gone = h->next;
+        acl_free(h);
+    }
+}
+
+void quarantine_forget_device(int32_t device) { forget(device, false); }
+void quarantine_forget_all(void) { forget(0, true); }
+
+void quarantine_get_stats(struct quarantine_stats *out)
+{
+    plat_mutex_lock(&quar_lock);
+    *out = stats;
+    plat_mutex_unlock(&quar_lock);
+}
