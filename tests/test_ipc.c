@@ -576,3 +576,169 @@ TEST(ipc, a_parked_ipc_wait_shows_in_the_hang_report_and_is_dropped_at_teardown)
     ASSERT_EQ(ipc_mappings(), 0);
     ASSERT_OK(aclFinalize());
 }
+
+/* ---- IPC memory ------------------------------------------------------------------------ */
+
+#define SHARED_BYTES (1u << 20)
+
+/* Lines of /proc/self/maps naming device memory files (the arena's and imports'). */
+static int device_memory_mappings(void)
+{
+    char line[512];
+    int n = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    ASSERT(f != NULL);
+    while (fgets(line, sizeof(line), f) != NULL)
+        n += strstr(line, "memfd:aclcpu-device-memory") != NULL;
+    fclose(f);
+    return n;
+}
+
+/* Peer: refused a key it is not allowed, then imports the one A allowed,
+ * checks A's bytes, writes its own and closes its import. */
+static int role_memory_peer(int rd, int wr)
+{
+    char key[MSG], go[MSG];
+    const char *why;
+    void *p = NULL;
+    uint32_t *host;
+    int rc = peer_setup();
+    if (rc != 0)
+        return rc;
+    host = malloc(SHARED_BYTES);
+    P_TRUE(host != NULL);
+    P_TRUE(hear(rd, key));
+    P_RC(aclrtIpcMemImportByKey(&p, key, ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT), ACL_ERROR_RT_NO_PERMISSION);
+    why = aclGetRecentErrMsg();
+    P_TRUE(why != NULL && strstr(why, "aclrtIpcMemImportByKey: argument 'key'") != NULL);
+    say(wr, "refused");
+    P_TRUE(hear(rd, go)); /* allowed now */
+    P_OK(aclrtIpcMemImportByKey(&p, key, ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT));
+    P_OK(aclrtMemcpy(host, SHARED_BYTES, p, SHARED_BYTES, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < SHARED_BYTES / 4; i++)
+        P_TRUE(host[i] == i * 3u);
+    for (uint32_t i = 0; i < SHARED_BYTES / 4; i++)
+        host[i] = i ^ 0x5a5a5a5au;
+    P_OK(aclrtMemcpy(p, SHARED_BYTES, host, SHARED_BYTES, ACL_MEMCPY_HOST_TO_DEVICE));
+    P_OK(aclrtIpcMemClose(key));
+    P_RC(aclrtIpcMemClose(key), ACL_ERROR_RT_PARAM_INVALID); /* a double close */
+    say(wr, "written");
+    free(host);
+    peer_teardown();
+    return 0;
+}
+
+TEST(ipc, memory_both_processes_see_the_same_bytes_once_allowed)
+{
+    struct peer b;
+    char key[65], msg[MSG];
+    void *dev;
+    uint32_t *host = malloc(SHARED_BYTES);
+    int32_t pid;
+    ASSERT(host != NULL);
+    peer_start(&b, role_memory_peer);
+    pid = (int32_t)b.pid;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, SHARED_BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (uint32_t i = 0; i < SHARED_BYTES / 4; i++)
+        host[i] = i * 3u;
+    ASSERT_OK(aclrtMemcpy(dev, SHARED_BYTES, host, SHARED_BYTES, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtIpcMemGetExportKey(dev, SHARED_BYTES, key, sizeof(key), ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT));
+    say(b.wr, key);
+    ASSERT(hear(b.rd, msg));
+    ASSERT_STR_CONTAINS(msg, "refused");
+    ASSERT_OK(aclrtIpcMemSetImportPid(key, &pid, 1));
+    say(b.wr, "go");
+    ASSERT(hear(b.rd, msg));
+    ASSERT_STR_CONTAINS(msg, "written");
+    ASSERT_OK(aclrtMemcpy(host, SHARED_BYTES, dev, SHARED_BYTES, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < SHARED_BYTES / 4; i++)
+        ASSERT_EQ(host[i], i ^ 0x5a5a5a5au);
+    ASSERT_EQ(peer_end(&b), 0);
+    ASSERT_OK(aclrtIpcMemClose(key));
+    ASSERT_OK(aclrtFree(dev));
+    free(host);
+    t_teardown();
+}
+
+TEST(ipc, memory_key_checks_arguments_in_the_references_order)
+{
+    char key[65], key2[65];
+    void *dev, *got;
+    static char host_bytes[64];
+    int32_t pid = 4242;
+    aclrtServerPid sp = {0, &pid, 1};
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_RC(aclrtIpcMemGetExportKey(NULL, 4096, key, 65, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtIpcMemGetExportKey(dev, 4096, NULL, 65, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtIpcMemGetExportKey(dev, 0, key, 65, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtIpcMemGetExportKey: argument 'size' is 0");
+    ASSERT_RC(aclrtIpcMemGetExportKey(dev, 4096, key, 0, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemGetExportKey(dev, 4096, key, 65, 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemGetExportKey(dev, 4096, key, 64, 0), ACL_ERROR_RT_PARAM_INVALID); /* boundary */
+    ASSERT_RC(aclrtIpcMemGetExportKey(host_bytes, 64, key, 65, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "not inside an aclrtMalloc block");
+    ASSERT_RC(aclrtIpcMemGetExportKey(dev, 4096 + 4096, key, 65, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end");
+    ASSERT_OK(aclrtIpcMemGetExportKey(dev, 4096, key, 65, 0));
+    ASSERT_OK(aclrtIpcMemGetExportKey((char *)dev + 64, 64, key2, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT(strcmp(key, key2) != 0); /* a second export is a second key */
+    /* Allow-lists. */
+    ASSERT_RC(aclrtIpcMemSetImportPid(NULL, &pid, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtIpcMemSetImportPid(key, NULL, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtIpcMemSetImportPid(key, &pid, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemSetImportPid("acl-1-2-3-4-0000000000000005", &pid, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no live export of this process");
+    ASSERT_OK(aclrtIpcMemSetImportPid(key, &pid, 1));
+    ASSERT_RC(aclrtIpcMemImportPidInterServer(NULL, &sp, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemImportPidInterServer(key, NULL, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemImportPidInterServer(key, &sp, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemImportPidInterServer(key, &sp, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtIpcMemSetAttr(NULL, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemSetAttr(key, (aclrtIpcMemAttrType)1, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemSetAttr(key, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, 4), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemSetAttr(key, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    /* Imports: flags, a bad key, our own key without and with the pid check. */
+    ASSERT_RC(aclrtIpcMemImportByKey(NULL, key, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtIpcMemImportByKey(&got, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtIpcMemImportByKey(&got, key, 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemImportByKey(&got, "acl-", 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemImportByKey(&got, key, 0), ACL_ERROR_RT_NO_PERMISSION); /* we are not on the list */
+    ASSERT_OK(aclrtIpcMemImportByKey(&got, key2, 0));
+    ASSERT(got != (char *)dev + 64);
+    memset(host_bytes, 0x7e, sizeof(host_bytes));
+    ASSERT_OK(aclrtMemcpy((char *)dev + 64, 64, host_bytes, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT(memcmp(got, host_bytes, 64) == 0); /* another mapping of the same bytes */
+    /* Close: the import first, then the export; a third close fails; import after close fails. */
+    ASSERT_RC(aclrtIpcMemClose(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtIpcMemClose(key2));
+    ASSERT_OK(aclrtIpcMemClose(key2));
+    ASSERT_RC(aclrtIpcMemClose(key2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtIpcMemClose: argument 'key'");
+    ASSERT_RC(aclrtIpcMemImportByKey(&got, key2, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtIpcMemClose(key));
+    ASSERT_OK(aclrtFree(dev));
+    t_teardown();
+}
+
+TEST(ipc, memory_teardown_unmaps_imports_and_ends_exports)
+{
+    char key[65];
+    void *dev, *got;
+    int before;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+    before = device_memory_mappings();
+    ASSERT_OK(aclrtIpcMemGetExportKey(dev, 8192, key, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT_OK(aclrtIpcMemImportByKey(&got, key, 0));
+    ASSERT_OK(aclrtIpcMemImportByKey(&got, key, 0)); /* a second import: a second mapping */
+    ASSERT_EQ(device_memory_mappings(), before + 2);
+    ASSERT(ipc_mappings() >= 1); /* our table, and our own key's table mapped as a peer's */
+    ASSERT_OK(aclrtResetDevice(0)); /* neither closed: the device's close ends both */
+    ASSERT_EQ(device_memory_mappings(), 0);
+    ASSERT_EQ(ipc_mappings(), 0);
+    ASSERT_EQ(ipc_fds(NULL), 0);
+    ASSERT_OK(aclFinalize());
+}
