@@ -742,3 +742,30 @@ TEST(ipc, memory_teardown_unmaps_imports_and_ends_exports)
     ASSERT_EQ(ipc_fds(NULL), 0);
     ASSERT_OK(aclFinalize());
 }
+
+/* ---- peer access and the bare pid (the samples' first steps) ------------------------------ */
+
+TEST(ipc, peer_access_between_distinct_real_devices_and_the_bare_pid)
+{
+    int32_t can = -1, pid = 0;
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1); /* read at the first device call of this test's process */
+    t_setup();
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 2);
+    ASSERT_RC(aclrtDeviceCanAccessPeer(&can, 0, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "cannot be equal to 'peerDeviceId'");
+    ASSERT_RC(aclrtDeviceCanAccessPeer(&can, 0, (int32_t)n), ACL_ERROR_RT_INVALID_DEVICEID); /* one past the last */
+    ASSERT_RC(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED);
+    ASSERT_RC(aclrtDeviceDisablePeerAccess((int32_t)n), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtDeviceCanAccessPeer(NULL, 0, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDeviceCanAccessPeer(&can, 0, 1));
+    ASSERT_EQ(can, 1);
+    ASSERT_OK(aclrtDeviceEnablePeerAccess(1, 0));
+    ASSERT_OK(aclrtDeviceDisablePeerAccess(1));
+    ASSERT_RC(aclrtDeviceGetBareTgid(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtDeviceGetBareTgid(&pid));
+    ASSERT_EQ(pid, getpid());
+    t_teardown();
+}

@@ -799,6 +799,15 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(aclrtNotify noti
 /** The calling process's id as allow-lists name it. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 
+/** Whether deviceId can reach peerDeviceId's memory: always 1 (aclcpu's devices share the host's memory). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+
+/** Lets the current device reach peerDeviceId's memory (flags must be 0); already so on aclcpu. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+
+/** Undoes aclrtDeviceEnablePeerAccess. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
 /* ==== Memory: host registration and managed memory ==== */
 
 /* ==== Host callbacks ==== */

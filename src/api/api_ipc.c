@@ -73,6 +73,58 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid)
     return ACL_SUCCESS;
 }
 
+/* ---- peer access between devices (the IPC samples' first step) ---------------- */
+
+/* The checks the three peer calls share: distinct devices (100000), both
+ * real (107001). */
+static aclError check_peer(const char *fn, int32_t deviceId, int32_t peerDeviceId)
+{
+    if (deviceId == peerDeviceId)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceId' (%d) cannot be equal to 'peerDeviceId'", fn,
+                        deviceId);
+    if (device_get(peerDeviceId) == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'peerDeviceId' (%d) is not a device (there are "
+                        "%u)", fn, peerDeviceId, device_count());
+    if (device_get(deviceId) == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'deviceId' (%d) is not a device (there are %u)",
+                        fn, deviceId, device_count());
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)
+{
+    const char *fn = "aclrtDeviceCanAccessPeer";
+    aclError err = check_peer(fn, deviceId, peerDeviceId);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (canAccessPeer == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'canAccessPeer' is NULL", fn);
+    *canAccessPeer = 1; /* aclcpu's devices share one host's memory: every pair can */
+    return ACL_SUCCESS;
+}
+
+/* Enable and disable: the current device and a peer. Nothing to switch:
+ * every device reaches every other's memory already. */
+static aclError peer_access(const char *fn, int32_t peerDeviceId)
+{
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    return err != ACL_SUCCESS ? err : check_peer(fn, ctx->dev->id, peerDeviceId);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
+{
+    if (flags != 0)
+        return acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED, "aclrtDeviceEnablePeerAccess: argument 'flags' (%u) is "
+                        "reserved and must be 0", flags);
+    return peer_access("aclrtDeviceEnablePeerAccess", peerDeviceId);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
+{
+    return peer_access("aclrtDeviceDisablePeerAccess", peerDeviceId);
+}
+
 /* ---- IPC notifies ------------------------------------------------------------- */
 
 static aclError resolve_notify(const char *fn, aclrtNotify h, struct event **out)
