@@ -112,8 +112,7 @@ aclError event_destroy(struct event *ev, const void *handle)
     }
     obj_kill(&ev->hdr);
     plat_spin_unlock(&ev->lock);
-    if (ev->ipc != NULL) /* set by API threads before; its watcher ends here */
-        ipc_event_detach(ev);
+    ipc_event_detach(ev); /* if it is shared: its watcher ends here */
     plat_mutex_lock(&ctx->lock);
     list_del(&ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
@@ -144,8 +143,8 @@ aclError event_destroy(struct event *ev, const void *handle)
 void event_snapshot(struct event *ev, struct event_view *out)
 {
     plat_spin_lock(&ev->lock);
-    out->record_gen = ev->record_gen;
-    out->done_gen = ev->done_gen;
+    out->record_gen = event_newest_locked(ev);
+    out->done_gen = ev->ipc != NULL && !ev->notify ? ipcshm_event_done(ipc_event_slot(ev)) : ev->done_gen;
     out->ts = ev->timestamp_ns;
     out->reset_done = ev->reset_done;
     out->waits_issued = ev->waits_issued;

@@ -92,7 +92,11 @@ aclError ipc_event_export(struct event *ev, bool no_pid_check, char *key)
 {
     struct ipc_link *l;
     aclError err;
-    if (ev->ipc != NULL) /* read again under the lock in attach */
+    bool shared;
+    plat_spin_lock(&ev->lock);
+    shared = ev->ipc != NULL; /* looked at again in attach: a racing export loses there */
+    plat_spin_unlock(&ev->lock);
+    if (shared)
         return ACL_ERROR_RT_INTERNAL_ERROR;
     l = acl_calloc(1, sizeof(*l));
     if (l == NULL)
