@@ -205,6 +205,21 @@ static int dev_shm_entries(void)
     return n;
 }
 
+/* True once s's head is parked on an IPC wait (a timed sync says so; it
+ * never runs the stream itself). Bounded: at most 200 looks of 20 ms. */
+static bool parked_on_ipc(aclrtStream s)
+{
+    for (int i = 0; i < 200; i++) {
+        const char *why;
+        if (aclrtSynchronizeStreamWithTimeout(s, 20) != ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+            return false;
+        why = aclGetRecentErrMsg();
+        if (why != NULL && strstr(why, "waits on IPC") != NULL)
+            return true;
+    }
+    return false;
+}
+
 /* ---- IPC notifies ----------------------------------------------------------------- */
 
 /* Peer: imports the notify whose key comes first, records it twice (each
@@ -249,7 +264,8 @@ TEST(ipc, notify_record_in_another_process_releases_a_parked_wait)
     for (int round = 0; round < 2; round++) {
         ASSERT_OK(aclrtWaitAndResetNotify(n, s, 0));
         ASSERT_OK(aclrtStreamQuery(s, &st));
-        ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY); /* parked: nothing here records it */
+        ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
+        ASSERT(parked_on_ipc(s)); /* parked: only B's record can release it now */
         say(b.wr, "go");
         ASSERT(hear(b.rd, msg));
         ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, PEER_TIMEOUT_MS));
@@ -415,6 +431,7 @@ static int role_event_waiter(int rd, int wr)
     P_OK(aclrtStreamWaitEvent(s, e));
     P_OK(aclrtStreamQuery(s, &st));
     P_TRUE(st == ACL_STREAM_STATUS_NOT_READY); /* A's record is behind its gate */
+    P_TRUE(parked_on_ipc(s));
     say(wr, "parked");
     P_OK(aclrtSynchronizeStreamWithTimeout(s, PEER_TIMEOUT_MS));
     P_OK(aclrtSynchronizeEventWithTimeout(e, PEER_TIMEOUT_MS));
