@@ -143,8 +143,8 @@ static int ipc_mappings(void)
     return n;
 }
 
-/* Our open descriptors of IPC tables; *mode gets the last one's permission bits. */
-static int ipc_fds(unsigned *mode)
+/* Our open descriptors of memory files named name; *mode gets the last one's permission bits. */
+static int memfds(const char *name, unsigned *mode)
 {
     char path[300], target[256];
     struct dirent *d;
@@ -158,7 +158,7 @@ static int ipc_fds(unsigned *mode)
         if (len <= 0)
             continue;
         target[len] = '\0';
-        if (strstr(target, "memfd:aclcpu-ipc") != NULL) {
+        if (strstr(target, name) != NULL) {
             struct stat st;
             n++;
             if (mode != NULL && stat(path, &st) == 0)
@@ -168,6 +168,8 @@ static int ipc_fds(unsigned *mode)
     closedir(dir);
     return n;
 }
+
+static int ipc_fds(unsigned *mode) { return memfds("memfd:aclcpu-ipc", mode); }
 
 /* Threads of this process named aclcpu-ipc (the watchers). */
 static int ipc_watchers(void)
@@ -744,10 +746,13 @@ TEST(ipc, memory_teardown_unmaps_imports_and_ends_exports)
 {
     char key[65];
     void *dev, *got;
+    unsigned mode = 0;
     int before;
     t_setup();
     ASSERT_OK(aclrtMalloc(&dev, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
     before = device_memory_mappings();
+    ASSERT(memfds("memfd:aclcpu-device-memory", &mode) >= 1);
+    ASSERT_EQ(mode, 0600u); /* what an importer opens is the user's alone too */
     ASSERT_OK(aclrtIpcMemGetExportKey(dev, 8192, key, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
     ASSERT_OK(aclrtIpcMemImportByKey(&got, key, 0));
     ASSERT_OK(aclrtIpcMemImportByKey(&got, key, 0)); /* a second import: a second mapping */
