@@ -652,10 +652,11 @@ TEST(ipc, memory_both_processes_see_the_same_bytes_once_allowed)
     struct peer b;
     char key[65], msg[MSG];
     void *dev;
-    uint32_t *host = malloc(SHARED_BYTES);
+    uint32_t *host;
     int32_t pid;
+    peer_start(&b, role_memory_peer); /* first: the peer inherits no allocation of ours */
+    host = malloc(SHARED_BYTES);
     ASSERT(host != NULL);
-    peer_start(&b, role_memory_peer);
     pid = (int32_t)b.pid;
     t_setup();
     ASSERT_OK(aclrtMalloc(&dev, SHARED_BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
