@@ -376,6 +376,17 @@ CHECK(sizeof(aclprofTensor) == 48);
 CHECK(ACL_RT_CMO_TYPE_PREFETCH == 0 && ACL_RT_CMO_TYPE_WRITEBACK == 1);
 CHECK(ACL_RT_CMO_TYPE_INVALID == 2 && ACL_RT_CMO_TYPE_FLUSH == 3);
 
+/* IPC between processes (reference acl_rt.h). */
+CHECK(ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION == 0x02UL);
+CHECK(ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS == 0x02UL);
+CHECK(ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION == 0x1UL);
+CHECK(ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS == 0x1UL);
+CHECK(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK == 0);
+CHECK(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH == 3);
+CHECK(sizeof(aclrtServerPid) == 24);
+CHECK(offsetof(aclrtServerPid, pid) == 8);
+CHECK(offsetof(aclrtServerPid, num) == 16);
+
 /* ---- ACL error codes (static const int) and the error table ---- */
 
 int main(void)
