@@ -15,7 +15,11 @@
  * (event_gen_done_locked). A wait on a never-recorded event queues nothing. A
  * destroyed event's memory lives until its queued tasks are done. The
  * numbering happens at issue, in event_issue_locked, which stream_submit
- * calls for event and notify tasks with the stream's lock held.
+ * calls for event and notify tasks with the stream's lock held. An event or
+ * notify shared with another process (ev->ipc, core/ipc.c) keeps its record
+ * and done numbers, or its flag, in shared memory: the functions below read
+ * and write those instead, and ipc.c's watcher calls event_ipc_refresh when
+ * another process changed them.
  *
  * Threads: host threads (API), executors (record/wait/reset tasks).
  * Locks: event->lock (rank: lockrank.h); it is dropped before released
