@@ -10,6 +10,8 @@
  * (ACLCPU_DEVICE_MEMORY).
  */
 #include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -812,5 +814,126 @@ TEST(memory, held_block_goes_with_device_reset)
     mem_info(&f, &t);
     ASSERT_EQ(f, MIB);
     ASSERT_RC(aclrtFree(p), ACL_ERROR_RT_MEMORY_FREE);
+    t_teardown();
+}
+
+/* Lines of /proc/self/maps, or links in /proc/self/fd, naming the arenas'
+ * memory files. */
+static int arena_traces(void)
+{
+    char line[512], path[64], target[256];
+    int n = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    ASSERT(f != NULL);
+    while (fgets(line, sizeof(line), f) != NULL)
+        n += strstr(line, "aclcpu-device-memory") != NULL;
+    fclose(f);
+    for (int fd = 0; fd < 1024; fd++) {
+        ssize_t len;
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+        len = readlink(path, target, sizeof(target) - 1);
+        if (len <= 0)
+            continue;
+        target[len] = '\0';
+        n += strstr(target, "aclcpu-device-memory") != NULL;
+    }
+    return n;
+}
+
+/* Nothing of the arenas outlives the device (a reset) or the library
+ * (aclFinalize): no mapping, no memory file left open - twice, the second
+ * time with a block held from reuse. */
+TEST(memory, arenas_leave_no_mapping_or_file_behind)
+{
+    void *p = NULL, *h = NULL;
+    t_setup();
+    ASSERT_EQ(arena_traces(), 0);
+    ASSERT_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMallocHost(&h, 4096));
+    ASSERT(arena_traces() >= 2); /* a device's and the host's arena */
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtFreeHost(h));
+    ASSERT_OK(aclFinalize());
+    ASSERT_EQ(arena_traces(), 0);
+
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    {
+        struct t_gate g = {0};
+        aclrtStream s = NULL;
+        ASSERT_OK(aclrtCreateStream(&s));
+        t_launch_gate(&g, s);
+        ASSERT_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtMemsetAsync(p, 4096, 0, 4096, s));
+        ASSERT_OK(aclrtFree(p));
+        atomic_store(&g.open, 1);
+    }
+    ASSERT_OK(aclFinalize());
+    ASSERT_EQ(arena_traces(), 0);
+    ASSERT_OK(aclInit(NULL)); /* t_teardown finalises */
+    t_teardown();
+}
+
+/* Resident bytes of this process (/proc/self/statm). */
+static long long resident_bytes(void)
+{
+    long long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    ASSERT(f != NULL);
+    ASSERT(fscanf(f, "%lld %lld", &size, &resident) == 2);
+    fclose(f);
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
+/* Fresh blocks are backed when allocated, but only up to
+ * ACLCPU_MEMORY_BACKED_MAX; above it allocation still works (pages fault
+ * in when touched). */
+TEST(memory, allocation_beyond_the_backed_limit_still_works)
+{
+    unsigned char *a = NULL, *b = NULL, *c = NULL;
+    long long before;
+    setenv("ACLCPU_MEMORY_BACKED_MAX", "4M", 1);
+    t_setup();
+    before = resident_bytes();
+    ASSERT_OK(aclrtMalloc((void **)&c, 3 * MIB, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(resident_bytes() - before >= 3 * MIB); /* backed at allocation */
+    before = resident_bytes();
+    ASSERT_OK(aclrtMalloc((void **)&a, 2 * MIB, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&b, 2 * MIB, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(resident_bytes() - before < 2 * MIB);  /* the limit: at most 1 MiB more */
+    ASSERT_OK(aclrtFree(c));
+    memset(a, 1, 2 * MIB);
+    memset(b, 2, 2 * MIB);
+    ASSERT(all_bytes(a, 2 * MIB, 1) && all_bytes(b, 2 * MIB, 2));
+    ASSERT_OK(aclrtFree(a));
+    ASSERT_OK(aclrtFree(b));
+    t_teardown();
+}
+
+/* A held block comes back once its stream is gone: destroyed after its
+ * work ran, or force-destroyed with the work dropped. */
+TEST(memory, held_block_released_when_its_stream_is_destroyed)
+{
+    t_setup();
+    for (int force = 0; force < 2; force++) {
+        struct t_gate g = {0};
+        aclrtStream s = NULL;
+        void *p = NULL, *q = NULL;
+        ASSERT_OK(aclrtCreateStream(&s));
+        t_launch_gate(&g, s);
+        ASSERT_OK(aclrtMalloc(&p, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtMemsetAsync(p, 8192, 3, 8192, s));
+        ASSERT_OK(aclrtFree(p));
+        ASSERT(t_wait_flag(&g.started, 1));
+        atomic_store(&g.open, 1);
+        if (force)
+            ASSERT_OK(aclrtDestroyStreamForce(s));
+        else
+            ASSERT_OK(aclrtDestroyStream(s));
+        ASSERT_OK(aclrtMalloc(&q, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT(q == p);
+        ASSERT_OK(aclrtFree(q));
+    }
     t_teardown();
 }

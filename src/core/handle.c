@@ -159,6 +159,17 @@ uint32_t obj_slot_count(enum obj_type type)
     return n;
 }
 
+struct obj_header *obj_header_at(enum obj_type type, uint32_t index)
+{
+    uint32_t c = index >> OBJ_CHUNK_SHIFT;
+    _Atomic(struct obj_header *) *chunk;
+    if (c >= OBJ_MAX_CHUNKS)
+        return NULL;
+    /* Acquire: as in obj_resolve. */
+    chunk = load_acquire(&obj_chunks[type][c]);
+    return chunk != NULL ? load_acquire(&chunk[index & (OBJ_CHUNK_SIZE - 1)]) : NULL;
+}
+
 void *obj_handle_at(enum obj_type type, uint32_t index)
 {
     uint32_t c = index >> OBJ_CHUNK_SHIFT;

@@ -63,6 +63,9 @@ void *obj_handle(const struct obj_header *h);
 uint32_t obj_count(enum obj_type type);
 /* Slots made so far for type (live or not): indices below it may name one. */
 uint32_t obj_slot_count(enum obj_type type);
+/* The object memory of slot index, live or not (objects are type-stable:
+ * it stays that type's), or NULL if the slot was never made. */
+struct obj_header *obj_header_at(enum obj_type type, uint32_t index);
 /* The handle of the live object in slot index (an id such as
  * aclmdlRIGetId's), or NULL. */
 void *obj_handle_at(enum obj_type type, uint32_t index);

@@ -63,13 +63,16 @@ static struct fence_point *fence_take(size_t *n, bool *oom)
     *n = 0;
     *oom = false;
     for (uint32_t i = 0; i < slots; i++) {
-        void *h = obj_handle_at(OBJ_STREAM, i);
-        struct obj_header *hdr = h != NULL ? obj_resolve(h, OBJ_STREAM) : NULL;
+        /* Every stream's memory, live or being destroyed: one that is
+         * draining its work on the way out counts as busy too. */
+        struct obj_header *hdr = obj_header_at(OBJ_STREAM, i);
         struct stream *s = ACLCPU_CONTAINER_OF(hdr, struct stream, hdr);
+        void *h;
         uint64_t issued;
 
         if (hdr == NULL)
             continue;
+        h = obj_handle(hdr);
         plat_spin_lock(&s->lock);
         issued = s->issued;
         plat_spin_unlock(&s->lock);
@@ -90,15 +93,20 @@ static struct fence_point *fence_take(size_t *n, bool *oom)
     return pts;
 }
 
+/* The generation a handle names. */
+static uint32_t handle_gen(const void *handle) { return (uint32_t)((uintptr_t)handle >> 32) & OBJ_GEN_MASK; }
+
 static bool point_passed(const struct fence_point *pt)
 {
     /* Acquire: the tasks' writes are done before their count is published
-     * (squeue_complete stores done seq_cst), so reuse follows them. */
-    if (obj_same(&pt->s->hdr, pt->handle))
-        return load_acquire(&pt->s->done) >= pt->issued;
-    /* Destroyed: passed once a new stream lives in its memory, which means
-     * the old one's work was waited for or dropped before it was recycled. */
-    return load_acquire(&pt->s->hdr.live);
+     * (squeue_complete stores done seq_cst), so reuse follows them. done
+     * counts dropped tasks too, and outlives a destroy. */
+    if (load_acquire(&pt->s->done) >= pt->issued)
+        return true;
+    /* A new stream in its memory (done starts again from 0): the old one's
+     * work was waited for or dropped before its memory was reused. */
+    return (load_acquire(&pt->s->hdr.gen) & OBJ_GEN_MASK) != handle_gen(pt->handle) &&
+           load_acquire(&pt->s->hdr.live);
 }
 
 static bool fence_passed(const struct held *h)

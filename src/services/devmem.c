@@ -300,7 +300,9 @@ static void uncharge_locked(struct dev_slot *slot, const struct arena_block *b)
     fetch_sub_relaxed(slot->used, b->charged);
 }
 
-bool devmem_free(void *p, bool device)
+/* Ends the used block starting at p for the program: its charge goes back
+ * and it is freed, or kept out of reuse (retired) when `hold`. */
+static bool end_block(void *p, bool device, bool hold, size_t *usable)
 {
     struct dev_slot *slot;
     struct arena_block b;
@@ -310,27 +312,25 @@ bool devmem_free(void *p, bool device)
     a = used_block_locked(p, device, &slot, &b);
     if (a != NULL) {
         uncharge_locked(slot, &b);
-        arena_reclaim(a, p);
+        if (hold)
+            arena_retire(a, p);
+        else
+            arena_reclaim(a, p);
+        *usable = b.usable;
     }
     plat_mutex_unlock(&mem_lock);
     return a != NULL;
 }
 
+bool devmem_free(void *p, bool device)
+{
+    size_t usable;
+    return end_block(p, device, false, &usable);
+}
+
 bool devmem_retire(void *p, bool device, size_t *size)
 {
-    struct dev_slot *slot;
-    struct arena_block b;
-    struct arena *a;
-
-    plat_mutex_lock(&mem_lock);
-    a = used_block_locked(p, device, &slot, &b);
-    if (a != NULL) {
-        uncharge_locked(slot, &b);
-        arena_retire(a, p);
-        *size = b.usable;
-    }
-    plat_mutex_unlock(&mem_lock);
-    return a != NULL;
+    return end_block(p, device, true, size);
 }
 
 void devmem_release(void *p)
