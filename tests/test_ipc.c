@@ -792,3 +792,22 @@ TEST(ipc, peer_access_between_distinct_real_devices_and_the_bare_pid)
     ASSERT_EQ(pid, getpid());
     t_teardown();
 }
+
+TEST(ipc, calls_need_a_context_after_their_argument_checks)
+{
+    char key[65];
+    int32_t pid = 4242;
+    void *p;
+    aclrtNotify n;
+    ASSERT_OK(aclInit(NULL)); /* no device set: no current context */
+    ASSERT_RC(aclrtIpcMemSetImportPid("k", &pid, 0), ACL_ERROR_RT_PARAM_INVALID); /* num first */
+    ASSERT_RC(aclrtIpcMemSetImportPid("k", &pid, 1), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtIpcMemGetExportKey(&pid, 4, key, 65, 2), ACL_ERROR_RT_PARAM_INVALID); /* flags first */
+    ASSERT_RC(aclrtIpcMemGetExportKey(&pid, 4, key, 64, 0), ACL_ERROR_RT_CONTEXT_NULL); /* then the context, then len */
+    ASSERT_RC(aclrtIpcMemImportByKey(&p, "k", 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemImportByKey(&p, "k", 0), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtIpcMemClose("k"), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtNotifyImportByKey(&n, "k", 0), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtIpcMemSetAttr("k", ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, 0), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclFinalize());
+}

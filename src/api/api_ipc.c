@@ -35,12 +35,18 @@ static aclError check_key_len(const char *fn, size_t len)
     return ACL_SUCCESS;
 }
 
-/* The pid list every Set*ImportPid takes: num in (0, INT32_MAX], each a pid. */
-static aclError check_pids(const char *fn, const int32_t *pid, size_t num)
+/* The runtime's check of a Set*ImportPid's count: (0, INT32_MAX]. */
+static aclError check_pid_count(const char *fn, size_t num)
 {
     if (num == 0 || num > INT32_MAX)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'num' is %zu; it must be in (0, %d]", fn, num,
                         INT32_MAX);
+    return ACL_SUCCESS;
+}
+
+/* The driver's, after the context: each entry a process id. */
+static aclError check_pids(const char *fn, const int32_t *pid, size_t num)
+{
     for (size_t i = 0; i < num; i++) {
         if (pid[i] <= 0)
             return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'pid[%zu]' is %d, which is no process id", fn, i,
@@ -173,6 +179,8 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t
     if (notify == NULL || pid == NULL)
         return null_arg(fn, notify == NULL ? "notify" : "pid");
     err = resolve_notify(fn, notify, &n);
+    if (err == ACL_SUCCESS)
+        err = check_pid_count(fn, num);
     if (err == ACL_SUCCESS)
         err = check_pids(fn, pid, num);
     if (err != ACL_SUCCESS)
@@ -313,9 +321,11 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *p
     aclError err;
     if (key == NULL || pid == NULL)
         return null_arg(fn, key == NULL ? "key" : "pid");
-    err = check_pids(fn, pid, num);
+    err = check_pid_count(fn, num);
     if (err == ACL_SUCCESS)
         err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = check_pids(fn, pid, num);
     if (err != ACL_SUCCESS)
         return err;
     err = ipcmem_allow(key, pid, num, &why);
