@@ -811,3 +811,45 @@ TEST(ipc, calls_need_a_context_after_their_argument_checks)
     ASSERT_RC(aclrtIpcMemSetAttr("k", ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, 0), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_OK(aclFinalize());
 }
+
+/* Peer: exports 4 KiB holding 0x5c bytes for anyone, sends the key, waits to be killed. */
+static int role_memory_exporter_killed(int rd, int wr)
+{
+    char key[65], msg[MSG], bytes[4096];
+    void *dev;
+    int rc = peer_setup();
+    if (rc != 0)
+        return rc;
+    memset(bytes, 0x5c, sizeof(bytes));
+    P_OK(aclrtMalloc(&dev, sizeof(bytes), ACL_MEM_MALLOC_HUGE_FIRST));
+    P_OK(aclrtMemcpy(dev, sizeof(bytes), bytes, sizeof(bytes), ACL_MEMCPY_HOST_TO_DEVICE));
+    P_OK(aclrtIpcMemGetExportKey(dev, sizeof(bytes), key, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    say(wr, key);
+    (void)hear(rd, msg); /* killed here */
+    return 0;
+}
+
+TEST(ipc, memory_import_outlives_its_killed_exporter_and_leaves_nothing)
+{
+    struct peer b;
+    char key[MSG], bytes[4096];
+    void *got, *again;
+    int status, shm_before = dev_shm_entries();
+    peer_start(&b, role_memory_exporter_killed);
+    t_setup();
+    ASSERT(hear(b.rd, key));
+    ASSERT_OK(aclrtIpcMemImportByKey(&got, key, 0));
+    ASSERT_EQ(kill(b.pid, SIGKILL), 0);
+    ASSERT_EQ(waitpid(b.pid, &status, 0), b.pid);
+    close(b.rd);
+    close(b.wr);
+    ASSERT_OK(aclrtMemcpy(bytes, sizeof(bytes), got, sizeof(bytes), ACL_MEMCPY_DEVICE_TO_HOST));
+    for (size_t i = 0; i < sizeof(bytes); i++)
+        ASSERT_EQ((unsigned char)bytes[i], 0x5c);
+    ASSERT_RC(aclrtIpcMemImportByKey(&again, key, 0), ACL_ERROR_RT_PARAM_INVALID); /* its process is gone */
+    ASSERT_OK(aclrtIpcMemClose(key));
+    t_teardown();
+    ASSERT_EQ(device_memory_mappings(), 0);
+    ASSERT_EQ(ipc_mappings(), 0);
+    ASSERT_EQ(dev_shm_entries(), shm_before);
+}
