@@ -853,3 +853,64 @@ TEST(ipc, memory_import_outlives_its_killed_exporter_and_leaves_nothing)
     ASSERT_EQ(ipc_mappings(), 0);
     ASSERT_EQ(dev_shm_entries(), shm_before);
 }
+
+/* ---- no lost wake-up: many hops each way ----------------------------------------------- */
+
+#define PING_PONGS 300
+
+/* Peer: for each ping (A's record of its notify), records its own notify (the pong). */
+static int role_ponger(int rd, int wr)
+{
+    char key[65], their[MSG];
+    aclrtNotify mine, ping;
+    aclrtStream s;
+    int rc = peer_setup();
+    if (rc != 0)
+        return rc;
+    P_OK(aclrtCreateStream(&s));
+    P_OK(aclrtCreateNotify(&mine, ACL_NOTIFY_DEFAULT));
+    P_OK(aclrtNotifyGetExportKey(mine, key, 65, ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    say(wr, key);
+    P_TRUE(hear(rd, their));
+    P_OK(aclrtNotifyImportByKey(&ping, their, 0));
+    for (int i = 0; i < PING_PONGS; i++) {
+        P_OK(aclrtWaitAndResetNotify(ping, s, 0));
+        P_OK(aclrtRecordNotify(mine, s));
+    }
+    P_OK(aclrtSynchronizeStreamWithTimeout(s, 30000));
+    say(wr, "done");
+    P_OK(aclrtDestroyNotify(ping));
+    P_OK(aclrtDestroyNotify(mine));
+    peer_teardown();
+    return 0;
+}
+
+TEST(ipc, notify_ping_pong_between_processes_loses_no_record)
+{
+    struct peer b;
+    char key[65], their[MSG], msg[MSG];
+    aclrtNotify mine, pong;
+    aclrtStream s;
+    peer_start(&b, role_ponger);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&mine, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyGetExportKey(mine, key, 65, ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT(hear(b.rd, their));
+    say(b.wr, key);
+    ASSERT_OK(aclrtNotifyImportByKey(&pong, their, 0));
+    /* Each wait needs the other's record of the round before: a lost
+     * wake-up on either side stops both streams, and the sync times out. */
+    for (int i = 0; i < PING_PONGS; i++) {
+        ASSERT_OK(aclrtRecordNotify(mine, s));
+        ASSERT_OK(aclrtWaitAndResetNotify(pong, s, 0));
+    }
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 30000));
+    ASSERT(hear(b.rd, msg));
+    ASSERT_STR_CONTAINS(msg, "done");
+    ASSERT_EQ(peer_end(&b), 0);
+    ASSERT_OK(aclrtDestroyNotify(pong));
+    ASSERT_OK(aclrtDestroyNotify(mine));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
