@@ -276,16 +276,28 @@ TEST(capture, capturing_stream_and_captured_event_refusals)
     t_teardown();
 }
 
-TEST(capture, sync_of_capturing_stream_invalidates)
+/* A sync or query of a capturing stream is refused (107027) and leaves the
+ * capture active, however often: aclmdlRICaptureEnd then succeeds
+ * (api_error.cc StreamSynchronize / StreamQuery return before the capture
+ * is touched; only TerminateCapture invalidates). */
+TEST(capture, sync_of_capturing_stream_refused_capture_stays_active)
 {
     aclrtStream s = NULL;
     aclmdlRI m = NULL;
+    aclrtStreamStatus st;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
-    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 100), ACL_ERROR_RT_STREAM_CAPTURED);
-    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
-    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    for (int i = 0; i < 2; i++) {
+        ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 100), ACL_ERROR_RT_STREAM_CAPTURED);
+        ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_CAPTURED);
+        ASSERT_RC(aclrtStreamQuery(s, &st), ACL_ERROR_RT_STREAM_CAPTURED);
+        ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    }
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

@@ -345,6 +345,7 @@ TEST(event, wait_with_timeout_negative)
     ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, e, -1), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, e, INT32_MIN), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, NULL, -1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtRecordEvent(e, NULL)); /* a plain event must be recorded before a wait */
     ASSERT_OK(aclrtStreamWaitEventWithTimeout(NULL, e, 0));
     ASSERT_OK(aclrtStreamWaitEventWithTimeout(NULL, e, 10));
     ASSERT_OK(aclrtSynchronizeStream(NULL));
@@ -566,9 +567,14 @@ TEST(event, query_status_follows_record)
     t_teardown();
 }
 
-TEST(event, reset_returns_event_to_not_recorded)
+/* The queries look at the newest record only: a reset changes what a wait
+ * sees (for a SYNC event), not what they report (event.cc Event::Query,
+ * Event::QueryEventStatus); a new record is not ready until it runs. */
+TEST(event, reset_leaves_queries_on_the_newest_record)
 {
+    static struct t_gate g;
     aclrtEvent e = NULL;
+    aclrtEventStatus st = ACL_EVENT_STATUS_RESERVED;
     t_setup();
     ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
     ASSERT_OK(aclrtRecordEvent(e, NULL));
@@ -576,8 +582,17 @@ TEST(event, reset_returns_event_to_not_recorded)
     check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
     ASSERT_OK(aclrtResetEvent(e, NULL));
     ASSERT_OK(aclrtSynchronizeStream(NULL));
-    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ASSERT_OK(aclrtQueryEvent(e, &st));
+#pragma GCC diagnostic pop
+    ASSERT_EQ(st, ACL_EVENT_STATUS_COMPLETE);
+    /* A second record behind a gate: not ready until it runs. */
+    t_launch_gate(&g, NULL);
     ASSERT_OK(aclrtRecordEvent(e, NULL));
+    check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    atomic_store(&g.open, 1);
     ASSERT_OK(aclrtSynchronizeStream(NULL));
     check_recorded_status(e, ACL_EVENT_RECORDED_STATUS_COMPLETE);
     ASSERT_OK(aclrtDestroyEvent(e));
@@ -648,24 +663,75 @@ TEST(event, query_wait_status)
 
 /* ---- wait semantics ----------------------------------------------------------------------------------- */
 
-TEST(event, wait_on_never_recorded_event_does_nothing)
+/* A wait issued before any record: a plain event's is refused with 107000
+ * and queues nothing; an Ex event's is skipped (0); both, twice (event.cc
+ * Event::Wait, WaitSendCheck). */
+TEST(event, wait_before_any_record_plain_refused_ex_skipped)
 {
     static _Atomic int v;
-    aclrtEvent e = NULL, f = NULL;
+    aclrtEvent e = NULL, x = NULL;
     aclrtStream s = NULL;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateEvent(&e));
-    ASSERT_OK(aclrtCreateEventWithFlag(&f, ACL_EVENT_SYNC));
-    ASSERT_OK(aclrtStreamWaitEvent(s, e));
-    ASSERT_OK(aclrtStreamWaitEventWithTimeout(s, f, 0));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&x, ACL_EVENT_SYNC));
+    for (int i = 0; i < 2; i++) {
+        ASSERT_RC(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "never recorded");
+        ASSERT_OK(aclrtStreamWaitEvent(s, x));
+    }
     launch_store(&v, 1, s);
     ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
     ASSERT_EQ(atomic_load(&v), 1);
-    /* A later record does not reach back into the wait already issued. */
+    /* Once recorded, a plain event's wait is accepted. */
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtStreamWaitEvent(s, e));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
     ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(x));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* An event from aclrtCreateEventWithFlag(ACL_EVENT_SYNC) is a hardware
+ * flag: a wait issued before any record waits for a later record; a wait
+ * does not clear the flag (a second wait passes); only a reset does, after
+ * which a wait blocks again until the next record (event.cc WaitSendCheck:
+ * the wait task is always sent; the flag is cleared by the reset task). */
+TEST(event, sync_flag_event_wait_blocks_until_set_and_reset_clears)
+{
+    static _Atomic int v;
+    aclrtEvent f = NULL;
+    aclrtStream s = NULL, r = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&r));
+    ASSERT_OK(aclrtCreateEventWithFlag(&f, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtStreamWaitEvent(s, f)); /* before any record */
+    launch_store(&v, 1, s);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&v), 0);
+    ASSERT_OK(aclrtRecordEvent(f, r));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+    ASSERT_EQ(atomic_load(&v), 1);
+    /* The wait did not clear it: a second wait passes at once. */
+    ASSERT_OK(aclrtStreamWaitEvent(s, f));
+    launch_store(&v, 2, s);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+    ASSERT_EQ(atomic_load(&v), 2);
+    /* A reset clears it: the next wait blocks until the next record. */
+    ASSERT_OK(aclrtResetEvent(f, r));
+    ASSERT_OK(aclrtSynchronizeStream(r));
+    ASSERT_OK(aclrtStreamWaitEvent(s, f));
+    launch_store(&v, 3, s);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&v), 2);
+    ASSERT_OK(aclrtRecordEvent(f, r));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+    ASSERT_EQ(atomic_load(&v), 3);
     ASSERT_OK(aclrtDestroyEvent(f));
     ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(r));
     t_teardown();
 }
 

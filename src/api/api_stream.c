@@ -117,14 +117,13 @@ static bool capturing(struct stream *s)
     return model_recording_anywhere() && model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE;
 }
 
-/* A sync or query of a capturing stream: 107027, and the capture is
- * invalidated (the call would wait for work that does not run). */
+/* A sync or query of a capturing stream: 107027. The capture goes on (the
+ * reference refuses the call before it touches the capture: api_error.cc
+ * StreamSynchronize, StreamQuery), so aclmdlRICaptureEnd still succeeds. */
 static aclError captured_error(const char *fn, struct stream *s)
 {
-    model_invalidate_for(s, ACL_ERROR_RT_STREAM_CAPTURED, "%s on stream %d, which is being captured", fn,
-                         load_relaxed(&s->id));
     return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured: its tasks are recorded, not run "
-                    "(the capture is invalidated)", fn, load_relaxed(&s->id));
+                    "(end the capture and run the model first)", fn, load_relaxed(&s->id));
 }
 
 static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)

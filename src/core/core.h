@@ -517,7 +517,8 @@ enum refusal {
     REFUSE_GROUP_KERNELS_ONLY,   /* an open task group takes kernels only */
     REFUSE_EVENT_DEAD,           /* the event (or notify) was destroyed since it was resolved */
     REFUSE_NO_EVENT_SLOT,        /* a lazy event's first record found no event id left */
-    SKIP_NEVER_RECORDED,         /* a wait on a never-recorded event: nothing to queue */
+    REFUSE_NEVER_RECORDED,       /* a wait on a plain event (aclrtCreateEvent) never recorded */
+    SKIP_NEVER_RECORDED,         /* a wait on a never-recorded Ex event: nothing to queue */
     SKIP_MODEL_PATH,             /* an event task that belongs to a model after all (see submit.model_asked) */
 };
 
@@ -642,6 +643,12 @@ struct event {
     bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
     bool notified;               /* notify: set by a record, cleared by the wait it releases */
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
+    /* aclrtCreateEventWithFlag with SYNC or EXTERNAL: one hardware flag for
+     * all records. A record sets it, only a reset clears it, and a wait
+     * waits for it to be set (also before any record), whichever record
+     * set it. Plain and Ex events are snapshots: a wait waits for the
+     * newest record at the call. Set at creation, read under lock. */
+    bool hw_flag;
     bool holds_slot;             /* counts against the SoC's event cap */
     uint64_t record_gen;         /* newest record issued */
     const void *last_recorder;   /* handle of the stream the newest record was issued on */

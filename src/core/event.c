@@ -12,7 +12,12 @@
  * another stream) does not release it: records issued on streams and not
  * reached yet are kept in ev->pending (oldest first, linked through the
  * tasks themselves), and g is done when g <= done_gen and g is not there
- * (event_gen_done_locked). A wait on a never-recorded event queues nothing. A
+ * (event_gen_done_locked). That is the plain (aclrtCreateEvent) and Ex
+ * events' model. A wait on a never-recorded plain event is refused
+ * (107000); on an Ex event it queues nothing. Events made by
+ * aclrtCreateEventWithFlag with SYNC or EXTERNAL are one hardware flag
+ * instead (ev->hw_flag): a record sets it, a wait - also one issued before
+ * any record - waits until it is set, and only a reset clears it. A
  * destroyed event's memory lives until its queued tasks are done. The
  * numbering happens at issue, in event_issue_locked, which stream_submit
  * calls for event and notify tasks with the stream's lock held. An event or
@@ -66,6 +71,7 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
     store_relaxed(&ev->flags, flags);
     store_relaxed(&ev->ex, ex);
     ev->lazy_slot = lazy_slot;
+    ev->hw_flag = !ex && !lazy_slot && (flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)) != 0;
     ev->holds_slot = needs_slot;
     store_relaxed(&ev->id, (int32_t)ev->hdr.index);
     plat_mutex_lock(&ctx->lock);
@@ -251,7 +257,7 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
 {
     PLAT_ASSERT_HELD(&s->lock);
     PLAT_ASSERT_HELD(&ev->lock);
-    bool flag_event = (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL) != 0;
+    bool flag_event = ev->hw_flag;
     if (!sub->model_asked &&
         (s->rec_lane != NULL || s->update != NULL || (t->kind == TASK_EVENT_WAIT && ev->newest_in_model)))
         return SKIP_MODEL_PATH;
@@ -260,7 +266,7 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
     if (t->kind == TASK_EVENT_RECORD && !take_lazy_slot_locked(ev))
         return REFUSE_NO_EVENT_SLOT;
     if (t->kind == TASK_EVENT_WAIT && event_newest_locked(ev) == 0 && !flag_event)
-        return SKIP_NEVER_RECORDED;
+        return ev->lazy_slot ? REFUSE_NEVER_RECORDED : SKIP_NEVER_RECORDED;
     if (t->kind == TASK_EVENT_RECORD) {
         /* An IPC event's record numbers are shared by every process. */
         t->u.event.gen = ev->ipc != NULL ? ipcshm_event_issue(ipc_event_slot(ev)) : ev->record_gen + 1;
@@ -290,8 +296,9 @@ enum refusal event_issue_locked(struct stream *s, struct task *t, const struct s
     return why;
 }
 
-/* Called with ev->lock held: an EXTERNAL event is set once recorded, until
- * a reset runs (its waits wait for that, not for a particular record). */
+/* Called with ev->lock held: a hardware-flag event (SYNC or EXTERNAL from
+ * aclrtCreateEventWithFlag) is set once recorded, until a reset runs (its
+ * waits wait for that, not for a particular record). */
 static bool flag_set_locked(const struct event *ev)
 {
     PLAT_ASSERT_HELD(&ev->lock);
