@@ -170,6 +170,8 @@ struct stop_call {
     _Atomic int rc, done;
 };
 
+static void t_k_noop(void *args) { (void)args; }
+
 static void *stop_thread(void *p)
 {
     struct stop_call *c = p;
@@ -182,16 +184,18 @@ static void *stop_thread(void *p)
 aclError t_stop_releasing(aclrtStream s, _Atomic int *open)
 {
     static struct stop_call c;
-    aclrtStreamStatus st;
     pthread_t th;
     uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
     memset(&c, 0, sizeof(c));
     c.s = s;
     ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
     ASSERT_EQ(pthread_create(&th, NULL, stop_thread, &c), 0);
-    /* The stop has taken effect once the stream's query says so (507000);
-     * the call itself still waits for the running task. */
-    while (aclrtStreamQuery(s, &st) != ACL_ERROR_RT_INTERNAL_ERROR && t_now_ns() < end)
+    /* The stop has taken effect once the stream refuses work (507000); the
+     * call itself still waits for the running task. (A query cannot say:
+     * a DEVICE_USE_ONLY stream answers COMPLETE, stopped or not.) The
+     * empty kernels accepted before are kept, and never run. */
+    while (aclrtLaunchKernel(t_kernel("t_noop", t_k_noop), 1, NULL, 0, s) != ACL_ERROR_RT_INTERNAL_ERROR &&
+           t_now_ns() < end)
         sched_yield();
     ASSERT_EQ(atomic_load(&c.done), 0);
     atomic_store(open, 1);

@@ -25,6 +25,13 @@ static inline aclError getter_stream(const char *fn, aclrtStream stream, const v
     return out == NULL ? null_arg(fn, arg) : stream_resolve(fn, stream, s);
 }
 
+/* ---- device allocations (api_memory_variants.c) --------------------------- */
+
+/* aclrtMalloc and its variants, named fn: the reference's checks, then a
+ * block of the current device with 32 bytes of padding if `padding` and
+ * the policy is not a 1 GiB-page one. */
+aclError malloc_device(const char *fn, void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool padding);
+
 /* ---- model run instances (api_model.c) ------------------------------------ */
 
 /* Resolves a model handle for fn: 100000 if NULL, 107017 if not live. */

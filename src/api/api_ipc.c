@@ -1,6 +1,6 @@
 /*
  * api_ipc.c - sharing with other processes on the host: IPC memory keys,
- * IPC notifies and IPC events, and the process id the allow-lists name.
+ * IPC notifies and IPC events, and peer access between devices.
  *
  * DESIGN: argument checks in the reference's order (the acl layer's NULL
  * checks, 100000; then the runtime's: handles, lengths, flags, 107000),
@@ -69,14 +69,6 @@ static aclError check_server_pids(const char *fn, const aclrtServerPid *serverPi
     }
     return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                     "%s: allow-lists across servers need a super node (Atlas A3 SuperPoD); aclcpu is one host", fn);
-}
-
-ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid)
-{
-    if (pid == NULL)
-        return null_arg("aclrtDeviceGetBareTgid", "pid");
-    *pid = plat_pid(); /* no container layer between us and the host: the process id is the bare one */
-    return ACL_SUCCESS;
 }
 
 /* ---- peer access between devices (the IPC samples' first step) ---------------- */

@@ -24,31 +24,7 @@
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-    const char *fn = "aclrtMalloc";
-    struct context *ctx;
-    aclError err;
-
-    (void)policy; /* huge/normal page policies have no meaning in host memory */
-    if (devPtr == NULL)
-        return null_arg(fn, "devPtr");
-    if (size == 0)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
-    if (size > DEVMEM_MAX_DEVICE_SIZE)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' (%zu) is too large: rounded up to 32 bytes "
-                        "plus 32 bytes of padding it would not fit a size_t (at most %zu)",
-                        fn, size, (size_t)DEVMEM_MAX_DEVICE_SIZE);
-    err = ctx_require(fn, &ctx);
-    if (err != ACL_SUCCESS)
-        return err;
-    quarantine_poll(); /* blocks whose late work is done go back first */
-    err = devmem_alloc(&ctx->dev->mem_used, ctx->dev->mem_total, size, devPtr);
-    if (err != ACL_SUCCESS)
-        return acl_fail(err, "%s: %zu bytes (%zu with rounding) do not fit in device %d's memory: %llu of %llu bytes in "
-                        "use (ACLCPU_DEVICE_MEMORY sets the size)",
-                        fn, size, devmem_charge(size), ctx->dev->id,
-                        (unsigned long long)load_relaxed(&ctx->dev->mem_used),
-                        (unsigned long long)ctx->dev->mem_total);
-    return ACL_SUCCESS;
+    return malloc_device("aclrtMalloc", devPtr, size, policy, true);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
@@ -339,9 +315,13 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, si
     uint64_t used;
     aclError err;
 
-    (void)attr; /* one kind of memory on a CPU: every attribute sees the same pool */
     if (free == NULL || total == NULL)
         return null_arg(fn, free == NULL ? "free" : "total");
+    /* One pool on a CPU: every page kind is served from it, and every
+     * attribute sees it whole. */
+    if ((unsigned)attr > ACL_MEM_P2P_HUGE1G)
+        return acl_fail(ACL_ERROR_RT_INVALID_MEMORY_TYPE, "%s: argument 'attr' (%d) is not an aclrtMemAttr "
+                        "(0..%d)", fn, (int)attr, (int)ACL_MEM_P2P_HUGE1G);
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;

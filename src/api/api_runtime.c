@@ -15,6 +15,7 @@
 #include "api_int.h"
 #include "../services/devmem.h"
 #include "../core/profhook.h"
+#include "../core/vmm.h"
 
 static uint64_t init_refs;   /* under admin lock */
 static bool initialised;     /* under admin lock */
@@ -63,6 +64,7 @@ static void finalize_locked(void)
     }
     devices_shutdown();
     quarantine_forget_all();
+    vmm_release_all(); /* host allocations and device-less reservations */
     devmem_release_all();
     task_cache_release();
     initialised = false;

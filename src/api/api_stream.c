@@ -204,12 +204,15 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (load_relaxed(&s->stopped))
-        return stopped_error(fn, s);
+    /* The reference's order: capturing, then the streams a host does not
+     * sync (PERSISTENT, DEVICE_USE_ONLY: 0 at once, stopped or not), then
+     * the stream's state (api_error.cc StreamSynchronize). */
     if (capturing(s))
         return captured_error(fn, s);
     if (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC)
         return ACL_SUCCESS;
+    if (load_relaxed(&s->stopped))
+        return stopped_error(fn, s);
     if (ACLCPU_UNLIKELY(prof_on()))
         return profiled_sync_stream(fn, s, stream, timeout);
     end = engine_wait_stream(s, stream != NULL ? stream : obj_handle(&s->hdr), plat_deadline_ms(timeout),
@@ -276,12 +279,15 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
     err = stream_resolve("aclrtStreamQuery", stream, &s);
     if (err != ACL_SUCCESS)
         return err;
+    if (capturing(s)) /* then as aclrtSynchronizeStream (api_error.cc StreamQuery) */
+        return captured_error("aclrtStreamQuery", s);
+    if (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC) {
+        *status = ACL_STREAM_STATUS_COMPLETE;
+        return ACL_SUCCESS;
+    }
     if (load_relaxed(&s->stopped))
         return stopped_error("aclrtStreamQuery", s);
-    if (capturing(s))
-        return captured_error("aclrtStreamQuery", s);
-    *status = (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC) || engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE
-                                                                        : ACL_STREAM_STATUS_NOT_READY;
+    *status = engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
 

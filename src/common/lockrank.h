@@ -52,6 +52,8 @@
     X(LOCK_HOSTFUNC, "hf_lock", "engine/sched.c", "the host-function thread's queue") \
     X(LOCK_REPORT, "report_lock", "engine/report.c", "report subscriptions and queues") \
     X(LOCK_TASK_DEPOT, "depot_lock", "core/task.c", "the depot of spare task records") \
+    X(LOCK_VMM, "vmm_lock", "core/vmm.c", "reservations, physical allocations and their mappings") \
+    X(LOCK_SHARE, "share_lock", "services/share.c", "this process's exports of memory files") \
     X(LOCK_QUARANTINE, "quar_lock", "core/quarantine.c", "freed memory held from reuse while tasks may use it") \
     X(LOCK_IPCMEM, "ipcmem_lock", "services/ipcmem.c", "IPC memory this process exported or imported") \
     X(LOCK_DEVMEM, "mem_lock", "services/devmem.c", "device memory blocks") \

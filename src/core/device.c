@@ -24,6 +24,7 @@
 #include "../services/devmem.h"
 #include "../services/ipcmem.h"
 #include "core.h"
+#include "vmm.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
 _Static_assert(ACLCPU_MAX_DEVICES <= ACLCPU_DEVMEM_MAX_DEVICES, "every device has a memory slot");
@@ -102,6 +103,7 @@ void device_close(struct device *d)
     engine_stop(d);
     ipcmem_release_device(d->id); /* its IPC imports are mappings of the device's memory */
     quarantine_forget_device(d->id);
+    vmm_release_device(d->id); /* its mappings leave devmem's table first */
     devmem_release_charged_to(&d->mem_used);
     acl_free(d->stream_ids);
     d->stream_ids = NULL;

@@ -235,11 +235,11 @@ int plat_memfd(const char *name, uint64_t size);
 /* Opens descriptor fd of process pid (a memory file it shares); -1 when
  * the process, the descriptor or the permission is not there. */
 int plat_peer_fd_open(int32_t pid, int fd);
+/* The size of a memory (or regular) file; -1 for anything else. */
+int64_t plat_fd_size(int fd);
 /* Maps size bytes of memory file fd (from offset 0) anywhere, shared and
  * writable; NULL on failure. Undo with plat_vm_release. */
 void *plat_vm_map_shared(int fd, size_t size);
-/* The size of memory file fd; 0 if it cannot say. */
-uint64_t plat_memfd_size(int fd);
 /* A random 64-bit number from the kernel (0 if none could be had). */
 uint64_t plat_random64(void);
 int32_t plat_pid(void);

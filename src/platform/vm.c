@@ -104,6 +104,12 @@ int plat_memfd(const char *name, uint64_t size)
     return fd;
 }
 
+int64_t plat_fd_size(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : -1;
+}
+
 int plat_peer_fd_open(int32_t pid, int fd)
 {
     char path[64];
@@ -115,12 +121,6 @@ void *plat_vm_map_shared(int fd, size_t size)
 {
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     return p == MAP_FAILED ? NULL : p;
-}
-
-uint64_t plat_memfd_size(int fd)
-{
-    struct stat st;
-    return fstat(fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
 }
 
 uint64_t plat_random64(void)

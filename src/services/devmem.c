@@ -14,7 +14,9 @@
  *
  * Device allocations count against the device's budget (its profile, or
  * ACLCPU_DEVICE_MEMORY) with the reference's rounding: size up to 32 bytes
- * plus 32 bytes of padding, the block aligned to 64. The budget is the
+ * plus 32 bytes of padding (no padding for devmem_alloc_unpadded: the
+ * reference's aclrtMallocAlign32, 1 GiB-page policies and configured
+ * allocations), the block aligned to 64. The budget is the
  * device's counter of bytes in use, which the caller hands in (devmem knows
  * no device beyond its id): a charge is added only when it fits, and taken
  * back when the block is freed or retired (quarantined: the runtime keeps
@@ -126,6 +128,7 @@ struct dev_slot {
     uint64_t total;
     struct arena *arena;
     uint64_t arena_charged;   /* charges of the arena's used blocks */
+    uint64_t peak;            /* the most arena_charged has been */
 };
 
 static struct dev_slot slots[DEVMEM_SLOTS];
@@ -179,7 +182,7 @@ void devmem_open_device(int32_t device, _Atomic uint64_t *used, uint64_t total)
             free_slot = &slots[i];
     }
     if (free_slot != NULL && free_slot->arena == NULL)
-        *free_slot = (struct dev_slot){device, used, total, NULL, 0};
+        *free_slot = (struct dev_slot){device, used, total, NULL, 0, 0};
     plat_mutex_unlock(&mem_lock);
 }
 
@@ -221,23 +224,24 @@ static struct arena *arena_of_locked(const void *p, struct dev_slot **slot)
     return NULL;
 }
 
-aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size, void **out)
+/* A device block charging `charged` of which `usable` bytes may be touched. */
+static aclError alloc_device(_Atomic uint64_t *used_bytes, uint64_t total, size_t charged, size_t usable,
+                             void **out)
 {
-    size_t charged = devmem_charge(size), bytes, cold_len = 0;
+    size_t bytes, cold_len = 0;
     struct dev_slot *slot;
     struct arena *a;
     void *p = NULL, *cold = NULL;
 
-    if (size == 0 || size > DEVMEM_MAX_DEVICE_SIZE)
-        return ACL_ERROR_INVALID_PARAM;
     if (!round_up(charged, ARENA_UNIT, &bytes) || !take_budget(used_bytes, total, charged))
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     plat_mutex_lock(&mem_lock);
     slot = slot_of_locked(used_bytes);
     a = slot != NULL ? device_arena_locked(slot) : NULL;
-    /* The reference's 32-byte padding is usable slack, as on the device. */
-    if (a != NULL && (p = arena_carve(a, bytes, size + 32, charged)) != NULL) {
+    if (a != NULL && (p = arena_carve(a, bytes, usable, charged)) != NULL) {
         slot->arena_charged += charged;
+        if (slot->arena_charged > slot->peak)
+            slot->peak = slot->arena_charged;
         claim_cold_locked(a, p, bytes, &cold, &cold_len);
     }
     plat_mutex_unlock(&mem_lock);
@@ -248,6 +252,43 @@ aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size,
     arena_populate(cold, cold_len, p, bytes);
     *out = p;
     return ACL_SUCCESS;
+}
+
+aclError devmem_alloc(_Atomic uint64_t *used_bytes, uint64_t total, size_t size, void **out)
+{
+    if (size == 0 || size > DEVMEM_MAX_DEVICE_SIZE)
+        return ACL_ERROR_INVALID_PARAM;
+    /* The reference's 32-byte padding is usable slack, as on the device. */
+    return alloc_device(used_bytes, total, devmem_charge(size), size + 32, out);
+}
+
+aclError devmem_alloc_unpadded(_Atomic uint64_t *used_bytes, uint64_t total, size_t size, void **out)
+{
+    size_t charged;
+    if (size == 0 || !round_up(size, 32, &charged))
+        return ACL_ERROR_INVALID_PARAM;
+    return alloc_device(used_bytes, total, charged, size, out);
+}
+
+uint64_t devmem_peak(_Atomic uint64_t *used)
+{
+    struct dev_slot *slot;
+    uint64_t peak;
+    plat_mutex_lock(&mem_lock);
+    slot = slot_of_locked(used);
+    peak = slot != NULL ? slot->peak : 0;
+    plat_mutex_unlock(&mem_lock);
+    return peak;
+}
+
+bool devmem_in_arena(const void *p)
+{
+    struct dev_slot *slot;
+    bool in;
+    plat_mutex_lock(&mem_lock);
+    in = arena_of_locked(p, &slot) != NULL;
+    plat_mutex_unlock(&mem_lock);
+    return in;
 }
 
 /* Pinned host memory: the reference rounds it to 32 bytes, which the

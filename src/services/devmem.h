@@ -22,6 +22,9 @@ enum mem_kind {
 /* The largest device request whose rounding to 32 bytes plus 32 bytes of
  * padding fits a size_t (the reference refuses larger ones). */
 #define DEVMEM_MAX_DEVICE_SIZE (SIZE_MAX - 64)
+/* The largest device request without padding (aclrtMallocAlign32, the
+ * HUGE1G policies, aclrtMallocWithCfg) whose rounding to 32 bytes fits. */
+#define DEVMEM_MAX_UNPADDED_SIZE (SIZE_MAX - 32)
 /* The largest pinned host request whose rounding to 32 bytes fits a size_t. */
 #define DEVMEM_MAX_HOST_SIZE (SIZE_MAX - 31)
 
@@ -65,6 +68,15 @@ size_t devmem_charge(size_t size);
 /* Device memory, charged to a device's bytes in use (*used, of total): the
  * counter is always the sum of its live blocks' charges. */
 aclError devmem_alloc(_Atomic uint64_t *used, uint64_t total, size_t size, void **out);
+/* As devmem_alloc without the 32 bytes of padding: the request rounded to
+ * 32 bytes is charged, the request is usable. */
+aclError devmem_alloc_unpadded(_Atomic uint64_t *used, uint64_t total, size_t size, void **out);
+/* The most bytes the device charging *used had in use at once since its
+ * memory began (0 if it has none). */
+uint64_t devmem_peak(_Atomic uint64_t *used);
+/* Whether p lies in an arena's address range (a device's or the host's),
+ * live block or not: a freed device address is one, foreign memory not. */
+bool devmem_in_arena(const void *p);
 aclError devmem_alloc_host(size_t size, void **out);
 /* Frees the block starting at p (of an aclrtMalloc if device, else of an
  * aclrtMallocHost) now; false if no live block of that kind starts there. */

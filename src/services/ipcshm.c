@@ -257,7 +257,7 @@ static struct peer *peer_get_locked(const struct parsed_key *k)
     fd = plat_peer_fd_open(k->pid, k->fd);
     if (fd < 0)
         return NULL;
-    t = plat_memfd_size(fd) == table_bytes() ? plat_vm_map_shared(fd, table_bytes()) : NULL;
+    t = plat_fd_size(fd) == (int64_t)table_bytes() ? plat_vm_map_shared(fd, table_bytes()) : NULL;
     plat_close(fd); /* the mapping keeps the file */
     if (t == NULL)
         return NULL;
