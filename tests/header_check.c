@@ -391,6 +391,16 @@ CHECK(ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES == 0x1 && ACL_RT_MEM_POOL_
 CHECK(offsetof(aclrtMemPoolProps, location) == 8 && offsetof(aclrtMemPoolProps, maxSize) == 16);
 CHECK(sizeof(aclrtMemPoolProps) == 56);
 CHECK(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED == 507910 && ACL_ERROR_HOST_MEMORY_NOT_REGISTERED == 507911);
+/* IPC between processes (reference acl_rt.h). */
+CHECK(ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION == 0x02UL);
+CHECK(ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS == 0x02UL);
+CHECK(ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION == 0x1UL);
+CHECK(ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS == 0x1UL);
+CHECK(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK == 0);
+CHECK(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH == 3);
+CHECK(sizeof(aclrtServerPid) == 24);
+CHECK(offsetof(aclrtServerPid, pid) == 8);
+CHECK(offsetof(aclrtServerPid, num) == 16);
 
 /* ---- ACL error codes (static const int) and the error table ---- */
 

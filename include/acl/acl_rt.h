@@ -986,6 +986,80 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 
 /* ==== Memory: IPC between processes ==== */
 
+/* Keys (aclrtIpcMemGetExportKey, aclrtNotifyGetExportKey) are written to a
+ * buffer of at least 65 bytes. aclcpu's keys name the exporting process;
+ * only the processes on a key's allow-list (aclrt*SetImportPid) may import
+ * it, unless it was exported with DISABLE_PID_VALIDATION: another process
+ * gets 207006. The objects live in memory files private to the user, never
+ * named in /dev/shm. IPC notifies and events (aclrtIpcGetEventHandle,
+ * declared with the events) work across processes with the same waits and
+ * records as local ones. */
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x02UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x02UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
+
+/* Values of ACL_RT_IPC_MEM_ATTR_ACCESS_LINK. */
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO 0
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS 1
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH 2
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH 3
+
+typedef enum {
+    ACL_RT_IPC_MEM_ATTR_ACCESS_LINK,
+} aclrtIpcMemAttrType;
+
+/* An allow-list entry of another server of a super node. */
+typedef struct {
+    uint32_t sdid;
+    int32_t *pid;
+    size_t num;
+} aclrtServerPid;
+
+/** Shares [devPtr, devPtr+size) of an aclrtMalloc block with other processes; writes its key (len >= 65). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags);
+
+/** Closes a key in this process: its import (unmapped), or else its export (no new imports). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+
+/** Maps the memory another process exported under key; *devPtr is this process's address of it. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
+
+/** Adds num processes to the allow-list of one of this process's memory keys. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
+
+/** Sets the link an import of key uses: 207000, aclcpu's devices have one memory. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr);
+
+/** Allow-lists of other servers of a super node: 207000 after the argument checks (one host). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num);
+
+/** Makes a notify an IPC notify and writes its key (len >= 65). */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags);
+
+/** Opens the notify another process exported under key. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags);
+
+/** Adds num processes to the allow-list of an exported notify. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num);
+
+/** Allow-lists of other servers of a super node: 207000 after the argument checks (one host). */
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *serverPids,
+                                                               size_t num);
+
+/** Whether deviceId can reach peerDeviceId's memory: always 1 (aclcpu's devices share the host's memory). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+
+/** Lets the current device reach peerDeviceId's memory (flags must be 0); already so on aclcpu. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+
+/** Undoes aclrtDeviceEnablePeerAccess. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
 /* ==== Memory: host registration and managed memory ==== */
 
 /* aclrtHostRegisterV2 flags (an OR of them; at least one). */

@@ -84,8 +84,6 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint3
                         EVENT_EX_FLAG_BITS);
     if ((flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: ACL_EVENT_IPC must be used alone", fn);
-    if (flag & ACL_EVENT_IPC)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: IPC events need a second process; aclcpu has none", fn);
     return create_event(fn, event, flag, true, false);
 }
 
@@ -210,7 +208,7 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
     if (load_relaxed(&ev->flags) & ACL_EVENT_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: a DEVICE_USE_ONLY event cannot be waited on from a stream",
                         fn);
-    if (!(load_relaxed(&ev->flags) & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)))
+    if (!(load_relaxed(&ev->flags) & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: the event was created without ACL_EVENT_SYNC (or EXTERNAL), so streams cannot wait on it",
                         fn);
@@ -479,20 +477,6 @@ ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout)
 {
     store_relaxed(&op_wait_timeout_s, timeout);
     return ACL_SUCCESS;
-}
-
-ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
-{
-    (void)event;
-    (void)handle;
-    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtIpcGetEventHandle: IPC events are not supported");
-}
-
-ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
-{
-    (void)handle;
-    (void)event;
-    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtIpcOpenEventHandle: IPC events are not supported");
 }
 
 /* ---- notifies ---------------------------------------------------------------- */

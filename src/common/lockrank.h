@@ -59,7 +59,9 @@
     X(LOCK_MEMPOOL, "pool_lock", "services/mempool.c", "memory pools and their blocks") \
     X(LOCK_HOSTMEM, "hostmem_lock", "services/hostmem.c", "registered host memory, managed memory") \
     X(LOCK_QUARANTINE, "quar_lock", "core/quarantine.c", "freed memory held from reuse while tasks may use it") \
+    X(LOCK_IPCMEM, "ipcmem_lock", "services/ipcmem.c", "IPC memory this process exported or imported") \
     X(LOCK_DEVMEM, "mem_lock", "services/devmem.c", "device memory blocks") \
+    X(LOCK_IPC, "ipc_lock", "services/ipcshm.c", "this process's IPC table, allow-lists, peers' tables") \
     X(LOCK_PROFSUB, "sub_lock", "services/profsub.c", "profiling subscriptions") \
     X(LOCK_HANDLE, "handle table lock", "core/handle.c", "one object type's handle table") \
     X(LOCK_PROF_GROW, "grow_lock", "services/profile.c", "growing the profiler's storage, ahead of use") \

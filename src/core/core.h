@@ -742,6 +742,9 @@ struct event {
     bool newest_in_model;
     bool internal;               /* a model's edge or completion event, never handed out */
     struct list ctx_link;        /* ctx->events, under ctx->lock */
+    /* Shared with another process (core/ipc.c): the shared words hold its
+     * records, flag and done number; set once under the lock. */
+    struct ipc_link *ipc;
 };
 
 /* ---- kernels and binaries (kernel.c) ------------------------------------- */
@@ -857,6 +860,29 @@ aclError notify_create(struct context *ctx, struct event **out);
 /* Ends an event (or notify); fails with 107017 if handle (when given) no
  * longer names it. */
 aclError event_destroy(struct event *ev, const void *handle);
+/* An IPC event or notify changed in another process: releases the streams
+ * and host threads whose wait has passed (the IPC watcher calls it). */
+void event_ipc_refresh(struct event *ev);
+/* Called with ev->lock held: the newest record a sync waits for. */
+uint64_t event_newest_locked(struct event *ev);
+
+/* ---- IPC events and notifies (ipc.c) ---------------------------------------- */
+
+struct ipc_link;
+/* Exports ev (an ACL_EVENT_IPC event, or a notify) under a new key. */
+aclError ipc_event_export(struct event *ev, bool no_pid_check, char *key);
+/* The allow-list of an exported notify; 107000 if it is not exported here. */
+aclError ipc_event_allow(struct event *ev, const int32_t *pids, size_t n, const char **why);
+/* A new event or notify of ctx bound to the export key names. */
+aclError ipc_event_import(struct context *ctx, const char *key, bool notify, struct event **out, const char **why);
+/* The key ev was exported or imported under (false if it is not shared). */
+bool ipc_event_key(struct event *ev, char *key);
+/* Ends ev's sharing: stops its watcher, drops the export or the import. */
+void ipc_event_detach(struct event *ev);
+/* For event.c, under ev->lock: the shared words of an IPC object. */
+struct ipc_slot *ipc_event_slot(const struct event *ev);
+/* IPC objects live now (a test checks teardown brings it to 0). */
+uint32_t ipc_event_links(void);
 
 /* ---- stream state callbacks (stream.c) ------------------------------------ */
 

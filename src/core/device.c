@@ -24,6 +24,7 @@
 #include "../services/devmem.h"
 #include "../services/hostmem.h"
 #include "../services/mempool.h"
+#include "../services/ipcmem.h"
 #include "core.h"
 #include "vmm.h"
 
@@ -102,6 +103,7 @@ void device_close(struct device *d)
     if (!d->open)
         return;
     engine_stop(d);
+    ipcmem_release_device(d->id); /* its IPC imports are mappings of the device's memory */
     quarantine_forget_device(d->id);
     vmm_release_device(d->id); /* its mappings leave devmem's table first */
     mempool_release_device(d->id);

@@ -20,7 +20,11 @@
  * any record - waits until it is set, and only a reset clears it. A
  * destroyed event's memory lives until its queued tasks are done. The
  * numbering happens at issue, in event_issue_locked, which stream_submit
- * calls for event and notify tasks with the stream's lock held.
+ * calls for event and notify tasks with the stream's lock held. An event or
+ * notify shared with another process (ev->ipc, core/ipc.c) keeps its record
+ * and done numbers, or its flag, in shared memory: the functions below read
+ * and write those instead, and ipc.c's watcher calls event_ipc_refresh when
+ * another process changed them.
  *
  * Threads: host threads (API), executors (record/wait/reset tasks).
  * Locks: event->lock (rank: lockrank.h); it is dropped before released
@@ -30,6 +34,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../services/ipcshm.h"
 #include "profhook.h"
 #include "core.h"
 #include "model.h"
@@ -117,6 +122,7 @@ aclError event_destroy(struct event *ev, const void *handle)
     }
     obj_kill(&ev->hdr);
     plat_spin_unlock(&ev->lock);
+    ipc_event_detach(ev); /* if it is shared: its watcher ends here */
     plat_mutex_lock(&ctx->lock);
     list_del(&ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);
@@ -147,8 +153,8 @@ aclError event_destroy(struct event *ev, const void *handle)
 void event_snapshot(struct event *ev, struct event_view *out)
 {
     plat_spin_lock(&ev->lock);
-    out->record_gen = ev->record_gen;
-    out->done_gen = ev->done_gen;
+    out->record_gen = event_newest_locked(ev);
+    out->done_gen = ev->ipc != NULL && !ev->notify ? ipcshm_event_done(ipc_event_slot(ev)) : ev->done_gen;
     out->ts = ev->timestamp_ns;
     out->reset_done = ev->reset_done;
     out->waits_issued = ev->waits_issued;
@@ -214,10 +220,20 @@ static void pending_remove_locked(struct event *ev, struct task *t)
     t->u.event.pending = false;
 }
 
+uint64_t event_newest_locked(struct event *ev)
+{
+    PLAT_ASSERT_HELD(&ev->lock);
+    return ev->ipc != NULL && !ev->notify ? ipcshm_event_newest(ipc_event_slot(ev)) : ev->record_gen;
+}
+
 bool event_gen_done_locked(struct event *ev, uint64_t gen)
 {
     PLAT_ASSERT_HELD(&ev->lock);
     const struct task *p = ev->pending_head;
+    /* An IPC event's records complete in several processes: the shared
+     * done number is the newest completed anywhere. */
+    if (ev->ipc != NULL && !ev->notify)
+        return ipcshm_event_done(ipc_event_slot(ev)) >= gen;
     if (gen > ev->done_gen)
         return false;
     /* The common cases look at the ends only: nothing pending, or gen
@@ -249,15 +265,17 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
         return REFUSE_EVENT_DEAD;
     if (t->kind == TASK_EVENT_RECORD && !take_lazy_slot_locked(ev))
         return REFUSE_NO_EVENT_SLOT;
-    if (t->kind == TASK_EVENT_WAIT && ev->record_gen == 0 && !flag_event)
+    if (t->kind == TASK_EVENT_WAIT && event_newest_locked(ev) == 0 && !flag_event)
         return ev->lazy_slot ? REFUSE_NEVER_RECORDED : SKIP_NEVER_RECORDED;
     if (t->kind == TASK_EVENT_RECORD) {
-        t->u.event.gen = ++ev->record_gen;
+        /* An IPC event's record numbers are shared by every process. */
+        t->u.event.gen = ev->ipc != NULL ? ipcshm_event_issue(ipc_event_slot(ev)) : ev->record_gen + 1;
+        ev->record_gen = t->u.event.gen;
         ev->last_recorder = obj_handle(&s->hdr);
         ev->newest_in_model = false; /* this record is the newest now */
         pending_add_locked(ev, t);
     } else if (t->kind == TASK_EVENT_WAIT) {
-        t->u.event.gen = flag_event ? GEN_FLAG : ev->record_gen; /* the snapshot: the newest record now */
+        t->u.event.gen = flag_event ? GEN_FLAG : event_newest_locked(ev); /* the snapshot: the newest record now */
         t->u.event.recorder = ev->last_recorder;
         ev->waits_issued++;
     }
@@ -296,13 +314,14 @@ static struct stream *take_released_locked(struct event *ev)
     if (ev->notify) {
         /* A notify releases the oldest waiter, which consumes the flag. */
         struct stream *oldest = NULL, **op = NULL;
-        if (!ev->notified)
+        if (!ev->notified && ev->ipc == NULL)
             return NULL;
         for (; *pp != NULL; pp = &(*pp)->park_next) {
             oldest = *pp;
             op = pp;
         }
-        if (oldest == NULL)
+        /* An IPC notify's flag is shared: take it only for a waiter. */
+        if (oldest == NULL || (ev->ipc != NULL && !ipcshm_notify_take(ipc_event_slot(ev))))
             return NULL;
         *op = oldest->park_next;
         oldest->park_next = NULL;
@@ -326,10 +345,36 @@ static struct stream *take_released_locked(struct event *ev)
 }
 
 /* Completes record gen of ev; rec is the stream task that made it, if any. */
+/* After ev->lock is dropped: wakes host waiters, the IPC object's
+ * watchers in every process, and makes the released streams ready. */
+static void release(struct event *ev, struct stream *released, bool wake_hosts, struct ipc_slot *shared)
+{
+    if (wake_hosts)
+        plat_futex_wake_all(&ev->wake_word);
+    if (shared != NULL)
+        ipcshm_wake(shared);
+    while (released != NULL) {
+        struct stream *next = released->park_next;
+        engine_unpark(released);
+        released = next;
+    }
+}
+
+/* Called with ev->lock held: host threads waiting on ev must look again. */
+static bool note_hosts_locked(struct event *ev)
+{
+    PLAT_ASSERT_HELD(&ev->lock);
+    if (ev->host_waiters == 0)
+        return false;
+    fetch_add_relaxed(&ev->wake_word, 1);
+    return true;
+}
+
 static void reach(struct event *ev, uint64_t gen, uint64_t now_ns, struct task *rec)
 {
     struct stream *released;
-    bool wake_hosts = false;
+    struct ipc_slot *shared = NULL;
+    bool wake_hosts;
 
     plat_spin_lock(&ev->lock);
     if (rec != NULL && rec->u.event.pending)
@@ -345,21 +390,41 @@ static void reach(struct event *ev, uint64_t gen, uint64_t now_ns, struct task *
     } else if (gen == ev->done_gen) {
         ev->reset_done = false; /* the same record again (a lane played twice): set once more */
     }
-    if (ev->notify)
+    if (ev->ipc != NULL) { /* published to every process that shares it */
+        shared = ipc_event_slot(ev);
+        if (ev->notify)
+            ipcshm_notify_set(shared);
+        else
+            ipcshm_event_reach(shared, gen);
+    } else if (ev->notify) {
         ev->notified = true;
+    }
     released = take_released_locked(ev);
-    if (ev->host_waiters > 0) {
-        fetch_add_relaxed(&ev->wake_word, 1);
-        wake_hosts = true;
-    }
+    wake_hosts = note_hosts_locked(ev);
     plat_spin_unlock(&ev->lock);
-    if (wake_hosts)
-        plat_futex_wake_all(&ev->wake_word);
-    while (released != NULL) {
-        struct stream *next = released->park_next;
-        engine_unpark(released);
-        released = next;
+    release(ev, released, wake_hosts, shared);
+}
+
+void event_ipc_refresh(struct event *ev)
+{
+    struct stream *released;
+    bool wake_hosts;
+    plat_spin_lock(&ev->lock);
+    if (!ev->notify && ev->ipc != NULL) { /* mirror the shared numbers for queries and reports */
+        struct ipc_slot *shared = ipc_event_slot(ev);
+        uint64_t done = ipcshm_event_done(shared), newest = ipcshm_event_newest(shared);
+        if (done > ev->done_gen) {
+            ev->done_gen = done;
+            ev->timestamp_ns = plat_now_ns();
+            ev->reset_done = false;
+        }
+        if (newest > ev->record_gen)
+            ev->record_gen = newest;
     }
+    released = take_released_locked(ev);
+    wake_hosts = note_hosts_locked(ev);
+    plat_spin_unlock(&ev->lock);
+    release(ev, released, wake_hosts, NULL);
 }
 
 void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns) { reach(ev, gen, now_ns, NULL); }
@@ -376,7 +441,8 @@ static bool wait_passed_locked(struct stream *s, struct event *ev, uint64_t gen)
     if (ev->notify) {
         /* A waiter released by a record was handed the flag already
          * (NOTIFY_GRANTED); any other consumes the flag if it is set. */
-        passed = s->park_gen == NOTIFY_GRANTED || ev->notified;
+        passed = s->park_gen == NOTIFY_GRANTED ||
+                 (ev->ipc != NULL ? ipcshm_notify_take(ipc_event_slot(ev)) : ev->notified);
         if (s->park_gen != NOTIFY_GRANTED)
             ev->notified = false;
         s->park_gen = 0;

@@ -134,6 +134,9 @@ bool engine_stop_stream(struct stream *s, const void *handle);
  * something that cannot move on by itself (a stopped or PERSISTENT stream,
  * a cycle of waits). */
 bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap);
+/* The same for a teardown, which also calls stuck a wait on an IPC notify
+ * or event (only another process could end it, and this one is going). */
+bool engine_explain_teardown(struct stream *s, char *buf, size_t cap);
 bool engine_explain_event(struct event *ev, char *buf, size_t cap);
 
 /* Completes discarded tasks (their records, so nothing waits on them) and

@@ -46,6 +46,7 @@
 struct chain_text {
     char *buf;
     size_t cap, len;
+    bool teardown;   /* a teardown asks: a wait only another process can end counts as stuck */
 };
 
 ACLCPU_PRINTF(2, 3) static void put(struct chain_text *c, const char *fmt, ...)
@@ -101,6 +102,15 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
     plat_spin_lock(&ev->lock);
     done = ev->done_gen;
     h.next = ev->notify ? ev->last_recorder : t->u.event.recorder;
+    if (ev->ipc != NULL) { /* its records may come from another process: not stuck */
+        put(c, "stream %d%s waits on IPC %s %d, shared with another process", load_relaxed(&s->id), which,
+            wait_noun(ev), load_relaxed(&ev->id));
+        plat_spin_unlock(&ev->lock);
+        put(c, ", which only a record in a process sharing it (or a later aclrt%s call) can release",
+            ev->notify ? "RecordNotify" : "RecordEvent");
+        h.stuck = c->teardown; /* this process is going: it cannot wait for another one */
+        return h;
+    }
     if (ev->notify)
         put(c, "stream %d%s waits on notify %d", load_relaxed(&s->id), which, load_relaxed(&ev->id));
     else if (t->u.event.gen > done)
@@ -153,9 +163,9 @@ static struct hop describe_stream(struct stream *s, struct chain_text *c, bool s
     return h;
 }
 
-bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap)
+static bool explain(struct stream *s, bool subject, bool teardown, char *buf, size_t cap)
 {
-    struct chain_text c = {buf, cap, 0};
+    struct chain_text c = {buf, cap, 0, teardown};
     struct stream *seen[MAX_HOPS];
     unsigned hops = 0;
 
@@ -186,6 +196,13 @@ bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap)
         }
     }
 }
+
+bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap)
+{
+    return explain(s, subject, false, buf, cap);
+}
+
+bool engine_explain_teardown(struct stream *s, char *buf, size_t cap) { return explain(s, true, true, buf, cap); }
 
 bool engine_explain_event(struct event *ev, char *buf, size_t cap)
 {

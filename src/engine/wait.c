@@ -196,7 +196,7 @@ bool engine_wait_teardown(struct stream *s, char *why, size_t cap)
             return true;
         now = plat_now_ns();
         done = load_relaxed(&s->done);
-        if (done != last || !engine_explain(s, true, why, cap)) {
+        if (done != last || !engine_explain_teardown(s, why, cap)) {
             last = done; /* progress, or a chain that can still move: wait on */
             since = now;
         } else if (now - since >= TEARDOWN_GRACE_NS) {
@@ -245,7 +245,7 @@ enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_
     uint64_t target;
 
     plat_spin_lock(&ev->lock);
-    target = ev->record_gen;
+    target = event_newest_locked(ev);
     hw.last_done = ev->done_gen;
     dev = load_relaxed(&ev->dev);
     if (dev != NULL && dev->engine != NULL)

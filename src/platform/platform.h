@@ -100,6 +100,10 @@ unsigned plat_cpu_count(void);
 bool plat_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns);
 void plat_futex_wake(_Atomic uint32_t *word, int count);
 void plat_futex_wake_all(_Atomic uint32_t *word);
+/* The same on a word in shared memory (a memory file mapped by several
+ * processes): a wake in one process reaches sleepers in every other. */
+bool plat_futex_wait_shared(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns);
+void plat_futex_wake_all_shared(_Atomic uint32_t *word);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t plat_now_ns(void);
@@ -233,6 +237,11 @@ int plat_memfd(const char *name, uint64_t size);
 int plat_peer_fd_open(int32_t pid, int fd);
 /* The size of a memory (or regular) file; -1 for anything else. */
 int64_t plat_fd_size(int fd);
+/* Maps size bytes of memory file fd (from offset 0) anywhere, shared and
+ * writable; NULL on failure. Undo with plat_vm_release. */
+void *plat_vm_map_shared(int fd, size_t size);
+/* A random 64-bit number from the kernel (0 if none could be had). */
+uint64_t plat_random64(void);
 int32_t plat_pid(void);
 /* The host's physical memory in bytes. */
 uint64_t plat_host_memory_bytes(void);

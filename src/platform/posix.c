@@ -289,7 +289,7 @@ void plat_sleep_ns(uint64_t ns)
         ;
 }
 
-bool plat_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns)
+static bool futex_wait_op(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns, int op)
 {
     struct timespec ts, *tsp = NULL;
     long rc;
@@ -302,8 +302,7 @@ bool plat_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadlin
         ts = to_timespec(deadline_ns);
         tsp = &ts;
     }
-    rc = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, expected, tsp, NULL,
-                 FUTEX_BITSET_MATCH_ANY);
+    rc = syscall(SYS_futex, (uint32_t *)word, op, expected, tsp, NULL, FUTEX_BITSET_MATCH_ANY);
     if (rc == -1 && errno == ETIMEDOUT)
         return false;
     return true; /* woken, EAGAIN (value changed) or EINTR: caller re-checks */
@@ -315,6 +314,23 @@ void plat_futex_wake(_Atomic uint32_t *word, int count)
 }
 
 void plat_futex_wake_all(_Atomic uint32_t *word) { plat_futex_wake(word, 0x7fffffff); }
+
+bool plat_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns)
+{
+    return futex_wait_op(word, expected, deadline_ns, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG);
+}
+
+/* Shared futexes: the kernel keys them by the page of the file, so a word
+ * in a memory file mapped by two processes is the same futex in both. */
+bool plat_futex_wait_shared(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns)
+{
+    return futex_wait_op(word, expected, deadline_ns, FUTEX_WAIT_BITSET);
+}
+
+void plat_futex_wake_all_shared(_Atomic uint32_t *word)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, 0x7fffffff, NULL, NULL, 0);
+}
 
 void *plat_dl_open(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
 void *plat_dl_sym(void *lib, const char *name) { return dlsym(lib, name); }

@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,7 +95,9 @@ int plat_memfd(const char *name, uint64_t size)
     int fd = memfd_create(name, MFD_CLOEXEC);
     if (fd < 0)
         return -1;
-    if (size > (uint64_t)INT64_MAX || ftruncate(fd, (off_t)size) != 0) {
+    /* 0600: the file is the user's alone, whatever the umask (a peer
+     * opens it through /proc, which checks the mode too). */
+    if (size > (uint64_t)INT64_MAX || fchmod(fd, 0600) != 0 || ftruncate(fd, (off_t)size) != 0) {
         close(fd);
         return -1;
     }
@@ -112,6 +115,18 @@ int plat_peer_fd_open(int32_t pid, int fd)
     char path[64];
     snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
     return open(path, O_RDWR | O_CLOEXEC);
+}
+
+void *plat_vm_map_shared(int fd, size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+uint64_t plat_random64(void)
+{
+    uint64_t r = 0;
+    return getrandom(&r, sizeof(r), 0) == (ssize_t)sizeof(r) ? r : 0;
 }
 
 int32_t plat_pid(void)
