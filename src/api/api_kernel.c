@@ -424,7 +424,8 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
     blob = acl_malloc(size > 0 ? size : 1);
     if (blob == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
-    memcpy(blob, a->bytes, a->size);
+    if (a->size > 0) /* a handle with no parameters has no bytes (NULL) */
+        memcpy(blob, a->bytes, a->size);
     for (unsigned i = 0, at = (unsigned)a->size; i < a->nparams; i++) {
         if (!a->is_placeholder[i])
             continue;
