@@ -40,7 +40,10 @@ extern int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
 /* Sizes near 2^40 and SIZE_MAX reach the allocator: under ASan its answer
  * must be NULL (the library's ENOMEM path), not an abort. */
 const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+__attribute__((visibility("default"))) const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
 
 enum { RING = 24, LINE = 256 };
 
