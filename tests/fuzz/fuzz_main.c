@@ -317,7 +317,7 @@ static uint64_t arg_u64(char **argv, int *i, int argc)
 
 int main(int argc, char **argv)
 {
-    uint64_t failed = 0, start = now_ms(), total_calls = 0;
+    uint64_t failed = 0, start = now_ms(), total_calls = 0, nskipped = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed")) opt.seed = arg_u64(argv, &i, argc);
         else if (!strcmp(argv[i], "--seeds")) opt.seeds = arg_u64(argv, &i, argc);
@@ -346,15 +346,18 @@ int main(int argc, char **argv)
         return 2;
     }
     for (uint64_t s = opt.seed; s < opt.seed + opt.seeds; s++) {
-        if (skipped(s))
+        if (skipped(s)) {
+            nskipped++;
             continue;
+        }
         if (!run_sequence(s))
             failed++;
         total_calls += atomic_load(&sh->calls[0]) + atomic_load(&sh->calls[1]);
     }
-    printf("aclcpu-fuzz: %llu sequences (seeds %llu..%llu), %llu calls, %.1f s: %llu failed\n",
-           (unsigned long long)opt.seeds, (unsigned long long)opt.seed,
-           (unsigned long long)(opt.seed + opt.seeds - 1), (unsigned long long)total_calls,
+    printf("aclcpu-fuzz: %llu sequences (seeds %llu..%llu, %llu skipped), %llu calls, %.1f s: %llu failed\n",
+           (unsigned long long)(opt.seeds - nskipped), (unsigned long long)opt.seed,
+           (unsigned long long)(opt.seed + opt.seeds - 1), (unsigned long long)nskipped,
+           (unsigned long long)total_calls,
            (double)(now_ms() - start) / 1000.0, (unsigned long long)failed);
     return failed ? 1 : 0;
 }
