@@ -353,6 +353,11 @@ int main(int argc, char **argv)
         if (!run_sequence(s))
             failed++;
         total_calls += atomic_load(&sh->calls[0]) + atomic_load(&sh->calls[1]);
+        if ((s - opt.seed + 1) % 50 == 0) { /* a long campaign reports as it goes */
+            printf("aclcpu-fuzz: through seed %llu: %llu calls, %.1f s, %llu failed\n", (unsigned long long)s,
+                   (unsigned long long)total_calls, (double)(now_ms() - start) / 1000.0, (unsigned long long)failed);
+            fflush(stdout);
+        }
     }
     printf("aclcpu-fuzz: %llu sequences (seeds %llu..%llu, %llu skipped), %llu calls, %.1f s: %llu failed\n",
            (unsigned long long)(opt.seeds - nskipped), (unsigned long long)opt.seed,
