@@ -364,6 +364,7 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'paramHandle' must name a placeholder of this handle, "
                         "'bufferAddr' be non-NULL and 'dataSize' > 0", fn);
     acl_free(a->ph_data[i]);
+    a->ph_size[i] = 0; /* a failed allocation leaves no data, not the old size */
     a->ph_data[i] = acl_calloc(1, dataSize);
     if (a->ph_data[i] == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
