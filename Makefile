@@ -33,12 +33,14 @@ VALGRIND_OPTS := --error-exitcode=99 --trace-children=yes --leak-check=full --sh
   --errors-for-leak-kinds=definite --num-callers=30 --track-fds=no -q
 # Not under valgrind: tests that run no library code in-process (header checks,
 # symbol list, config reads, standalone docs, source_rules: greps over src/;
+# the reliability tools: ASan/TSan runs cover them, valgrind would take hours;
 # services_layer: nm), run tools (install, static_link and readme_lines: cmake
 # and the compiler; examples: cmake -P; cli: a shell script running the aclcpu
 # command, grep and Chromium).
-VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|source_rules|services_layer|install|static_link|bench_smoke|cli|cli_timeline|standalone_docs|config_reads|readme_lines)$$|^example_
+VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|source_rules|services_layer|install|static_link|bench_smoke|cli|cli_timeline|standalone_docs|config_reads|readme_lines|fuzz_smoke|faultinj_sweep)$$|^example_|^dag_stress_
 
-.PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench install clean
+.PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench install clean \
+  fuzz stress faultinj reliability
 
 all: build
 
@@ -87,6 +89,37 @@ test-valgrind:
 	  for f in Testing/Temporary/MemoryChecker.*.log; do \
 	    if [ -s "$$f" ]; then echo "==== $$f"; cat "$$f"; fi; \
 	  done; exit 1; }
+
+# The reliability tools (docs/reliability.md), long runs. `make test` and the
+# sanitizer runs already run their bounded versions (CTest label "reliability").
+# fuzz: FUZZ_SEEDS sequences from FUZZ_SEED, FUZZ_CALLS main-thread calls each,
+# in an ASan+UBSan build (build-asan), under nice.
+FUZZ_SEED ?= 1
+FUZZ_SEEDS ?= 1000
+FUZZ_CALLS ?= 10000
+FUZZ_TIMEOUT ?= 120
+fuzz: sanitizer-aslr-check
+	$(MAKE) build BUILD=build-asan CMAKE_FLAGS="-DACLCPU_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
+	env $(ASAN_ENV) $(NO_ASLR) nice -n 19 build-asan/tests/aclcpu-fuzz --seed $(FUZZ_SEED) --seeds $(FUZZ_SEEDS) \
+	  --calls $(FUZZ_CALLS) --timeout $(FUZZ_TIMEOUT)
+
+# stress: STRESS_OPS operations of the DAG stress with 1, 2 and 4 workers, in a
+# TSan build (build-tsan).
+STRESS_OPS ?= 1000000
+STRESS_SEED ?= 1
+stress: sanitizer-aslr-check
+	$(MAKE) build BUILD=build-tsan CMAKE_FLAGS="-DACLCPU_SANITIZE=thread"
+	for w in 1 2 4; do \
+	  env $(TSAN_ENV) ACLCPU_WORKERS=$$w $(NO_ASLR) nice -n 19 build-tsan/tests/aclcpu-dag-stress \
+	    --seed $(STRESS_SEED) --ops $(STRESS_OPS) || exit 1; \
+	done
+
+# faultinj: the allocation/thread-creation failure sweep under ASan+UBSan (LSan).
+faultinj: sanitizer-aslr-check
+	$(MAKE) build BUILD=build-asan CMAKE_FLAGS="-DACLCPU_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug"
+	env $(ASAN_ENV) $(NO_ASLR) nice -n 19 build-asan/tests/aclcpu-faultinj
+
+reliability: fuzz stress faultinj
 
 bench: build
 	$(BUILD)/bench/aclcpu-bench $(if $(BENCH_JSON),--json $(BENCH_JSON))

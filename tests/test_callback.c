@@ -459,7 +459,7 @@ TEST(callback, process_host_func_timeout_values)
 
 #define NO_SUCH_THREAD 12345u
 
-enum drop_how { DROP_ABORT, DROP_FORCE_DESTROY };
+enum drop_how { DROP_ABORT, DROP_FORCE_DESTROY, DROP_DESTROY };
 
 struct dropper {
     pthread_t th;
@@ -475,7 +475,9 @@ static void *dropper_main(void *arg)
     struct dropper *d = arg;
     d->rc = aclrtSetCurrentContext(d->ctx);
     if (d->rc == ACL_SUCCESS)
-        d->rc = d->how == DROP_ABORT ? aclrtStreamAbort(d->s) : aclrtDestroyStreamForce(d->s);
+        d->rc = d->how == DROP_ABORT           ? aclrtStreamAbort(d->s)
+                : d->how == DROP_FORCE_DESTROY ? aclrtDestroyStreamForce(d->s)
+                                               : aclrtDestroyStream(d->s);
     atomic_store(&d->returned, 1);
     return NULL;
 }
@@ -557,6 +559,25 @@ TEST(callback, force_destroy_drops_an_undelivered_blocking_callback)
     ASSERT_EQ(atomic_load(&t_log_n), 2);
     ASSERT_OK(aclrtUnSubscribeReport(NO_SUCH_THREAD, s1));
     ASSERT_OK(aclrtDestroyStream(s1));
+    t_teardown();
+}
+
+/* A plain destroy does not wait forever either: a callback no thread ever
+ * took cannot move by itself (hang.c), so after the teardown's grace the
+ * destroy drops it, unrun, and returns (found by aclcpu-fuzz). */
+TEST(callback, destroy_drops_an_undelivered_blocking_callback)
+{
+    static struct host_step cb = {3, 0, 0, 0, 0, 0};
+    static struct dropper d;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    stuck_on_callback(s, &cb, 1);
+    drop_start(&d, s, DROP_DESTROY);
+    drop_finish(&d);
+    ASSERT_EQ(atomic_load(&cb.started), 0);
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "never taken by its subscribed thread");
     t_teardown();
 }
 

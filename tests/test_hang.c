@@ -328,6 +328,25 @@ TEST(hang, destroy_drops_a_notify_cycle)
     t_teardown();
 }
 
+/* A wait on a notify that no queued task records cannot move on by itself:
+ * a plain destroy drops it after its grace instead of waiting for an
+ * aclrtRecordNotify that may never come (found by aclcpu-fuzz). */
+TEST(hang, destroy_drops_a_wait_on_a_notify_never_recorded)
+{
+    aclrtStream s = NULL;
+    aclrtNotify n = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 0));
+    t_launch_log(1, s);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which no queued task records");
+    ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped, not run */
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
 struct late_open {
     _Atomic int *open;
     uint64_t after_ns;

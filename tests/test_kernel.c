@@ -565,6 +565,60 @@ static void k_cfg(void *args)
     atomic_store(&cfg_seen[slot][2], (long)(p[0] + p[1]));
 }
 
+/* A finalized argument handle with no parameters launches the kernel with
+ * no argument bytes (UBSan once saw memcpy from its NULL buffer; found by
+ * aclcpu-fuzz). */
+static void k_no_args(void *args)
+{
+    (void)args;
+    t_log_put(0);
+}
+
+TEST(kernel, launch_with_an_empty_args_handle)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtStream s = NULL;
+    aclrtFuncHandle k;
+    t_setup();
+    k = t_kernel("k_no_args", k_no_args);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A placeholder buffer that could not be allocated leaves the placeholder
+ * empty: the launch copies no data from it (it once kept the old size and
+ * copied from NULL; found by aclcpu-fuzz, seed 1051). */
+TEST(kernel, failed_placeholder_buffer_leaves_it_empty)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle ph = NULL;
+    aclrtStream s = NULL;
+    aclrtFuncHandle k;
+    void *buf = NULL;
+#ifdef __SANITIZE_ADDRESS__
+    SKIP("ASan aborts on the impossible allocation this test makes fail");
+#endif
+    t_setup();
+    k = t_kernel("k_no_args", k_no_args);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsAppendPlaceHolder(ah, &ph));
+    ASSERT_OK(aclrtKernelArgsGetPlaceHolderBuffer(ah, ph, 64, &buf));
+    ASSERT_RC(aclrtKernelArgsGetPlaceHolderBuffer(ah, ph, SIZE_MAX, &buf), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(kernel, launch_with_config_and_args_handle)
 {
     aclrtFuncHandle k;

@@ -364,6 +364,7 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'paramHandle' must name a placeholder of this handle, "
                         "'bufferAddr' be non-NULL and 'dataSize' > 0", fn);
     acl_free(a->ph_data[i]);
+    a->ph_size[i] = 0; /* a failed allocation leaves no data, not the old size */
     a->ph_data[i] = acl_calloc(1, dataSize);
     if (a->ph_data[i] == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
@@ -424,7 +425,8 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
     blob = acl_malloc(size > 0 ? size : 1);
     if (blob == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
-    memcpy(blob, a->bytes, a->size);
+    if (a->size > 0) /* a handle with no parameters has no bytes (NULL) */
+        memcpy(blob, a->bytes, a->size);
     for (unsigned i = 0, at = (unsigned)a->size; i < a->nparams; i++) {
         if (!a->is_placeholder[i])
             continue;

@@ -208,6 +208,9 @@ enum run_result report_post(struct stream *s, struct task *t);
  * callbacks and host functions posted for s that no thread has taken yet,
  * completing the heads they held. One being run is left to finish. */
 void report_discard_stream(struct stream *s);
+/* True while a queue holds an item of s not yet taken by its thread (a
+ * BLOCK callback or host function that s waits on). Takes report_lock. */
+bool report_holds_stream(struct stream *s);
 
 /* replay.c: executors of the model task kinds (kinds.c dispatches to them). */
 enum run_result replay_model_run(struct executor *x, struct stream *s, struct task *t, aclError *err);

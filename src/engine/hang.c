@@ -122,6 +122,9 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
     if (ev->notify && ev->record_gen == ev->done_gen)
         h.next = NULL; /* no record of it is pending anywhere */
     plat_spin_unlock(&ev->lock);
+    /* Nothing queued will release it: it cannot move on by itself, so a
+     * teardown drops it after its grace (a sync only after the hang timeout). */
+    h.stuck = h.next == NULL;
     if (h.next == NULL)
         put(c, ", which no queued task records (only a later aclrt%s call can release it)",
             ev->notify ? "RecordNotify" : "RecordEvent");
@@ -135,6 +138,8 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
 static struct hop describe_stream(struct stream *s, struct chain_text *c, bool subject)
 {
     struct hop h = {NULL, false};
+    /* Looked up first: report_lock is not taken under a stream's lock. */
+    bool undelivered = report_holds_stream(s);
     plat_spin_lock(&s->lock);
     if (load_relaxed(&s->stopped)) {
         put(c, "stream %d, which was stopped by aclrtStreamStop (%llu of its tasks will not run)", load_relaxed(&s->id),
@@ -149,7 +154,13 @@ static struct hop describe_stream(struct stream *s, struct chain_text *c, bool s
             h = describe_parked_locked(s, c, subject ? "" : ", which");
             break;
         case STREAM_RUNNING:
-            put(c, "stream %d, which is running a task", load_relaxed(&s->id));
+            /* Its callback or host function waits in the queue of a thread
+             * that has not taken it: only that thread can move it on. */
+            h.stuck = undelivered;
+            put(c, undelivered ? "stream %d, whose callback or host function was never taken by its subscribed "
+                                 "thread (aclrtProcessReport / aclrtProcessHostFunc)"
+                               : "stream %d, which is running a task",
+                load_relaxed(&s->id));
             break;
         case STREAM_READY:
             put(c, "stream %d, which is ready and waits for a free worker", load_relaxed(&s->id));

@@ -275,6 +275,17 @@ void report_discard_stream(struct stream *s)
     }
 }
 
+bool report_holds_stream(struct stream *s)
+{
+    bool held = false;
+    plat_mutex_lock(&report_lock);
+    for (struct report_queue *q = queues; q != NULL && !held; q = q->next)
+        for (struct report_item *it = q->head; it != NULL && !held; it = it->next)
+            held = it->stream == s;
+    plat_mutex_unlock(&report_lock);
+    return held;
+}
+
 aclError report_process(int32_t timeout_ms, enum report_kind kind)
 {
     uint64_t deadline = plat_deadline_ms(timeout_ms);
