@@ -788,3 +788,35 @@ TEST(checks, failure_messages_name_the_other_functions)
     ASSERT_FAILS_NAMING(aclrtSetCurrentContext(BAD), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSetCurrentContext");
     t_teardown();
 }
+
+/* The state callback table's two bounds, each hit exactly: a name of 127
+ * bytes fits (128 with its NUL), one of 128 does not; the 64th callback
+ * registers, the 65th is refused; unregistering one frees its place. */
+TEST(checks, state_callback_table_bounds)
+{
+    char name[160];
+    ASSERT_OK(aclInit(NULL));
+    memset(name, 'n', sizeof(name));
+    name[127] = '\0';
+    ASSERT_OK(aclrtRegStreamStateCallback(name, state_cb, NULL));
+    ASSERT_OK(aclrtRegStreamStateCallback(name, NULL, NULL));
+    name[127] = 'n';
+    name[128] = '\0';
+    ASSERT_FAILS_NAMING(aclrtRegStreamStateCallback(name, state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                        "aclrtRegStreamStateCallback");
+    for (int i = 0; i < 64; i++) {
+        snprintf(name, sizeof(name), "bounds_%d", i);
+        ASSERT_OK(aclrtRegStreamStateCallback(name, state_cb, NULL));
+    }
+    ASSERT_FAILS_NAMING(aclrtRegStreamStateCallback("bounds_64", state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                        "aclrtRegStreamStateCallback");
+    ASSERT_OK(aclrtRegStreamStateCallback("bounds_0", NULL, NULL));
+    ASSERT_OK(aclrtRegStreamStateCallback("bounds_64", state_cb, NULL));
+    ASSERT_FAILS_NAMING(aclrtRegStreamStateCallback("bounds_65", state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                        "aclrtRegStreamStateCallback");
+    for (int i = 1; i <= 64; i++) {
+        snprintf(name, sizeof(name), "bounds_%d", i);
+        ASSERT_OK(aclrtRegStreamStateCallback(name, NULL, NULL));
+    }
+    ASSERT_OK(aclFinalize());
+}

@@ -1201,3 +1201,35 @@ TEST(event, later_record_does_not_end_a_host_sync)
     ooo_teardown(s, c.e);
     ASSERT_EQ(atomic_load(&aborting), 2);
 }
+
+/* An EXTERNAL event is set by a record until a reset runs: the second wait,
+ * issued after the reset, holds its stream until the event is recorded
+ * again (the first wait passed on the first record). */
+TEST(event, external_event_reset_holds_the_next_wait)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEvent ev = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclrtRecordEvent(ev, s1));
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, ev));
+    t_launch_log(1, s2);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtResetEvent(ev, s1));
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, ev));
+    t_launch_log(2, s2);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s2, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtRecordEvent(ev, s1));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(atomic_load(&t_log_n), 2);
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}

@@ -988,3 +988,55 @@ TEST(model, lane_start_failure_fails_the_whole_run)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* Each switch condition at its boundary: operands equal, left one below
+ * and one above right, run after run of one model (a true switch jumps to
+ * s2, x += 1; a false one goes on, x += 100). */
+TEST(model, switch_conditions_at_equal_operands)
+{
+    static const struct {
+        aclrtCondition cond;
+        int holds[3]; /* left == right, left < right, left > right */
+    } table[] = {
+        {ACL_RT_EQUAL, {1, 0, 0}},   {ACL_RT_NOT_EQUAL, {0, 1, 1}}, {ACL_RT_GREATER, {0, 0, 1}},
+        {ACL_RT_GREATER_OR_EQUAL, {1, 0, 1}}, {ACL_RT_LESS, {0, 1, 0}}, {ACL_RT_LESS_OR_EQUAL, {1, 1, 0}},
+    };
+    static const int32_t lefts[3] = {5, 4, 6};
+    aclrtStream exec;
+    int32_t *left = NULL, *right = NULL;
+    int64_t *x = NULL;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtMalloc((void **)&left, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&right, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    *right = 5;
+    ASSERT_OK(aclrtCreateStream(&exec));
+    for (size_t c = 0; c < sizeof(table) / sizeof(table[0]); c++) {
+        aclmdlRI m = NULL;
+        aclrtStream s1 = persistent_stream(), s2 = persistent_stream();
+        ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+        ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+        ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+        ASSERT_OK(aclrtSwitchStream(left, table[c].cond, right, ACL_RT_SWITCH_INT32, s2, NULL, s1));
+        t_launch_add(x, 100, s1);
+        t_launch_add(x, 1, s2);
+        ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+        for (int i = 0; i < 3; i++) {
+            x[0] = 0;
+            *left = lefts[i];
+            ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+            ASSERT_OK(aclrtSynchronizeStream(exec));
+            if (x[0] != (table[c].holds[i] ? 1 : 100))
+                test_fail(__FILE__, __LINE__, "condition %d, left %d, right 5: x = %lld", (int)table[c].cond, lefts[i],
+                          (long long)x[0]);
+        }
+        ASSERT_OK(aclmdlRIDestroy(m));
+        ASSERT_OK(aclrtDestroyStream(s1));
+        ASSERT_OK(aclrtDestroyStream(s2));
+    }
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(left));
+    ASSERT_OK(aclrtFree(right));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
