@@ -465,3 +465,23 @@ TEST(init, recent_error_message)
     ASSERT(aclGetRecentErrMsg() == NULL);
     t_teardown();
 }
+
+/* ACLCPU_DEVICE_COUNT at its bound: 16 devices are 16, 17 are clamped to
+ * 16, and the last device (15) opens while 16 does not. */
+TEST(init, device_count_clamped_at_sixteen)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "17", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 16);
+    ASSERT_OK(aclrtSetDevice(15));
+    ASSERT_OK(aclrtResetDeviceForce(15));
+    ASSERT_RC(aclrtSetDevice(16), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_OK(aclFinalize());
+    setenv("ACLCPU_DEVICE_COUNT", "16", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 16);
+    ASSERT_OK(aclFinalize());
+}

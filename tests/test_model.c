@@ -1040,3 +1040,42 @@ TEST(model, switch_conditions_at_equal_operands)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* Two runs dropped before they started, the later one first: run 2 is
+ * noted skipped while run 1 is still owed, and passes once run 1 is
+ * dropped too; the model's next runs wait for neither. */
+TEST(model, runs_dropped_out_of_order_are_both_skipped)
+{
+    static struct one_lane o;
+    static struct t_gate g;
+    aclrtStream gated, exec2, exec3;
+    aclrtEvent e = NULL;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStream(&gated));
+    ASSERT_OK(aclrtCreateStream(&exec2));
+    ASSERT_OK(aclrtCreateStream(&exec3));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, gated);
+    ASSERT_OK(aclrtRecordEvent(e, gated));
+    ASSERT_OK(aclrtStreamWaitEvent(o.exec, e));
+    ASSERT_OK(aclrtStreamWaitEvent(exec2, e));
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec)); /* run 1 */
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec2));  /* run 2 */
+    ASSERT_OK(aclrtStreamAbort(exec2));           /* run 2 dropped first */
+    ASSERT_OK(aclrtStreamAbort(o.exec));          /* then run 1 */
+    for (int i = 0; i < 2; i++) {                 /* runs 3 and 4 */
+        ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec3));
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(exec3, 10000));
+    }
+    ASSERT_EQ(o.x[0], 4);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(gated));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(gated));
+    ASSERT_OK(aclrtDestroyStream(exec2));
+    ASSERT_OK(aclrtDestroyStream(exec3));
+    one_lane_free(&o);
+    t_teardown();
+}
