@@ -1233,3 +1233,41 @@ TEST(event, external_event_reset_holds_the_next_wait)
     ASSERT_OK(aclrtDestroyStream(s2));
     t_teardown();
 }
+
+static struct t_gate wake_gate;
+
+static void *open_wake_gate_later(void *arg)
+{
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    (void)arg;
+    /* Not needed for the result: it only makes it likely that the host
+     * thread is asleep in its sync when the record runs, the case the
+     * record must wake it from. */
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+    atomic_store(&wake_gate.open, 1);
+    return NULL;
+}
+
+/* A record wakes a host thread asleep in a timed event sync at once, not
+ * at its deadline (10 s here). */
+TEST(event, record_wakes_a_host_sync_before_its_deadline)
+{
+    aclrtStream s = NULL;
+    aclrtEvent ev = NULL;
+    pthread_t th;
+    uint64_t t0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&ev));
+    t_launch_gate(&wake_gate, s);
+    ASSERT_OK(aclrtRecordEvent(ev, s));
+    ASSERT_EQ(pthread_create(&th, NULL, open_wake_gate_later, NULL), 0);
+    t0 = t_now_ns();
+    ASSERT_OK(aclrtSynchronizeEventWithTimeout(ev, 10000));
+    ASSERT(t_now_ns() - t0 < 5000000000ull);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
