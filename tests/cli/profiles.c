@@ -15,7 +15,9 @@
  * and the join-gap threshold, max(1% of E2E, 0.5 us), at its terms:
  * gap_under_min (a 0.45 us gap, E2E 40.45 us: over 1% of E2E, under
  * 0.5 us), gap_under_share (a 1 us gap, E2E 131 us: over 0.5 us, under
- * 1%), gap_at_min (a gap of exactly 0.5 us, E2E 40.5 us).
+ * 1%), gap_at_min (a gap of exactly 0.5 us, E2E 40.5 us), and fork_wait
+ * (the side stream, after a kernel of its own, idles 9 us waiting for the
+ * main stream's fork record: slack, not a join gap).
  * Exit 0 when every profile was written, 1 otherwise.
  *
  * DESIGN: every kernel declares its cost (aclcpuSetKernelCost) with a
@@ -251,6 +253,17 @@ static void gap_under_min(struct session *s) { join_gap(s, GAP_LEAD, GAP_SIDE_04
 static void gap_under_share(struct session *s) { join_gap(s, GAP_LEAD_LONG, GAP_SIDE_1); }
 static void gap_at_min(struct session *s) { join_gap(s, GAP_LEAD, GAP_SIDE_05); }
 
+static void fork_wait(struct session *s)
+{
+    run_k(GAP_LEAD, 24, VEC, s->main);
+    run_k(SIDE_PRE, 8, VEC, s->side);
+    edge(s, 0, s->main, s->side);
+    run_k(GAP_MAIN, 16, CUBE, s->main);
+    run_k(FFN_UP, 16, VEC, s->side);
+    edge(s, 1, s->side, s->main);
+    run_k(GAP_TAIL, 24, VEC, s->main);
+}
+
 static const struct {
     const char *name;
     void (*run)(struct session *s);
@@ -258,7 +271,7 @@ static const struct {
     {"fake_parallel", fake_parallel}, {"fixed", fixed},           {"oversubscribed", oversubscribed},
     {"limit_exceeded", limit_exceeded}, {"core_split", core_split}, {"single_stream", single_stream},
     {"prefetch", prefetch},           {"near_tie", near_tie},         {"gap_under_min", gap_under_min},
-    {"gap_under_share", gap_under_share}, {"gap_at_min", gap_at_min},
+    {"gap_under_share", gap_under_share}, {"gap_at_min", gap_at_min}, {"fork_wait", fork_wait},
 };
 
 /* ---- sessions --------------------------------------------------------------------------------- */
