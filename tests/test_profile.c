@@ -1274,3 +1274,67 @@ TEST(profile, a_burst_of_launches_that_grows_the_profile_keeps_every_kernel)
     (void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* megabytes: not left in /tmp */
     ASSERT_EQ(rows, (long)BURST_THREADS * BURST_LAUNCHES);
 }
+
+/* A MIX_AIV kernel's units are its vector blocks in pairs, an odd last
+ * block making a unit of its own: 49 blocks are 25 units, one more than
+ * the A2's 24 cube cores, so they run in two waves (48 blocks: one). */
+static double mix_aiv_duration(uint32_t blocks)
+{
+    char dir[64] = "";
+    struct krow r[2];
+    aclrtStream s;
+    aclrtFuncHandle mix = cost_kernel("mix_aiv_op", 20, 0, 0, 1);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(mix, blocks, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+    return r[0].dur;
+}
+
+TEST(profile, odd_mix_aiv_block_is_a_unit_of_its_own)
+{
+    ASSERT_NEAR(mix_aiv_duration(48), 20);
+    ASSERT_NEAR(mix_aiv_duration(49), 40);
+}
+
+/* A prefetch of exactly L2's size (192 MiB on the A2) stays whole in L2:
+ * its reader, after a norm long enough to cover the prefetch, reads
+ * nothing from HBM. */
+TEST(profile, prefetch_of_exactly_l2_size_stays_in_l2)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream mainst, side;
+    aclrtEvent go;
+    void *w;
+    const uint64_t l2 = 192ull << 20;
+    aclrtFuncHandle norm = cost_kernel("long_norm", 400, 0, 0, 0);
+    aclrtFuncHandle mm = cost_kernel("l2_matmul", 5, 0, l2, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&w, l2, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStream(&mainst));
+    ASSERT_OK(aclrtCreateStream(&side));
+    ASSERT_OK(aclrtCreateEvent(&go));
+    cfg = prof_start(dir, sizeof(dir));
+    ASSERT_OK(aclrtRecordEvent(go, mainst));
+    ASSERT_OK(aclrtStreamWaitEvent(side, go));
+    ASSERT_OK(aclrtCmoAsync(w, l2, ACL_RT_CMO_TYPE_PREFETCH, side));
+    launch(norm, 48, ACL_RT_ENGINE_TYPE_AIV, 0, mainst, NULL, 0);
+    launch(mm, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, &w, sizeof(w));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[1].dur, 5);
+    ASSERT_OK(aclrtDestroyEvent(go));
+    ASSERT_OK(aclrtDestroyStream(mainst));
+    ASSERT_OK(aclrtDestroyStream(side));
+    ASSERT_OK(aclrtFree(w));
+    t_teardown();
+}
