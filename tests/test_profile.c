@@ -1338,3 +1338,41 @@ TEST(profile, prefetch_of_exactly_l2_size_stays_in_l2)
     ASSERT_OK(aclrtFree(w));
     t_teardown();
 }
+
+/* A waiting batch-mode kernel holds back a later batch-mode kernel that
+ * would fit: on the A2's 48 vector cores, 30 blocks run for 20 us; a
+ * 30-block batch kernel waits for them, and a 10-block one issued after it
+ * (18 cores are free) waits behind it instead of starting at once. */
+TEST(profile, waiting_batch_kernel_holds_back_a_later_one_that_fits)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2, s3;
+    aclrtFuncHandle busy = cost_kernel("busy_vec", 20, 0, 0, 0), big = cost_kernel("big_batch", 5, 0, 0, 0),
+                    small = cost_kernel("small_batch", 5, 0, 0, 0);
+    aclprofConfig *cfg;
+    double small_start = -1, big_start = -1;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateStream(&s3));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(busy, 30, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    launch(big, 30, ACL_RT_ENGINE_TYPE_AIV, 1, s2, NULL, 0);
+    launch(small, 10, ACL_RT_ENGINE_TYPE_AIV, 1, s3, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 3);
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(r[i].name, "small_batch") == 0)
+            small_start = r[i].start;
+        if (strcmp(r[i].name, "big_batch") == 0)
+            big_start = r[i].start;
+    }
+    ASSERT_NEAR(big_start, 20);
+    ASSERT_NEAR(small_start, 20);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(s3));
+    t_teardown();
+}
