@@ -1278,7 +1278,7 @@ TEST(profile, a_burst_of_launches_that_grows_the_profile_keeps_every_kernel)
 /* A MIX_AIV kernel's units are its vector blocks in pairs, an odd last
  * block making a unit of its own: 49 blocks are 25 units, one more than
  * the A2's 24 cube cores, so they run in two waves (48 blocks: one). */
-static double mix_aiv_duration(uint32_t blocks)
+static double mix_aiv_duration(uint32_t blocks, unsigned mix_blocks)
 {
     char dir[64] = "";
     struct krow r[2];
@@ -1292,6 +1292,7 @@ static double mix_aiv_duration(uint32_t blocks)
     ASSERT_OK(aclrtSynchronizeDevice());
     prof_stop(cfg);
     ASSERT_EQ(read_kernels(dir, false, r, 2), 1);
+    ASSERT_EQ(r[0].mix, mix_blocks);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
     return r[0].dur;
@@ -1299,8 +1300,8 @@ static double mix_aiv_duration(uint32_t blocks)
 
 TEST(profile, odd_mix_aiv_block_is_a_unit_of_its_own)
 {
-    ASSERT_NEAR(mix_aiv_duration(48), 20);
-    ASSERT_NEAR(mix_aiv_duration(49), 40);
+    ASSERT_NEAR(mix_aiv_duration(48, 24), 20);
+    ASSERT_NEAR(mix_aiv_duration(49, 25), 40); /* Mix Block Num too: 25 cube blocks, not 24 */
 }
 
 /* A prefetch of exactly L2's size (192 MiB on the A2) stays whole in L2:
@@ -1374,5 +1375,39 @@ TEST(profile, waiting_batch_kernel_holds_back_a_later_one_that_fits)
     ASSERT_OK(aclrtDestroyStream(s1));
     ASSERT_OK(aclrtDestroyStream(s2));
     ASSERT_OK(aclrtDestroyStream(s3));
+    t_teardown();
+}
+
+/* summary.json's per-stream span and its top kernels: a stream running
+ * short (10 us), long (30 us), short again spans [0, 50] (its first start
+ * is its earliest, not its latest), and the long op, 30 us in all, comes
+ * before the short one's 20. */
+TEST(profile, summary_stream_span_and_top_kernels_longest_first)
+{
+    char dir[64] = "";
+    aclrtStream s;
+    aclrtFuncHandle shortk = cost_kernel("short_op", 10, 0, 0, 0), longk = cost_kernel("long_op", 30, 0, 0, 0);
+    aclprofConfig *cfg;
+    char *sum;
+    const char *top, *streams;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(shortk, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(longk, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(shortk, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    streams = strstr(sum, "\"streams\"");
+    ASSERT_NEAR(json_num(streams, "first_start_us"), 0);
+    ASSERT_NEAR(json_num(streams, "last_end_us"), 50);
+    top = strstr(sum, "\"top_kernels\"");
+    ASSERT(top != NULL && strstr(top, "long_op") != NULL && strstr(top, "short_op") != NULL);
+    ASSERT(strstr(top, "long_op") < strstr(top, "short_op"));
+    ASSERT_NEAR(json_num(top, "total_us"), 30);
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
