@@ -1271,3 +1271,17 @@ TEST(event, record_wakes_a_host_sync_before_its_deadline)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* aclrtCreateNotify takes exactly its two flags: DEFAULT (0) and
+ * DEVICE_USE_ONLY (1); 2 is refused. */
+TEST(event, notify_flags_both_accepted)
+{
+    aclrtNotify n0 = NULL, n1 = NULL, n2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n0, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtCreateNotify(&n1, ACL_NOTIFY_DEVICE_USE_ONLY));
+    ASSERT_RC(aclrtCreateNotify(&n2, 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyNotify(n0));
+    ASSERT_OK(aclrtDestroyNotify(n1));
+    t_teardown();
+}
