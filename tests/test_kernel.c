@@ -992,3 +992,20 @@ TEST(kernel, host_args_placeholder_bounds_hit_exactly)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* An argument handle holds 64 parameters: the 64th appends, the 65th (a
+ * value or a placeholder) is refused. */
+TEST(kernel, args_handle_holds_exactly_64_parameters)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle p = NULL;
+    int32_t v = 7;
+    t_setup();
+    ASSERT_OK(aclrtKernelArgsInit(t_kernel("kernel_ph_noop", k_ph_noop), &ah));
+    for (int i = 0; i < 64; i++)
+        ASSERT_OK(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p));
+    ASSERT_RC(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtKernelArgsAppendPlaceHolder(ah, &p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    t_teardown();
+}
