@@ -485,3 +485,15 @@ TEST(init, device_count_clamped_at_sixteen)
     ASSERT_EQ(n, 16);
     ASSERT_OK(aclFinalize());
 }
+
+/* A size read from the environment: K is 1024 bytes (2048K = 2 MiB of
+ * device memory), as M is 1024 K and G 1024 M. */
+TEST(init, device_memory_size_in_k)
+{
+    size_t free_b = 0, total = 0;
+    setenv("ACLCPU_DEVICE_MEMORY", "2048K", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &total));
+    ASSERT_EQ(total, 2u << 20);
+    t_teardown();
+}
