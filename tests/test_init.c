@@ -497,3 +497,15 @@ TEST(init, device_memory_size_in_k)
     ASSERT_EQ(total, 2u << 20);
     t_teardown();
 }
+
+/* A number with trailing text is not taken: ACLCPU_DEVICE_COUNT=3x leaves
+ * the default, one device. */
+TEST(init, config_value_with_trailing_text_ignored)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "3x", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 1);
+    ASSERT_OK(aclFinalize());
+}
