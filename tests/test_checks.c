@@ -820,3 +820,14 @@ TEST(checks, state_callback_table_bounds)
     }
     ASSERT_OK(aclFinalize());
 }
+
+/* Each code names itself, not its neighbour in the table (107000..107002
+ * are consecutive codes). */
+TEST(checks, error_names_are_their_own_codes)
+{
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_ERROR_RT_PARAM_INVALID), "ACL_ERROR_RT_PARAM_INVALID") == 0);
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_ERROR_RT_INVALID_DEVICEID), "ACL_ERROR_RT_INVALID_DEVICEID") == 0);
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_ERROR_RT_CONTEXT_NULL), "ACL_ERROR_RT_CONTEXT_NULL") == 0);
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_ERROR_INVALID_PARAM), "ACL_ERROR_INVALID_PARAM") == 0);
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_SUCCESS), "ACL_SUCCESS") == 0);
+}
