@@ -129,3 +129,11 @@ install: build
 
 clean:
 	rm -rf build build-asan build-tsan build-valgrind build-gcc-release build-gcc-debug build-clang-release
+
+# The mutation run (tests/mutate/run.sh, docs/testing.md): each mutation of
+# tests/mutate/mutations.txt built and tested in build-mutate/; prints the
+# kill rate per folder and the survivors. Slow (minutes per dozen
+# mutations): not part of `make test` or CI. MUTATE_FILTER picks lines.
+.PHONY: mutate
+mutate:
+	nice -n 19 sh tests/mutate/run.sh "$(MUTATE_FILTER)"

@@ -7,7 +7,8 @@
  *   aclcpu-tests --list          list suites and tests
  *
  * ACLCPU_TEST_TIMEOUT (seconds, default 30) bounds each test; scale it up
- * under valgrind. The last line is "N passed, N failed, N skipped".
+ * under valgrind. ACLCPU_TEST_STOP_ON_FAILURE=1 stops at the first failure
+ * (the mutation run: one failure kills the mutant). The last line is "N passed, N failed, N skipped".
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -119,6 +120,8 @@ int main(int argc, char **argv)
     const char *env = getenv("ACLCPU_TEST_TIMEOUT");
     int timeout_s = env != NULL && atoi(env) > 0 ? atoi(env) : 30;
     int counts[3] = {0, 0, 0}, matched = 0;
+    const char *stop_env = getenv("ACLCPU_TEST_STOP_ON_FAILURE");
+    int stop_on_failure = stop_env != NULL && strcmp(stop_env, "1") == 0;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (suite != NULL && strcmp(suite, "--list") == 0) {
@@ -133,6 +136,8 @@ int main(int argc, char **argv)
             continue;
         matched++;
         counts[run_one(&tests[i], timeout_s)]++;
+        if (stop_on_failure && counts[1] > 0)
+            break;
     }
     if (matched == 0) {
         fprintf(stderr, "no test matches %s %s\n", suite ? suite : "", name ? name : "");

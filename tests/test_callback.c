@@ -606,3 +606,30 @@ TEST(callback, abort_waits_for_a_callback_being_run)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* A subscription belongs to the stream it was made for: destroyed without
+ * an unsubscribe, and its slot reused (64 newer destroys: the quarantine),
+ * the new stream in that slot is not subscribed: a callback is refused and
+ * a subscribe is a first one, not a repeat. */
+TEST(callback, subscription_ends_with_its_stream_even_in_a_reused_slot)
+{
+    static _Atomic int n;
+    aclrtStream old = NULL, fresh = NULL, spare[65];
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&old));
+    ASSERT_OK(aclrtSubscribeReport(me, old));
+    for (int i = 0; i < 65; i++)
+        ASSERT_OK(aclrtCreateStream(&spare[i]));
+    ASSERT_OK(aclrtDestroyStream(old));
+    for (int i = 0; i < 65; i++)
+        ASSERT_OK(aclrtDestroyStream(spare[i]));
+    ASSERT_OK(aclrtCreateStream(&fresh));
+    ASSERT_EQ((uint32_t)(uintptr_t)fresh, (uint32_t)(uintptr_t)old); /* the reuse happened */
+    ASSERT_RC(aclrtLaunchCallback(cb_count, (void *)&n, ACL_CALLBACK_NO_BLOCK, fresh), ACL_ERROR_RT_STREAM_NO_CB_REG);
+    ASSERT_OK(aclrtSubscribeReport(me, fresh));
+    ASSERT_OK(aclrtUnSubscribeReport(me, fresh));
+    ASSERT_OK(aclrtDestroyStream(fresh));
+    ASSERT_EQ(atomic_load(&n), 0);
+    t_teardown();
+}

@@ -746,3 +746,17 @@ TEST(capture, destroying_an_updating_stream_frees_the_update)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* The second product without capture: the Atlas 200I/500 A2 (Ascend310B1)
+ * refuses it as the training products do. */
+TEST(capture, not_on_200i_500_a2)
+{
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend310B1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "Ascend310B1");
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -788,3 +788,91 @@ TEST(checks, failure_messages_name_the_other_functions)
     ASSERT_FAILS_NAMING(aclrtSetCurrentContext(BAD), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSetCurrentContext");
     t_teardown();
 }
+
+/* The state callback table's two bounds, each hit exactly: a name of 127
+ * bytes fits (128 with its NUL), one of 128 does not; the 64th callback
+ * registers, the 65th is refused; unregistering one frees its place. */
+TEST(checks, state_callback_table_bounds)
+{
+    char name[160];
+    ASSERT_OK(aclInit(NULL));
+    memset(name, 'n', sizeof(name));
+    name[127] = '\0';
+    ASSERT_OK(aclrtRegStreamStateCallback(name, state_cb, NULL));
+    ASSERT_OK(aclrtRegStreamStateCallback(name, NULL, NULL));
+    name[127] = 'n';
+    name[128] = '\0';
+    ASSERT_FAILS_NAMING(aclrtRegStreamStateCallback(name, state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                        "aclrtRegStreamStateCallback");
+    for (int i = 0; i < 64; i++) {
+        snprintf(name, sizeof(name), "bounds_%d", i);
+        ASSERT_OK(aclrtRegStreamStateCallback(name, state_cb, NULL));
+    }
+    ASSERT_FAILS_NAMING(aclrtRegStreamStateCallback("bounds_64", state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                        "aclrtRegStreamStateCallback");
+    ASSERT_OK(aclrtRegStreamStateCallback("bounds_0", NULL, NULL));
+    ASSERT_OK(aclrtRegStreamStateCallback("bounds_64", state_cb, NULL));
+    ASSERT_FAILS_NAMING(aclrtRegStreamStateCallback("bounds_65", state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                        "aclrtRegStreamStateCallback");
+    for (int i = 1; i <= 64; i++) {
+        snprintf(name, sizeof(name), "bounds_%d", i);
+        ASSERT_OK(aclrtRegStreamStateCallback(name, NULL, NULL));
+    }
+    ASSERT_OK(aclFinalize());
+}
+
+/* Each code names itself, not its neighbour in the table (107000..107002
+ * are consecutive codes). */
+TEST(checks, error_names_are_their_own_codes)
+{
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_ERROR_RT_PARAM_INVALID), "ACL_ERROR_RT_PARAM_INVALID") == 0);
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_ERROR_RT_INVALID_DEVICEID), "ACL_ERROR_RT_INVALID_DEVICEID") == 0);
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_ERROR_RT_CONTEXT_NULL), "ACL_ERROR_RT_CONTEXT_NULL") == 0);
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_ERROR_INVALID_PARAM), "ACL_ERROR_INVALID_PARAM") == 0);
+    ASSERT(strcmp(aclcpuGetErrorName(ACL_SUCCESS), "ACL_SUCCESS") == 0);
+}
+
+/* aclGetRecentErrMsg's buffer (4096 bytes with the NUL) at its bound:
+ * messages whose joined length would be exactly 4096 drop the oldest bytes,
+ * so the text handed out stays under 4096 and starts with the newest. The
+ * messages are duplicate registrations of names of 1..64 bytes, each one
+ * byte longer than the last. */
+TEST(checks, recent_messages_fill_their_buffer_exactly)
+{
+    char name[80];
+    const char *msg;
+    size_t base, m, total, extra;
+    ASSERT_OK(aclInit(NULL));
+    for (int k = 1; k <= 64; k++) {
+        memset(name, 'x', (size_t)k);
+        name[k] = '\0';
+        ASSERT_OK(aclrtRegStreamStateCallback(name, state_cb, NULL));
+    }
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtRegStreamStateCallback("x", state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    base = strlen(aclGetRecentErrMsg()); /* a name of 1 byte; k bytes add k - 1 */
+    /* m messages of base + e_i bytes, joined by m - 1 newlines, make 4096. */
+    for (m = 1; m * (base + 1) - 1 + m * 63 < 4096; m++)
+        ;
+    ASSERT(m * (base + 1) - 1 <= 4096);
+    extra = 4096 - (m * (base + 1) - 1);
+    total = 0;
+    for (size_t i = 0; i < m; i++) {
+        size_t e = extra > 63 ? 63 : extra;
+        extra -= e;
+        memset(name, 'x', e + 1);
+        name[e + 1] = '\0';
+        ASSERT_RC(aclrtRegStreamStateCallback(name, state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+        total += (i ? 1 : 0) + base + e;
+    }
+    ASSERT_EQ(total, 4096);
+    msg = aclGetRecentErrMsg();
+    ASSERT(msg != NULL && strlen(msg) < 4096);
+    ASSERT(strncmp(msg, "[ACL_ERROR_RT_PARAM_INVALID", 27) == 0);
+    for (int k = 1; k <= 64; k++) {
+        memset(name, 'x', (size_t)k);
+        name[k] = '\0';
+        ASSERT_OK(aclrtRegStreamStateCallback(name, NULL, NULL));
+    }
+    ASSERT_OK(aclFinalize());
+}

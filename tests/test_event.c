@@ -1267,3 +1267,87 @@ TEST(event, later_record_does_not_end_a_host_sync)
     ooo_teardown(s, c.e);
     ASSERT_EQ(atomic_load(&aborting), 2);
 }
+
+/* An EXTERNAL event is set by a record until a reset runs: the second wait,
+ * issued after the reset, holds its stream until the event is recorded
+ * again (the first wait passed on the first record). */
+TEST(event, external_event_reset_holds_the_next_wait)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEvent ev = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclrtRecordEvent(ev, s1));
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, ev));
+    t_launch_log(1, s2);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtResetEvent(ev, s1));
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, ev));
+    t_launch_log(2, s2);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s2, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtRecordEvent(ev, s1));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(atomic_load(&t_log_n), 2);
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+static struct t_gate wake_gate;
+
+static void *open_wake_gate_later(void *arg)
+{
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    (void)arg;
+    /* Not needed for the result: it only makes it likely that the host
+     * thread is asleep in its sync when the record runs, the case the
+     * record must wake it from. */
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+    atomic_store(&wake_gate.open, 1);
+    return NULL;
+}
+
+/* A record wakes a host thread asleep in a timed event sync at once, not
+ * at its deadline (10 s here). */
+TEST(event, record_wakes_a_host_sync_before_its_deadline)
+{
+    aclrtStream s = NULL;
+    aclrtEvent ev = NULL;
+    pthread_t th;
+    uint64_t t0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&ev));
+    t_launch_gate(&wake_gate, s);
+    ASSERT_OK(aclrtRecordEvent(ev, s));
+    ASSERT_EQ(pthread_create(&th, NULL, open_wake_gate_later, NULL), 0);
+    t0 = t_now_ns();
+    ASSERT_OK(aclrtSynchronizeEventWithTimeout(ev, 10000));
+    ASSERT(t_now_ns() - t0 < 5000000000ull);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* aclrtCreateNotify takes exactly its two flags: DEFAULT (0) and
+ * DEVICE_USE_ONLY (1); 2 is refused. */
+TEST(event, notify_flags_both_accepted)
+{
+    aclrtNotify n0 = NULL, n1 = NULL, n2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n0, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtCreateNotify(&n1, ACL_NOTIFY_DEVICE_USE_ONLY));
+    ASSERT_RC(aclrtCreateNotify(&n2, 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyNotify(n0));
+    ASSERT_OK(aclrtDestroyNotify(n1));
+    t_teardown();
+}

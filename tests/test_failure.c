@@ -314,3 +314,22 @@ TEST(failure, abort_racing_with_launches_from_other_threads)
     ASSERT_OK(aclrtDestroyStream(r.s));
     t_teardown();
 }
+
+/* CONTINUE: of two failures before a sync, the sync reports the first
+ * (a trap, 507035), not the later overflow (207010); the next sync, with
+ * no new failure, succeeds. */
+TEST(failure, sync_reports_the_first_of_two_failures)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetStreamOverflowSwitch(s, 1));
+    launch("fail_trap", k_trap, 1, s);
+    launch("fail_overflow", k_overflow, 1, s);
+    launch("fail_count", k_count, 1, s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -465,3 +465,47 @@ TEST(init, recent_error_message)
     ASSERT(aclGetRecentErrMsg() == NULL);
     t_teardown();
 }
+
+/* ACLCPU_DEVICE_COUNT at its bound: 16 devices are 16, 17 are clamped to
+ * 16, and the last device (15) opens while 16 does not. */
+TEST(init, device_count_clamped_at_sixteen)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "17", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 16);
+    ASSERT_OK(aclrtSetDevice(15));
+    ASSERT_OK(aclrtResetDeviceForce(15));
+    ASSERT_RC(aclrtSetDevice(16), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_OK(aclFinalize());
+    setenv("ACLCPU_DEVICE_COUNT", "16", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 16);
+    ASSERT_OK(aclFinalize());
+}
+
+/* A size read from the environment: K is 1024 bytes (2048K = 2 MiB of
+ * device memory), as M is 1024 K and G 1024 M. */
+TEST(init, device_memory_size_in_k)
+{
+    size_t free_b = 0, total = 0;
+    setenv("ACLCPU_DEVICE_MEMORY", "2048K", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &total));
+    ASSERT_EQ(total, 2u << 20);
+    t_teardown();
+}
+
+/* A number with trailing text is not taken: ACLCPU_DEVICE_COUNT=3x leaves
+ * the default, one device. */
+TEST(init, config_value_with_trailing_text_ignored)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "3x", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 1);
+    ASSERT_OK(aclFinalize());
+}

@@ -1023,3 +1023,43 @@ TEST(kernel, simt_args_array_needs_parameter_information)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+static void k_ph_noop(void *args) { (void)args; }
+
+/* A placeholder's pointer slot may end exactly at the end of the argument
+ * bytes (addrOffset = size - 8); one byte further is refused, as is data
+ * starting past the end. */
+TEST(kernel, host_args_placeholder_bounds_hit_exactly)
+{
+    _Alignas(16) unsigned char host[PH_SIZE];
+    aclrtPlaceHolderInfo last = {PH_SIZE - 8, 0}, over = {PH_SIZE - 7, 0}, data_past = {0, PH_SIZE + 1};
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("kernel_ph_noop", k_ph_noop);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    memset(host, 0, sizeof(host));
+    ASSERT_OK(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &last, 1));
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &over, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &data_past, 1),
+              ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* An argument handle holds 64 parameters: the 64th appends, the 65th (a
+ * value or a placeholder) is refused. */
+TEST(kernel, args_handle_holds_exactly_64_parameters)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle p = NULL;
+    int32_t v = 7;
+    t_setup();
+    ASSERT_OK(aclrtKernelArgsInit(t_kernel("kernel_ph_noop", k_ph_noop), &ah));
+    for (int i = 0; i < 64; i++)
+        ASSERT_OK(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p));
+    ASSERT_RC(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtKernelArgsAppendPlaceHolder(ah, &p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    t_teardown();
+}

@@ -988,3 +988,94 @@ TEST(model, lane_start_failure_fails_the_whole_run)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* Each switch condition at its boundary: operands equal, left one below
+ * and one above right, run after run of one model (a true switch jumps to
+ * s2, x += 1; a false one goes on, x += 100). */
+TEST(model, switch_conditions_at_equal_operands)
+{
+    static const struct {
+        aclrtCondition cond;
+        int holds[3]; /* left == right, left < right, left > right */
+    } table[] = {
+        {ACL_RT_EQUAL, {1, 0, 0}},   {ACL_RT_NOT_EQUAL, {0, 1, 1}}, {ACL_RT_GREATER, {0, 0, 1}},
+        {ACL_RT_GREATER_OR_EQUAL, {1, 0, 1}}, {ACL_RT_LESS, {0, 1, 0}}, {ACL_RT_LESS_OR_EQUAL, {1, 1, 0}},
+    };
+    static const int32_t lefts[3] = {5, 4, 6};
+    aclrtStream exec;
+    int32_t *left = NULL, *right = NULL;
+    int64_t *x = NULL;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtMalloc((void **)&left, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&right, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    *right = 5;
+    ASSERT_OK(aclrtCreateStream(&exec));
+    for (size_t c = 0; c < sizeof(table) / sizeof(table[0]); c++) {
+        aclmdlRI m = NULL;
+        aclrtStream s1 = persistent_stream(), s2 = persistent_stream();
+        ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+        ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+        ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+        ASSERT_OK(aclrtSwitchStream(left, table[c].cond, right, ACL_RT_SWITCH_INT32, s2, NULL, s1));
+        t_launch_add(x, 100, s1);
+        t_launch_add(x, 1, s2);
+        ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+        for (int i = 0; i < 3; i++) {
+            x[0] = 0;
+            *left = lefts[i];
+            ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+            ASSERT_OK(aclrtSynchronizeStream(exec));
+            if (x[0] != (table[c].holds[i] ? 1 : 100))
+                test_fail(__FILE__, __LINE__, "condition %d, left %d, right 5: x = %lld", (int)table[c].cond, lefts[i],
+                          (long long)x[0]);
+        }
+        ASSERT_OK(aclmdlRIDestroy(m));
+        ASSERT_OK(aclrtDestroyStream(s1));
+        ASSERT_OK(aclrtDestroyStream(s2));
+    }
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(left));
+    ASSERT_OK(aclrtFree(right));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* Two runs dropped before they started, the later one first: run 2 is
+ * noted skipped while run 1 is still owed, and passes once run 1 is
+ * dropped too; the model's next runs wait for neither. */
+TEST(model, runs_dropped_out_of_order_are_both_skipped)
+{
+    static struct one_lane o;
+    static struct t_gate g;
+    aclrtStream gated, exec2, exec3;
+    aclrtEvent e = NULL;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStream(&gated));
+    ASSERT_OK(aclrtCreateStream(&exec2));
+    ASSERT_OK(aclrtCreateStream(&exec3));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, gated);
+    ASSERT_OK(aclrtRecordEvent(e, gated));
+    ASSERT_OK(aclrtStreamWaitEvent(o.exec, e));
+    ASSERT_OK(aclrtStreamWaitEvent(exec2, e));
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec)); /* run 1 */
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec2));  /* run 2 */
+    ASSERT_OK(aclrtStreamAbort(exec2));           /* run 2 dropped first */
+    ASSERT_OK(aclrtStreamAbort(o.exec));          /* then run 1 */
+    for (int i = 0; i < 2; i++) {                 /* runs 3 and 4 */
+        ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec3));
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(exec3, 10000));
+    }
+    ASSERT_EQ(o.x[0], 4);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(gated));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(gated));
+    ASSERT_OK(aclrtDestroyStream(exec2));
+    ASSERT_OK(aclrtDestroyStream(exec3));
+    one_lane_free(&o);
+    t_teardown();
+}

@@ -1502,3 +1502,31 @@ TEST(prof_api, init_refused_in_dynamic_profiling_mode)
     ASSERT_OK(aclprofFinalize());
     t_teardown();
 }
+
+/* The subscription table holds 256 models: the 256th subscribes, the 257th
+ * is refused (507899), and an unsubscribe makes room for it. */
+TEST(prof_api, subscription_table_holds_256_models)
+{
+    enum { N = 257 };
+    static struct sub_model m[N];
+    int fds[2];
+    aclprofSubscribeConfig *c;
+    t_setup();
+    ASSERT(pipe(fds) == 0);
+    c = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
+    ASSERT(c != NULL);
+    for (int i = 0; i < N; i++)
+        model_build(&m[i]);
+    for (int i = 0; i < N - 1; i++)
+        ASSERT_OK(aclprofModelSubscribe(m[i].id, c));
+    ASSERT_RC(aclprofModelSubscribe(m[N - 1].id, c), ACL_ERROR_PROFILING_FAILURE);
+    ASSERT_OK(aclprofModelUnSubscribe(m[0].id));
+    ASSERT_OK(aclprofModelSubscribe(m[N - 1].id, c));
+    for (int i = 1; i < N; i++)
+        ASSERT_OK(aclprofModelUnSubscribe(m[i].id));
+    ASSERT_OK(aclprofDestroySubscribeConfig(c));
+    for (int i = 0; i < N; i++)
+        model_free(&m[i]);
+    close(fds[0]);
+    t_teardown();
+}

@@ -1274,3 +1274,162 @@ TEST(profile, a_burst_of_launches_that_grows_the_profile_keeps_every_kernel)
     (void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* megabytes: not left in /tmp */
     ASSERT_EQ(rows, (long)BURST_THREADS * BURST_LAUNCHES);
 }
+
+/* A MIX_AIV kernel's units are its vector blocks in pairs, an odd last
+ * block making a unit of its own: 49 blocks are 25 units, one more than
+ * the A2's 24 cube cores, so they run in two waves (48 blocks: one). */
+static double mix_aiv_duration(uint32_t blocks, unsigned mix_blocks)
+{
+    char dir[64] = "";
+    struct krow r[2];
+    aclrtStream s;
+    aclrtFuncHandle mix = cost_kernel("mix_aiv_op", 20, 0, 0, 1);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(mix, blocks, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 1);
+    ASSERT_EQ(r[0].mix, mix_blocks);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+    return r[0].dur;
+}
+
+TEST(profile, odd_mix_aiv_block_is_a_unit_of_its_own)
+{
+    ASSERT_NEAR(mix_aiv_duration(48, 24), 20);
+    ASSERT_NEAR(mix_aiv_duration(49, 25), 40); /* Mix Block Num too: 25 cube blocks, not 24 */
+}
+
+/* A prefetch of exactly L2's size (192 MiB on the A2) stays whole in L2:
+ * its reader, after a norm long enough to cover the prefetch, reads
+ * nothing from HBM. */
+TEST(profile, prefetch_of_exactly_l2_size_stays_in_l2)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream mainst, side;
+    aclrtEvent go;
+    void *w;
+    const uint64_t l2 = 192ull << 20;
+    aclrtFuncHandle norm = cost_kernel("long_norm", 400, 0, 0, 0);
+    aclrtFuncHandle mm = cost_kernel("l2_matmul", 5, 0, l2, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&w, l2, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStream(&mainst));
+    ASSERT_OK(aclrtCreateStream(&side));
+    ASSERT_OK(aclrtCreateEvent(&go));
+    cfg = prof_start(dir, sizeof(dir));
+    ASSERT_OK(aclrtRecordEvent(go, mainst));
+    ASSERT_OK(aclrtStreamWaitEvent(side, go));
+    ASSERT_OK(aclrtCmoAsync(w, l2, ACL_RT_CMO_TYPE_PREFETCH, side));
+    launch(norm, 48, ACL_RT_ENGINE_TYPE_AIV, 0, mainst, NULL, 0);
+    launch(mm, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, &w, sizeof(w));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[1].dur, 5);
+    ASSERT_OK(aclrtDestroyEvent(go));
+    ASSERT_OK(aclrtDestroyStream(mainst));
+    ASSERT_OK(aclrtDestroyStream(side));
+    ASSERT_OK(aclrtFree(w));
+    t_teardown();
+}
+
+/* A waiting batch-mode kernel holds back a later batch-mode kernel that
+ * would fit: on the A2's 48 vector cores, 30 blocks run for 20 us; a
+ * 30-block batch kernel waits for them, and a 10-block one issued after it
+ * (18 cores are free) waits behind it instead of starting at once. */
+TEST(profile, waiting_batch_kernel_holds_back_a_later_one_that_fits)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2, s3;
+    aclrtFuncHandle busy = cost_kernel("busy_vec", 20, 0, 0, 0), big = cost_kernel("big_batch", 5, 0, 0, 0),
+                    small = cost_kernel("small_batch", 5, 0, 0, 0);
+    aclprofConfig *cfg;
+    double small_start = -1, big_start = -1;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateStream(&s3));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(busy, 30, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    launch(big, 30, ACL_RT_ENGINE_TYPE_AIV, 1, s2, NULL, 0);
+    launch(small, 10, ACL_RT_ENGINE_TYPE_AIV, 1, s3, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 3);
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(r[i].name, "small_batch") == 0)
+            small_start = r[i].start;
+        if (strcmp(r[i].name, "big_batch") == 0)
+            big_start = r[i].start;
+    }
+    ASSERT_NEAR(big_start, 20);
+    ASSERT_NEAR(small_start, 20);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(s3));
+    t_teardown();
+}
+
+/* summary.json's per-stream span and its top kernels: a stream running
+ * short (10 us), long (30 us), short again spans [0, 50] (its first start
+ * is its earliest, not its latest), and the long op, 30 us in all, comes
+ * before the short one's 20. */
+TEST(profile, summary_stream_span_and_top_kernels_longest_first)
+{
+    char dir[64] = "";
+    aclrtStream s;
+    aclrtFuncHandle shortk = cost_kernel("short_op", 10, 0, 0, 0), longk = cost_kernel("long_op", 30, 0, 0, 0);
+    aclprofConfig *cfg;
+    char *sum;
+    const char *top, *streams;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(shortk, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(longk, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(shortk, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    streams = strstr(sum, "\"streams\"");
+    ASSERT_NEAR(json_num(streams, "first_start_us"), 0);
+    ASSERT_NEAR(json_num(streams, "last_end_us"), 50);
+    top = strstr(sum, "\"top_kernels\"");
+    ASSERT(top != NULL && strstr(top, "long_op") != NULL && strstr(top, "short_op") != NULL);
+    ASSERT(strstr(top, "long_op") < strstr(top, "short_op"));
+    ASSERT_NEAR(json_num(top, "total_us"), 30);
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The measured clock starts at the profile's first issue, not its first
+ * start: a lone kernel, handed from the launching thread to a worker,
+ * starts after 0 in kernel_details_measured.csv (its issue is 0). */
+TEST(profile, measured_clock_starts_at_the_first_issue)
+{
+    char dir[64] = "";
+    struct krow r[2];
+    aclrtStream s;
+    aclrtFuncHandle k = cost_kernel("lone_op", 5, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, true, r, 2), 1);
+    ASSERT(r[0].start > 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

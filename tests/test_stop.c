@@ -310,3 +310,26 @@ TEST(stop, sync_during_an_abort_reports_it_one_after_does_not)
     ASSERT_OK(aclrtDestroyStream(c.s));
     t_teardown();
 }
+
+/* Destroying a stopped stream drops its kept tasks at once, a rule of its
+ * own (stream.c: a stopped stream's tasks never run again): it neither
+ * runs them nor waits for them; a teardown wait would give up only after
+ * its grace and then report the drop in aclGetRecentErrMsg. */
+TEST(stop, destroy_drops_the_kept_tasks_without_waiting)
+{
+    aclrtStream s = NULL;
+    const char *msg;
+    t_setup();
+    s = device_only_stream();
+    launch_held(s, 1);
+    t_launch_log(1, s);
+    t_launch_log(2, s);
+    ASSERT(t_wait_flag(&first_started, 1));
+    ASSERT_OK(t_stop_releasing(s, &release));
+    (void)aclGetRecentErrMsg(); /* only what the destroy says counts */
+    ASSERT_OK(aclrtDestroyStream(s));
+    msg = aclGetRecentErrMsg();
+    ASSERT(msg == NULL || strstr(msg, "dropped") == NULL);
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    t_teardown();
+}

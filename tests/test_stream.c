@@ -1004,3 +1004,43 @@ TEST(stream, refused_tasks_leave_no_trace)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+static _Atomic int fair_a_done, fair_b_saw = -1;
+
+static void k_fair_a(void *args)
+{
+    (void)args;
+    atomic_fetch_add(&fair_a_done, 1);
+}
+
+static void k_fair_b(void *args)
+{
+    (void)args;
+    atomic_store(&fair_b_saw, atomic_load(&fair_a_done));
+}
+
+/* A busy stream yields to a ready stream of its own priority at its
+ * 64-task turn: one worker, inside the first of 200 tasks of stream a when
+ * stream b's kernel is issued; b runs long before a's last task. */
+TEST(stream, busy_stream_yields_to_a_ready_one_of_its_own_priority)
+{
+    static struct t_gate g;
+    aclrtStream a = NULL, b = NULL;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&a, 3, 0));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&b, 3, 0));
+    t_launch_gate(&g, a);
+    for (int i = 0; i < 200; i++)
+        ASSERT_OK(aclrtLaunchKernel(t_kernel("fair_a", k_fair_a), 1, NULL, 0, a));
+    ASSERT(t_wait_at_least(&g.started, 1)); /* the worker runs a now */
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("fair_b", k_fair_b), 1, NULL, 0, b));
+    atomic_store(&g.open, 1);
+    /* Spin rather than synchronize: a synchronizing host may run a stream itself. */
+    ASSERT(t_wait_at_least(&fair_a_done, 200));
+    ASSERT(t_wait_at_least(&fair_b_saw, 0));
+    ASSERT(atomic_load(&fair_b_saw) <= 64);
+    ASSERT_OK(aclrtDestroyStream(b));
+    ASSERT_OK(aclrtDestroyStream(a));
+    t_teardown();
+}

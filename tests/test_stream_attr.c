@@ -323,3 +323,22 @@ TEST(stream_attr, abort_argument_rules)
     ASSERT_OK(aclrtDestroyContext(ctx2));
     t_teardown();
 }
+
+/* The attribute types end at LAUNCH_BLOCKING_MODE (6): the next one is
+ * refused by the getter and the setter alike, before the stream is looked at. */
+TEST(stream_attr, attribute_type_past_the_last_refused)
+{
+    aclrtStream s = NULL;
+    aclrtStreamAttrValue v;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    memset(&v, 0, sizeof(v));
+    ASSERT_OK(aclrtGetStreamAttribute(s, ACL_STREAM_LAUNCH_BLOCKING_MODE, &v));
+    ASSERT_RC(aclrtGetStreamAttribute(s, (aclrtStreamAttr)(ACL_STREAM_LAUNCH_BLOCKING_MODE + 1), &v),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "stmAttrType");
+    ASSERT_RC(aclrtSetStreamAttribute(s, (aclrtStreamAttr)(ACL_STREAM_LAUNCH_BLOCKING_MODE + 1), &v),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -11,7 +11,13 @@
  * core_split (c16v32 / c8v16, within the limits), single_stream (stream 2
  * only carries events), prefetch (stream 2 only prefetches a weight),
  * near_tie (two main-stream kernels meet the side window within 0.001 us
- * of each other: summary.json and doctor must name the same dominator).
+ * of each other: summary.json and doctor must name the same dominator),
+ * and the join-gap threshold, max(1% of E2E, 0.5 us), at its terms:
+ * gap_under_min (a 0.45 us gap, E2E 40.45 us: over 1% of E2E, under
+ * 0.5 us), gap_under_share (a 1 us gap, E2E 131 us: over 0.5 us, under
+ * 1%), gap_at_min (a gap of exactly 0.5 us, E2E 40.5 us), and fork_wait
+ * (the side stream, after a kernel of its own, idles 9 us waiting for the
+ * main stream's fork record: slack, not a join gap).
  * Exit 0 when every profile was written, 1 otherwise.
  *
  * DESIGN: every kernel declares its cost (aclcpuSetKernelCost) with a
@@ -60,12 +66,15 @@ static struct kern kerns[] = {
     {"combine", 10, 0, NULL},            {"mla_prolog", 20, 0, NULL},        {"residual_add", 4, 0, NULL},
     {"moe_gmm", 55, 0, NULL},            {"moe_swiglu", 20, 0, NULL},        {"matmul", 5, 20000000, NULL},
     {"ffn_up", 20, 0, NULL},             {"ffn_down", 20.001, 0, NULL},      {"side_pre", 1, 0, NULL},
-    {"side_post", 20.5, 0, NULL},
+    {"side_post", 20.5, 0, NULL},        {"gap_lead", 10, 0, NULL},          {"gap_lead_long", 100, 0, NULL},
+    {"gap_main", 20, 0, NULL},           {"gap_side_045", 20.45, 0, NULL},   {"gap_side_05", 20.5, 0, NULL},
+    {"gap_side_1", 21, 0, NULL},         {"gap_tail", 10, 0, NULL},
 };
 
 enum {
     RMS_NORM, CAST_SILU, ATTENTION, MATMUL_OUT, GATE, DOWN, PREP, NONZERO, DISPATCH, COMBINE, MLA_PROLOG,
-    RESIDUAL_ADD, MOE_GMM, MOE_SWIGLU, MATMUL, FFN_UP, FFN_DOWN, SIDE_PRE, SIDE_POST
+    RESIDUAL_ADD, MOE_GMM, MOE_SWIGLU, MATMUL, FFN_UP, FFN_DOWN, SIDE_PRE, SIDE_POST, GAP_LEAD, GAP_LEAD_LONG,
+    GAP_MAIN, GAP_SIDE_045, GAP_SIDE_05, GAP_SIDE_1, GAP_TAIL
 };
 
 static void k_noop(void *args) { (void)args; }
@@ -228,13 +237,41 @@ static void near_tie(struct session *s)
     run_k(FFN_DOWN, 12, CUBE, s->main);
 }
 
+/* A real pair whose main stream waits at the join for the side kernel's
+ * extra (side - 20) us: lead, fork, main 20 us beside the side kernel, join, tail. */
+static void join_gap(struct session *s, int lead, int side)
+{
+    run_k(lead, 24, VEC, s->main);
+    edge(s, 0, s->main, s->side);
+    run_k(GAP_MAIN, 16, CUBE, s->main);
+    run_k(side, 16, VEC, s->side);
+    edge(s, 1, s->side, s->main);
+    run_k(GAP_TAIL, 24, VEC, s->main);
+}
+
+static void gap_under_min(struct session *s) { join_gap(s, GAP_LEAD, GAP_SIDE_045); }
+static void gap_under_share(struct session *s) { join_gap(s, GAP_LEAD_LONG, GAP_SIDE_1); }
+static void gap_at_min(struct session *s) { join_gap(s, GAP_LEAD, GAP_SIDE_05); }
+
+static void fork_wait(struct session *s)
+{
+    run_k(GAP_LEAD, 24, VEC, s->main);
+    run_k(SIDE_PRE, 8, VEC, s->side);
+    edge(s, 0, s->main, s->side);
+    run_k(GAP_MAIN, 16, CUBE, s->main);
+    run_k(FFN_UP, 16, VEC, s->side);
+    edge(s, 1, s->side, s->main);
+    run_k(GAP_TAIL, 24, VEC, s->main);
+}
+
 static const struct {
     const char *name;
     void (*run)(struct session *s);
 } cases[] = {
     {"fake_parallel", fake_parallel}, {"fixed", fixed},           {"oversubscribed", oversubscribed},
     {"limit_exceeded", limit_exceeded}, {"core_split", core_split}, {"single_stream", single_stream},
-    {"prefetch", prefetch},           {"near_tie", near_tie},
+    {"prefetch", prefetch},           {"near_tie", near_tie},         {"gap_under_min", gap_under_min},
+    {"gap_under_share", gap_under_share}, {"gap_at_min", gap_at_min}, {"fork_wait", fork_wait},
 };
 
 /* ---- sessions --------------------------------------------------------------------------------- */

@@ -375,6 +375,19 @@ if [ -n "$profiles" ]; then
     check 0 "stream 2       0 kernels, 1 copy or prefetch of 2 tasks" "the prefetches and copies of the streams without kernels" \
         "Verdict: no findings in what could be checked." -- doctor "$(rp prefetch)"
     lacks "[3a]"
+    # The join-gap threshold is the larger of 1% of E2E and 0.5 us: a gap between the two terms
+    # is no finding, whichever term is the larger; a gap of exactly the threshold is one.
+    check 0 "stream 1       3 kernels, busy 40.000 us in [0.000, 40.450]" "Verdict: no findings." -- doctor "$(rp gap_under_min)"
+    lacks "EVENT_WAIT gap"
+    check 0 "stream 1       3 kernels, busy 130.000 us in [0.000, 131.000]" "Verdict: no findings." \
+        -- doctor "$(rp gap_under_share)"
+    lacks "EVENT_WAIT gap"
+    check 1 "EVENT_WAIT gap after the join: stream 1 idled 0.500 us waiting for event" "Verdict: 1 finding." \
+        -- doctor "$(rp gap_at_min)"
+    check 1 '"kind": "join_wait_gap"' '"wait_us": 0.500' '"waits": 1' -- doctor --json "$(rp gap_at_min)"
+    # A side stream idling for the main stream's fork record is slack, not a gap after a join.
+    check 0 "stream 2       2 kernels, busy 21.000 us in [0.000, 30.000]" "Verdict: no findings." -- doctor "$(rp fork_wait)"
+    lacks "EVENT_WAIT gap"
 fi
 
 if [ -n "$moe" ]; then
