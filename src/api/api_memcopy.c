@@ -634,7 +634,7 @@ static aclError check_value(const char *fn, void *devAddr, uint32_t flag, bool w
 
 static aclError value_task(const char *fn, void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream, bool wait)
 {
-    struct stream *s;
+    struct stream *s = NULL;
     struct task *t;
     aclError err;
     if (devAddr == NULL)
