@@ -487,7 +487,9 @@ struct stream {
      * being built or captured), and a task-group update being collected. */
     struct lane *rec_lane;
     struct task_update *update;
-    aclError stop_error;         /* STOP mode tripped: the failing task's code */
+    /* STOP mode tripped: the failing task's code. Written under lock;
+     * atomic because a lingering worker reads it unlocked (sched.c). */
+    _Atomic(aclError) stop_error;
     uint32_t overflow_switch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK / aclrtSetStreamOverflowSwitch */
     uint32_t blocking_mode;      /* ACL_STREAM_LAUNCH_BLOCKING_MODE_*, set by attribute */
     uint32_t nonblocking_depth;  /* aclrtNonBlockingLaunchBegin nesting */

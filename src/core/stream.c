@@ -222,7 +222,7 @@ static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
      * them. */
     if (prof_on() && !(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT))
         profhook_issue_locked(s, t);
-    if (s->stop_error != ACL_SUCCESS) {
+    if (load_relaxed(&s->stop_error) != ACL_SUCCESS) {
         drop_after_stop_locked(s, t); /* drops s->lock */
         return;
     }
@@ -243,7 +243,8 @@ static void stream_commit(struct stream *s, struct task *t)
 {
     /* One test for the rare cases, the profiler's switch among them (a
      * relaxed flag load: one predictable branch when no profile runs). */
-    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL || s->stop_error != ACL_SUCCESS ||
+    if (ACLCPU_UNLIKELY(s->rec_lane != NULL || s->update != NULL ||
+                        load_relaxed(&s->stop_error) != ACL_SUCCESS ||
                         (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) || prof_on())) {
         commit_rare(s, t);
         return;
@@ -305,7 +306,7 @@ static ACLCPU_COLD enum refusal rare_refusal_locked(const struct stream *s, enum
         return REFUSE_CONTEXT_FAILED;
     /* Before a sync has reported the failure, tasks are taken and dropped
      * (stream_commit). */
-    if (s->stop_error != ACL_SUCCESS && s->stop_reported)
+    if (load_relaxed(&s->stop_error) != ACL_SUCCESS && s->stop_reported)
         return REFUSE_STOP_FAILED;
     if (s->rec_lane != NULL || s->update != NULL)
         return model_refusal_locked(s, kind);
@@ -323,7 +324,8 @@ static inline enum refusal refusal_locked(const struct stream *s, const void *ha
         return REFUSE_STREAM_DEAD;
     /* One test for the rare cases. Relaxed stopped: set under the lock we
      * hold. */
-    if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped) || s->stop_error != ACL_SUCCESS ||
+    if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped) ||
+                        load_relaxed(&s->stop_error) != ACL_SUCCESS ||
                         s->rec_lane != NULL || s->update != NULL ||
                         load_relaxed(&s->ctx->failure_error) != ACL_SUCCESS))
         return rare_refusal_locked(s, kind);
@@ -410,7 +412,8 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
     if (ACLCPU_UNLIKELY(task_kind_is_event(kind)) && why == REFUSE_NONE)
         why = event_issue_locked(s, t, sub);
     if (ACLCPU_UNLIKELY(why != REFUSE_NONE)) {
-        stop_code = why == REFUSE_CONTEXT_FAILED ? load_relaxed(&s->ctx->failure_error) : s->stop_error;
+        stop_code = why == REFUSE_CONTEXT_FAILED ? load_relaxed(&s->ctx->failure_error)
+                                                 : load_relaxed(&s->stop_error);
         plat_spin_unlock(&s->lock);
         return refused(sub, s, t, why, stop_code);
     }

@@ -103,8 +103,9 @@ static struct task *note_failure(struct stream *s, struct task *t, aclError err)
     if (!acl_is_overflow(err) &&
         load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE) {
         aclError none = ACL_SUCCESS;
-        if (s->stop_error == ACL_SUCCESS)
-            s->stop_error = err;
+        /* Relaxed store: a lingering worker reads it unlocked (sched.c). */
+        if (load_relaxed(&s->stop_error) == ACL_SUCCESS)
+            store_relaxed(&s->stop_error, err);
         /* The whole context stops: the first failure's code wins. */
         (void)cas_relaxed(&s->ctx->failure_error, &none, err);
         chain = squeue_detach_after_locked(s, &t->q);
@@ -207,7 +208,7 @@ void engine_abort_stream(struct stream *s)
     plat_spin_lock(&s->lock);
     store_relaxed(&s->stopped, false);
     s->error = ACL_SUCCESS;
-    s->stop_error = ACL_SUCCESS;
+    store_relaxed(&s->stop_error, ACL_SUCCESS); /* read unlocked by linger */
     s->stop_reported = false;
     s->aborting = false;
     plat_spin_unlock(&s->lock);

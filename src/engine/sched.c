@@ -240,10 +240,11 @@ static bool linger(struct engine *e, struct stream *s)
      * itself (caller-runs), which beats handing it across to us. Nor after
      * a failure tripped STOP mode: nothing is queued on s again (tasks
      * issued until a sync reports it are dropped, and count as done once s
-     * goes idle: drop_after_stop_locked). stop_error is written by the
-     * owner alone (note_failure), so we read our own write. */
+     * goes idle: drop_after_stop_locked). stop_error is written under s->lock by
+     * the owner (note_failure) and by an abort (engine_abort_stream), with
+     * relaxed stores for this unlocked read. */
     if (e->linger_ns == 0 || load_relaxed(&s->sync_waiters) != 0 ||
-        s->stop_error != ACL_SUCCESS)
+        load_relaxed(&s->stop_error) != ACL_SUCCESS)
         return false;
     /* Relaxed: a hint for hosts deciding whether to wake a worker; this
      * worker looks at the ready set (under the lock) before it sleeps. */

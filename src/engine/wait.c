@@ -164,7 +164,7 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
     err = still_alive(s, handle) ? s->error : ACL_SUCCESS;
     if (err != ACL_SUCCESS)
         s->error = ACL_SUCCESS;
-    if (s->stop_error != ACL_SUCCESS)
+    if (load_relaxed(&s->stop_error) != ACL_SUCCESS)
         s->stop_reported = true; /* the host knows now: new tasks are refused */
     /* A sync that overlapped an abort reports it (the reference's sync sees
      * the abort status while the abort runs); one begun after it, not. */
