@@ -112,17 +112,11 @@ enum run_result engine_run_set32(struct executor *x, struct stream *s, struct ta
 
 /* ---- value writes and waits ------------------------------------------------- */
 
-/* The 64-bit word at addr. seq_cst when aligned: the waiter's half of the
- * pairing with engine_value_written (DESIGN). An unaligned word is read
- * bytewise: the poll still sees a write the pairing might miss. */
-static uint64_t value_load(const void *addr)
-{
-    uint64_t v;
-    if (((uintptr_t)addr & 7u) == 0)
-        return load_seq_cst((_Atomic uint64_t *)(uintptr_t)addr);
-    memcpy(&v, addr, sizeof(v));
-    return v;
-}
+/* The 64-bit word at addr: the platform's watched load (seq_cst when
+ * aligned, the waiter's half of the pairing with engine_value_written; an
+ * unaligned word is read bytewise: the poll still sees a write the pairing
+ * might miss). */
+static uint64_t value_load(const void *addr) { return plat_vm_watch_load(addr); }
 
 static bool value_passes(uint64_t v, uint64_t want, uint32_t flag)
 {

@@ -240,6 +240,12 @@ int64_t plat_fd_size(int fd);
 /* Maps size bytes of memory file fd (from offset 0) anywhere, shared and
  * writable; NULL on failure. Undo with plat_vm_release. */
 void *plat_vm_map_shared(int fd, size_t size);
+/* The 64-bit word of device memory at p, read while a task or the host may
+ * be writing it (a value wait's poll, as the device's monitor watches a
+ * word). seq_cst when p is aligned; bytewise otherwise. Under TSan the read
+ * is not recorded: the racing writer is an ordinary copy of the program's
+ * data, and the poll re-reads until it sees the value it waits for. */
+uint64_t plat_vm_watch_load(const void *p);
 /* A random 64-bit number from the kernel (0 if none could be had). */
 uint64_t plat_random64(void);
 int32_t plat_pid(void);
