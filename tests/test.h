@@ -72,6 +72,16 @@ void test_skip(const char *why) __attribute__((noreturn));
 
 #define SKIP(why) test_skip(why)
 
+/* Set in a sanitizer build (gcc and clang spell it differently): their
+ * allocators abort on an impossible size instead of returning NULL. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define T_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define T_SANITIZED 1
+#endif
+#endif
+
 /* Helpers shared by the suites (helpers.c). */
 void t_setup(void);      /* aclInit + aclrtSetDevice(0) */
 void t_teardown(void);   /* aclrtResetDeviceForce(0) + aclFinalize */
