@@ -347,6 +347,34 @@ TEST(hang, destroy_drops_a_wait_on_a_notify_never_recorded)
     t_teardown();
 }
 
+/* A flag event (SYNC or EXTERNAL) reset since its last record: a wait on
+ * it waits for the next record, and none is queued, so a destroy drops it
+ * after its grace, although the stream of its last record still lives
+ * (found by aclcpu-fuzz, seed 20: the destroy waited forever). */
+TEST(hang, destroy_drops_a_wait_on_a_flag_event_reset_since)
+{
+    const char *msg;
+    aclrtStream rec = NULL, w = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&rec));
+    ASSERT_OK(aclrtCreateStream(&w));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclrtRecordEvent(e, rec));
+    ASSERT_OK(aclrtResetEvent(e, rec));
+    ASSERT_OK(aclrtSynchronizeStream(rec));
+    ASSERT_OK(aclrtStreamWaitEvent(w, e));
+    t_launch_log(1, w);
+    ASSERT_OK(aclrtDestroyStream(w));
+    msg = aclGetRecentErrMsg(); /* read once: reading clears it */
+    ASSERT_STR_CONTAINS(msg, "to be set (a flag event, reset since its last record)");
+    ASSERT_STR_CONTAINS(msg, "which no queued task records");
+    ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped, not run */
+    ASSERT_OK(aclrtDestroyStream(rec));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
 struct late_open {
     _Atomic int *open;
     uint64_t after_ns;
@@ -380,6 +408,36 @@ TEST(hang, destroy_waits_for_slow_work)
     ASSERT_OK(aclrtRecordEvent(e, rec));
     ASSERT_OK(aclrtStreamWaitEvent(w, e));
     t_launch_log(1, w);
+    ASSERT(t_wait_flag(&g.started, 1));
+    o.open = &g.open;
+    o.after_ns = 600000000u; /* three times the stuck verdict's grace */
+    ASSERT_EQ(pthread_create(&th, NULL, open_later, &o), 0);
+    ASSERT_OK(aclrtDestroyStream(w));
+    ASSERT_EQ(atomic_load(&t_log_n), 1); /* it ran: destroy waited */
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(aclrtDestroyStream(rec));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+/* The boundary of the flag rule: a record of the flag event still queued
+ * (behind slow work) will set it, so the destroy waits for it. */
+TEST(hang, destroy_waits_for_a_flag_event_record_still_queued)
+{
+    static struct t_gate g;
+    static struct late_open o;
+    aclrtStream rec = NULL, w = NULL;
+    aclrtEvent e = NULL;
+    pthread_t th;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    ASSERT_OK(aclrtCreateStream(&rec));
+    ASSERT_OK(aclrtCreateStream(&w));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclrtStreamWaitEvent(w, e)); /* issued before any record: waits to be set */
+    t_launch_log(1, w);
+    t_launch_gate(&g, rec);
+    ASSERT_OK(aclrtRecordEvent(e, rec));
     ASSERT(t_wait_flag(&g.started, 1));
     o.open = &g.open;
     o.after_ns = 600000000u; /* three times the stuck verdict's grace */

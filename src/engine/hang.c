@@ -111,9 +111,15 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
         h.stuck = c->teardown; /* this process is going: it cannot wait for another one */
         return h;
     }
-    if (ev->notify)
+    if (ev->notify) {
         put(c, "stream %d%s waits on notify %d", load_relaxed(&s->id), which, load_relaxed(&ev->id));
-    else if (t->u.event.gen > done)
+    } else if (t->u.event.gen == GEN_FLAG) {
+        /* A flag event's wait waits for it to be set, by any record: only a
+         * record still queued somewhere (the newest is last_recorder's) can. */
+        put(c, "stream %d%s waits on event %d to be set (a flag event, %s)", load_relaxed(&s->id), which,
+            load_relaxed(&ev->id), done == 0 ? "never recorded" : "reset since its last record");
+        h.next = ev->pending_head != NULL ? ev->last_recorder : NULL;
+    } else if (t->u.event.gen > done)
         put(c, "stream %d%s waits on event %d (record #%llu; #%llu is the newest done)", load_relaxed(&s->id), which,
             load_relaxed(&ev->id), (unsigned long long)t->u.event.gen, (unsigned long long)done);
     else /* records complete out of order across streams: a later one ran, this one not yet */
