@@ -748,7 +748,9 @@ CALL(LaunchKernelArgsArray)
     if (fz_chance(f, 50)) {
         fz_check(f, aclrtLaunchKernelWithArgsArray(fn, nb, s, NULL, args));
     } else {
-        dim3 g = {nb, 1, 1}, b = {(uint32_t)FZ_INT(f, 1, 2, 32, 0, 2048), 1, 1};
+        /* A grid has no block limit but its product's (a 4G-block grid is
+         * legal, and runs for many minutes): its edge is that overflow. */
+        dim3 g = {nb, nb > 65536 ? UINT32_MAX : 1, 1}, b = {(uint32_t)FZ_INT(f, 1, 2, 32, 0, 2048), 1, 1};
         size_t ub = (size_t)FZ_INT(f, 0, 64, 1 << 20);
         if (fz_chance(f, 50))
             fz_check(f, aclrtLaunchSIMTKernelWithArgsArray(fn, g, b, ub, s, NULL, args));
