@@ -281,6 +281,77 @@ TEST(vmm, kernels_and_stream_tasks_use_mapped_memory)
     t_teardown();
 }
 
+/* A store through a pointer a kernel was given (args: the pointer). */
+static void store_one(void *args)
+{
+    volatile int64_t *p;
+    memcpy(&p, args, sizeof(p));
+    p[aclcpuGetBlockIdx()] = 1;
+}
+
+static aclError run_store(void *at, uint32_t blocks)
+{
+    aclrtStream s = NULL;
+    aclError rc;
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("vmm_store_one", store_one), blocks, &at, sizeof(at), s));
+    rc = aclrtSynchronizeStream(s);
+    ASSERT_OK(aclrtDestroyStream(s));
+    return rc;
+}
+
+/* A kernel's store into a range mapped READ, or into reserved space with
+ * nothing mapped, fails that kernel with the vector core's exception as the
+ * device reports a bad access; the process and the library go on (the
+ * same kernel into READWRITE memory then succeeds, and a second bad store
+ * is caught again). */
+TEST(vmm, kernel_store_into_read_only_or_unmapped_range_fails_the_kernel)
+{
+    aclrtDrvMemHandle h;
+    int64_t *v;
+    char *bare;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    set_access(v, 2 * MIB, ACL_RT_MEM_ACCESS_FLAGS_READ);
+    ASSERT_RC(run_store(v, 1), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_RC(run_store(v, 4), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION); /* again, with several blocks */
+    set_access(v, 2 * MIB, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+    ASSERT_OK(run_store(v, 4));
+    ASSERT_EQ(v[3], 1);
+    bare = reserve(2 * MIB);
+    ASSERT_RC(run_store(bare + 2 * MIB - 8, 1), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION); /* its last word */
+    ASSERT_OK(aclrtReleaseMemAddress(bare));
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
+/* The boundary: only a kernel's faults are taken. The host's own store
+ * into reserved space is the program's crash, as before (in a child). */
+TEST(vmm, host_store_into_unmapped_range_still_faults)
+{
+    pid_t pid = fork();
+    int status = 0;
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        void *bare = NULL;
+        if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+            aclrtReserveMemAddress(&bare, 2 * MIB, 0, NULL, 0) != ACL_SUCCESS)
+            _exit(3);
+        *(volatile char *)bare = 1;
+        _exit(0); /* not reached: the store faults */
+    }
+    ASSERT(waitpid(pid, &status, 0) == pid);
+#if T_SANITIZED
+    ASSERT(!(WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3))); /* the sanitizer reports it */
+#else
+    ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+#endif
+}
+
 TEST(vmm, map_argument_checks)
 {
     aclrtDrvMemHandle h;

@@ -170,6 +170,9 @@ struct block_ctx {
     bool overflow;
 };
 extern _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
+/* The platform's fault hook (plat_vm_fault_hook): longjmps out of the
+ * running kernel block, which then fails; returns if none runs here. */
+void engine_kernel_fault(void *addr);
 
 /* ---- model runs (replay.c) ----------------------------------------------- */
 

@@ -9,8 +9,10 @@
  * idle workers can claim blocks; the owner claims blocks too, then unlists
  * the kernel and joins the helpers still inside (each is finishing one
  * block), so the kernel record can live on the owner's stack. A block that
- * calls aclcpuTrap() longjmps back here; the kernel fails with the engine's
- * exception code and its unclaimed blocks are skipped. A batch-mode kernel
+ * calls aclcpuTrap() longjmps back here, and so does one that faults in
+ * device address space (engine_kernel_fault, the platform's fault hook);
+ * the kernel fails with the engine's exception code and its unclaimed
+ * blocks are skipped. A batch-mode kernel
  * (schedule mode 1) first gathers one thread per block, one such kernel at
  * a time per engine, and starts all its blocks together.
  *
@@ -41,6 +43,29 @@ static aclError trap_code(const struct task *t)
                                                         : ACL_ERROR_RT_VECTOR_CORE_EXCEPTION;
 }
 
+/* The address a block's caught fault touched (engine_kernel_fault). */
+static _Thread_local void *tls_fault_addr;
+
+void engine_kernel_fault(void *addr)
+{
+    struct block_ctx *bc = tls_block;
+    if (bc == NULL || bc->trap_jmp == NULL)
+        return; /* not a kernel's fault: the process's handlers decide */
+    tls_fault_addr = addr;
+    longjmp(*(jmp_buf *)bc->trap_jmp, 1);
+}
+
+/* A block touched device address space it may not (unmapped, or mapped
+ * without that access): the device reports the kernel's exception; we say
+ * where, once per block (no lock is held here). */
+static void report_fault(const struct task *t, uint32_t idx, void *addr)
+{
+    const char *name = t->u.kernel.kf != NULL ? t->u.kernel.kf->name : NULL;
+    LOGE("kernel '%s' block %u touched device address %p, which is not mapped or not mapped for that access; "
+         "the kernel fails with %d",
+         name != NULL ? name : "?", idx, addr, (int)trap_code(t));
+}
+
 static void run_block(struct kernel_run *k, uint32_t idx)
 {
     struct task *t = k->task;
@@ -57,6 +82,10 @@ static void run_block(struct kernel_run *k, uint32_t idx)
     } else {
         int none = ACL_SUCCESS;
         cas_relaxed(&k->error, &none, trap_code(t));
+        if (ACLCPU_UNLIKELY(tls_fault_addr != NULL)) {
+            report_fault(t, idx, tls_fault_addr);
+            tls_fault_addr = NULL;
+        }
     }
     tls_block = outer;
     if (bc.overflow)

@@ -11,7 +11,9 @@
  * /dev/shm, so nothing is left behind when a process dies.
  *
  * This file owns every mmap, munmap, madvise and memfd call of the
- * library. It keeps no state; any thread may call any function.
+ * library, and the process's fault handler for reserved ranges: its one
+ * piece of state is the table of those ranges (lock-free, read by the
+ * handler) and the hook it calls. Any thread may call any function.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -22,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +36,110 @@
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL */
 #endif
+
+/* ---- faults in reserved address space ---------------------------------------
+ * Every range plat_vm_reserve hands out is listed in a fixed table the fault
+ * handler can read without a lock (a signal handler may take none). A
+ * SIGSEGV or SIGBUS at an address inside one goes to the hook the engine
+ * installed, which longjmps out of the kernel that caused it when one runs
+ * on this thread; everything else goes on to the handler that was there
+ * before ours (a sanitizer's, the program's, or the default action). */
+#define GUARD_SLOTS 1024
+
+static struct guard {
+    _Atomic uintptr_t base, end; /* end 0: free or being filled */
+} guards[GUARD_SLOTS];
+
+static void (*fault_hook)(void *addr);
+static struct sigaction old_segv, old_bus;
+static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
+
+/* Relaxed throughout: the table is a hint for a handler that runs on the
+ * faulting thread; a range listed a moment late only means one more fault
+ * goes the default way. */
+static void guard_add(void *base, size_t size)
+{
+    for (unsigned i = 0; i < GUARD_SLOTS; i++) {
+        uintptr_t none = 0;
+        if (cas_relaxed(&guards[i].base, &none, (uintptr_t)base)) {
+            store_relaxed(&guards[i].end, (uintptr_t)base + size);
+            return;
+        }
+    }
+    /* Full: this range's faults take the default way. */
+}
+
+static void guard_remove(void *base)
+{
+    for (unsigned i = 0; i < GUARD_SLOTS; i++) {
+        if (load_relaxed(&guards[i].base) == (uintptr_t)base) {
+            store_relaxed(&guards[i].end, 0);
+            store_relaxed(&guards[i].base, 0);
+            return;
+        }
+    }
+}
+
+static bool guarded(uintptr_t a)
+{
+    for (unsigned i = 0; i < GUARD_SLOTS; i++) {
+        uintptr_t b = load_relaxed(&guards[i].base);
+        if (b != 0 && a >= b && a < load_relaxed(&guards[i].end))
+            return true;
+    }
+    return false;
+}
+
+/* Passes a fault we do not take to whoever handled it before us. */
+static void chain_fault(int sig, siginfo_t *si, void *uc)
+{
+    const struct sigaction *old = sig == SIGSEGV ? &old_segv : &old_bus;
+    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction != NULL) {
+        old->sa_sigaction(sig, si, uc);
+    } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+    } else {
+        /* Default (or an ignored fault, which would loop): put the default
+         * back; the instruction faults again on return and the process
+         * ends as it would have without us. */
+        signal(sig, SIG_DFL);
+    }
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    if (fault_hook != NULL && guarded((uintptr_t)si->si_addr))
+        fault_hook(si->si_addr); /* longjmps when it takes the fault */
+    chain_fault(sig, si, uc);
+}
+
+static void install_fault_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_fault;
+    /* NODEFER: the hook leaves the handler by longjmp, which would keep the
+     * signal blocked on this thread otherwise. ONSTACK: use an alternate
+     * stack where the thread has one (a sanitizer's). */
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+}
+
+static void (*pending_hook)(void *addr);
+
+static void install_once(void)
+{
+    fault_hook = pending_hook;
+    install_fault_handler();
+}
+
+void plat_vm_fault_hook(void (*hook)(void *addr))
+{
+    pending_hook = hook;
+    pthread_once(&fault_once, install_once);
+}
 
 void *plat_vm_reserve(size_t size, size_t align)
 {
@@ -51,11 +158,13 @@ void *plat_vm_reserve(size_t size, size_t align)
         munmap(p, start - (uintptr_t)p);
     if ((uintptr_t)p + span > start + size)
         munmap((void *)(start + size), (uintptr_t)p + span - (start + size));
+    guard_add((void *)start, size);
     return (void *)start;
 }
 
 bool plat_vm_release(void *base, size_t size)
 {
+    guard_remove(base);
     return munmap(base, size) == 0;
 }
 
