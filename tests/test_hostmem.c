@@ -327,6 +327,48 @@ TEST(hostmem, managed_memory_is_an_a2_and_a3_feature)
     t_teardown();
 }
 
+/* Managed memory freed while a queued kernel still writes it stays mapped
+ * until that work is done (unmapped at once, the late write could land in
+ * whatever the host maps there next), is freed for the program at once (a
+ * second free is refused), and is unmapped after; twice, and a hold still
+ * standing at a device reset is unmapped with the device. */
+TEST(hostmem, managed_free_while_in_use_is_held_until_its_work_is_done)
+{
+    struct t_gate g = {0};
+    aclrtStream s = NULL;
+    int64_t *a[2] = {NULL, NULL}, *late = NULL;
+    void *poke = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    t_launch_gate(&g, s);
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(aclrtMemAllocManaged((void **)&a[i], 4096, ACL_RT_MEM_ATTACH_GLOBAL));
+        a[i][0] = 1;
+        t_launch_add(a[i], 41, s);
+        ASSERT_OK(aclrtFree(a[i]));
+        ASSERT_RC(aclrtFree(a[i]), ACL_ERROR_RT_MEMORY_FREE);
+        ASSERT(is_mapped(a[i])); /* held: the queued add still writes it */
+    }
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(a[0][0], 42); /* the late writes landed in the held pages */
+    ASSERT_EQ(a[1][0], 42);
+    ASSERT_OK(aclrtMalloc(&poke, 64, ACL_MEM_MALLOC_HUGE_FIRST)); /* an allocation polls the holds */
+    ASSERT(!is_mapped(a[0]) && !is_mapped(a[1]));
+    ASSERT_OK(aclrtFree(poke));
+
+    memset(&g, 0, sizeof(g));
+    t_launch_gate(&g, s);
+    ASSERT_OK(aclrtMemAllocManaged((void **)&late, 4096, ACL_RT_MEM_ATTACH_GLOBAL));
+    t_launch_add(late, 1, s);
+    ASSERT_OK(aclrtFree(late));
+    ASSERT(is_mapped(late));
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtResetDeviceForce(0)); /* waits for or drops the work, then the hold goes */
+    ASSERT(!is_mapped(late));
+    t_teardown();
+}
+
 TEST(hostmem, managed_memory_ends_with_its_device)
 {
     void *p = NULL, *q = NULL;

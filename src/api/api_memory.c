@@ -32,7 +32,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 {
     if (devPtr == NULL)
         return null_arg("aclrtFree", "devPtr");
-    if (!quarantine_free(devPtr, true) && !managed_free(devPtr)) /* aclrtFree frees managed memory too */
+    if (!quarantine_free(devPtr, true) && !quarantine_free_managed(devPtr)) /* aclrtFree frees managed memory too */
         return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
                         "aclrtFree: %p is not the start of a live aclrtMalloc block (freed twice, or not device memory)",
                         devPtr);

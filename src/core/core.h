@@ -357,6 +357,9 @@ struct quarantine_stats {
  * from reuse until the work queued at this moment is done. False if no
  * live block of that kind starts at p (nothing changes). */
 bool quarantine_free(void *p, bool device);
+/* The same for the managed allocation starting at p (aclrtFree frees
+ * those too): false if none does. */
+bool quarantine_free_managed(void *p);
 /* Releases held blocks whose work is done. */
 void quarantine_poll(void);
 /* A device closes (its arena goes) / the library finalises: forget holds. */

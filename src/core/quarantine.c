@@ -18,6 +18,10 @@
  * once. Fences are checked lazily: on every free and allocation while
  * some are held; a device's close forgets its own.
  *
+ * Managed memory (aclrtMemAllocManaged) is held the same way, its pages
+ * left mapped until the fence passes (quarantine_free_managed): unmapped
+ * at once, a late write could land in whatever the host maps there next.
+ *
  * Every free that found its memory possibly in use is counted and the
  * latest are kept (pointer, size, a stream that was busy), for the race
  * and lifetime checker to report.
@@ -27,6 +31,7 @@
  * turn; the allocator's mem_lock is taken inside it (devmem_release).
  */
 #include "../services/devmem.h"
+#include "../services/hostmem.h"
 #include "core.h"
 
 #define RECENT_KEPT 16
@@ -41,6 +46,7 @@ struct held {
     struct held *next;
     void *p;
     int32_t device;
+    size_t managed_size;  /* managed memory (its pages unmapped at release); 0: an arena block */
     size_t npoints;
     struct fence_point points[];
 };
@@ -126,6 +132,16 @@ static void unlink_locked(struct held **link, struct held *h)
     stats.held--;
 }
 
+/* Gives a held block back: an arena block to its allocator, managed
+ * memory's pages to the host. */
+static void release(const struct held *h)
+{
+    if (h->managed_size != 0)
+        managed_release(h->p, h->managed_size);
+    else
+        devmem_release(h->p);
+}
+
 void quarantine_poll(void)
 {
     struct held **link, *h, *done = NULL;
@@ -140,7 +156,7 @@ void quarantine_poll(void)
             continue;
         }
         unlink_locked(link, h);
-        devmem_release(h->p);
+        release(h);
         h->next = done;
         done = h;
     }
@@ -183,7 +199,7 @@ bool quarantine_free(void *p, bool device)
         acl_free(h);
         return false;
     }
-    *h = (struct held){NULL, p, range.device, n};
+    *h = (struct held){NULL, p, range.device, 0, n};
     memcpy(h->points, pts, n * sizeof(*pts));
     acl_free(pts);
     plat_mutex_lock(&quar_lock);
@@ -197,8 +213,44 @@ bool quarantine_free(void *p, bool device)
     return true;
 }
 
-/* Drops the held blocks of device (all of them if device is INT32_MIN)
- * without releasing them: their arena is going. */
+bool quarantine_free_managed(void *p)
+{
+    struct fence_point *pts;
+    struct held *h;
+    size_t n, size;
+    int32_t device;
+    bool oom;
+
+    quarantine_poll();
+    pts = fence_take(&n, &oom);
+    h = n != 0 && !oom ? acl_malloc(sizeof(*h) + n * sizeof(h->points[0])) : NULL;
+    if (h == NULL) { /* nothing in flight (or no memory to hold it): at once */
+        acl_free(pts);
+        return managed_free(p);
+    }
+    if (!managed_retire(p, &size, &device)) {
+        acl_free(pts);
+        acl_free(h);
+        return false;
+    }
+    *h = (struct held){NULL, p, device, size, n};
+    memcpy(h->points, pts, n * sizeof(*pts));
+    acl_free(pts);
+    plat_mutex_lock(&quar_lock);
+    note_in_use_locked(p, size, &h->points[0]);
+    h->next = held_list;
+    held_list = h;
+    fetch_add_relaxed(&held_count, 1);
+    plat_mutex_unlock(&quar_lock);
+    LOGD("freed managed %p (%zu bytes) while stream %d may still use it: kept mapped until its work is done", p,
+         size, (int)load_relaxed(&h->points[0].s->id));
+    return true;
+}
+
+/* Drops the held blocks of device (all of them if device is INT32_MIN):
+ * arena blocks without releasing them, as their arena is going; managed
+ * memory's pages are unmapped (they are no arena's). The device's work
+ * was waited for or dropped first. */
 static void forget(int32_t device, bool all)
 {
     struct held **link, *h, *gone = NULL;
@@ -215,6 +267,8 @@ static void forget(int32_t device, bool all)
     plat_mutex_unlock(&quar_lock);
     while ((h = gone) != NULL) {
         gone = h->next;
+        if (h->managed_size != 0)
+            managed_release(h->p, h->managed_size);
         acl_free(h);
     }
 }

@@ -222,27 +222,51 @@ aclError managed_alloc(uint64_t size, int32_t device, void **out)
 }
 
 /* Called with hostmem_lock held: frees managed allocation i. */
-static void managed_drop_locked(size_t i)
+/* Called with hostmem_lock held: forgets allocation i, leaving its pages
+ * mapped (the caller unmaps them, now or once late work is done). */
+static void managed_forget_locked(size_t i)
 {
     PLAT_ASSERT_HELD(&hostmem_lock);
     (void)devmem_map_remove((void *)mans[i].base);
-    plat_vm_release((void *)mans[i].base, mans[i].size);
     acl_free(mans[i].pages);
     mans[i] = mans[--nmans];
 }
 
-bool managed_free(void *p)
+static void managed_drop_locked(size_t i)
+{
+    PLAT_ASSERT_HELD(&hostmem_lock);
+    void *base = (void *)mans[i].base;
+    size_t size = mans[i].size;
+    managed_forget_locked(i);
+    plat_vm_release(base, size);
+}
+
+bool managed_retire(void *p, size_t *size, int32_t *device)
 {
     bool found = false;
     plat_mutex_lock(&hostmem_lock);
     for (size_t i = 0; i < nmans && !found; i++) {
         if (mans[i].base == (uintptr_t)p) {
-            managed_drop_locked(i);
+            *size = mans[i].size;
+            *device = mans[i].device;
+            managed_forget_locked(i);
             found = true;
         }
     }
     plat_mutex_unlock(&hostmem_lock);
     return found;
+}
+
+void managed_release(void *p, size_t size) { plat_vm_release(p, size); }
+
+bool managed_free(void *p)
+{
+    size_t size;
+    int32_t device;
+    if (!managed_retire(p, &size, &device))
+        return false;
+    managed_release(p, size);
+    return true;
 }
 
 /* Called with hostmem_lock held: the allocation holding all of [p, p+size), or NULL. */

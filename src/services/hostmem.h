@@ -51,6 +51,13 @@ struct managed_loc {
 aclError managed_alloc(uint64_t size, int32_t device, void **out);
 /* Frees the managed allocation starting at p; false if none does. */
 bool managed_free(void *p);
+/* Takes the managed allocation starting at p out of the program's use (a
+ * second free, copies and checks see it freed) but keeps its pages mapped,
+ * for work still queued that may touch them; *size and *device say what it
+ * was. Undo with managed_release. False if none starts at p. */
+bool managed_retire(void *p, size_t *size, int32_t *device);
+/* Unmaps an allocation managed_retire kept. */
+void managed_release(void *p, size_t size);
 /* Whether [p, p+size) lies inside one managed allocation. */
 bool managed_covers(const void *p, size_t size);
 /* Applies advice (aclrtMemManagedAdviseType) to the pages of [p, p+size),
