@@ -38,6 +38,8 @@ enum fz_type {
     FZ_STREAMCFG, /* RAW */
     FZ_PROFCFG,
     FZ_STAMP,
+    FZ_VADDR,     /* aclrtReserveMemAddress */
+    FZ_PHYS,      /* aclrtMallocPhysical */
     FZ_TYPE_COUNT
 };
 

@@ -432,6 +432,89 @@ CALL(FreeHost)
         fz_drop(FZ_HOSTMEM, p);
 }
 
+/* ---- virtual memory, managed memory, host registration ---- */
+
+enum { FZ_2M = 2 << 20 };
+
+CALL(ReserveMemAddress)
+{
+    void *v = NULL;
+    size_t size = (size_t)FZ_INT(f, FZ_2M, 2 * FZ_2M, FZ_2M + 1);
+    size_t align = (size_t)FZ_PICK(f, 0, 0, FZ_2M, 3);
+    uint64_t flags = (uint64_t)FZ_PICK(f, 0, 0, 0, 1, 7);
+    if (!fz_full(FZ_VADDR) &&
+        fz_check(f, aclrtReserveMemAddress(fz_out(f, &v), size, align, NULL, flags)) == ACL_SUCCESS)
+        fz_keep(FZ_VADDR, v, size);
+}
+CALL(ReleaseMemAddress)
+{
+    void *v = H(FZ_VADDR);
+    if (fz_check(f, aclrtReleaseMemAddress(v)) == ACL_SUCCESS)
+        fz_drop(FZ_VADDR, v);
+}
+CALL(MallocPhysical)
+{
+    aclrtDrvMemHandle h = NULL;
+    aclrtPhysicalMemProp prop;
+    size_t size = (size_t)FZ_INT(f, FZ_2M, 2 * FZ_2M, 4096);
+    memset(&prop, 0, sizeof(prop));
+    prop.handleType = (aclrtMemHandleType)fz_enum(f, 0, 0);
+    prop.allocationType = (aclrtMemAllocationType)fz_enum(f, 0, 0);
+    prop.memAttr = (aclrtMemAttr)fz_enum(f, 0, 3);
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = (uint32_t)fz_enum(f, 0, 1);
+    if (!fz_full(FZ_PHYS) &&
+        fz_check(f, aclrtMallocPhysical(fz_out(f, &h), size, fz_chance(f, 95) ? &prop : NULL,
+                                        (uint64_t)FZ_PICK(f, 0, 0, 0, 1))) == ACL_SUCCESS)
+        fz_keep(FZ_PHYS, h, size);
+}
+CALL(FreePhysical)
+{
+    aclrtDrvMemHandle h = H(FZ_PHYS);
+    if (fz_check(f, aclrtFreePhysical(h)) == ACL_SUCCESS)
+        fz_drop(FZ_PHYS, h);
+}
+/* Mapped ranges stay out of the memory pools: no queued copy or kernel of
+ * the fuzzer's own uses them, so unmapping one is never its own bug. */
+CALL(MapMem)
+{
+    void *v = H(FZ_VADDR);
+    aclrtDrvMemHandle h = H(FZ_PHYS);
+    fz_check(f, aclrtMapMem(v, (size_t)FZ_INT(f, FZ_2M, 2 * FZ_2M, 4096), (size_t)FZ_PICK(f, 0, 0, FZ_2M, 1), h,
+                            (uint64_t)FZ_PICK(f, 0, 0, 0, 1)));
+}
+CALL(UnmapMem) { fz_check(f, aclrtUnmapMem(H(FZ_VADDR))); }
+CALL(MemSetAccess)
+{
+    aclrtMemAccessDesc d;
+    memset(&d, 0, sizeof(d));
+    d.flags = (aclrtMemAccessFlags)fz_enum(f, 0, 3);
+    d.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    d.location.id = (uint32_t)fz_enum(f, 0, 1);
+    fz_check(f, aclrtMemSetAccess(H(FZ_VADDR), (size_t)FZ_INT(f, FZ_2M, 2 * FZ_2M), fz_chance(f, 95) ? &d : NULL,
+                                  (size_t)FZ_PICK(f, 1, 1, 1, 0)));
+}
+CALL(MemAllocManaged)
+{
+    void *p = NULL;
+    size_t size = fz_size(f);
+    uint32_t flag = (uint32_t)FZ_PICK(f, ACL_RT_MEM_ATTACH_GLOBAL, ACL_RT_MEM_ATTACH_GLOBAL, 0, 2);
+    /* Kept with the device blocks: aclrtFree frees managed memory too. */
+    if (!fz_full(FZ_DEVMEM) && fz_check(f, aclrtMemAllocManaged(fz_out(f, &p), size, flag)) == ACL_SUCCESS)
+        fz_keep(FZ_DEVMEM, p, size);
+}
+/* The host scratch buffer's second half: registered, looked up, ended. */
+CALL(HostRegister)
+{
+    void *dev = NULL;
+    void *at = fz_host_buf + FZ_HOST_BYTES / 2;
+    uint64_t size = (uint64_t)FZ_PICK(f, 4096, 65536, FZ_HOST_BYTES / 2, 0);
+    if (fz_chance(f, 50))
+        fz_check(f, aclrtHostRegister(at, size, (aclrtHostRegisterType)FZ_PICK(f, 0, 0, 4, 8, 3), fz_out(f, &dev)));
+    else
+        fz_check(f, aclrtHostUnregister(fz_chance(f, 90) ? at : (void *)(fz_host_buf + 1)));
+}
+
 /* A copy's count: bounded by the host buffer when a side is host memory. */
 static size_t copy_count(struct fz *f, int host_side)
 {
@@ -1058,6 +1141,15 @@ const struct fz_call fz_calls[] = {
     ENTRY(Free, 4, FZ_MAIN),
     ENTRY(MallocHost, 2, FZ_MAIN),
     ENTRY(FreeHost, 2, FZ_MAIN),
+    ENTRY(ReserveMemAddress, 1, FZ_MAIN),
+    ENTRY(ReleaseMemAddress, 1, FZ_MAIN),
+    ENTRY(MallocPhysical, 1, FZ_MAIN),
+    ENTRY(FreePhysical, 1, FZ_MAIN),
+    ENTRY(MapMem, 1, FZ_MAIN),
+    ENTRY(UnmapMem, 1, FZ_MAIN),
+    ENTRY(MemSetAccess, 1, FZ_MAIN),
+    ENTRY(MemAllocManaged, 1, FZ_MAIN),
+    ENTRY(HostRegister, 1, FZ_MAIN),
     ENTRY(Memcpy, 3, FZ_MAIN),
     ENTRY(MemcpyAsync, 4, FZ_MAIN),
     ENTRY(Memcpy2d, 2, FZ_MAIN),

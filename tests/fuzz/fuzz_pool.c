@@ -37,7 +37,7 @@ static int nstable;
 
 static const char *const type_names[FZ_TYPE_COUNT] = {
     "stream", "event", "notify", "context", "model", "taskgrp", "binary", "binhandle",
-    "func", "args", "param", "devmem", "hostmem", "streamcfg", "profcfg", "stamp"};
+    "func", "args", "param", "devmem", "hostmem", "streamcfg", "profcfg", "stamp", "vaddr", "phys"};
 
 static int is_raw(enum fz_type t) { return t == FZ_STREAMCFG; }
 
