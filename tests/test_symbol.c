@@ -169,10 +169,12 @@ TEST(symbol, memcpy_to_symbol_checks_in_order)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "symbol 'g_buf'");
     /* then the copy's own check: a source running past its pinned block */
     ASSERT_OK(aclrtMallocHost(&pin, 32));
-    ASSERT_RC(aclrtMemcpyToSymbol(g_buf, (char *)pin + 16, 32, 0, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemcpyToSymbol(g_buf, (char *)pin + 16, 32, 0, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'src'");
     /* the async call has the same checks, then the stream's */
-    ASSERT_RC(aclrtMemcpyToSymbolAsync(g_buf, src, 1, 0, ACL_MEMCPY_DEVICE_TO_HOST, BAD_STREAM), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpyToSymbolAsync(g_buf, src, 1, 0, ACL_MEMCPY_DEVICE_TO_HOST, BAD_STREAM),
+              ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtMemcpyToSymbolAsync(&g_other, src, 1, 0, async_kind, BAD_STREAM), ACL_ERROR_RT_INVALID_SYMBOL);
     ASSERT_RC(aclrtMemcpyToSymbolAsync(g_buf, src, 65, 0, async_kind, BAD_STREAM), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtMemcpyToSymbolAsync(g_buf, src, 1, 0, async_kind, BAD_STREAM), ACL_ERROR_RT_INVALID_HANDLE);
