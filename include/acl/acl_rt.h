@@ -895,6 +895,31 @@ ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint
 ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 /** Maps [devPtr, devPtr+size) for device dstDevId (on one host, every device sees it already); flags 0. */
 ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, uint64_t flags);
+/*
+ * Device symbols. On aclcpu a device global a kernel uses is a host variable
+ * the program registers with aclcpuRegisterSymbol (aclcpu/aclcpu.h); its
+ * device address is its host address. Each call needs a current context;
+ * a pointer that is not a registered symbol gives
+ * ACL_ERROR_RT_INVALID_SYMBOL. The copies: count 0 succeeds at once; offset
+ * + count at most the symbol's size (100000 past it); the kind is
+ * HOST_TO_DEVICE or DEFAULT to a symbol, DEVICE_TO_HOST or DEFAULT from one.
+ */
+/** The device address of symbol. */
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolAddress(const void *symbol, void **devPtr);
+/** The size in bytes of the object symbol names. */
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolSize(const void *symbol, size_t *size);
+/** Copies count bytes at offset of symbol to dst (dstMax bytes). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbol(void *dst, size_t dstMax, const void *symbol, size_t count,
+                                                   size_t offset, aclrtMemcpyKind kind);
+/** As aclrtMemcpyFromSymbol, as a task of stream. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbolAsync(void *dst, size_t dstMax, const void *symbol, size_t count,
+                                                        size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
+/** Copies count bytes from src to symbol at offset. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                                                 aclrtMemcpyKind kind);
+/** As aclrtMemcpyToSymbol, as a task of stream. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                                      size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
 
 /* ==== Memory: virtual memory and shareable handles ==== */
 
@@ -1259,6 +1284,11 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
 /** Finds a kernel of a loaded binary by name. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
                                                     aclrtFuncHandle *funcHandle);
+/**
+ * Finds the kernel whose host function is symbol (a kernel registered with
+ * aclcpuRegisterKernel): 107044 if none is. Needs a current context.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle);
 
 /* ==== Kernel argument builders ==== */
 

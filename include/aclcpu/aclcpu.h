@@ -4,8 +4,8 @@
  * On aclcpu a kernel is a plain C function, void kernel(void *args), run on
  * host worker threads that play the device's cores. The calls below give a
  * kernel its block coordinates and let it raise the failures a real core
- * can raise, let a program register kernels it contains, and turn error
- * codes into text.
+ * can raise, let a program register kernels and device symbols it
+ * contains, and turn error codes into text.
  */
 #ifndef ACLCPU_ACLCPU_ACLCPU_H_
 #define ACLCPU_ACLCPU_ACLCPU_H_
@@ -68,6 +68,27 @@ ACLCPU_API void aclcpuSetOverflow(void);
  * if name, fn or funcHandle is NULL.
  */
 ACLCPU_API aclError aclcpuRegisterKernel(const char *name, aclcpuKernelFn fn, aclrtFuncHandle *funcHandle);
+
+/*
+ * Registers the size bytes at symbol, a writable variable of the program,
+ * as a device symbol: a global that kernels use, which
+ * aclrtGetSymbolAddress, aclrtGetSymbolSize and the aclrtMemcpy*Symbol*
+ * calls take (a kernel runs on the host, so the symbol's device address is
+ * the variable's own address). name (may be NULL; cut to 63 bytes) names
+ * it in messages. Registering a symbol again with the same size succeeds;
+ * with another size it gives ACL_ERROR_INVALID_PARAM, as do a NULL symbol
+ * and a size of 0. Registrations are the process's: they outlive
+ * aclFinalize and end with aclcpuUnregisterSymbol.
+ */
+ACLCPU_API aclError aclcpuRegisterSymbol(const void *symbol, size_t size, const char *name);
+
+/*
+ * Ends symbol's registration (do so before its storage goes, for example
+ * before unloading the shared object it lives in). ACL_ERROR_INVALID_PARAM
+ * if symbol is NULL, ACL_ERROR_RT_INVALID_SYMBOL if it is not registered.
+ * Copies already queued to or from it still run.
+ */
+ACLCPU_API aclError aclcpuUnregisterSymbol(const void *symbol);
 
 /*
  * Returns the symbolic name of an error code, for example

@@ -1,6 +1,7 @@
 /*
  * api_binary.c - kernel binaries and kernels: loading, finding, unloading,
- * registering, declaring costs, and aclrtBinary descriptions.
+ * registering, finding a registered kernel by its function
+ * (aclrtGetFuncBySymbol), declaring costs, and aclrtBinary descriptions.
  *
  * DESIGN: argument checks in the reference's order, then the mechanism of
  * core/kernel.c. On aclcpu a kernel binary is a CPU shared object. An
@@ -37,6 +38,25 @@ ACL_FUNC_VISIBILITY aclError aclcpuRegisterKernel(const char *name, aclcpuKernel
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'name' must have 1 to %zu bytes", api,
                         sizeof(((struct kfunc *)0)->name) - 1);
     return kfunc_register(api, name, fn, funcHandle);
+}
+
+/* The symbol of a kernel on aclcpu is its host function: the one given to
+ * aclcpuRegisterKernel. Kernels of binaries are found by name instead. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle)
+{
+    const char *fn = "aclrtGetFuncBySymbol";
+    struct context *ctx;
+    aclError err;
+    if (symbol == NULL || funcHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn,
+                        symbol == NULL ? "symbol" : "funcHandle");
+    if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS)
+        return err;
+    if (!kfunc_by_symbol(symbol, funcHandle))
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICE_FUNCTION,
+                        "%s: argument 'symbol' (%p) is not a kernel function registered with aclcpuRegisterKernel",
+                        fn, symbol);
+    return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,

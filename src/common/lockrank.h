@@ -49,6 +49,7 @@
     X(LOCK_DEVICE, "device->lock", "core/device.c", "a device's open state and stream ids") \
     X(LOCK_BINARY, "binary->lock", "core/kernel.c", "a binary's functions") \
     X(LOCK_KERNEL_REG, "reg_lock", "core/kernel.c", "the registered kernels") \
+    X(LOCK_SYMBOL, "sym_lock", "core/symbol.c", "the registered device symbols") \
     X(LOCK_STREAM_CB, "cb_lock", "core/stream.c", "stream state callbacks") \
     X(LOCK_HOSTFUNC, "hf_lock", "engine/sched.c", "the host-function thread's queue") \
     X(LOCK_REPORT, "report_lock", "engine/report.c", "report subscriptions and queues") \

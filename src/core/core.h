@@ -824,6 +824,29 @@ static inline aclError kfunc_resolve_for_launch(const char *fn, aclrtFuncHandle 
 }
 /* The cost aclcpuSetKernelCost declared for f, if any. */
 bool kfunc_cost(const struct kfunc *f, aclcpuKernelCost *out);
+/* The handle of the first kernel registered (kfunc_register) with the
+ * function sym; false if none is (kernels of binaries are found by name). */
+bool kfunc_by_symbol(const void *sym, aclrtFuncHandle *funcHandle);
+
+/* ---- device symbols (symbol.c) --------------------------------------------- */
+
+/* The longest name a symbol keeps for messages (longer ones are cut). */
+#define SYMBOL_NAME_MAX 63
+
+struct symbol_info {
+    void *dev;                       /* its device address (its host address) */
+    size_t size;                     /* the bytes registered */
+    char name[SYMBOL_NAME_MAX + 1];  /* "" if registered without a name */
+};
+
+/* Registers the object at addr, size bytes (not 0), under name (may be
+ * NULL); registering it again with the same size succeeds, with another
+ * size gives 100000. fn names the API call in messages. */
+aclError symbol_register(const char *fn, const void *addr, size_t size, const char *name);
+/* Forgets addr's registration; false if it had none. */
+bool symbol_unregister(const void *addr);
+/* What addr is registered as; false if it is not a registered symbol. */
+bool symbol_lookup(const void *addr, struct symbol_info *out);
 
 /* ---- events (event.c) ------------------------------------------------------ */
 

@@ -5,7 +5,8 @@
  * DESIGN: binary_load dlopens a shared object (binary_load_data first puts
  * the bytes in an in-memory file); each binary_function looks a symbol up
  * once and caches a function handle on the binary. Kernels the program
- * registers itself (kfunc_register) have no binary. Every queued launch of
+ * registers itself (kfunc_register) have no binary; kfunc_by_symbol finds
+ * one by its function (aclrtGetFuncBySymbol). Every queued launch of
  * a binary's kernel holds binary->inflight, so binary_unload can
  * invalidate the handles at once and defer dlclose until the last queued
  * launch is done: unloading never pulls code out from under a running
@@ -78,6 +79,25 @@ aclError kfunc_register(const char *fn, const char *name, aclcpuKernelFn kernel,
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     *funcHandle = obj_handle(&f->hdr);
     return ACL_SUCCESS;
+}
+
+bool kfunc_by_symbol(const void *sym, aclrtFuncHandle *funcHandle)
+{
+    struct list *pos;
+    struct kfunc *f = NULL;
+
+    plat_mutex_lock(&reg_lock);
+    list_for_each(pos, &registered) {
+        struct kfunc *k = ACLCPU_CONTAINER_OF(pos, struct kfunc, bin_link);
+        if ((const void *)(uintptr_t)load_relaxed(&k->fn) == sym) {
+            f = k;
+            break;
+        }
+    }
+    if (f != NULL)
+        *funcHandle = obj_handle(&f->hdr); /* registered kernels live as long as the process */
+    plat_mutex_unlock(&reg_lock);
+    return f != NULL;
 }
 
 aclError binary_load(const char *fn, const char *path, const char *what, aclrtBinHandle *binHandle)
