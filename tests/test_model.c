@@ -71,6 +71,39 @@ TEST(model, build_flow_records_then_runs_each_execute)
     t_teardown();
 }
 
+/* A model's internal objects (its completion and edge events, the
+ * streams that run its lanes) are never the user's: a handle forged to
+ * name their slots (a user handle plus a few) is not a live handle, and a
+ * record on it cannot leave the model's teardown waiting (found by
+ * aclcpu-fuzz, seed 15: an "interior" event handle named a model's
+ * completion event, and the reset that destroyed the model never returned). */
+TEST(model, forged_handles_never_name_internal_objects)
+{
+    static struct one_lane o;
+    aclrtEvent e = NULL;
+    aclrtStream user = NULL;
+    int32_t id;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateStream(&user));
+    one_lane_build(&o);
+    ASSERT_OK(aclmdlRIExecute(o.m, -1)); /* its lanes' runners exist now */
+    for (uintptr_t k = 1; k <= 16; k++) {
+        aclrtEvent fe = (aclrtEvent)((uintptr_t)e + k);
+        aclrtStream fs = (aclrtStream)((uintptr_t)user + k);
+        aclrtEventRecordedStatus st;
+        ASSERT_RC(aclrtRecordEvent(fe, o.exec), ACL_ERROR_RT_INVALID_HANDLE);
+        ASSERT_RC(aclrtQueryEventStatus(fe, &st), ACL_ERROR_RT_INVALID_HANDLE);
+        if (fs != o.s && fs != o.exec)
+            ASSERT_RC(aclrtStreamGetId(fs, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    }
+    one_lane_free(&o);
+    ASSERT_OK(aclrtDestroyStream(user));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtResetDeviceForce(0)); /* returns: nothing of the model's waits on a user's record */
+    t_teardown();
+}
+
 TEST(model, null_arguments)
 {
     aclmdlRI m = NULL;

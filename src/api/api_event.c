@@ -25,7 +25,7 @@ static aclError resolve_event(const char *fn, aclrtEvent h, struct event **out)
     aclError err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    *out = (struct event *)obj_resolve(h, OBJ_EVENT);
+    *out = (struct event *)obj_resolve_user(h, OBJ_EVENT);
     if (*out == NULL)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
                         "%s: argument 'event' (%p) is not a live event: destroyed, or never created", fn, h);

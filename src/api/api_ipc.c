@@ -236,7 +236,7 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEv
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
-    ev = (struct event *)obj_resolve(event, OBJ_EVENT);
+    ev = (struct event *)obj_resolve_user(event, OBJ_EVENT);
     if (ev == NULL)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
                         "%s: argument 'event' (%p) is not a live event: destroyed, or never created", fn, event);

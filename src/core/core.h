@@ -561,7 +561,7 @@ static inline aclError stream_resolve(const char *fn, const void *handle, struct
         *out = ctx->default_stream;
         return ACL_SUCCESS;
     }
-    *out = (struct stream *)obj_resolve(handle, OBJ_STREAM);
+    *out = (struct stream *)obj_resolve_user(handle, OBJ_STREAM);
     return ACLCPU_LIKELY(*out != NULL) ? ACL_SUCCESS : stream_stale(fn, handle);
 }
 
@@ -884,6 +884,9 @@ void event_snapshot(struct event *ev, struct event_view *out);
 enum refusal event_issue_locked(struct stream *s, struct task *t, const struct submit *sub);
 
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out);
+/* An internal event (Ex, SYNC): a model's edge or completion; user
+ * handles never resolve to it. */
+aclError event_create_internal(struct context *ctx, struct event **out);
 aclError notify_create(struct context *ctx, struct event **out);
 /* Ends an event (or notify); fails with 107017 if handle (when given) no
  * longer names it. */

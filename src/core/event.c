@@ -48,7 +48,21 @@ static void event_clear(struct event *ev)
     plat_spin_unlock(&ev->lock);
 }
 
+static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, bool internal,
+                           struct event **out);
+
 aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, struct event **out)
+{
+    return make_event(ctx, flags, ex, lazy_slot, false, out);
+}
+
+aclError event_create_internal(struct context *ctx, struct event **out)
+{
+    return make_event(ctx, ACL_EVENT_SYNC, true, false, true, out);
+}
+
+static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool lazy_slot, bool internal,
+                           struct event **out)
 {
     bool fresh;
     struct event *ev;
@@ -74,6 +88,8 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
     ev->hw_flag = !ex && !lazy_slot && (flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)) != 0;
     ev->holds_slot = needs_slot;
     store_relaxed(&ev->id, (int32_t)ev->hdr.index);
+    ev->internal = internal;
+    ev->hdr.hidden = internal; /* before obj_publish: see obj_header */
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->events, &ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);

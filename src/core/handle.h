@@ -42,6 +42,10 @@ struct obj_header {
     _Atomic uint32_t gen;
     _Atomic bool live;
     uint8_t type;
+    /* An internal object (a model's lane runner or completion event): set
+     * before obj_publish, so a resolver that sees it live sees this too.
+     * User handles never resolve to it (obj_resolve_user). */
+    bool hidden;
     uint32_t index;
     struct obj_header *free_next; /* type free list, under the table lock */
 };
@@ -109,6 +113,14 @@ static inline struct obj_header *obj_resolve(const void *handle, enum obj_type t
     if (h == NULL || !obj_same(h, handle))
         return NULL;
     return h;
+}
+
+/* obj_resolve for a handle the user passed: an internal object is not
+ * one, even when the handle is forged to name its slot. */
+static inline struct obj_header *obj_resolve_user(const void *handle, enum obj_type type)
+{
+    struct obj_header *h = obj_resolve(handle, type);
+    return h != NULL && !h->hidden ? h : NULL;
 }
 
 #endif

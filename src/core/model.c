@@ -52,10 +52,7 @@ bool model_recording_anywhere(void) { return load_relaxed(&recording_lanes) > 0;
 struct event *model_new_event(struct model *m)
 {
     struct event *ev;
-    if (event_create(m->ctx, ACL_EVENT_SYNC, true, false, &ev) != ACL_SUCCESS)
-        return NULL;
-    ev->internal = true;
-    return ev;
+    return event_create_internal(m->ctx, &ev) == ACL_SUCCESS ? ev : NULL;
 }
 
 aclError model_create(struct context *ctx, enum model_kind kind, struct model **out)
