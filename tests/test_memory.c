@@ -791,6 +791,38 @@ TEST(memory, late_kernel_write_after_timed_out_sync_lands_in_held_block)
     t_teardown();
 }
 
+/* A memory task queued on one device's stream that writes into another
+ * device's memory, which a reset took away meanwhile, fails with the DMA
+ * engine's error (507013): the address range of a reset device stays
+ * reserved and guarded, so the late write faults there instead of landing
+ * in whatever the host maps next, and the process goes on. Twice (a memset,
+ * then a copy), and the stream runs the work after them. */
+TEST(memory, late_task_into_a_reset_devices_memory_fails_with_a_dma_error)
+{
+    struct t_gate g = {0};
+    aclrtStream s1 = NULL;
+    unsigned char *p = NULL, host[64] = {0};
+    int64_t *x1 = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtMalloc((void **)&p, MIB, ACL_MEM_MALLOC_HUGE_FIRST)); /* device 0's */
+    ASSERT_OK(aclrtSetDevice(1));
+    x1 = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s1));
+    t_launch_gate(&g, s1);
+    ASSERT_OK(aclrtMemsetAsync(p, MIB, 0x11, MIB, s1));
+    ASSERT_OK(aclrtMemcpyAsync(p, sizeof(host), host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE, s1));
+    t_launch_add(x1, 3, s1);
+    ASSERT_OK(aclrtResetDeviceForce(0)); /* device 0's memory goes while s1 still holds its tasks */
+    atomic_store(&g.open, 1);
+    ASSERT_RC(aclrtSynchronizeStream(s1), ACL_ERROR_RT_SYS_DMA);
+    ASSERT_EQ(x1[0], 3); /* the work after the failed tasks ran */
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtFree(x1));
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    t_teardown();
+}
+
 /* A block held at a device reset goes with the device's memory: no leak
  * (the sanitizer and valgrind runs check), the budget whole again, and the
  * old pointer only an error. */

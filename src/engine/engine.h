@@ -171,8 +171,9 @@ struct block_ctx {
 };
 extern _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
 /* The platform's fault hook (plat_vm_fault_hook): longjmps out of the
- * running kernel block, which then fails; returns if none runs here. */
-void engine_kernel_fault(void *addr);
+ * running kernel block or memory task, which then fails; returns if none
+ * runs on this thread. */
+void engine_fault(void *addr);
 
 /* ---- model runs (replay.c) ----------------------------------------------- */
 

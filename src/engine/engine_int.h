@@ -191,6 +191,14 @@ void engine_watchdog_stop(struct engine *e);
 /* memtask.c: the memory tasks beyond a plain copy and memset, and value waits. */
 task_run_fn engine_run_copy2d, engine_run_copy_desc, engine_run_set32, engine_run_value_write,
     engine_run_value_wait;
+/* Runs op(arg), a memory task's work: false, with the fault logged, if it
+ * faulted in device address space (the task then fails with 507013). */
+bool engine_mem_guarded(void (*op)(void *arg), void *arg, const char *what);
+bool engine_guarded_move(void *dst, const void *src, size_t n, const char *what);
+bool engine_guarded_set(void *dst, int value, size_t n);
+/* From engine_fault: longjmps out of the memory task running on this
+ * thread, if one is. */
+void engine_mem_fault(void *addr);
 /* Parks s on value wait w unless it passes (true); with s->lock taken inside. */
 bool engine_value_wait_or_park(struct stream *s, const struct task *w);
 bool engine_value_passed(const struct task *w);

@@ -46,11 +46,13 @@ static aclError trap_code(const struct task *t)
 /* The address a block's caught fault touched (engine_kernel_fault). */
 static _Thread_local void *tls_fault_addr;
 
-void engine_kernel_fault(void *addr)
+void engine_fault(void *addr)
 {
     struct block_ctx *bc = tls_block;
-    if (bc == NULL || bc->trap_jmp == NULL)
-        return; /* not a kernel's fault: the process's handlers decide */
+    if (bc == NULL || bc->trap_jmp == NULL) {
+        engine_mem_fault(addr); /* a memory task's, if one runs here */
+        return;                 /* else the process's handlers decide */
+    }
     tls_fault_addr = addr;
     longjmp(*(jmp_buf *)bc->trap_jmp, 1);
 }

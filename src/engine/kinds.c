@@ -34,8 +34,11 @@ static enum run_result run_nothing(struct executor *x, struct stream *s, struct 
 static enum run_result run_copy(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
                                 aclError *err)
 {
-    (void)x, (void)s, (void)in, (void)err;
-    memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.count);
+    (void)x, (void)s, (void)in;
+    if (!engine_guarded_move(t->u.copy.dst, t->u.copy.src, t->u.copy.count, "copy")) {
+        *err = ACL_ERROR_RT_SYS_DMA;
+        return RUN_DONE;
+    }
     engine_value_written(t->u.copy.dst, t->u.copy.count); /* a value wait on it may pass now (memtask.c) */
     return RUN_DONE;
 }
@@ -61,8 +64,11 @@ static enum run_result run_pool_free(struct executor *x, struct stream *s, struc
 static enum run_result run_set(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
                                aclError *err)
 {
-    (void)x, (void)s, (void)in, (void)err;
-    memset(t->u.set.dst, t->u.set.value, t->u.set.count);
+    (void)x, (void)s, (void)in;
+    if (!engine_guarded_set(t->u.set.dst, t->u.set.value, t->u.set.count)) {
+        *err = ACL_ERROR_RT_SYS_DMA;
+        return RUN_DONE;
+    }
     engine_value_written(t->u.set.dst, t->u.set.count);
     return RUN_DONE;
 }

@@ -31,6 +31,7 @@
  * Locks: s->lock, then val_lock (a spinlock), then wd_lock when a wait is
  * watched (ranks: lockrank.h).
  */
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,17 +49,90 @@ static _Atomic uint32_t val_parked;
 
 __attribute__((constructor)) static void memtask_init(void) { plat_spin_init(&val_lock, LOCK_VALUE_WAIT); }
 
+/* ---- faults ------------------------------------------------------------------
+ * A memory task's bytes may lie in device address space that is no longer
+ * mapped (its device was reset since the task was queued on another
+ * device's stream) or is mapped without write access. The fault that
+ * makes is the task's: the platform's hook (engine_fault, exec.c) comes
+ * here, and the task fails with the DMA engine's error (507013) instead of
+ * ending the process. One catch per thread; memory tasks do not nest. */
+static _Thread_local jmp_buf *tls_mem_catch;
+static _Thread_local void *tls_mem_fault_addr;
+
+void engine_mem_fault(void *addr)
+{
+    if (tls_mem_catch == NULL)
+        return;
+    tls_mem_fault_addr = addr;
+    longjmp(*tls_mem_catch, 1);
+}
+
+bool engine_mem_guarded(void (*op)(void *arg), void *arg, const char *what)
+{
+    jmp_buf jb;
+    if (setjmp(jb) != 0) {
+        tls_mem_catch = NULL;
+        LOGE("a %s task touched device address %p, which is not mapped or not writable; it fails with %d", what,
+             tls_mem_fault_addr, (int)ACL_ERROR_RT_SYS_DMA);
+        return false;
+    }
+    tls_mem_catch = &jb;
+    op(arg);
+    tls_mem_catch = NULL;
+    return true;
+}
+
+struct mem_op {
+    void *dst;
+    const void *src;
+    size_t n;
+    int value;
+};
+
+static void do_move(void *arg)
+{
+    const struct mem_op *m = arg;
+    memmove(m->dst, m->src, m->n);
+}
+
+static void do_set(void *arg)
+{
+    const struct mem_op *m = arg;
+    memset(m->dst, m->value, m->n);
+}
+
+bool engine_guarded_move(void *dst, const void *src, size_t n, const char *what)
+{
+    struct mem_op m = {dst, src, n, 0};
+    return engine_mem_guarded(do_move, &m, what);
+}
+
+bool engine_guarded_set(void *dst, int value, size_t n)
+{
+    struct mem_op m = {dst, NULL, n, value};
+    return engine_mem_guarded(do_set, &m, "memset");
+}
+
 /* ---- copies and fills ------------------------------------------------------ */
+
+static void copy2d_rows(void *arg)
+{
+    const struct task *t = arg;
+    char *dst = t->u.copy2d.dst;
+    const char *src = t->u.copy2d.src;
+    for (uint32_t row = 0; row < t->u.copy2d.height; row++)
+        memmove(dst + row * t->u.copy2d.dpitch, src + row * t->u.copy2d.spitch, t->u.copy2d.width);
+}
 
 enum run_result engine_run_copy2d(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
                                   aclError *err)
 {
-    char *dst = t->u.copy2d.dst;
-    const char *src = t->u.copy2d.src;
-    (void)x, (void)s, (void)in, (void)err;
-    for (uint32_t row = 0; row < t->u.copy2d.height; row++)
-        memmove(dst + row * t->u.copy2d.dpitch, src + row * t->u.copy2d.spitch, t->u.copy2d.width);
-    engine_value_written(dst, t->u.copy2d.dpitch * (t->u.copy2d.height - 1u) + t->u.copy2d.width);
+    (void)x, (void)s, (void)in;
+    if (!engine_mem_guarded(copy2d_rows, t, "2D copy")) {
+        *err = ACL_ERROR_RT_SYS_DMA;
+        return RUN_DONE;
+    }
+    engine_value_written(t->u.copy2d.dst, t->u.copy2d.dpitch * (t->u.copy2d.height - 1u) + t->u.copy2d.width);
     return RUN_DONE;
 }
 
@@ -94,19 +168,31 @@ enum run_result engine_run_copy_desc(struct executor *x, struct stream *s, struc
         *err = ACL_ERROR_RT_PARAM_INVALID;
         return RUN_DONE;
     }
-    memmove(d.dst, d.src, d.count);
+    if (!engine_guarded_move(d.dst, d.src, d.count, "descriptor copy")) {
+        *err = ACL_ERROR_RT_SYS_DMA;
+        return RUN_DONE;
+    }
     engine_value_written(d.dst, d.count);
     return RUN_DONE;
+}
+
+static void fill32(void *arg)
+{
+    const struct task *t = arg;
+    uint32_t *p = t->u.set32.dst, v = t->u.set32.value;
+    for (size_t i = 0; i < t->u.set32.n; i++)
+        p[i] = v;
 }
 
 enum run_result engine_run_set32(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
                                  aclError *err)
 {
-    uint32_t *p = t->u.set32.dst, v = t->u.set32.value;
-    (void)x, (void)s, (void)in, (void)err;
-    for (size_t i = 0; i < t->u.set32.n; i++)
-        p[i] = v;
-    engine_value_written(p, t->u.set32.n * sizeof(uint32_t));
+    (void)x, (void)s, (void)in;
+    if (!engine_mem_guarded(fill32, t, "32-bit fill")) {
+        *err = ACL_ERROR_RT_SYS_DMA;
+        return RUN_DONE;
+    }
+    engine_value_written(t->u.set32.dst, t->u.set32.n * sizeof(uint32_t));
     return RUN_DONE;
 }
 

@@ -469,9 +469,9 @@ aclError engine_start(struct device *d)
         list_init(&e->ready[p]);
     list_init(&e->shared);
     e->dev = d;
-    /* A kernel's bad access to device memory fails the kernel, as on the
-     * device, instead of ending the process. */
-    plat_vm_fault_hook(engine_kernel_fault);
+    /* A kernel's or memory task's bad access to device memory fails that
+     * task, as on the device, instead of ending the process. */
+    plat_vm_fault_hook(engine_fault);
     e->spin_ns = config_u64(CFG_SPIN_US) * 1000u;
     e->linger_ns = config_u64(CFG_LINGER_US) * 1000u;
     e->hang_timeout_ns = config_u64(CFG_HANG_TIMEOUT_MS) * 1000000u;

@@ -235,11 +235,54 @@ static unsigned bin_search(const struct arena *a, unsigned from)
 
 /* ---- the arena ------------------------------------------------------------ */
 
+/* The address ranges of destroyed arenas stay reserved (no access, and in
+ * the platform's table of ranges whose faults a task may take): a task
+ * still queued elsewhere that writes into the memory of a device reset
+ * since faults there, and fails, instead of landing in whatever the host
+ * maps at that address next. An arena of the same size takes a range back
+ * (a device that opens again gets its old addresses). Under the caller's
+ * lock, as every arena call. */
+#define RETIRED_MAX 16
+
+static struct retired_range {
+    void *base;
+    uint64_t size;
+} retired[RETIRED_MAX];
+
+static void *retired_take(uint64_t size)
+{
+    for (unsigned i = 0; i < RETIRED_MAX; i++) {
+        if (retired[i].base != NULL && retired[i].size == size) {
+            void *at = retired[i].base;
+            retired[i].base = NULL;
+            return at;
+        }
+    }
+    return NULL;
+}
+
+/* Keeps [base, base+size) reserved for a later arena; releases it when
+ * the list is full or the range cannot be turned back into reserved space. */
+static void retire_range(void *base, uint64_t size)
+{
+    if (plat_vm_unmap_to_reserved(base, size)) {
+        for (unsigned i = 0; i < RETIRED_MAX; i++) {
+            if (retired[i].base == NULL) {
+                retired[i] = (struct retired_range){base, size};
+                return;
+            }
+        }
+    }
+    plat_vm_release(base, size);
+}
+
 static bool arena_map(struct arena *a, uint64_t capacity)
 {
     for (uint64_t size = capacity; size >= ARENA_MIN; size /= 2) {
         size = (size + ARENA_ALIGN - 1) & ~(uint64_t)(ARENA_ALIGN - 1);
-        void *at = plat_vm_reserve(size, ARENA_ALIGN);
+        void *at = retired_take(size);
+        if (at == NULL)
+            at = plat_vm_reserve(size, ARENA_ALIGN);
         if (at == NULL)
             continue;
         a->fd = plat_memfd("aclcpu-device-memory", size);
@@ -289,7 +332,7 @@ void arena_destroy(struct arena *a)
     if (a == NULL)
         return;
     if (a->base != NULL) {
-        plat_vm_release(a->base, a->capacity);
+        retire_range(a->base, a->capacity);
         plat_close(a->fd);
     }
     while (a->slabs != NULL) {
