@@ -82,6 +82,17 @@ void test_skip(const char *why) __attribute__((noreturn));
 #endif
 #endif
 
+/* Built with ThreadSanitizer, which cannot follow a longjmp out of a signal
+ * handler: aclcpu does not take device faults there (vm.c), so the tests of
+ * that rule skip. */
+#if defined(__SANITIZE_THREAD__)
+#define T_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define T_TSAN 1
+#endif
+#endif
+
 /* Helpers shared by the suites (helpers.c). */
 void t_setup(void);      /* aclInit + aclrtSetDevice(0) */
 void t_teardown(void);   /* aclrtResetDeviceForce(0) + aclFinalize */

@@ -33,6 +33,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Built with ThreadSanitizer? gcc and clang say so differently. */
+#if defined(__SANITIZE_THREAD__)
+#define VM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define VM_TSAN 1
+#endif
+#endif
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL */
 #endif
@@ -129,10 +138,19 @@ static void install_fault_handler(void)
 
 static void (*pending_hook)(void *addr);
 
+/* ThreadSanitizer cannot follow a longjmp out of a signal handler: in such
+ * a build a device fault stays the process's crash. */
+#ifdef VM_TSAN
+#define VM_TAKES_FAULTS 0
+#else
+#define VM_TAKES_FAULTS 1
+#endif
+
 static void install_once(void)
 {
     fault_hook = pending_hook;
-    install_fault_handler();
+    if (VM_TAKES_FAULTS)
+        install_fault_handler();
 }
 
 void plat_vm_fault_hook(void (*hook)(void *addr))
@@ -258,14 +276,7 @@ uint64_t plat_host_memory_bytes(void)
 }
 
 /* ThreadSanitizer's hooks for a read it must not record (libtsan exports
- * them); gcc and clang say "built with TSan" differently. */
-#if defined(__SANITIZE_THREAD__)
-#define VM_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define VM_TSAN 1
-#endif
-#endif
+ * them). */
 #ifdef VM_TSAN
 void AnnotateIgnoreReadsBegin(const char *file, int line);
 void AnnotateIgnoreReadsEnd(const char *file, int line);
