@@ -375,6 +375,51 @@ TEST(hang, destroy_drops_a_wait_on_a_flag_event_reset_since)
     t_teardown();
 }
 
+/* A value wait that no queued task writes can be released only by a
+ * write from outside (the host, a kernel, another process): a sync waits
+ * for one, a destroy cannot, and drops it after its grace; a force destroy
+ * drops it at once. Both forms. */
+TEST(hang, destroy_drops_a_value_wait_nothing_queued_writes)
+{
+    uint64_t *w = NULL;
+    const char *msg;
+    t_setup();
+    ASSERT_OK(aclrtMalloc((void **)&w, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    *w = 0;
+    for (int force = 0; force < 2; force++) {
+        aclrtStream s = NULL;
+        ASSERT_OK(aclrtCreateStream(&s));
+        ASSERT_OK(aclrtValueWait(w, 1, ACL_STREAM_WAIT_VALUE_GEQ, s));
+        t_launch_log(1, s);
+        ASSERT_OK(force ? aclrtDestroyStreamForce(s) : aclrtDestroyStream(s));
+        msg = aclGetRecentErrMsg();
+        ASSERT_STR_CONTAINS(msg, "dropped its 2 unfinished task(s)");
+        ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped, not run */
+    }
+    ASSERT_OK(aclrtFree(w));
+    t_teardown();
+}
+
+/* aclrtDestroyStreamForce drops at once what can never run (here: behind a
+ * wait on a notify no queued task records), and runs what can: the kernel
+ * launched before that wait. */
+TEST(hang, destroy_force_runs_what_it_can_and_drops_the_rest)
+{
+    aclrtStream s = NULL;
+    aclrtNotify n = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    t_launch_log(1, s);
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 0));
+    t_launch_log(1, s);
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which no queued task records");
+    ASSERT_EQ(atomic_load(&t_log_n), 1); /* the first ran, the one behind the wait did not */
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
 struct late_open {
     _Atomic int *open;
     uint64_t after_ns;

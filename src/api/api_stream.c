@@ -151,7 +151,7 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
     if (capturing(s))
         return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured; end the capture first", fn,
                         load_relaxed(&s->id));
-    if (stream_destroy(s, stream, force) != ACL_SUCCESS)
+    if (stream_destroy(s, stream, force ? STREAM_END_FORCE : STREAM_END_WAIT) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream first", fn);
     return ACL_SUCCESS;
 }

@@ -127,7 +127,7 @@ void ctx_destroy(struct context *ctx)
             plat_mutex_unlock(&ctx->lock);
             continue;
         }
-        stream_destroy(s, NULL, false);
+        stream_destroy(s, NULL, STREAM_END_WAIT);
     }
     while ((ev = first_event(ctx)) != NULL)
         event_destroy(ev, NULL);

@@ -542,10 +542,16 @@ aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, b
 aclError stream_create_internal(struct context *ctx, uint32_t priority, struct stream **out);
 /* Queues an engine-made task on s (lane runs), bypassing the API checks. */
 void stream_push_internal(struct stream *s, struct task *t);
-/* Waits for the stream's tasks (or discards them if force), then frees it.
- * With a handle, fails with 107017 if the handle no longer names s (another
- * thread destroyed it first). */
-aclError stream_destroy(struct stream *s, const void *handle, bool force);
+/* How a destroy ends a stream's work. */
+enum stream_end {
+    STREAM_END_WAIT,    /* aclrtDestroyStream: wait; drop what can never run after a grace */
+    STREAM_END_FORCE,   /* aclrtDestroyStreamForce: run what was launched; drop what cannot run at once */
+    STREAM_END_DISCARD, /* internal streams: drop what has not started */
+};
+/* Ends the stream's tasks as `how` says, then frees it. With a handle,
+ * fails with 107017 if the handle no longer names s (another thread
+ * destroyed it first). */
+aclError stream_destroy(struct stream *s, const void *handle, enum stream_end how);
 /* Records why handle is not a live stream and returns 107017. */
 aclError stream_stale(const char *fn, const void *handle);
 

@@ -177,7 +177,7 @@ static void lane_free(struct model *m, struct lane *l)
 {
     forget_stream_locked(m, l);
     if (l->runner != NULL)
-        stream_destroy(l->runner, NULL, true);
+        stream_destroy(l->runner, NULL, STREAM_END_DISCARD);
     lane_clear(l);
     acl_free(l);
 }
@@ -266,7 +266,7 @@ static void model_free_locked(struct model *m)
         lane_free(m, m->lanes[i]);
     acl_free(m->lanes);
     if (m->exec_stream != NULL)
-        stream_destroy(m->exec_stream, NULL, true);
+        stream_destroy(m->exec_stream, NULL, STREAM_END_DISCARD);
     while (!list_empty(&m->groups)) {
         pos = m->groups.next;
         struct task_group *g = ACLCPU_CONTAINER_OF(pos, struct task_group, link);

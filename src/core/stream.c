@@ -97,11 +97,11 @@ aclError stream_create_internal(struct context *ctx, uint32_t priority, struct s
  * waits, directly or down a chain, on a stopped or PERSISTENT stream, or in
  * a cycle of waits): then it is dropped, with the chain reported in the log
  * and in aclGetRecentErrMsg, as a device would never return. */
-static void wait_or_drop(struct stream *s)
+static void wait_or_drop(struct stream *s, bool force)
 {
     char why[640];
     uint64_t left;
-    if (engine_wait_teardown(s, why, sizeof(why)))
+    if (engine_wait_teardown(s, force ? 0 : ENGINE_TEARDOWN_GRACE_NS, why, sizeof(why)))
         return;
     plat_spin_lock(&s->lock);
     left = s->issued - load_relaxed(&s->done);
@@ -112,7 +112,7 @@ static void wait_or_drop(struct stream *s)
                    load_relaxed(&s->id), (unsigned long long)left, why);
 }
 
-aclError stream_destroy(struct stream *s, const void *handle, bool force)
+aclError stream_destroy(struct stream *s, const void *handle, enum stream_end how)
 {
     bool mine;
 
@@ -134,10 +134,11 @@ aclError stream_destroy(struct stream *s, const void *handle, bool force)
     }
     /* Persistent tasks never run by themselves, and a stopped stream's
      * never run again: waiting for them would wait forever. */
-    if (force || (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) || load_relaxed(&s->stopped))
+    if (how == STREAM_END_DISCARD || (load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT) ||
+        load_relaxed(&s->stopped))
         engine_discard_stream(s);
     else
-        wait_or_drop(s); /* its task errors die with it */
+        wait_or_drop(s, how == STREAM_END_FORCE); /* its task errors die with it */
     engine_wait_unowned(s);
     plat_mutex_lock(&s->ctx->lock);
     list_del(&s->ctx_link);

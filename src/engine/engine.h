@@ -103,7 +103,10 @@ void engine_stream_killed(struct stream *s);
  * sync, but false, with the wait-for chain in why, once the work is stuck
  * (no progress, and the chain cannot move by itself: hang.c). The caller
  * then discards it. */
-bool engine_wait_teardown(struct stream *s, char *why, size_t cap);
+/* How long a teardown waits on a chain that is stuck and makes no progress
+ * before it gives up on it (a plain destroy's grace). */
+#define ENGINE_TEARDOWN_GRACE_NS 200000000ull
+bool engine_wait_teardown(struct stream *s, uint64_t grace_ns, char *why, size_t cap);
 /* True when every task issued to s so far has completed. */
 bool engine_stream_idle(struct stream *s);
 /* Waits for the newest record of ev issued so far (SYNC_DONE, SYNC_TIMED_OUT

@@ -84,6 +84,9 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
         char what[256];
         engine_value_explain_locked(s, which, what, sizeof(what));
         put(c, "%s", what);
+        /* A write may come from anywhere (the host, a kernel, another
+         * process), so a sync waits; a teardown cannot wait for one. */
+        h.stuck = c->teardown;
         return h;
     }
     if (ev == NULL || t == NULL)

@@ -177,12 +177,11 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
 
 /* A teardown looks at a wait this often, and gives up once the chain
  * holding it up was stuck (hang.c's verdict) with no progress for
- * TEARDOWN_GRACE_NS: a stopped or PERSISTENT stream, or a cycle of waits,
- * does not move by itself, and a destroy must return. */
+ * grace_ns: a stopped or PERSISTENT stream, or a cycle of waits, does not
+ * move by itself, and a destroy must return. */
 #define TEARDOWN_LOOK_NS 20000000ull
-#define TEARDOWN_GRACE_NS 200000000ull
 
-bool engine_wait_teardown(struct stream *s, char *why, size_t cap)
+bool engine_wait_teardown(struct stream *s, uint64_t grace_ns, char *why, size_t cap)
 {
     uint64_t target, last, since = plat_now_ns();
 
@@ -199,7 +198,7 @@ bool engine_wait_teardown(struct stream *s, char *why, size_t cap)
         if (done != last || !engine_explain_teardown(s, why, cap)) {
             last = done; /* progress, or a chain that can still move: wait on */
             since = now;
-        } else if (now - since >= TEARDOWN_GRACE_NS) {
+        } else if (now - since >= grace_ns) {
             return false;
         }
     }
