@@ -89,7 +89,7 @@ static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool la
     ev->holds_slot = needs_slot;
     store_relaxed(&ev->id, (int32_t)ev->hdr.index);
     ev->internal = internal;
-    ev->hdr.hidden = internal; /* before obj_publish: see obj_header */
+    store_relaxed(&ev->hdr.hidden, internal); /* before obj_publish: see obj_header */
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->events, &ev->ctx_link);
     plat_mutex_unlock(&ctx->lock);

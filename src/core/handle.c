@@ -104,7 +104,7 @@ void *obj_create(enum obj_type type, size_t size, size_t clear_from, bool *fresh
          * words) stay valid for threads that still hold a stale pointer. */
         memset((char *)h + clear_from, 0, size - clear_from);
         h->free_next = NULL;
-        h->hidden = false;
+        store_relaxed(&h->hidden, false);
     } else {
         h = new_slot(t, type, size);
         *fresh = true;

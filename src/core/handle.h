@@ -44,8 +44,11 @@ struct obj_header {
     uint8_t type;
     /* An internal object (a model's lane runner or completion event): set
      * before obj_publish, so a resolver that sees it live sees this too.
-     * User handles never resolve to it (obj_resolve_user). */
-    bool hidden;
+     * User handles never resolve to it (obj_resolve_user). Atomic: a
+     * resolver holding a handle that died meanwhile may read it while the
+     * slot is made anew (relaxed: the caller's later checks of the handle,
+     * under the object's lock, decide). */
+    _Atomic bool hidden;
     uint32_t index;
     struct obj_header *free_next; /* type free list, under the table lock */
 };
@@ -120,7 +123,7 @@ static inline struct obj_header *obj_resolve(const void *handle, enum obj_type t
 static inline struct obj_header *obj_resolve_user(const void *handle, enum obj_type type)
 {
     struct obj_header *h = obj_resolve(handle, type);
-    return h != NULL && !h->hidden ? h : NULL;
+    return h != NULL && !load_relaxed(&h->hidden) ? h : NULL;
 }
 
 #endif

@@ -69,7 +69,7 @@ static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, b
     memset(&s->ctx, 0, sizeof(*s) - offsetof(struct stream, ctx));
     stream_init_fields(s, ctx, priority, flags, is_default);
     s->internal = internal;
-    s->hdr.hidden = internal;
+    store_relaxed(&s->hdr.hidden, internal); /* before obj_publish: see obj_header */
     store_relaxed(&s->id, id);
     plat_spin_unlock(&s->lock);
     plat_mutex_lock(&ctx->lock);
