@@ -143,8 +143,8 @@ TEST(capture, two_streams_joined_by_events)
     x = t_dev_i64(1);
     ASSERT_OK(aclrtCreateStream(&s1));
     ASSERT_OK(aclrtCreateStream(&s2));
-    ASSERT_OK(aclrtCreateEvent(&fork));
-    ASSERT_OK(aclrtCreateEvent(&join));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
     ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     launch_mad(x, 1, s1);
     ASSERT_OK(aclrtRecordEvent(fork, s1));
@@ -187,7 +187,7 @@ TEST(capture, unjoined_stream_fails_the_capture)
     x = t_dev_i64(1);
     ASSERT_OK(aclrtCreateStream(&s1));
     ASSERT_OK(aclrtCreateStream(&s2));
-    ASSERT_OK(aclrtCreateEvent(&fork));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
     ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_OK(aclrtRecordEvent(fork, s1));
     ASSERT_OK(aclrtStreamWaitEvent(s2, fork));
@@ -219,7 +219,7 @@ TEST(capture, wait_on_an_event_recorded_outside_invalidates)
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateStream(&other));
-    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
     ASSERT_OK(aclrtStreamGetId(s, &sid));
     ASSERT_OK(aclrtStreamGetId(other, &oid));
     ASSERT_OK(aclrtGetEventId(e, &eid));
@@ -241,6 +241,48 @@ TEST(capture, wait_on_an_event_recorded_outside_invalidates)
     t_teardown();
 }
 
+/* A capture records Ex events only (aclrtCreateEventExWithFlag; an
+ * EXTERNAL event's record is the user's): a plain aclrtCreateEvent event
+ * or a SYNC-flag event is refused with 207000 and the capture stays
+ * active, twice over; a wait on such an event recorded outside is refused
+ * the same way (api_impl.cc EventRecord, StreamWaitEvent). */
+TEST(capture, a_capture_takes_ex_events_only)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtEvent plain = NULL, flag = NULL, ex = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEvent(&plain));
+    ASSERT_OK(aclrtCreateEventWithFlag(&flag, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtRecordEvent(plain, other));
+    ASSERT_OK(aclrtRecordEvent(flag, other));
+    ASSERT_OK(aclrtSynchronizeStream(other));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    for (int i = 0; i < 2; i++) {
+        ASSERT_RC(aclrtRecordEvent(plain, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "must come from aclrtCreateEventExWithFlag");
+        ASSERT_RC(aclrtRecordEvent(flag, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        ASSERT_RC(aclrtStreamWaitEvent(s, plain), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        ASSERT_RC(aclrtStreamWaitEvent(s, flag), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    }
+    ASSERT_OK(aclrtRecordEvent(ex, s));
+    ASSERT_OK(aclrtStreamWaitEvent(s, ex)); /* recorded in this capture */
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(plain));
+    ASSERT_OK(aclrtDestroyEvent(flag));
+    ASSERT_OK(aclrtDestroyEvent(ex));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
 /* Syncs, queries and destroys of a capturing stream, and queries, syncs
  * and timings of a captured event are refused. */
 TEST(capture, capturing_stream_and_captured_event_refusals)
@@ -253,7 +295,7 @@ TEST(capture, capturing_stream_and_captured_event_refusals)
     float ms;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
-    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
     ASSERT_OK(aclrtCreateEvent(&e2));
     ASSERT_OK(aclrtRecordEvent(e2, s));
     ASSERT_OK(aclrtSynchronizeStream(s));
@@ -659,10 +701,10 @@ TEST(capture, random_programs_give_the_same_results_eager_and_replayed)
     slot = t_dev_i64(PROG_OPS);
     for (int k = 0; k < PROG_STREAMS; k++) {
         ASSERT_OK(aclrtCreateStream(&st[k]));
-        ASSERT_OK(aclrtCreateEvent(&fork[k]));
+        ASSERT_OK(aclrtCreateEventExWithFlag(&fork[k], ACL_EVENT_SYNC));
     }
     for (int i = 0; i < PROG_OPS; i++)
-        ASSERT_OK(aclrtCreateEvent(&done[i]));
+        ASSERT_OK(aclrtCreateEventExWithFlag(&done[i], ACL_EVENT_SYNC));
     for (uint32_t seed = 1; seed <= PROG_SEEDS; seed++) {
         aclmdlRI m = NULL;
         make_program(&p, seed);

@@ -104,6 +104,48 @@ TEST(model, forged_handles_never_name_internal_objects)
     t_teardown();
 }
 
+/* A stream bound to a model being built takes hardware-flag events only
+ * (aclrtCreateEventWithFlag): recording or waiting on a plain
+ * aclrtCreateEvent event or an Ex event there is 207000, every time
+ * (api_impl.cc EventRecord, StreamWaitEvent); a SYNC-flag event is fine. */
+TEST(model, bound_stream_takes_flag_events_only)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtEvent plain = NULL, ex = NULL, flag = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEvent(&plain));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventWithFlag(&flag, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtRecordEvent(plain, other));
+    ASSERT_OK(aclrtRecordEvent(ex, other));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    for (int i = 0; i < 2; i++) {
+        ASSERT_RC(aclrtRecordEvent(plain, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "must come from aclrtCreateEventWithFlag (this one is a plain");
+        ASSERT_RC(aclrtRecordEvent(ex, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        ASSERT_RC(aclrtStreamWaitEvent(s, plain), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        ASSERT_RC(aclrtStreamWaitEvent(s, ex), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    }
+    ASSERT_OK(aclrtRecordEvent(flag, s));
+    ASSERT_OK(aclrtStreamWaitEvent(s, flag));
+    ASSERT_OK(aclmdlRIEndTask(m, s));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecute(m, 5000));
+    ASSERT_OK(aclmdlRIUnbindStream(m, s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtSynchronizeStream(other));
+    ASSERT_OK(aclrtDestroyEvent(plain));
+    ASSERT_OK(aclrtDestroyEvent(ex));
+    ASSERT_OK(aclrtDestroyEvent(flag));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
 TEST(model, null_arguments)
 {
     aclmdlRI m = NULL;
@@ -222,7 +264,7 @@ TEST(model, events_between_lanes_order_every_run)
     s1 = persistent_stream();
     s2 = persistent_stream();
     ASSERT_OK(aclrtCreateStream(&exec));
-    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
     ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
     ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
     ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_HEAD));
@@ -636,7 +678,7 @@ TEST(model, wait_on_an_outside_event)
     s = persistent_stream();
     ASSERT_OK(aclrtCreateStream(&exec));
     ASSERT_OK(aclrtCreateStream(&other));
-    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
     ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
     ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
     ASSERT_OK(aclrtStreamWaitEvent(s, e));
@@ -938,7 +980,7 @@ TEST(model, run_dropped_by_abort_before_it_starts_is_skipped)
     one_lane_build(&o);
     ASSERT_OK(aclrtCreateStream(&gated));
     ASSERT_OK(aclrtCreateStream(&exec2));
-    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
     t_launch_gate(&g, gated);
     ASSERT_OK(aclrtRecordEvent(e, gated));
     ASSERT_OK(aclrtStreamWaitEvent(o.exec, e));
@@ -990,7 +1032,7 @@ TEST(model, lane_start_failure_fails_the_whole_run)
     s1 = persistent_stream();
     s2 = persistent_stream();
     ASSERT_OK(aclrtCreateStream(&exec));
-    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
     m = cross_lanes(s1, s2, e, x);
     ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(exec, 10000), ACL_ERROR_RT_MEMORY_ALLOCATION);

@@ -957,8 +957,8 @@ TEST(profile, model_run_kernels_carry_the_model_id_and_follow_the_run)
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclrtCreateStream(&cs));
     ASSERT_OK(aclrtCreateStream(&side));
-    ASSERT_OK(aclrtCreateEvent(&fork));
-    ASSERT_OK(aclrtCreateEvent(&join));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
     /* Captured: cs runs k, forks k onto side, joins, runs k. */
     ASSERT_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
     launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, cs, NULL, 0);

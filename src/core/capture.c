@@ -384,6 +384,33 @@ static bool add_use(struct model *m, struct event *edge, uint32_t lane)
     return true;
 }
 
+/* Which events a model's streams take (the reference's EventRecord and
+ * StreamWaitEvent, api_impl.cc). A stream bound to a model being built
+ * takes hardware-flag events only (aclrtCreateEventWithFlag): a plain
+ * aclrtCreateEvent event or an Ex event is refused there, for records and
+ * waits. A capture records Ex events (an EXTERNAL event's record is the
+ * user's, outside the model), and waits on what it recorded, on EXTERNAL
+ * events, or on Ex events; a plain or flag event recorded outside it is
+ * refused. Refusals leave the capture as it was. */
+static aclError event_kind_check_locked(const char *fn, const struct model *m, const struct event *ev,
+                                        const struct stream *s, bool wait, bool recorded_here)
+{
+    capture_assert_held();
+    bool ex = load_relaxed(&ev->ex), external = (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL) != 0;
+    if (m->state == MODEL_BUILDING && (ex || ev->lazy_slot))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: stream %d is bound to a model: an event %s there must come from "
+                        "aclrtCreateEventWithFlag (this one is %s)",
+                        fn, load_relaxed(&s->id), wait ? "waited on" : "recorded",
+                        ex ? "an Ex event" : "a plain aclrtCreateEvent event");
+    if (m->state == MODEL_CAPTURING && !ex && !external && !recorded_here)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: stream %d is being captured: an event %s in a capture must come from "
+                        "aclrtCreateEventExWithFlag (or be an EXTERNAL event)",
+                        fn, load_relaxed(&s->id), wait ? "waited on" : "recorded");
+    return ACL_SUCCESS;
+}
+
 aclError model_event_record(const char *fn, struct event *ev, const void *event, struct stream *s,
                             const void *stream, bool external, bool *handled)
 {
@@ -402,6 +429,10 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
                         : ACL_SUCCESS;
     }
     m = l->m;
+    if (!external && (err = event_kind_check_locked(fn, m, ev, s, false, false)) != ACL_SUCCESS) {
+        capture_leave();
+        return err;
+    }
     if (external &&
         (m->state != MODEL_CAPTURING || !load_relaxed(&ev->ex) || load_relaxed(&ev->flags) != ACL_EVENT_SYNC)) {
         capture_leave();
@@ -506,7 +537,12 @@ aclError model_event_wait(const char *fn, struct event *ev, const void *event, s
         capture_leave();
         return ACL_SUCCESS;
     }
-    err = l == NULL ? join_locked(fn, rec_in, s, stream, &l) : ACL_SUCCESS;
+    if (l != NULL && !ev->notify)
+        err = event_kind_check_locked(fn, l->m, ev, s, true, rec_in == l->m);
+    else
+        err = ACL_SUCCESS;
+    if (err == ACL_SUCCESS && l == NULL)
+        err = join_locked(fn, rec_in, s, stream, &l);
     if (err == ACL_SUCCESS)
         err = plan_wait_locked(fn, l, ev, rec_in, edge, s, &p);
     if (err == ACL_SUCCESS && !p.skip)

@@ -139,7 +139,7 @@ static void *report_main(void *arg)
 static void workload(void)
 {
     aclrtStream s = NULL, s2 = NULL;
-    aclrtEvent e = NULL;
+    aclrtEvent e = NULL, ex = NULL; /* ex: a capture records Ex events */
     aclrtNotify n = NULL;
     aclrtFuncHandle k = NULL;
     aclrtArgsHandle args = NULL;
@@ -162,6 +162,7 @@ static void workload(void)
     CHECK(aclrtCreateStream(&s));
     CHECK(aclrtCreateStreamWithConfig(&s2, 1, 0));
     CHECK(aclrtCreateEvent(&e));
+    CHECK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
     CHECK(aclrtCreateNotify(&n, 0));
     CHECK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK(aclrtMallocHost(&host, 4096));
@@ -193,7 +194,8 @@ static void workload(void)
         /* A captured model, run twice; a built one with its stream. */
         if (CHECK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED)) == ACL_SUCCESS) {
             CHECK(aclrtLaunchKernel(k, 2, &x, sizeof(x), s));
-            CHECK(aclrtRecordEvent(e, s));
+            if (ex != NULL)
+                CHECK(aclrtRecordEvent(ex, s));
             CHECK(aclmdlRICaptureEnd(s, &m));
         }
         if (m != NULL) {
@@ -231,6 +233,8 @@ static void workload(void)
         CHECK(aclrtDestroyNotify(n));
     if (e != NULL)
         CHECK(aclrtDestroyEvent(e));
+    if (ex != NULL)
+        CHECK(aclrtDestroyEvent(ex));
     if (s2 != NULL)
         CHECK(aclrtDestroyStream(s2));
     if (s != NULL)
