@@ -532,7 +532,9 @@ struct stream {
     struct stream *park_next;
     uint64_t park_gen;
     struct event *park_event;
-    const struct task *park_value; /* the value wait it parked on, or NULL */
+    /* The value wait it parked on, or NULL. Written under val_lock (memtask.c);
+     * atomic because the hang report reads it under s->lock only. */
+    _Atomic(const struct task *) park_value;
     uint32_t park_poll_us;         /* a value wait's next look without a write seen (backoff) */
 };
 

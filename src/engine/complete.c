@@ -182,7 +182,8 @@ void engine_nudge(struct stream *s)
 {
     struct worker *w = NULL;
     plat_spin_lock(&s->lock);
-    if (load_relaxed(&s->state) == STREAM_PARKED && (s->park_event != NULL || s->park_value != NULL)) {
+    if (load_relaxed(&s->state) == STREAM_PARKED &&
+        (s->park_event != NULL || load_relaxed(&s->park_value) != NULL)) {
         engine_unlink_parked_locked(s);
         engine_unwatch(s);
         store_relaxed(&s->state, STREAM_IDLE);

@@ -80,7 +80,8 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
     struct task *t = squeue_next(s); /* PARKED: no owner moves head */
     uint64_t done;
 
-    if (ev == NULL && s->park_value != NULL) { /* a value wait (memtask.c): only a write releases it */
+    /* A value wait (memtask.c): only a write releases it. */
+    if (ev == NULL && load_relaxed(&s->park_value) != NULL) {
         char what[256];
         engine_value_explain_locked(s, which, what, sizeof(what));
         put(c, "%s", what);
@@ -333,7 +334,7 @@ static struct worker *time_out_locked(struct stream *s, uint64_t now, struct tim
     PLAT_ASSERT_HELD(&s->lock);
     struct event *ev = s->park_event;
     struct task *t;
-    if (ev == NULL && s->park_value != NULL) /* a value wait's poll (memtask.c) */
+    if (ev == NULL && load_relaxed(&s->park_value) != NULL) /* a value wait's poll (memtask.c) */
         return engine_value_poll_locked(s, now);
     if (load_relaxed(&s->state) != STREAM_PARKED || ev == NULL)
         return NULL;

@@ -240,7 +240,7 @@ static void unlink_locked(struct stream *s)
         }
     }
     s->park_next = NULL;
-    s->park_value = NULL;
+    store_relaxed(&s->park_value, NULL);
     fetch_sub_relaxed(&val_parked, 1); /* under val_lock */
 }
 
@@ -258,7 +258,7 @@ bool engine_value_wait_or_park(struct stream *s, const struct task *w)
     if (passed) {
         fetch_sub_relaxed(&val_parked, 1);
     } else {
-        s->park_value = w; /* the task stays at the head of the queue */
+        store_relaxed(&s->park_value, w); /* the task stays at the head of the queue */
         s->park_event = NULL;
         s->park_next = val_waiters;
         val_waiters = s;
@@ -296,10 +296,10 @@ void engine_value_written(const void *addr, size_t len)
     plat_spin_lock(&val_lock);
     for (struct stream **pp = &val_waiters; *pp != NULL;) {
         struct stream *s = *pp;
-        const struct task *w = s->park_value;
+        const struct task *w = load_relaxed(&s->park_value);
         if (overlaps(w->u.value.addr, sizeof(uint64_t), addr, len) && wait_passes(w)) {
             *pp = s->park_next;
-            s->park_value = NULL;
+            store_relaxed(&s->park_value, NULL);
             s->park_next = released;
             released = s;
             fetch_sub_relaxed(&val_parked, 1); /* under val_lock */
@@ -321,7 +321,7 @@ void engine_value_unlink_locked(struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
     plat_spin_lock(&val_lock);
-    if (s->park_value != NULL)
+    if (load_relaxed(&s->park_value) != NULL)
         unlink_locked(s);
     plat_spin_unlock(&val_lock);
 }
@@ -331,9 +331,9 @@ struct worker *engine_value_poll_locked(struct stream *s, uint64_t now)
     PLAT_ASSERT_HELD(&s->lock);
     bool passed = false, parked;
     plat_spin_lock(&val_lock);
-    parked = s->park_value != NULL && load_relaxed(&s->state) == STREAM_PARKED;
+    parked = load_relaxed(&s->park_value) != NULL && load_relaxed(&s->state) == STREAM_PARKED;
     if (parked) {
-        passed = wait_passes(s->park_value);
+        passed = wait_passes(load_relaxed(&s->park_value));
         if (passed)
             unlink_locked(s);
     }
@@ -362,7 +362,7 @@ static const char *rule_text(uint32_t flag)
 void engine_value_explain_locked(struct stream *s, const char *which, char *buf, size_t cap)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    const struct task *w = s->park_value;
+    const struct task *w = load_relaxed(&s->park_value);
     uint64_t now;
     if (w == NULL) {
         snprintf(buf, cap, "stream %d%s is being released from a value wait", load_relaxed(&s->id), which);
