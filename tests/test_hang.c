@@ -420,6 +420,35 @@ TEST(hang, destroy_force_runs_what_it_can_and_drops_the_rest)
     t_teardown();
 }
 
+/* A wait whose newest record was issued on a stream that is gone (its
+ * work done or dropped) has nothing left that could release it: here the
+ * notify's record went into a captured model that never runs, and the
+ * capturing stream was destroyed since. A destroy drops the wait, naming
+ * why (found by aclcpu-fuzz, two threads, seed 16: the context's destroy
+ * waited forever). The boundary: hang.destroy_waits_for_a_recorder_being_destroyed. */
+TEST(hang, destroy_drops_a_wait_whose_recorder_is_gone)
+{
+    aclrtStream a = NULL, w = NULL;
+    aclrtNotify n = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&a));
+    ASSERT_OK(aclrtCreateStream(&w));
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclmdlRICaptureBegin(a, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtRecordNotify(n, a));
+    ASSERT_OK(aclmdlRICaptureEnd(a, &m));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, w, 0));
+    t_launch_log(1, w);
+    ASSERT_OK(aclrtDestroyStream(a));
+    ASSERT_OK(aclrtDestroyStream(w));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "recorded on a stream destroyed since, whose work is done or dropped");
+    ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped, not run */
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
 struct late_open {
     _Atomic int *open;
     uint64_t after_ns;
@@ -467,6 +496,61 @@ TEST(hang, destroy_waits_for_slow_work)
 
 /* The boundary of the flag rule: a record of the flag event still queued
  * (behind slow work) will set it, so the destroy waits for it. */
+struct destroyer {
+    aclrtContext ctx;
+    aclrtStream s;
+    aclError rc;
+};
+
+static void *destroy_in_thread(void *arg)
+{
+    struct destroyer *d = arg;
+    if (aclrtSetCurrentContext(d->ctx) == ACL_SUCCESS)
+        d->rc = aclrtDestroyStream(d->s);
+    return NULL;
+}
+
+/* The boundary of hang.destroy_drops_a_wait_whose_recorder_is_gone: the
+ * recorder is being destroyed by another thread and still has its record
+ * queued behind slow work, so the waiter's destroy waits for it (well past
+ * the stuck verdict's grace) and the waiter's work runs. */
+TEST(hang, destroy_waits_for_a_recorder_being_destroyed)
+{
+    static struct t_gate g;
+    static struct late_open o;
+    static struct destroyer d;
+    aclrtStream w = NULL;
+    aclrtNotify n = NULL;
+    aclrtStreamStatus st;
+    pthread_t th, opener;
+    uint64_t end;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    ASSERT_OK(aclrtCreateStream(&d.s));
+    ASSERT_OK(aclrtCreateStream(&w));
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    t_launch_gate(&g, d.s);
+    ASSERT_OK(aclrtRecordNotify(n, d.s));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, w, 0));
+    t_launch_log(1, w);
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_OK(aclrtGetCurrentContext(&d.ctx));
+    ASSERT_EQ(pthread_create(&th, NULL, destroy_in_thread, &d), 0);
+    end = t_now_ns() + T_SPIN_LIMIT_NS; /* until the recorder's handle is dead: its destroy has begun */
+    while (aclrtStreamQuery(d.s, &st) != ACL_ERROR_RT_INVALID_HANDLE && t_now_ns() < end)
+        sched_yield();
+    o.open = &g.open;
+    o.after_ns = 600000000u; /* three times the stuck verdict's grace */
+    ASSERT_EQ(pthread_create(&opener, NULL, open_later, &o), 0);
+    ASSERT_OK(aclrtDestroyStream(w));
+    ASSERT_EQ(atomic_load(&t_log_n), 1); /* the wait was released by the record: it ran */
+    ASSERT_EQ(pthread_join(opener, NULL), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(d.rc);
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
 TEST(hang, destroy_waits_for_a_flag_event_record_still_queued)
 {
     static struct t_gate g;

@@ -9,7 +9,8 @@
  * an event leads to the stream its awaited record was issued on (the
  * record's stream is kept, as a handle, in the event and in each wait task),
  * and so on, up to MAX_HOPS. The chain ends at a stream that runs, is ready,
- * is stopped, is PERSISTENT, has been destroyed, or at a stream seen before
+ * is stopped, is PERSISTENT, has been destroyed (stuck once its work is done
+ * or dropped: nothing of it can record any more), or at a stream seen before
  * (a cycle, which only notifies can make: an event wait always follows a
  * record issued before it). The walk is a diagnosis, not a decision: it
  * takes each stream's lock on its own for a moment, so the picture may be
@@ -184,6 +185,25 @@ static struct hop describe_stream(struct stream *s, struct chain_text *c, bool s
     return h;
 }
 
+/* Whether the stream in the slot handle names is still being destroyed
+ * with work left (its destroy waits for that work or drops it, either way
+ * it moves on) - as opposed to gone: its work done or dropped, or its slot
+ * made into a new stream. A wait whose record was on a gone stream has
+ * nothing left that could release it. */
+static bool destroy_still_draining(const void *handle)
+{
+    struct obj_header *hdr = obj_header_at(OBJ_STREAM, (uint32_t)(uintptr_t)handle);
+    struct stream *s;
+    uint64_t issued;
+    if (hdr == NULL || load_acquire(&hdr->live))
+        return false;
+    s = ACLCPU_CONTAINER_OF(hdr, struct stream, hdr);
+    plat_spin_lock(&s->lock);
+    issued = s->issued;
+    plat_spin_unlock(&s->lock);
+    return load_relaxed(&s->done) < issued; /* relaxed: a progress hint */
+}
+
 static bool explain(struct stream *s, bool subject, bool teardown, char *buf, size_t cap)
 {
     struct chain_text c = {buf, cap, 0, teardown};
@@ -211,9 +231,13 @@ static bool explain(struct stream *s, bool subject, bool teardown, char *buf, si
         for (unsigned i = 0; s == NULL && i < hops; i++)
             if ((uint32_t)(uintptr_t)h.next == seen[i]->hdr.index)
                 s = seen[i]; /* its slot: the one being destroyed, in a cycle */
-        if (s == NULL) {
-            put(&c, "a stream destroyed since");
+        if (s == NULL && destroy_still_draining(h.next)) {
+            put(&c, "a stream being destroyed, which still ends its work");
             return false;
+        }
+        if (s == NULL) {
+            put(&c, "a stream destroyed since, whose work is done or dropped: nothing queued will release it");
+            return true;
         }
     }
 }
