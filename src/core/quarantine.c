@@ -177,73 +177,76 @@ static void note_in_use_locked(void *p, size_t size, const struct fence_point *p
     stats.held++;
 }
 
-bool quarantine_free(void *p, bool device)
+/* A hold for a free now, with the fence of the work queued at this moment;
+ * NULL when nothing is in flight, or when there is no memory to remember
+ * a fence in (freeing at once is then all that is left, as the device
+ * does). */
+static struct held *hold_new(void)
 {
-    struct mem_range range;
     struct fence_point *pts;
     struct held *h;
-    size_t n, size;
+    size_t n;
     bool oom;
 
     quarantine_poll();
     pts = fence_take(&n, &oom);
     h = n != 0 && !oom ? acl_malloc(sizeof(*h) + n * sizeof(h->points[0])) : NULL;
-    if (h == NULL) {
-        /* Nothing in flight; or no memory to remember a fence in, when
-         * freeing at once is all that is left (as the device does). */
-        acl_free(pts);
-        return devmem_free(p, device);
+    if (h != NULL) {
+        h->npoints = n;
+        memcpy(h->points, pts, n * sizeof(*pts));
     }
-    if (!devmem_lookup(p, &range) || !devmem_retire(p, device, &size)) {
-        acl_free(pts);
-        acl_free(h);
-        return false;
-    }
-    *h = (struct held){NULL, p, range.device, 0, n};
-    memcpy(h->points, pts, n * sizeof(*pts));
     acl_free(pts);
+    return h;
+}
+
+/* Keeps h (p retired, size bytes) until its fence passes. */
+static void hold_keep(struct held *h, size_t size, const char *what)
+{
     plat_mutex_lock(&quar_lock);
-    note_in_use_locked(p, size, &h->points[0]);
+    note_in_use_locked(h->p, size, &h->points[0]);
     h->next = held_list;
     held_list = h;
     fetch_add_relaxed(&held_count, 1);
     plat_mutex_unlock(&quar_lock);
-    LOGD("freed %p (%zu bytes) while stream %d may still use it: kept from reuse until its work is done", p, size,
+    LOGD("freed %s %p (%zu bytes) while stream %d may still use it: kept until its work is done", what, h->p, size,
          (int)load_relaxed(&h->points[0].s->id));
+}
+
+bool quarantine_free(void *p, bool device)
+{
+    struct mem_range range;
+    struct held *h = hold_new();
+    size_t size;
+
+    if (h == NULL)
+        return devmem_free(p, device);
+    if (!devmem_lookup(p, &range) || !devmem_retire(p, device, &size)) {
+        acl_free(h);
+        return false;
+    }
+    h->p = p;
+    h->device = range.device;
+    h->managed_size = 0;
+    hold_keep(h, size, "block");
     return true;
 }
 
 bool quarantine_free_managed(void *p)
 {
-    struct fence_point *pts;
-    struct held *h;
-    size_t n, size;
+    struct held *h = hold_new();
+    size_t size;
     int32_t device;
-    bool oom;
 
-    quarantine_poll();
-    pts = fence_take(&n, &oom);
-    h = n != 0 && !oom ? acl_malloc(sizeof(*h) + n * sizeof(h->points[0])) : NULL;
-    if (h == NULL) { /* nothing in flight (or no memory to hold it): at once */
-        acl_free(pts);
+    if (h == NULL)
         return managed_free(p);
-    }
     if (!managed_retire(p, &size, &device)) {
-        acl_free(pts);
         acl_free(h);
         return false;
     }
-    *h = (struct held){NULL, p, device, size, n};
-    memcpy(h->points, pts, n * sizeof(*pts));
-    acl_free(pts);
-    plat_mutex_lock(&quar_lock);
-    note_in_use_locked(p, size, &h->points[0]);
-    h->next = held_list;
-    held_list = h;
-    fetch_add_relaxed(&held_count, 1);
-    plat_mutex_unlock(&quar_lock);
-    LOGD("freed managed %p (%zu bytes) while stream %d may still use it: kept mapped until its work is done", p,
-         size, (int)load_relaxed(&h->points[0].s->id));
+    h->p = p;
+    h->device = device;
+    h->managed_size = size; /* its pages are unmapped at release */
+    hold_keep(h, size, "managed memory");
     return true;
 }
 
