@@ -58,6 +58,9 @@ aclError check_copy(const char *fn, void *dst, size_t destMax, const void *src, 
 bool touches_pageable(const void *dst, const void *src, size_t count, aclrtMemcpyKind kind);
 /* The profile's direction of a copy (enum copy_dir). */
 uint8_t copy_direction(aclrtMemcpyKind kind, const void *dst, const void *src, size_t count);
+/* Queues a checked 1D copy on stream (dir: copy_direction's): the last
+ * step of every async copy of a plain range. */
+aclError queue_copy(const char *fn, aclrtStream stream, void *dst, const void *src, size_t count, uint8_t dir);
 /* A 2D copy's limits, and the bytes each side spans. */
 aclError check_2d_extent(const char *fn, size_t dpitch, size_t spitch, size_t width, size_t height, size_t *dspan,
                          size_t *sspan);

@@ -63,8 +63,6 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t des
                                                            aclrtMemcpyKind kind, aclrtStream stream)
 {
     const char *fn = "aclrtMemcpyAsyncWithCondition";
-    struct stream *s;
-    struct task *t;
     aclError err;
 
     if (count == 0)
@@ -78,17 +76,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t des
         err = check_pinned(fn, "dst", dst, count);
     if (err == ACL_SUCCESS)
         err = check_pinned(fn, "src", src, count);
-    if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
-    if (err == ACL_SUCCESS)
-        err = stream_task_new(fn, TASK_COPY, &t);
-    if (err != ACL_SUCCESS)
-        return err;
-    t->u.copy.dst = dst;
-    t->u.copy.src = src;
-    t->u.copy.count = count;
-    t->u.copy.dir = copy_direction(kind, dst, src, count);
-    return submit(fn, stream, s, t);
+    return err == ACL_SUCCESS ? queue_copy(fn, stream, dst, src, count, copy_direction(kind, dst, src, count)) : err;
 }
 
 /* ---- 2D ------------------------------------------------------------------------ */

@@ -170,9 +170,6 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
                                               aclrtMemcpyKind kind, aclrtStream stream)
 {
     const char *fn = "aclrtMemcpyAsync";
-    struct stream *s;
-    struct task *t;
-    uint8_t dir = CD_NONE;
     aclError err;
 
     if (count == 0)
@@ -180,10 +177,14 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
     err = check_copy(fn, dst, destMax, src, count, kind);
     if (err == ACL_SUCCESS && model_recording_anywhere() && touches_pageable(dst, src, count, kind))
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
-    if (err == ACL_SUCCESS)
-        dir = copy_direction(kind, dst, src, count);
-    if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
+    return err == ACL_SUCCESS ? queue_copy(fn, stream, dst, src, count, copy_direction(kind, dst, src, count)) : err;
+}
+
+aclError queue_copy(const char *fn, aclrtStream stream, void *dst, const void *src, size_t count, uint8_t dir)
+{
+    struct stream *s;
+    struct task *t;
+    aclError err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
         err = stream_task_new(fn, TASK_COPY, &t);
     if (err != ACL_SUCCESS)

@@ -105,8 +105,6 @@ static aclError symbol_copy(const struct sym_copy *c)
     aclrtMemcpyKind kind = c->to ? ACL_MEMCPY_HOST_TO_DEVICE : ACL_MEMCPY_DEVICE_TO_HOST;
     const char *fn = c->fn;
     struct symbol_info info;
-    struct stream *s;
-    struct task *t;
     void *dst, *at;
     const void *src;
     aclError err = lookup(fn, c->symbol, &info);
@@ -136,17 +134,8 @@ static aclError symbol_copy(const struct sym_copy *c)
     }
     if (model_recording_anywhere() && touches_pageable(dst, src, c->count, kind))
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
-    if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, c->stream, &s);
-    if (err == ACL_SUCCESS)
-        err = stream_task_new(fn, TASK_COPY, &t);
-    if (err != ACL_SUCCESS)
-        return err;
-    t->u.copy.dst = dst;
-    t->u.copy.src = src;
-    t->u.copy.count = c->count;
-    t->u.copy.dir = copy_direction(kind, dst, src, c->count);
-    return stream_submit(&(struct submit){.fn = fn, .stream = c->stream}, s, t);
+    return err == ACL_SUCCESS ? queue_copy(fn, c->stream, dst, src, c->count, copy_direction(kind, dst, src, c->count))
+                              : err;
 }
 
 /* The ACL layer's checks of a copy from a symbol (CheckMemcpyFromSymbol). */
