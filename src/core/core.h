@@ -499,7 +499,6 @@ struct stream {
 
     /* Under lock, rarely touched. */
     bool is_default;
-    bool internal;               /* a model's lane runner: never handed to the user, no state callbacks */
     bool stop_reported;          /* a sync has returned stop_error: from then on new tasks are refused */
     aclError error;              /* first task error since the last sync */
     uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
@@ -753,7 +752,6 @@ struct event {
     const void *rec_model;
     struct event *rec_edge;
     bool newest_in_model;
-    bool internal;               /* a model's edge or completion event, never handed out */
     struct list ctx_link;        /* ctx->events, under ctx->lock */
     /* Shared with another process (core/ipc.c): the shared words hold its
      * records, flag and done number; set once under the lock. */

@@ -88,7 +88,6 @@ static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool la
     ev->hw_flag = !ex && !lazy_slot && (flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)) != 0;
     ev->holds_slot = needs_slot;
     store_relaxed(&ev->id, (int32_t)ev->hdr.index);
-    ev->internal = internal;
     store_relaxed(&ev->hdr.hidden, internal); /* before obj_publish: see obj_header */
     plat_mutex_lock(&ctx->lock);
     list_add_tail(&ctx->events, &ev->ctx_link);

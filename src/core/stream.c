@@ -68,7 +68,6 @@ static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, b
     plat_spin_lock(&s->lock);
     memset(&s->ctx, 0, sizeof(*s) - offsetof(struct stream, ctx));
     stream_init_fields(s, ctx, priority, flags, is_default);
-    s->internal = internal;
     store_relaxed(&s->hdr.hidden, internal); /* before obj_publish: see obj_header */
     store_relaxed(&s->id, id);
     plat_spin_unlock(&s->lock);
@@ -112,11 +111,14 @@ static void wait_or_drop(struct stream *s, bool force)
                    load_relaxed(&s->id), (unsigned long long)left, why);
 }
 
+/* A model's lane runner: never handed to the user, no state callbacks. */
+static bool is_internal(const struct stream *s) { return load_relaxed(&s->hdr.hidden); }
+
 aclError stream_destroy(struct stream *s, const void *handle, enum stream_end how)
 {
     bool mine;
 
-    if (!s->internal)
+    if (!is_internal(s))
         stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
     plat_spin_lock(&s->lock);
     /* Check and kill in one critical section: of two racing destroyers,
@@ -128,7 +130,7 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
     if (!mine)
         return ACL_ERROR_RT_INVALID_HANDLE;
     engine_stream_killed(s);
-    if (!s->internal) {
+    if (!is_internal(s)) {
         model_stream_gone(s); /* the lanes it fed keep their tasks */
         allocator_unregister(s);
     }
