@@ -537,10 +537,7 @@ aclError model_event_wait(const char *fn, struct event *ev, const void *event, s
         capture_leave();
         return ACL_SUCCESS;
     }
-    if (l != NULL && !ev->notify)
-        err = event_kind_check_locked(fn, l->m, ev, s, true, rec_in == l->m);
-    else
-        err = ACL_SUCCESS;
+    err = l != NULL && !ev->notify ? event_kind_check_locked(fn, l->m, ev, s, true, rec_in == l->m) : ACL_SUCCESS;
     if (err == ACL_SUCCESS && l == NULL)
         err = join_locked(fn, rec_in, s, stream, &l);
     if (err == ACL_SUCCESS)

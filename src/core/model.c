@@ -225,9 +225,8 @@ static bool drop_runs_that_cannot_start(struct model *m)
 }
 
 /* A teardown looks at the runs this often, and drops those that cannot
- * start once nothing moved for RUNS_GRACE_NS (as engine_wait_teardown). */
+ * start once nothing moved for a teardown's grace (as engine_wait_teardown). */
 #define RUNS_LOOK_NS 20000000ull
-#define RUNS_GRACE_NS 200000000ull
 
 /* Waits for every run issued so far to end (it may run on other threads),
  * with no global lock held; runs that can never start are dropped. */
@@ -239,7 +238,7 @@ static void wait_for_runs(struct model *m)
         if (done != last) {
             last = done;
             since = now;
-        } else if (now - since >= RUNS_GRACE_NS) {
+        } else if (now - since >= ENGINE_TEARDOWN_GRACE_NS) {
             (void)drop_runs_that_cannot_start(m);
             since = now;
         }

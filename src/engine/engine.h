@@ -99,13 +99,13 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
                                     aclError *task_err);
 
 void engine_stream_killed(struct stream *s);
-/* Teardown's wait for s's work (destroy, reset, finalize): as an untimed
- * sync, but false, with the wait-for chain in why, once the work is stuck
- * (no progress, and the chain cannot move by itself: hang.c). The caller
- * then discards it. */
 /* How long a teardown waits on a chain that is stuck and makes no progress
  * before it gives up on it (a plain destroy's grace). */
 #define ENGINE_TEARDOWN_GRACE_NS 200000000ull
+/* Teardown's wait for s's work (destroy, reset, finalize): as an untimed
+ * sync, but false, with the wait-for chain in why, once the work has been
+ * stuck for grace_ns (no progress, and the chain cannot move by itself:
+ * hang.c). The caller then discards it. */
 bool engine_wait_teardown(struct stream *s, uint64_t grace_ns, char *why, size_t cap);
 /* True when every task issued to s so far has completed. */
 bool engine_stream_idle(struct stream *s);

@@ -10,7 +10,7 @@
  * the kernel and joins the helpers still inside (each is finishing one
  * block), so the kernel record can live on the owner's stack. A block that
  * calls aclcpuTrap() longjmps back here, and so does one that faults in
- * device address space (engine_kernel_fault, the platform's fault hook);
+ * device address space (engine_fault, the platform's fault hook);
  * the kernel fails with the engine's exception code and its unclaimed
  * blocks are skipped. A batch-mode kernel
  * (schedule mode 1) first gathers one thread per block, one such kernel at
@@ -43,7 +43,7 @@ static aclError trap_code(const struct task *t)
                                                         : ACL_ERROR_RT_VECTOR_CORE_EXCEPTION;
 }
 
-/* The address a block's caught fault touched (engine_kernel_fault). */
+/* The address a block's caught fault touched (engine_fault). */
 static _Thread_local void *tls_fault_addr;
 
 void engine_fault(void *addr)

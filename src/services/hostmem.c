@@ -221,7 +221,6 @@ aclError managed_alloc(uint64_t size, int32_t device, void **out)
     return ACL_SUCCESS;
 }
 
-/* Called with hostmem_lock held: frees managed allocation i. */
 /* Called with hostmem_lock held: forgets allocation i, leaving its pages
  * mapped (the caller unmaps them, now or once late work is done). */
 static void managed_forget_locked(size_t i)
@@ -232,6 +231,7 @@ static void managed_forget_locked(size_t i)
     mans[i] = mans[--nmans];
 }
 
+/* Called with hostmem_lock held: frees managed allocation i. */
 static void managed_drop_locked(size_t i)
 {
     PLAT_ASSERT_HELD(&hostmem_lock);
