@@ -25,7 +25,7 @@ static aclError check_capturable(const char *fn, struct stream *s)
     if (f == SOC_910 || f == SOC_200I500A2)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s does not support stream capture", fn,
                         load_relaxed(&s->dev)->soc->name);
-    if (s->is_default)
+    if (load_relaxed(&s->is_default))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the default stream cannot be captured", fn);
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is bound to a model", fn, load_relaxed(&s->id));
@@ -53,7 +53,7 @@ static aclError begin(const char *fn, aclrtStream stream, aclmdlRI into_handle, 
         return err;
     if (into != NULL) {
         capture_enter();
-        if (into->kind != MODEL_BUILT || into->state != MODEL_BUILDING || into->nlanes != 0 || into->ctx != s->ctx)
+        if (into->kind != MODEL_BUILT || into->state != MODEL_BUILDING || into->nlanes != 0 || into->ctx != stream_ctx(s))
             err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model must be an empty one from aclmdlRIBuildBegin "
                            "of this context", fn);
         capture_leave();

@@ -287,8 +287,8 @@ static struct event *query_prelude(const char *fn, aclrtEvent event, const void 
                         refuse_ex && load_relaxed(&ev->ex) ? "Ex" : "EXTERNAL");
     if (*err == ACL_SUCCESS)
         *err = model_refuse_captured_event(fn, ev);
-    if (*err == ACL_SUCCESS && load_relaxed(&ev->ctx->failure_error) != ACL_SUCCESS)
-        *err = context_failed(fn, ev->ctx); /* api_impl.cc EventQuery*: the context's status first */
+    if (*err == ACL_SUCCESS && load_relaxed(&event_ctx(ev)->failure_error) != ACL_SUCCESS)
+        *err = context_failed(fn, event_ctx(ev)); /* api_impl.cc EventQuery*: the context's status first */
     return *err == ACL_SUCCESS ? ev : NULL;
 }
 
@@ -358,8 +358,8 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
     rc = model_refuse_captured_event(fn, ev);
     if (rc != ACL_SUCCESS)
         return rc;
-    if (ACLCPU_UNLIKELY(load_relaxed(&ev->ctx->failure_error) != ACL_SUCCESS))
-        return context_failed(fn, ev->ctx); /* api_impl.cc EventSynchronize: CheckStatus first */
+    if (ACLCPU_UNLIKELY(load_relaxed(&event_ctx(ev)->failure_error) != ACL_SUCCESS))
+        return context_failed(fn, event_ctx(ev)); /* api_impl.cc EventSynchronize: CheckStatus first */
     if (ACLCPU_UNLIKELY(prof_on()))
         end = profiled_sync_event(fn, ev, event, timeout);
     else

@@ -163,7 +163,7 @@ static aclError pool_stream(const char *fn, aclrtStream stream, struct stream **
     aclError err = stream_resolve(fn, stream, s);
     if (err != ACL_SUCCESS)
         return err;
-    if ((*s)->ctx != ctx_current())
+    if (stream_ctx(*s) != ctx_current())
         return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: argument 'stream' (%p) belongs to another context than "
                         "the current one", fn, stream);
     return ACL_SUCCESS;

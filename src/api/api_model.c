@@ -47,7 +47,7 @@ static aclError resolve_pair(const char *fn, aclmdlRI modelRI, aclrtStream strea
         err = stream_resolve(fn, stream, s);
     if (err == ACL_SUCCESS && (*m)->ctx != ctx)
         err = acl_fail(ACL_ERROR_RT_MODEL_CONTEXT, "%s: the model belongs to another context", fn);
-    if (err == ACL_SUCCESS && (*s)->ctx != ctx)
+    if (err == ACL_SUCCESS && stream_ctx(*s) != ctx)
         err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn,
                        load_relaxed(&(*s)->id));
     return err;
@@ -88,7 +88,7 @@ static aclError check_bindable(const char *fn, struct model *m, struct stream *s
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT "
                         "(aclrtCreateStreamWithConfig)", fn, load_relaxed(&s->id));
     if ((load_relaxed(&s->flags) & ACL_STREAM_FAST_LAUNCH) ||
-        load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE)
+        load_relaxed(&stream_ctx(s)->failure_mode) == ACL_STOP_ON_FAILURE)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is %s; such a stream cannot be bound", fn,
                         load_relaxed(&s->id),
                         (load_relaxed(&s->flags) & ACL_STREAM_FAST_LAUNCH) ? "FAST_LAUNCH"
@@ -684,7 +684,7 @@ ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream)
         s->model == NULL || (l = model_lane_of(s->model, s)) == NULL || s->model->state != MODEL_READY)
         err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d must be a PERSISTENT stream bound to a model whose "
                        "build has ended (aclmdlRIBuildEnd)", fn, load_relaxed(&s->id));
-    else if (s->ctx != ctx)
+    else if (stream_ctx(s) != ctx)
         err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn,
                        load_relaxed(&s->id));
     else if (model_busy(s->model))

@@ -140,11 +140,11 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
         err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (s->ctx != ctx)
+    if (stream_ctx(s) != ctx)
         return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
                         "%s: stream %d belongs to another context; make that context current first", fn,
                         load_relaxed(&s->id));
-    if (s->is_default)
+    if (load_relaxed(&s->is_default))
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn,
                         load_relaxed(&s->id));
@@ -219,8 +219,8 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
         return captured_error(fn, s);
     if (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC)
         return ACL_SUCCESS;
-    if (ACLCPU_UNLIKELY(load_relaxed(&s->ctx->failure_error) != ACL_SUCCESS))
-        return context_failed(fn, s->ctx);
+    if (ACLCPU_UNLIKELY(load_relaxed(&stream_ctx(s)->failure_error) != ACL_SUCCESS))
+        return context_failed(fn, stream_ctx(s));
     if (load_relaxed(&s->stopped))
         return stopped_error(fn, s);
     if (ACLCPU_UNLIKELY(prof_on()))

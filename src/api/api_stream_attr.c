@@ -33,7 +33,7 @@ static aclError resolve_ctrl_stream(const char *fn, const char *what, aclrtStrea
 /* Calls that change a stream need it to be in the current context. */
 static aclError check_own_context(const char *fn, const struct stream *s, const struct context *ctx)
 {
-    if (s->ctx == ctx)
+    if (stream_ctx(s) == ctx)
         return ACL_SUCCESS;
     return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn, load_relaxed(&s->id));
 }
@@ -147,9 +147,9 @@ static aclError set_priority(const char *fn, aclrtStream stream, uint32_t prio)
     err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
-    if (s->is_default || (load_relaxed(&s->flags) & ACL_STREAM_CPU_SCHEDULE))
+    if (load_relaxed(&s->is_default) || (load_relaxed(&s->flags) & ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is a %s stream; its priority is fixed", fn,
-                        load_relaxed(&s->id), s->is_default ? "default" : "CPU_SCHEDULE");
+                        load_relaxed(&s->id), load_relaxed(&s->is_default) ? "default" : "CPU_SCHEDULE");
     stream_set_priority(s, prio > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : prio); /* clamped */
     return ACL_SUCCESS;
 }

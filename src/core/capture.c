@@ -155,7 +155,7 @@ aclError model_capture_begin(struct stream *s, const void *handle, int mode, str
 
     capture_enter();
     if (m == NULL)
-        err = model_create(s->ctx, MODEL_CAPTURED, &m);
+        err = model_create(stream_ctx(s), MODEL_CAPTURED, &m);
     if (err == ACL_SUCCESS) {
         m->kind = MODEL_CAPTURED;
         m->state = MODEL_CAPTURING;

@@ -434,7 +434,7 @@ enum stream_state {
 
 struct stream {
     struct obj_header hdr;
-    /* Everything up to `ctx` survives recycling (obj_create clears from
+    /* Everything up to `tail` survives recycling (obj_create clears from
      * `ctx` on): a thread holding a stale pointer may still touch it. */
 
     /* Read-mostly: set at creation or on rare changes. */
@@ -452,6 +452,8 @@ struct stream {
     _Atomic uint32_t priority;
     _Atomic uint32_t flags;      /* ACL_STREAM_* as created */
     _Atomic(struct device *) dev; /* a launch reads it before it takes the lock */
+    _Atomic(struct context *) ctx; /* a sync reads it before it takes the lock */
+    _Atomic bool is_default;      /* the context's default stream */
     /* Set under lock by aclrtStreamStop (cleared by an abort): the owner
      * halts after its current task and the queue stays as it is; launches
      * are refused. Read by launchers and by the owner after every task, so
@@ -482,7 +484,6 @@ struct stream {
 
     /* ---- issue line: every launch takes the lock and reads or writes below ---- */
     _Alignas(ACLCPU_CACHE_LINE) plat_spin lock;
-    struct context *ctx;
     /* Under lock. */
     struct qnode *tail;          /* the newest task, or head when none is queued */
     uint64_t issued;             /* tasks queued so far; done counts those completed */
@@ -498,7 +499,6 @@ struct stream {
     uint32_t nonblocking_depth;  /* aclrtNonBlockingLaunchBegin nesting */
 
     /* Under lock, rarely touched. */
-    bool is_default;
     bool stop_reported;          /* a sync has returned stop_error: from then on new tasks are refused */
     aclError error;              /* first task error since the last sync */
     uint32_t failure_mode;       /* as set on this stream (the context's may be STOP) */
@@ -555,6 +555,15 @@ enum stream_end {
 aclError stream_destroy(struct stream *s, const void *handle, enum stream_end how);
 /* Records why handle is not a live stream and returns 107017. */
 aclError stream_stale(const char *fn, const void *handle);
+
+/* The context a stream or event was created in. Read relaxed and without
+ * the object's lock: a caller holding a stale pointer may read it while
+ * the memory is set up again, and its answer is then thrown away (see
+ * stream->id); contexts are recycled in place, so the pointer stays valid. */
+static inline struct context *stream_ctx(const struct stream *s)
+{
+    return load_relaxed(&s->ctx);
+}
 
 /* Resolves a user stream handle; NULL means the current context's default
  * stream. Fails with 107002 / 107017 naming fn and the argument. Inline:
@@ -716,7 +725,7 @@ struct event {
     _Atomic bool ex;             /* created by aclrtCreateEventExWithFlag */
     _Atomic int32_t id;
     _Atomic(struct device *) dev; /* read before the lock by calls that check devices match */
-    struct context *ctx;
+    _Atomic(struct context *) ctx; /* read before the lock by a sync */
     bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
     bool notified;               /* notify: set by a record, cleared by the wait it releases */
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
@@ -757,6 +766,12 @@ struct event {
      * records, flag and done number; set once under the lock. */
     struct ipc_link *ipc;
 };
+
+/* As stream_ctx. */
+static inline struct context *event_ctx(const struct event *ev)
+{
+    return load_relaxed(&ev->ctx);
+}
 
 /* ---- kernels and binaries (kernel.c) ------------------------------------- */
 

@@ -44,7 +44,7 @@
 static void event_clear(struct event *ev)
 {
     plat_spin_lock(&ev->lock);
-    memset(&ev->ctx, 0, sizeof(*ev) - offsetof(struct event, ctx));
+    memset(&ev->notify, 0, sizeof(*ev) - offsetof(struct event, notify));
     plat_spin_unlock(&ev->lock);
 }
 
@@ -80,7 +80,7 @@ static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool la
     if (fresh)
         plat_spin_init(&ev->lock, LOCK_EVENT);
     event_clear(ev);
-    ev->ctx = ctx;
+    store_relaxed(&ev->ctx, ctx); /* see event->id */
     store_relaxed(&ev->dev, ctx->dev); /* see event->id */
     store_relaxed(&ev->flags, flags);
     store_relaxed(&ev->ex, ex);
@@ -113,7 +113,7 @@ aclError notify_create(struct context *ctx, struct event **out)
     event_clear(n);
     store_relaxed(&n->flags, 0);
     store_relaxed(&n->ex, false);
-    n->ctx = ctx;
+    store_relaxed(&n->ctx, ctx);
     store_relaxed(&n->dev, ctx->dev); /* see event->id */
     n->notify = true;
     store_relaxed(&n->id, (int32_t)n->hdr.index);
@@ -128,7 +128,7 @@ aclError notify_create(struct context *ctx, struct event **out)
 aclError event_destroy(struct event *ev, const void *handle)
 {
     bool recycle;
-    struct context *ctx = ev->ctx;
+    struct context *ctx = event_ctx(ev);
 
     plat_spin_lock(&ev->lock);
     if (handle != NULL && !obj_same(&ev->hdr, handle)) {

@@ -33,11 +33,11 @@
 static void stream_init_fields(struct stream *s, struct context *ctx, uint32_t priority, uint32_t flags,
                                bool is_default)
 {
-    s->ctx = ctx;
+    store_relaxed(&s->ctx, ctx); /* see stream->id */
     store_relaxed(&s->dev, ctx->dev); /* see stream->id */
     store_relaxed(&s->priority, priority);
     store_relaxed(&s->flags, flags);
-    s->is_default = is_default;
+    store_relaxed(&s->is_default, is_default);
     list_init(&s->ready_link);
     list_init(&s->timed_link);
     squeue_init(s);
@@ -66,7 +66,7 @@ static aclError create(struct context *ctx, uint32_t priority, uint32_t flags, b
     /* Cleared under the lock: a thread still waiting on the stream this
      * memory used to be reads these fields under it. */
     plat_spin_lock(&s->lock);
-    memset(&s->ctx, 0, sizeof(*s) - offsetof(struct stream, ctx));
+    memset(&s->tail, 0, sizeof(*s) - offsetof(struct stream, tail));
     stream_init_fields(s, ctx, priority, flags, is_default);
     store_relaxed(&s->hdr.hidden, internal); /* before obj_publish: see obj_header */
     store_relaxed(&s->id, id);
@@ -142,9 +142,9 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
     else
         wait_or_drop(s, how == STREAM_END_FORCE); /* its task errors die with it */
     engine_wait_unowned(s);
-    plat_mutex_lock(&s->ctx->lock);
+    plat_mutex_lock(&stream_ctx(s)->lock);
     list_del(&s->ctx_link);
-    plat_mutex_unlock(&s->ctx->lock);
+    plat_mutex_unlock(&stream_ctx(s)->lock);
     device_stream_id_free(load_relaxed(&s->dev), load_relaxed(&s->id));
     obj_recycle(&s->hdr);
     return ACL_SUCCESS;
@@ -306,7 +306,7 @@ static ACLCPU_COLD enum refusal rare_refusal_locked(const struct stream *s, enum
         return REFUSE_STOPPED;
     /* STOP mode tripped anywhere in the context: every launch there is
      * refused with the failure's code (context.cc Context::CheckTaskSend). */
-    if (load_relaxed(&s->ctx->failure_error) != ACL_SUCCESS)
+    if (load_relaxed(&stream_ctx(s)->failure_error) != ACL_SUCCESS)
         return REFUSE_CONTEXT_FAILED;
     /* Before a sync has reported the failure, tasks are taken and dropped
      * (stream_commit). */
@@ -331,7 +331,7 @@ static inline enum refusal refusal_locked(const struct stream *s, const void *ha
     if (ACLCPU_UNLIKELY(load_relaxed(&s->stopped) ||
                         load_relaxed(&s->stop_error) != ACL_SUCCESS ||
                         s->rec_lane != NULL || s->update != NULL ||
-                        load_relaxed(&s->ctx->failure_error) != ACL_SUCCESS))
+                        load_relaxed(&stream_ctx(s)->failure_error) != ACL_SUCCESS))
         return rare_refusal_locked(s, kind);
     return REFUSE_NONE;
 }
@@ -416,7 +416,7 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
     if (ACLCPU_UNLIKELY(task_kind_is_event(kind)) && why == REFUSE_NONE)
         why = event_issue_locked(s, t, sub);
     if (ACLCPU_UNLIKELY(why != REFUSE_NONE)) {
-        stop_code = why == REFUSE_CONTEXT_FAILED ? load_relaxed(&s->ctx->failure_error)
+        stop_code = why == REFUSE_CONTEXT_FAILED ? load_relaxed(&stream_ctx(s)->failure_error)
                                                  : load_relaxed(&s->stop_error);
         plat_spin_unlock(&s->lock);
         return refused(sub, s, t, why, stop_code);

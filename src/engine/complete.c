@@ -101,13 +101,13 @@ static struct task *note_failure(struct stream *s, struct task *t, aclError err)
     if (s->error == ACL_SUCCESS)
         s->error = err;
     if (!acl_is_overflow(err) &&
-        load_relaxed(&s->ctx->failure_mode) == ACL_STOP_ON_FAILURE) {
+        load_relaxed(&stream_ctx(s)->failure_mode) == ACL_STOP_ON_FAILURE) {
         aclError none = ACL_SUCCESS;
         /* Relaxed store: a lingering worker reads it unlocked (sched.c). */
         if (load_relaxed(&s->stop_error) == ACL_SUCCESS)
             store_relaxed(&s->stop_error, err);
         /* The whole context stops: the first failure's code wins. */
-        (void)cas_relaxed(&s->ctx->failure_error, &none, err);
+        (void)cas_relaxed(&stream_ctx(s)->failure_error, &none, err);
         chain = squeue_detach_after_locked(s, &t->q);
     }
     plat_spin_unlock(&s->lock);
