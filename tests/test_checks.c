@@ -832,6 +832,36 @@ TEST(checks, error_names_are_their_own_codes)
     ASSERT(strcmp(aclcpuGetErrorName(ACL_SUCCESS), "ACL_SUCCESS") == 0);
 }
 
+/* Every code of the one error table has its own name (its macro's
+ * spelling) and a one-line meaning; a code the table does not know gets a
+ * fixed "unknown" name and meaning, never NULL. */
+static const struct {
+    aclError code;
+    const char *name;
+} every_code[] = {
+#define ACLCPU_ERROR(name, value, meaning) {value, #name},
+#include "../src/common/errors.def"
+#undef ACLCPU_ERROR
+};
+
+TEST(checks, every_code_has_its_name_and_a_meaning_an_unknown_code_says_so)
+{
+    const char *unknown_name = aclcpuGetErrorName(999999);
+    const char *unknown_meaning = aclcpuGetErrorString(999999);
+    size_t n = sizeof(every_code) / sizeof(every_code[0]);
+    ASSERT(n > 50);
+    for (size_t i = 0; i < n; i++) {
+        const char *meaning = aclcpuGetErrorString(every_code[i].code);
+        ASSERT(strcmp(aclcpuGetErrorName(every_code[i].code), every_code[i].name) == 0);
+        ASSERT(meaning != NULL && meaning[0] != '\0' && strchr(meaning, '\n') == NULL);
+        ASSERT(strcmp(meaning, unknown_meaning) != 0);
+    }
+    ASSERT(unknown_name != NULL && strstr(unknown_name, "UNKNOWN") != NULL);
+    ASSERT(unknown_meaning != NULL && unknown_meaning[0] != '\0');
+    ASSERT(strcmp(aclcpuGetErrorName(-1), unknown_name) == 0);
+    ASSERT(strcmp(aclcpuGetErrorString(100001 - 2), unknown_meaning) == 0);
+}
+
 /* aclGetRecentErrMsg's buffer (4096 bytes with the NUL) at its bound:
  * messages whose joined length would be exactly 4096 drop the oldest bytes,
  * so the text handed out stays under 4096 and starts with the newest. The
