@@ -578,3 +578,139 @@ TEST(hang, destroy_waits_for_a_flag_event_record_still_queued)
     ASSERT_OK(aclrtDestroyEvent(e));
     t_teardown();
 }
+
+/* ---- model runs: the walk follows a run into its lanes ----------------------------------------- */
+
+/* A model of one or two HEAD lanes, run on `exec`. Lane a waits on the
+ * EXTERNAL event `never` (never recorded); with two lanes, lane b waits on
+ * an edge that lane a records after that wait, so b is held up by a. */
+struct stuck_model {
+    aclmdlRI m;
+    aclrtStream a, b, exec;
+    aclrtEvent never, edge;
+};
+
+static void stuck_model_open(struct stuck_model *sm, bool two_lanes)
+{
+    memset(sm, 0, sizeof(*sm));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&sm->a, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStream(&sm->exec));
+    /* EXTERNAL: a model's wait on it waits for it to be set. */
+    ASSERT_OK(aclrtCreateEventWithFlag(&sm->never, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclmdlRIBuildBegin(&sm->m, 0));
+    ASSERT_OK(aclmdlRIBindStream(sm->m, sm->a, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtStreamWaitEvent(sm->a, sm->never));
+    t_launch_log(1, sm->a);
+    if (two_lanes) {
+        ASSERT_OK(aclrtCreateEventWithFlag(&sm->edge, ACL_EVENT_SYNC));
+        ASSERT_OK(aclrtRecordEvent(sm->edge, sm->a));
+    }
+    if (!two_lanes)
+        ASSERT_OK(aclmdlRIEndTask(sm->m, sm->a)); /* one end task per model */
+    if (two_lanes) {
+        ASSERT_OK(aclrtCreateStreamWithConfig(&sm->b, 0, ACL_STREAM_PERSISTENT));
+        ASSERT_OK(aclmdlRIBindStream(sm->m, sm->b, ACL_MODEL_STREAM_FLAG_HEAD));
+        ASSERT_OK(aclrtStreamWaitEvent(sm->b, sm->edge));
+        t_launch_log(2, sm->b);
+        ASSERT_OK(aclmdlRIEndTask(sm->m, sm->b));
+    }
+    ASSERT_OK(aclmdlRIBuildEnd(sm->m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(sm->m, sm->exec));
+}
+
+/* Records the event the run waits for on another stream: the run ends. */
+static void stuck_model_release_and_close(struct stuck_model *sm, int lanes)
+{
+    aclrtStream other = NULL;
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtRecordEvent(sm->never, other));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(sm->exec, 10000));
+    ASSERT_EQ(atomic_load(&t_log_n), lanes);
+    ASSERT_OK(aclmdlRIUnbindStream(sm->m, sm->a));
+    if (sm->b != NULL)
+        ASSERT_OK(aclmdlRIUnbindStream(sm->m, sm->b));
+    ASSERT_OK(aclmdlRIDestroy(sm->m));
+    ASSERT_OK(aclrtDestroyEvent(sm->never));
+    if (sm->edge != NULL)
+        ASSERT_OK(aclrtDestroyEvent(sm->edge));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(sm->exec));
+    ASSERT_OK(aclrtDestroyStream(sm->a));
+    if (sm->b != NULL)
+        ASSERT_OK(aclrtDestroyStream(sm->b));
+}
+
+/* A stream parked behind a model run is stuck when every lane being played
+ * is: the untimed sync gives up after the hang timeout, naming the lane's
+ * wait, and the run still ends once the event is recorded. */
+TEST(hang, model_run_stuck_in_its_lane_gives_up_after_hang_timeout)
+{
+    static struct stuck_model sm;
+    const char *msg;
+    setenv("ACLCPU_HANG_TIMEOUT_MS", "150", 1);
+    t_setup();
+    stuck_model_open(&sm, false);
+    ASSERT_RC(aclrtSynchronizeStream(sm.exec), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    msg = aclGetRecentErrMsg(); /* read once: a read takes the messages */
+    ASSERT_STR_CONTAINS(msg, "waits for model");
+    ASSERT_STR_CONTAINS(msg, "(lane 0 of model");
+    ASSERT_STR_CONTAINS(msg, "which waits on event");
+    ASSERT_STR_CONTAINS(msg, "which no queued task records");
+    stuck_model_release_and_close(&sm, 1);
+    t_teardown();
+}
+
+/* A lane waiting on an edge leads to the lane that records it: here one
+ * stuck on an event never recorded, so both lanes and the run are stuck. */
+TEST(hang, model_lane_waiting_on_an_edge_leads_to_the_lane_that_records_it)
+{
+    static struct stuck_model sm;
+    const char *msg;
+    setenv("ACLCPU_HANG_TIMEOUT_MS", "150", 1);
+    t_setup();
+    stuck_model_open(&sm, true);
+    ASSERT_RC(aclrtSynchronizeStream(sm.exec), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    msg = aclGetRecentErrMsg();
+    ASSERT_STR_CONTAINS(msg, "waits for the lane that records its event");
+    ASSERT_STR_CONTAINS(msg, "which no queued task records");
+    stuck_model_release_and_close(&sm, 2);
+    t_teardown();
+}
+
+/* The boundary: one lane that runs is enough for the run to move on, so
+ * the hang watch does not give up while it runs, however long. */
+TEST(hang, model_run_with_a_running_lane_is_not_stuck)
+{
+    static struct t_gate g;
+    static struct sync_call c;
+    aclmdlRI m = NULL;
+    aclrtStream a = NULL, exec = NULL;
+    pthread_t th;
+    setenv("ACLCPU_HANG_TIMEOUT_MS", "100", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&a, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, a, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_gate(&g, a);
+    ASSERT_OK(aclmdlRIEndTask(m, a));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.s = exec;
+    ASSERT_EQ(pthread_create(&th, NULL, untimed_sync, &c), 0);
+    /* Three hang timeouts pass while the gate is shut: the untimed sync
+     * must not give up. */
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(exec, 300), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which is running a task");
+    ASSERT_EQ(atomic_load(&c.done), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_OK(aclmdlRIUnbindStream(m, a));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtDestroyStream(a));
+    t_teardown();
+}

@@ -12,7 +12,11 @@
  * is stopped, is PERSISTENT, has been destroyed (stuck once its work is done
  * or dropped: nothing of it can record any more), or at a stream seen before
  * (a cycle, which only notifies can make: an event wait always follows a
- * record issued before it). The walk is a diagnosis, not a decision: it
+ * record issued before it). A stream parked behind a model run branches
+ * into the run's lanes (their runners): the run is stuck when every lane
+ * being played is; a lane parked on an edge of the run leads to the lane
+ * that records the edge, and one parked on the user's event to the stream
+ * of its newest queued record. The walk is a diagnosis, not a decision: it
  * takes each stream's lock on its own for a moment, so the picture may be
  * a little stale; callers only report it, or treat "stuck" as a reason to
  * give up after a timeout the user asked for.
@@ -31,8 +35,8 @@
  * fails with 107019 (kinds.c).
  *
  * Threads: any host thread (syncs), the watchdog, executors (parking).
- * Locks: one stream->lock at a time, and under it that stream's parked
- * event's lock; e->wd_lock (a spinlock), taken under both by a wait that
+ * Locks: capture_lock alone, to read a model's lanes; one stream->lock at
+ * a time, and under it that stream's parked event's lock; e->wd_lock (a spinlock), taken under both by a wait that
  * parks (the watchdog drops it before it takes a stream's lock). Ranks:
  * lockrank.h.
  */
@@ -42,7 +46,9 @@
 #include "../core/model.h"
 #include "engine_int.h"
 
-#define MAX_HOPS 8
+#define MAX_HOPS 8          /* streams on one path of a walk */
+#define MAX_LANES_WALKED 16 /* lanes of one model run followed */
+#define MAX_DESCRIBED 24    /* streams described in all */
 
 struct chain_text {
     char *buf;
@@ -70,13 +76,17 @@ static const char *wait_noun(const struct event *ev) { return ev->notify ? "noti
 struct hop {
     const void *next;       /* stream handle of the awaited record, or NULL */
     bool stuck;
+    /* A model holds the stream up: its handle, and the edge event a lane
+     * waits on (NULL: the stream waits for a whole run, so for its lanes). */
+    const void *model;
+    const struct event *edge;
 };
 
 /* Called with s->lock held, s PARKED: names the wait and where its record is. */
 static struct hop describe_parked_locked(struct stream *s, struct chain_text *c, const char *which)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    struct hop h = {NULL, false};
+    struct hop h = {NULL, false, NULL, NULL};
     struct event *ev = s->park_event;
     struct task *t = squeue_next(s); /* PARKED: no owner moves head */
     uint64_t done;
@@ -97,11 +107,31 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
         put(c, "stream %d%s waits for model %u's run #%llu to %s", load_relaxed(&s->id), which, t->u.model.m->hdr.index,
             (unsigned long long)(t->u.model.phase == 0 ? t->u.model.run - 1 : t->u.model.run),
             t->u.model.phase == 0 ? "end before its own can start" : "end");
+        h.model = obj_handle(&t->u.model.m->hdr); /* the run holds the model: it is alive */
         return h;
     }
     if (t->kind == TASK_LANE_RUN) {
-        put(c, "stream %d%s (a lane of a model run) waits on event %d", load_relaxed(&s->id), which,
-            load_relaxed(&ev->id));
+        const struct task *w = t->u.lane.cur; /* the recorded wait the lane is parked on */
+        struct lane *l = t->u.lane.lane;
+        if (l != NULL)
+            put(c, "stream %d (lane %u of model %u)%s", load_relaxed(&s->id), l->index, l->m->hdr.index, which);
+        else
+            put(c, "stream %d (a lane of a model run)%s", load_relaxed(&s->id), which);
+        if (w != NULL && w->u.event.in_model == MEV_EDGE && l != NULL) {
+            put(c, " waits for the lane that records its event %d in run #%llu", load_relaxed(&ev->id),
+                (unsigned long long)t->u.lane.run);
+            h.model = obj_handle(&l->m->hdr);
+            h.edge = ev;
+            return h;
+        }
+        put(c, " waits on %s %d", wait_noun(ev), load_relaxed(&ev->id));
+        /* The user's event: released by its newest record, if one is queued. */
+        plat_spin_lock(&ev->lock);
+        h.next = ev->pending_head != NULL || (ev->notify && ev->record_gen != ev->done_gen) ? ev->last_recorder
+                                                                                             : NULL;
+        plat_spin_unlock(&ev->lock);
+        h.stuck = h.next == NULL;
+        put(c, h.next == NULL ? ", which no queued task records" : ", recorded on ");
         return h;
     }
     plat_spin_lock(&ev->lock);
@@ -148,7 +178,7 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
  * ("stream 3 waits on ...") or as an object ("stream 3, which waits ..."). */
 static struct hop describe_stream(struct stream *s, struct chain_text *c, bool subject)
 {
-    struct hop h = {NULL, false};
+    struct hop h = {NULL, false, NULL, NULL};
     /* Looked up first: report_lock is not taken under a stream's lock. */
     bool undelivered = report_holds_stream(s);
     plat_spin_lock(&s->lock);
@@ -204,42 +234,129 @@ static bool destroy_still_draining(const void *handle)
     return load_relaxed(&s->done) < issued; /* relaxed: a progress hint */
 }
 
-static bool explain(struct stream *s, bool subject, bool teardown, char *buf, size_t cap)
-{
-    struct chain_text c = {buf, cap, 0, teardown};
-    struct stream *seen[MAX_HOPS];
-    unsigned hops = 0;
+/* The walk so far: the streams on the path to here (for cycles), and how
+ * many streams it described in all (a model's lanes branch it). */
+struct walk {
+    struct chain_text c;
+    struct stream *path[MAX_HOPS];
+    unsigned depth, described;
+};
 
-    buf[0] = '\0';
+static bool walk_from(struct walk *w, struct stream *s, bool subject);
+
+/* Does lane l record edge (a record task of it among its recorded tasks)?
+ * Called with capture_lock held: a ready model's lanes stand still. */
+static bool lane_records(const struct lane *l, const struct event *edge)
+{
+    for (const struct task *rt = task_next(&l->head); rt != NULL; rt = task_next(rt))
+        if (rt->kind == TASK_EVENT_RECORD && rt->u.event.ev == edge)
+            return true;
+    return false;
+}
+
+/* The runners of the lanes that hold h up: the lanes that record h.edge,
+ * or every lane of the model. Up to cap; 0 if the model is gone. */
+static unsigned lanes_holding(const struct hop *h, const void **out, unsigned cap)
+{
+    unsigned n = 0;
+    struct model *m;
+    capture_enter();
+    m = (struct model *)obj_resolve(h->model, OBJ_MODEL);
+    for (uint32_t i = 0; m != NULL && i < m->nlanes && n < cap; i++) {
+        struct lane *l = m->lanes[i];
+        if (l->runner != NULL && (h->edge == NULL || lane_records(l, h->edge)))
+            out[n++] = obj_handle(&l->runner->hdr);
+    }
+    capture_leave();
+    return n;
+}
+
+/* Whether a runner has its lane's task queued (a lane being played). */
+static bool runner_busy(struct stream *r)
+{
+    uint64_t issued;
+    plat_spin_lock(&r->lock);
+    issued = r->issued;
+    plat_spin_unlock(&r->lock);
+    return load_relaxed(&r->done) < issued; /* relaxed: a hint, as the whole walk */
+}
+
+/* A model run (or a lane's edge) holds the chain up: it moves on when its
+ * lanes do. Stuck when every lane being played is stuck; a lane not being
+ * played may still be started by another, so none at all is not stuck. */
+static bool walk_lanes(struct walk *w, const struct hop *h)
+{
+    const void *runners[MAX_LANES_WALKED];
+    unsigned n = lanes_holding(h, runners, MAX_LANES_WALKED), walked = 0;
+    bool stuck = true;
+    for (unsigned i = 0; i < n && stuck; i++) {
+        struct stream *r = (struct stream *)obj_resolve(runners[i], OBJ_STREAM);
+        if (r == NULL || !runner_busy(r))
+            continue;
+        put(&w->c, walked++ == 0 ? ": " : "; and ");
+        stuck = walk_from(w, r, false);
+    }
+    if (walked == 0)
+        put(&w->c, ", whose lanes are not being played now");
+    return walked > 0 && stuck;
+}
+
+/* Describes s and what holds it up, hop by hop; true when the chain
+ * cannot move on by itself. */
+static bool walk_from(struct walk *w, struct stream *s, bool subject)
+{
+    unsigned depth = w->depth;
+    bool stuck;
     for (;;) {
         struct hop h;
-        for (unsigned i = 0; i < hops; i++) {
-            if (seen[i] == s) {
-                put(&c, "stream %d again: a cycle of waits, which nothing inside it can break", load_relaxed(&s->id));
+        for (unsigned i = 0; i < w->depth; i++) {
+            if (w->path[i] == s) {
+                put(&w->c, "stream %d again: a cycle of waits, which nothing inside it can break", load_relaxed(&s->id));
+                w->depth = depth;
                 return true;
             }
         }
-        if (hops == MAX_HOPS) {
-            put(&c, "...");
+        if (w->depth == MAX_HOPS || w->described == MAX_DESCRIBED) {
+            put(&w->c, "...");
+            w->depth = depth;
             return false;
         }
-        seen[hops++] = s;
-        h = describe_stream(s, &c, hops == 1 && subject);
-        if (h.stuck || h.next == NULL)
-            return h.stuck;
+        w->path[w->depth++] = s;
+        w->described++;
+        h = describe_stream(s, &w->c, subject);
+        subject = false;
+        if (h.model != NULL) {
+            stuck = walk_lanes(w, &h);
+            break;
+        }
+        if (h.stuck || h.next == NULL) {
+            stuck = h.stuck;
+            break;
+        }
         s = (struct stream *)obj_resolve(h.next, OBJ_STREAM);
-        for (unsigned i = 0; s == NULL && i < hops; i++)
-            if ((uint32_t)(uintptr_t)h.next == seen[i]->hdr.index)
-                s = seen[i]; /* its slot: the one being destroyed, in a cycle */
+        for (unsigned i = 0; s == NULL && i < w->depth; i++)
+            if ((uint32_t)(uintptr_t)h.next == w->path[i]->hdr.index)
+                s = w->path[i]; /* its slot: the one being destroyed, in a cycle */
         if (s == NULL && destroy_still_draining(h.next)) {
-            put(&c, "a stream being destroyed, which still ends its work");
-            return false;
+            put(&w->c, "a stream being destroyed, which still ends its work");
+            stuck = false;
+            break;
         }
         if (s == NULL) {
-            put(&c, "a stream destroyed since, whose work is done or dropped: nothing queued will release it");
-            return true;
+            put(&w->c, "a stream destroyed since, whose work is done or dropped: nothing queued will release it");
+            stuck = true;
+            break;
         }
     }
+    w->depth = depth; /* a sibling lane's walk starts from the same path */
+    return stuck;
+}
+
+static bool explain(struct stream *s, bool subject, bool teardown, char *buf, size_t cap)
+{
+    struct walk w = {{buf, cap, 0, teardown}, {NULL}, 0, 0};
+    buf[0] = '\0';
+    return walk_from(&w, s, subject);
 }
 
 bool engine_explain(struct stream *s, bool subject, char *buf, size_t cap)
