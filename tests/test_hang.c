@@ -714,3 +714,41 @@ TEST(hang, model_run_with_a_running_lane_is_not_stuck)
     ASSERT_OK(aclrtDestroyStream(a));
     t_teardown();
 }
+
+/* A model destroyed while its run is stuck in a lane: the destroy waits a
+ * teardown's grace, then stops the run (as aclmdlRIAbort) and says why,
+ * instead of waiting forever; the stream that ran it goes on. */
+TEST(hang, destroy_of_a_model_whose_run_is_stuck_in_a_lane_stops_the_run)
+{
+    static struct stuck_model sm;
+    t_setup();
+    stuck_model_open(&sm, false);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(sm.exec, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    (void)aclGetRecentErrMsg();
+    ASSERT_OK(aclmdlRIDestroy(sm.m));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which no queued task records");
+    ASSERT_EQ(atomic_load(&t_log_n), 0); /* the lane's kernel after the wait never ran */
+    (void)aclrtSynchronizeStreamWithTimeout(sm.exec, 10000); /* the run's result: stopped */
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(sm.exec, 10000));
+    ASSERT_OK(aclrtDestroyEvent(sm.never));
+    ASSERT_OK(aclrtDestroyStream(sm.exec));
+    ASSERT_OK(aclrtDestroyStream(sm.a));
+    t_teardown();
+}
+
+/* The same through a context's destroy, which destroys its models: it
+ * returns, and the stuck run is reported. */
+TEST(hang, destroy_of_a_context_with_a_run_stuck_in_a_lane_returns)
+{
+    static struct stuck_model sm;
+    aclrtContext ctx = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateContext(&ctx, 0));
+    stuck_model_open(&sm, true);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(sm.exec, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    (void)aclGetRecentErrMsg();
+    ASSERT_OK(aclrtDestroyContext(ctx));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which can never end");
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    t_teardown();
+}

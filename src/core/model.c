@@ -182,46 +182,63 @@ static void lane_free(struct model *m, struct lane *l)
     acl_free(l);
 }
 
-/* True when s has no owner (so its queue stands still under its lock) and
- * holds a run of m that has not started. */
-static bool holds_unstarted_run(struct stream *s, const struct model *m)
+/* Which run of m a stream holds, if any: none, one not started yet, or the
+ * one being played (its TASK_MODEL_RUN waits for the run's end). */
+enum held_run { HOLDS_NO_RUN, HOLDS_UNSTARTED_RUN, HOLDS_STARTED_RUN };
+
+/* Called when s has no owner (so its queue stands still under its lock);
+ * otherwise it holds no run this caller could act on. */
+static enum held_run run_held_by(struct stream *s, const struct model *m)
 {
-    bool found = false;
+    enum held_run held = HOLDS_NO_RUN;
     plat_spin_lock(&s->lock);
     int state = load_relaxed(&s->state);
     if (state == STREAM_IDLE || state == STREAM_PARKED) {
-        for (struct task *t = squeue_next(s); t != NULL && !found; t = task_next(t))
-            found = t->kind == TASK_MODEL_RUN && t->u.model.m == m && t->u.model.phase == 0;
+        for (struct task *t = squeue_next(s); t != NULL && held == HOLDS_NO_RUN; t = task_next(t))
+            if (t->kind == TASK_MODEL_RUN && t->u.model.m == m)
+                held = t->u.model.phase == 0 ? HOLDS_UNSTARTED_RUN : HOLDS_STARTED_RUN;
     }
     plat_spin_unlock(&s->lock);
-    return found;
+    return held;
 }
 
-/* Drops the work of each stream of m's context that holds a run of m which
- * can never start (the stream is PERSISTENT, stopped, or waits down a chain
- * that cannot move: hang.c), so the run is skipped; reports what it
- * dropped. True when it dropped something. */
-static bool drop_runs_that_cannot_start(struct model *m)
+/* Ends the runs of m that cannot: a stream of m's context that holds a run
+ * which can never start (the stream is PERSISTENT, stopped, or waits down
+ * a chain that cannot move: hang.c) has its work dropped, so the run is
+ * skipped; a run being played whose lanes are all stuck is stopped, as
+ * aclmdlRIAbort stops it. Reports what it ended; true when it ended
+ * something. */
+static bool end_runs_that_cannot_end(struct model *m)
 {
     void **handles;
     size_t n = 0;
-    bool dropped = false;
+    bool ended = false;
     struct stream **list = stream_list_of(m->ctx, &handles, &n);
     if (list == NULL)
         return false;
     for (size_t i = 0; i < n; i++) {
         char why[640];
         struct stream *s = list[i];
-        if (!obj_same(&s->hdr, handles[i]) || !holds_unstarted_run(s, m) || !engine_explain(s, true, why, sizeof(why)))
+        enum held_run held = obj_same(&s->hdr, handles[i]) ? run_held_by(s, m) : HOLDS_NO_RUN;
+        if (held == HOLDS_NO_RUN || !engine_explain(s, true, why, sizeof(why)))
             continue;
-        engine_discard_stream(s);
+        if (held == HOLDS_UNSTARTED_RUN) {
+            engine_discard_stream(s);
+        } else {
+            capture_enter();
+            replay_abort(m);
+            capture_leave();
+        }
         (void)acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
-                       "destroying model %u: dropped the work of stream %d, which holds a run of it that can never "
-                       "start: %s", m->hdr.index, load_relaxed(&s->id), why);
-        dropped = true;
+                       held == HOLDS_UNSTARTED_RUN
+                           ? "destroying model %u: dropped the work of stream %d, which holds a run of it that can "
+                             "never start: %s"
+                           : "destroying model %u: stopped its run on stream %d, which can never end: %s",
+                       m->hdr.index, load_relaxed(&s->id), why);
+        ended = true;
     }
     acl_free(list);
-    return dropped;
+    return ended;
 }
 
 /* A teardown looks at the runs this often, and drops those that cannot
@@ -229,7 +246,7 @@ static bool drop_runs_that_cannot_start(struct model *m)
 #define RUNS_LOOK_NS 20000000ull
 
 /* Waits for every run issued so far to end (it may run on other threads),
- * with no global lock held; runs that can never start are dropped. */
+ * with no global lock held; runs that can never end are dropped or stopped. */
 static void wait_for_runs(struct model *m)
 {
     uint64_t since = plat_now_ns(), last = event_done_gen(m->done);
@@ -239,7 +256,7 @@ static void wait_for_runs(struct model *m)
             last = done;
             since = now;
         } else if (now - since >= ENGINE_TEARDOWN_GRACE_NS) {
-            (void)drop_runs_that_cannot_start(m);
+            (void)end_runs_that_cannot_end(m);
             since = now;
         }
     }

@@ -76,9 +76,10 @@ static const char *wait_noun(const struct event *ev) { return ev->notify ? "noti
 struct hop {
     const void *next;       /* stream handle of the awaited record, or NULL */
     bool stuck;
-    /* A model holds the stream up: its handle, and the edge event a lane
-     * waits on (NULL: the stream waits for a whole run, so for its lanes). */
-    const void *model;
+    /* A model holds the stream up (the stream's head task is a run of it,
+     * or a lane's part of one), and the edge event a lane waits on (NULL:
+     * the stream waits for a whole run, so for all its lanes). */
+    struct model *model;
     const struct event *edge;
 };
 
@@ -107,7 +108,7 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
         put(c, "stream %d%s waits for model %u's run #%llu to %s", load_relaxed(&s->id), which, t->u.model.m->hdr.index,
             (unsigned long long)(t->u.model.phase == 0 ? t->u.model.run - 1 : t->u.model.run),
             t->u.model.phase == 0 ? "end before its own can start" : "end");
-        h.model = obj_handle(&t->u.model.m->hdr); /* the run holds the model: it is alive */
+        h.model = t->u.model.m;
         return h;
     }
     if (t->kind == TASK_LANE_RUN) {
@@ -120,7 +121,7 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
         if (w != NULL && w->u.event.in_model == MEV_EDGE && l != NULL) {
             put(c, " waits for the lane that records its event %d in run #%llu", load_relaxed(&ev->id),
                 (unsigned long long)t->u.lane.run);
-            h.model = obj_handle(&l->m->hdr);
+            h.model = l->m;
             h.edge = ev;
             return h;
         }
@@ -254,18 +255,39 @@ static bool lane_records(const struct lane *l, const struct event *edge)
     return false;
 }
 
-/* The runners of the lanes that hold h up: the lanes that record h.edge,
- * or every lane of the model. Up to cap; 0 if the model is gone. */
-static unsigned lanes_holding(const struct hop *h, const void **out, unsigned cap)
+/* Whether s's head task still refers to m (a run of it, or a lane's part
+ * of one). Called with capture_lock held: while it does, m cannot be freed
+ * (a destroy waits for its run tasks, and frees under capture_lock), even
+ * if its handle died. Only a stream with no owner is looked at: an owner
+ * may be moving its head on. */
+static bool head_refers_to(struct stream *s, const struct model *m)
+{
+    bool refers = false;
+    plat_spin_lock(&s->lock);
+    int state = load_relaxed(&s->state);
+    const struct task *t = state == STREAM_PARKED || state == STREAM_IDLE ? squeue_next(s) : NULL;
+    if (t != NULL && t->kind == TASK_MODEL_RUN)
+        refers = t->u.model.m == m;
+    else if (t != NULL && t->kind == TASK_LANE_RUN)
+        refers = t->u.lane.lane != NULL && t->u.lane.lane->m == m;
+    plat_spin_unlock(&s->lock);
+    return refers;
+}
+
+/* The runners of the lanes that hold h up (h found on stream `holder`):
+ * the lanes that record h.edge, or every lane of the model. Up to cap; 0
+ * if the holder moved on meanwhile. */
+static unsigned lanes_holding(struct stream *holder, const struct hop *h, const void **out, unsigned cap)
 {
     unsigned n = 0;
-    struct model *m;
+    struct model *m = h->model;
     capture_enter();
-    m = (struct model *)obj_resolve(h->model, OBJ_MODEL);
-    for (uint32_t i = 0; m != NULL && i < m->nlanes && n < cap; i++) {
-        struct lane *l = m->lanes[i];
-        if (l->runner != NULL && (h->edge == NULL || lane_records(l, h->edge)))
-            out[n++] = obj_handle(&l->runner->hdr);
+    if (head_refers_to(holder, m)) {
+        for (uint32_t i = 0; i < m->nlanes && n < cap; i++) {
+            struct lane *l = m->lanes[i];
+            if (l->runner != NULL && (h->edge == NULL || lane_records(l, h->edge)))
+                out[n++] = obj_handle(&l->runner->hdr);
+        }
     }
     capture_leave();
     return n;
@@ -284,10 +306,10 @@ static bool runner_busy(struct stream *r)
 /* A model run (or a lane's edge) holds the chain up: it moves on when its
  * lanes do. Stuck when every lane being played is stuck; a lane not being
  * played may still be started by another, so none at all is not stuck. */
-static bool walk_lanes(struct walk *w, const struct hop *h)
+static bool walk_lanes(struct walk *w, struct stream *holder, const struct hop *h)
 {
     const void *runners[MAX_LANES_WALKED];
-    unsigned n = lanes_holding(h, runners, MAX_LANES_WALKED), walked = 0;
+    unsigned n = lanes_holding(holder, h, runners, MAX_LANES_WALKED), walked = 0;
     bool stuck = true;
     for (unsigned i = 0; i < n && stuck; i++) {
         struct stream *r = (struct stream *)obj_resolve(runners[i], OBJ_STREAM);
@@ -326,7 +348,7 @@ static bool walk_from(struct walk *w, struct stream *s, bool subject)
         h = describe_stream(s, &w->c, subject);
         subject = false;
         if (h.model != NULL) {
-            stuck = walk_lanes(w, &h);
+            stuck = walk_lanes(w, s, &h);
             break;
         }
         if (h.stuck || h.next == NULL) {
