@@ -288,6 +288,24 @@ TEST(memcopy, memset_d32_argument_checks)
     t_teardown();
 }
 
+/* The ACL layer reads the pointer's attributes: for an address of the
+ * arenas that no live block holds that query fails (107000), and its code
+ * is the fill's; plain host memory reads as unregistered (100000). */
+TEST(memcopy, memset_d32_of_a_freed_block_fails_the_attribute_query)
+{
+    uint32_t *d, *h;
+    t_setup();
+    d = dev(64);
+    h = pinned(64);
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFreeHost(h));
+    ASSERT_RC(aclrtMemsetD32(d, 64, 1, 16), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemsetD32: 'ptr'");
+    ASSERT_RC(aclrtMemsetD32Async(d, 64, 1, 16, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemsetD32(h, 64, 1, 16), ACL_ERROR_RT_PARAM_INVALID);
+    t_teardown();
+}
+
 /* ---- 2D async copies ------------------------------------------------------------------- */
 
 TEST(memcopy, memcpy2d_async_copies_rows)
@@ -610,7 +628,8 @@ TEST(memcopy, memcpy_with_condition_takes_only_page_locked_memory)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'src' (");
     ASSERT_RC(aclrtMemcpyAsyncWithCondition(d, 64, h, 64, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, NULL),
               ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtMemcpyAsyncWithCondition(d, 63, h, 64, ACL_MEMCPY_HOST_TO_DEVICE, NULL), ACL_ERROR_INVALID_PARAM);
+    /* count > destMax is the runtime's check (107000) */
+    ASSERT_RC(aclrtMemcpyAsyncWithCondition(d, 63, h, 64, ACL_MEMCPY_HOST_TO_DEVICE, NULL), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclrtFree(d));
     ASSERT_OK(aclrtFreeHost(h));
     t_teardown();

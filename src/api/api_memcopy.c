@@ -35,19 +35,6 @@ static aclError submit(const char *fn, aclrtStream stream, struct stream *s, str
 
 /* ---- the conditional copy ----------------------------------------------------- */
 
-/* The kinds the ACL layer translates (MemcpyKindTranslate). */
-static aclError check_acl_kind(const char *fn, aclrtMemcpyKind kind)
-{
-    switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: case ACL_MEMCPY_HOST_TO_DEVICE: case ACL_MEMCPY_DEVICE_TO_HOST:
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: case ACL_MEMCPY_DEFAULT: case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
-        return ACL_SUCCESS;
-    default:
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not one of HOST_TO_HOST, HOST_TO_DEVICE, "
-                        "DEVICE_TO_HOST, DEVICE_TO_DEVICE, DEFAULT, HOST_TO_BUF_TO_DEVICE", fn, (int)kind);
-    }
-}
-
 /* The conditional copy asks the runtime to check that its host side is
  * page-locked: pinned (aclrtMallocHost) or device memory, never pageable. */
 static aclError check_pinned(const char *fn, const char *arg, const void *p, size_t n)
@@ -63,20 +50,22 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t des
                                                            aclrtMemcpyKind kind, aclrtStream stream)
 {
     const char *fn = "aclrtMemcpyAsyncWithCondition";
+    struct stream *s;
     aclError err;
 
     if (count == 0)
         return ACL_SUCCESS;
-    if (dst == NULL || src == NULL)
-        return null_arg(fn, dst == NULL ? "dst" : "src");
-    if ((err = check_acl_kind(fn, kind)) != ACL_SUCCESS)
+    if ((err = check_copy_acl(fn, dst, src, kind)) != ACL_SUCCESS ||
+        (err = stream_handle_first(fn, stream)) != ACL_SUCCESS ||
+        (err = check_count(fn, count, "destMax", destMax)) != ACL_SUCCESS ||
+        (err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS ||
+        (err = check_copy_sides(fn, dst, src, count, kind)) != ACL_SUCCESS ||
+        (err = check_pinned(fn, "dst", dst, count)) != ACL_SUCCESS ||
+        (err = check_pinned(fn, "src", src, count)) != ACL_SUCCESS)
         return err;
-    err = check_copy(fn, dst, destMax, src, count, kind);
-    if (err == ACL_SUCCESS)
-        err = check_pinned(fn, "dst", dst, count);
-    if (err == ACL_SUCCESS)
-        err = check_pinned(fn, "src", src, count);
-    return err == ACL_SUCCESS ? queue_copy(fn, stream, dst, src, count, copy_direction(kind, dst, src, count)) : err;
+    if (dst == src) /* nothing to copy: the runtime queues nothing */
+        return ACL_SUCCESS;
+    return queue_copy(fn, stream, dst, src, count, copy_direction(kind, dst, src, count));
 }
 
 /* ---- 2D ------------------------------------------------------------------------ */
@@ -164,6 +153,11 @@ static aclError check_set32(const char *fn, void *ptr, size_t memSize, size_t n)
     if (k == MEM_OVERRUN)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'ptr' (%p) + %zu bytes runs past the end of its block", fn,
                         ptr, n * sizeof(uint32_t));
+    /* The ACL layer asks for the pointer's attributes: an address in the
+     * arenas that no live block holds fails that query (107000). */
+    if (k == MEM_UNKNOWN && devmem_in_arena(ptr))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'ptr' (%p) is device or pinned memory no live block holds "
+                        "(freed, or past a block's end): its attributes cannot be read", fn, ptr);
     if (k != MEM_DEVICE && k != MEM_HOST_PINNED)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'ptr' (%p) is not memory from aclrtMalloc or aclrtMallocHost",
                         fn, ptr);
