@@ -127,6 +127,10 @@ TEST(memory, device_memory_cap_and_rounding)
     t_teardown();
 }
 
+/* aclrtFree: NULL 100000, anything but the start of a live block 207002.
+ * aclrtFreeHost: NULL 100000; device memory or a freed pinned block fail
+ * the runtime's attribute check (107000); other memory that starts no
+ * live aclrtMallocHost block is the driver's 207002. */
 TEST(memory, free_bad_pointers)
 {
     void *p = NULL, *h = NULL;
@@ -138,14 +142,14 @@ TEST(memory, free_bad_pointers)
     ASSERT(aclrtFree((void *)(uintptr_t)0x1000) != ACL_SUCCESS);
     ASSERT_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT(aclrtFree((char *)p + 8) != ACL_SUCCESS); /* not the start of the block */
-    ASSERT(aclrtFreeHost(p) != ACL_SUCCESS);          /* device memory is not host memory */
+    ASSERT_RC(aclrtFreeHost(p), ACL_ERROR_RT_PARAM_INVALID); /* device memory is not host memory */
     ASSERT_OK(aclrtFree(p));
     ASSERT(aclrtFree(p) != ACL_SUCCESS); /* double free */
     ASSERT_OK(aclrtMallocHost(&h, 128));
     ASSERT(aclrtFree(h) != ACL_SUCCESS);
     ASSERT_OK(aclrtFreeHost(h));
-    ASSERT(aclrtFreeHost(h) != ACL_SUCCESS);
-    ASSERT(aclrtFreeHost(&on_stack) != ACL_SUCCESS);
+    ASSERT_RC(aclrtFreeHost(h), ACL_ERROR_RT_PARAM_INVALID); /* freed: its attributes cannot be read */
+    ASSERT_RC(aclrtFreeHost(&on_stack), ACL_ERROR_RT_MEMORY_FREE);
     /* Still works afterwards. */
     ASSERT_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_OK(aclrtFree(p));

@@ -59,14 +59,25 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
     return ACL_SUCCESS;
 }
 
+/* aclrtFreeHost: hostPtr NULL (100000); then, as the runtime reads the
+ * pointer's attributes first, an address of the arenas no live block
+ * holds (freed) and device or managed memory give 107000; anything else
+ * that starts no live aclrtMallocHost block is the driver's free error
+ * (207002). */
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
 {
+    const char *fn = "aclrtFreeHost";
+    struct mem_range r;
     if (hostPtr == NULL)
-        return null_arg("aclrtFreeHost", "hostPtr");
-    if (!quarantine_free(hostPtr, false))
-        return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
-                        "aclrtFreeHost: %p is not the start of a live aclrtMallocHost block", hostPtr);
-    return ACL_SUCCESS;
+        return null_arg(fn, "hostPtr");
+    if (quarantine_free(hostPtr, false))
+        return ACL_SUCCESS;
+    if (devmem_lookup(hostPtr, &r) ? r.origin != ORIGIN_HOST && r.origin != ORIGIN_REGISTERED
+                                   : devmem_in_arena(hostPtr))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'hostPtr' (%p) must be a host address: it is %s",
+                        fn, hostPtr, devmem_lookup(hostPtr, &r) ? "device or managed memory"
+                                                                : "memory no live block holds (freed)");
+    return acl_fail(ACL_ERROR_RT_MEMORY_FREE, "%s: %p is not the start of a live aclrtMallocHost block", fn, hostPtr);
 }
 
 const char *memcpy_kind_name(aclrtMemcpyKind kind)
