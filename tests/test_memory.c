@@ -1107,3 +1107,25 @@ TEST(memory, memcpy2d_sync_is_host_to_device_or_device_to_host)
     ASSERT_OK(aclrtFree(d2));
     t_teardown();
 }
+
+/* aclrtMallocHost: hostPtr NULL, size 0 (100000, the ACL layer's); then
+ * the current context (107002: the runtime allocates for its device);
+ * then a size whose rounding to 32 bytes wraps (107000). */
+TEST(memory, malloc_host_checks_null_then_size_then_context_then_wrap)
+{
+    void *h = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtMallocHost(NULL, 64), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMallocHost(&h, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMallocHost(&h, 64), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMallocHost");
+    ASSERT_RC(aclrtMallocHost(&h, SIZE_MAX - 30), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT(h == NULL);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_RC(aclrtMallocHost(&h, SIZE_MAX - 30), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMallocHost: argument 'size'");
+    ASSERT_OK(aclrtMallocHost(&h, 64));
+    ASSERT_OK(aclrtFreeHost(h));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclFinalize());
+}

@@ -41,14 +41,19 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
     return ACL_SUCCESS;
 }
 
+/* aclrtMallocHost: hostPtr NULL, size 0 (100000); the context (107002);
+ * a size whose rounding to 32 bytes wraps (107000, the driver's). */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
     const char *fn = "aclrtMallocHost";
+    struct context *ctx;
     aclError err;
     if (hostPtr == NULL)
         return null_arg(fn, "hostPtr");
     if (size == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS) /* the runtime allocates for the current device */
+        return err;
     if (size > DEVMEM_MAX_HOST_SIZE)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'size' (%zu) is too large: rounded up to 32 bytes "
                         "it would wrap to 0 (at most %zu)", fn, size, (size_t)DEVMEM_MAX_HOST_SIZE);
