@@ -536,7 +536,7 @@ TEST(memcopy, memcpy_desc_argument_checks)
     ASSERT_RC(aclrtGetMemcpyDescSize((aclrtMemcpyKind)7, &size), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_RC(aclrtGetMemcpyDescSize(ACL_MEMCPY_DEVICE_TO_DEVICE, &size), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "only INNER_DEVICE_TO_DEVICE");
-    ASSERT_RC(aclrtGetMemcpyDescSize(inner, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtGetMemcpyDescSize(inner, NULL), ACL_ERROR_INVALID_PARAM); /* the ACL layer's first check */
     ASSERT_RC(aclrtSetMemcpyDesc(NULL, inner, d, d + 64, 8, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtSetMemcpyDesc(desc, inner, NULL, d + 64, 8, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'srcAddr' is NULL");
@@ -578,6 +578,22 @@ TEST(memcopy, memcpy_desc_needs_a_soc_with_descriptors)
     ASSERT_OK(aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, &size));
     ASSERT_EQ(size, 64u);
     t_teardown();
+}
+
+/* aclrtGetMemcpyDescSize: descSize NULL answers first, then the kind
+ * (both 100000, the ACL layer's); the size is the chip type's, which the
+ * process has before any device is set: no context is needed. */
+TEST(memcopy, get_memcpy_desc_size_checks_null_then_kind_without_a_context)
+{
+    size_t size = 0;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtGetMemcpyDescSize((aclrtMemcpyKind)8, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetMemcpyDescSize: argument 'descSize' is NULL");
+    ASSERT_RC(aclrtGetMemcpyDescSize((aclrtMemcpyKind)8, &size), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'kind'");
+    ASSERT_OK(aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, &size));
+    ASSERT(size == 32 || size == 64);
+    ASSERT_OK(aclFinalize());
 }
 
 TEST(memcopy, memcpy_with_offset_reads_the_bases_when_it_runs)

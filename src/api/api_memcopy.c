@@ -466,19 +466,26 @@ static aclError check_desc_memory(const char *fn, const void *desc)
     return ACL_SUCCESS;
 }
 
+/* aclrtGetMemcpyDescSize: descSize NULL, then a kind outside the enum
+ * (100000, the ACL layer's); then the runtime's: a SoC without STARS and
+ * a kind other than INNER_DEVICE_TO_DEVICE (207000). The chip type is the
+ * process's: no context is needed. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize)
 {
     const char *fn = "aclrtGetMemcpyDescSize";
-    struct context *ctx;
-    aclError err = check_desc_kind(fn, kind);
-    if (err == ACL_SUCCESS)
-        err = check_desc_feature(fn, kind);
-    if (err != ACL_SUCCESS)
-        return err;
+    const struct soc_profile *soc = soc_configured();
+    aclError err;
     if (descSize == NULL)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'descSize' is NULL", fn);
-    ctx = ctx_current();
-    *descSize = ctx != NULL && ctx->dev->soc->family == SOC_950 ? 64 : 32; /* MEMCPY_DESC_SIZE_V2 / _V1 */
+        return null_arg(fn, "descSize");
+    if ((err = check_desc_kind(fn, kind)) != ACL_SUCCESS)
+        return err;
+    if (!soc_has_cmo(soc))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no memory copy descriptors (A2, A3 and 950 do)",
+                        fn, soc->name);
+    if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'kind' is %s; descriptors describe only "
+                        "INNER_DEVICE_TO_DEVICE copies", fn, memcpy_kind_name(kind));
+    *descSize = soc->family == SOC_950 ? 64 : 32; /* MEMCPY_DESC_SIZE_V2 / _V1 */
     return ACL_SUCCESS;
 }
 
