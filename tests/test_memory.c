@@ -988,8 +988,8 @@ TEST(memory, held_block_released_when_its_stream_is_destroyed)
 /* aclrtMemcpy(Async): the ACL layer's NULLs and kind (100000; INNER_ and
  * INTER_DEVICE_TO_DEVICE are not kinds it translates), then the stream
  * handle (async, 107017), then the runtime's count > destMax (107000),
- * then the context (107002); a copy onto itself succeeds before the
- * context is looked for. */
+ * then the context (107002); a synchronous copy onto itself succeeds
+ * before the context is looked for; an async HOST_TO_HOST copy is 207000. */
 TEST(memory, memcpy_checks_kind_then_handle_then_dest_max_then_context)
 {
     char a[16] = {0}, b[16] = {0};
@@ -1011,6 +1011,12 @@ TEST(memory, memcpy_checks_kind_then_handle_then_dest_max_then_context)
     ASSERT_OK(aclrtMemcpy(a, 16, b, 16, ACL_MEMCPY_HOST_TO_HOST));
     ASSERT_RC(aclrtMemcpy(a, 15, b, 16, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy: argument 'count' (16) is larger than 'destMax' (15)");
+    /* An async HOST_TO_HOST copy is refused when the host drives the
+     * device (207000), before the copy onto itself is skipped. */
+    ASSERT_RC(aclrtMemcpyAsync(a, 16, b, 16, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpyAsync: argument 'kind' is HOST_TO_HOST");
+    ASSERT_RC(aclrtMemcpyAsync(a, 16, a, 16, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtMemcpyAsync(a, 16, a, 16, ACL_MEMCPY_DEFAULT, NULL));
     ASSERT_OK(aclrtResetDeviceForce(0));
     /* No context: count > destMax still answers first, then the context. */
     ASSERT_RC(aclrtMemcpy(a, 4, b, 16, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);

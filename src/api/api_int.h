@@ -61,6 +61,8 @@ aclError check_count(const char *fn, size_t count, const char *max_arg, size_t m
 /* A non-NULL stream handle that is no live stream: 107017 (before the
  * runtime's argument checks; NULL is resolved with the context later). */
 aclError stream_handle_first(const char *fn, aclrtStream stream);
+/* HOST_TO_HOST on an async copy: 207000 in the host-driven run mode. */
+aclError check_async_kind(const char *fn, aclrtMemcpyKind kind);
 /* Each side of a checked 1D copy against what its kind says it is (107000). */
 aclError check_copy_sides(const char *fn, void *dst, const void *src, size_t count, aclrtMemcpyKind kind);
 /* An async copy whose host side is pageable memory (unsafe while capturing). */

@@ -61,7 +61,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t des
         (err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS ||
         (err = check_copy_sides(fn, dst, src, count, kind)) != ACL_SUCCESS ||
         (err = check_pinned(fn, "dst", dst, count)) != ACL_SUCCESS ||
-        (err = check_pinned(fn, "src", src, count)) != ACL_SUCCESS)
+        (err = check_pinned(fn, "src", src, count)) != ACL_SUCCESS ||
+        (err = check_async_kind(fn, kind)) != ACL_SUCCESS)
         return err;
     if (dst == src) /* nothing to copy: the runtime queues nothing */
         return ACL_SUCCESS;

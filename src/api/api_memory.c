@@ -227,6 +227,18 @@ uint8_t copy_direction(aclrtMemcpyKind kind, const void *dst, const void *src, s
     return d && s ? CD_D2D : d ? CD_H2D : s ? CD_D2H : CD_H2H;
 }
 
+/* An asynchronous copy the caller names HOST_TO_HOST is refused in the
+ * host-driven (online) run mode aclcpu reports (aclrtGetRunMode: ACL_HOST):
+ * 207000, after the location checks (api_error.cc MemcpyAsync). */
+aclError check_async_kind(const char *fn, aclrtMemcpyKind kind)
+{
+    if (kind == ACL_MEMCPY_HOST_TO_HOST)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'kind' is HOST_TO_HOST: an asynchronous "
+                        "copy from host to host is not supported when the host drives the device (run mode "
+                        "ACL_HOST); use aclrtMemcpy", fn);
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream)
 {
@@ -240,7 +252,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
         (err = stream_handle_first(fn, stream)) != ACL_SUCCESS ||
         (err = check_count(fn, count, "destMax", destMax)) != ACL_SUCCESS ||
         (err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS ||
-        (err = check_copy_sides(fn, dst, src, count, kind)) != ACL_SUCCESS)
+        (err = check_copy_sides(fn, dst, src, count, kind)) != ACL_SUCCESS ||
+        (err = check_async_kind(fn, kind)) != ACL_SUCCESS)
         return err;
     if (dst == src) /* nothing to copy: the runtime queues nothing */
         return ACL_SUCCESS;
