@@ -32,6 +32,13 @@ static inline aclError getter_stream(const char *fn, aclrtStream stream, const v
  * the policy is not a 1 GiB-page one. */
 aclError malloc_device(const char *fn, void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool padding);
 
+/* The frees behind aclrtFree(Host) and their ...WithDevSync forms (api_memory.c),
+ * after the NULL check: device or managed memory (207002 if p starts no
+ * live block); pinned host memory (107000 for device memory and freed
+ * blocks, 207002 for other memory). */
+aclError free_device_block(const char *fn, void *p);
+aclError free_host_block(const char *fn, void *p);
+
 /* ---- model run instances (api_model.c) ------------------------------------ */
 
 /* Resolves a model handle for fn: 100000 if NULL, 107017 if not live. */

@@ -30,15 +30,20 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
     return malloc_device("aclrtMalloc", devPtr, size, policy, true);
 }
 
+/* Frees the device or managed block p starts; the driver's 207002 if none. */
+aclError free_device_block(const char *fn, void *p)
+{
+    if (quarantine_free(p, true) || quarantine_free_managed(p)) /* aclrtFree frees managed memory too */
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
+                    "%s: %p is not the start of a live aclrtMalloc block (freed twice, or not device memory)", fn, p);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 {
     if (devPtr == NULL)
         return null_arg("aclrtFree", "devPtr");
-    if (!quarantine_free(devPtr, true) && !quarantine_free_managed(devPtr)) /* aclrtFree frees managed memory too */
-        return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
-                        "aclrtFree: %p is not the start of a live aclrtMalloc block (freed twice, or not device memory)",
-                        devPtr);
-    return ACL_SUCCESS;
+    return free_device_block("aclrtFree", devPtr);
 }
 
 /* aclrtMallocHost: hostPtr NULL, size 0 (100000); the context (107002);
@@ -64,25 +69,27 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
     return ACL_SUCCESS;
 }
 
-/* aclrtFreeHost: hostPtr NULL (100000); then, as the runtime reads the
+/* Frees the aclrtMallocHost block p starts. As the runtime reads the
  * pointer's attributes first, an address of the arenas no live block
  * holds (freed) and device or managed memory give 107000; anything else
- * that starts no live aclrtMallocHost block is the driver's free error
- * (207002). */
+ * that starts no live pinned block is the driver's free error (207002). */
+aclError free_host_block(const char *fn, void *p)
+{
+    struct mem_range r;
+    if (quarantine_free(p, false))
+        return ACL_SUCCESS;
+    if (devmem_lookup(p, &r) ? r.origin != ORIGIN_HOST && r.origin != ORIGIN_REGISTERED : devmem_in_arena(p))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'hostPtr' (%p) must be a host address: it is %s",
+                        fn, p, devmem_lookup(p, &r) ? "device or managed memory" : "memory no live block holds (freed)");
+    return acl_fail(ACL_ERROR_RT_MEMORY_FREE, "%s: %p is not the start of a live aclrtMallocHost block", fn, p);
+}
+
+/* aclrtFreeHost: hostPtr NULL (100000), then free_host_block's checks. */
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
 {
-    const char *fn = "aclrtFreeHost";
-    struct mem_range r;
     if (hostPtr == NULL)
-        return null_arg(fn, "hostPtr");
-    if (quarantine_free(hostPtr, false))
-        return ACL_SUCCESS;
-    if (devmem_lookup(hostPtr, &r) ? r.origin != ORIGIN_HOST && r.origin != ORIGIN_REGISTERED
-                                   : devmem_in_arena(hostPtr))
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'hostPtr' (%p) must be a host address: it is %s",
-                        fn, hostPtr, devmem_lookup(hostPtr, &r) ? "device or managed memory"
-                                                                : "memory no live block holds (freed)");
-    return acl_fail(ACL_ERROR_RT_MEMORY_FREE, "%s: %p is not the start of a live aclrtMallocHost block", fn, hostPtr);
+        return null_arg("aclrtFreeHost", "hostPtr");
+    return free_host_block("aclrtFreeHost", hostPtr);
 }
 
 const char *memcpy_kind_name(aclrtMemcpyKind kind)
