@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <pthread.h>
+
 #include "test.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* aclrtMemcpyAsyncWithCondition is still part of the contract */
@@ -303,6 +305,36 @@ TEST(memcopy, memset_d32_of_a_freed_block_fails_the_attribute_query)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemsetD32: 'ptr'");
     ASSERT_RC(aclrtMemsetD32Async(d, 64, 1, 16, NULL), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtMemsetD32(h, 64, 1, 16), ACL_ERROR_RT_PARAM_INVALID);
+    t_teardown();
+}
+
+static void *memset_d32_without_context(void *p)
+{
+    static aclError rc;
+    rc = aclrtMemsetD32(p, 16, 1, 4);
+    return &rc;
+}
+
+/* aclrtMemsetD32 needs a current context (107002), after the ACL layer's
+ * checks: the runtime fills on the current device. */
+TEST(memcopy, memset_d32_needs_a_context_after_its_argument_checks)
+{
+    static uint32_t host[4];
+    uint32_t *d;
+    pthread_t th;
+    void *rc = NULL;
+    t_setup();
+    d = dev(16);
+    ASSERT_EQ(pthread_create(&th, NULL, memset_d32_without_context, d), 0);
+    ASSERT_EQ(pthread_join(th, &rc), 0);
+    ASSERT_EQ(*(aclError *)rc, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_EQ(d[3], 0); /* nothing was written */
+    ASSERT_EQ(pthread_create(&th, NULL, memset_d32_without_context, host), 0);
+    ASSERT_EQ(pthread_join(th, &rc), 0);
+    ASSERT_EQ(*(aclError *)rc, ACL_ERROR_INVALID_PARAM); /* the ACL layer's check answers first */
+    ASSERT_OK(aclrtMemsetD32(d, 16, 1, 4));
+    ASSERT_EQ(d[3], 1);
+    ASSERT_OK(aclrtFree(d));
     t_teardown();
 }
 

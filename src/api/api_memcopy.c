@@ -170,9 +170,12 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t 
     const char *fn = "aclrtMemsetD32";
     uint32_t *p = ptr;
     aclError err;
+    struct context *ctx;
     if (N == 0)
         return ACL_SUCCESS;
     err = check_set32(fn, ptr, memSize, N);
+    if (err == ACL_SUCCESS) /* the runtime's fill runs on the current device */
+        err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err != ACL_SUCCESS)
