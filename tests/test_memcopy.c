@@ -7,12 +7,11 @@
  * names its test here). Codes: 100000 the ACL layer's checks, 107000 the
  * runtime's, 207000 a feature the SoC lacks.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
-
-#include <pthread.h>
 
 #include "test.h"
 
