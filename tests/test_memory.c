@@ -4,7 +4,9 @@
  *
  * Rules: spec/acl-api.md §5 "Memory" (aclrtMalloc NULL/size 0, rounding to
  * 32 bytes plus 32 bytes of padding, Free NULL, count == 0 succeeds before
- * any other check, NULL dst/src, count > destMax, invalid kind), §2
+ * any other check, NULL dst/src, invalid kind) as the reference orders them
+ * (memory.cpp's checks, 100000, before api_error.cc's: count > destMax is
+ * 107000, then the context), §2
  * (ACL_ERROR_RT_MEMORY_ALLOCATION); DESIGN "Errors and handles" (nothing a
  * caller passes may crash the library) and "Configuration"
  * (ACLCPU_DEVICE_MEMORY).
