@@ -141,3 +141,32 @@ TEST(allocator, registration_ends_with_its_stream)
     ASSERT_RC(aclrtAllocatorDestroyDesc(d), ACL_ERROR_INVALID_PARAM);
     t_teardown();
 }
+
+/* aclrtAllocatorCreateDesc needs neither aclInit nor a device (the
+ * reference only allocates a record); aclrtAllocatorDestroyDesc: NULL is
+ * 100000, and so is a second destroy (aclcpu's handles are not pointers,
+ * so it can tell; the reference would free twice). */
+TEST(allocator, create_desc_needs_no_init_and_destroy_checks_null_then_stale)
+{
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    ASSERT(d != NULL);
+    ASSERT_OK(aclrtAllocatorSetObjToDesc(d, &alloc_state));
+    ASSERT_OK(aclrtAllocatorSetAllocFuncToDesc(d, k_alloc));
+    ASSERT_OK(aclrtAllocatorSetFreeFuncToDesc(d, k_free));
+    ASSERT_OK(aclrtAllocatorSetAllocAdviseFuncToDesc(d, k_advise));
+    ASSERT_OK(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, k_addr));
+    ASSERT_RC(aclrtAllocatorDestroyDesc(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocatorDestroyDesc: argument 'allocatorDesc' is NULL");
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d));
+    ASSERT_RC(aclrtAllocatorDestroyDesc(d), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocatorDestroyDesc: argument 'allocatorDesc'");
+    /* Each setter names itself and its argument. */
+    d = aclrtAllocatorCreateDesc();
+    ASSERT_RC(aclrtAllocatorSetFreeFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocatorSetFreeFuncToDesc: argument 'func' is NULL");
+    ASSERT_RC(aclrtAllocatorSetAllocAdviseFuncToDesc(NULL, k_advise), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocatorSetAllocAdviseFuncToDesc: argument 'allocatorDesc'");
+    ASSERT_RC(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocatorSetGetAddrFromBlockFuncToDesc: argument 'func'");
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d));
+}

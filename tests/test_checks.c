@@ -147,7 +147,9 @@ TEST(checks, acl_checks_before_handle)
     ASSERT_RC(aclrtStreamWaitEventWithTimeout(BAD, BAD, -1), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtLaunchCallback(cb_nop, NULL, (aclrtCallbackBlockType)-1, BAD), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtMemcpyAsync(NULL, 8, host, 8, ACL_MEMCPY_HOST_TO_HOST, BAD), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtMemcpyAsync(host, 4, host, 8, ACL_MEMCPY_HOST_TO_HOST, BAD), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpyAsync(host, 8, host, 8, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, BAD), ACL_ERROR_INVALID_PARAM);
+    /* count > destMax is the runtime's check: the handle answers first */
+    ASSERT_RC(aclrtMemcpyAsync(host, 4, host, 8, ACL_MEMCPY_HOST_TO_HOST, BAD), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_RC(aclrtMemsetAsync(NULL, 8, 0, 8, BAD), ACL_ERROR_INVALID_PARAM);
     t_teardown();
 }
@@ -773,7 +775,7 @@ TEST(checks, failure_messages_name_the_other_functions)
     ASSERT_FAILS_NAMING(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM, "aclrtFree");
     ASSERT_FAILS_NAMING(aclrtMallocHost(NULL, 8), ACL_ERROR_INVALID_PARAM, "aclrtMallocHost");
     ASSERT_FAILS_NAMING(aclrtMemcpy(host, 8, host, 8, (aclrtMemcpyKind)99), ACL_ERROR_INVALID_PARAM, "aclrtMemcpy");
-    ASSERT_FAILS_NAMING(aclrtMemcpyAsync(host, 4, host, 8, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_INVALID_PARAM,
+    ASSERT_FAILS_NAMING(aclrtMemcpyAsync(host, 4, host, 8, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_PARAM_INVALID,
                         "aclrtMemcpyAsync");
     ASSERT_FAILS_NAMING(aclrtMemset(NULL, 8, 0, 8), ACL_ERROR_INVALID_PARAM, "aclrtMemset");
     ASSERT_FAILS_NAMING(aclrtGetMemInfo(ACL_HBM_MEM, NULL, NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo");

@@ -312,6 +312,24 @@ TEST(hostmem, managed_free_twice_or_interior_is_refused)
     t_teardown();
 }
 
+/* aclrtFreeWithDevSync is a device sync and then aclrtFree, so it frees
+ * managed memory as aclrtFree does (rtFreeWithDevSync: rtDeviceSynchronize,
+ * rtFree); aclrtFreeHost and aclrtFreeHostWithDevSync refuse it: it is no
+ * host address (107000). */
+TEST(hostmem, free_with_dev_sync_frees_managed_memory_free_host_refuses_it)
+{
+    char *p = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMemAllocManaged((void **)&p, 4096, ACL_RT_MEM_ATTACH_GLOBAL));
+    ASSERT_RC(aclrtFreeHost(p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtFreeHost: argument 'hostPtr'");
+    ASSERT_RC(aclrtFreeHostWithDevSync(p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtFreeWithDevSync(p + 64), ACL_ERROR_RT_MEMORY_FREE);
+    ASSERT_OK(aclrtFreeWithDevSync(p));
+    ASSERT_RC(aclrtFreeWithDevSync(p), ACL_ERROR_RT_MEMORY_FREE);
+    t_teardown();
+}
+
 TEST(hostmem, managed_memory_is_an_a2_and_a3_feature)
 {
     void *p = NULL;

@@ -914,3 +914,31 @@ TEST(ipc, notify_ping_pong_between_processes_loses_no_record)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* aclrtIpcMemSetImportPid: key, pid NULL (100000); num outside
+ * (0, INT32_MAX] (107000, the runtime's), before the context (107002).
+ * The reference casts num to 32 bits first, so 2^32 + 1 would read as one
+ * pid; aclcpu refuses every num above INT32_MAX (differences.md). */
+TEST(ipc, memory_allow_list_count_is_checked_before_the_context)
+{
+    char key[65];
+    void *dev = NULL;
+    int32_t pid = 4242;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtIpcMemGetExportKey(dev, 4096, key, sizeof(key), 0));
+    ASSERT_RC(aclrtIpcMemSetImportPid(key, &pid, (size_t)INT32_MAX + 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtIpcMemSetImportPid: argument 'num'");
+#if SIZE_MAX > UINT32_MAX
+    ASSERT_RC(aclrtIpcMemSetImportPid(key, &pid, (size_t)UINT32_MAX + 2), ACL_ERROR_RT_PARAM_INVALID);
+#endif
+    ASSERT_OK(aclrtIpcMemSetImportPid(key, &pid, 1));
+    ASSERT_RC(aclrtIpcMemImportPidInterServer(NULL, NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtIpcMemImportPidInterServer: argument 'key' is NULL");
+    ASSERT_OK(aclrtIpcMemClose(key));
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_RC(aclrtIpcMemSetImportPid("acl-x", &pid, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtIpcMemSetImportPid("acl-x", &pid, 1), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclFinalize());
+}

@@ -7,6 +7,7 @@
  * names its test here). Codes: 100000 the ACL layer's checks, 107000 the
  * runtime's, 207000 a feature the SoC lacks.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -288,6 +289,54 @@ TEST(memcopy, memset_d32_argument_checks)
     t_teardown();
 }
 
+/* The ACL layer reads the pointer's attributes: for an address of the
+ * arenas that no live block holds that query fails (107000), and its code
+ * is the fill's; plain host memory reads as unregistered (100000). */
+TEST(memcopy, memset_d32_of_a_freed_block_fails_the_attribute_query)
+{
+    uint32_t *d, *h;
+    t_setup();
+    d = dev(64);
+    h = pinned(64);
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFreeHost(h));
+    ASSERT_RC(aclrtMemsetD32(d, 64, 1, 16), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemsetD32: 'ptr'");
+    ASSERT_RC(aclrtMemsetD32Async(d, 64, 1, 16, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemsetD32(h, 64, 1, 16), ACL_ERROR_RT_PARAM_INVALID);
+    t_teardown();
+}
+
+static void *memset_d32_without_context(void *p)
+{
+    static aclError rc;
+    rc = aclrtMemsetD32(p, 16, 1, 4);
+    return &rc;
+}
+
+/* aclrtMemsetD32 needs a current context (107002), after the ACL layer's
+ * checks: the runtime fills on the current device. */
+TEST(memcopy, memset_d32_needs_a_context_after_its_argument_checks)
+{
+    static uint32_t host[4];
+    uint32_t *d;
+    pthread_t th;
+    void *rc = NULL;
+    t_setup();
+    d = dev(16);
+    ASSERT_EQ(pthread_create(&th, NULL, memset_d32_without_context, d), 0);
+    ASSERT_EQ(pthread_join(th, &rc), 0);
+    ASSERT_EQ(*(aclError *)rc, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_EQ(d[3], 0); /* nothing was written */
+    ASSERT_EQ(pthread_create(&th, NULL, memset_d32_without_context, host), 0);
+    ASSERT_EQ(pthread_join(th, &rc), 0);
+    ASSERT_EQ(*(aclError *)rc, ACL_ERROR_INVALID_PARAM); /* the ACL layer's check answers first */
+    ASSERT_OK(aclrtMemsetD32(d, 16, 1, 4));
+    ASSERT_EQ(d[3], 1);
+    ASSERT_OK(aclrtFree(d));
+    t_teardown();
+}
+
 /* ---- 2D async copies ------------------------------------------------------------------- */
 
 TEST(memcopy, memcpy2d_async_copies_rows)
@@ -518,7 +567,7 @@ TEST(memcopy, memcpy_desc_argument_checks)
     ASSERT_RC(aclrtGetMemcpyDescSize((aclrtMemcpyKind)7, &size), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_RC(aclrtGetMemcpyDescSize(ACL_MEMCPY_DEVICE_TO_DEVICE, &size), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "only INNER_DEVICE_TO_DEVICE");
-    ASSERT_RC(aclrtGetMemcpyDescSize(inner, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtGetMemcpyDescSize(inner, NULL), ACL_ERROR_INVALID_PARAM); /* the ACL layer's first check */
     ASSERT_RC(aclrtSetMemcpyDesc(NULL, inner, d, d + 64, 8, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtSetMemcpyDesc(desc, inner, NULL, d + 64, 8, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'srcAddr' is NULL");
@@ -560,6 +609,22 @@ TEST(memcopy, memcpy_desc_needs_a_soc_with_descriptors)
     ASSERT_OK(aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, &size));
     ASSERT_EQ(size, 64u);
     t_teardown();
+}
+
+/* aclrtGetMemcpyDescSize: descSize NULL answers first, then the kind
+ * (both 100000, the ACL layer's); the size is the chip type's, which the
+ * process has before any device is set: no context is needed. */
+TEST(memcopy, get_memcpy_desc_size_checks_null_then_kind_without_a_context)
+{
+    size_t size = 0;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtGetMemcpyDescSize((aclrtMemcpyKind)8, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetMemcpyDescSize: argument 'descSize' is NULL");
+    ASSERT_RC(aclrtGetMemcpyDescSize((aclrtMemcpyKind)8, &size), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'kind'");
+    ASSERT_OK(aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, &size));
+    ASSERT(size == 32 || size == 64);
+    ASSERT_OK(aclFinalize());
 }
 
 TEST(memcopy, memcpy_with_offset_reads_the_bases_when_it_runs)
@@ -610,7 +675,8 @@ TEST(memcopy, memcpy_with_condition_takes_only_page_locked_memory)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'src' (");
     ASSERT_RC(aclrtMemcpyAsyncWithCondition(d, 64, h, 64, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, NULL),
               ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtMemcpyAsyncWithCondition(d, 63, h, 64, ACL_MEMCPY_HOST_TO_DEVICE, NULL), ACL_ERROR_INVALID_PARAM);
+    /* count > destMax is the runtime's check (107000) */
+    ASSERT_RC(aclrtMemcpyAsyncWithCondition(d, 63, h, 64, ACL_MEMCPY_HOST_TO_DEVICE, NULL), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclrtFree(d));
     ASSERT_OK(aclrtFreeHost(h));
     t_teardown();

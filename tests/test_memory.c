@@ -4,11 +4,14 @@
  *
  * Rules: spec/acl-api.md §5 "Memory" (aclrtMalloc NULL/size 0, rounding to
  * 32 bytes plus 32 bytes of padding, Free NULL, count == 0 succeeds before
- * any other check, NULL dst/src, count > destMax, invalid kind), §2
+ * any other check, NULL dst/src, invalid kind) as the reference orders them
+ * (memory.cpp's checks, 100000, before api_error.cc's: count > destMax is
+ * 107000, then the context), §2
  * (ACL_ERROR_RT_MEMORY_ALLOCATION); DESIGN "Errors and handles" (nothing a
  * caller passes may crash the library) and "Configuration"
  * (ACLCPU_DEVICE_MEMORY).
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -126,6 +129,10 @@ TEST(memory, device_memory_cap_and_rounding)
     t_teardown();
 }
 
+/* aclrtFree: NULL 100000, anything but the start of a live block 207002.
+ * aclrtFreeHost: NULL 100000; device memory or a freed pinned block fail
+ * the runtime's attribute check (107000); other memory that starts no
+ * live aclrtMallocHost block is the driver's 207002. */
 TEST(memory, free_bad_pointers)
 {
     void *p = NULL, *h = NULL;
@@ -137,14 +144,14 @@ TEST(memory, free_bad_pointers)
     ASSERT(aclrtFree((void *)(uintptr_t)0x1000) != ACL_SUCCESS);
     ASSERT_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT(aclrtFree((char *)p + 8) != ACL_SUCCESS); /* not the start of the block */
-    ASSERT(aclrtFreeHost(p) != ACL_SUCCESS);          /* device memory is not host memory */
+    ASSERT_RC(aclrtFreeHost(p), ACL_ERROR_RT_PARAM_INVALID); /* device memory is not host memory */
     ASSERT_OK(aclrtFree(p));
     ASSERT(aclrtFree(p) != ACL_SUCCESS); /* double free */
     ASSERT_OK(aclrtMallocHost(&h, 128));
     ASSERT(aclrtFree(h) != ACL_SUCCESS);
     ASSERT_OK(aclrtFreeHost(h));
-    ASSERT(aclrtFreeHost(h) != ACL_SUCCESS);
-    ASSERT(aclrtFreeHost(&on_stack) != ACL_SUCCESS);
+    ASSERT_RC(aclrtFreeHost(h), ACL_ERROR_RT_PARAM_INVALID); /* freed: its attributes cannot be read */
+    ASSERT_RC(aclrtFreeHost(&on_stack), ACL_ERROR_RT_MEMORY_FREE);
     /* Still works afterwards. */
     ASSERT_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_OK(aclrtFree(p));
@@ -206,10 +213,10 @@ TEST(memory, copy_argument_checks)
     ASSERT_RC(aclrtMemcpy(dev, 64, NULL, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtMemcpyAsync(NULL, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtMemcpyAsync(dev, 64, NULL, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_INVALID_PARAM);
-    /* count > destMax. */
-    ASSERT_RC(aclrtMemcpy(dev, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtMemcpyAsync(dev, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtMemcpy(host, 1, dev, 2, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    /* count > destMax: the runtime's check (107000). */
+    ASSERT_RC(aclrtMemcpy(dev, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemcpyAsync(dev, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemcpy(host, 1, dev, 2, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
     /* Invalid kind. */
     ASSERT_RC(aclrtMemcpy(dev, 64, host, 64, (aclrtMemcpyKind)8), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtMemcpy(dev, 64, host, 64, (aclrtMemcpyKind)99), ACL_ERROR_INVALID_PARAM);
@@ -239,8 +246,8 @@ TEST(memory, memset_argument_checks)
     ASSERT_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_RC(aclrtMemset(NULL, 64, 0, 64), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtMemsetAsync(NULL, 64, 0, 64, s), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtMemset(dev, 16, 0, 64), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtMemsetAsync(dev, 16, 0, 64, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemset(dev, 16, 0, 64), ACL_ERROR_RT_PARAM_INVALID); /* count > maxCount: the runtime's */
+    ASSERT_RC(aclrtMemsetAsync(dev, 16, 0, 64, s), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclrtMemset(dev, 64, 0x11, 64));
     ASSERT_OK(aclrtMemsetAsync(dev, 64, 0x22, 64, s));
     ASSERT_OK(aclrtSynchronizeStream(s));
@@ -523,30 +530,35 @@ TEST(memory, memcpy2d_refuses_extents_that_would_wrap)
     size_t big = SIZE_MAX / 2 + 1;
     t_setup();
     for (int round = 0; round < 2; round++) {
-        ASSERT_RC(aclrtMemcpy2d(dst, big, src, P, W, H, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtMemcpy2d(dst, big, src, P, W, H, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
         ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy2d: argument 'dpitch'");
-        ASSERT_RC(aclrtMemcpy2d(dst, P, src, big, W, H, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtMemcpy2d(dst, P, src, big, W, H, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
         ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy2d: argument 'spitch'");
-        ASSERT_RC(aclrtMemcpy2d(dst, SIZE_MAX, src, SIZE_MAX, W, H, ACL_MEMCPY_HOST_TO_HOST),
+        ASSERT_RC(aclrtMemcpy2d(dst, SIZE_MAX, src, SIZE_MAX, W, H, ACL_MEMCPY_DEFAULT),
                   ACL_ERROR_RT_PARAM_INVALID);
     }
     /* At the wrap: (SIZE_MAX - W) / 2 * 2 + W fits with height 3; one more does not. */
-    ASSERT_RC(aclrtMemcpy2d(dst, (SIZE_MAX - W) / 2 + 1, src, P, W, H, ACL_MEMCPY_HOST_TO_HOST),
+    ASSERT_RC(aclrtMemcpy2d(dst, (SIZE_MAX - W) / 2 + 1, src, P, W, H, ACL_MEMCPY_DEFAULT),
               ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "does not fit");
-    ASSERT_RC(aclrtMemcpy2d(dst, P, src, P, W, 5242881, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemcpy2d(dst, P, src, P, W, 5242881, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'height'");
-    ASSERT_RC(aclrtMemcpy2d(dst, 5000001, src, 5000001, 5000001, 1, ACL_MEMCPY_HOST_TO_HOST),
+    ASSERT_RC(aclrtMemcpy2d(dst, 5000001, src, 5000001, 5000001, 1, ACL_MEMCPY_DEFAULT),
               ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'width'");
-    ASSERT_RC(aclrtMemcpy2d(NULL, big, src, P, W, H, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpy2d(NULL, big, src, P, W, H, ACL_MEMCPY_DEFAULT), ACL_ERROR_INVALID_PARAM);
     /* An ordinary 2D copy still copies. */
-    memset(src, 7, sizeof(src));
-    memset(dst, 0, sizeof(dst));
-    ASSERT_OK(aclrtMemcpy2d(dst, P, src, P, W, H, ACL_MEMCPY_HOST_TO_HOST));
-    ASSERT_EQ(dst[0], 7);
-    ASSERT_EQ(dst[P * 2 + W - 1], 7);
-    ASSERT_EQ(dst[W], 0);
+    {
+        char *d = NULL;
+        ASSERT_OK(aclrtMalloc((void **)&d, sizeof(dst), ACL_MEM_MALLOC_HUGE_FIRST));
+        memset(src, 7, sizeof(src));
+        memset(d, 0, sizeof(dst));
+        ASSERT_OK(aclrtMemcpy2d(d, P, src, P, W, H, ACL_MEMCPY_DEFAULT));
+        ASSERT_EQ(d[0], 7);
+        ASSERT_EQ(d[P * 2 + W - 1], 7);
+        ASSERT_EQ(d[W], 0);
+        ASSERT_OK(aclrtFree(d));
+    }
     t_teardown();
 }
 
@@ -971,4 +983,157 @@ TEST(memory, held_block_released_when_its_stream_is_destroyed)
         ASSERT_OK(aclrtFree(q));
     }
     t_teardown();
+}
+
+/* ---- the order of the copy and fill checks (conformance audit) ------------------------------- */
+
+/* aclrtMemcpy(Async): the ACL layer's NULLs and kind (100000; INNER_ and
+ * INTER_DEVICE_TO_DEVICE are not kinds it translates), then the stream
+ * handle (async, 107017), then the runtime's count > destMax (107000),
+ * then the context (107002); a synchronous copy onto itself succeeds
+ * before the context is looked for; an async HOST_TO_HOST copy is 207000. */
+TEST(memory, memcpy_checks_kind_then_handle_then_dest_max_then_context)
+{
+    char a[16] = {0}, b[16] = {0};
+    aclrtStream gone = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&gone));
+    ASSERT_OK(aclrtDestroyStream(gone));
+    for (int k = ACL_MEMCPY_INNER_DEVICE_TO_DEVICE; k <= ACL_MEMCPY_INTER_DEVICE_TO_DEVICE; k++) {
+        ASSERT_RC(aclrtMemcpy(a, 16, b, 16, (aclrtMemcpyKind)k), ACL_ERROR_INVALID_PARAM);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy: argument 'kind'");
+        ASSERT_RC(aclrtMemcpyAsync(a, 16, b, 16, (aclrtMemcpyKind)k, NULL), ACL_ERROR_INVALID_PARAM);
+    }
+    /* Two bad arguments: the kind answers before count > destMax. */
+    ASSERT_RC(aclrtMemcpy(a, 4, b, 16, (aclrtMemcpyKind)6), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpyAsync(a, 4, b, 16, (aclrtMemcpyKind)6, gone), ACL_ERROR_INVALID_PARAM);
+    /* A dead stream answers before count > destMax. */
+    ASSERT_RC(aclrtMemcpyAsync(a, 4, b, 16, ACL_MEMCPY_HOST_TO_HOST, gone), ACL_ERROR_RT_INVALID_HANDLE);
+    /* count == destMax is taken; one more is the runtime's 107000, naming the argument. */
+    ASSERT_OK(aclrtMemcpy(a, 16, b, 16, ACL_MEMCPY_HOST_TO_HOST));
+    ASSERT_RC(aclrtMemcpy(a, 15, b, 16, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy: argument 'count' (16) is larger than 'destMax' (15)");
+    /* An async HOST_TO_HOST copy is refused when the host drives the
+     * device (207000), before the copy onto itself is skipped. */
+    ASSERT_RC(aclrtMemcpyAsync(a, 16, b, 16, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpyAsync: argument 'kind' is HOST_TO_HOST");
+    ASSERT_RC(aclrtMemcpyAsync(a, 16, a, 16, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtMemcpyAsync(a, 16, a, 16, ACL_MEMCPY_DEFAULT, NULL));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    /* No context: count > destMax still answers first, then the context. */
+    ASSERT_RC(aclrtMemcpy(a, 4, b, 16, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemcpyAsync(a, 4, b, 16, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemcpy(a, 16, b, 16, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy");
+    ASSERT_RC(aclrtMemcpyAsync(a, 16, b, 16, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_CONTEXT_NULL);
+    /* A copy onto itself has nothing to do. */
+    ASSERT_OK(aclrtMemcpy(a, 16, a, 16, ACL_MEMCPY_HOST_TO_HOST));
+    ASSERT_OK(aclFinalize());
+}
+
+/* aclrtMemset: devPtr NULL (100000), then the context (107002), then
+ * the driver's checks (count > maxCount, the memory: 107000).
+ * aclrtMemsetAsync: devPtr NULL, a dead stream (107017), count > maxCount
+ * (107000), then the context. */
+TEST(memory, memset_checks_null_then_handle_then_max_count_then_context)
+{
+    void *dev = NULL;
+    char host[16];
+    aclrtStream gone = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&gone));
+    ASSERT_OK(aclrtDestroyStream(gone));
+    ASSERT_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_RC(aclrtMemset(NULL, 8, 0, 16), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemsetAsync(NULL, 8, 0, 16, gone), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemsetAsync(dev, 8, 0, 16, gone), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtMemsetAsync(dev, 15, 0, 16, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemsetAsync: argument 'count' (16) is larger than 'maxCount' (15)");
+    ASSERT_RC(aclrtMemset(dev, 15, 0, 16), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtMemset(dev, 16, 0, 16));
+    ASSERT_OK(aclrtMemsetAsync(dev, 16, 0, 16, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_RC(aclrtMemset(host, 16, 0, 16), ACL_ERROR_RT_PARAM_INVALID); /* not aclcpu's memory */
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    /* No context: the synchronous fill asks for it before the driver's checks. */
+    ASSERT_RC(aclrtMemset(host, 8, 0, 16), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemset");
+    ASSERT_RC(aclrtMemsetAsync(host, 8, 0, 16, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemsetAsync(host, 16, 0, 16, NULL), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclFinalize());
+}
+
+/* aclrtMemcpy2d: the ACL layer takes HOST_TO_DEVICE, DEVICE_TO_HOST,
+ * DEVICE_TO_DEVICE and DEFAULT (100000 for the others, before the
+ * runtime's limits); the runtime's synchronous 2D copy refuses
+ * DEVICE_TO_DEVICE (207000) and a DEFAULT that is not host to device or
+ * device to host (107000); then the context (107002). */
+struct no_ctx_2d {
+    char *dev, *host;
+    aclError rc_bad_kind, rc;
+};
+
+static void *memcpy2d_without_context(void *p)
+{
+    struct no_ctx_2d *a = p;
+    a->rc_bad_kind = aclrtMemcpy2d(a->dev, 16, a->host, 16, 8, 2, ACL_MEMCPY_HOST_TO_HOST);
+    a->rc = aclrtMemcpy2d(a->dev, 16, a->host, 16, 8, 2, ACL_MEMCPY_HOST_TO_DEVICE);
+    return NULL;
+}
+
+TEST(memory, memcpy2d_sync_is_host_to_device_or_device_to_host)
+{
+    enum { H = 2, W = 8, P = 16 };
+    char host[P * H], *d1 = NULL, *d2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMalloc((void **)&d1, P * H, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&d2, P * H, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_RC(aclrtMemcpy2d(d1, P, host, P, W, H, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemcpy2d: argument 'kind'");
+    ASSERT_RC(aclrtMemcpy2d(d1, P, host, P, W, H, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    /* The kind answers before the height limit. */
+    ASSERT_RC(aclrtMemcpy2d(d1, P, host, P, W, 5242881, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMemcpy2d(d1, P, host, P, W, 5242881, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemcpy2d(d1, P, d2, P, W, H, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtMemcpy2d(d1, P, d2, P, W, H, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "both sides are device memory");
+    ASSERT_RC(aclrtMemcpy2d(host, P, host, P, W, H, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
+    memset(host, 5, sizeof(host));
+    ASSERT_OK(aclrtMemcpy2d(d1, P, host, P, W, H, ACL_MEMCPY_DEFAULT));
+    ASSERT_EQ(d1[P + W - 1], 5);
+    ASSERT_OK(aclrtMemcpy2d(host, P, d2, P, W, H, ACL_MEMCPY_DEVICE_TO_HOST));
+    /* A thread with no current context: 107002, after every argument check. */
+    {
+        pthread_t th;
+        struct no_ctx_2d arg = {d1, host, 0, 0};
+        ASSERT_EQ(pthread_create(&th, NULL, memcpy2d_without_context, &arg), 0);
+        ASSERT_EQ(pthread_join(th, NULL), 0);
+        ASSERT_EQ(arg.rc_bad_kind, ACL_ERROR_INVALID_PARAM);
+        ASSERT_EQ(arg.rc, ACL_ERROR_RT_CONTEXT_NULL);
+    }
+    ASSERT_OK(aclrtFree(d1));
+    ASSERT_OK(aclrtFree(d2));
+    t_teardown();
+}
+
+/* aclrtMallocHost: hostPtr NULL, size 0 (100000, the ACL layer's); then
+ * the current context (107002: the runtime allocates for its device);
+ * then a size whose rounding to 32 bytes wraps (107000). */
+TEST(memory, malloc_host_checks_null_then_size_then_context_then_wrap)
+{
+    void *h = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtMallocHost(NULL, 64), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMallocHost(&h, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtMallocHost(&h, 64), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMallocHost");
+    ASSERT_RC(aclrtMallocHost(&h, SIZE_MAX - 30), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT(h == NULL);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_RC(aclrtMallocHost(&h, SIZE_MAX - 30), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMallocHost: argument 'size'");
+    ASSERT_OK(aclrtMallocHost(&h, 64));
+    ASSERT_OK(aclrtFreeHost(h));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclFinalize());
 }

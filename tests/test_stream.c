@@ -997,7 +997,7 @@ TEST(stream, refused_tasks_leave_no_trace)
     ASSERT_OK(aclrtGetEventAvailNum(&after));
     ASSERT_EQ(after, before);
     ASSERT_RC(aclrtMemsetAsync(buf, 64, 0, 64, s), ACL_ERROR_RT_INTERNAL_ERROR);
-    ASSERT_RC(aclrtMemcpyAsync(buf, 64, buf, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtMemcpyAsync(buf, 32, buf + 8, 32, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_RC(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_OK(aclrtFree(buf));
     ASSERT_OK(aclrtDestroyEvent(e));

@@ -32,6 +32,13 @@ static inline aclError getter_stream(const char *fn, aclrtStream stream, const v
  * the policy is not a 1 GiB-page one. */
 aclError malloc_device(const char *fn, void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool padding);
 
+/* The frees behind aclrtFree(Host) and their ...WithDevSync forms (api_memory.c),
+ * after the NULL check: device or managed memory (207002 if p starts no
+ * live block); pinned host memory (107000 for device memory and freed
+ * blocks, 207002 for other memory). */
+aclError free_device_block(const char *fn, void *p);
+aclError free_host_block(const char *fn, void *p);
+
 /* ---- model run instances (api_model.c) ------------------------------------ */
 
 /* Resolves a model handle for fn: 100000 if NULL, 107017 if not live. */
@@ -52,8 +59,19 @@ aclError launch_wait(const char *fn, struct stream *s, const void *handle);
 const char *memcpy_kind_name(aclrtMemcpyKind kind);
 /* [p, p+n) is device memory when want_device; never runs past its block. */
 aclError check_side(const char *fn, const char *arg, const void *p, size_t n, bool want_device, aclrtMemcpyKind kind);
-/* NULLs, count <= destMax, the kind, and each side against the kind. */
-aclError check_copy(const char *fn, void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind);
+/* The kinds aclrtMemcpy(Async) take (100000 for the others). */
+aclError check_acl_kind(const char *fn, aclrtMemcpyKind kind);
+/* The ACL layer's checks of a 1D copy: NULL dst, NULL src, the kind (100000). */
+aclError check_copy_acl(const char *fn, void *dst, const void *src, aclrtMemcpyKind kind);
+/* count > the bound named max_arg: 107000, the runtime's check. */
+aclError check_count(const char *fn, size_t count, const char *max_arg, size_t max);
+/* A non-NULL stream handle that is no live stream: 107017 (before the
+ * runtime's argument checks; NULL is resolved with the context later). */
+aclError stream_handle_first(const char *fn, aclrtStream stream);
+/* HOST_TO_HOST on an async copy: 207000 in the host-driven run mode. */
+aclError check_async_kind(const char *fn, aclrtMemcpyKind kind);
+/* Each side of a checked 1D copy against what its kind says it is (107000). */
+aclError check_copy_sides(const char *fn, void *dst, const void *src, size_t count, aclrtMemcpyKind kind);
 /* An async copy whose host side is pageable memory (unsafe while capturing). */
 bool touches_pageable(const void *dst, const void *src, size_t count, aclrtMemcpyKind kind);
 /* The profile's direction of a copy (enum copy_dir). */

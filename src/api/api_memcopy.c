@@ -35,19 +35,6 @@ static aclError submit(const char *fn, aclrtStream stream, struct stream *s, str
 
 /* ---- the conditional copy ----------------------------------------------------- */
 
-/* The kinds the ACL layer translates (MemcpyKindTranslate). */
-static aclError check_acl_kind(const char *fn, aclrtMemcpyKind kind)
-{
-    switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: case ACL_MEMCPY_HOST_TO_DEVICE: case ACL_MEMCPY_DEVICE_TO_HOST:
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: case ACL_MEMCPY_DEFAULT: case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
-        return ACL_SUCCESS;
-    default:
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not one of HOST_TO_HOST, HOST_TO_DEVICE, "
-                        "DEVICE_TO_HOST, DEVICE_TO_DEVICE, DEFAULT, HOST_TO_BUF_TO_DEVICE", fn, (int)kind);
-    }
-}
-
 /* The conditional copy asks the runtime to check that its host side is
  * page-locked: pinned (aclrtMallocHost) or device memory, never pageable. */
 static aclError check_pinned(const char *fn, const char *arg, const void *p, size_t n)
@@ -63,20 +50,23 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t des
                                                            aclrtMemcpyKind kind, aclrtStream stream)
 {
     const char *fn = "aclrtMemcpyAsyncWithCondition";
+    struct stream *s;
     aclError err;
 
     if (count == 0)
         return ACL_SUCCESS;
-    if (dst == NULL || src == NULL)
-        return null_arg(fn, dst == NULL ? "dst" : "src");
-    if ((err = check_acl_kind(fn, kind)) != ACL_SUCCESS)
+    if ((err = check_copy_acl(fn, dst, src, kind)) != ACL_SUCCESS ||
+        (err = stream_handle_first(fn, stream)) != ACL_SUCCESS ||
+        (err = check_count(fn, count, "destMax", destMax)) != ACL_SUCCESS ||
+        (err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS ||
+        (err = check_copy_sides(fn, dst, src, count, kind)) != ACL_SUCCESS ||
+        (err = check_pinned(fn, "dst", dst, count)) != ACL_SUCCESS ||
+        (err = check_pinned(fn, "src", src, count)) != ACL_SUCCESS ||
+        (err = check_async_kind(fn, kind)) != ACL_SUCCESS)
         return err;
-    err = check_copy(fn, dst, destMax, src, count, kind);
-    if (err == ACL_SUCCESS)
-        err = check_pinned(fn, "dst", dst, count);
-    if (err == ACL_SUCCESS)
-        err = check_pinned(fn, "src", src, count);
-    return err == ACL_SUCCESS ? queue_copy(fn, stream, dst, src, count, copy_direction(kind, dst, src, count)) : err;
+    if (dst == src) /* nothing to copy: the runtime queues nothing */
+        return ACL_SUCCESS;
+    return queue_copy(fn, stream, dst, src, count, copy_direction(kind, dst, src, count));
 }
 
 /* ---- 2D ------------------------------------------------------------------------ */
@@ -164,6 +154,11 @@ static aclError check_set32(const char *fn, void *ptr, size_t memSize, size_t n)
     if (k == MEM_OVERRUN)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'ptr' (%p) + %zu bytes runs past the end of its block", fn,
                         ptr, n * sizeof(uint32_t));
+    /* The ACL layer asks for the pointer's attributes: an address in the
+     * arenas that no live block holds fails that query (107000). */
+    if (k == MEM_UNKNOWN && devmem_in_arena(ptr))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'ptr' (%p) is device or pinned memory no live block holds "
+                        "(freed, or past a block's end): its attributes cannot be read", fn, ptr);
     if (k != MEM_DEVICE && k != MEM_HOST_PINNED)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'ptr' (%p) is not memory from aclrtMalloc or aclrtMallocHost",
                         fn, ptr);
@@ -175,9 +170,12 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t 
     const char *fn = "aclrtMemsetD32";
     uint32_t *p = ptr;
     aclError err;
+    struct context *ctx;
     if (N == 0)
         return ACL_SUCCESS;
     err = check_set32(fn, ptr, memSize, N);
+    if (err == ACL_SUCCESS) /* the runtime's fill runs on the current device */
+        err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err != ACL_SUCCESS)
@@ -472,19 +470,26 @@ static aclError check_desc_memory(const char *fn, const void *desc)
     return ACL_SUCCESS;
 }
 
+/* aclrtGetMemcpyDescSize: descSize NULL, then a kind outside the enum
+ * (100000, the ACL layer's); then the runtime's: a SoC without STARS and
+ * a kind other than INNER_DEVICE_TO_DEVICE (207000). The chip type is the
+ * process's: no context is needed. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize)
 {
     const char *fn = "aclrtGetMemcpyDescSize";
-    struct context *ctx;
-    aclError err = check_desc_kind(fn, kind);
-    if (err == ACL_SUCCESS)
-        err = check_desc_feature(fn, kind);
-    if (err != ACL_SUCCESS)
-        return err;
+    const struct soc_profile *soc = soc_configured();
+    aclError err;
     if (descSize == NULL)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'descSize' is NULL", fn);
-    ctx = ctx_current();
-    *descSize = ctx != NULL && ctx->dev->soc->family == SOC_950 ? 64 : 32; /* MEMCPY_DESC_SIZE_V2 / _V1 */
+        return null_arg(fn, "descSize");
+    if ((err = check_desc_kind(fn, kind)) != ACL_SUCCESS)
+        return err;
+    if (!soc_has_cmo(soc))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no memory copy descriptors (A2, A3 and 950 do)",
+                        fn, soc->name);
+    if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'kind' is %s; descriptors describe only "
+                        "INNER_DEVICE_TO_DEVICE copies", fn, memcpy_kind_name(kind));
+    *descSize = soc->family == SOC_950 ? 64 : 32; /* MEMCPY_DESC_SIZE_V2 / _V1 */
     return ACL_SUCCESS;
 }
 

@@ -1,10 +1,12 @@
 /*
  * api_memory.c - aclrtMalloc/Free, host memory, copies and memsets.
  *
- * DESIGN: checks in the spec's order (count 0 succeeds before any other
- * check; then NULLs, then destMax, then kind), then the pointers are
- * matched against devmem's table: the side a copy kind names as device
- * must lie inside one aclrtMalloc block. Synchronous copies run on the
+ * DESIGN: checks in the reference's order: count 0 succeeds before any
+ * other check; then the ACL layer's NULLs and kind (100000); then the
+ * runtime's: a stream handle, count against destMax (107000), the current
+ * context (107002); then the pointers are matched against devmem's table
+ * as the driver would: the side a copy kind names as device must lie
+ * inside one aclrtMalloc block (107000). Synchronous copies run on the
  * calling thread; async ones are stream tasks. A size whose rounding,
  * padding or 2D span would wrap a size_t is refused before anything is
  * allocated or touched.
@@ -28,25 +30,35 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
     return malloc_device("aclrtMalloc", devPtr, size, policy, true);
 }
 
+/* Frees the device or managed block p starts; the driver's 207002 if none. */
+aclError free_device_block(const char *fn, void *p)
+{
+    if (quarantine_free(p, true) || quarantine_free_managed(p)) /* aclrtFree frees managed memory too */
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
+                    "%s: %p is not the start of a live aclrtMalloc block (freed twice, or not device memory)", fn, p);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 {
     if (devPtr == NULL)
         return null_arg("aclrtFree", "devPtr");
-    if (!quarantine_free(devPtr, true) && !quarantine_free_managed(devPtr)) /* aclrtFree frees managed memory too */
-        return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
-                        "aclrtFree: %p is not the start of a live aclrtMalloc block (freed twice, or not device memory)",
-                        devPtr);
-    return ACL_SUCCESS;
+    return free_device_block("aclrtFree", devPtr);
 }
 
+/* aclrtMallocHost: hostPtr NULL, size 0 (100000); the context (107002);
+ * a size whose rounding to 32 bytes wraps (107000, the driver's). */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
     const char *fn = "aclrtMallocHost";
+    struct context *ctx;
     aclError err;
     if (hostPtr == NULL)
         return null_arg(fn, "hostPtr");
     if (size == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS) /* the runtime allocates for the current device */
+        return err;
     if (size > DEVMEM_MAX_HOST_SIZE)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'size' (%zu) is too large: rounded up to 32 bytes "
                         "it would wrap to 0 (at most %zu)", fn, size, (size_t)DEVMEM_MAX_HOST_SIZE);
@@ -57,14 +69,27 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
     return ACL_SUCCESS;
 }
 
+/* Frees the aclrtMallocHost block p starts. As the runtime reads the
+ * pointer's attributes first, an address of the arenas no live block
+ * holds (freed) and device or managed memory give 107000; anything else
+ * that starts no live pinned block is the driver's free error (207002). */
+aclError free_host_block(const char *fn, void *p)
+{
+    struct mem_range r;
+    if (quarantine_free(p, false))
+        return ACL_SUCCESS;
+    if (devmem_lookup(p, &r) ? r.origin != ORIGIN_HOST && r.origin != ORIGIN_REGISTERED : devmem_in_arena(p))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'hostPtr' (%p) must be a host address: it is %s",
+                        fn, p, devmem_lookup(p, &r) ? "device or managed memory" : "memory no live block holds (freed)");
+    return acl_fail(ACL_ERROR_RT_MEMORY_FREE, "%s: %p is not the start of a live aclrtMallocHost block", fn, p);
+}
+
+/* aclrtFreeHost: hostPtr NULL (100000), then free_host_block's checks. */
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
 {
     if (hostPtr == NULL)
         return null_arg("aclrtFreeHost", "hostPtr");
-    if (!quarantine_free(hostPtr, false))
-        return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
-                        "aclrtFreeHost: %p is not the start of a live aclrtMallocHost block", hostPtr);
-    return ACL_SUCCESS;
+    return free_host_block("aclrtFreeHost", hostPtr);
 }
 
 const char *memcpy_kind_name(aclrtMemcpyKind kind)
@@ -91,30 +116,64 @@ aclError check_side(const char *fn, const char *arg, const void *p, size_t n, bo
     return ACL_SUCCESS;
 }
 
-/* Validates a copy and, for DEFAULT, works out the direction. */
-aclError check_copy(const char *fn, void *dst, size_t destMax, const void *src, size_t count,
-                           aclrtMemcpyKind kind)
+/* The kinds the ACL layer translates for a 1D copy (memory.cpp
+ * MemcpyKindTranslate): INNER_ and INTER_DEVICE_TO_DEVICE are not among
+ * them, nor is anything outside the enum. */
+aclError check_acl_kind(const char *fn, aclrtMemcpyKind kind)
+{
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: case ACL_MEMCPY_HOST_TO_DEVICE: case ACL_MEMCPY_DEVICE_TO_HOST:
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: case ACL_MEMCPY_DEFAULT: case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+        return ACL_SUCCESS;
+    default:
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not one of HOST_TO_HOST, HOST_TO_DEVICE, "
+                        "DEVICE_TO_HOST, DEVICE_TO_DEVICE, DEFAULT, HOST_TO_BUF_TO_DEVICE", fn, (int)kind);
+    }
+}
+
+/* The ACL layer's checks of a 1D copy: the NULLs, then the kind (100000). */
+aclError check_copy_acl(const char *fn, void *dst, const void *src, aclrtMemcpyKind kind)
+{
+    if (dst == NULL || src == NULL)
+        return null_arg(fn, dst == NULL ? "dst" : "src");
+    return check_acl_kind(fn, kind);
+}
+
+/* The runtime's first check of a copy or fill: count against the bound
+ * the caller gave (107000, api_error.cc MemCopySync / MemcpyAsync /
+ * MemsetAsync). */
+aclError check_count(const char *fn, size_t count, const char *max_arg, size_t max)
+{
+    if (count > max)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'count' (%zu) is larger than '%s' (%zu)", fn,
+                        count, max_arg, max);
+    return ACL_SUCCESS;
+}
+
+/* A stream handle is validated as the runtime's entry unwraps it, before
+ * the runtime's argument checks and its context lookup: a handle that is
+ * not a live stream is 107017 first; NULL (the default stream) waits for
+ * the context, resolved later by stream_resolve. */
+aclError stream_handle_first(const char *fn, aclrtStream stream)
+{
+    if (stream == NULL || obj_resolve_user(stream, OBJ_STREAM) != NULL)
+        return ACL_SUCCESS;
+    return stream_stale(fn, stream);
+}
+
+/* Each side of a checked copy against what its kind says it is. */
+aclError check_copy_sides(const char *fn, void *dst, const void *src, size_t count, aclrtMemcpyKind kind)
 {
     bool dst_dev, src_dev;
     aclError err;
 
-    if (dst == NULL || src == NULL)
-        return null_arg(fn, dst == NULL ? "dst" : "src");
-    if (count > destMax)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'count' (%zu) is larger than 'destMax' (%zu)", fn,
-                        count, destMax);
     switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: dst_dev = src_dev = false; break;
     case ACL_MEMCPY_HOST_TO_DEVICE: case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: dst_dev = true; src_dev = false; break;
     case ACL_MEMCPY_DEVICE_TO_HOST: dst_dev = false; src_dev = true; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE: case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
-        dst_dev = src_dev = true;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_dev = src_dev = true; break;
+    default: /* HOST_TO_HOST; DEFAULT: either side may be anything aclcpu knows or plain host memory */
+        dst_dev = src_dev = false;
         break;
-    case ACL_MEMCPY_DEFAULT:
-        dst_dev = src_dev = false; /* either side may be anything aclcpu knows or plain host memory */
-        break;
-    default:
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not an aclrtMemcpyKind", fn, (int)kind);
     }
     err = check_side(fn, "dst", dst, count, dst_dev, kind);
     if (err == ACL_SUCCESS)
@@ -125,12 +184,21 @@ aclError check_copy(const char *fn, void *dst, size_t destMax, const void *src, 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind)
 {
+    const char *fn = "aclrtMemcpy";
+    struct context *ctx;
     aclError err;
     if (count == 0)
         return ACL_SUCCESS;
-    err = check_copy("aclrtMemcpy", dst, destMax, src, count, kind);
+    if ((err = check_copy_acl(fn, dst, src, kind)) != ACL_SUCCESS ||
+        (err = check_count(fn, count, "destMax", destMax)) != ACL_SUCCESS)
+        return err;
+    if (dst == src) /* nothing to copy: the runtime returns before it looks for a context */
+        return ACL_SUCCESS;
+    err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS) /* a synchronous copy is "unsafe" while capturing */
-        err = model_unsafe_call("aclrtMemcpy", ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+        err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    if (err == ACL_SUCCESS)
+        err = check_copy_sides(fn, dst, src, count, kind);
     if (err == ACL_SUCCESS)
         memmove(dst, src, count);
     return err;
@@ -166,16 +234,37 @@ uint8_t copy_direction(aclrtMemcpyKind kind, const void *dst, const void *src, s
     return d && s ? CD_D2D : d ? CD_H2D : s ? CD_D2H : CD_H2H;
 }
 
+/* An asynchronous copy the caller names HOST_TO_HOST is refused in the
+ * host-driven (online) run mode aclcpu reports (aclrtGetRunMode: ACL_HOST):
+ * 207000, after the location checks (api_error.cc MemcpyAsync). */
+aclError check_async_kind(const char *fn, aclrtMemcpyKind kind)
+{
+    if (kind == ACL_MEMCPY_HOST_TO_HOST)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'kind' is HOST_TO_HOST: an asynchronous "
+                        "copy from host to host is not supported when the host drives the device (run mode "
+                        "ACL_HOST); use aclrtMemcpy", fn);
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream)
 {
     const char *fn = "aclrtMemcpyAsync";
+    struct stream *s;
     aclError err;
 
     if (count == 0)
         return ACL_SUCCESS;
-    err = check_copy(fn, dst, destMax, src, count, kind);
-    if (err == ACL_SUCCESS && model_recording_anywhere() && touches_pageable(dst, src, count, kind))
+    if ((err = check_copy_acl(fn, dst, src, kind)) != ACL_SUCCESS ||
+        (err = stream_handle_first(fn, stream)) != ACL_SUCCESS ||
+        (err = check_count(fn, count, "destMax", destMax)) != ACL_SUCCESS ||
+        (err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS ||
+        (err = check_copy_sides(fn, dst, src, count, kind)) != ACL_SUCCESS ||
+        (err = check_async_kind(fn, kind)) != ACL_SUCCESS)
+        return err;
+    if (dst == src) /* nothing to copy: the runtime queues nothing */
+        return ACL_SUCCESS;
+    if (model_recording_anywhere() && touches_pageable(dst, src, count, kind))
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
     return err == ACL_SUCCESS ? queue_copy(fn, stream, dst, src, count, copy_direction(kind, dst, src, count)) : err;
 }
@@ -231,6 +320,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
 {
     const char *fn = "aclrtMemcpy2d";
     size_t dspan = 0, sspan = 0;
+    struct context *ctx;
+    bool d, s;
     aclError err;
     if (width == 0 || height == 0)
         return ACL_SUCCESS;
@@ -239,12 +330,29 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
     if (width > dpitch || width > spitch)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'width' (%zu) exceeds a pitch (dpitch %zu, spitch %zu)", fn,
                         width, dpitch, spitch);
-    err = check_2d_extent(fn, dpitch, spitch, width, height, &dspan, &sspan);
+    if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST && kind != ACL_MEMCPY_DEVICE_TO_DEVICE &&
+        kind != ACL_MEMCPY_DEFAULT)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) must be HOST_TO_DEVICE, DEVICE_TO_HOST, "
+                        "DEVICE_TO_DEVICE or DEFAULT", fn, (int)kind);
+    if ((err = check_2d_extent(fn, dpitch, spitch, width, height, &dspan, &sspan)) != ACL_SUCCESS)
+        return err;
+    /* The runtime's synchronous 2D copy is host to device or device to host only. */
+    if (kind == ACL_MEMCPY_DEVICE_TO_DEVICE)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'kind' is DEVICE_TO_DEVICE: a synchronous "
+                        "2D copy is HOST_TO_DEVICE or DEVICE_TO_HOST (aclrtMemcpy2dAsync copies device to device)",
+                        fn);
+    err = check_side(fn, "dst", dst, dspan, kind == ACL_MEMCPY_HOST_TO_DEVICE, kind);
     if (err == ACL_SUCCESS)
-        err = check_copy(fn, dst, dspan, src, dspan, kind);
-    if (err == ACL_SUCCESS)
-        err = check_side(fn, "src", src, sspan,
-                         kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE, kind);
+        err = check_side(fn, "src", src, sspan, kind == ACL_MEMCPY_DEVICE_TO_HOST, kind);
+    if (err != ACL_SUCCESS)
+        return err;
+    d = devmem_classify(dst, 1) == MEM_DEVICE;
+    s = devmem_classify(src, 1) == MEM_DEVICE;
+    if (kind == ACL_MEMCPY_DEFAULT && d == s)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'kind' is DEFAULT and %s: a synchronous 2D copy "
+                        "is host to device or device to host only", fn,
+                        d ? "both sides are device memory" : "neither side is device memory");
+    err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err != ACL_SUCCESS)
@@ -254,13 +362,13 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
     return ACL_SUCCESS;
 }
 
-static aclError check_set(const char *fn, void *devPtr, size_t maxCount, size_t count)
+/* The driver's checks of a fill: devPtr + count must lie inside one
+ * aclrtMalloc or aclrtMallocHost block, and count fit maxCount (107000). */
+static aclError check_set_memory(const char *fn, void *devPtr, size_t maxCount, size_t count)
 {
-    if (devPtr == NULL)
-        return null_arg(fn, "devPtr");
-    if (count > maxCount)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'count' (%zu) is larger than 'maxCount' (%zu)", fn,
-                        count, maxCount);
+    aclError err = check_count(fn, count, "maxCount", maxCount);
+    if (err != ACL_SUCCESS)
+        return err;
     switch (devmem_classify(devPtr, count)) {
     case MEM_DEVICE:
     case MEM_HOST_PINNED:
@@ -274,19 +382,30 @@ static aclError check_set(const char *fn, void *devPtr, size_t maxCount, size_t 
     }
 }
 
+/* aclrtMemset: count 0 succeeds first; devPtr NULL (100000); then the
+ * context (107002) and the capture; then the driver's checks. */
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
+    const char *fn = "aclrtMemset";
+    struct context *ctx;
     aclError err;
     if (count == 0)
         return ACL_SUCCESS;
-    err = check_set("aclrtMemset", devPtr, maxCount, count);
+    if (devPtr == NULL)
+        return null_arg(fn, "devPtr");
+    err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
-        err = model_unsafe_call("aclrtMemset", ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+        err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    if (err == ACL_SUCCESS)
+        err = check_set_memory(fn, devPtr, maxCount, count);
     if (err == ACL_SUCCESS)
         memset(devPtr, value, count);
     return err;
 }
 
+/* aclrtMemsetAsync: count 0 succeeds first; devPtr NULL (100000); a stale
+ * stream (107017); count > maxCount (107000); the context (107002); then
+ * the memory. */
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
                                               aclrtStream stream)
 {
@@ -297,12 +416,13 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int
 
     if (count == 0)
         return ACL_SUCCESS;
-    err = check_set(fn, devPtr, maxCount, count);
-    if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
-    if (err == ACL_SUCCESS)
-        err = stream_task_new(fn, TASK_SET, &t);
-    if (err != ACL_SUCCESS)
+    if (devPtr == NULL)
+        return null_arg(fn, "devPtr");
+    if ((err = stream_handle_first(fn, stream)) != ACL_SUCCESS ||
+        (err = check_count(fn, count, "maxCount", maxCount)) != ACL_SUCCESS ||
+        (err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS ||
+        (err = check_set_memory(fn, devPtr, maxCount, count)) != ACL_SUCCESS ||
+        (err = stream_task_new(fn, TASK_SET, &t)) != ACL_SUCCESS)
         return err;
     t->u.set.dst = devPtr;
     t->u.set.value = value;

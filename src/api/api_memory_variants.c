@@ -213,10 +213,7 @@ static aclError sync_then_free(const char *fn, void *p, bool device)
         return null_arg(fn, device ? "devPtr" : "hostPtr");
     if ((err = aclrtSynchronizeDevice()) != ACL_SUCCESS)
         return acl_fail(err, "%s: synchronising the device before the free failed; %p is not freed", fn, p);
-    if (!quarantine_free(p, device))
-        return acl_fail(ACL_ERROR_RT_MEMORY_FREE, "%s: %p is not the start of a live %s block (freed twice, or not "
-                        "memory from it)", fn, p, device ? "aclrtMalloc" : "aclrtMallocHost");
-    return ACL_SUCCESS;
+    return device ? free_device_block(fn, p) : free_host_block(fn, p); /* as aclrtFree / aclrtFreeHost */
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr)
