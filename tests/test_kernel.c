@@ -163,8 +163,9 @@ TEST(kernel, launch_argument_errors)
     t_setup();
     k = t_kernel("kernel_inc", k_inc);
     ASSERT_OK(aclrtCreateStream(&s));
-    ASSERT_RC(aclrtLaunchKernel(k, 0, NULL, 0, s), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtLaunchKernelV2(k, 0, NULL, 0, NULL, s), ACL_ERROR_INVALID_PARAM);
+    /* numBlocks 0 is the runtime's check (107000), not the acl layer's. */
+    ASSERT_RC(aclrtLaunchKernel(k, 0, NULL, 0, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtLaunchKernelV2(k, 0, NULL, 0, NULL, s), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtLaunchKernel(NULL, 1, NULL, 0, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtLaunchKernelV2(NULL, 1, NULL, 0, NULL, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtLaunchKernel((aclrtFuncHandle)(uintptr_t)0x1234, 1, NULL, 0, s), ACL_ERROR_RT_INVALID_HANDLE);
@@ -532,8 +533,8 @@ TEST(kernel, host_args_placeholders_point_into_copy)
     ASSERT_EQ(atomic_load(&ph_points_into_copy), 1);
     ASSERT_EQ(atomic_load(&ph_sum), 110);
     /* Refused: placeholder count without an array; numBlocks 0. */
-    ASSERT(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), NULL, 1) != ACL_SUCCESS);
-    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 0, s, NULL, host, sizeof(host), &ph, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), NULL, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 0, s, NULL, host, sizeof(host), &ph, 1), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtLaunchKernelWithHostArgs(NULL, 1, s, NULL, host, sizeof(host), &ph, 1), ACL_ERROR_INVALID_PARAM);
     /* A placeholder outside the buffer is refused rather than written. */
     {
@@ -654,6 +655,9 @@ TEST(kernel, launch_with_config_and_args_handle)
     x = 200;
     ASSERT_OK(aclrtKernelArgsParaUpdate(ah, p_slot, &slot, sizeof(slot)));
     ASSERT_OK(aclrtKernelArgsParaUpdate(ah, p_x, &x, sizeof(x)));
+    /* An updated handle launches once it is finalized again. */
+    ASSERT_RC(aclrtLaunchKernelWithConfig(k, 2, s, NULL, ah, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
     ASSERT_OK(aclrtLaunchKernelWithConfig(k, 2, s, NULL, ah, NULL));
     /* Changing the caller's variables after Append/ParaUpdate changes nothing. */
     slot = 3;
@@ -1027,39 +1031,168 @@ TEST(kernel, simt_args_array_needs_parameter_information)
 static void k_ph_noop(void *args) { (void)args; }
 
 /* A placeholder's pointer slot may end exactly at the end of the argument
- * bytes (addrOffset = size - 8); one byte further is refused, as is data
- * starting past the end. */
+ * bytes (addrOffset = size - 8); one byte further is refused (aclcpu's
+ * room for the pointer), as is data starting at the end or past it: the
+ * runtime wants both offsets below the size (107000). */
 TEST(kernel, host_args_placeholder_bounds_hit_exactly)
 {
     _Alignas(16) unsigned char host[PH_SIZE];
-    aclrtPlaceHolderInfo last = {PH_SIZE - 8, 0}, over = {PH_SIZE - 7, 0}, data_past = {0, PH_SIZE + 1};
+    aclrtPlaceHolderInfo last = {PH_SIZE - 8, PH_SIZE - 1}, over = {PH_SIZE - 7, 0}, data_past = {0, PH_SIZE + 1},
+                         data_at_end = {0, PH_SIZE};
     aclrtStream s = NULL;
     aclrtFuncHandle k = t_kernel("kernel_ph_noop", k_ph_noop);
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     memset(host, 0, sizeof(host));
     ASSERT_OK(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &last, 1));
-    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &over, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &over, 1), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &data_past, 1),
-              ACL_ERROR_INVALID_PARAM);
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &data_at_end, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
 
-/* An argument handle holds 64 parameters: the 64th appends, the 65th (a
- * value or a placeholder) is refused. */
-TEST(kernel, args_handle_holds_exactly_64_parameters)
+/* An argument handle holds 128 parameters, as the runtime's (MAX_PARAM_CNT):
+ * the 128th appends, the 129th (a value or a placeholder) is refused. */
+TEST(kernel, args_handle_holds_exactly_128_parameters)
 {
     aclrtArgsHandle ah = NULL;
     aclrtParamHandle p = NULL;
     int32_t v = 7;
     t_setup();
     ASSERT_OK(aclrtKernelArgsInit(t_kernel("kernel_ph_noop", k_ph_noop), &ah));
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < 128; i++)
         ASSERT_OK(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p));
     ASSERT_RC(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtKernelArgsAppendPlaceHolder(ah, &p), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    t_teardown();
+}
+
+/* ---- the launch calls' checks, in the runtime's order (audit) -------------------------------- */
+
+/* The call fails with code and the message names the rule by `needle`. */
+#define ASSERT_FAILS_WITH(call, code, needle)                                                                   \
+    do {                                                                                                       \
+        (void)aclGetRecentErrMsg();                                                                            \
+        ASSERT_RC(call, code);                                                                                 \
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), needle);                                                     \
+    } while (0)
+
+/* aclrtLaunchKernel: funcHandle NULL (100000); then the kernel handle and
+ * the stream handle (107017) before any argument rule; then numBlocks
+ * (0 and above 0xFFFF, 107000). */
+TEST(kernel, launch_checks_kernel_then_stream_then_blocks)
+{
+    aclrtFuncHandle k;
+    aclrtStream s = NULL, dead = NULL;
+    int64_t arg = 0;
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(NULL, 0, NULL, 8, dead), ACL_ERROR_INVALID_PARAM,
+                      "aclrtLaunchKernel: argument 'funcHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 1, NULL, 8, s), ACL_ERROR_INVALID_PARAM, "'argsData' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel((aclrtFuncHandle)s, 0, &arg, sizeof(arg), dead), ACL_ERROR_RT_INVALID_HANDLE,
+                      "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 0, &arg, sizeof(arg), dead), ACL_ERROR_RT_INVALID_HANDLE, "'stream'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 0, &arg, sizeof(arg), s), ACL_ERROR_RT_PARAM_INVALID, "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 0x10000u, &arg, sizeof(arg), s), ACL_ERROR_RT_PARAM_INVALID,
+                      "'numBlocks' is 65536");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* aclrtLaunchKernelV2 and ...WithHostArgs check the arguments (the
+ * placeholders) before numBlocks, and numBlocks before cfg: NULL
+ * cfg->attrs is refused whatever numAttrs is (107000). */
+TEST(kernel, launch_v2_checks_arguments_then_blocks_then_cfg)
+{
+    _Alignas(16) unsigned char host[PH_SIZE];
+    aclrtPlaceHolderInfo bad = {PH_SIZE, 0};
+    aclrtLaunchKernelCfg no_attrs = {NULL, 0};
+    aclrtFuncHandle k;
+    aclrtStream s = NULL;
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclrtCreateStream(&s));
+    memset(host, 0, sizeof(host));
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithHostArgs(k, 0, s, &no_attrs, host, sizeof(host), &bad, 1),
+                      ACL_ERROR_RT_PARAM_INVALID, "placeHolderArray[0]");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithHostArgs(k, 0, s, &no_attrs, host, sizeof(host), NULL, 1),
+                      ACL_ERROR_RT_PARAM_INVALID, "'placeHolderArray' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithHostArgs(k, 0, s, &no_attrs, host, sizeof(host), NULL, 0),
+                      ACL_ERROR_RT_PARAM_INVALID, "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 0, host, sizeof(host), &no_attrs, s), ACL_ERROR_RT_PARAM_INVALID,
+                      "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 1, host, sizeof(host), &no_attrs, s), ACL_ERROR_RT_PARAM_INVALID,
+                      "'cfg->attrs' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithHostArgs(NULL, 1, s, NULL, host, sizeof(host), NULL, 0),
+                      ACL_ERROR_INVALID_PARAM, "'funcHandle' is NULL");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The attribute values are checked (107000) before the context; an
+ * unknown id after them, and the context (107002) after the id. */
+TEST(kernel, launch_cfg_values_then_ids_then_context)
+{
+    aclrtLaunchKernelAttr attrs[2];
+    aclrtLaunchKernelCfg cfg = {attrs, 2};
+    aclrtFuncHandle k = t_kernel("kernel_inc", k_inc);
+    int64_t arg = 0;
+    ASSERT_OK(aclInit(NULL));
+    memset(attrs, 0, sizeof(attrs));
+    attrs[0].id = (aclrtLaunchKernelAttrId)99;
+    attrs[1].id = ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE;
+    attrs[1].value.schemMode = 2;
+    /* No context: the values are checked first, then the id, then the context. */
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 1, &arg, sizeof(arg), &cfg, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "schemMode 2");
+    attrs[1].value.schemMode = 1;
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 1, &arg, sizeof(arg), &cfg, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "attrs[0].id 99");
+    cfg.numAttrs = 1;
+    attrs[0] = attrs[1];
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 1, &arg, sizeof(arg), &cfg, NULL), ACL_ERROR_RT_CONTEXT_NULL,
+                      "aclrtLaunchKernelV2");
+    ASSERT_OK(aclFinalize());
+}
+
+/* A stream of another context is refused (107003) once the current
+ * context is known; the kernel does not run. */
+TEST(kernel, launch_on_a_stream_of_another_context_is_refused)
+{
+    aclrtContext primary = NULL, other = NULL;
+    aclrtStream foreign = NULL;
+    aclrtFuncHandle k;
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtCreateStream(&foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 1, NULL, 0, foreign), ACL_ERROR_RT_STREAM_CONTEXT,
+                      "aclrtLaunchKernel: argument 'stream'");
+    ASSERT_RC(aclrtLaunchKernelV2(k, 1, NULL, 0, NULL, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, foreign, NULL, NULL, 0, NULL, 0), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtSynchronizeStream(foreign));
+    ASSERT_EQ(atomic_load(&counter), 0);
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, foreign));
+    ASSERT_OK(aclrtSynchronizeStream(foreign));
+    ASSERT_EQ(atomic_load(&counter), 1);
+    ASSERT_OK(aclrtDestroyStream(foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtDestroyContext(other));
     t_teardown();
 }
