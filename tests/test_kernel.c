@@ -1196,3 +1196,129 @@ TEST(kernel, launch_on_a_stream_of_another_context_is_refused)
     ASSERT_OK(aclrtDestroyContext(other));
     t_teardown();
 }
+
+/* The argument-handle calls check their NULLs and sizes first (100000, in
+ * the declared order), then the handles (107017), then the handle's state:
+ * no parameter once a placeholder buffer was handed out or the handle is
+ * finalized (207000), a buffer only for a placeholder and only before
+ * Finalize, ParaUpdate only of a value of the same size (107000). */
+TEST(kernel, args_handle_checks_nulls_then_handles_then_state)
+{
+    aclrtArgsHandle ah = NULL, stale = (aclrtArgsHandle)(uintptr_t)0x1234;
+    aclrtParamHandle pv = NULL, pp = NULL, p = NULL;
+    aclrtFuncHandle k;
+    int64_t v = 5;
+    void *buf = NULL;
+    t_setup();
+    k = t_kernel("kernel_ph_noop", k_ph_noop);
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(stale, NULL, 8, &p), ACL_ERROR_INVALID_PARAM, "'param' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(stale, &v, 0, NULL), ACL_ERROR_INVALID_PARAM, "'paramSize' is 0");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(stale, &v, 8, NULL), ACL_ERROR_INVALID_PARAM, "'paramHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(stale, &v, 8, &p), ACL_ERROR_RT_INVALID_HANDLE, "'argsHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetPlaceHolderBuffer(stale, NULL, 0, NULL), ACL_ERROR_INVALID_PARAM,
+                      "'paramHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsParaUpdate(stale, (aclrtParamHandle)(uintptr_t)1, &v, 0), ACL_ERROR_INVALID_PARAM,
+                      "'paramSize' is 0");
+    ASSERT_FAILS_WITH(aclrtKernelArgsFinalize(NULL), ACL_ERROR_INVALID_PARAM, "aclrtKernelArgsFinalize");
+    ASSERT_FAILS_WITH(aclrtKernelArgsFinalize(stale), ACL_ERROR_RT_INVALID_HANDLE, "aclrtKernelArgsFinalize");
+
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsAppend(ah, &v, sizeof(v), &pv));
+    ASSERT_OK(aclrtKernelArgsAppendPlaceHolder(ah, &pp));
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetPlaceHolderBuffer(ah, (aclrtParamHandle)(uintptr_t)77, 8, &buf),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'paramHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetPlaceHolderBuffer(ah, pv, 8, &buf), ACL_ERROR_RT_PARAM_INVALID,
+                      "value parameter");
+    ASSERT_FAILS_WITH(aclrtKernelArgsParaUpdate(ah, pp, &v, sizeof(v)), ACL_ERROR_RT_PARAM_INVALID, "placeholder");
+    ASSERT_FAILS_WITH(aclrtKernelArgsParaUpdate(ah, pv, &v, 4), ACL_ERROR_RT_PARAM_INVALID, "'paramSize' is 4");
+    ASSERT_OK(aclrtKernelArgsGetPlaceHolderBuffer(ah, pp, 16, &buf));
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "placeholder buffer");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppendPlaceHolder(ah, &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "placeholder buffer");
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetPlaceHolderBuffer(ah, pp, 16, &buf), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "finalized");
+    ASSERT_OK(aclrtKernelArgsParaUpdate(ah, pv, &v, sizeof(v)));
+    /* Finalize needs a context (the runtime's Finalize looks at the device). */
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_FAILS_WITH(aclrtKernelArgsFinalize(ah), ACL_ERROR_RT_CONTEXT_NULL, "aclrtKernelArgsFinalize");
+    ASSERT_OK(aclFinalize());
+}
+
+/* Appends after Finalize are refused with 207000, and a finalized handle's
+ * launch (WithConfig) checks the kernel, the argument handle, then the
+ * stream (107017 each), then the handle's state (107000). */
+TEST(kernel, launch_with_config_checks_in_the_runtimes_order)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle p = NULL;
+    aclrtStream s = NULL, dead = NULL;
+    aclrtFuncHandle k;
+    int64_t v = 1;
+    t_setup();
+    k = t_kernel("kernel_ph_noop", k_ph_noop);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p));
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 0, dead, NULL, NULL, &v), ACL_ERROR_INVALID_PARAM,
+                      "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 1, dead, NULL, NULL, &v), ACL_ERROR_INVALID_PARAM,
+                      "'argsHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 1, dead, NULL, ah, &v), ACL_ERROR_INVALID_PARAM, "'reserve'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig((aclrtFuncHandle)s, 1, dead, NULL, (aclrtArgsHandle)s, NULL),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 1, dead, NULL, (aclrtArgsHandle)s, NULL),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'argsHandle'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 0x10000u, dead, NULL, ah, NULL), ACL_ERROR_RT_INVALID_HANDLE,
+                      "'stream'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 0x10000u, s, NULL, ah, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "not finalized");
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "finalized");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppendPlaceHolder(ah, &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "finalized");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 0x10000u, s, NULL, ah, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "'numBlocks' is 65536");
+    ASSERT_OK(aclrtLaunchKernelWithConfig(k, 0xFFFFu, s, NULL, ah, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+static aclrtArgsHandle other_thread_handle;
+
+static void *init_in_a_thread(void *arg)
+{
+    if (aclrtKernelArgsInit((aclrtFuncHandle)arg, &other_thread_handle) != ACL_SUCCESS)
+        other_thread_handle = NULL;
+    return NULL;
+}
+
+/* As the runtime's, the argument handle belongs to its thread: a second
+ * aclrtKernelArgsInit starts the same handle afresh (its parameters are
+ * gone), another thread gets its own, and a thread's handle ends with it. */
+TEST(kernel, args_handle_is_one_per_thread_and_ends_with_it)
+{
+    aclrtArgsHandle a = NULL, b = NULL;
+    aclrtParamHandle p = NULL;
+    aclrtFuncHandle k;
+    pthread_t th;
+    int64_t v = 3;
+    t_setup();
+    k = t_kernel("kernel_ph_noop", k_ph_noop);
+    ASSERT_OK(aclrtKernelArgsInit(k, &a));
+    ASSERT_OK(aclrtKernelArgsAppend(a, &v, sizeof(v), &p));
+    ASSERT_OK(aclrtKernelArgsFinalize(a));
+    ASSERT_OK(aclrtKernelArgsInit(k, &b));
+    ASSERT_EQ(a, b);
+    ASSERT_RC(aclrtKernelArgsParaUpdate(b, p, &v, sizeof(v)), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtKernelArgsAppend(b, &v, sizeof(v), &p)); /* not finalized any more */
+    ASSERT_EQ(pthread_create(&th, NULL, init_in_a_thread, k), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT(other_thread_handle != NULL);
+    ASSERT(other_thread_handle != a);
+    ASSERT_RC(aclrtKernelArgsFinalize(other_thread_handle), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtKernelArgsFinalize(a));
+    t_teardown();
+}
