@@ -703,7 +703,7 @@ TEST(kernel, binary_load_from_data)
     fclose(f);
     t_setup();
     ASSERT_RC(aclrtBinaryLoadFromData(NULL, (size_t)n, NULL, &bin), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtBinaryLoadFromData(bytes, 0, NULL, &bin), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtBinaryLoadFromData(bytes, 0, NULL, &bin), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtBinaryLoadFromData(bytes, (size_t)n, NULL, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT(aclrtBinaryLoadFromData("not an ELF file", 15, NULL, &bin) != ACL_SUCCESS);
     ASSERT_OK(aclrtBinaryLoadFromData(bytes, (size_t)n, NULL, &bin));
@@ -1321,4 +1321,90 @@ TEST(kernel, args_handle_is_one_per_thread_and_ends_with_it)
     ASSERT_RC(aclrtKernelArgsFinalize(other_thread_handle), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_OK(aclrtKernelArgsFinalize(a));
     t_teardown();
+}
+
+/* aclrtBinaryLoadFromFile / FromData: binPath or data, then binHandle NULL
+ * (100000); FromData's length 0 (107000); then the load options as the
+ * runtime's loader parses them (107000: options->options NULL, an unknown
+ * type, isLazyLoad above 1, a magic from a file or not a kernel magic, a
+ * CPU kernel mode other than 0/1 from a file or 2 from data); then a file
+ * that cannot be loaded (107000). */
+TEST(kernel, binary_loads_check_nulls_then_length_then_options_then_file)
+{
+    const char *path = ACLCPU_BUILD_DIR "/libaclcpu.so";
+    aclrtBinaryLoadOption opt;
+    aclrtBinaryLoadOptions opts = {&opt, 1}, no_array = {NULL, 1};
+    aclrtBinHandle b = NULL;
+    size_t n = 0;
+    char *bytes = read_kernel_library(&n);
+    t_setup();
+    memset(&opt, 0, sizeof(opt));
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(NULL, &no_array, NULL), ACL_ERROR_INVALID_PARAM, "'binPath' is NULL");
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &no_array, NULL), ACL_ERROR_INVALID_PARAM, "'binHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile("", &no_array, &b), ACL_ERROR_RT_PARAM_INVALID, "options->options");
+    opt.type = (aclrtBinaryLoadOptionType)9;
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "type 9");
+    opt.type = ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD;
+    opt.value.isLazyLoad = 2;
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "isLazyLoad 2");
+    opt.type = ACL_RT_BINARY_LOAD_OPT_MAGIC;
+    opt.value.magic = ACL_RT_BINARY_MAGIC_ELF_AICORE;
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "aclrtBinaryLoadFromData");
+    opt.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+    opt.value.cpuKernelMode = 2;
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "cpuKernelMode 2");
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile("", NULL, &b), ACL_ERROR_RT_PARAM_INVALID, "'binPath'");
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile("/nonexistent/libnokernel.so", NULL, &b), ACL_ERROR_RT_PARAM_INVALID,
+                      "aclrtBinaryLoadFromFile");
+    opt.type = ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD;
+    opt.value.isLazyLoad = 1;
+    ASSERT_OK(aclrtBinaryLoadFromFile(path, &opts, &b));
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    if (bytes != NULL) {
+        ASSERT_FAILS_WITH(aclrtBinaryLoadFromData(bytes, 0, &no_array, &b), ACL_ERROR_RT_PARAM_INVALID,
+                          "'length' is 0");
+        ASSERT_FAILS_WITH(aclrtBinaryLoadFromData(bytes, n, &no_array, &b), ACL_ERROR_RT_PARAM_INVALID,
+                          "options->options");
+        opt.type = ACL_RT_BINARY_LOAD_OPT_MAGIC;
+        opt.value.magic = 0x1234;
+        ASSERT_FAILS_WITH(aclrtBinaryLoadFromData(bytes, n, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "magic 0x1234");
+        opt.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+        opt.value.cpuKernelMode = 1;
+        ASSERT_FAILS_WITH(aclrtBinaryLoadFromData(bytes, n, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "cpuKernelMode 1");
+        opt.value.cpuKernelMode = 2;
+        ASSERT_OK(aclrtBinaryLoadFromData(bytes, n, &opts, &b));
+        ASSERT_OK(aclrtBinaryUnLoad(b));
+        free(bytes);
+    }
+    t_teardown();
+}
+
+/* aclrtBinaryGetFunction checks its three NULLs (100000) before the
+ * binary handle (107017); a name the binary lacks is 107000.
+ * aclrtBinaryLoad needs a current context (107002) after its own checks;
+ * FromFile, GetFunction and UnLoad do not. */
+TEST(kernel, binary_get_function_nulls_first_and_load_needs_a_context)
+{
+    const char *path = ACLCPU_BUILD_DIR "/libaclcpu.so";
+    aclrtBinHandle b = NULL, stale = (aclrtBinHandle)(uintptr_t)0x1234;
+    aclrtFuncHandle f = NULL;
+    aclrtBinary desc, empty;
+    static const char bytes[] = "some bytes";
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_FAILS_WITH(aclrtBinaryGetFunction(stale, NULL, &f), ACL_ERROR_INVALID_PARAM, "'kernelName' is NULL");
+    ASSERT_FAILS_WITH(aclrtBinaryGetFunction(stale, "k", NULL), ACL_ERROR_INVALID_PARAM, "'funcHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtBinaryGetFunction(stale, "k", &f), ACL_ERROR_RT_INVALID_HANDLE, "aclrtBinaryGetFunction");
+    /* No context. */
+    ASSERT_OK(aclrtBinaryLoadFromFile(path, NULL, &b));
+    ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &f));
+    ASSERT_FAILS_WITH(aclrtBinaryGetFunction(b, "no_such_kernel_symbol", &f), ACL_ERROR_RT_PARAM_INVALID,
+                      "no_such_kernel_symbol");
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    desc = aclrtCreateBinary(bytes, sizeof(bytes));
+    empty = aclrtCreateBinary(bytes, 0);
+    ASSERT_FAILS_WITH(aclrtBinaryLoad(empty, &b), ACL_ERROR_RT_PARAM_INVALID, "length is 0");
+    ASSERT_FAILS_WITH(aclrtBinaryLoad(desc, &b), ACL_ERROR_RT_CONTEXT_NULL, "aclrtBinaryLoad");
+    ASSERT_OK(aclrtDestroyBinary(desc));
+    ASSERT_OK(aclrtDestroyBinary(empty));
+    ASSERT_OK(aclFinalize());
 }
