@@ -1408,3 +1408,53 @@ TEST(kernel, binary_get_function_nulls_first_and_load_needs_a_context)
     ASSERT_OK(aclrtDestroyBinary(empty));
     ASSERT_OK(aclFinalize());
 }
+
+/* ---- aclrtCmoAsync (audit) -------------------------------------------------------------------- */
+
+/* aclrtCmoAsync: src NULL, size 0 (100000); then the chip (207000 where
+ * it has no cache operations) and the operation (207000) before the
+ * stream handle (107017), the context (107002) and the stream's context
+ * (107003). */
+TEST(kernel, cmo_async_checks_chip_and_type_before_the_stream)
+{
+    static char buf[256];
+    aclrtContext primary = NULL, other = NULL;
+    aclrtStream dead = NULL, foreign = NULL;
+    ASSERT_OK(aclInit(NULL));
+    /* No context yet: the operation's checks come first. */
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, (aclrtCmoType)4, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "'cmoType'");
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_PREFETCH, NULL), ACL_ERROR_RT_CONTEXT_NULL,
+                      "aclrtCmoAsync");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, (aclrtCmoType)4, dead), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "'cmoType'");
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_FLUSH, dead), ACL_ERROR_RT_INVALID_HANDLE, "'stream'");
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtCreateStream(&foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_FLUSH, foreign), ACL_ERROR_RT_STREAM_CONTEXT,
+                      "another context");
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtDestroyStream(foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_FLUSH, NULL));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    t_teardown();
+}
+
+/* On a chip without cache operations the chip's 207000 comes before the
+ * stream handle and the context. */
+TEST(kernel, cmo_async_chip_check_precedes_the_stream_and_context)
+{
+    static char buf[64];
+    ASSERT(setenv("ACLCPU_SOC", "Ascend310P3", 1) == 0);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_PREFETCH, (aclrtStream)(uintptr_t)0x1234),
+                      ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "no cache operations");
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_PREFETCH, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "no cache operations");
+    ASSERT_OK(aclFinalize());
+}
