@@ -710,3 +710,31 @@ TEST(callback, subscribe_report_codes_follow_the_runtime_table)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* A capture records host functions and kernels; a callback (aclrtLaunchCallback)
+ * cannot be recorded on aclcpu (507009, differences.md): the capture goes
+ * on, and the host function recorded next to it replays. */
+TEST(callback, capture_records_host_funcs_and_refuses_callbacks)
+{
+    static _Atomic int n_cb, n_host;
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_FAILS_WITH(aclrtLaunchCallback(cb_count, (void *)&n_cb, ACL_CALLBACK_NO_BLOCK, s),
+                      ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "aclrtLaunchCallback");
+    ASSERT_OK(aclrtLaunchHostFunc(s, cb_count, (void *)&n_host));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_EQ(atomic_load(&n_host), 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&n_host), 1);
+    ASSERT_EQ(atomic_load(&n_cb), 0);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

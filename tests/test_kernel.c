@@ -1458,3 +1458,73 @@ TEST(kernel, cmo_async_chip_check_precedes_the_stream_and_context)
                       "no cache operations");
     ASSERT_OK(aclFinalize());
 }
+
+/* aclrtLaunchKernelWithArgsArray: func NULL, numBlocks 0 (100000); the
+ * stream handle (107017); a current context (107002); func must be a
+ * kernel's symbol (the function aclcpuRegisterKernel registered) or a live
+ * kernel handle (107017); then an argument array for a CPU kernel is not
+ * supported (207000). The SIMT launches take a symbol too. */
+TEST(kernel, args_array_launch_checks_then_is_not_supported)
+{
+    void *argv[1];
+    int32_t one_arg = 5;
+    dim3 one = {1, 1, 1};
+    aclrtStream s = NULL, dead = NULL;
+    aclrtFuncHandle k = t_kernel("kernel_simt", k_simt);
+    ASSERT_OK(aclInit(NULL));
+    argv[0] = &one_arg;
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray(NULL, 1, NULL, NULL, argv), ACL_ERROR_INVALID_PARAM,
+                      "'func' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)k, 0, NULL, NULL, argv), ACL_ERROR_INVALID_PARAM,
+                      "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)k, 1, NULL, NULL, argv), ACL_ERROR_RT_CONTEXT_NULL,
+                      "aclrtLaunchKernelWithArgsArray");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)(uintptr_t)0x1234, 1, dead, NULL, argv),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'stream'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)(uintptr_t)0x1234, 1, s, NULL, argv),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'func'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)k, 1, s, NULL, argv), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "aclrtLaunchKernelWithArgsArray");
+    ASSERT_RC(aclrtLaunchKernelWithArgsArray((void *)(uintptr_t)k_simt, 1, s, NULL, argv),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* the kernel's symbol names it too */
+    /* The SIMT launch by symbol runs the registered kernel. */
+    ASSERT_OK(aclrtLaunchSIMTKernelWithHostArgs((void *)(uintptr_t)k_simt, one, one, 0, s, NULL, &one_arg,
+                                                sizeof(one_arg), NULL, 0));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&simt_seen[0]), 5);
+    ASSERT_FAILS_WITH(aclrtLaunchSIMTKernelWithArgsArray((void *)(uintptr_t)k_simt, one, one, 0, dead, NULL, argv),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'stream'");
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The user-memory argument handles: their NULLs and sizes (100000, in the
+ * declared order), the kernel handle (107017), then 207000: not supported
+ * on aclcpu (differences.md). */
+TEST(kernel, user_memory_argument_handles_check_then_are_not_supported)
+{
+    static unsigned char mem[256];
+    size_t n = 0;
+    aclrtFuncHandle k = t_kernel("kernel_ph_noop", k_ph_noop), stale = (aclrtFuncHandle)(uintptr_t)0x1234;
+    t_setup();
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetHandleMemSize(NULL, &n), ACL_ERROR_INVALID_PARAM, "'funcHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetHandleMemSize(stale, NULL), ACL_ERROR_INVALID_PARAM, "'memSize' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetHandleMemSize(stale, &n), ACL_ERROR_RT_INVALID_HANDLE, "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetHandleMemSize(k, &n), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "user-memory");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetMemSize(stale, 8, NULL), ACL_ERROR_INVALID_PARAM, "'actualArgsSize' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetMemSize(stale, 8, &n), ACL_ERROR_RT_INVALID_HANDLE, "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetMemSize(k, 8, &n), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "user-memory");
+    ASSERT_FAILS_WITH(aclrtKernelArgsInitByUserMem(k, (aclrtArgsHandle)mem, NULL, sizeof(mem)),
+                      ACL_ERROR_INVALID_PARAM, "'userHostMem' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsInitByUserMem(stale, (aclrtArgsHandle)mem, mem, 0), ACL_ERROR_INVALID_PARAM,
+                      "'actualArgsSize' is 0");
+    ASSERT_FAILS_WITH(aclrtKernelArgsInitByUserMem(stale, (aclrtArgsHandle)mem, mem, sizeof(mem)),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsInitByUserMem(k, (aclrtArgsHandle)mem, mem, sizeof(mem)),
+                      ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "user-memory");
+    t_teardown();
+}
