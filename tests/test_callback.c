@@ -633,3 +633,108 @@ TEST(callback, subscription_ends_with_its_stream_even_in_a_reused_slot)
     ASSERT_EQ(atomic_load(&n), 0);
     t_teardown();
 }
+
+/* ---- the checks in the runtime's order (audit) ------------------------------------------------ */
+
+#define ASSERT_FAILS_WITH(call, code, needle)                                                                   \
+    do {                                                                                                       \
+        (void)aclGetRecentErrMsg();                                                                            \
+        ASSERT_RC(call, code);                                                                                 \
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), needle);                                                     \
+    } while (0)
+
+/* aclrtLaunchHostFunc and aclrtLaunchCallback: (callback: blockType,
+ * 100000), the stream handle (107017), fn NULL (the runtime's 107000),
+ * the stream's context (107003), then (callback) a subscribed thread
+ * (107010). */
+TEST(callback, launches_check_stream_then_fn_then_context_then_subscriber)
+{
+    static _Atomic int n;
+    aclrtContext primary = NULL, other = NULL;
+    aclrtStream s = NULL, dead = NULL, foreign = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_FAILS_WITH(aclrtLaunchHostFunc(dead, NULL, NULL), ACL_ERROR_RT_INVALID_HANDLE,
+                      "aclrtLaunchHostFunc: argument 'stream'");
+    ASSERT_FAILS_WITH(aclrtLaunchHostFunc(s, NULL, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "aclrtLaunchHostFunc: argument 'fn' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchCallback(NULL, NULL, (aclrtCallbackBlockType)2, dead), ACL_ERROR_INVALID_PARAM,
+                      "'blockType'");
+    ASSERT_FAILS_WITH(aclrtLaunchCallback(NULL, NULL, ACL_CALLBACK_BLOCK, dead), ACL_ERROR_RT_INVALID_HANDLE,
+                      "aclrtLaunchCallback: argument 'stream'");
+    ASSERT_FAILS_WITH(aclrtLaunchCallback(NULL, NULL, ACL_CALLBACK_BLOCK, s), ACL_ERROR_RT_PARAM_INVALID,
+                      "aclrtLaunchCallback: argument 'fn' is NULL");
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtCreateStream(&foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_FAILS_WITH(aclrtLaunchHostFunc(foreign, cb_count, (void *)&n), ACL_ERROR_RT_STREAM_CONTEXT,
+                      "another context");
+    ASSERT_FAILS_WITH(aclrtLaunchCallback(cb_count, (void *)&n, ACL_CALLBACK_BLOCK, foreign),
+                      ACL_ERROR_RT_STREAM_CONTEXT, "another context");
+    ASSERT_FAILS_WITH(aclrtLaunchCallback(cb_count, (void *)&n, ACL_CALLBACK_BLOCK, s), ACL_ERROR_RT_STREAM_NO_CB_REG,
+                      "aclrtSubscribeReport");
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtDestroyStream(foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&n), 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The runtime's callback subscription table: a stream subscribed twice,
+ * by any thread, or unsubscribed without a subscription, is 107011; a
+ * subscription held by another thread is 107012. A NULL stream is the
+ * default stream and needs a context (107002); a named one does not. */
+TEST(callback, subscribe_report_codes_follow_the_runtime_table)
+{
+    aclrtStream s = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_FAILS_WITH(aclrtSubscribeReport(me, NULL), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSubscribeReport");
+    ASSERT_FAILS_WITH(aclrtUnSubscribeReport(me, NULL), ACL_ERROR_RT_CONTEXT_NULL, "aclrtUnSubscribeReport");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_FAILS_WITH(aclrtUnSubscribeReport(me, s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "is not subscribed");
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_FAILS_WITH(aclrtSubscribeReport(me, s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "aclrtSubscribeReport");
+    ASSERT_FAILS_WITH(aclrtSubscribeReport(me + 1, s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "already has");
+    ASSERT_FAILS_WITH(aclrtUnSubscribeReport(me + 1, s), ACL_ERROR_RT_THREAD_SUBSCRIBE, "another thread");
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_OK(aclrtSubscribeReport(me, NULL));
+    ASSERT_OK(aclrtUnSubscribeReport(me, NULL));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A capture records host functions and kernels; a callback (aclrtLaunchCallback)
+ * cannot be recorded on aclcpu (507009, differences.md): the capture goes
+ * on, and the host function recorded next to it replays. */
+TEST(callback, capture_records_host_funcs_and_refuses_callbacks)
+{
+    static _Atomic int n_cb, n_host;
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_FAILS_WITH(aclrtLaunchCallback(cb_count, (void *)&n_cb, ACL_CALLBACK_NO_BLOCK, s),
+                      ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "aclrtLaunchCallback");
+    ASSERT_OK(aclrtLaunchHostFunc(s, cb_count, (void *)&n_host));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_EQ(atomic_load(&n_host), 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&n_host), 1);
+    ASSERT_EQ(atomic_load(&n_cb), 0);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -163,8 +163,9 @@ TEST(kernel, launch_argument_errors)
     t_setup();
     k = t_kernel("kernel_inc", k_inc);
     ASSERT_OK(aclrtCreateStream(&s));
-    ASSERT_RC(aclrtLaunchKernel(k, 0, NULL, 0, s), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtLaunchKernelV2(k, 0, NULL, 0, NULL, s), ACL_ERROR_INVALID_PARAM);
+    /* numBlocks 0 is the runtime's check (107000), not the acl layer's. */
+    ASSERT_RC(aclrtLaunchKernel(k, 0, NULL, 0, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtLaunchKernelV2(k, 0, NULL, 0, NULL, s), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtLaunchKernel(NULL, 1, NULL, 0, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtLaunchKernelV2(NULL, 1, NULL, 0, NULL, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclrtLaunchKernel((aclrtFuncHandle)(uintptr_t)0x1234, 1, NULL, 0, s), ACL_ERROR_RT_INVALID_HANDLE);
@@ -532,8 +533,8 @@ TEST(kernel, host_args_placeholders_point_into_copy)
     ASSERT_EQ(atomic_load(&ph_points_into_copy), 1);
     ASSERT_EQ(atomic_load(&ph_sum), 110);
     /* Refused: placeholder count without an array; numBlocks 0. */
-    ASSERT(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), NULL, 1) != ACL_SUCCESS);
-    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 0, s, NULL, host, sizeof(host), &ph, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), NULL, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 0, s, NULL, host, sizeof(host), &ph, 1), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtLaunchKernelWithHostArgs(NULL, 1, s, NULL, host, sizeof(host), &ph, 1), ACL_ERROR_INVALID_PARAM);
     /* A placeholder outside the buffer is refused rather than written. */
     {
@@ -654,6 +655,9 @@ TEST(kernel, launch_with_config_and_args_handle)
     x = 200;
     ASSERT_OK(aclrtKernelArgsParaUpdate(ah, p_slot, &slot, sizeof(slot)));
     ASSERT_OK(aclrtKernelArgsParaUpdate(ah, p_x, &x, sizeof(x)));
+    /* An updated handle launches once it is finalized again. */
+    ASSERT_RC(aclrtLaunchKernelWithConfig(k, 2, s, NULL, ah, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
     ASSERT_OK(aclrtLaunchKernelWithConfig(k, 2, s, NULL, ah, NULL));
     /* Changing the caller's variables after Append/ParaUpdate changes nothing. */
     slot = 3;
@@ -699,7 +703,7 @@ TEST(kernel, binary_load_from_data)
     fclose(f);
     t_setup();
     ASSERT_RC(aclrtBinaryLoadFromData(NULL, (size_t)n, NULL, &bin), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtBinaryLoadFromData(bytes, 0, NULL, &bin), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtBinaryLoadFromData(bytes, 0, NULL, &bin), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtBinaryLoadFromData(bytes, (size_t)n, NULL, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT(aclrtBinaryLoadFromData("not an ELF file", 15, NULL, &bin) != ACL_SUCCESS);
     ASSERT_OK(aclrtBinaryLoadFromData(bytes, (size_t)n, NULL, &bin));
@@ -1027,39 +1031,500 @@ TEST(kernel, simt_args_array_needs_parameter_information)
 static void k_ph_noop(void *args) { (void)args; }
 
 /* A placeholder's pointer slot may end exactly at the end of the argument
- * bytes (addrOffset = size - 8); one byte further is refused, as is data
- * starting past the end. */
+ * bytes (addrOffset = size - 8); one byte further is refused (aclcpu's
+ * room for the pointer), as is data starting at the end or past it: the
+ * runtime wants both offsets below the size (107000). */
 TEST(kernel, host_args_placeholder_bounds_hit_exactly)
 {
     _Alignas(16) unsigned char host[PH_SIZE];
-    aclrtPlaceHolderInfo last = {PH_SIZE - 8, 0}, over = {PH_SIZE - 7, 0}, data_past = {0, PH_SIZE + 1};
+    aclrtPlaceHolderInfo last = {PH_SIZE - 8, PH_SIZE - 1}, over = {PH_SIZE - 7, 0}, data_past = {0, PH_SIZE + 1},
+                         data_at_end = {0, PH_SIZE};
     aclrtStream s = NULL;
     aclrtFuncHandle k = t_kernel("kernel_ph_noop", k_ph_noop);
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     memset(host, 0, sizeof(host));
     ASSERT_OK(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &last, 1));
-    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &over, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &over, 1), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &data_past, 1),
-              ACL_ERROR_INVALID_PARAM);
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, s, NULL, host, sizeof(host), &data_at_end, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
 
-/* An argument handle holds 64 parameters: the 64th appends, the 65th (a
- * value or a placeholder) is refused. */
-TEST(kernel, args_handle_holds_exactly_64_parameters)
+/* An argument handle holds 128 parameters, as the runtime's (MAX_PARAM_CNT):
+ * the 128th appends, the 129th (a value or a placeholder) is refused. */
+TEST(kernel, args_handle_holds_exactly_128_parameters)
 {
     aclrtArgsHandle ah = NULL;
     aclrtParamHandle p = NULL;
     int32_t v = 7;
     t_setup();
     ASSERT_OK(aclrtKernelArgsInit(t_kernel("kernel_ph_noop", k_ph_noop), &ah));
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < 128; i++)
         ASSERT_OK(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p));
     ASSERT_RC(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtKernelArgsAppendPlaceHolder(ah, &p), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    t_teardown();
+}
+
+/* ---- the launch calls' checks, in the runtime's order (audit) -------------------------------- */
+
+/* The call fails with code and the message names the rule by `needle`. */
+#define ASSERT_FAILS_WITH(call, code, needle)                                                                   \
+    do {                                                                                                       \
+        (void)aclGetRecentErrMsg();                                                                            \
+        ASSERT_RC(call, code);                                                                                 \
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), needle);                                                     \
+    } while (0)
+
+/* aclrtLaunchKernel: funcHandle NULL (100000); then the kernel handle and
+ * the stream handle (107017) before any argument rule; then numBlocks
+ * (0 and above 0xFFFF, 107000). */
+TEST(kernel, launch_checks_kernel_then_stream_then_blocks)
+{
+    aclrtFuncHandle k;
+    aclrtStream s = NULL, dead = NULL;
+    int64_t arg = 0;
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(NULL, 0, NULL, 8, dead), ACL_ERROR_INVALID_PARAM,
+                      "aclrtLaunchKernel: argument 'funcHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 1, NULL, 8, s), ACL_ERROR_INVALID_PARAM, "'argsData' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel((aclrtFuncHandle)s, 0, &arg, sizeof(arg), dead), ACL_ERROR_RT_INVALID_HANDLE,
+                      "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 0, &arg, sizeof(arg), dead), ACL_ERROR_RT_INVALID_HANDLE, "'stream'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 0, &arg, sizeof(arg), s), ACL_ERROR_RT_PARAM_INVALID, "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 0x10000u, &arg, sizeof(arg), s), ACL_ERROR_RT_PARAM_INVALID,
+                      "'numBlocks' is 65536");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* aclrtLaunchKernelV2 and ...WithHostArgs check the arguments (the
+ * placeholders) before numBlocks, and numBlocks before cfg: NULL
+ * cfg->attrs is refused whatever numAttrs is (107000). */
+TEST(kernel, launch_v2_checks_arguments_then_blocks_then_cfg)
+{
+    _Alignas(16) unsigned char host[PH_SIZE];
+    aclrtPlaceHolderInfo bad = {PH_SIZE, 0};
+    aclrtLaunchKernelCfg no_attrs = {NULL, 0};
+    aclrtFuncHandle k;
+    aclrtStream s = NULL;
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclrtCreateStream(&s));
+    memset(host, 0, sizeof(host));
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithHostArgs(k, 0, s, &no_attrs, host, sizeof(host), &bad, 1),
+                      ACL_ERROR_RT_PARAM_INVALID, "placeHolderArray[0]");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithHostArgs(k, 0, s, &no_attrs, host, sizeof(host), NULL, 1),
+                      ACL_ERROR_RT_PARAM_INVALID, "'placeHolderArray' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithHostArgs(k, 0, s, &no_attrs, host, sizeof(host), NULL, 0),
+                      ACL_ERROR_RT_PARAM_INVALID, "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 0, host, sizeof(host), &no_attrs, s), ACL_ERROR_RT_PARAM_INVALID,
+                      "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 1, host, sizeof(host), &no_attrs, s), ACL_ERROR_RT_PARAM_INVALID,
+                      "'cfg->attrs' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithHostArgs(NULL, 1, s, NULL, host, sizeof(host), NULL, 0),
+                      ACL_ERROR_INVALID_PARAM, "'funcHandle' is NULL");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&counter), 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The attribute values are checked (107000) before the context; an
+ * unknown id after them, and the context (107002) after the id. */
+TEST(kernel, launch_cfg_values_then_ids_then_context)
+{
+    aclrtLaunchKernelAttr attrs[2];
+    aclrtLaunchKernelCfg cfg = {attrs, 2};
+    aclrtFuncHandle k = t_kernel("kernel_inc", k_inc);
+    int64_t arg = 0;
+    ASSERT_OK(aclInit(NULL));
+    memset(attrs, 0, sizeof(attrs));
+    attrs[0].id = (aclrtLaunchKernelAttrId)99;
+    attrs[1].id = ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE;
+    attrs[1].value.schemMode = 2;
+    /* No context: the values are checked first, then the id, then the context. */
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 1, &arg, sizeof(arg), &cfg, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "schemMode 2");
+    attrs[1].value.schemMode = 1;
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 1, &arg, sizeof(arg), &cfg, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "attrs[0].id 99");
+    cfg.numAttrs = 1;
+    attrs[0] = attrs[1];
+    ASSERT_FAILS_WITH(aclrtLaunchKernelV2(k, 1, &arg, sizeof(arg), &cfg, NULL), ACL_ERROR_RT_CONTEXT_NULL,
+                      "aclrtLaunchKernelV2");
+    ASSERT_OK(aclFinalize());
+}
+
+/* A stream of another context is refused (107003) once the current
+ * context is known; the kernel does not run. */
+TEST(kernel, launch_on_a_stream_of_another_context_is_refused)
+{
+    aclrtContext primary = NULL, other = NULL;
+    aclrtStream foreign = NULL;
+    aclrtFuncHandle k;
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtCreateStream(&foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_FAILS_WITH(aclrtLaunchKernel(k, 1, NULL, 0, foreign), ACL_ERROR_RT_STREAM_CONTEXT,
+                      "aclrtLaunchKernel: argument 'stream'");
+    ASSERT_RC(aclrtLaunchKernelV2(k, 1, NULL, 0, NULL, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtLaunchKernelWithHostArgs(k, 1, foreign, NULL, NULL, 0, NULL, 0), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtSynchronizeStream(foreign));
+    ASSERT_EQ(atomic_load(&counter), 0);
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, foreign));
+    ASSERT_OK(aclrtSynchronizeStream(foreign));
+    ASSERT_EQ(atomic_load(&counter), 1);
+    ASSERT_OK(aclrtDestroyStream(foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* The argument-handle calls check their NULLs and sizes first (100000, in
+ * the declared order), then the handles (107017), then the handle's state:
+ * no parameter once a placeholder buffer was handed out or the handle is
+ * finalized (207000), a buffer only for a placeholder and only before
+ * Finalize, ParaUpdate only of a value of the same size (107000). */
+TEST(kernel, args_handle_checks_nulls_then_handles_then_state)
+{
+    aclrtArgsHandle ah = NULL, stale = (aclrtArgsHandle)(uintptr_t)0x1234;
+    aclrtParamHandle pv = NULL, pp = NULL, p = NULL;
+    aclrtFuncHandle k;
+    int64_t v = 5;
+    void *buf = NULL;
+    t_setup();
+    k = t_kernel("kernel_ph_noop", k_ph_noop);
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(stale, NULL, 8, &p), ACL_ERROR_INVALID_PARAM, "'param' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(stale, &v, 0, NULL), ACL_ERROR_INVALID_PARAM, "'paramSize' is 0");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(stale, &v, 8, NULL), ACL_ERROR_INVALID_PARAM, "'paramHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(stale, &v, 8, &p), ACL_ERROR_RT_INVALID_HANDLE, "'argsHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetPlaceHolderBuffer(stale, NULL, 0, NULL), ACL_ERROR_INVALID_PARAM,
+                      "'paramHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsParaUpdate(stale, (aclrtParamHandle)(uintptr_t)1, &v, 0), ACL_ERROR_INVALID_PARAM,
+                      "'paramSize' is 0");
+    ASSERT_FAILS_WITH(aclrtKernelArgsFinalize(NULL), ACL_ERROR_INVALID_PARAM, "aclrtKernelArgsFinalize");
+    ASSERT_FAILS_WITH(aclrtKernelArgsFinalize(stale), ACL_ERROR_RT_INVALID_HANDLE, "aclrtKernelArgsFinalize");
+
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsAppend(ah, &v, sizeof(v), &pv));
+    ASSERT_OK(aclrtKernelArgsAppendPlaceHolder(ah, &pp));
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetPlaceHolderBuffer(ah, (aclrtParamHandle)(uintptr_t)77, 8, &buf),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'paramHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetPlaceHolderBuffer(ah, pv, 8, &buf), ACL_ERROR_RT_PARAM_INVALID,
+                      "value parameter");
+    ASSERT_FAILS_WITH(aclrtKernelArgsParaUpdate(ah, pp, &v, sizeof(v)), ACL_ERROR_RT_PARAM_INVALID, "placeholder");
+    ASSERT_FAILS_WITH(aclrtKernelArgsParaUpdate(ah, pv, &v, 4), ACL_ERROR_RT_PARAM_INVALID, "'paramSize' is 4");
+    ASSERT_OK(aclrtKernelArgsGetPlaceHolderBuffer(ah, pp, 16, &buf));
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "placeholder buffer");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppendPlaceHolder(ah, &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "placeholder buffer");
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetPlaceHolderBuffer(ah, pp, 16, &buf), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "finalized");
+    ASSERT_OK(aclrtKernelArgsParaUpdate(ah, pv, &v, sizeof(v)));
+    /* Finalize needs a context (the runtime's Finalize looks at the device). */
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_FAILS_WITH(aclrtKernelArgsFinalize(ah), ACL_ERROR_RT_CONTEXT_NULL, "aclrtKernelArgsFinalize");
+    ASSERT_OK(aclFinalize());
+}
+
+/* Appends after Finalize are refused with 207000, and a finalized handle's
+ * launch (WithConfig) checks the kernel, the argument handle, then the
+ * stream (107017 each), then the handle's state (107000). */
+TEST(kernel, launch_with_config_checks_in_the_runtimes_order)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle p = NULL;
+    aclrtStream s = NULL, dead = NULL;
+    aclrtFuncHandle k;
+    int64_t v = 1;
+    t_setup();
+    k = t_kernel("kernel_ph_noop", k_ph_noop);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p));
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 0, dead, NULL, NULL, &v), ACL_ERROR_INVALID_PARAM,
+                      "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 1, dead, NULL, NULL, &v), ACL_ERROR_INVALID_PARAM,
+                      "'argsHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 1, dead, NULL, ah, &v), ACL_ERROR_INVALID_PARAM, "'reserve'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig((aclrtFuncHandle)s, 1, dead, NULL, (aclrtArgsHandle)s, NULL),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 1, dead, NULL, (aclrtArgsHandle)s, NULL),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'argsHandle'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 0x10000u, dead, NULL, ah, NULL), ACL_ERROR_RT_INVALID_HANDLE,
+                      "'stream'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 0x10000u, s, NULL, ah, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "not finalized");
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppend(ah, &v, sizeof(v), &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "finalized");
+    ASSERT_FAILS_WITH(aclrtKernelArgsAppendPlaceHolder(ah, &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "finalized");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithConfig(k, 0x10000u, s, NULL, ah, NULL), ACL_ERROR_RT_PARAM_INVALID,
+                      "'numBlocks' is 65536");
+    ASSERT_OK(aclrtLaunchKernelWithConfig(k, 0xFFFFu, s, NULL, ah, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+static aclrtArgsHandle other_thread_handle;
+
+static void *init_in_a_thread(void *arg)
+{
+    if (aclrtKernelArgsInit((aclrtFuncHandle)arg, &other_thread_handle) != ACL_SUCCESS)
+        other_thread_handle = NULL;
+    return NULL;
+}
+
+/* As the runtime's, the argument handle belongs to its thread: a second
+ * aclrtKernelArgsInit starts the same handle afresh (its parameters are
+ * gone), another thread gets its own, and a thread's handle ends with it. */
+TEST(kernel, args_handle_is_one_per_thread_and_ends_with_it)
+{
+    aclrtArgsHandle a = NULL, b = NULL;
+    aclrtParamHandle p = NULL;
+    aclrtFuncHandle k;
+    pthread_t th;
+    int64_t v = 3;
+    t_setup();
+    k = t_kernel("kernel_ph_noop", k_ph_noop);
+    ASSERT_OK(aclrtKernelArgsInit(k, &a));
+    ASSERT_OK(aclrtKernelArgsAppend(a, &v, sizeof(v), &p));
+    ASSERT_OK(aclrtKernelArgsFinalize(a));
+    ASSERT_OK(aclrtKernelArgsInit(k, &b));
+    ASSERT_EQ(a, b);
+    ASSERT_RC(aclrtKernelArgsParaUpdate(b, p, &v, sizeof(v)), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtKernelArgsAppend(b, &v, sizeof(v), &p)); /* not finalized any more */
+    ASSERT_EQ(pthread_create(&th, NULL, init_in_a_thread, k), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT(other_thread_handle != NULL);
+    ASSERT(other_thread_handle != a);
+    ASSERT_RC(aclrtKernelArgsFinalize(other_thread_handle), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtKernelArgsFinalize(a));
+    t_teardown();
+}
+
+/* aclrtBinaryLoadFromFile / FromData: binPath or data, then binHandle NULL
+ * (100000); FromData's length 0 (107000); then the load options as the
+ * runtime's loader parses them (107000: options->options NULL, an unknown
+ * type, isLazyLoad above 1, a magic from a file or not a kernel magic, a
+ * CPU kernel mode other than 0/1 from a file or 2 from data); then a file
+ * that cannot be loaded (107000). */
+TEST(kernel, binary_loads_check_nulls_then_length_then_options_then_file)
+{
+    const char *path = ACLCPU_BUILD_DIR "/libaclcpu.so";
+    aclrtBinaryLoadOption opt;
+    aclrtBinaryLoadOptions opts = {&opt, 1}, no_array = {NULL, 1};
+    aclrtBinHandle b = NULL;
+    size_t n = 0;
+    char *bytes = read_kernel_library(&n);
+    t_setup();
+    memset(&opt, 0, sizeof(opt));
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(NULL, &no_array, NULL), ACL_ERROR_INVALID_PARAM, "'binPath' is NULL");
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &no_array, NULL), ACL_ERROR_INVALID_PARAM, "'binHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile("", &no_array, &b), ACL_ERROR_RT_PARAM_INVALID, "options->options");
+    opt.type = (aclrtBinaryLoadOptionType)9;
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "type 9");
+    opt.type = ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD;
+    opt.value.isLazyLoad = 2;
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "isLazyLoad 2");
+    opt.type = ACL_RT_BINARY_LOAD_OPT_MAGIC;
+    opt.value.magic = ACL_RT_BINARY_MAGIC_ELF_AICORE;
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "aclrtBinaryLoadFromData");
+    opt.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+    opt.value.cpuKernelMode = 2;
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile(path, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "cpuKernelMode 2");
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile("", NULL, &b), ACL_ERROR_RT_PARAM_INVALID, "'binPath'");
+    ASSERT_FAILS_WITH(aclrtBinaryLoadFromFile("/nonexistent/libnokernel.so", NULL, &b), ACL_ERROR_RT_PARAM_INVALID,
+                      "aclrtBinaryLoadFromFile");
+    opt.type = ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD;
+    opt.value.isLazyLoad = 1;
+    ASSERT_OK(aclrtBinaryLoadFromFile(path, &opts, &b));
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    if (bytes != NULL) {
+        ASSERT_FAILS_WITH(aclrtBinaryLoadFromData(bytes, 0, &no_array, &b), ACL_ERROR_RT_PARAM_INVALID,
+                          "'length' is 0");
+        ASSERT_FAILS_WITH(aclrtBinaryLoadFromData(bytes, n, &no_array, &b), ACL_ERROR_RT_PARAM_INVALID,
+                          "options->options");
+        opt.type = ACL_RT_BINARY_LOAD_OPT_MAGIC;
+        opt.value.magic = 0x1234;
+        ASSERT_FAILS_WITH(aclrtBinaryLoadFromData(bytes, n, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "magic 0x1234");
+        opt.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+        opt.value.cpuKernelMode = 1;
+        ASSERT_FAILS_WITH(aclrtBinaryLoadFromData(bytes, n, &opts, &b), ACL_ERROR_RT_PARAM_INVALID, "cpuKernelMode 1");
+        opt.value.cpuKernelMode = 2;
+        ASSERT_OK(aclrtBinaryLoadFromData(bytes, n, &opts, &b));
+        ASSERT_OK(aclrtBinaryUnLoad(b));
+        free(bytes);
+    }
+    t_teardown();
+}
+
+/* aclrtBinaryGetFunction checks its three NULLs (100000) before the
+ * binary handle (107017); a name the binary lacks is 107000.
+ * aclrtBinaryLoad needs a current context (107002) after its own checks;
+ * FromFile, GetFunction and UnLoad do not. */
+TEST(kernel, binary_get_function_nulls_first_and_load_needs_a_context)
+{
+    const char *path = ACLCPU_BUILD_DIR "/libaclcpu.so";
+    aclrtBinHandle b = NULL, stale = (aclrtBinHandle)(uintptr_t)0x1234;
+    aclrtFuncHandle f = NULL;
+    aclrtBinary desc, empty;
+    static const char bytes[] = "some bytes";
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_FAILS_WITH(aclrtBinaryGetFunction(stale, NULL, &f), ACL_ERROR_INVALID_PARAM, "'kernelName' is NULL");
+    ASSERT_FAILS_WITH(aclrtBinaryGetFunction(stale, "k", NULL), ACL_ERROR_INVALID_PARAM, "'funcHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtBinaryGetFunction(stale, "k", &f), ACL_ERROR_RT_INVALID_HANDLE, "aclrtBinaryGetFunction");
+    /* No context. */
+    ASSERT_OK(aclrtBinaryLoadFromFile(path, NULL, &b));
+    ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &f));
+    ASSERT_FAILS_WITH(aclrtBinaryGetFunction(b, "no_such_kernel_symbol", &f), ACL_ERROR_RT_PARAM_INVALID,
+                      "no_such_kernel_symbol");
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    desc = aclrtCreateBinary(bytes, sizeof(bytes));
+    empty = aclrtCreateBinary(bytes, 0);
+    ASSERT_FAILS_WITH(aclrtBinaryLoad(empty, &b), ACL_ERROR_RT_PARAM_INVALID, "length is 0");
+    ASSERT_FAILS_WITH(aclrtBinaryLoad(desc, &b), ACL_ERROR_RT_CONTEXT_NULL, "aclrtBinaryLoad");
+    ASSERT_OK(aclrtDestroyBinary(desc));
+    ASSERT_OK(aclrtDestroyBinary(empty));
+    ASSERT_OK(aclFinalize());
+}
+
+/* ---- aclrtCmoAsync (audit) -------------------------------------------------------------------- */
+
+/* aclrtCmoAsync: src NULL, size 0 (100000); then the chip (207000 where
+ * it has no cache operations) and the operation (207000) before the
+ * stream handle (107017), the context (107002) and the stream's context
+ * (107003). */
+TEST(kernel, cmo_async_checks_chip_and_type_before_the_stream)
+{
+    static char buf[256];
+    aclrtContext primary = NULL, other = NULL;
+    aclrtStream dead = NULL, foreign = NULL;
+    ASSERT_OK(aclInit(NULL));
+    /* No context yet: the operation's checks come first. */
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, (aclrtCmoType)4, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "'cmoType'");
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_PREFETCH, NULL), ACL_ERROR_RT_CONTEXT_NULL,
+                      "aclrtCmoAsync");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, (aclrtCmoType)4, dead), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "'cmoType'");
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_FLUSH, dead), ACL_ERROR_RT_INVALID_HANDLE, "'stream'");
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtCreateStream(&foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_FLUSH, foreign), ACL_ERROR_RT_STREAM_CONTEXT,
+                      "another context");
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtDestroyStream(foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_FLUSH, NULL));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    t_teardown();
+}
+
+/* On a chip without cache operations the chip's 207000 comes before the
+ * stream handle and the context. */
+TEST(kernel, cmo_async_chip_check_precedes_the_stream_and_context)
+{
+    static char buf[64];
+    ASSERT(setenv("ACLCPU_SOC", "Ascend310P3", 1) == 0);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_PREFETCH, (aclrtStream)(uintptr_t)0x1234),
+                      ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "no cache operations");
+    ASSERT_FAILS_WITH(aclrtCmoAsync(buf, 64, ACL_RT_CMO_TYPE_PREFETCH, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "no cache operations");
+    ASSERT_OK(aclFinalize());
+}
+
+/* aclrtLaunchKernelWithArgsArray: func NULL, numBlocks 0 (100000); the
+ * stream handle (107017); a current context (107002); func must be a
+ * kernel's symbol (the function aclcpuRegisterKernel registered) or a live
+ * kernel handle (107017); then an argument array for a CPU kernel is not
+ * supported (207000). The SIMT launches take a symbol too. */
+TEST(kernel, args_array_launch_checks_then_is_not_supported)
+{
+    void *argv[1];
+    int32_t one_arg = 5;
+    dim3 one = {1, 1, 1};
+    aclrtStream s = NULL, dead = NULL;
+    aclrtFuncHandle k = t_kernel("kernel_simt", k_simt);
+    ASSERT_OK(aclInit(NULL));
+    argv[0] = &one_arg;
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray(NULL, 1, NULL, NULL, argv), ACL_ERROR_INVALID_PARAM,
+                      "'func' is NULL");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)k, 0, NULL, NULL, argv), ACL_ERROR_INVALID_PARAM,
+                      "'numBlocks' is 0");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)k, 1, NULL, NULL, argv), ACL_ERROR_RT_CONTEXT_NULL,
+                      "aclrtLaunchKernelWithArgsArray");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&dead));
+    ASSERT_OK(aclrtDestroyStream(dead));
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)(uintptr_t)0x1234, 1, dead, NULL, argv),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'stream'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)(uintptr_t)0x1234, 1, s, NULL, argv),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'func'");
+    ASSERT_FAILS_WITH(aclrtLaunchKernelWithArgsArray((void *)k, 1, s, NULL, argv), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                      "aclrtLaunchKernelWithArgsArray");
+    ASSERT_RC(aclrtLaunchKernelWithArgsArray((void *)(uintptr_t)k_simt, 1, s, NULL, argv),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* the kernel's symbol names it too */
+    /* The SIMT launch by symbol runs the registered kernel. */
+    ASSERT_OK(aclrtLaunchSIMTKernelWithHostArgs((void *)(uintptr_t)k_simt, one, one, 0, s, NULL, &one_arg,
+                                                sizeof(one_arg), NULL, 0));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&simt_seen[0]), 5);
+    ASSERT_FAILS_WITH(aclrtLaunchSIMTKernelWithArgsArray((void *)(uintptr_t)k_simt, one, one, 0, dead, NULL, argv),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'stream'");
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The user-memory argument handles: their NULLs and sizes (100000, in the
+ * declared order), the kernel handle (107017), then 207000: not supported
+ * on aclcpu (differences.md). */
+TEST(kernel, user_memory_argument_handles_check_then_are_not_supported)
+{
+    static unsigned char mem[256];
+    size_t n = 0;
+    aclrtFuncHandle k = t_kernel("kernel_ph_noop", k_ph_noop), stale = (aclrtFuncHandle)(uintptr_t)0x1234;
+    t_setup();
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetHandleMemSize(NULL, &n), ACL_ERROR_INVALID_PARAM, "'funcHandle' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetHandleMemSize(stale, NULL), ACL_ERROR_INVALID_PARAM, "'memSize' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetHandleMemSize(stale, &n), ACL_ERROR_RT_INVALID_HANDLE, "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetHandleMemSize(k, &n), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "user-memory");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetMemSize(stale, 8, NULL), ACL_ERROR_INVALID_PARAM, "'actualArgsSize' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetMemSize(stale, 8, &n), ACL_ERROR_RT_INVALID_HANDLE, "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsGetMemSize(k, 8, &n), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "user-memory");
+    ASSERT_FAILS_WITH(aclrtKernelArgsInitByUserMem(k, (aclrtArgsHandle)mem, NULL, sizeof(mem)),
+                      ACL_ERROR_INVALID_PARAM, "'userHostMem' is NULL");
+    ASSERT_FAILS_WITH(aclrtKernelArgsInitByUserMem(stale, (aclrtArgsHandle)mem, mem, 0), ACL_ERROR_INVALID_PARAM,
+                      "'actualArgsSize' is 0");
+    ASSERT_FAILS_WITH(aclrtKernelArgsInitByUserMem(stale, (aclrtArgsHandle)mem, mem, sizeof(mem)),
+                      ACL_ERROR_RT_INVALID_HANDLE, "'funcHandle'");
+    ASSERT_FAILS_WITH(aclrtKernelArgsInitByUserMem(k, (aclrtArgsHandle)mem, mem, sizeof(mem)),
+                      ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "user-memory");
     t_teardown();
 }

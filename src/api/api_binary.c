@@ -59,16 +59,63 @@ ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncH
     return ACL_SUCCESS;
 }
 
+/* The load options, checked as the runtime's loader parses them (each
+ * fault 107000); they steer device-side placement and change nothing on
+ * a CPU. A CPU kernel mode is 0 or 1 from a file, 2 from data; a magic
+ * is one of the three kernel magics and only for data. */
+static aclError check_load_options(const char *fn, const aclrtBinaryLoadOptions *o, bool from_file)
+{
+    if (o == NULL)
+        return ACL_SUCCESS;
+    if (o->options == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'options->options' is NULL (options->numOpt is %zu)",
+                        fn, o->numOpt);
+    for (size_t i = 0; i < o->numOpt; i++) {
+        const aclrtBinaryLoadOption *op = &o->options[i];
+        switch (op->type) {
+        case ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD:
+            if (op->value.isLazyLoad > 1)
+                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: options->options[%zu]: isLazyLoad %u is not 0 or 1",
+                                fn, i, op->value.isLazyLoad);
+            break;
+        case ACL_RT_BINARY_LOAD_OPT_MAGIC:
+            if (from_file)
+                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: options->options[%zu]: a magic is an option of "
+                                "aclrtBinaryLoadFromData only", fn, i);
+            if (op->value.magic != ACL_RT_BINARY_MAGIC_ELF_AICORE &&
+                op->value.magic != ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE &&
+                op->value.magic != ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE)
+                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: options->options[%zu]: magic %#x is not a kernel "
+                                "binary magic (ACL_RT_BINARY_MAGIC_ELF_*)", fn, i, op->value.magic);
+            break;
+        case ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
+            if (from_file ? (op->value.cpuKernelMode != 0 && op->value.cpuKernelMode != 1)
+                          : op->value.cpuKernelMode != 2)
+                return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: options->options[%zu]: cpuKernelMode %d; it must be "
+                                "%s", fn, i, (int)op->value.cpuKernelMode, from_file ? "0 or 1" : "2");
+            break;
+        default:
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: options->options[%zu].type %d is not a load option", fn,
+                            i, (int)op->type);
+        }
+    }
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                                                      aclrtBinHandle *binHandle)
 {
     const char *fn = "aclrtBinaryLoadFromFile";
-    (void)options; /* load options steer device-side placement; nothing to do on a CPU */
-    if (binPath == NULL || binHandle == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn,
-                        binPath == NULL ? "binPath" : "binHandle");
+    aclError err;
+    if (binPath == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binPath' is NULL", fn);
+    if (binHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binHandle' is NULL", fn);
+    if ((err = check_load_options(fn, options, true)) != ACL_SUCCESS)
+        return err;
+    /* A path the loader cannot open is the runtime's 107000. */
     if (binPath[0] == '\0' || strlen(binPath) >= sizeof(((struct binary *)0)->path))
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binPath' is empty or too long", fn);
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'binPath' is empty or too long", fn);
     return binary_load(fn, binPath, binPath, binHandle);
 }
 
@@ -76,9 +123,15 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t le
                                                      const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle)
 {
     const char *fn = "aclrtBinaryLoadFromData";
-    (void)options;
-    if (data == NULL || binHandle == NULL || length == 0)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: 'data' and 'binHandle' must be non-NULL and 'length' > 0", fn);
+    aclError err;
+    if (data == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'data' is NULL", fn);
+    if (binHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binHandle' is NULL", fn);
+    if (length == 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'length' is 0; it must be above 0", fn);
+    if ((err = check_load_options(fn, options, false)) != ACL_SUCCESS)
+        return err;
     return binary_load_data(fn, data, length, binHandle);
 }
 
@@ -89,14 +142,12 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHand
     aclError err;
     struct binary *b;
 
-    if (binHandle == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'binHandle' is NULL", fn);
+    if (binHandle == NULL || kernelName == NULL || funcHandle == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn,
+                        binHandle == NULL ? "binHandle" : kernelName == NULL ? "kernelName" : "funcHandle");
     b = binary_resolve(fn, binHandle, &err);
     if (b == NULL)
         return err;
-    if (kernelName == NULL || funcHandle == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn,
-                        kernelName == NULL ? "kernelName" : "funcHandle");
     return binary_function(fn, b, kernelName, funcHandle);
 }
 
@@ -169,6 +220,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary)
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle)
 {
     const char *fn = "aclrtBinaryLoad";
+    struct context *ctx;
     aclError err;
     struct binary_desc *d;
     const void *data;
@@ -190,6 +242,10 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinH
                         "%s: the aclrtBinary's length is 0; aclrtCreateBinary must be given the size of the kernel "
                         "binary",
                         fn);
+    /* This load (the runtime's load without a tiling key) is made for the
+     * current context's device: it needs one (107002). */
+    if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS)
+        return err;
     return binary_load_data(fn, data, length, binHandle);
 }
 

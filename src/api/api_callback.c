@@ -13,16 +13,23 @@
  *
  * Threads: any host thread. Locks: none held here.
  */
-#include "../core/core.h"
-#include "../engine/engine.h"
+#include "api_int.h"
 
+/* Checks in the runtime's order: the stream handle (107017), the function
+ * (NULL: 107000, the runtime's check), then the current context (107002)
+ * and the stream's (107003), then for a callback a subscribed thread
+ * (107010). */
 static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_kind kind, void (*f)(void *),
                                 void *arg, bool block)
 {
     struct stream *s;
     struct task *t;
     bool to_subscriber = false;
-    aclError err = stream_resolve(fn, stream, &s);
+    aclError err = stream_handle_live(fn, stream);
+    if (err == ACL_SUCCESS && f == NULL)
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'fn' is NULL", fn);
+    if (err == ACL_SUCCESS)
+        err = task_stream(fn, stream, &s);
     if (err == ACL_SUCCESS && kind == TASK_HOST_FUNC)
         to_subscriber = report_is_subscribed(s, REPORT_HOSTFUNC);
     if (err == ACL_SUCCESS && kind == TASK_CALLBACK && !report_is_subscribed(s, REPORT_CALLBACK))
@@ -42,8 +49,6 @@ static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_ki
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
 {
-    if (fn == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchHostFunc: argument 'fn' is NULL");
     return queue_host_task("aclrtLaunchHostFunc", stream, TASK_HOST_FUNC, fn, args, true);
 }
 
@@ -54,22 +59,32 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userDat
     if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'blockType' (%d) is neither NO_BLOCK (0) nor BLOCK (1)",
                         name, (int)blockType);
-    if (fn == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'fn' is NULL", name);
     return queue_host_task(name, stream, TASK_CALLBACK, fn, userData, blockType == ACL_CALLBACK_BLOCK);
+}
+
+/* The stream of a (un)subscription: a live handle (107017); NULL is the
+ * current context's default stream (107002 without one). A named stream
+ * needs no current context. */
+static aclError subscribed_stream(const char *fn, aclrtStream stream, struct stream **s)
+{
+    aclError err = stream_handle_live(fn, stream);
+    if (err != ACL_SUCCESS || stream == NULL)
+        return err == ACL_SUCCESS ? stream_resolve(fn, stream, s) : err;
+    *s = (struct stream *)obj_resolve_user(stream, OBJ_STREAM);
+    return *s != NULL ? ACL_SUCCESS : stream_stale(fn, stream);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
 {
     struct stream *s;
-    aclError err = stream_resolve("aclrtSubscribeReport", stream, &s);
+    aclError err = subscribed_stream("aclrtSubscribeReport", stream, &s);
     return err == ACL_SUCCESS ? report_subscribe(threadId, s, REPORT_CALLBACK) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
 {
     struct stream *s;
-    aclError err = stream_resolve("aclrtUnSubscribeReport", stream, &s);
+    aclError err = subscribed_stream("aclrtUnSubscribeReport", stream, &s);
     return err == ACL_SUCCESS ? report_unsubscribe(threadId, s, REPORT_CALLBACK) : err;
 }
 

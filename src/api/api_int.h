@@ -25,6 +25,36 @@ static inline aclError getter_stream(const char *fn, aclrtStream stream, const v
     return out == NULL ? null_arg(fn, arg) : stream_resolve(fn, stream, s);
 }
 
+/* ---- tasks on a stream (launches, host functions, cache operations) ------- */
+
+/* A stream handle as the runtime's entry validates it, before the
+ * argument checks: a non-NULL handle must be live (107017). */
+static inline aclError stream_handle_live(const char *fn, aclrtStream stream)
+{
+    if (stream == NULL || obj_resolve_user(stream, OBJ_STREAM) != NULL)
+        return ACL_SUCCESS;
+    return stream_stale(fn, stream);
+}
+
+/* The stream a task goes to, once the arguments are checked: a current
+ * context (107002), NULL meaning its default stream, a live handle
+ * (107017), and a stream of that context (107003). */
+static inline aclError task_stream(const char *fn, aclrtStream stream, struct stream **s)
+{
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ACLCPU_LIKELY(stream_ctx(*s) == ctx))
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
+                    "%s: argument 'stream' (stream %d) belongs to another context than the current one; make its "
+                    "context current first",
+                    fn, load_relaxed(&(*s)->id));
+}
+
 /* ---- device allocations (api_memory_variants.c) --------------------------- */
 
 /* aclrtMalloc and its variants, named fn: the reference's checks, then a

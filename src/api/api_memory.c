@@ -465,14 +465,16 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType 
         return null_arg(fn, "src");
     if (size == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
-    if ((err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS)
-        return err;
-    if (!soc_has_cmo(load_relaxed(&s->dev)->soc))
+    /* The runtime asks its chip first, then the operation, then the
+     * stream handle, the context and the stream's context. */
+    if (!soc_has_cmo(soc_configured()))
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no cache operations (A2, A3 and 950 do)", fn,
-                        load_relaxed(&s->dev)->soc->name);
+                        soc_configured()->name);
     if ((unsigned)cmoType > ACL_RT_CMO_TYPE_FLUSH)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'cmoType' is %d; it must be an aclrtCmoType "
                         "(0..3)", fn, (int)cmoType);
+    if ((err = stream_handle_live(fn, stream)) != ACL_SUCCESS || (err = task_stream(fn, stream, &s)) != ACL_SUCCESS)
+        return err;
     if (size > UINT32_MAX) /* the runtime keeps a 32-bit length */
         LOGW("%s: size %zu does not fit 32 bits; the operation covers %u bytes, as on the device", fn, size,
              (uint32_t)size);

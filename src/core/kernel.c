@@ -107,7 +107,7 @@ aclError binary_load(const char *fn, const char *path, const char *what, aclrtBi
     void *lib = plat_dl_open(path);
 
     if (lib == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cannot load %s as a kernel shared object: %s", fn, what,
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cannot load %s as a kernel shared object: %s", fn, what,
                         plat_dl_error());
     b = obj_create(OBJ_BINARY, sizeof(*b), offsetof(struct binary, lib), &fresh);
     if (b == NULL) {

@@ -65,16 +65,13 @@ static const struct {
                          "host function"},
 };
 
-/* CANN checks callback subscriptions in its acl layer and host-function
- * ones in the runtime, whose code serves both errors. */
-static aclError repeated_code(enum report_kind kind)
+/* The runtime's subscription table refuses a stream subscribed twice and
+ * an unsubscription of a stream it does not hold with 107011; a callback
+ * subscription held by another thread is 107012 (its thread map), a host
+ * function's 107011 (the compact runtime checks the stream only). */
+static aclError other_thread_code(enum report_kind kind)
 {
-    return kind == REPORT_CALLBACK ? ACL_ERROR_REPEAT_SUBSCRIBE : ACL_ERROR_RT_STREAM_SUBSCRIBE;
-}
-
-static aclError not_subscribed_code(enum report_kind kind)
-{
-    return kind == REPORT_CALLBACK ? ACL_ERROR_STREAM_NOT_SUBSCRIBE : ACL_ERROR_RT_STREAM_SUBSCRIBE;
+    return kind == REPORT_CALLBACK ? ACL_ERROR_RT_THREAD_SUBSCRIBE : ACL_ERROR_RT_STREAM_SUBSCRIBE;
 }
 
 __attribute__((constructor)) static void report_init(void) { plat_mutex_init(&report_lock, LOCK_REPORT); }
@@ -106,7 +103,7 @@ aclError report_subscribe(uint64_t thread, struct stream *s, enum report_kind ki
     plat_mutex_lock(&report_lock);
     if (find_sub(s, kind) != NULL) {
         plat_mutex_unlock(&report_lock);
-        return acl_fail(repeated_code(kind), "%s: stream %d already has a subscribed thread (one thread per stream)",
+        return acl_fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d already has a subscribed thread (one thread per stream)",
                         kinds[kind].subscribe, load_relaxed(&s->id));
     }
     q = find_queue(thread, kind);
@@ -164,6 +161,7 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind 
 {
     struct subscription **pp, *sub = NULL;
     struct report_item *orphans = NULL;
+    bool elsewhere = false;
 
     plat_mutex_lock(&report_lock);
     for (pp = &subs; *pp != NULL; pp = &(*pp)->next) {
@@ -174,6 +172,8 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind 
             break;
         }
     }
+    if (sub == NULL)
+        elsewhere = find_sub(s, kind) != NULL;
     if (sub != NULL && --sub->queue->streams == 0) {
         /* Nobody will process this queue again: run what is left here
          * rather than lose callbacks (and leave their streams blocked). */
@@ -181,8 +181,11 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind 
         sub->queue->head = sub->queue->tail = NULL;
     }
     plat_mutex_unlock(&report_lock);
+    if (sub == NULL && elsewhere)
+        return acl_fail(other_thread_code(kind), "%s: stream %d is subscribed to another thread than %llu",
+                        kinds[kind].unsubscribe, load_relaxed(&s->id), (unsigned long long)thread);
     if (sub == NULL)
-        return acl_fail(not_subscribed_code(kind), "%s: stream %d is not subscribed to thread %llu",
+        return acl_fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is not subscribed to thread %llu",
                         kinds[kind].unsubscribe, load_relaxed(&s->id),
                         (unsigned long long)thread);
     acl_free(sub);
