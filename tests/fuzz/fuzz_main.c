@@ -22,6 +22,7 @@
  * Exit status: 0 when every sequence passed, 1 otherwise.
  */
 #include <errno.h>
+#include <execinfo.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -206,6 +207,28 @@ static void teardown(void)
     aclFinalize();
 }
 
+/* A crash in the sequence prints the crashing thread's stack before the
+ * signal ends the child, so "killed by signal 11" comes with where (the
+ * library's fault hook passes faults outside device memory on to us).
+ * Addresses in libaclcpu are offsets: `addr2line -f -e libaclcpu.so ADDR`. */
+static void on_crash(int sig)
+{
+    void *frames[64];
+    static const char head[] = "aclcpu-fuzz: the sequence crashed; its stack:\n";
+    int n = backtrace(frames, 64);
+    (void)!write(STDERR_FILENO, head, sizeof(head) - 1);
+    backtrace_symbols_fd(frames, n, STDERR_FILENO);
+    signal(sig, SIG_DFL); /* the fault repeats on return and ends the child */
+}
+
+static void print_stack_on_crash(void)
+{
+    void *warm[1];
+    (void)backtrace(warm, 1); /* loads the unwinder now, not in the handler */
+    signal(SIGSEGV, on_crash);
+    signal(SIGBUS, on_crash);
+}
+
 static int child(uint64_t seed)
 {
     struct second t = {.f = {.rng = seed * 0x9E3779B97F4A7C15ull ^ 0xA5A5A5A5ull, .tid = 1}};
@@ -213,6 +236,7 @@ static int child(uint64_t seed)
     pthread_t th;
     int threaded;
 
+    print_stack_on_crash();
     fz_host_buf = aligned_alloc(64, FZ_HOST_BYTES);
     memset(fz_host_buf, 0, FZ_HOST_BYTES);
     t.ctx = setup();
