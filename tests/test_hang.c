@@ -752,3 +752,58 @@ TEST(hang, destroy_of_a_context_with_a_run_stuck_in_a_lane_returns)
     ASSERT_EQ(atomic_load(&t_log_n), 0);
     t_teardown();
 }
+
+/* A notify recorded only into a capture: the record went into the model,
+ * so a wait on it outside is held by nothing queued. Its destroy drops it
+ * after the grace instead of waiting forever (fuzz seed 30). */
+TEST(hang, destroy_drops_a_wait_on_a_notify_recorded_only_into_a_capture)
+{
+    aclrtStream cap = NULL, w = NULL;
+    aclrtNotify n = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&cap));
+    ASSERT_OK(aclrtCreateStream(&w));
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtRecordNotify(n, cap));
+    ASSERT_OK(aclmdlRICaptureEnd(cap, &m));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, w, 0));
+    t_launch_log(1, w);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(w, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "the record is queued nowhere");
+    ASSERT_OK(aclrtDestroyStream(w));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "dropped its 2 unfinished task(s)");
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStream(cap));
+    t_teardown();
+}
+
+/* Its boundary: when the captured model runs, its record releases the
+ * wait outside, which was waiting rightly. */
+TEST(hang, a_wait_on_a_notify_recorded_into_a_capture_passes_when_the_model_runs)
+{
+    aclrtStream cap = NULL, w = NULL;
+    aclrtNotify n = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&cap));
+    ASSERT_OK(aclrtCreateStream(&w));
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtRecordNotify(n, cap));
+    ASSERT_OK(aclmdlRICaptureEnd(cap, &m));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, w, 0));
+    t_launch_log(1, w);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, cap));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(w, 10000));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(cap, 10000));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStream(w));
+    ASSERT_OK(aclrtDestroyStream(cap));
+    t_teardown();
+}

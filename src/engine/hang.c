@@ -208,7 +208,14 @@ static struct hop describe_stream(struct stream *s, struct chain_text *c, bool s
             put(c, "stream %d, which is ready and waits for a free worker", load_relaxed(&s->id));
             break;
         default:
-            put(c, "stream %d, which has nothing left to run", load_relaxed(&s->id));
+            /* Reached from a wait on a record issued on it that has not
+             * run: the record is not queued here but went into a model
+             * being captured or built, so nothing queued will release the
+             * wait (only a run of that model, or a later record, can). */
+            put(c, subject ? "stream %d, which has nothing left to run"
+                           : "stream %d, which has nothing left to run: the record is queued nowhere",
+                load_relaxed(&s->id));
+            h.stuck = !subject;
             break;
         }
     }
