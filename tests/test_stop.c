@@ -57,11 +57,13 @@ TEST(stop, argument_rules_on_a2)
     t_teardown();
 }
 
-/* NULL is refused before anything else, even with no context at all. */
+/* NULL is refused before anything else, even with no context at all; a
+ * handle that names no stream is refused (107017) before the context is
+ * looked for (api_c.cc rtsStreamStop validates it first). */
 TEST(stop, null_checked_before_context)
 {
     ASSERT_RC(aclrtStreamStop(NULL), ACL_ERROR_RT_PARAM_INVALID);
-    ASSERT_RC(aclrtStreamStop((aclrtStream)0x1234), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamStop((aclrtStream)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
 }
 
 TEST(stop, not_on_other_products)

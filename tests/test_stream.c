@@ -85,8 +85,9 @@ TEST(stream, no_context)
     ASSERT_RC(aclrtStreamGetFlags(NULL, &u), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtStreamGetId(NULL, &id), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtGetStreamAvailableNum(&u), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtDestroyStream(BAD_HANDLE), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtDestroyStreamForce(BAD_HANDLE), ACL_ERROR_RT_CONTEXT_NULL);
+    /* A handle is checked before the context (api_handle_guard.h). */
+    ASSERT_RC(aclrtDestroyStream(BAD_HANDLE), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyStreamForce(BAD_HANDLE), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(10), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtCtxGetCurrentDefaultStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
