@@ -335,3 +335,40 @@ TEST(stop, destroy_drops_the_kept_tasks_without_waiting)
     ASSERT_EQ(atomic_load(&t_log_n), 0);
     t_teardown();
 }
+
+/* ---- the conformance audit: the reference's order of checks ------------------------------- */
+
+static void *stop_without_context(void *arg)
+{
+    ASSERT_RC(aclrtStreamStop(arg), ACL_ERROR_RT_CONTEXT_NULL);
+    return NULL;
+}
+
+/* Stop: the handle, NULL, the context (107002), the product, the stream's
+ * own context (107003), and only then a model binding (507000)
+ * (api_impl.cc StreamClear, api_impl_david.cc StreamStop, context.cc
+ * Context::StreamClear). */
+TEST(stop, stop_checks_context_then_owner_then_model_binding)
+{
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStream p = NULL;
+    aclmdlRI m = NULL;
+    pthread_t th;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_EQ(pthread_create(&th, NULL, stop_without_context, p), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_RC(aclrtStreamStop(p), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamStop: stream");
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_RC(aclrtStreamStop(p), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
