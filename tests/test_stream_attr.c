@@ -543,3 +543,22 @@ TEST(stream_attr, abort_refuses_persistent_streams_on_950_only)
     ASSERT_OK(aclrtDestroyStream(p));
     t_teardown();
 }
+
+/* aclrtNonBlockingLaunchBegin/End are aclcpu's (no reference): the stream
+ * first, then the reserved flag, which must be 0 (107000); a refused
+ * Begin opens nothing. */
+TEST(stream_attr, nonblocking_launch_flag_must_be_zero)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtNonBlockingLaunchBegin(STALE, 1), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtNonBlockingLaunchBegin(s, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtNonBlockingLaunchBegin: argument 'flag'");
+    ASSERT_RC(aclrtNonBlockingLaunchEnd(s, 0), ACL_ERROR_RT_PARAM_INVALID); /* nothing was opened */
+    ASSERT_OK(aclrtNonBlockingLaunchBegin(s, 0));
+    ASSERT_RC(aclrtNonBlockingLaunchEnd(s, 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtNonBlockingLaunchEnd(s, 0));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

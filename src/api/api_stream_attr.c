@@ -254,11 +254,23 @@ static aclError set_blocking_mode(const char *fn, aclrtStream stream, uint32_t m
     return ACL_SUCCESS;
 }
 
+/* The reference has no such calls (aclcpu's, see differences.md): the
+ * stream as any stream call resolves it, then the reserved flag, which
+ * must be 0 (107000). */
+static aclError reserved_flag(const char *fn, uint64_t flag)
+{
+    if (flag == 0)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (0x%llx) is reserved and must be 0", fn,
+                    (unsigned long long)flag);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchBegin(aclrtStream stream, uint64_t flag)
 {
     struct stream *s;
     aclError err = stream_resolve("aclrtNonBlockingLaunchBegin", stream, &s);
-    (void)flag; /* reserved: 0 */
+    if (err == ACL_SUCCESS)
+        err = reserved_flag("aclrtNonBlockingLaunchBegin", flag);
     if (err != ACL_SUCCESS)
         return err;
     stream_nonblocking_begin(s);
@@ -273,7 +285,8 @@ ACL_FUNC_VISIBILITY aclError aclrtNonBlockingLaunchEnd(aclrtStream stream, uint6
     struct stream *s;
     bool sync;
     aclError err = stream_resolve(fn, stream, &s);
-    (void)flag;
+    if (err == ACL_SUCCESS)
+        err = reserved_flag(fn, flag);
     if (err != ACL_SUCCESS)
         return err;
     if (!stream_nonblocking_end(s, &sync))
