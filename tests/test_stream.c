@@ -1291,7 +1291,8 @@ static void *clean_without_context(void *arg)
     return NULL;
 }
 
-/* The model-control calls: aclrtActiveStream and aclrtSwitchStream refuse
+/* The model-control calls: aclrtSwitchStream checks its handles before its
+ * ranges; aclrtActiveStream and aclrtSwitchStream refuse
  * a stream of another context (107003) after their model checks
  * (api_impl.cc StreamActive, StreamSwitchEx); aclrtPersistentTaskClean
  * checks NULL, the handle and the stream's kind before the context
@@ -1313,6 +1314,11 @@ TEST(stream, model_control_calls_check_the_streams_own_context_last)
     ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
     ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
     ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    /* The switch's handles come before its ranges. */
+    ASSERT_RC(aclrtSwitchStream(v, (aclrtCondition)6, v, ACL_RT_SWITCH_INT32, BAD_HANDLE, NULL, s1),
+              ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSwitchStream(v, (aclrtCondition)6, v, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+              ACL_ERROR_RT_PARAM_INVALID);
     pair[0] = plain;
     pair[1] = s1; /* bound, but its model's build has not ended */
     without_context(clean_without_context, pair);

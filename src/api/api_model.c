@@ -648,6 +648,10 @@ ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition c
                             : trueStream == NULL ? "trueStream" : "stream");
     if (falseStream != NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'falseStream' is reserved and must be NULL", fn);
+    /* The handles come before the ranges (api_c_stream.cc rtStreamSwitchEx
+     * validates them, then api_error.cc StreamSwitchEx checks the ranges). */
+    if ((err = stream_lookup(fn, trueStream, &t)) != ACL_SUCCESS || (err = stream_lookup(fn, stream, &s)) != ACL_SUCCESS)
+        return err;
     if ((unsigned)cond > ACL_RT_LESS_OR_EQUAL || (unsigned)dataType > ACL_RT_SWITCH_INT64)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%d) is out of range", fn,
                         (unsigned)cond > ACL_RT_LESS_OR_EQUAL ? "cond" : "dataType",
