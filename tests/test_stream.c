@@ -1144,6 +1144,7 @@ static void *stale_without_context(void *arg)
     /* NULL names the default stream, which needs a context. */
     ASSERT_RC(aclrtSynchronizeStream(NULL), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtStreamQuery(NULL, &st), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(NULL, 0), ACL_ERROR_RT_PARAM_INVALID); /* before the context */
     return NULL;
 }
 

@@ -236,7 +236,7 @@ static aclError sync_prologue(const char *fn, const void *stream, struct stream 
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
     enum sync_result end;
-    struct stream *s;
+    struct stream *s = NULL;
     bool at_once;
     aclError err;
 
@@ -246,12 +246,13 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     if (timeout < -1)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: argument 'timeout' is %d ms; it must be -1 (wait forever) or above 0", fn, timeout);
-    err = stream_lookup(fn, stream, &s);
-    if (err != ACL_SUCCESS)
+    if (stream != NULL && (err = stream_lookup(fn, stream, &s)) != ACL_SUCCESS)
         return err;
     if (timeout == 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: argument 'timeout' is 0 ms; it must be -1 (wait forever) or above 0", fn);
+    if (stream == NULL && (err = stream_lookup(fn, stream, &s)) != ACL_SUCCESS)
+        return err; /* no context: no default stream */
     err = sync_prologue(fn, stream, s, &at_once);
     if (err != ACL_SUCCESS || at_once)
         return err;
