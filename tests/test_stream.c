@@ -1337,3 +1337,48 @@ TEST(stream, model_control_calls_check_the_streams_own_context_last)
     ASSERT_OK(aclrtFree(v));
     t_teardown();
 }
+
+/* A stream of another context: the getters, the query, the priority
+ * attribute, the cache-op switch and the core limits take it (the
+ * reference checks no owner there: api_impl.cc StreamGetPriority,
+ * StreamGetFlags, GetStreamId, StreamQuery, SetStreamPriorityValue,
+ * SetStreamResLimit); the calls that change how it runs or fails refuse it
+ * with 107003 (StreamSetMode, StreamAbort, SetStreamOverflowSwitch). */
+TEST(stream, a_stream_of_another_context_is_read_by_every_getter_and_changed_by_few)
+{
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStreamAttrValue v;
+    aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+    aclrtStream s = NULL;
+    uint32_t u = 99;
+    int32_t id = -1;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 4, ACL_STREAM_FAST_SYNC));
+    ASSERT_OK(aclrtCreateContext(&other, 0)); /* now current */
+    ASSERT_OK(aclrtStreamGetPriority(s, &u));
+    ASSERT_EQ(u, 4);
+    ASSERT_OK(aclrtStreamGetFlags(s, &u));
+    ASSERT_EQ(u, ACL_STREAM_FAST_SYNC);
+    ASSERT_OK(aclrtStreamGetId(s, &id));
+    ASSERT_EQ(id, 1);
+    ASSERT_OK(aclrtStreamQuery(s, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    memset(&v, 0, sizeof(v));
+    v.streamPriority = 2;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &v));
+    v.cacheOpInfoSwitch = 1;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_CACHE_OP_INFO, &v));
+    ASSERT_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+    ASSERT_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 2));
+    ASSERT_RC(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSetStreamFailureMode: stream");
+    ASSERT_RC(aclrtStreamAbort(s), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtSetStreamOverflowSwitch(s, 1), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtStreamGetPriority(s, &u));
+    ASSERT_EQ(u, 2);
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
