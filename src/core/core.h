@@ -573,6 +573,7 @@ static inline struct context *stream_ctx(const struct stream *s)
 static inline aclError stream_lookup(const char *fn, const void *handle, struct stream **out)
 {
     struct context *ctx;
+    *out = NULL; /* set on every path, so no caller reads it unset */
     if (handle != NULL) {
         *out = (struct stream *)obj_resolve_user(handle, OBJ_STREAM);
         return ACLCPU_LIKELY(*out != NULL) ? ACL_SUCCESS : stream_stale(fn, handle);
