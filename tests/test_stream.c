@@ -303,9 +303,10 @@ TEST(stream, priority_clamped)
     ASSERT_EQ(p, 7);
     ASSERT_OK(aclrtDestroyStream(s));
 
+    /* Read as signed: -1 is below the highest (see priority_is_clamped_as_a_signed_value). */
     ASSERT_OK(aclrtCreateStreamWithConfig(&s, UINT32_MAX, 0));
     ASSERT_OK(aclrtStreamGetPriority(s, &p));
-    ASSERT_EQ(p, 7);
+    ASSERT_EQ(p, 0);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
@@ -1379,6 +1380,32 @@ TEST(stream, a_stream_of_another_context_is_read_by_every_getter_and_changed_by_
     ASSERT_EQ(u, 2);
     ASSERT_OK(aclrtSetCurrentContext(mine));
     ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A priority is read as a signed 32-bit value and clamped to 0..7: one of
+ * 2^31 or more is negative, so it becomes the highest (0), at creation
+ * and through the attribute (api_c_stream.cc rtsStreamCreate stores it in
+ * an int32_t; api_error.cc StreamCreate, SetStreamPriorityValue). */
+TEST(stream, priority_is_clamped_as_a_signed_value)
+{
+    aclrtStreamAttrValue v;
+    aclrtStream s = NULL;
+    uint32_t prio = 99;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0x80000000u, 0));
+    ASSERT_OK(aclrtStreamGetPriority(s, &prio));
+    ASSERT_EQ(prio, 0);
+    memset(&v, 0, sizeof(v));
+    v.streamPriority = 0x7fffffffu;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &v));
+    ASSERT_OK(aclrtStreamGetPriority(s, &prio));
+    ASSERT_EQ(prio, 7);
+    v.streamPriority = 0xffffffffu;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &v));
+    ASSERT_OK(aclrtStreamGetPriority(s, &prio));
+    ASSERT_EQ(prio, 0);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

@@ -25,6 +25,16 @@ static inline aclError getter_stream(const char *fn, aclrtStream stream, const v
     return out == NULL ? null_arg(fn, arg) : stream_resolve(fn, stream, s);
 }
 
+/* A stream priority as the reference clamps it: read as a signed 32-bit
+ * value, below 0 is the highest (0), above the lowest is the lowest
+ * (api_error.cc StreamCreate, SetStreamPriorityValue). */
+static inline uint32_t clamp_priority(uint32_t priority)
+{
+    if ((int32_t)priority < 0)
+        return 0;
+    return priority > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : priority;
+}
+
 /* ---- device allocations (api_memory_variants.c) --------------------------- */
 
 /* aclrtMalloc and its variants, named fn: the reference's checks, then a

@@ -49,9 +49,7 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
      * failure mode is not CONTINUE; that mode has no setter in this API, and
      * the context's STOP mode does not count: the vendor's sample
      * 1_stream_with_failure_mode creates one in a STOP-mode context. */
-    if (priority > ACLCPU_PRIORITIES - 1)
-        priority = ACLCPU_PRIORITIES - 1; /* clamped, not an error (spec §4) */
-    err = stream_create(ctx, priority, flag, false, &s);
+    err = stream_create(ctx, clamp_priority(priority), flag, false, &s); /* clamped, not an error */
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: device %d has no stream left (%u of %u in use, default streams included)", fn,
                         ctx->dev->id, ctx->dev->streams_used, ctx->dev->soc->max_streams);

@@ -199,7 +199,7 @@ static aclError set_priority(const char *fn, aclrtStream stream, uint32_t prio)
     struct stream *s;
     aclError err = priority_stream(fn, stream, &s);
     if (err == ACL_SUCCESS)
-        stream_set_priority(s, prio > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : prio); /* clamped */
+        stream_set_priority(s, clamp_priority(prio));
     return err;
 }
 
