@@ -18,7 +18,8 @@ static inline aclError null_arg(const char *fn, const char *arg)
 }
 
 /* The start every stream getter shares: its out-pointer (named arg) must
- * not be NULL, then the stream handle resolves. */
+ * not be NULL, then the stream handle resolves (the handle, then the
+ * current context: stream_resolve). */
 static inline aclError getter_stream(const char *fn, aclrtStream stream, const void *out, const char *arg,
                                      struct stream **s)
 {

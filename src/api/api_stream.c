@@ -2,8 +2,10 @@
  * api_stream.c - stream creation, destruction, synchronisation, queries.
  *
  * DESIGN: validation in the order of the reference runtime (docs/api.md: [acl] checks
- * first, then context, then handle), then the core. NULL stream means the
- * current context's default stream except where the spec says otherwise.
+ * first, then the stream handle, then the runtime's argument checks, then
+ * the context where the call needs one; docs/conformance.md "Audit:
+ * streams" lists each call's order), then the core. NULL stream means the
+ * current context's default stream except where the reference says otherwise.
  * PERSISTENT, CPU_SCHEDULE and DEVICE_USE_ONLY streams report complete at
  * once on sync and query (spec: no business meaning on the host). The
  * waits themselves are the runtime's (engine_wait_stream, and
