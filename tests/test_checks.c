@@ -256,15 +256,17 @@ TEST(checks, no_context_stream_control_calls)
     memset(&v, 0, sizeof(v));
     ASSERT_OK(aclInit(NULL));
     ASSERT_RC(aclrtCreateStreamV2(&s, NULL), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtSetStreamFailureMode(NULL, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtSetStreamFailureMode(BAD, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_CONTEXT_NULL);
+    /* NULL has no default stream to stand for (runtime.cc GetCurStream:
+     * 107000); a bad handle is refused before the context is looked for. */
+    ASSERT_RC(aclrtSetStreamFailureMode(NULL, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSetStreamFailureMode(BAD, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_RC(aclrtSetStreamOverflowSwitch(NULL, 1), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtGetStreamOverflowSwitch(NULL, &u), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtSetStreamAttribute(NULL, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtGetStreamAttribute(NULL, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtSetStreamAttribute(BAD, ACL_STREAM_ATTR_FAILURE_MODE, &v), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtStreamAbort(NULL), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtStreamAbort(BAD), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSetStreamAttribute(BAD, ACL_STREAM_ATTR_FAILURE_MODE, &v), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamAbort(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamAbort(BAD), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_RC(aclrtLaunchCallback(cb_nop, NULL, ACL_CALLBACK_BLOCK, NULL), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtSubscribeReport((uint64_t)pthread_self(), NULL), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_OK(aclFinalize());
@@ -364,7 +366,8 @@ TEST(checks, stale_notify_handles)
 /* §6 "DestroyStream / SetFailureMode / Abort / overflow set: stream of
  * other context → 107003". Destroy, failure mode and abort are pinned in
  * test_stream*.c; this pins the overflow switch, set directly or through
- * its attribute (the same setting, §5). Reading it is not restricted. */
+ * its attribute (the same setting, §5). Reading it is restricted too
+ * (api_impl.cc GetStreamOverflowSwitch). */
 TEST(checks, overflow_set_on_stream_of_other_context)
 {
     aclrtContext other = NULL;
@@ -377,9 +380,10 @@ TEST(checks, overflow_set_on_stream_of_other_context)
     memset(&v, 0, sizeof(v));
     v.overflowSwitch = 1;
     ASSERT_RC(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &v), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtGetStreamOverflowSwitch(s, &flag), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtSetCurrentContext(other));
     ASSERT_OK(aclrtGetStreamOverflowSwitch(s, &flag));
     ASSERT_EQ(flag, 0); /* the refused sets changed nothing */
-    ASSERT_OK(aclrtSetCurrentContext(other));
     ASSERT_OK(aclrtSetStreamOverflowSwitch(s, 1));
     ASSERT_OK(aclrtDestroyStream(s));
     ASSERT_OK(aclrtDestroyContext(other));
@@ -516,7 +520,9 @@ TEST(checks, stream_config_handle_rules)
 }
 
 /* §5 SetStreamAttribute PRIORITY: "AICPU/forbidden-default streams →
- * 207000" (NULL → 107000 is pinned in test_stream_attr.c). */
+ * 207000" (NULL → 107000 is pinned in test_stream_attr.c). The default
+ * stream is not a forbidden-default one (its flags are PRIMARY_DEFAULT:
+ * context.cc, raw_device.cc), so its handle takes a priority. */
 TEST(checks, priority_attribute_refused_streams)
 {
     aclrtStreamAttrValue v;
@@ -530,9 +536,11 @@ TEST(checks, priority_attribute_refused_streams)
     ASSERT_OK(aclrtStreamGetPriority(cpu, &prio));
     ASSERT_EQ(prio, 1);
     ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&d));
-    ASSERT_RC(aclrtSetStreamAttribute(d, ACL_STREAM_ATTR_PRIORITY, &v), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_OK(aclrtStreamGetPriority(NULL, &prio));
     ASSERT_EQ(prio, 0);
+    ASSERT_OK(aclrtSetStreamAttribute(d, ACL_STREAM_ATTR_PRIORITY, &v));
+    ASSERT_OK(aclrtStreamGetPriority(NULL, &prio));
+    ASSERT_EQ(prio, 3);
     ASSERT_OK(aclrtDestroyStream(cpu));
     t_teardown();
 }

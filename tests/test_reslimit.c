@@ -603,3 +603,60 @@ TEST(reslimit, num_blocks_not_clamped)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- the conformance audit: the reference's order of checks ------------------------------- */
+
+#define STALE_STREAM ((aclrtStream)(uintptr_t)0x1234)
+
+/* The handle is checked before the type (api_c_stream.cc validates it at
+ * entry, api_error.cc checks the type after); the getter's NULL value is
+ * the acl layer's and comes first of all. */
+TEST(reslimit, stream_calls_check_handle_then_type)
+{
+    uint32_t v = 77;
+    setup_910b1();
+    ASSERT_RC(aclrtGetStreamResLimit(STALE_STREAM, BAD_TYPE, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetStreamResLimit(STALE_STREAM, BAD_TYPE, &v), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetStreamResLimit: argument 'stream'");
+    ASSERT_RC(aclrtSetStreamResLimit(STALE_STREAM, BAD_TYPE, 1), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSetStreamResLimit(NULL, BAD_TYPE, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSetStreamResLimit: argument 'type'");
+    ASSERT_RC(aclrtResetStreamResLimit(STALE_STREAM), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtUseStreamResInCurrentThread(STALE_STREAM), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtUnuseStreamResInCurrentThread(STALE_STREAM), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_EQ(v, 77);
+    t_teardown();
+}
+
+static void *named_without_context(void *arg)
+{
+    aclrtStream s = arg;
+    uint32_t v = 0;
+    ASSERT_OK(aclrtSetStreamResLimit(s, VEC, 5));
+    ASSERT_OK(aclrtGetStreamResLimit(s, VEC, &v));
+    ASSERT_EQ(v, 5);
+    ASSERT_RC(aclrtSetStreamResLimit(s, VEC, B1_VEC + 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtUseStreamResInCurrentThread(s));
+    ASSERT_OK(aclrtUnuseStreamResInCurrentThread(s));
+    ASSERT_OK(aclrtResetStreamResLimit(s));
+    ASSERT_OK(aclrtSetStreamResLimit(s, CUBE, 3)); /* left for the test to see */
+    return NULL;
+}
+
+/* A named stream needs no current context for the stream limit calls;
+ * only NULL (the default stream) does (api_impl.cc SetStreamResLimit,
+ * GetStreamResLimit, ResetStreamResLimit, UseStreamResInCurrentThread,
+ * NotUseStreamResInCurrentThread). */
+TEST(reslimit, a_named_stream_needs_no_context)
+{
+    pthread_t th;
+    aclrtStream s = NULL;
+    setup_910b1();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_EQ(pthread_create(&th, NULL, named_without_context, s), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_EQ(stream_limit(s, CUBE), 3);
+    ASSERT_EQ(stream_limit(s, VEC), B1_VEC); /* reset there */
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

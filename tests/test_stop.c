@@ -57,11 +57,13 @@ TEST(stop, argument_rules_on_a2)
     t_teardown();
 }
 
-/* NULL is refused before anything else, even with no context at all. */
+/* NULL is refused before anything else, even with no context at all; a
+ * handle that names no stream is refused (107017) before the context is
+ * looked for (api_c.cc rtsStreamStop validates it first). */
 TEST(stop, null_checked_before_context)
 {
     ASSERT_RC(aclrtStreamStop(NULL), ACL_ERROR_RT_PARAM_INVALID);
-    ASSERT_RC(aclrtStreamStop((aclrtStream)0x1234), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamStop((aclrtStream)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
 }
 
 TEST(stop, not_on_other_products)
@@ -331,5 +333,42 @@ TEST(stop, destroy_drops_the_kept_tasks_without_waiting)
     msg = aclGetRecentErrMsg();
     ASSERT(msg == NULL || strstr(msg, "dropped") == NULL);
     ASSERT_EQ(atomic_load(&t_log_n), 0);
+    t_teardown();
+}
+
+/* ---- the conformance audit: the reference's order of checks ------------------------------- */
+
+static void *stop_without_context(void *arg)
+{
+    ASSERT_RC(aclrtStreamStop(arg), ACL_ERROR_RT_CONTEXT_NULL);
+    return NULL;
+}
+
+/* Stop: the handle, NULL, the context (107002), the product, the stream's
+ * own context (107003), and only then a model binding (507000)
+ * (api_impl.cc StreamClear, api_impl_david.cc StreamStop, context.cc
+ * Context::StreamClear). */
+TEST(stop, stop_checks_context_then_owner_then_model_binding)
+{
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStream p = NULL;
+    aclmdlRI m = NULL;
+    pthread_t th;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_EQ(pthread_create(&th, NULL, stop_without_context, p), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_RC(aclrtStreamStop(p), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamStop: stream");
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_RC(aclrtStreamStop(p), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyContext(other));
     t_teardown();
 }

@@ -85,8 +85,9 @@ TEST(stream, no_context)
     ASSERT_RC(aclrtStreamGetFlags(NULL, &u), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtStreamGetId(NULL, &id), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtGetStreamAvailableNum(&u), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtDestroyStream(BAD_HANDLE), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtDestroyStreamForce(BAD_HANDLE), ACL_ERROR_RT_CONTEXT_NULL);
+    /* A handle is checked before the context (api_handle_guard.h). */
+    ASSERT_RC(aclrtDestroyStream(BAD_HANDLE), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyStreamForce(BAD_HANDLE), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(10), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtCtxGetCurrentDefaultStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
@@ -302,9 +303,10 @@ TEST(stream, priority_clamped)
     ASSERT_EQ(p, 7);
     ASSERT_OK(aclrtDestroyStream(s));
 
+    /* Read as signed: -1 is below the highest (see priority_is_clamped_as_a_signed_value). */
     ASSERT_OK(aclrtCreateStreamWithConfig(&s, UINT32_MAX, 0));
     ASSERT_OK(aclrtStreamGetPriority(s, &p));
-    ASSERT_EQ(p, 7);
+    ASSERT_EQ(p, 0);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
@@ -1042,5 +1044,368 @@ TEST(stream, busy_stream_yields_to_a_ready_one_of_its_own_priority)
     ASSERT(atomic_load(&fair_b_saw) <= 64);
     ASSERT_OK(aclrtDestroyStream(b));
     ASSERT_OK(aclrtDestroyStream(a));
+    t_teardown();
+}
+
+/* ---- the conformance audit: the reference's order of checks ------------------------------- */
+
+/* Runs fn(arg) on a fresh thread, which has no current context. */
+static void without_context(void *(*fn)(void *), void *arg)
+{
+    pthread_t th;
+    ASSERT_EQ(pthread_create(&th, NULL, fn, arg), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+}
+
+/* The out-pointer, then the flags (CheckStreamFlags), then the context
+ * (api_impl.cc StreamCreate): flags a device would refuse are refused even
+ * where there is no context. */
+TEST(stream, create_checks_pointer_then_flags_then_context)
+{
+    aclrtStream s = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtCreateStreamWithConfig(NULL, 0, ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_FAST_LAUNCH),
+              ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_FAST_LAUNCH),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtCreateStreamWithConfig: argument 'flag'");
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT(s == NULL);
+    ASSERT_OK(aclFinalize());
+}
+
+/* ACL_STREAM_HUGE is refused (207000) on the Atlas inference products,
+ * whose runtime has no huge streams (RT_FEATURE_STREAM_HUGE_DEPTH is not
+ * in config/dc), before the context; elsewhere the flag is kept. */
+TEST(stream, create_huge_is_refused_on_310p_only)
+{
+    aclrtStream s = NULL;
+    uint32_t flags = 0;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_HUGE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_RC(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_HUGE | ACL_STREAM_FAST_LAUNCH),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "ACL_STREAM_HUGE");
+    ASSERT(s == NULL);
+    t_teardown();
+    setenv("ACLCPU_SOC", "Ascend910B1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_HUGE));
+    ASSERT_OK(aclrtStreamGetFlags(s, &flags));
+    ASSERT_EQ(flags, ACL_STREAM_HUGE);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The default stream is made with FAST_LAUNCH and FAST_SYNC on the
+ * products with a control queue (A2, A3, 950), with no flags elsewhere
+ * (raw_device.cc, context.cc); aclrtStreamGetFlags shows them. */
+TEST(stream, default_stream_flags_are_fast_launch_and_fast_sync_on_a2_a3_950)
+{
+    aclrtContext other = NULL;
+    aclrtStream d = NULL;
+    uint32_t flags = 99;
+    t_setup();
+    ASSERT_OK(aclrtStreamGetFlags(NULL, &flags));
+    ASSERT_EQ(flags, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC);
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&d));
+    flags = 99;
+    ASSERT_OK(aclrtStreamGetFlags(d, &flags));
+    ASSERT_EQ(flags, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC);
+    ASSERT_OK(aclrtCreateContext(&other, 0)); /* a context of its own: the same */
+    flags = 99;
+    ASSERT_OK(aclrtStreamGetFlags(NULL, &flags));
+    ASSERT_EQ(flags, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC);
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_OK(aclrtStreamGetFlags(NULL, &flags));
+    ASSERT_EQ(flags, 0);
+    t_teardown();
+}
+
+static void *stale_without_context(void *arg)
+{
+    aclrtStream h = arg;
+    aclrtStreamStatus st;
+    uint32_t u;
+    int32_t id;
+    ASSERT_RC(aclrtSynchronizeStream(h), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(h, 10), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamQuery(h, &st), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamGetPriority(h, &u), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamGetFlags(h, &u), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamGetId(h, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyStream(h), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyStreamForce(h), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtDestroyStreamForce: argument 'stream'");
+    /* NULL names the default stream, which needs a context. */
+    ASSERT_RC(aclrtSynchronizeStream(NULL), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamQuery(NULL, &st), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(NULL, 0), ACL_ERROR_RT_PARAM_INVALID); /* before the context */
+    return NULL;
+}
+
+/* A handle is validated at the reference's C entry, before any call looks
+ * for the current context (api_handle_guard.h RT_VALIDATE_AND_UNWRAP_OBJECT):
+ * a destroyed stream is 107017 in a thread with no context, not 107002. */
+TEST(stream, handle_is_checked_before_the_context)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    without_context(stale_without_context, s);
+    without_context(stale_without_context, BAD_HANDLE);
+    t_teardown();
+}
+
+struct named_no_ctx {
+    aclrtStream s, persistent;
+    int32_t id;
+};
+
+static void *named_stream_without_context(void *arg)
+{
+    struct named_no_ctx *n = arg;
+    aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+    uint32_t u;
+    ASSERT_OK(aclrtStreamGetId(n->s, &n->id));
+    ASSERT_RC(aclrtStreamGetPriority(n->s, &u), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamGetFlags(n->s, &u), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSynchronizeStream(n->s), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamQuery(n->s, &st), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtDestroyStream(n->s), ACL_ERROR_RT_CONTEXT_NULL);
+    /* A stream the host does not sync answers before the context is asked. */
+    ASSERT_OK(aclrtSynchronizeStream(n->persistent));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(n->persistent, 5));
+    ASSERT_OK(aclrtStreamQuery(n->persistent, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    return NULL;
+}
+
+/* Which calls need a current context for a named stream: GetId does not
+ * (api_impl.cc GetStreamId); GetPriority, GetFlags, sync, query and
+ * destroy do (107002), but a sync or query of a PERSISTENT stream answers
+ * 0 before the context is looked for (api_error.cc StreamSynchronize). */
+TEST(stream, get_id_and_syncs_the_host_skips_need_no_context)
+{
+    static struct named_no_ctx n;
+    int32_t id = -1;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&n.s));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&n.persistent, 0, ACL_STREAM_PERSISTENT));
+    n.id = -1;
+    without_context(named_stream_without_context, &n);
+    ASSERT_OK(aclrtStreamGetId(n.s, &id));
+    ASSERT_EQ(n.id, id);
+    ASSERT_OK(aclrtDestroyStream(n.s));
+    ASSERT_OK(aclrtDestroyStream(n.persistent));
+    t_teardown();
+}
+
+/* A timeout below -1 is the acl layer's refusal, before the stream; 0 is
+ * the runtime's, after the handle (stream.cpp
+ * aclrtSynchronizeStreamWithTimeoutImpl; api_error.cc StreamSynchronize). */
+TEST(stream, sync_timeout_below_minus_one_then_handle_then_zero)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(BAD_HANDLE, -2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSynchronizeStreamWithTimeout: argument 'timeout'");
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(BAD_HANDLE, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 1));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Destroy: NULL (100000), the handle, a capture (107027), the context,
+ * the stream's own context (107003), in that order (api_error.cc
+ * StreamDestroy checks the capture before api_impl.cc looks at contexts). */
+TEST(stream, destroy_checks_handle_then_capture_then_context_then_owner)
+{
+    aclrtContext ctx1 = NULL, other = NULL;
+    aclmdlRI m = NULL;
+    aclrtStream s = NULL, d = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&ctx1));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtCreateContext(&other, 0)); /* now current */
+    ASSERT_RC(aclrtDestroyStream(s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtDestroyStream: stream");
+    ASSERT_OK(aclrtSetCurrentContext(ctx1));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_RC(aclrtDestroyStreamForce(s), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtSetCurrentContext(ctx1));
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&d));
+    ASSERT_RC(aclrtDestroyStream(d), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* A query in a context whose STOP mode tripped answers with the failure's
+ * code, as its syncs do (api_impl.cc StreamQuery: CheckContextStatus). */
+static void k_trap_query(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+TEST(stream, query_reports_the_contexts_stop_failure)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("stream_trap_query", k_trap_query), 1, NULL, 0, s));
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_RC(aclrtStreamQuery(s, &st), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamQuery");
+    ASSERT_RC(aclrtStreamQuery(other, &st), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION); /* the whole context */
+    ASSERT_RC(aclrtStreamQuery(NULL, &st), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY); /* not written */
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+static void *clean_without_context(void *arg)
+{
+    aclrtStream *pair = arg;
+    ASSERT_RC(aclrtPersistentTaskClean(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtPersistentTaskClean(BAD_HANDLE), ACL_ERROR_RT_INVALID_HANDLE);
+    /* The stream's kind is checked before the context is looked for. */
+    ASSERT_RC(aclrtPersistentTaskClean(pair[0]), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtPersistentTaskClean(pair[1]), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtPersistentTaskClean: stream");
+    return NULL;
+}
+
+/* The model-control calls: aclrtSwitchStream checks its handles before its
+ * ranges; aclrtActiveStream and aclrtSwitchStream refuse
+ * a stream of another context (107003) after their model checks
+ * (api_impl.cc StreamActive, StreamSwitchEx); aclrtPersistentTaskClean
+ * checks NULL, the handle and the stream's kind before the context
+ * (api_error_standard_soc.cc StreamTaskClean, then
+ * api_impl_standard_soc.cc). */
+TEST(stream, model_control_calls_check_the_streams_own_context_last)
+{
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStream s1 = NULL, s2 = NULL, plain = NULL;
+    static aclrtStream pair[2];
+    aclmdlRI m = NULL;
+    int32_t *v = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtMalloc((void **)&v, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s1, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s2, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStream(&plain));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    /* The switch's handles come before its ranges. */
+    ASSERT_RC(aclrtSwitchStream(v, (aclrtCondition)6, v, ACL_RT_SWITCH_INT32, BAD_HANDLE, NULL, s1),
+              ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSwitchStream(v, (aclrtCondition)6, v, ACL_RT_SWITCH_INT32, s2, NULL, s1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    pair[0] = plain;
+    pair[1] = s1; /* bound, but its model's build has not ended */
+    without_context(clean_without_context, pair);
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_RC(aclrtActiveStream(s2, s1), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtActiveStream: argument 'stream'");
+    ASSERT_RC(aclrtSwitchStream(v, ACL_RT_EQUAL, v, ACL_RT_SWITCH_INT32, s2, NULL, s1), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclrtActiveStream(s2, s1));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(plain));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtFree(v));
+    t_teardown();
+}
+
+/* A stream of another context: the getters, the query, the priority
+ * attribute, the cache-op switch and the core limits take it (the
+ * reference checks no owner there: api_impl.cc StreamGetPriority,
+ * StreamGetFlags, GetStreamId, StreamQuery, SetStreamPriorityValue,
+ * SetStreamResLimit); the calls that change how it runs or fails refuse it
+ * with 107003 (StreamSetMode, StreamAbort, SetStreamOverflowSwitch). */
+TEST(stream, a_stream_of_another_context_is_read_by_every_getter_and_changed_by_few)
+{
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStreamAttrValue v;
+    aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+    aclrtStream s = NULL;
+    uint32_t u = 99;
+    int32_t id = -1;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 4, ACL_STREAM_FAST_SYNC));
+    ASSERT_OK(aclrtCreateContext(&other, 0)); /* now current */
+    ASSERT_OK(aclrtStreamGetPriority(s, &u));
+    ASSERT_EQ(u, 4);
+    ASSERT_OK(aclrtStreamGetFlags(s, &u));
+    ASSERT_EQ(u, ACL_STREAM_FAST_SYNC);
+    ASSERT_OK(aclrtStreamGetId(s, &id));
+    ASSERT_EQ(id, 1);
+    ASSERT_OK(aclrtStreamQuery(s, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+    memset(&v, 0, sizeof(v));
+    v.streamPriority = 2;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &v));
+    v.cacheOpInfoSwitch = 1;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_CACHE_OP_INFO, &v));
+    ASSERT_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+    ASSERT_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 2));
+    ASSERT_RC(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSetStreamFailureMode: stream");
+    ASSERT_RC(aclrtStreamAbort(s), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtSetStreamOverflowSwitch(s, 1), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtStreamGetPriority(s, &u));
+    ASSERT_EQ(u, 2);
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A priority is read as a signed 32-bit value and clamped to 0..7: one of
+ * 2^31 or more is negative, so it becomes the highest (0), at creation
+ * and through the attribute (api_c_stream.cc rtsStreamCreate stores it in
+ * an int32_t; api_error.cc StreamCreate, SetStreamPriorityValue). */
+TEST(stream, priority_is_clamped_as_a_signed_value)
+{
+    aclrtStreamAttrValue v;
+    aclrtStream s = NULL;
+    uint32_t prio = 99;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0x80000000u, 0));
+    ASSERT_OK(aclrtStreamGetPriority(s, &prio));
+    ASSERT_EQ(prio, 0);
+    memset(&v, 0, sizeof(v));
+    v.streamPriority = 0x7fffffffu;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &v));
+    ASSERT_OK(aclrtStreamGetPriority(s, &prio));
+    ASSERT_EQ(prio, 7);
+    v.streamPriority = 0xffffffffu;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &v));
+    ASSERT_OK(aclrtStreamGetPriority(s, &prio));
+    ASSERT_EQ(prio, 0);
+    ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

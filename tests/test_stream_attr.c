@@ -325,7 +325,8 @@ TEST(stream_attr, abort_argument_rules)
 }
 
 /* The attribute types end at LAUNCH_BLOCKING_MODE (6): the next one is
- * refused by the getter and the setter alike, before the stream is looked at. */
+ * refused by the getter and the setter alike (after the handle, see
+ * attribute_calls_check_the_handle_before_the_attribute). */
 TEST(stream_attr, attribute_type_past_the_last_refused)
 {
     aclrtStream s = NULL;
@@ -339,6 +340,225 @@ TEST(stream_attr, attribute_type_past_the_last_refused)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "stmAttrType");
     ASSERT_RC(aclrtSetStreamAttribute(s, (aclrtStreamAttr)(ACL_STREAM_LAUNCH_BLOCKING_MODE + 1), &v),
               ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* ---- the conformance audit: the reference's order of checks ------------------------------- */
+
+#define STALE ((aclrtStream)(uintptr_t)0x1234)
+
+static void without_context(void *(*fn)(void *), void *arg)
+{
+    pthread_t th;
+    ASSERT_EQ(pthread_create(&th, NULL, fn, arg), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+}
+
+/* NULL value (100000), then the handle (107017) whatever the attribute,
+ * then the attribute (107000) (stream.cpp aclrtSetStreamAttributeImpl;
+ * api_c_stream.cc rtsStreamSetAttribute, rtsStreamGetAttribute). */
+TEST(stream_attr, attribute_calls_check_the_handle_before_the_attribute)
+{
+    aclrtStreamAttrValue v;
+    memset(&v, 0, sizeof(v));
+    t_setup();
+    ASSERT_RC(aclrtSetStreamAttribute(STALE, (aclrtStreamAttr)0, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetStreamAttribute(STALE, (aclrtStreamAttr)0, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSetStreamAttribute(STALE, (aclrtStreamAttr)0, &v), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSetStreamAttribute: argument 'stream'");
+    ASSERT_RC(aclrtGetStreamAttribute(STALE, (aclrtStreamAttr)99, &v), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtGetStreamAttribute(NULL, (aclrtStreamAttr)99, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetStreamAttribute: argument 'stmAttrType'");
+    t_teardown();
+}
+
+static void *priority_without_context(void *arg)
+{
+    aclrtStreamAttrValue v;
+    memset(&v, 0, sizeof(v));
+    ASSERT_RC(aclrtGetStreamAttribute(arg, ACL_STREAM_ATTR_PRIORITY, &v), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtSetStreamAttribute(arg, ACL_STREAM_ATTR_PRIORITY, &v), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtGetStreamAttribute(NULL, ACL_STREAM_ATTR_PRIORITY, &v), ACL_ERROR_RT_PARAM_INVALID);
+    return NULL;
+}
+
+/* The priority attribute: NULL is refused (107000), not the default
+ * stream, for the getter too; a CPU_SCHEDULE stream has none (207000);
+ * then a current context is needed (107002); the default stream's handle
+ * takes one (api_error.cc SetStreamPriorityValue, GetStreamPriorityValue). */
+TEST(stream_attr, priority_attribute_refuses_null_and_cpu_schedule_streams)
+{
+    aclrtStreamAttrValue v;
+    aclrtStream cpu = NULL, s = NULL, d = NULL;
+    t_setup();
+    memset(&v, 0, sizeof(v));
+    ASSERT_RC(aclrtGetStreamAttribute(NULL, ACL_STREAM_ATTR_PRIORITY, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetStreamAttribute: argument 'stream'");
+    ASSERT_OK(aclrtCreateStreamWithConfig(&cpu, 2, ACL_STREAM_CPU_SCHEDULE));
+    ASSERT_RC(aclrtGetStreamAttribute(cpu, ACL_STREAM_ATTR_PRIORITY, &v), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtCreateStream(&s));
+    without_context(priority_without_context, s);
+    ASSERT_OK(aclrtCtxGetCurrentDefaultStream(&d));
+    v.streamPriority = 5;
+    ASSERT_OK(aclrtSetStreamAttribute(d, ACL_STREAM_ATTR_PRIORITY, &v));
+    v.streamPriority = 0;
+    ASSERT_OK(aclrtGetStreamAttribute(d, ACL_STREAM_ATTR_PRIORITY, &v));
+    ASSERT_EQ(v.streamPriority, 5);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(cpu));
+    t_teardown();
+}
+
+static void *cache_op_without_context(void *arg)
+{
+    aclrtStreamAttrValue v;
+    memset(&v, 0, sizeof(v));
+    v.cacheOpInfoSwitch = 1;
+    ASSERT_OK(aclrtSetStreamAttribute(arg, ACL_STREAM_ATTR_CACHE_OP_INFO, &v));
+    v.cacheOpInfoSwitch = 0;
+    ASSERT_OK(aclrtGetStreamAttribute(arg, ACL_STREAM_ATTR_CACHE_OP_INFO, &v));
+    ASSERT_EQ(v.cacheOpInfoSwitch, 1);
+    ASSERT_OK(aclrtGetStreamAttribute(arg, ACL_STREAM_ATTR_FAILURE_MODE, &v)); /* no context needed either */
+    ASSERT_EQ(v.failureMode, ACL_CONTINUE_ON_FAILURE);
+    /* NULL stands for the default stream only where there is a context. */
+    ASSERT_RC(aclrtGetStreamAttribute(NULL, ACL_STREAM_ATTR_CACHE_OP_INFO, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtGetStreamAttribute(NULL, ACL_STREAM_ATTR_FAILURE_MODE, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSetStreamFailureMode(NULL, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamAbort(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    /* A named stream: the handle is fine, then the context is missing. */
+    ASSERT_RC(aclrtSetStreamFailureMode(arg, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtStreamAbort(arg), ACL_ERROR_RT_CONTEXT_NULL);
+    return NULL;
+}
+
+/* The cache-op-info switch takes 0 or 1 (107000) and, like the failure
+ * mode's getter, needs no context for a named stream (api_error.cc
+ * SetStreamCacheOpInfoSwitch; api_impl.cc does not look at the context);
+ * NULL is the default stream only with a context, on A2/A3/950
+ * (runtime.cc GetCurStream). */
+TEST(stream_attr, cache_op_info_takes_zero_or_one_and_no_context)
+{
+    aclrtStreamAttrValue v;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    memset(&v, 0, sizeof(v));
+    v.cacheOpInfoSwitch = 2;
+    ASSERT_RC(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_CACHE_OP_INFO, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "cacheOpInfoSwitch");
+    without_context(cache_op_without_context, s);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    v.cacheOpInfoSwitch = 1;
+    ASSERT_RC(aclrtSetStreamAttribute(NULL, ACL_STREAM_ATTR_CACHE_OP_INFO, &v), ACL_ERROR_RT_PARAM_INVALID);
+    t_teardown();
+}
+
+/* The user tag and the overflow switch belong to the stream's context:
+ * another context gets 107003 for the getter and the setter, a capture
+ * is refused before that (107027) (api_error.cc SetStreamTag,
+ * SetStreamOverflowSwitch; api_impl.cc SetStreamTag, GetStreamTag,
+ * GetStreamOverflowSwitch). */
+TEST(stream_attr, tag_and_overflow_need_the_streams_own_context)
+{
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStreamAttrValue v;
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    uint32_t flag;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateStream(&s));
+    memset(&v, 0, sizeof(v));
+    v.userCustomTag = 7;
+    ASSERT_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_RC(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_RC(aclrtSetStreamOverflowSwitch(s, 1), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_RC(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetStreamAttribute");
+    ASSERT_RC(aclrtGetStreamOverflowSwitch(s, &flag), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &v), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    v.userCustomTag = 0;
+    ASSERT_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v));
+    ASSERT_EQ(v.userCustomTag, 7);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* Off A2/A3/950 the overflow switch and the user tag are set with success
+ * before anything is checked, the handle and the value included, and read
+ * as 1 (overflow) or left unwritten (tag) (api_c_stream.cc
+ * rtSetStreamOverflowSwitch, rtsStreamSetAttribute, rtsStreamGetAttribute). */
+TEST(stream_attr, overflow_and_tag_are_accepted_unchecked_off_a2_a3_950)
+{
+    aclrtStreamAttrValue v;
+    uint32_t flag = 0;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    memset(&v, 0, sizeof(v));
+    ASSERT_OK(aclrtSetStreamOverflowSwitch(STALE, 1));
+    ASSERT_RC(aclrtSetStreamOverflowSwitch(STALE, 2), ACL_ERROR_INVALID_PARAM); /* the acl layer's check */
+    v.overflowSwitch = 5;
+    ASSERT_OK(aclrtSetStreamAttribute(NULL, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &v));
+    ASSERT_RC(aclrtSetStreamAttribute(STALE, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &v), ACL_ERROR_RT_INVALID_HANDLE);
+    v.userCustomTag = 9;
+    ASSERT_OK(aclrtSetStreamAttribute(NULL, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v));
+    v.userCustomTag = 3;
+    ASSERT_OK(aclrtGetStreamAttribute(NULL, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v));
+    ASSERT_EQ(v.userCustomTag, 3);
+    ASSERT_OK(aclrtGetStreamOverflowSwitch(NULL, &flag));
+    ASSERT_EQ(flag, 1);
+    t_teardown();
+}
+
+/* Abort: the context, the stream's own context, then on the Ascend 950 a
+ * PERSISTENT stream (507000: api_impl_david.cc StreamAbort); elsewhere a
+ * PERSISTENT stream that no model holds is aborted. */
+TEST(stream_attr, abort_refuses_persistent_streams_on_950_only)
+{
+    aclrtStream p = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_RC(aclrtStreamAbort(p), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamAbort: stream 1 is PERSISTENT");
+    ASSERT_OK(aclrtDestroyStream(p));
+    t_teardown();
+    setenv("ACLCPU_SOC", "Ascend910B1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtStreamAbort(p));
+    ASSERT_OK(aclrtDestroyStream(p));
+    t_teardown();
+}
+
+/* aclrtNonBlockingLaunchBegin/End are aclcpu's (no reference): the stream
+ * first, then the reserved flag, which must be 0 (107000); a refused
+ * Begin opens nothing. */
+TEST(stream_attr, nonblocking_launch_flag_must_be_zero)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclrtNonBlockingLaunchBegin(STALE, 1), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtNonBlockingLaunchBegin(s, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtNonBlockingLaunchBegin: argument 'flag'");
+    ASSERT_RC(aclrtNonBlockingLaunchEnd(s, 0), ACL_ERROR_RT_PARAM_INVALID); /* nothing was opened */
+    ASSERT_OK(aclrtNonBlockingLaunchBegin(s, 0));
+    ASSERT_RC(aclrtNonBlockingLaunchEnd(s, 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtNonBlockingLaunchEnd(s, 0));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

@@ -108,14 +108,14 @@ static aclError hostfunc_stream(const char *fn, aclrtStream exeStream, struct st
 
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
 {
-    struct stream *s;
+    struct stream *s = NULL;
     aclError err = hostfunc_stream("aclrtSubscribeHostFunc", exeStream, &s);
     return err == ACL_SUCCESS ? report_subscribe(hostFuncThreadId, s, REPORT_HOSTFUNC) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
 {
-    struct stream *s;
+    struct stream *s = NULL;
     aclError err = hostfunc_stream("aclrtUnSubscribeHostFunc", exeStream, &s);
     return err == ACL_SUCCESS ? report_unsubscribe(hostFuncThreadId, s, REPORT_HOSTFUNC) : err;
 }

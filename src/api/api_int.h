@@ -18,7 +18,8 @@ static inline aclError null_arg(const char *fn, const char *arg)
 }
 
 /* The start every stream getter shares: its out-pointer (named arg) must
- * not be NULL, then the stream handle resolves. */
+ * not be NULL, then the stream handle resolves (the handle, then the
+ * current context: stream_resolve). */
 static inline aclError getter_stream(const char *fn, aclrtStream stream, const void *out, const char *arg,
                                      struct stream **s)
 {
@@ -53,6 +54,16 @@ static inline aclError task_stream(const char *fn, aclrtStream stream, struct st
                     "%s: argument 'stream' (stream %d) belongs to another context than the current one; make its "
                     "context current first",
                     fn, load_relaxed(&(*s)->id));
+}
+
+/* A stream priority as the reference clamps it: read as a signed 32-bit
+ * value, below 0 is the highest (0), above the lowest is the lowest
+ * (api_error.cc StreamCreate, SetStreamPriorityValue). */
+static inline uint32_t clamp_priority(uint32_t priority)
+{
+    if ((int32_t)priority < 0)
+        return 0;
+    return priority > ACLCPU_PRIORITIES - 1 ? ACLCPU_PRIORITIES - 1 : priority;
 }
 
 /* ---- device allocations (api_memory_variants.c) --------------------------- */

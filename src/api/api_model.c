@@ -575,6 +575,9 @@ static aclError control_pair(const char *fn, aclrtStream target, aclrtStream str
     if ((*s)->model == NULL || (*s)->model != (*t)->model || (*tl = model_lane_of((*s)->model, *t)) == NULL)
         err = acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: streams %d and %d must both be bound to the same model", fn,
                        load_relaxed(&(*s)->id), load_relaxed(&(*t)->id));
+    else if (stream_ctx(*s) != ctx_current()) /* after the model checks (api_impl.cc StreamActive, StreamSwitchEx) */
+        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: argument 'stream' (stream %d) belongs to another context",
+                       fn, load_relaxed(&(*s)->id));
     if (err != ACL_SUCCESS)
         capture_leave();
     return err;
@@ -645,6 +648,10 @@ ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition c
                             : trueStream == NULL ? "trueStream" : "stream");
     if (falseStream != NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'falseStream' is reserved and must be NULL", fn);
+    /* The handles come before the ranges (api_c_stream.cc rtStreamSwitchEx
+     * validates them, then api_error.cc StreamSwitchEx checks the ranges). */
+    if ((err = stream_lookup(fn, trueStream, &t)) != ACL_SUCCESS || (err = stream_lookup(fn, stream, &s)) != ACL_SUCCESS)
+        return err;
     if ((unsigned)cond > ACL_RT_LESS_OR_EQUAL || (unsigned)dataType > ACL_RT_SWITCH_INT64)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%d) is out of range", fn,
                         (unsigned)cond > ACL_RT_LESS_OR_EQUAL ? "cond" : "dataType",
@@ -669,11 +676,13 @@ ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream)
     struct stream *s;
     struct lane *l = NULL;
     aclError err;
+    /* The reference's order (api_c_standard_soc.cc rtsPersistentTaskClean,
+     * api_error_standard_soc.cc StreamTaskClean, api_impl_standard_soc.cc
+     * StreamTaskClean): NULL, the handle, the product, the stream's kind,
+     * and only then the context and the stream's own context. */
     if (stream == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL", fn);
-    err = ctx_require(fn, &ctx);
-    if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
+    err = stream_lookup(fn, stream, &s);
     if (err == ACL_SUCCESS && !soc_has_ctrl_sq(load_relaxed(&s->dev)->soc))
         err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s cannot clean persistent streams", fn,
                        load_relaxed(&s->dev)->soc->name);
@@ -684,6 +693,8 @@ ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream)
         s->model == NULL || (l = model_lane_of(s->model, s)) == NULL || s->model->state != MODEL_READY)
         err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d must be a PERSISTENT stream bound to a model whose "
                        "build has ended (aclmdlRIBuildEnd)", fn, load_relaxed(&s->id));
+    else if ((ctx = ctx_current()) == NULL)
+        err = ctx_missing(fn);
     else if (stream_ctx(s) != ctx)
         err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn,
                        load_relaxed(&s->id));

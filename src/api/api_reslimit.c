@@ -110,13 +110,21 @@ static uint32_t stream_limit(struct stream *s, int type)
     return v != 0 ? v - 1 : device_limit(load_relaxed(&s->dev), type);
 }
 
+/* The stream calls resolve the handle first (107017), then check the type
+ * (107000); a named stream needs no current context, NULL (the default
+ * stream) does (107002) (api_c_stream.cc rtsSetStreamResLimit, ...;
+ * api_error.cc SetStreamResLimit, GetStreamResLimit; api_impl.cc
+ * SetStreamResLimit, GetStreamResLimit, ResetStreamResLimit,
+ * UseStreamResInCurrentThread, NotUseStreamResInCurrentThread). */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value)
 {
     const char *fn = "aclrtSetStreamResLimit";
-    struct stream *s;
-    aclError err = check_type(fn, type);
+    struct stream *s = NULL;
+    aclError err = stream != NULL ? stream_lookup(fn, stream, &s) : ACL_SUCCESS;
     if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
+        err = check_type(fn, type);
+    if (err == ACL_SUCCESS && stream == NULL)
+        err = stream_lookup(fn, stream, &s);
     if (err == ACL_SUCCESS)
         err = check_value(fn, load_relaxed(&s->dev), type, value);
     if (err == ACL_SUCCESS)
@@ -127,13 +135,15 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDev
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t *value)
 {
     const char *fn = "aclrtGetStreamResLimit";
-    struct stream *s;
+    struct stream *s = NULL;
     aclError err;
     if (value == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'value' is NULL", fn);
-    err = check_type(fn, type);
+    err = stream != NULL ? stream_lookup(fn, stream, &s) : ACL_SUCCESS;
     if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
+        err = check_type(fn, type);
+    if (err == ACL_SUCCESS && stream == NULL)
+        err = stream_lookup(fn, stream, &s);
     if (err == ACL_SUCCESS)
         *value = stream_limit(s, type);
     return err;
@@ -142,7 +152,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDev
 ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream)
 {
     struct stream *s;
-    aclError err = stream_resolve("aclrtResetStreamResLimit", stream, &s);
+    aclError err = stream_lookup("aclrtResetStreamResLimit", stream, &s);
     if (err == ACL_SUCCESS) {
         stream_setting_set(s, STREAM_RES_LIMIT_CUBE, 0);
         stream_setting_set(s, STREAM_RES_LIMIT_VECTOR, 0);
@@ -153,7 +163,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream)
 ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream)
 {
     struct stream *s;
-    aclError err = stream_resolve("aclrtUseStreamResInCurrentThread", stream, &s);
+    aclError err = stream_lookup("aclrtUseStreamResInCurrentThread", stream, &s);
     if (err == ACL_SUCCESS)
         tls_res_stream = obj_handle(&s->hdr); /* NULL means the default stream: bind that */
     return err;
@@ -162,7 +172,7 @@ ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream
 ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream)
 {
     struct stream *s;
-    aclError err = stream_resolve("aclrtUnuseStreamResInCurrentThread", stream, &s);
+    aclError err = stream_lookup("aclrtUnuseStreamResInCurrentThread", stream, &s);
     /* Clears only the stream that is bound; any other is a silent success. */
     if (err == ACL_SUCCESS && tls_res_stream == obj_handle(&s->hdr))
         tls_res_stream = NULL;

@@ -2,8 +2,10 @@
  * api_stream.c - stream creation, destruction, synchronisation, queries.
  *
  * DESIGN: validation in the order of the reference runtime (docs/api.md: [acl] checks
- * first, then context, then handle), then the core. NULL stream means the
- * current context's default stream except where the spec says otherwise.
+ * first, then the stream handle, then the runtime's argument checks, then
+ * the context where the call needs one; docs/conformance.md "Audit:
+ * streams" lists each call's order), then the core. NULL stream means the
+ * current context's default stream except where the reference says otherwise.
  * PERSISTENT, CPU_SCHEDULE and DEVICE_USE_ONLY streams report complete at
  * once on sync and query (spec: no business meaning on the host). The
  * waits themselves are the runtime's (engine_wait_stream, and
@@ -21,6 +23,9 @@
     (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |                  \
      ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
 
+/* The reference's order (stream.cpp aclrtCreateStreamWithConfigImpl, then
+ * api_error.cc StreamCreate and CheckStreamFlags, then api_impl.cc
+ * StreamCreate): the out-pointer, the flags, and only then the context. */
 static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
     struct context *ctx;
@@ -29,22 +34,24 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
 
     if (stream == NULL)
         return null_arg(fn, "stream");
-    err = ctx_require(fn, &ctx);
-    if (err != ACL_SUCCESS)
-        return err;
-    flag &= KNOWN_STREAM_FLAGS; /* the spec: unknown bits are dropped silently */
+    flag &= KNOWN_STREAM_FLAGS; /* the acl layer maps only the known bits; the others are dropped */
+    if ((flag & ACL_STREAM_HUGE) && soc_configured()->family == SOC_310P)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: argument 'flag' (0x%x) asks for ACL_STREAM_HUGE, which %s does not support", fn, flag,
+                        soc_configured()->name);
     if ((flag & ACL_STREAM_DEVICE_USE_ONLY) && flag != ACL_STREAM_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: argument 'flag' (0x%x) combines ACL_STREAM_DEVICE_USE_ONLY with other flags; "
                         "DEVICE_USE_ONLY must be used alone",
                         fn, flag);
+    err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
     /* The runtime refuses DEVICE_USE_ONLY (207000) when the *device's*
      * failure mode is not CONTINUE; that mode has no setter in this API, and
      * the context's STOP mode does not count: the vendor's sample
      * 1_stream_with_failure_mode creates one in a STOP-mode context. */
-    if (priority > ACLCPU_PRIORITIES - 1)
-        priority = ACLCPU_PRIORITIES - 1; /* clamped, not an error (spec §4) */
-    err = stream_create(ctx, priority, flag, false, &s);
+    err = stream_create(ctx, clamp_priority(priority), flag, false, &s); /* clamped, not an error */
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: device %d has no stream left (%u of %u in use, default streams included)", fn,
                         ctx->dev->id, ctx->dev->streams_used, ctx->dev->soc->max_streams);
@@ -126,6 +133,12 @@ static aclError captured_error(const char *fn, struct stream *s)
                     "(end the capture and run the model first)", fn, load_relaxed(&s->id));
 }
 
+/* The reference's order: NULL (the acl layer: 100000, so the default
+ * stream is never destroyed by NULL), the handle (107017), a capture
+ * (107027), then the context (107002) and the stream's own context
+ * (107003) (stream.cpp aclrtDestroyStreamImpl; api_error.cc StreamDestroy;
+ * api_impl.cc StreamDestroy). The default stream named by its handle
+ * (aclrtCtxGetCurrentDefaultStream) is refused last, with 107000. */
 static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
 {
     struct context *ctx;
@@ -135,9 +148,13 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
     if (stream == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stream' is NULL (the default stream cannot be "
                         "destroyed)", fn);
+    err = stream_lookup(fn, stream, &s);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (capturing(s))
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured; end the capture first", fn,
+                        load_relaxed(&s->id));
     err = ctx_require(fn, &ctx);
-    if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;
     if (stream_ctx(s) != ctx)
@@ -147,9 +164,6 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
     if (load_relaxed(&s->is_default))
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: stream %d is its context's default stream, which aclrtResetDevice releases", fn,
-                        load_relaxed(&s->id));
-    if (capturing(s))
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured; end the capture first", fn,
                         load_relaxed(&s->id));
     if (stream_destroy(s, stream, force ? STREAM_END_FORCE : STREAM_END_WAIT) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the stream first", fn);
@@ -200,25 +214,48 @@ aclError context_failed(const char *fn, struct context *ctx)
 
 static aclError profiled_sync_stream(const char *fn, struct stream *s, aclrtStream stream, int32_t timeout);
 
+/* The checks shared by a stream sync and query, after the handle, in the
+ * reference's order (api_error.cc StreamSynchronize, StreamQuery; then
+ * api_impl.cc): a capture (107027), the streams a host does not sync
+ * (PERSISTENT, CPU_SCHEDULE, DEVICE_USE_ONLY: *at_once, done), and only
+ * then the current context (107002), which a named stream needs even
+ * though it is not checked against it (a stream of another context is
+ * synchronised in its own). */
+static aclError sync_prologue(const char *fn, const void *stream, struct stream *s, bool *at_once)
+{
+    *at_once = false;
+    if (stream != NULL && capturing(s))
+        return captured_error(fn, s);
+    if (stream != NULL && (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC)) {
+        *at_once = true;
+        return ACL_SUCCESS;
+    }
+    return ctx_current() != NULL ? ACL_SUCCESS : ctx_missing(fn);
+}
+
 static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
 {
     enum sync_result end;
-    struct stream *s;
+    struct stream *s = NULL;
+    bool at_once;
     aclError err;
 
-    if (timeout < -1 || timeout == 0)
+    /* The acl layer refuses a timeout below -1 before it looks at the
+     * stream; 0 is the runtime's refusal, after the handle (stream.cpp
+     * aclrtSynchronizeStreamWithTimeoutImpl; api_error.cc StreamSynchronize). */
+    if (timeout < -1)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: argument 'timeout' is %d ms; it must be -1 (wait forever) or above 0", fn, timeout);
-    err = stream_resolve(fn, stream, &s);
-    if (err != ACL_SUCCESS)
+    if (stream != NULL && (err = stream_lookup(fn, stream, &s)) != ACL_SUCCESS)
         return err;
-    /* The reference's order: capturing, then the streams a host does not
-     * sync (PERSISTENT, DEVICE_USE_ONLY: 0 at once, stopped or not), then
-     * the stream's state (api_error.cc StreamSynchronize). */
-    if (capturing(s))
-        return captured_error(fn, s);
-    if (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC)
-        return ACL_SUCCESS;
+    if (timeout == 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'timeout' is 0 ms; it must be -1 (wait forever) or above 0", fn);
+    if (stream == NULL && (err = stream_lookup(fn, stream, &s)) != ACL_SUCCESS)
+        return err; /* no context: no default stream */
+    err = sync_prologue(fn, stream, s, &at_once);
+    if (err != ACL_SUCCESS || at_once)
+        return err;
     if (ACLCPU_UNLIKELY(load_relaxed(&stream_ctx(s)->failure_error) != ACL_SUCCESS))
         return context_failed(fn, stream_ctx(s));
     if (load_relaxed(&s->stopped))
@@ -279,24 +316,31 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
     return sync_stream("aclrtSynchronizeStreamWithTimeout", stream, timeout);
 }
 
+/* NULL status (100000), the handle, then as a sync (sync_prologue); a
+ * context whose STOP mode tripped answers with the failure's code, as its
+ * syncs do (api_impl.cc StreamQuery: CheckContextStatus). */
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 {
+    const char *fn = "aclrtStreamQuery";
     struct stream *s;
+    bool at_once;
     aclError err;
 
     if (status == NULL)
-        return null_arg("aclrtStreamQuery", "status");
-    err = stream_resolve("aclrtStreamQuery", stream, &s);
+        return null_arg(fn, "status");
+    err = stream_lookup(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = sync_prologue(fn, stream, s, &at_once);
     if (err != ACL_SUCCESS)
         return err;
-    if (capturing(s)) /* then as aclrtSynchronizeStream (api_error.cc StreamQuery) */
-        return captured_error("aclrtStreamQuery", s);
-    if (load_relaxed(&s->flags) & STREAM_NO_HOST_SYNC) {
+    if (at_once) {
         *status = ACL_STREAM_STATUS_COMPLETE;
         return ACL_SUCCESS;
     }
+    if (ACLCPU_UNLIKELY(load_relaxed(&stream_ctx(s)->failure_error) != ACL_SUCCESS))
+        return context_failed(fn, stream_ctx(s));
     if (load_relaxed(&s->stopped))
-        return stopped_error("aclrtStreamQuery", s);
+        return stopped_error(fn, s);
     *status = engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -322,7 +366,9 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *f
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
 {
     struct stream *s;
-    aclError err = getter_stream("aclrtStreamGetId", stream, streamId, "streamId", &s);
+    /* A named stream needs no current context (api_impl.cc GetStreamId). */
+    aclError err = streamId == NULL ? null_arg("aclrtStreamGetId", "streamId")
+                                    : stream_lookup("aclrtStreamGetId", stream, &s);
     if (err == ACL_SUCCESS)
         *streamId = load_relaxed(&s->id); /* set at creation */
     return err;

@@ -71,7 +71,11 @@ aclError ctx_create(struct device *d, bool primary, struct context **out)
     store_relaxed(&ctx->failure_error, ACL_SUCCESS);
     list_add_tail(&d->contexts, &ctx->dev_link);
     obj_publish(&ctx->hdr);
-    err = stream_create(ctx, 0, 0, true, &ctx->default_stream);
+    /* The default stream carries FAST_LAUNCH and FAST_SYNC on the products
+     * with a control queue (raw_device.cc, context.cc: the default stream's
+     * flags), so aclrtStreamGetFlags(NULL) reports them there. */
+    err = stream_create(ctx, 0, soc_has_ctrl_sq(d->soc) ? ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC : 0, true,
+                        &ctx->default_stream);
     if (err != ACL_SUCCESS) {
         ctx_destroy(ctx);
         return err;

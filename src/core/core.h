@@ -565,20 +565,38 @@ static inline struct context *stream_ctx(const struct stream *s)
     return load_relaxed(&s->ctx);
 }
 
-/* Resolves a user stream handle; NULL means the current context's default
- * stream. Fails with 107002 / 107017 naming fn and the argument. Inline:
- * every stream call and launch starts here. */
-static inline aclError stream_resolve(const char *fn, const void *handle, struct stream **out)
+/* Resolves a user stream handle without asking for a current context: a
+ * non-NULL handle is checked alone (107017 if it names no live stream);
+ * NULL means the current context's default stream, so it needs one
+ * (107002). The reference's calls that never look at the context for a
+ * named stream use this (api_impl.cc GetStreamId, SetStreamResLimit, ...). */
+static inline aclError stream_lookup(const char *fn, const void *handle, struct stream **out)
 {
-    struct context *ctx = ctx_current();
+    struct context *ctx;
+    *out = NULL; /* set on every path, so no caller reads it unset */
+    if (handle != NULL) {
+        *out = (struct stream *)obj_resolve_user(handle, OBJ_STREAM);
+        return ACLCPU_LIKELY(*out != NULL) ? ACL_SUCCESS : stream_stale(fn, handle);
+    }
+    ctx = ctx_current();
     if (ACLCPU_UNLIKELY(ctx == NULL))
         return ctx_missing(fn);
-    if (handle == NULL) {
-        *out = ctx->default_stream;
-        return ACL_SUCCESS;
-    }
-    *out = (struct stream *)obj_resolve_user(handle, OBJ_STREAM);
-    return ACLCPU_LIKELY(*out != NULL) ? ACL_SUCCESS : stream_stale(fn, handle);
+    *out = ctx->default_stream;
+    return ACL_SUCCESS;
+}
+
+/* Resolves a user stream handle; NULL means the current context's default
+ * stream. The handle is checked first (107017), then the calling thread
+ * must have a current context (107002): the reference validates a handle
+ * at its C entry, before any call looks for the context
+ * (api_handle_guard.h RT_VALIDATE_AND_UNWRAP_OBJECT). Inline: every stream
+ * call and launch starts here. */
+static inline aclError stream_resolve(const char *fn, const void *handle, struct stream **out)
+{
+    aclError err = stream_lookup(fn, handle, out);
+    if (ACLCPU_LIKELY(err == ACL_SUCCESS) && handle != NULL && ACLCPU_UNLIKELY(ctx_current() == NULL))
+        return ctx_missing(fn);
+    return err;
 }
 
 /* Event and notify tasks: filled at issue under the event's lock too. */
