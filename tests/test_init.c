@@ -321,9 +321,11 @@ TEST(init, destroy_context)
     /* c was current: the thread has no context any more. */
     ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
-    /* A destroyed context is a stale handle. */
-    ASSERT_RC(aclrtSetCurrentContext(c), ACL_ERROR_RT_INVALID_HANDLE);
-    ASSERT_RC(aclrtDestroyContext(c), ACL_ERROR_RT_INVALID_HANDLE);
+    /* A destroyed context is no context: setting it is an invalid value,
+     * destroying it again finds no context (api_error.cc ContextSetCurrent,
+     * api_impl.cc ContextDestroy). */
+    ASSERT_RC(aclrtSetCurrentContext(c), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtDestroyContext(c), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_OK(aclrtSetCurrentContext(primary));
     /* The streams it owned went with it. */
     ASSERT_RC(aclrtStreamQuery(s, &st), ACL_ERROR_RT_INVALID_HANDLE);
@@ -334,14 +336,14 @@ TEST(init, set_current_context_garbage)
 {
     aclrtContext cur = NULL;
     t_setup();
-    ASSERT_RC(aclrtSetCurrentContext((aclrtContext)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
-    ASSERT(aclrtSetCurrentContext(NULL) != ACL_SUCCESS);
+    ASSERT_RC(aclrtSetCurrentContext((aclrtContext)(uintptr_t)0x1234), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM);
     /* A stream handle is not a context. */
     {
         aclrtStream s = NULL;
         ASSERT_OK(aclrtCreateStream(&s));
-        ASSERT_RC(aclrtSetCurrentContext((aclrtContext)s), ACL_ERROR_RT_INVALID_HANDLE);
-        ASSERT_RC(aclrtDestroyContext((aclrtContext)s), ACL_ERROR_RT_INVALID_HANDLE);
+        ASSERT_RC(aclrtSetCurrentContext((aclrtContext)s), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtDestroyContext((aclrtContext)s), ACL_ERROR_RT_CONTEXT_NULL);
         ASSERT_OK(aclrtDestroyStream(s));
     }
     ASSERT_OK(aclrtGetCurrentContext(&cur));
@@ -508,4 +510,304 @@ TEST(init, config_value_with_trailing_text_ignored)
     ASSERT_OK(aclrtGetDeviceCount(&n));
     ASSERT_EQ(n, 1);
     ASSERT_OK(aclFinalize());
+}
+
+/* ---- the audit of this family against the reference (docs/conformance.md) ---- */
+
+/* The reason left by the last failure, which must name fn ("fn:") and the
+ * argument or rule; clears older messages first. */
+#define ASSERT_RC_NAMING(call, code, fn, what)                                                                 \
+    do {                                                                                                       \
+        const char *m_;                                                                                        \
+        (void)aclGetRecentErrMsg();                                                                            \
+        ASSERT_RC(call, code);                                                                                 \
+        m_ = aclGetRecentErrMsg();                                                                             \
+        ASSERT_STR_CONTAINS(m_, fn ":");                                                                       \
+        ASSERT_STR_CONTAINS(m_, what);                                                                         \
+    } while (0)
+
+/* acl.cpp aclFinalizeImpl: only "finalized since the last aclInit" is
+ * checked, so the first aclFinalize of a process that never called aclInit
+ * finalizes and succeeds; the next one is 100037. */
+TEST(init, finalize_without_init_finalizes_once_then_repeat_finalize)
+{
+    ASSERT_OK(aclFinalize());
+    ASSERT_RC_NAMING(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "aclFinalize", "already finalised");
+    ASSERT_OK(aclInit(NULL)); /* a finalize does not stop the next aclInit */
+    ASSERT_OK(aclFinalize());
+}
+
+/* acl.cpp aclFinalizeReferenceImpl: a reference count below one is 100037,
+ * never initialised or finalised since; *refCount is written (0) either way. */
+TEST(init, finalize_reference_at_count_zero_is_repeat_finalize)
+{
+    uint64_t refs = 99;
+    ASSERT_RC_NAMING(aclFinalizeReference(&refs), ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference",
+                     "reference count is 0");
+    ASSERT_EQ(refs, 0);
+    ASSERT_RC(aclFinalizeReference(NULL), ACL_ERROR_REPEAT_FINALIZE);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclFinalizeReference(NULL)); /* NULL is allowed: the count is only reported */
+    refs = 99;
+    ASSERT_RC(aclFinalizeReference(&refs), ACL_ERROR_REPEAT_FINALIZE);
+    ASSERT_EQ(refs, 0);
+    ASSERT_RC(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+}
+
+/* acl_rt_impl_base.cpp GetStrFromConfigPath: a configPath that cannot be
+ * opened is 100003 and initialises nothing; NULL and "" mean no file. */
+TEST(init, init_refuses_a_config_file_it_cannot_open)
+{
+    ASSERT_RC_NAMING(aclInit("/nonexistent/aclcpu/acl.json"), ACL_ERROR_INVALID_FILE, "aclInit", "configPath");
+    /* Nothing was initialised: a finalize finds no init to undo but runs once. */
+    ASSERT_OK(aclInit(""));
+    ASSERT_RC(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE);
+    ASSERT_OK(aclFinalize());
+}
+
+/* runtime.cc Runtime::PrimaryContextRelease: a device whose default context
+ * is not held (never set, or reset since) gives RT_ERROR_CONTEXT_DEL, 507007
+ * (errcode_manage.cc), for the plain and the force reset; the device id is
+ * checked first (107001). */
+TEST(init, reset_of_a_device_not_set_is_context_release_error)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC_NAMING(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR, "aclrtResetDevice", "not been set");
+    ASSERT_RC_NAMING(aclrtResetDeviceForce(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR, "aclrtResetDeviceForce",
+                     "not been set");
+    ASSERT_RC_NAMING(aclrtResetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDevice", "deviceId");
+    ASSERT_RC(aclrtResetDeviceForce(1000), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR); /* already reset */
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_RC(aclrtResetDeviceForce(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclFinalize());
+}
+
+/* Runtime::PrimaryContextRelease counts aclrtSetDevice calls: each reset
+ * takes one back and only the last one destroys the default context; a
+ * force reset takes them all. */
+TEST(init, reset_takes_back_one_set_and_the_last_destroys_the_context)
+{
+    aclrtContext primary = NULL, cur = NULL;
+    aclrtStream s = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclrtGetCurrentContext(&cur)); /* two of three taken back: still there */
+    ASSERT(cur == primary);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclFinalize());
+}
+
+/* A device opened only by aclrtCreateContext has no default context to
+ * release: the reset is 507007 and the user's context lives on. */
+TEST(init, reset_of_a_device_with_only_created_contexts_releases_nothing)
+{
+    aclrtContext c = NULL, cur = NULL;
+    aclrtStream s = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtCreateContext(&c, 0));
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_RC(aclrtResetDeviceForce(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == c);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyContext(c));
+    ASSERT_OK(aclFinalize());
+}
+
+/* api_impl.cc ApiImpl::ContextDestroy: NULL is 100000 (context.cpp); a
+ * handle that is no live context (destroyed, garbage, another kind) and a
+ * device's default context are RT_ERROR_CONTEXT_NULL, 107002; the default
+ * context stays usable. */
+TEST(init, destroy_context_checks_null_then_liveness_then_default_context)
+{
+    aclrtContext primary = NULL, cur = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_RC_NAMING(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext", "'context'");
+    ASSERT_RC_NAMING(aclrtDestroyContext(primary), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext", "default");
+    ASSERT_RC_NAMING(aclrtDestroyContext((aclrtContext)(uintptr_t)0x1234), ACL_ERROR_RT_CONTEXT_NULL,
+                     "aclrtDestroyContext", "'context'");
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == primary);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* api_error.cc ApiErrorDecorator::ContextSetCurrent: NULL is 100000
+ * (context.cpp), a handle that is no live context 107000 (the check's
+ * RT_ERROR_INVALID_VALUE); the current context stays as it was. */
+TEST(init, set_current_context_checks_null_then_liveness)
+{
+    aclrtContext primary = NULL, c = NULL, cur = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateContext(&c, 0));
+    ASSERT_OK(aclrtDestroyContext(c));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_RC_NAMING(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext", "'context'");
+    ASSERT_RC_NAMING(aclrtSetCurrentContext(c), ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext", "not a live");
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == primary);
+    t_teardown();
+}
+
+/* context.cpp aclrtCreateContextImpl checks 'context' first (100000), then
+ * api_impl.cc ApiImpl::ContextCreate the id: the last device is accepted,
+ * the count refused (107001). */
+TEST(init, create_context_checks_null_then_device_id)
+{
+    aclrtContext c = NULL;
+    uint32_t n = 0;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_RC_NAMING(aclrtCreateContext(NULL, -1), ACL_ERROR_INVALID_PARAM, "aclrtCreateContext", "'context'");
+    ASSERT_RC_NAMING(aclrtCreateContext(&c, (int32_t)n), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtCreateContext",
+                     "deviceId");
+    ASSERT(c == NULL);
+    ASSERT_OK(aclrtCreateContext(&c, (int32_t)n - 1));
+    ASSERT_OK(aclrtDestroyContext(c));
+    ASSERT_OK(aclFinalize());
+}
+
+/* device.cpp aclrtSetDeviceImpl -> api_error.cc ApiErrorDecorator::SetDevice:
+ * ids outside [0, count) are 107001; the last one opens. */
+TEST(init, set_device_accepts_the_last_id_and_refuses_the_count)
+{
+    uint32_t n = 0;
+    int32_t dev = -1;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_RC_NAMING(aclrtSetDevice((int32_t)n), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtSetDevice", "deviceId");
+    ASSERT_OK(aclrtSetDevice((int32_t)n - 1));
+    ASSERT_OK(aclrtGetDevice(&dev));
+    ASSERT_EQ(dev, (int32_t)n - 1);
+    ASSERT_OK(aclrtResetDevice((int32_t)n - 1));
+    ASSERT_OK(aclFinalize());
+}
+
+/* The getters check their pointer (100000) before the context (107002):
+ * device.cpp aclrtGetDeviceImpl, context.cpp aclrtGetCurrentContextImpl,
+ * aclrtCtxGetCurrentDefaultStreamImpl; the outputs are left alone on error. */
+TEST(init, getters_check_null_before_the_context)
+{
+    int32_t dev = 77;
+    aclrtContext ctx = (aclrtContext)(uintptr_t)0x77;
+    aclrtStream s = (aclrtStream)(uintptr_t)0x77;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC_NAMING(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetDevice", "'deviceId'");
+    ASSERT_RC_NAMING(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext", "'context'");
+    ASSERT_RC_NAMING(aclrtCtxGetCurrentDefaultStream(NULL), ACL_ERROR_INVALID_PARAM,
+                     "aclrtCtxGetCurrentDefaultStream", "'stream'");
+    ASSERT_RC_NAMING(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetDevice", "no current context");
+    ASSERT_RC_NAMING(aclrtGetCurrentContext(&ctx), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext",
+                     "no current context");
+    ASSERT_RC_NAMING(aclrtCtxGetCurrentDefaultStream(&s), ACL_ERROR_RT_CONTEXT_NULL,
+                     "aclrtCtxGetCurrentDefaultStream", "no current context");
+    ASSERT_EQ(dev, 77);
+    ASSERT(ctx == (aclrtContext)(uintptr_t)0x77);
+    ASSERT(s == (aclrtStream)(uintptr_t)0x77);
+    ASSERT_OK(aclFinalize());
+}
+
+/* api_impl.cc ApiImpl::DeviceGetStreamPriorityRange: either pointer may be
+ * NULL; least priority 7 (base_info.hpp), greatest 0; no context needed. */
+TEST(init, stream_priority_range_takes_null_pointers)
+{
+    int32_t least = -5, greatest = -5;
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(NULL, NULL));
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(&least, NULL));
+    ASSERT_EQ(least, 7);
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(NULL, &greatest));
+    ASSERT_EQ(greatest, 0);
+}
+
+/* memory.cpp aclrtDeviceGetBareTgidImpl: NULL is 100000; the value is the
+ * process id; no context needed. */
+TEST(init, bare_tgid_checks_null_and_is_the_process_id)
+{
+    int32_t pid = -1;
+    ASSERT_RC_NAMING(aclrtDeviceGetBareTgid(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetBareTgid", "'pid'");
+    ASSERT_OK(aclrtDeviceGetBareTgid(&pid));
+    ASSERT_EQ(pid, (int32_t)getpid());
+}
+
+/* device.cpp aclrtSynchronizeDeviceWithTimeoutImpl (below -1) and
+ * api_error.cc ApiErrorDecorator::DeviceSynchronize (0): 107000, before the
+ * context (api_impl.cc ApiImpl::DeviceSynchronize: 107002); -1 and 1 are
+ * accepted. */
+TEST(init, synchronize_device_checks_timeout_then_context)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC_NAMING(aclrtSynchronizeDeviceWithTimeout(-2), ACL_ERROR_RT_PARAM_INVALID,
+                     "aclrtSynchronizeDeviceWithTimeout", "'timeout'");
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC_NAMING(aclrtSynchronizeDeviceWithTimeout(-1), ACL_ERROR_RT_CONTEXT_NULL,
+                     "aclrtSynchronizeDeviceWithTimeout", "no current context");
+    ASSERT_RC_NAMING(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDevice",
+                     "no current context");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(-1));
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(1));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    t_teardown();
+}
+
+/* api_impl.cc ApiImpl::SetOpWaitTimeOut: every value is taken; on the SoCs
+ * whose setting is the process's (A2 here) no context is needed, on Atlas
+ * inference (310P, "need TS version") the current context's device is asked
+ * (107002 without one). */
+TEST(init, set_op_wait_timeout_needs_a_context_only_on_310p)
+{
+    ASSERT_OK(aclrtSetOpWaitTimeout(0));
+    ASSERT_OK(aclrtSetOpWaitTimeout(UINT32_MAX));
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    ASSERT_RC_NAMING(aclrtSetOpWaitTimeout(5), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSetOpWaitTimeout",
+                     "no current context");
+    t_setup();
+    ASSERT_OK(aclrtSetOpWaitTimeout(5));
+    t_teardown();
+}
+
+/* acl.cpp aclGetRecentErrMsgImpl: NULL when there is nothing; the messages
+ * are the calling thread's: another thread's failure is not reported here. */
+static void *fail_in_thread(void *arg)
+{
+    (void)arg;
+    (void)aclrtGetRunMode(NULL);
+    return NULL;
+}
+
+TEST(init, recent_error_message_is_the_calling_threads)
+{
+    pthread_t th;
+    (void)aclGetRecentErrMsg();
+    ASSERT(aclGetRecentErrMsg() == NULL);
+    ASSERT_EQ(pthread_create(&th, NULL, fail_in_thread, NULL), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT(aclGetRecentErrMsg() == NULL);
+    ASSERT_RC(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetDeviceCount: argument 'count'");
 }

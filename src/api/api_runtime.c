@@ -37,10 +37,13 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
     } else {
         if (configPath != NULL && configPath[0] != '\0') {
             FILE *f = fopen(configPath, "r");
-            if (f == NULL)
-                LOGW("aclInit: config file \"%s\" cannot be read; continuing with defaults", configPath);
-            else
-                fclose(f);
+            if (f == NULL) {
+                err = acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: argument 'configPath' (\"%s\") cannot be opened "
+                               "for reading; pass NULL or \"\" for no configuration", configPath);
+                admin_leave();
+                return err;
+            }
+            fclose(f);
         }
         devices_configure();
         stream_blocking_configure();
@@ -78,29 +81,33 @@ static void finalize_locked(void)
     init_refs = 0;
 }
 
+/* aclFinalize looks only at whether a finalize ran since the last aclInit:
+ * without any aclInit it finalizes (and succeeds) once, as the reference
+ * does, whatever the reference count. */
 ACL_FUNC_VISIBILITY aclError aclFinalize(void)
 {
     aclError err = ACL_SUCCESS;
     admin_enter();
-    if (!initialised)
-        err = finalised ? acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalised")
-                        : acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was never called");
+    if (finalised)
+        err = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalised (call aclInit first)");
     else
         finalize_locked();
     admin_leave();
     return err;
 }
 
+/* aclFinalizeReference counts: above one it only counts down, at one it
+ * finalizes, at zero (never initialised, or finalised since) it is refused
+ * with 100037; *refCount is the count after the call either way. */
 ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount)
 {
     aclError err = ACL_SUCCESS;
     admin_enter();
-    if (!initialised) {
-        err = finalised ? acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference: already finalised")
-                        : acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalizeReference: aclInit was never called");
-    } else if (--init_refs == 0) {
+    if (init_refs == 0)
+        err = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference: the aclInit reference count is 0 (%s)",
+                       finalised ? "already finalised" : "aclInit was never called");
+    else if (--init_refs == 0)
         finalize_locked();
-    }
     if (refCount != NULL)
         *refCount = init_refs;
     admin_leave();
@@ -134,22 +141,29 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
     return err;
 }
 
+/* Drops one aclrtSetDevice reference (force: all of them); the last one
+ * destroys the device's default context. A device with no default context
+ * (never set, or reset since) has nothing to release: 507007. */
 static aclError reset_device(const char *fn, int32_t deviceId, bool force)
 {
+    aclError err = ACL_SUCCESS;
     struct device *d = device_get(deviceId);
     if (d == NULL)
         return bad_device(fn, deviceId);
     admin_enter();
-    if (d->primary != NULL && (force || d->set_count <= 1)) {
+    if (d->primary == NULL) {
+        err = acl_fail(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                       "%s: device %d has not been set (aclrtSetDevice) or has already been reset", fn, deviceId);
+    } else if (force || d->set_count <= 1) {
         struct context *cur = ctx_current();
         if (cur == d->primary)
             ctx_set_current(NULL);
         ctx_destroy(d->primary);
-    } else if (d->set_count > 0) {
+    } else {
         d->set_count--;
     }
     admin_leave();
-    return ACL_SUCCESS;
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) { return reset_device("aclrtResetDevice", deviceId, false); }
@@ -202,30 +216,23 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t d
     return err;
 }
 
-static struct context *resolve_ctx(const char *fn, aclrtContext h, aclError *err)
-{
-    struct context *ctx = (struct context *)obj_resolve(h, OBJ_CONTEXT);
-    *err = ACL_SUCCESS;
-    if (h == NULL)
-        *err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'context' is NULL", fn);
-    else if (ctx == NULL)
-        *err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
-                        "%s: argument 'context' (%p) is not a live context (destroyed, or its device was reset)", fn,
-                        h);
-    return ctx;
-}
-
 ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
 {
     aclError err;
     struct context *ctx;
 
+    if (context == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: argument 'context' is NULL");
     admin_enter();
-    ctx = resolve_ctx("aclrtDestroyContext", context, &err);
-    if (ctx != NULL && ctx->primary) {
-        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyContext: the context is a device's default context "
-                       "(made by aclrtSetDevice); release it with aclrtResetDevice");
-    } else if (ctx != NULL) {
+    ctx = (struct context *)obj_resolve(context, OBJ_CONTEXT);
+    err = ACL_SUCCESS;
+    if (ctx == NULL) {
+        err = acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext: argument 'context' (%p) is not a live "
+                       "context (destroyed, its device reset, or not a context)", context);
+    } else if (ctx->primary) {
+        err = acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext: argument 'context' is a device's default "
+                       "context (made by aclrtSetDevice), which cannot be destroyed; release it with aclrtResetDevice");
+    } else {
         if (ctx_current() == ctx)
             ctx_set_current(NULL);
         ctx_destroy(ctx);
@@ -236,11 +243,15 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
 
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context)
 {
-    aclError err;
-    struct context *ctx = resolve_ctx("aclrtSetCurrentContext", context, &err);
-    if (ctx != NULL)
-        ctx_set_current(ctx);
-    return err;
+    struct context *ctx;
+    if (context == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: argument 'context' is NULL");
+    ctx = (struct context *)obj_resolve(context, OBJ_CONTEXT);
+    if (ctx == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext: argument 'context' (%p) is not a live "
+                        "context (destroyed, its device reset, or not a context)", context);
+    ctx_set_current(ctx);
+    return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context)
