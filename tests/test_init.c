@@ -811,3 +811,96 @@ TEST(init, recent_error_message_is_the_calling_threads)
     ASSERT_RC(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetDeviceCount: argument 'count'");
 }
+
+/* Writes text (len bytes) to a fresh file under /tmp and returns its path
+ * (static storage: one file at a time). */
+static const char *config_file(const char *text, size_t len)
+{
+    static char path[64];
+    int fd;
+    strcpy(path, "/tmp/aclcpu-init-XXXXXX");
+    fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    ASSERT_EQ(write(fd, text, len), (long long)len);
+    ASSERT_EQ(close(fd), 0);
+    return path;
+}
+
+static aclError init_with_text(const char *text)
+{
+    const char *path = config_file(text, strlen(text));
+    aclError rc = aclInit(path);
+    unlink(path);
+    return rc;
+}
+
+/* json_parser.cpp JsonParser::ParseJsonFromFile (from acl.cpp
+ * HandleErrorManagerConfig): a configuration that is not one JSON value is
+ * ACL_ERROR_PARSE_FILE (100006) and initialises nothing; a directory is not
+ * a regular file (100003, IsValidFileName); JSON of any shape is taken. */
+TEST(init, init_config_must_be_json)
+{
+    static const char *const bad[] = {
+        "{", "  \n", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "tru", "\"\\x\"", "01", "1.", "{}x", "[1,]",
+        "{\"a\":1 \"b\":2}", "\"tab\there\"", "{1:2}", "-", "[\"\\u12\"]", "nul", "{\"a\":[}]}",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        (void)aclGetRecentErrMsg();
+        if (init_with_text(bad[i]) != ACL_ERROR_PARSE_FILE)
+            test_fail(__FILE__, __LINE__, "aclInit took the configuration '%s'", bad[i]);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclInit: argument 'configPath'");
+    }
+    ASSERT_RC(aclInit("/tmp"), ACL_ERROR_INVALID_FILE);
+    ASSERT_OK(init_with_text(" {\"dump\": {\"list\": [1, -2.5e+3, 0.5, true, false, null, \"a\\n\\u00e9\"]},"
+                             " \"x\": {}, \"y\": [] }\n"));
+    ASSERT_OK(aclFinalize());
+}
+
+/* json_parser.cpp GetConfigStrFromFile: at most 10 nested objects and 10
+ * nested arrays, counted byte by byte (braces inside strings count too):
+ * 10 is taken, 11 refused with 100006. */
+TEST(init, init_config_nests_at_most_ten_deep)
+{
+    char text[64];
+    memset(text, 0, sizeof(text));
+    memset(text, '[', 11);
+    memset(text + 11, ']', 11);
+    ASSERT_RC(init_with_text(text), ACL_ERROR_PARSE_FILE);
+    memset(text, 0, sizeof(text));
+    strcpy(text, "{\"a\":\"{{{{{{{{{{{\"}"); /* valid JSON, but 12 braces deep by the count */
+    ASSERT_RC(init_with_text(text), ACL_ERROR_PARSE_FILE);
+    memset(text, 0, sizeof(text));
+    memset(text, '[', 10);
+    memset(text + 10, ']', 10);
+    ASSERT_OK(init_with_text(text));
+    ASSERT_OK(aclFinalize());
+}
+
+/* acl.cpp aclInitImpl: the configuration text of the first aclInit that
+ * succeeded is remembered (NULL or "" is an empty text); a later aclInit
+ * after aclFinalize with other text is 100000, with the same text it is
+ * taken. An empty file is no configuration. */
+TEST(init, init_after_finalize_needs_the_first_configuration)
+{
+    const char *path = config_file("{\"a\": 1}", 8);
+    ASSERT_OK(aclInit(path));
+    ASSERT_OK(aclFinalize());
+    ASSERT_RC_NAMING(aclInit(NULL), ACL_ERROR_INVALID_PARAM, "aclInit", "differs");
+    ASSERT_RC(aclInit(""), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclInit(path));
+    ASSERT_OK(aclFinalize());
+    unlink(path);
+    ASSERT_RC(init_with_text("{\"a\": 2}"), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(init, init_with_an_empty_config_file_is_init_without_one)
+{
+    const char *path = config_file("", 0);
+    ASSERT_OK(aclInit(path));
+    ASSERT_OK(aclFinalize());
+    unlink(path);
+    ASSERT_OK(aclInit(NULL)); /* the same (empty) configuration text */
+    ASSERT_OK(aclFinalize());
+    ASSERT_OK(aclInit(""));
+    ASSERT_OK(aclFinalize());
+}

@@ -11,6 +11,8 @@
  * Threads: any host thread.
  */
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "api_int.h"
 #include "../core/allocator.h"
@@ -23,11 +25,77 @@
 static uint64_t init_refs;   /* under admin lock */
 static bool initialised;     /* under admin lock */
 static bool finalised;       /* under admin lock: aclFinalize ran since the last aclInit */
+static bool first_config_seen; /* under admin lock: an aclInit has succeeded in this process */
+static uint64_t first_config_hash; /* under admin lock: the hash of that aclInit's configuration text */
+
+enum { CONFIG_FILE_MAX = 10 << 20, CONFIG_DEPTH_MAX = 10 };
+
+/* Reads aclInit's configuration file into *text (NUL-terminated, from
+ * acl_malloc; NULL with *len 0 for no file: NULL or ""). A file that
+ * cannot be opened, is no regular file or is above 10 MiB is 100003. */
+static aclError read_config(const char *path, char **text, size_t *len)
+{
+    struct stat st;
+    FILE *f;
+    aclError err = ACL_SUCCESS;
+    *text = NULL;
+    *len = 0;
+    if (path == NULL || path[0] == '\0')
+        return ACL_SUCCESS;
+    if ((f = fopen(path, "rb")) == NULL)
+        return acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: argument 'configPath' (\"%s\") cannot be opened for "
+                        "reading; pass NULL or \"\" for no configuration", path);
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: argument 'configPath' (\"%s\") is not a regular file",
+                       path);
+    else if (st.st_size > CONFIG_FILE_MAX)
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: argument 'configPath' (\"%s\") is %lld bytes; a "
+                       "configuration file may have at most %d", path, (long long)st.st_size, CONFIG_FILE_MAX);
+    else if ((*text = acl_malloc((size_t)st.st_size + 1)) == NULL)
+        err = acl_fail(ACL_ERROR_BAD_ALLOC, "aclInit: out of host memory reading \"%s\"", path);
+    else
+        *len = fread(*text, 1, (size_t)st.st_size, f);
+    if (*text != NULL)
+        (*text)[*len] = '\0';
+    fclose(f);
+    return err;
+}
+
+/* FNV-1a: only compared with itself, to tell one configuration from another. */
+static uint64_t config_hash(const char *text, size_t len)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The reference's rules for the configuration text, in its order: the same
+ * text as the first aclInit that succeeded (100000), nesting of at most 10
+ * objects and 10 arrays counted naively, then JSON (100006). The text ends
+ * at its first NUL; an empty one is no configuration. */
+static aclError check_config(const char *path, const char *text, size_t len, uint64_t hash)
+{
+    size_t used = text != NULL ? strnlen(text, len) : 0;
+    size_t objs = json_naive_depth(text, used, '{', '}'), arrays = json_naive_depth(text, used, '[', ']');
+    if (first_config_seen && hash != first_config_hash)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclInit: argument 'configPath' (\"%s\"): its content differs from "
+                        "the configuration of the first aclInit of this process", path != NULL ? path : "");
+    if (objs > CONFIG_DEPTH_MAX || arrays > CONFIG_DEPTH_MAX)
+        return acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: argument 'configPath' (\"%s\") nests %zu objects and %zu "
+                        "arrays; at most %d of each", path, objs, arrays, CONFIG_DEPTH_MAX);
+    if (used != 0 && !json_text_is_valid(text, used))
+        return acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: argument 'configPath' (\"%s\") is not JSON text", path);
+    return ACL_SUCCESS;
+}
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 {
     aclError err = ACL_SUCCESS;
     struct prof_soc soc;
+    char *text = NULL;
+    size_t len = 0;
+    uint64_t hash = 0;
     admin_enter();
     log_configure();
     if (initialised) {
@@ -35,15 +103,19 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
         err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialised (reference count now %llu)",
                        (unsigned long long)init_refs);
     } else {
-        if (configPath != NULL && configPath[0] != '\0') {
-            FILE *f = fopen(configPath, "r");
-            if (f == NULL) {
-                err = acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: argument 'configPath' (\"%s\") cannot be opened "
-                               "for reading; pass NULL or \"\" for no configuration", configPath);
-                admin_leave();
-                return err;
-            }
-            fclose(f);
+        err = read_config(configPath, &text, &len);
+        if (err == ACL_SUCCESS) {
+            hash = config_hash(text != NULL ? text : "", len);
+            err = check_config(configPath, text, len, hash);
+        }
+        acl_free(text);
+        if (err != ACL_SUCCESS) {
+            admin_leave();
+            return err;
+        }
+        if (!first_config_seen) {
+            first_config_seen = true;
+            first_config_hash = hash;
         }
         devices_configure();
         stream_blocking_configure();
