@@ -904,3 +904,25 @@ TEST(init, init_with_an_empty_config_file_is_init_without_one)
     ASSERT_OK(aclInit(""));
     ASSERT_OK(aclFinalize());
 }
+
+/* memory.cpp aclrtDeviceEnablePeerAccessImpl / DisablePeerAccessImpl: the
+ * reserved flags first (200006), then the current device (rtGetDevice:
+ * 107002 without a context), then the peer: equal to the current device
+ * 100000, not a device 107001. */
+TEST(init, peer_access_checks_flags_then_context_then_peer)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC_NAMING(aclrtDeviceEnablePeerAccess(0, 1), ACL_ERROR_FEATURE_UNSUPPORTED, "aclrtDeviceEnablePeerAccess",
+                     "'flags'");
+    ASSERT_RC_NAMING(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceEnablePeerAccess",
+                     "no current context");
+    ASSERT_RC_NAMING(aclrtDeviceDisablePeerAccess(0), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceDisablePeerAccess",
+                     "no current context");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_RC(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDeviceDisablePeerAccess(0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC_NAMING(aclrtDeviceEnablePeerAccess(-1, 0), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtDeviceEnablePeerAccess",
+                     "'peerDeviceId'");
+    ASSERT_RC(aclrtDeviceDisablePeerAccess(1000), ACL_ERROR_RT_INVALID_DEVICEID);
+    t_teardown();
+}
