@@ -926,3 +926,29 @@ TEST(init, peer_access_checks_flags_then_context_then_peer)
     ASSERT_RC(aclrtDeviceDisablePeerAccess(1000), ACL_ERROR_RT_INVALID_DEVICEID);
     t_teardown();
 }
+
+/* context.cc Context::Synchronize: a stream of the context that is being
+ * captured refuses the device sync (RT_ERROR_STREAM_CAPTURED, 107027)
+ * before anything is waited for, every time; the capture stays ACTIVE and
+ * ends normally. */
+TEST(init, synchronize_device_refused_while_a_stream_captures)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    for (int i = 0; i < 2; i++) {
+        ASSERT_RC_NAMING(aclrtSynchronizeDevice(), ACL_ERROR_RT_STREAM_CAPTURED, "aclrtSynchronizeDevice",
+                         "being captured");
+        ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(100), ACL_ERROR_RT_STREAM_CAPTURED);
+        ASSERT_OK(aclmdlRICaptureGetInfo(s, &st, NULL));
+        ASSERT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    }
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

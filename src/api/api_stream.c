@@ -405,6 +405,16 @@ static aclError sync_device(const char *fn, int32_t timeout)
         return err;
     if ((list = stream_list_of(ctx, &handles, &n)) == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
+    /* A stream of the context that is being captured refuses the whole
+     * sync before anything is waited for (context.cc Context::Synchronize);
+     * the capture goes on. Streams the host never syncs are passed over. */
+    for (size_t i = 0; i < n; i++) {
+        if (!(load_relaxed(&list[i]->flags) & STREAM_NO_HOST_SYNC) && capturing(list[i])) {
+            err = captured_error(fn, list[i]);
+            acl_free(list);
+            return err;
+        }
+    }
     t0 = ACLCPU_UNLIKELY(prof_on()) ? plat_now_ns() : 0;
     if (t0 != 0)
         deps = device_sync_deps(list, n, &nd);
