@@ -952,3 +952,32 @@ TEST(init, synchronize_device_refused_while_a_stream_captures)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+static void k_device_sync_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+/* context.cc Context::Synchronize -> CheckStatus: in CONTINUE mode a
+ * failed task is reported by the device sync once; once a STOP-mode
+ * failure has stopped the context, every device sync returns its code. */
+TEST(init, synchronize_device_reports_a_stop_failure_every_time)
+{
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("init_device_sync_trap", k_device_sync_trap);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, s));
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, s));
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    for (int i = 0; i < 2; i++) {
+        ASSERT_RC_NAMING(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, "aclrtSynchronizeDevice",
+                         "STOP");
+        ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(100), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    }
+    t_teardown();
+}

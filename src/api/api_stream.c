@@ -415,6 +415,12 @@ static aclError sync_device(const char *fn, int32_t timeout)
             return err;
         }
     }
+    /* A context stopped by a failure (STOP mode) reports it at every device
+     * sync, before and after waiting (Context::Synchronize, CheckStatus). */
+    if (ACLCPU_UNLIKELY(load_relaxed(&ctx->failure_error) != ACL_SUCCESS)) {
+        acl_free(list);
+        return context_failed(fn, ctx);
+    }
     t0 = ACLCPU_UNLIKELY(prof_on()) ? plat_now_ns() : 0;
     if (t0 != 0)
         deps = device_sync_deps(list, n, &nd);
@@ -423,7 +429,11 @@ static aclError sync_device(const char *fn, int32_t timeout)
         prof_host_sync(fn, deps, nd, t0, plat_now_ns());
     acl_free(deps);
     acl_free(list);
-    return late != NULL ? sync_gave_up(fn, late, timeout) : err;
+    if (late != NULL)
+        return sync_gave_up(fn, late, timeout);
+    if (err == ACL_SUCCESS && ACLCPU_UNLIKELY(load_relaxed(&ctx->failure_error) != ACL_SUCCESS))
+        return context_failed(fn, ctx);
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void) { return sync_device("aclrtSynchronizeDevice", -1); }
