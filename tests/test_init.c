@@ -981,3 +981,28 @@ TEST(init, synchronize_device_reports_a_stop_failure_every_time)
     }
     t_teardown();
 }
+
+/* memory.cpp aclrtDeviceCanAccessPeerImpl: equal ids 100000; the peer's
+ * physical id (107001 when it is no device); then api_error.cc
+ * ApiErrorDecorator::DeviceCanAccessPeer: 'deviceId' of 64 or more (a
+ * negative one taken unsigned) 107000, NULL 'canAccessPeer' 107000; then
+ * the driver's check of 'deviceId' (107001). No context is needed. */
+TEST(init, can_access_peer_checks_in_the_references_order)
+{
+    int32_t can = -1;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_RC_NAMING(aclrtDeviceCanAccessPeer(NULL, 5, 5), ACL_ERROR_INVALID_PARAM, "aclrtDeviceCanAccessPeer",
+                     "cannot be equal");
+    ASSERT_RC_NAMING(aclrtDeviceCanAccessPeer(NULL, -1, 2), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtDeviceCanAccessPeer",
+                     "'peerDeviceId'");
+    ASSERT_RC_NAMING(aclrtDeviceCanAccessPeer(&can, -1, 0), ACL_ERROR_RT_PARAM_INVALID, "aclrtDeviceCanAccessPeer",
+                     "'deviceId'");
+    ASSERT_RC(aclrtDeviceCanAccessPeer(&can, 64, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC_NAMING(aclrtDeviceCanAccessPeer(NULL, 63, 0), ACL_ERROR_RT_PARAM_INVALID, "aclrtDeviceCanAccessPeer",
+                     "'canAccessPeer'");
+    ASSERT_RC(aclrtDeviceCanAccessPeer(&can, 63, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtDeviceCanAccessPeer(&can, 2, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_EQ(can, -1);
+    ASSERT_OK(aclrtDeviceCanAccessPeer(&can, 1, 0));
+    ASSERT_EQ(can, 1);
+}
