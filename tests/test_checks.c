@@ -772,7 +772,8 @@ TEST(checks, failure_messages_name_the_other_functions)
     void *p = NULL;
     char host[8] = {0};
     int32_t dev;
-    ASSERT_FAILS_NAMING(aclFinalize(), ACL_ERROR_UNINITIALIZE, "aclFinalize");
+    ASSERT_OK(aclFinalize()); /* the reference finalizes once even without aclInit */
+    ASSERT_FAILS_NAMING(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "aclFinalize");
     ASSERT_OK(aclInit(NULL));
     ASSERT_FAILS_NAMING(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE, "aclInit");
     ASSERT_FAILS_NAMING(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetDevice");
@@ -795,7 +796,9 @@ TEST(checks, failure_messages_name_the_other_functions)
                         "aclrtLaunchCallback");
     ASSERT_FAILS_NAMING(aclrtSubscribeReport(1, BAD), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSubscribeReport");
     ASSERT_FAILS_NAMING(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM, "aclrtCreateContext");
-    ASSERT_FAILS_NAMING(aclrtSetCurrentContext(BAD), ACL_ERROR_RT_INVALID_HANDLE, "aclrtSetCurrentContext");
+    ASSERT_FAILS_NAMING(aclrtSetCurrentContext(BAD), ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext");
+    ASSERT_FAILS_NAMING(aclrtDestroyContext(BAD), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext");
+    ASSERT_FAILS_NAMING(aclrtResetDevice(1000), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDevice");
     t_teardown();
 }
 

@@ -321,9 +321,11 @@ TEST(init, destroy_context)
     /* c was current: the thread has no context any more. */
     ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
-    /* A destroyed context is a stale handle. */
-    ASSERT_RC(aclrtSetCurrentContext(c), ACL_ERROR_RT_INVALID_HANDLE);
-    ASSERT_RC(aclrtDestroyContext(c), ACL_ERROR_RT_INVALID_HANDLE);
+    /* A destroyed context is no context: setting it is an invalid value,
+     * destroying it again finds no context (api_error.cc ContextSetCurrent,
+     * api_impl.cc ContextDestroy). */
+    ASSERT_RC(aclrtSetCurrentContext(c), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtDestroyContext(c), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_OK(aclrtSetCurrentContext(primary));
     /* The streams it owned went with it. */
     ASSERT_RC(aclrtStreamQuery(s, &st), ACL_ERROR_RT_INVALID_HANDLE);
@@ -334,14 +336,14 @@ TEST(init, set_current_context_garbage)
 {
     aclrtContext cur = NULL;
     t_setup();
-    ASSERT_RC(aclrtSetCurrentContext((aclrtContext)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
-    ASSERT(aclrtSetCurrentContext(NULL) != ACL_SUCCESS);
+    ASSERT_RC(aclrtSetCurrentContext((aclrtContext)(uintptr_t)0x1234), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM);
     /* A stream handle is not a context. */
     {
         aclrtStream s = NULL;
         ASSERT_OK(aclrtCreateStream(&s));
-        ASSERT_RC(aclrtSetCurrentContext((aclrtContext)s), ACL_ERROR_RT_INVALID_HANDLE);
-        ASSERT_RC(aclrtDestroyContext((aclrtContext)s), ACL_ERROR_RT_INVALID_HANDLE);
+        ASSERT_RC(aclrtSetCurrentContext((aclrtContext)s), ACL_ERROR_RT_PARAM_INVALID);
+        ASSERT_RC(aclrtDestroyContext((aclrtContext)s), ACL_ERROR_RT_CONTEXT_NULL);
         ASSERT_OK(aclrtDestroyStream(s));
     }
     ASSERT_OK(aclrtGetCurrentContext(&cur));
@@ -508,4 +510,499 @@ TEST(init, config_value_with_trailing_text_ignored)
     ASSERT_OK(aclrtGetDeviceCount(&n));
     ASSERT_EQ(n, 1);
     ASSERT_OK(aclFinalize());
+}
+
+/* ---- the audit of this family against the reference (docs/conformance.md) ---- */
+
+/* The reason left by the last failure, which must name fn ("fn:") and the
+ * argument or rule; clears older messages first. */
+#define ASSERT_RC_NAMING(call, code, fn, what)                                                                 \
+    do {                                                                                                       \
+        const char *m_;                                                                                        \
+        (void)aclGetRecentErrMsg();                                                                            \
+        ASSERT_RC(call, code);                                                                                 \
+        m_ = aclGetRecentErrMsg();                                                                             \
+        ASSERT_STR_CONTAINS(m_, fn ":");                                                                       \
+        ASSERT_STR_CONTAINS(m_, what);                                                                         \
+    } while (0)
+
+/* acl.cpp aclFinalizeImpl: only "finalized since the last aclInit" is
+ * checked, so the first aclFinalize of a process that never called aclInit
+ * finalizes and succeeds; the next one is 100037. */
+TEST(init, finalize_without_init_finalizes_once_then_repeat_finalize)
+{
+    ASSERT_OK(aclFinalize());
+    ASSERT_RC_NAMING(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "aclFinalize", "already finalised");
+    ASSERT_OK(aclInit(NULL)); /* a finalize does not stop the next aclInit */
+    ASSERT_OK(aclFinalize());
+}
+
+/* acl.cpp aclFinalizeReferenceImpl: a reference count below one is 100037,
+ * never initialised or finalised since; *refCount is written (0) either way. */
+TEST(init, finalize_reference_at_count_zero_is_repeat_finalize)
+{
+    uint64_t refs = 99;
+    ASSERT_RC_NAMING(aclFinalizeReference(&refs), ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference",
+                     "reference count is 0");
+    ASSERT_EQ(refs, 0);
+    ASSERT_RC(aclFinalizeReference(NULL), ACL_ERROR_REPEAT_FINALIZE);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclFinalizeReference(NULL)); /* NULL is allowed: the count is only reported */
+    refs = 99;
+    ASSERT_RC(aclFinalizeReference(&refs), ACL_ERROR_REPEAT_FINALIZE);
+    ASSERT_EQ(refs, 0);
+    ASSERT_RC(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+}
+
+/* acl_rt_impl_base.cpp GetStrFromConfigPath: a configPath that cannot be
+ * opened is 100003 and initialises nothing; NULL and "" mean no file. */
+TEST(init, init_refuses_a_config_file_it_cannot_open)
+{
+    ASSERT_RC_NAMING(aclInit("/nonexistent/aclcpu/acl.json"), ACL_ERROR_INVALID_FILE, "aclInit", "configPath");
+    /* Nothing was initialised: a finalize finds no init to undo but runs once. */
+    ASSERT_OK(aclInit(""));
+    ASSERT_RC(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE);
+    ASSERT_OK(aclFinalize());
+}
+
+/* runtime.cc Runtime::PrimaryContextRelease: a device whose default context
+ * is not held (never set, or reset since) gives RT_ERROR_CONTEXT_DEL, 507007
+ * (errcode_manage.cc), for the plain and the force reset; the device id is
+ * checked first (107001). */
+TEST(init, reset_of_a_device_not_set_is_context_release_error)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC_NAMING(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR, "aclrtResetDevice", "not been set");
+    ASSERT_RC_NAMING(aclrtResetDeviceForce(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR, "aclrtResetDeviceForce",
+                     "not been set");
+    ASSERT_RC_NAMING(aclrtResetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDevice", "deviceId");
+    ASSERT_RC(aclrtResetDeviceForce(1000), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR); /* already reset */
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_RC(aclrtResetDeviceForce(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclFinalize());
+}
+
+/* Runtime::PrimaryContextRelease counts aclrtSetDevice calls: each reset
+ * takes one back and only the last one destroys the default context; a
+ * force reset takes them all. */
+TEST(init, reset_takes_back_one_set_and_the_last_destroys_the_context)
+{
+    aclrtContext primary = NULL, cur = NULL;
+    aclrtStream s = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclrtGetCurrentContext(&cur)); /* two of three taken back: still there */
+    ASSERT(cur == primary);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclFinalize());
+}
+
+/* A device opened only by aclrtCreateContext has no default context to
+ * release: the reset is 507007 and the user's context lives on. */
+TEST(init, reset_of_a_device_with_only_created_contexts_releases_nothing)
+{
+    aclrtContext c = NULL, cur = NULL;
+    aclrtStream s = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtCreateContext(&c, 0));
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_RC(aclrtResetDeviceForce(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == c);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyContext(c));
+    ASSERT_OK(aclFinalize());
+}
+
+/* api_impl.cc ApiImpl::ContextDestroy: NULL is 100000 (context.cpp); a
+ * handle that is no live context (destroyed, garbage, another kind) and a
+ * device's default context are RT_ERROR_CONTEXT_NULL, 107002; the default
+ * context stays usable. */
+TEST(init, destroy_context_checks_null_then_liveness_then_default_context)
+{
+    aclrtContext primary = NULL, cur = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_RC_NAMING(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext", "'context'");
+    ASSERT_RC_NAMING(aclrtDestroyContext(primary), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext", "default");
+    ASSERT_RC_NAMING(aclrtDestroyContext((aclrtContext)(uintptr_t)0x1234), ACL_ERROR_RT_CONTEXT_NULL,
+                     "aclrtDestroyContext", "'context'");
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == primary);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* api_error.cc ApiErrorDecorator::ContextSetCurrent: NULL is 100000
+ * (context.cpp), a handle that is no live context 107000 (the check's
+ * RT_ERROR_INVALID_VALUE); the current context stays as it was. */
+TEST(init, set_current_context_checks_null_then_liveness)
+{
+    aclrtContext primary = NULL, c = NULL, cur = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtCreateContext(&c, 0));
+    ASSERT_OK(aclrtDestroyContext(c));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_RC_NAMING(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext", "'context'");
+    ASSERT_RC_NAMING(aclrtSetCurrentContext(c), ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext", "not a live");
+    ASSERT_OK(aclrtGetCurrentContext(&cur));
+    ASSERT(cur == primary);
+    t_teardown();
+}
+
+/* context.cpp aclrtCreateContextImpl checks 'context' first (100000), then
+ * api_impl.cc ApiImpl::ContextCreate the id: the last device is accepted,
+ * the count refused (107001). */
+TEST(init, create_context_checks_null_then_device_id)
+{
+    aclrtContext c = NULL;
+    uint32_t n = 0;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_RC_NAMING(aclrtCreateContext(NULL, -1), ACL_ERROR_INVALID_PARAM, "aclrtCreateContext", "'context'");
+    ASSERT_RC_NAMING(aclrtCreateContext(&c, (int32_t)n), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtCreateContext",
+                     "deviceId");
+    ASSERT(c == NULL);
+    ASSERT_OK(aclrtCreateContext(&c, (int32_t)n - 1));
+    ASSERT_OK(aclrtDestroyContext(c));
+    ASSERT_OK(aclFinalize());
+}
+
+/* device.cpp aclrtSetDeviceImpl -> api_error.cc ApiErrorDecorator::SetDevice:
+ * ids outside [0, count) are 107001; the last one opens. */
+TEST(init, set_device_accepts_the_last_id_and_refuses_the_count)
+{
+    uint32_t n = 0;
+    int32_t dev = -1;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_RC_NAMING(aclrtSetDevice((int32_t)n), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtSetDevice", "deviceId");
+    ASSERT_OK(aclrtSetDevice((int32_t)n - 1));
+    ASSERT_OK(aclrtGetDevice(&dev));
+    ASSERT_EQ(dev, (int32_t)n - 1);
+    ASSERT_OK(aclrtResetDevice((int32_t)n - 1));
+    ASSERT_OK(aclFinalize());
+}
+
+/* The getters check their pointer (100000) before the context (107002):
+ * device.cpp aclrtGetDeviceImpl, context.cpp aclrtGetCurrentContextImpl,
+ * aclrtCtxGetCurrentDefaultStreamImpl; the outputs are left alone on error. */
+TEST(init, getters_check_null_before_the_context)
+{
+    int32_t dev = 77;
+    aclrtContext ctx = (aclrtContext)(uintptr_t)0x77;
+    aclrtStream s = (aclrtStream)(uintptr_t)0x77;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC_NAMING(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetDevice", "'deviceId'");
+    ASSERT_RC_NAMING(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext", "'context'");
+    ASSERT_RC_NAMING(aclrtCtxGetCurrentDefaultStream(NULL), ACL_ERROR_INVALID_PARAM,
+                     "aclrtCtxGetCurrentDefaultStream", "'stream'");
+    ASSERT_RC_NAMING(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetDevice", "no current context");
+    ASSERT_RC_NAMING(aclrtGetCurrentContext(&ctx), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext",
+                     "no current context");
+    ASSERT_RC_NAMING(aclrtCtxGetCurrentDefaultStream(&s), ACL_ERROR_RT_CONTEXT_NULL,
+                     "aclrtCtxGetCurrentDefaultStream", "no current context");
+    ASSERT_EQ(dev, 77);
+    ASSERT(ctx == (aclrtContext)(uintptr_t)0x77);
+    ASSERT(s == (aclrtStream)(uintptr_t)0x77);
+    ASSERT_OK(aclFinalize());
+}
+
+/* api_impl.cc ApiImpl::DeviceGetStreamPriorityRange: either pointer may be
+ * NULL; least priority 7 (base_info.hpp), greatest 0; no context needed. */
+TEST(init, stream_priority_range_takes_null_pointers)
+{
+    int32_t least = -5, greatest = -5;
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(NULL, NULL));
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(&least, NULL));
+    ASSERT_EQ(least, 7);
+    ASSERT_OK(aclrtDeviceGetStreamPriorityRange(NULL, &greatest));
+    ASSERT_EQ(greatest, 0);
+}
+
+/* memory.cpp aclrtDeviceGetBareTgidImpl: NULL is 100000; the value is the
+ * process id; no context needed. */
+TEST(init, bare_tgid_checks_null_and_is_the_process_id)
+{
+    int32_t pid = -1;
+    ASSERT_RC_NAMING(aclrtDeviceGetBareTgid(NULL), ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetBareTgid", "'pid'");
+    ASSERT_OK(aclrtDeviceGetBareTgid(&pid));
+    ASSERT_EQ(pid, (int32_t)getpid());
+}
+
+/* device.cpp aclrtSynchronizeDeviceWithTimeoutImpl (below -1) and
+ * api_error.cc ApiErrorDecorator::DeviceSynchronize (0): 107000, before the
+ * context (api_impl.cc ApiImpl::DeviceSynchronize: 107002); -1 and 1 are
+ * accepted. */
+TEST(init, synchronize_device_checks_timeout_then_context)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC_NAMING(aclrtSynchronizeDeviceWithTimeout(-2), ACL_ERROR_RT_PARAM_INVALID,
+                     "aclrtSynchronizeDeviceWithTimeout", "'timeout'");
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC_NAMING(aclrtSynchronizeDeviceWithTimeout(-1), ACL_ERROR_RT_CONTEXT_NULL,
+                     "aclrtSynchronizeDeviceWithTimeout", "no current context");
+    ASSERT_RC_NAMING(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDevice",
+                     "no current context");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(-1));
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(1));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    t_teardown();
+}
+
+/* api_impl.cc ApiImpl::SetOpWaitTimeOut: every value is taken; on the SoCs
+ * whose setting is the process's (A2 here) no context is needed, on Atlas
+ * inference (310P, "need TS version") the current context's device is asked
+ * (107002 without one). */
+TEST(init, set_op_wait_timeout_needs_a_context_only_on_310p)
+{
+    ASSERT_OK(aclrtSetOpWaitTimeout(0));
+    ASSERT_OK(aclrtSetOpWaitTimeout(UINT32_MAX));
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    ASSERT_RC_NAMING(aclrtSetOpWaitTimeout(5), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSetOpWaitTimeout",
+                     "no current context");
+    t_setup();
+    ASSERT_OK(aclrtSetOpWaitTimeout(5));
+    t_teardown();
+}
+
+/* acl.cpp aclGetRecentErrMsgImpl: NULL when there is nothing; the messages
+ * are the calling thread's: another thread's failure is not reported here. */
+static void *fail_in_thread(void *arg)
+{
+    (void)arg;
+    (void)aclrtGetRunMode(NULL);
+    return NULL;
+}
+
+TEST(init, recent_error_message_is_the_calling_threads)
+{
+    pthread_t th;
+    (void)aclGetRecentErrMsg();
+    ASSERT(aclGetRecentErrMsg() == NULL);
+    ASSERT_EQ(pthread_create(&th, NULL, fail_in_thread, NULL), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT(aclGetRecentErrMsg() == NULL);
+    ASSERT_RC(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetDeviceCount: argument 'count'");
+}
+
+/* Writes text (len bytes) to a fresh file under /tmp and returns its path
+ * (static storage: one file at a time). */
+static const char *config_file(const char *text, size_t len)
+{
+    static char path[64];
+    int fd;
+    strcpy(path, "/tmp/aclcpu-init-XXXXXX");
+    fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    ASSERT_EQ(write(fd, text, len), (long long)len);
+    ASSERT_EQ(close(fd), 0);
+    return path;
+}
+
+static aclError init_with_text(const char *text)
+{
+    const char *path = config_file(text, strlen(text));
+    aclError rc = aclInit(path);
+    unlink(path);
+    return rc;
+}
+
+/* json_parser.cpp JsonParser::ParseJsonFromFile (from acl.cpp
+ * HandleErrorManagerConfig): a configuration that is not one JSON value is
+ * ACL_ERROR_PARSE_FILE (100006) and initialises nothing; a directory is not
+ * a regular file (100003, IsValidFileName); JSON of any shape is taken. */
+TEST(init, init_config_must_be_json)
+{
+    static const char *const bad[] = {
+        "{", "  \n", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "tru", "\"\\x\"", "01", "1.", "{}x", "[1,]",
+        "{\"a\":1 \"b\":2}", "\"tab\there\"", "{1:2}", "-", "[\"\\u12\"]", "nul", "{\"a\":[}]}",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        (void)aclGetRecentErrMsg();
+        if (init_with_text(bad[i]) != ACL_ERROR_PARSE_FILE)
+            test_fail(__FILE__, __LINE__, "aclInit took the configuration '%s'", bad[i]);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclInit: argument 'configPath'");
+    }
+    ASSERT_RC(aclInit("/tmp"), ACL_ERROR_INVALID_FILE);
+    ASSERT_OK(init_with_text(" {\"dump\": {\"list\": [1, -2.5e+3, 0.5, true, false, null, \"a\\n\\u00e9\"]},"
+                             " \"x\": {}, \"y\": [] }\n"));
+    ASSERT_OK(aclFinalize());
+}
+
+/* json_parser.cpp GetConfigStrFromFile: at most 10 nested objects and 10
+ * nested arrays, counted byte by byte (braces inside strings count too):
+ * 10 is taken, 11 refused with 100006. */
+TEST(init, init_config_nests_at_most_ten_deep)
+{
+    char text[64];
+    memset(text, 0, sizeof(text));
+    memset(text, '[', 11);
+    memset(text + 11, ']', 11);
+    ASSERT_RC(init_with_text(text), ACL_ERROR_PARSE_FILE);
+    memset(text, 0, sizeof(text));
+    strcpy(text, "{\"a\":\"{{{{{{{{{{{\"}"); /* valid JSON, but 12 braces deep by the count */
+    ASSERT_RC(init_with_text(text), ACL_ERROR_PARSE_FILE);
+    memset(text, 0, sizeof(text));
+    memset(text, '[', 10);
+    memset(text + 10, ']', 10);
+    ASSERT_OK(init_with_text(text));
+    ASSERT_OK(aclFinalize());
+}
+
+/* acl.cpp aclInitImpl: the configuration text of the first aclInit that
+ * succeeded is remembered (NULL or "" is an empty text); a later aclInit
+ * after aclFinalize with other text is 100000, with the same text it is
+ * taken. An empty file is no configuration. */
+TEST(init, init_after_finalize_needs_the_first_configuration)
+{
+    const char *path = config_file("{\"a\": 1}", 8);
+    ASSERT_OK(aclInit(path));
+    ASSERT_OK(aclFinalize());
+    ASSERT_RC_NAMING(aclInit(NULL), ACL_ERROR_INVALID_PARAM, "aclInit", "differs");
+    ASSERT_RC(aclInit(""), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclInit(path));
+    ASSERT_OK(aclFinalize());
+    unlink(path);
+    ASSERT_RC(init_with_text("{\"a\": 2}"), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(init, init_with_an_empty_config_file_is_init_without_one)
+{
+    const char *path = config_file("", 0);
+    ASSERT_OK(aclInit(path));
+    ASSERT_OK(aclFinalize());
+    unlink(path);
+    ASSERT_OK(aclInit(NULL)); /* the same (empty) configuration text */
+    ASSERT_OK(aclFinalize());
+    ASSERT_OK(aclInit(""));
+    ASSERT_OK(aclFinalize());
+}
+
+/* memory.cpp aclrtDeviceEnablePeerAccessImpl / DisablePeerAccessImpl: the
+ * reserved flags first (200006), then the current device (rtGetDevice:
+ * 107002 without a context), then the peer: equal to the current device
+ * 100000, not a device 107001. */
+TEST(init, peer_access_checks_flags_then_context_then_peer)
+{
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC_NAMING(aclrtDeviceEnablePeerAccess(0, 1), ACL_ERROR_FEATURE_UNSUPPORTED, "aclrtDeviceEnablePeerAccess",
+                     "'flags'");
+    ASSERT_RC_NAMING(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceEnablePeerAccess",
+                     "no current context");
+    ASSERT_RC_NAMING(aclrtDeviceDisablePeerAccess(0), ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceDisablePeerAccess",
+                     "no current context");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_RC(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDeviceDisablePeerAccess(0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC_NAMING(aclrtDeviceEnablePeerAccess(-1, 0), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtDeviceEnablePeerAccess",
+                     "'peerDeviceId'");
+    ASSERT_RC(aclrtDeviceDisablePeerAccess(1000), ACL_ERROR_RT_INVALID_DEVICEID);
+    t_teardown();
+}
+
+/* context.cc Context::Synchronize: a stream of the context that is being
+ * captured refuses the device sync (RT_ERROR_STREAM_CAPTURED, 107027)
+ * before anything is waited for, every time; the capture stays ACTIVE and
+ * ends normally. */
+TEST(init, synchronize_device_refused_while_a_stream_captures)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    for (int i = 0; i < 2; i++) {
+        ASSERT_RC_NAMING(aclrtSynchronizeDevice(), ACL_ERROR_RT_STREAM_CAPTURED, "aclrtSynchronizeDevice",
+                         "being captured");
+        ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(100), ACL_ERROR_RT_STREAM_CAPTURED);
+        ASSERT_OK(aclmdlRICaptureGetInfo(s, &st, NULL));
+        ASSERT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    }
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+static void k_device_sync_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+/* context.cc Context::Synchronize -> CheckStatus: in CONTINUE mode a
+ * failed task is reported by the device sync once; once a STOP-mode
+ * failure has stopped the context, every device sync returns its code. */
+TEST(init, synchronize_device_reports_a_stop_failure_every_time)
+{
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("init_device_sync_trap", k_device_sync_trap);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, s));
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, NULL, 0, s));
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    for (int i = 0; i < 2; i++) {
+        ASSERT_RC_NAMING(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, "aclrtSynchronizeDevice",
+                         "STOP");
+        ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(100), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    }
+    t_teardown();
+}
+
+/* memory.cpp aclrtDeviceCanAccessPeerImpl: equal ids 100000; the peer's
+ * physical id (107001 when it is no device); then api_error.cc
+ * ApiErrorDecorator::DeviceCanAccessPeer: 'deviceId' of 64 or more (a
+ * negative one taken unsigned) 107000, NULL 'canAccessPeer' 107000; then
+ * the driver's check of 'deviceId' (107001). No context is needed. */
+TEST(init, can_access_peer_checks_in_the_references_order)
+{
+    int32_t can = -1;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_RC_NAMING(aclrtDeviceCanAccessPeer(NULL, 5, 5), ACL_ERROR_INVALID_PARAM, "aclrtDeviceCanAccessPeer",
+                     "cannot be equal");
+    ASSERT_RC_NAMING(aclrtDeviceCanAccessPeer(NULL, -1, 2), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtDeviceCanAccessPeer",
+                     "'peerDeviceId'");
+    ASSERT_RC_NAMING(aclrtDeviceCanAccessPeer(&can, -1, 0), ACL_ERROR_RT_PARAM_INVALID, "aclrtDeviceCanAccessPeer",
+                     "'deviceId'");
+    ASSERT_RC(aclrtDeviceCanAccessPeer(&can, 64, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC_NAMING(aclrtDeviceCanAccessPeer(NULL, 63, 0), ACL_ERROR_RT_PARAM_INVALID, "aclrtDeviceCanAccessPeer",
+                     "'canAccessPeer'");
+    ASSERT_RC(aclrtDeviceCanAccessPeer(&can, 63, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtDeviceCanAccessPeer(&can, 2, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_EQ(can, -1);
+    ASSERT_OK(aclrtDeviceCanAccessPeer(&can, 1, 0));
+    ASSERT_EQ(can, 1);
 }

@@ -660,3 +660,102 @@ TEST(reslimit, a_named_stream_needs_no_context)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- the audit of the device calls against the reference (docs/conformance.md) ---- */
+
+/* api_c_device.cc rtsSetDeviceResLimit / rtsGetDeviceResLimit refuse a
+ * negative id (107001) before the decorator checks the type (107000);
+ * api_error.cc ApiErrorDecorator::Set/GetDeviceResLimit then check the type
+ * before an id past the last device (107001). The NULL 'value' of the get
+ * is the ACL layer's, first of all (100000). */
+TEST(reslimit, negative_device_id_before_type_before_id_range)
+{
+    uint32_t v = 77;
+    setup_910b1();
+    ASSERT_RC(aclrtSetDeviceResLimit(-1, BAD_TYPE, 1), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtGetDeviceResLimit(-1, BAD_TYPE, &v), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtGetDeviceResLimit(-1, BAD_TYPE, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSetDeviceResLimit(99, BAD_TYPE, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtGetDeviceResLimit(99, BAD_TYPE, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSetDeviceResLimit(1, CUBE, B1_CUBE + 1), ACL_ERROR_RT_INVALID_DEVICEID); /* id before value */
+    ASSERT_RC(aclrtResetDeviceResLimit(1), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_EQ(v, 77);
+    /* The last core count is accepted, the next refused. */
+    ASSERT_OK(aclrtSetDeviceResLimit(0, CUBE, B1_CUBE));
+    ASSERT_RC(aclrtSetDeviceResLimit(0, CUBE, B1_CUBE + 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSetDeviceResLimit(0, CUBE, 0));
+    ASSERT_EQ(dev_limit(CUBE), 0);
+    t_teardown();
+}
+
+/* api_impl.cc ApiImpl::Set/Get/ResetDeviceResLimit: a device that no
+ * aclrtSetDevice or context has opened has no Device object
+ * (RT_ERROR_DEVICE_NULL, 507033 by errcode_manage.cc); a context created
+ * on it is enough. */
+TEST(reslimit, device_not_set_up_is_dev_setup_error)
+{
+    uint32_t v = 77;
+    aclrtContext c = NULL;
+    unsetenv("ACLCPU_SOC");
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclrtSetDeviceResLimit(0, CUBE, 1), ACL_ERROR_RT_DEV_SETUP_ERROR);
+    ASSERT_RC(aclrtGetDeviceResLimit(0, VEC, &v), ACL_ERROR_RT_DEV_SETUP_ERROR);
+    ASSERT_RC(aclrtResetDeviceResLimit(0), ACL_ERROR_RT_DEV_SETUP_ERROR);
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtGetDeviceResLimit(0, VEC, &v), ACL_ERROR_RT_DEV_SETUP_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetDeviceResLimit: device 0 is not set up");
+    ASSERT_EQ(v, 77);
+    ASSERT_OK(aclrtCreateContext(&c, 0));
+    ASSERT_OK(aclrtSetDeviceResLimit(0, CUBE, 3));
+    ASSERT_EQ(dev_limit(CUBE), 3);
+    ASSERT_OK(aclrtDestroyContext(c));
+    ASSERT_RC(aclrtGetDeviceResLimit(0, CUBE, &v), ACL_ERROR_RT_DEV_SETUP_ERROR);
+    ASSERT_OK(aclFinalize());
+}
+
+/* api_impl.cc ApiImpl::GetResInCurrentThread: a limit set on the stream the
+ * thread is bound to answers without a context; a type the stream has not
+ * set falls to the current context's device, which needs one (107002). */
+struct bound_no_ctx {
+    aclrtContext primary;
+    aclrtStream s;
+    aclError use, make_ctx, drop_ctx, get_cube, get_vec;
+    uint32_t cube, vec;
+};
+
+static void *bound_no_ctx_main(void *arg)
+{
+    struct bound_no_ctx *b = arg;
+    aclrtContext other = NULL;
+    b->vec = 77;
+    if (aclrtSetCurrentContext(b->primary) != ACL_SUCCESS)
+        return NULL;
+    b->use = aclrtUseStreamResInCurrentThread(b->s);
+    /* Leave the thread without a current context, still bound to s. */
+    b->make_ctx = aclrtCreateContext(&other, 0);
+    b->drop_ctx = aclrtDestroyContext(other);
+    b->get_cube = aclrtGetResInCurrentThread(CUBE, &b->cube);
+    b->get_vec = aclrtGetResInCurrentThread(VEC, &b->vec);
+    return NULL;
+}
+
+TEST(reslimit, bound_stream_limit_answers_without_a_context)
+{
+    static struct bound_no_ctx b;
+    pthread_t th;
+    setup_910b1();
+    ASSERT_OK(aclrtGetCurrentContext(&b.primary));
+    ASSERT_OK(aclrtCreateStream(&b.s));
+    ASSERT_OK(aclrtSetStreamResLimit(b.s, CUBE, 5));
+    ASSERT_EQ(pthread_create(&th, NULL, bound_no_ctx_main, &b), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(b.use);
+    ASSERT_OK(b.make_ctx);
+    ASSERT_OK(b.drop_ctx);
+    ASSERT_OK(b.get_cube);
+    ASSERT_EQ(b.cube, 5);
+    ASSERT_RC(b.get_vec, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_EQ(b.vec, 77);
+    ASSERT_OK(aclrtDestroyStream(b.s));
+    t_teardown();
+}

@@ -392,10 +392,12 @@ typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state
 
 /* ==== Initialisation ==== */
 
-/** Initialises the runtime, optionally reading a JSON configuration file (configPath may be NULL). */
+/** Initialises the runtime. configPath may be NULL or "" (no file); a file must be JSON, as in CANN,
+ *  but aclcpu takes no setting from it (its settings are ACLCPU_* variables: docs/differences.md). */
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
 
-/** Releases all runtime resources; call once before the process exits. */
+/** Releases all runtime resources; call once before the process exits. aclcpu also closes every device
+ *  and context here (CANN leaves them to the process's exit: docs/differences.md). */
 ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 
 /** Drops one aclInit reference, releasing resources when none remain, and reports the remaining count. */

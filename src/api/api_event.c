@@ -473,8 +473,17 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
     return ACL_SUCCESS;
 }
 
+/* Any value is taken (0: wait forever). On Atlas inference (310P) the
+ * setting goes to the current device's scheduler, so a current context is
+ * needed there (107002); elsewhere it is the process's and needs none. */
 ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout)
 {
+    struct context *ctx;
+    if (soc_configured()->family == SOC_310P) {
+        aclError err = ctx_require("aclrtSetOpWaitTimeout", &ctx);
+        if (err != ACL_SUCCESS)
+            return err;
+    }
     store_relaxed(&op_wait_timeout_s, timeout);
     return ACL_SUCCESS;
 }

@@ -73,7 +73,10 @@ static aclError check_server_pids(const char *fn, const aclrtServerPid *serverPi
 
 /* ---- peer access between devices (the IPC samples' first step) ---------------- */
 
-/* The checks the three peer calls share: distinct devices (100000), both
+/* The runtime's bound on device ids in the peer calls (RT_MAX_DEV_NUM). */
+#define PEER_ID_LIMIT 64u
+
+/* The checks of the enable and disable calls: distinct devices (100000), both
  * real (107001). */
 static aclError check_peer(const char *fn, int32_t deviceId, int32_t peerDeviceId)
 {
@@ -89,14 +92,27 @@ static aclError check_peer(const char *fn, int32_t deviceId, int32_t peerDeviceI
     return ACL_SUCCESS;
 }
 
+/* The reference's order: equal ids (100000); the peer's physical id (the
+ * driver: 107001 for no device); then the runtime's checks, an id of 64 or
+ * more (negative ones too, taken unsigned) 107000 and a NULL result 107000;
+ * then the driver's for deviceId (107001). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)
 {
     const char *fn = "aclrtDeviceCanAccessPeer";
-    aclError err = check_peer(fn, deviceId, peerDeviceId);
-    if (err != ACL_SUCCESS)
-        return err;
+    if (deviceId == peerDeviceId)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceId' (%d) cannot be equal to 'peerDeviceId'", fn,
+                        deviceId);
+    if (device_get(peerDeviceId) == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'peerDeviceId' (%d) is not a device (there are "
+                        "%u)", fn, peerDeviceId, device_count());
+    if ((uint32_t)deviceId >= PEER_ID_LIMIT)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'deviceId' (%d) is outside [0, %u)", fn, deviceId,
+                        PEER_ID_LIMIT);
     if (canAccessPeer == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'canAccessPeer' is NULL", fn);
+    if (device_get(deviceId) == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'deviceId' (%d) is not a device (there are %u)",
+                        fn, deviceId, device_count());
     *canAccessPeer = 1; /* aclcpu's devices share one host's memory: every pair can */
     return ACL_SUCCESS;
 }

@@ -46,15 +46,29 @@ static aclError check_value(const char *fn, struct device *d, aclrtDevResLimitTy
     return ACL_SUCCESS;
 }
 
-/* An open device by id, or an error naming why not. */
+static aclError bad_device(const char *fn, int32_t id)
+{
+    return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'deviceId' (%d) is not a device (0..%u)", fn, id,
+                    device_count() - 1);
+}
+
+/* A negative id is refused first, before the type (the reference's C entry
+ * checks it); an id past the last device after the type. */
+static aclError check_negative_id(const char *fn, int32_t id)
+{
+    return id < 0 ? bad_device(fn, id) : ACL_SUCCESS;
+}
+
+/* An open device by id, or an error naming why not: a device that no
+ * aclrtSetDevice or context has opened has no limits yet (507033). */
 static aclError open_device(const char *fn, int32_t id, struct device **out)
 {
     *out = device_get(id);
     if (*out == NULL)
-        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'deviceId' (%d) is not a device (0..%u)", fn, id,
-                        device_count() - 1);
+        return bad_device(fn, id);
     if (!(*out)->open)
-        return acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: device %d is not set; call aclrtSetDevice first", fn, id);
+        return acl_fail(ACL_ERROR_RT_DEV_SETUP_ERROR, "%s: device %d is not set up; call aclrtSetDevice(%d) or "
+                        "create a context on it first", fn, id, id);
     return ACL_SUCCESS;
 }
 
@@ -62,7 +76,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevRe
 {
     const char *fn = "aclrtSetDeviceResLimit";
     struct device *d;
-    aclError err = check_type(fn, type);
+    aclError err = check_negative_id(fn, deviceId);
+    if (err == ACL_SUCCESS)
+        err = check_type(fn, type);
     if (err == ACL_SUCCESS)
         err = open_device(fn, deviceId, &d);
     if (err == ACL_SUCCESS)
@@ -79,7 +95,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevRe
     aclError err;
     if (value == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'value' is NULL", fn);
-    err = check_type(fn, type);
+    err = check_negative_id(fn, deviceId);
+    if (err == ACL_SUCCESS)
+        err = check_type(fn, type);
     if (err == ACL_SUCCESS)
         err = open_device(fn, deviceId, &d);
     if (err == ACL_SUCCESS)
@@ -199,17 +217,34 @@ void reslimits_in_force(struct device *d, uint32_t out[2])
         out[type] = s != NULL ? stream_limit(s, type) : device_limit(d, type);
 }
 
+/* The bound stream's own limit of this type, if the thread is bound to a
+ * live stream that has one set: 0 when not (values are stored plus one). */
+static uint32_t bound_stream_own_limit(int type)
+{
+    struct stream *s = tls_res_stream != NULL ? (struct stream *)obj_resolve(tls_res_stream, OBJ_STREAM) : NULL;
+    return s != NULL ? stream_setting_get(s, limit_setting(type)) : 0;
+}
+
+/* A limit set on the bound stream answers without a context (whatever the
+ * current context's device); otherwise the current context's device. */
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value)
 {
     const char *fn = "aclrtGetResInCurrentThread";
     struct context *ctx;
+    uint32_t own;
     aclError err;
     if (value == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'value' is NULL", fn);
     err = check_type(fn, type);
+    if (err != ACL_SUCCESS)
+        return err;
+    own = bound_stream_own_limit(type);
+    if (own != 0) {
+        *value = own - 1;
+        return ACL_SUCCESS;
+    }
+    err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
-        err = ctx_require(fn, &ctx);
-    if (err == ACL_SUCCESS)
-        *value = reslimit_in_force(ctx->dev, type);
+        *value = device_limit(ctx->dev, type);
     return err;
 }

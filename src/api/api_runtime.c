@@ -11,6 +11,8 @@
  * Threads: any host thread.
  */
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "api_int.h"
 #include "../core/allocator.h"
@@ -23,11 +25,77 @@
 static uint64_t init_refs;   /* under admin lock */
 static bool initialised;     /* under admin lock */
 static bool finalised;       /* under admin lock: aclFinalize ran since the last aclInit */
+static bool first_config_seen; /* under admin lock: an aclInit has succeeded in this process */
+static uint64_t first_config_hash; /* under admin lock: the hash of that aclInit's configuration text */
+
+enum { CONFIG_FILE_MAX = 10 << 20, CONFIG_DEPTH_MAX = 10 };
+
+/* Reads aclInit's configuration file into *text (NUL-terminated, from
+ * acl_malloc; NULL with *len 0 for no file: NULL or ""). A file that
+ * cannot be opened, is no regular file or is above 10 MiB is 100003. */
+static aclError read_config(const char *path, char **text, size_t *len)
+{
+    struct stat st;
+    FILE *f;
+    aclError err = ACL_SUCCESS;
+    *text = NULL;
+    *len = 0;
+    if (path == NULL || path[0] == '\0')
+        return ACL_SUCCESS;
+    if ((f = fopen(path, "rb")) == NULL)
+        return acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: argument 'configPath' (\"%s\") cannot be opened for "
+                        "reading; pass NULL or \"\" for no configuration", path);
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: argument 'configPath' (\"%s\") is not a regular file",
+                       path);
+    else if (st.st_size > CONFIG_FILE_MAX)
+        err = acl_fail(ACL_ERROR_INVALID_FILE, "aclInit: argument 'configPath' (\"%s\") is %lld bytes; a "
+                       "configuration file may have at most %d", path, (long long)st.st_size, CONFIG_FILE_MAX);
+    else if ((*text = acl_malloc((size_t)st.st_size + 1)) == NULL)
+        err = acl_fail(ACL_ERROR_BAD_ALLOC, "aclInit: out of host memory reading \"%s\"", path);
+    else
+        *len = fread(*text, 1, (size_t)st.st_size, f);
+    if (*text != NULL)
+        (*text)[*len] = '\0';
+    fclose(f);
+    return err;
+}
+
+/* FNV-1a: only compared with itself, to tell one configuration from another. */
+static uint64_t config_hash(const char *text, size_t len)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The reference's rules for the configuration text, in its order: the same
+ * text as the first aclInit that succeeded (100000), nesting of at most 10
+ * objects and 10 arrays counted naively, then JSON (100006). The text ends
+ * at its first NUL; an empty one is no configuration. */
+static aclError check_config(const char *path, const char *text, size_t len, uint64_t hash)
+{
+    size_t used = text != NULL ? strnlen(text, len) : 0;
+    size_t objs = json_naive_depth(text, used, '{', '}'), arrays = json_naive_depth(text, used, '[', ']');
+    if (first_config_seen && hash != first_config_hash)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclInit: argument 'configPath' (\"%s\"): its content differs from "
+                        "the configuration of the first aclInit of this process", path != NULL ? path : "");
+    if (objs > CONFIG_DEPTH_MAX || arrays > CONFIG_DEPTH_MAX)
+        return acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: argument 'configPath' (\"%s\") nests %zu objects and %zu "
+                        "arrays; at most %d of each", path, objs, arrays, CONFIG_DEPTH_MAX);
+    if (used != 0 && !json_text_is_valid(text, used))
+        return acl_fail(ACL_ERROR_PARSE_FILE, "aclInit: argument 'configPath' (\"%s\") is not JSON text", path);
+    return ACL_SUCCESS;
+}
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 {
     aclError err = ACL_SUCCESS;
     struct prof_soc soc;
+    char *text = NULL;
+    size_t len = 0;
+    uint64_t hash = 0;
     admin_enter();
     log_configure();
     if (initialised) {
@@ -35,12 +103,19 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
         err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialised (reference count now %llu)",
                        (unsigned long long)init_refs);
     } else {
-        if (configPath != NULL && configPath[0] != '\0') {
-            FILE *f = fopen(configPath, "r");
-            if (f == NULL)
-                LOGW("aclInit: config file \"%s\" cannot be read; continuing with defaults", configPath);
-            else
-                fclose(f);
+        err = read_config(configPath, &text, &len);
+        if (err == ACL_SUCCESS) {
+            hash = config_hash(text != NULL ? text : "", len);
+            err = check_config(configPath, text, len, hash);
+        }
+        acl_free(text);
+        if (err != ACL_SUCCESS) {
+            admin_leave();
+            return err;
+        }
+        if (!first_config_seen) {
+            first_config_seen = true;
+            first_config_hash = hash;
         }
         devices_configure();
         stream_blocking_configure();
@@ -78,29 +153,33 @@ static void finalize_locked(void)
     init_refs = 0;
 }
 
+/* aclFinalize looks only at whether a finalize ran since the last aclInit:
+ * without any aclInit it finalizes (and succeeds) once, as the reference
+ * does, whatever the reference count. */
 ACL_FUNC_VISIBILITY aclError aclFinalize(void)
 {
     aclError err = ACL_SUCCESS;
     admin_enter();
-    if (!initialised)
-        err = finalised ? acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalised")
-                        : acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was never called");
+    if (finalised)
+        err = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalised (call aclInit first)");
     else
         finalize_locked();
     admin_leave();
     return err;
 }
 
+/* aclFinalizeReference counts: above one it only counts down, at one it
+ * finalizes, at zero (never initialised, or finalised since) it is refused
+ * with 100037; *refCount is the count after the call either way. */
 ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount)
 {
     aclError err = ACL_SUCCESS;
     admin_enter();
-    if (!initialised) {
-        err = finalised ? acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference: already finalised")
-                        : acl_fail(ACL_ERROR_UNINITIALIZE, "aclFinalizeReference: aclInit was never called");
-    } else if (--init_refs == 0) {
+    if (init_refs == 0)
+        err = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference: the aclInit reference count is 0 (%s)",
+                       finalised ? "already finalised" : "aclInit was never called");
+    else if (--init_refs == 0)
         finalize_locked();
-    }
     if (refCount != NULL)
         *refCount = init_refs;
     admin_leave();
@@ -134,22 +213,29 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
     return err;
 }
 
+/* Drops one aclrtSetDevice reference (force: all of them); the last one
+ * destroys the device's default context. A device with no default context
+ * (never set, or reset since) has nothing to release: 507007. */
 static aclError reset_device(const char *fn, int32_t deviceId, bool force)
 {
+    aclError err = ACL_SUCCESS;
     struct device *d = device_get(deviceId);
     if (d == NULL)
         return bad_device(fn, deviceId);
     admin_enter();
-    if (d->primary != NULL && (force || d->set_count <= 1)) {
+    if (d->primary == NULL) {
+        err = acl_fail(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                       "%s: device %d has not been set (aclrtSetDevice) or has already been reset", fn, deviceId);
+    } else if (force || d->set_count <= 1) {
         struct context *cur = ctx_current();
         if (cur == d->primary)
             ctx_set_current(NULL);
         ctx_destroy(d->primary);
-    } else if (d->set_count > 0) {
+    } else {
         d->set_count--;
     }
     admin_leave();
-    return ACL_SUCCESS;
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) { return reset_device("aclrtResetDevice", deviceId, false); }
@@ -202,30 +288,23 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t d
     return err;
 }
 
-static struct context *resolve_ctx(const char *fn, aclrtContext h, aclError *err)
-{
-    struct context *ctx = (struct context *)obj_resolve(h, OBJ_CONTEXT);
-    *err = ACL_SUCCESS;
-    if (h == NULL)
-        *err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'context' is NULL", fn);
-    else if (ctx == NULL)
-        *err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
-                        "%s: argument 'context' (%p) is not a live context (destroyed, or its device was reset)", fn,
-                        h);
-    return ctx;
-}
-
 ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
 {
     aclError err;
     struct context *ctx;
 
+    if (context == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: argument 'context' is NULL");
     admin_enter();
-    ctx = resolve_ctx("aclrtDestroyContext", context, &err);
-    if (ctx != NULL && ctx->primary) {
-        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyContext: the context is a device's default context "
-                       "(made by aclrtSetDevice); release it with aclrtResetDevice");
-    } else if (ctx != NULL) {
+    ctx = (struct context *)obj_resolve(context, OBJ_CONTEXT);
+    err = ACL_SUCCESS;
+    if (ctx == NULL) {
+        err = acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext: argument 'context' (%p) is not a live "
+                       "context (destroyed, its device reset, or not a context)", context);
+    } else if (ctx->primary) {
+        err = acl_fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDestroyContext: argument 'context' is a device's default "
+                       "context (made by aclrtSetDevice), which cannot be destroyed; release it with aclrtResetDevice");
+    } else {
         if (ctx_current() == ctx)
             ctx_set_current(NULL);
         ctx_destroy(ctx);
@@ -236,11 +315,15 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
 
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context)
 {
-    aclError err;
-    struct context *ctx = resolve_ctx("aclrtSetCurrentContext", context, &err);
-    if (ctx != NULL)
-        ctx_set_current(ctx);
-    return err;
+    struct context *ctx;
+    if (context == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: argument 'context' is NULL");
+    ctx = (struct context *)obj_resolve(context, OBJ_CONTEXT);
+    if (ctx == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext: argument 'context' (%p) is not a live "
+                        "context (destroyed, its device reset, or not a context)", context);
+    ctx_set_current(ctx);
+    return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context)

@@ -451,6 +451,22 @@ static aclError sync_device(const char *fn, int32_t timeout)
         return err;
     if ((list = stream_list_of(ctx, &handles, &n)) == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
+    /* A stream of the context that is being captured refuses the whole
+     * sync before anything is waited for (context.cc Context::Synchronize);
+     * the capture goes on. Streams the host never syncs are passed over. */
+    for (size_t i = 0; i < n; i++) {
+        if (!(load_relaxed(&list[i]->flags) & STREAM_NO_HOST_SYNC) && capturing(list[i])) {
+            err = captured_error(fn, list[i]);
+            acl_free(list);
+            return err;
+        }
+    }
+    /* A context stopped by a failure (STOP mode) reports it at every device
+     * sync, before and after waiting (Context::Synchronize, CheckStatus). */
+    if (ACLCPU_UNLIKELY(load_relaxed(&ctx->failure_error) != ACL_SUCCESS)) {
+        acl_free(list);
+        return context_failed(fn, ctx);
+    }
     t0 = ACLCPU_UNLIKELY(prof_on()) ? plat_now_ns() : 0;
     if (t0 != 0)
         deps = device_sync_deps(list, n, &nd);
@@ -459,7 +475,11 @@ static aclError sync_device(const char *fn, int32_t timeout)
         prof_host_sync(fn, deps, nd, t0, plat_now_ns());
     acl_free(deps);
     acl_free(list);
-    return late != NULL ? sync_gave_up(fn, late, timeout) : err;
+    if (late != NULL)
+        return sync_gave_up(fn, late, timeout);
+    if (err == ACL_SUCCESS && ACLCPU_UNLIKELY(load_relaxed(&ctx->failure_error) != ACL_SUCCESS))
+        return context_failed(fn, ctx);
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void) { return sync_device("aclrtSynchronizeDevice", -1); }

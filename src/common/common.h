@@ -102,6 +102,15 @@ static inline void list_del(struct list *n)
 
 #define list_for_each(pos, head) for ((pos) = (head)->next; (pos) != (head); (pos) = (pos)->next)
 
+/* ---- JSON text (json.c): aclInit's configuration file ---------------------- */
+
+/* Whether len bytes of text are one JSON value (RFC 8259), with whitespace
+ * around it; containers nested deeper than 256 are refused too. */
+bool json_text_is_valid(const char *text, size_t len);
+/* The deepest nesting of open_ch/close_ch pairs, counted byte by byte (in
+ * strings too) up to the first NUL: the reference's depth rule. */
+size_t json_naive_depth(const char *text, size_t len, char open_ch, char close_ch);
+
 /* ---- environment: config.def, through config.c ---------------------------- */
 
 #include "config.h"
