@@ -202,24 +202,25 @@ static enum held_run run_held_by(struct stream *s, const struct model *m)
     return held;
 }
 
-/* Ends the runs of m that cannot: a stream of m's context that holds a run
- * which can never start (the stream is PERSISTENT, stopped, or waits down
- * a chain that cannot move: hang.c) has its work dropped, so the run is
- * skipped; a run being played whose lanes are all stuck is stopped, as
- * aclmdlRIAbort stops it. Reports what it ended; true when it ended
- * something. */
+/* Ends the runs of m that cannot: a stream that holds a run which can
+ * never start (the stream is PERSISTENT, stopped, or waits down a chain
+ * that cannot move: hang.c) has its work dropped, so the run is skipped; a
+ * run being played whose lanes are all stuck is stopped, as aclmdlRIAbort
+ * stops it. Every stream is looked at, not only those of m's context: a
+ * run may be issued on a stream of another context of the device. Streams
+ * are type-stable, so a slot is safe to look at even as it dies. Reports
+ * what it ended; true when it ended something. */
 static bool end_runs_that_cannot_end(struct model *m)
 {
-    void **handles;
-    size_t n = 0;
+    uint32_t slots = obj_count(OBJ_STREAM);
     bool ended = false;
-    struct stream **list = stream_list_of(m->ctx, &handles, &n);
-    if (list == NULL)
-        return false;
-    for (size_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < slots; i++) {
         char why[640];
-        struct stream *s = list[i];
-        enum held_run held = obj_same(&s->hdr, handles[i]) ? run_held_by(s, m) : HOLDS_NO_RUN;
+        struct obj_header *hdr = obj_header_at(OBJ_STREAM, i);
+        if (hdr == NULL || !load_acquire(&hdr->live))
+            continue;
+        struct stream *s = ACLCPU_CONTAINER_OF(hdr, struct stream, hdr);
+        enum held_run held = run_held_by(s, m);
         if (held == HOLDS_NO_RUN || !engine_explain(s, true, why, sizeof(why)))
             continue;
         if (held == HOLDS_UNSTARTED_RUN) {
@@ -237,7 +238,6 @@ static bool end_runs_that_cannot_end(struct model *m)
                        m->hdr.index, load_relaxed(&s->id), why);
         ended = true;
     }
-    acl_free(list);
     return ended;
 }
 
