@@ -3,10 +3,11 @@
  * start/stop, options, msproftx markers and step markers.
  *
  * DESIGN: the API keeps CANN's state machine (off -> initialised by
- * aclprofInit -> a profile started -> stopped -> finalised) with the checks
- * and codes of released CANN (docs/api.md), and hands the
- * profile itself to services/profile.c: prof_begin when it starts,
- * prof_end (which models the run and writes the files) when it stops.
+ * aclprofInit, or by aclprofStart itself -> a profile started -> stopped ->
+ * finalised) with the checks and codes of the msprof collector in the CANN
+ * runtime source (src/dfx/msprof, docs/conformance.md "Audit: profiling"),
+ * and hands the profile itself to services/profile.c: prof_begin when it
+ * starts, prof_end (which models the run and writes the files) when it stops.
  * Configs, stamps and step infos are kept in live lists, so a stale or
  * foreign pointer is refused instead of followed.
  *
@@ -179,35 +180,85 @@ static bool make_absolute(const char *in, char *out, size_t n)
     return true;
 }
 
+/* Who owns the collector now, as CANN's work modes: nobody, ACLCPU_PROFILE
+ * (the whole run, like msprof's command line), the aclprof* API, or model
+ * subscription. */
+enum prof_mode { MODE_OFF, MODE_ENV, MODE_API, MODE_SUBSCRIBE };
+
+/* Called with ap.lock held. */
+static enum prof_mode mode_locked(void)
+{
+    PLAT_ASSERT_HELD(&ap.lock);
+    if (prof_env_active())
+        return MODE_ENV;
+    if (ap.inited)
+        return MODE_API;
+    return profsub_any() ? MODE_SUBSCRIBE : MODE_OFF;
+}
+
+/* Called with ap.lock held: CANN's check that the API owns the collector
+ * (aclprofStart, aclprofStop and aclprofFinalize once it is not off). */
+static aclError check_api_mode_locked(const char *fn)
+{
+    PLAT_ASSERT_HELD(&ap.lock);
+    switch (mode_locked()) {
+    case MODE_ENV:
+        return acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run; the aclprof* "
+                        "collection calls are off meanwhile", fn);
+    case MODE_SUBSCRIBE:
+        return acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: models are subscribed (aclprofModelSubscribe); collection "
+                        "and subscription do not mix", fn);
+    default:
+        return ACL_SUCCESS;
+    }
+}
+
+/* Called with ap.lock held: the collector becomes the API's, writing under
+ * path (already checked for length). */
+static aclError init_locked(const char *fn, const char *path)
+{
+    PLAT_ASSERT_HELD(&ap.lock);
+    if (!path_chars_ok(path))
+        return acl_fail(ACL_ERROR_INVALID_FILE, "%s: argument 'profilerResultPath' has a control character", fn);
+    if (!make_absolute(path, ap.out_path, sizeof(ap.out_path)))
+        return acl_fail(ACL_ERROR_INVALID_FILE, "%s: '%s' made absolute is %d characters or longer", fn, path,
+                        MAX_PATH_LEN);
+    ap.inited = true;
+    prof_set_collecting(true);
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t length)
 {
     const char *fn = "aclprofInit";
     aclError err = ACL_SUCCESS;
+    if (config_is(CFG_PROFILING_MODE, "dynamic"))
+        return acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED, "%s: PROFILING_MODE=dynamic is set (dynamic profiling owns "
+                        "the collector)", fn);
     if (profilerResultPath == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerResultPath' is NULL", fn);
-    if (length == 0 || length >= MAX_PATH_LEN || strlen(profilerResultPath) != length)
+    if (length == 0 || length >= MAX_PATH_LEN)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'length' is %zu; it must be 1 to %d", fn, length,
+                        MAX_PATH_LEN - 1);
+    if (strnlen(profilerResultPath, MAX_PATH_LEN) != length)
         return acl_fail(ACL_ERROR_INVALID_PARAM,
-                        "%s: argument 'length' is %zu; it must be strlen(profilerResultPath) (%zu), 1 to %d", fn,
-                        length, strnlen(profilerResultPath, MAX_PATH_LEN), MAX_PATH_LEN - 1);
+                        "%s: argument 'length' is %zu; it must be strlen(profilerResultPath) (%zu)", fn, length,
+                        strnlen(profilerResultPath, MAX_PATH_LEN));
     plat_mutex_lock(&ap.lock);
-    if (ap.inited)
-        err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "%s: already initialised (call aclprofFinalize first)", fn);
-    else if (prof_env_active())
+    switch (mode_locked()) {
+    case MODE_ENV:
         err = acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run already", fn);
-    else if (config_is(CFG_PROFILING_MODE, "dynamic"))
-        err = acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED, "%s: PROFILING_MODE=dynamic is set (dynamic profiling owns the "
-                       "collector)", fn);
-    else if (profsub_any())
-        err = acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: models are subscribed (aclprofModelSubscribe); collection and "
-                       "subscription do not mix", fn);
-    else if (!path_chars_ok(profilerResultPath))
-        err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: argument 'profilerResultPath' has a control character", fn);
-    else if (!make_absolute(profilerResultPath, ap.out_path, sizeof(ap.out_path)))
-        err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: '%s' made absolute is %d characters or longer", fn,
-                       profilerResultPath, MAX_PATH_LEN);
-    if (err == ACL_SUCCESS) {
-        ap.inited = true;
-        prof_set_collecting(true);
+        break;
+    case MODE_API:
+        err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "%s: already initialised (by aclprofInit or aclprofStart; call "
+                       "aclprofFinalize first)", fn);
+        break;
+    case MODE_SUBSCRIBE:
+        err = acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: models are subscribed (aclprofModelSubscribe); collection "
+                       "and subscription do not mix", fn);
+        break;
+    default:
+        err = init_locked(fn, profilerResultPath);
     }
     plat_mutex_unlock(&ap.lock);
     return err;
@@ -227,13 +278,16 @@ static aclError stop_locked(const char *fn)
     return ACL_SUCCESS;
 }
 
+/* Not initialised (never, or finalised already): nothing to do, success. */
 ACL_FUNC_VISIBILITY aclError aclprofFinalize(void)
 {
-    aclError err = ACL_SUCCESS;
+    aclError err;
     plat_mutex_lock(&ap.lock);
-    if (!ap.inited) {
-        err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "aclprofFinalize: aclprofInit was not called");
-    } else {
+    if (mode_locked() == MODE_OFF) {
+        plat_mutex_unlock(&ap.lock);
+        return ACL_SUCCESS;
+    }
+    if ((err = check_api_mode_locked("aclprofFinalize")) == ACL_SUCCESS) {
         forget_written_locked();
         if (ap.started)
             err = stop_locked("aclprofFinalize");
@@ -247,20 +301,36 @@ ACL_FUNC_VISIBILITY aclError aclprofFinalize(void)
 
 /* ---- configs ------------------------------------------------------------------------- */
 
-static bool devices_ok(const uint32_t *ids, uint32_t n, uint64_t types)
+/* The device list's checks, in CANN's order (IsValidProfConfig, then the
+ * list's emptiness); a message naming the argument when one fails. */
+static bool devices_ok(const uint32_t *ids, uint32_t n, const aclprofAicoreEvents *events, uint64_t types)
 {
+    const char *fn = "aclprofCreateConfig";
     uint32_t count = device_count();
     if (n != 0 && ids == NULL)
-        return false;
-    if (n > MAX_DEVICES || n > count || (n == 0 && !(types & ACL_PROF_MSPROFTX)))
-        return false;
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceIdList' is NULL with deviceNums %u", fn, n),
+               false;
+    if (events != NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'aicoreEvents' must be NULL", fn), false;
+    if (n > MAX_DEVICES || n > count)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceNums' is %u; at most %u devices exist", fn, n,
+                        count < MAX_DEVICES ? count : MAX_DEVICES),
+               false;
     for (uint32_t i = 0; i < n; i++) {
         if (ids[i] >= count)
-            return false;
+            return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceIdList' names device %u; ids are below %u",
+                            fn, ids[i], count),
+                   false;
         for (uint32_t j = 0; j < i; j++)
             if (ids[j] == ids[i])
-                return false;
+                return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceIdList' names device %u twice", fn,
+                                ids[i]),
+                       false;
     }
+    if (n == 0 && !(types & ACL_PROF_MSPROFTX))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceNums' is 0; only a config with "
+                        "ACL_PROF_MSPROFTX may name no device", fn),
+               false;
     return true;
 }
 
@@ -287,13 +357,8 @@ ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, u
                                                        uint64_t dataTypeConfig)
 {
     struct aclprofConfig *c;
-    if (aicoreEvents != NULL || !devices_ok(deviceIdList, deviceNums, dataTypeConfig)) {
-        acl_fail(ACL_ERROR_INVALID_PARAM,
-                 "aclprofCreateConfig: the device list (%u ids) must name distinct devices below %u, at most %d, "
-                 "none only with ACL_PROF_MSPROFTX; aicoreEvents must be NULL",
-                 deviceNums, device_count(), MAX_DEVICES);
+    if (!devices_ok(deviceIdList, deviceNums, aicoreEvents, dataTypeConfig))
         return NULL;
-    }
     if ((c = acl_calloc(1, sizeof(*c))) == NULL) {
         acl_fail(ACL_ERROR_BAD_ALLOC, "aclprofCreateConfig: out of memory");
         return NULL;
@@ -339,26 +404,78 @@ ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerC
 
 /* ---- start and stop ------------------------------------------------------------------- */
 
-/* Called with ap.lock held: the checks of aclprofStart, in CANN's order;
- * *types gets what to collect (NULL config: everything). */
-static aclError check_start_locked(const aclprofConfig *c, uint64_t *types)
+/* The data types of the default config (aclprofStart(NULL)): everything. */
+static uint64_t default_types(void) { return normalise_types(known_types & ~ACL_PROF_API_STATS); }
+
+/* Called with ap.lock held: the checks of the config argument that
+ * aclprofStart and aclprofStop make first (CANN's preCheckProfConfig); the
+ * data types in *types. A config CreateConfig made always names a type
+ * (the internal AICPU one at least), so there is no "nothing to collect". */
+static aclError check_config_locked(const char *fn, const aclprofConfig *c, uint64_t *types)
+{
+    PLAT_ASSERT_HELD(&ap.lock);
+    if (c != NULL && !config_live_locked(c))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerConfig' (%p) is not a live config "
+                        "(destroyed, or not from aclprofCreateConfig)", fn, (const void *)c);
+    *types = c != NULL ? c->types : default_types();
+    if (*types & ~known_types)
+        return acl_fail(ACL_ERROR_PROF_MODULES_UNSUPPORTED, "%s: argument 'profilerConfig' has unknown data type bits "
+                        "0x%llx", fn, (unsigned long long)(*types & ~known_types));
+    return ACL_SUCCESS;
+}
+
+/* Called with ap.lock held: aclprofStart without aclprofInit initialises
+ * the API itself, writing under ACL_PROF_PATH when it was set, else under
+ * the working directory. */
+static aclError auto_init_locked(const char *fn)
+{
+    PLAT_ASSERT_HELD(&ap.lock);
+    char cwd[MAX_PATH_LEN];
+    if (ap.option_path[0] != '\0')
+        return init_locked(fn, ap.option_path);
+    if (!plat_getcwd(cwd, sizeof(cwd)))
+        return acl_fail(ACL_ERROR_INVALID_FILE, "%s: the working directory (where a profile started without "
+                        "aclprofInit goes) cannot be read: %s", fn, strerror(errno));
+    return init_locked(fn, cwd);
+}
+
+/* The aicore metrics a config may name (checked at Start when it collects
+ * them): an aclprofAicoreMetrics value, or ACL_AICORE_NONE. */
+static bool metrics_known(aclprofAicoreMetrics m)
+{
+    return (m >= ACL_AICORE_ARITHMETIC_UTILIZATION && m <= ACL_AICORE_MEMORY_ACCESS) || m == ACL_AICORE_NONE;
+}
+
+/* Called with ap.lock held: the checks of aclprofStart, in CANN's order
+ * (ProfStart, then PrepareStartAclApi). *types gets what to collect (NULL
+ * config: everything); *again is set when the profile runs already with
+ * these data types, which CANN answers with success and nothing done. */
+static aclError check_start_locked(const aclprofConfig *c, uint64_t *types, bool *again)
 {
     PLAT_ASSERT_HELD(&ap.lock);
     const char *fn = "aclprofStart";
+    aclError err;
+    *again = false;
     forget_written_locked();
-    if (!ap.inited)
-        return acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: aclprofInit was not called", fn);
-    if (c != NULL && !config_live_locked(c))
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerConfig' (%p) is not a live config", fn,
-                        (const void *)c);
-    *types = c != NULL ? c->types : normalise_types(known_types & ~ACL_PROF_API_STATS);
-    if ((*types & ~INTERNAL_AICPU_MODEL) == 0)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: the config's dataTypeConfig is 0; name what to collect", fn);
-    if (*types & ~known_types)
-        return acl_fail(ACL_ERROR_PROF_MODULES_UNSUPPORTED, "%s: dataTypeConfig has unknown bits 0x%llx", fn,
-                        (unsigned long long)(*types & ~known_types));
-    if (ap.started || prof_running())
-        return acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: a profile is running already (aclprofStop it first)", fn);
+    if ((err = check_config_locked(fn, c, types)) != ACL_SUCCESS)
+        return err;
+    if (mode_locked() == MODE_OFF && (err = auto_init_locked(fn)) != ACL_SUCCESS)
+        return err;
+    if ((err = check_api_mode_locked(fn)) != ACL_SUCCESS)
+        return err;
+    if (ap.started) {
+        if (*types != ap.started_types)
+            return acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: a profile runs already with data types 0x%llx; "
+                            "argument 'profilerConfig' names 0x%llx", fn, (unsigned long long)ap.started_types,
+                            (unsigned long long)*types);
+        *again = true;
+        return ACL_SUCCESS;
+    }
+    if (prof_running())
+        return acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: a profile is running already", fn);
+    if (c != NULL && (c->types & ACL_PROF_AICORE_METRICS) && !metrics_known(c->metrics))
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerConfig' collects aicore metrics %d, which is "
+                        "no aclprofAicoreMetrics value", fn, (int)c->metrics);
     return ACL_SUCCESS;
 }
 
@@ -374,24 +491,25 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     const char *fn = "aclprofStart";
     struct prof_soc soc;
     uint64_t types = 0;
+    bool again = false;
     const char *dir;
     aclError err;
     plat_mutex_lock(&ap.lock);
-    err = check_start_locked(profilerConfig, &types);
+    err = check_start_locked(profilerConfig, &types, &again);
     dir = ap.option_path[0] != '\0' ? ap.option_path : ap.out_path;
-    if (err == ACL_SUCCESS && strlen(dir) > MAX_PROFILE_DIR)
+    if (err == ACL_SUCCESS && !again && strlen(dir) > MAX_PROFILE_DIR)
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory is %zu characters long; at most %d are "
                        "supported", fn, strlen(dir), MAX_PROFILE_DIR);
-    if (err == ACL_SUCCESS && !plat_make_dirs(dir))
+    if (err == ACL_SUCCESS && !again && !plat_make_dirs(dir))
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory \"%s\" cannot be made or written: %s", fn,
                        dir, strerror(errno));
-    if (err == ACL_SUCCESS) {
+    if (err == ACL_SUCCESS && !again) {
         profhook_soc(profiled_device(profilerConfig), &soc);
         if ((err = prof_begin(dir, prof_block_dim_names(), &soc)) != ACL_SUCCESS)
             err = acl_fail(err, "%s: %s", fn,
                            err == ACL_ERROR_PROF_ALREADY_RUN ? "a profile is running already" : "out of memory");
     }
-    if (err == ACL_SUCCESS) {
+    if (err == ACL_SUCCESS && !again) {
         ap.started = true;
         ap.started_types = types;
         fetch_add_relaxed(&profile_gen, 1);
@@ -400,24 +518,25 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     return err;
 }
 
+/* Not initialised: nothing to stop, success (as after aclprofFinalize).
+ * NULL stops whatever runs; nothing running: success. */
 ACL_FUNC_VISIBILITY aclError aclprofStop(const aclprofConfig *profilerConfig)
 {
     const char *fn = "aclprofStop";
+    uint64_t types = 0;
     aclError err = ACL_SUCCESS;
     plat_mutex_lock(&ap.lock);
-    if (!ap.inited)
-        err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: aclprofInit was not called", fn);
-    else if (profilerConfig != NULL && !config_live_locked(profilerConfig))
-        err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profilerConfig' (%p) is not a live config", fn,
-                       profilerConfig);
-    else if (forget_written_locked(), !ap.started)
-        err = acl_fail(ACL_ERROR_PROF_NOT_RUN, "%s: no profile is running (stopped twice, never started, or "
-                       "written by aclFinalize)", fn);
-    else if (profilerConfig != NULL && profilerConfig->types != ap.started_types)
+    forget_written_locked();
+    if (mode_locked() == MODE_OFF || (profilerConfig == NULL && mode_locked() == MODE_API && !ap.started))
+        err = ACL_SUCCESS;
+    else if ((err = check_config_locked(fn, profilerConfig, &types)) != ACL_SUCCESS ||
+             (err = check_api_mode_locked(fn)) != ACL_SUCCESS)
+        ; /* refused */
+    else if (ap.started && profilerConfig != NULL && types != ap.started_types)
         err = acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG,
-                       "%s: the config's data types (0x%llx) are not those the profile started with (0x%llx)", fn,
-                       (unsigned long long)profilerConfig->types, (unsigned long long)ap.started_types);
-    else
+                       "%s: argument 'profilerConfig' names data types 0x%llx, not those the profile started with "
+                       "(0x%llx)", fn, (unsigned long long)types, (unsigned long long)ap.started_types);
+    else if (ap.started)
         err = stop_locked(fn);
     plat_mutex_unlock(&ap.lock);
     return err;
@@ -494,15 +613,20 @@ static bool option_value_ok(aclprofConfigType type, const char *v)
 ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength)
 {
     const char *fn = "aclprofSetConfig";
-    if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX || configType == 2)
+    if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'configType' is %d; it must be an aclprofConfigType "
                         "between %d and %d", fn, (int)configType, ACL_PROF_ARGS_MIN + 1, ACL_PROF_ARGS_MAX - 1);
+    if (configLength > MAX_OPTION_LEN)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'configLength' is %zu; at most %d", fn, configLength,
+                        MAX_OPTION_LEN);
     if (config == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'config' is NULL", fn);
-    if (configLength > MAX_OPTION_LEN || strnlen(config, MAX_OPTION_LEN + 1) != configLength)
-        return acl_fail(ACL_ERROR_INVALID_PARAM,
-                        "%s: argument 'configLength' is %zu; it must be strlen(config) and at most %d", fn,
-                        configLength, MAX_OPTION_LEN);
+    if (strnlen(config, MAX_OPTION_LEN + 1) != configLength)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'configLength' is %zu; it must be strlen(config) (%zu)",
+                        fn, configLength, strnlen(config, MAX_OPTION_LEN + 1));
+    /* 2 lies inside the range but names no option: the option table refuses it. */
+    if ((int)configType == 2)
+        return acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: argument 'configType' 2 names no option", fn);
     if (!option_value_ok(configType, config))
         return acl_fail(configType == ACL_PROF_NTS_METRICS ? ACL_ERROR_INVALID_PARAM
                                                            : ACL_ERROR_INVALID_PROFILING_CONFIG,
@@ -554,7 +678,9 @@ ACL_FUNC_VISIBILITY void aclprofDestroyStamp(void *stamp)
         s->magic = 0;
     }
     plat_mutex_unlock(&ap.lock);
-    if (s == NULL && stamp != NULL)
+    if (stamp == NULL)
+        acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroyStamp: argument 'stamp' is NULL");
+    else if (s == NULL)
         LOGW("aclprofDestroyStamp: %p is not a live stamp; ignored", stamp);
     acl_free(s);
 }
@@ -563,13 +689,18 @@ ACL_FUNC_VISIBILITY aclError aclprofSetStampTraceMessage(void *stamp, const char
 {
     struct stamp *s;
     const char *fn = "aclprofSetStampTraceMessage";
-    if (msg == NULL || msgLen >= MAX_STAMP_MSG)
-        return tx_fail("%s: %s", fn, "'msg' must not be NULL and 'msgLen' must be below 128");
     plat_mutex_lock(&ap.lock);
-    if ((s = stamp_locked(stamp)) != NULL)
+    s = stamp_locked(stamp);
+    if (s != NULL && msgLen < MAX_STAMP_MSG && msg != NULL)
         snprintf(s->msg, sizeof(s->msg), "%.*s", (int)msgLen, msg);
     plat_mutex_unlock(&ap.lock);
-    return s != NULL ? ACL_SUCCESS : tx_fail("%s: %s", fn, "argument 'stamp' is not a live stamp");
+    if (s == NULL)
+        return tx_fail("%s: %s", fn, stamp == NULL ? "argument 'stamp' is NULL" : "argument 'stamp' is not a live stamp");
+    if (msgLen >= MAX_STAMP_MSG)
+        return tx_fail("%s: %s", fn, "argument 'msgLen' must be below 128");
+    if (msg == NULL)
+        return tx_fail("%s: %s", fn, "argument 'msg' is NULL");
+    return ACL_SUCCESS;
 }
 
 /* The message of a live stamp, copied out; false for a dead one. */
@@ -673,34 +804,32 @@ ACL_FUNC_VISIBILITY uint64_t aclprofStr2Id(const char *message)
     return h == UINT64_MAX ? h - 1 : h;
 }
 
+/* Works with or without a running profile (CANN keeps the attributes
+ * either way); what is pushed outside an msproftx profile records nothing. */
 ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr)
 {
     char name[64];
-    if (!tx_running())
-        return tx_fail("%s: %s", "aclprofRangePushEx", "no profile with ACL_PROF_MSPROFTX is running");
     if (attr == NULL)
-        return tx_fail("%s: %s", "aclprofRangePushEx", "argument 'attr' is NULL");
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofRangePushEx: argument 'attr' is NULL");
     if (attr->messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO || attr->message.tensorInfo == NULL)
         return tx_fail("%s: %s", "aclprofRangePushEx", "the attributes must carry tensor info (messageType 0)");
     if (ex_depth >= ACLCPU_ARRAY_SIZE(ex_stack))
         return tx_fail("%s: %s", "aclprofRangePushEx", "64 ranges are pushed already on this thread");
     snprintf(name, sizeof(name), "op %016llx", (unsigned long long)attr->message.tensorInfo->opNameId);
     ex_gen[ex_depth] = load_relaxed(&profile_gen); /* before the entry */
-    ex_stack[ex_depth++] = prof_host_range_begin(name, plat_now_ns());
+    ex_stack[ex_depth++] = tx_running() ? prof_host_range_begin(name, plat_now_ns()) : 0;
     return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofRangePop(void)
 {
-    if (!tx_running()) {
-        ex_depth = 0; /* what was pushed belonged to a profile that is over */
-        return tx_fail("%s: %s", "aclprofRangePop", "no profile with ACL_PROF_MSPROFTX is running");
-    }
     if (ex_depth == 0)
-        return tx_fail("%s: %s", "aclprofRangePop", "nothing was pushed on this thread");
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofRangePop: nothing was pushed on this thread "
+                        "(aclprofRangePushEx first)");
     ex_depth--;
-    /* A range begun in an older profile has nothing to end in this one. */
-    if (ex_gen[ex_depth] == load_relaxed(&profile_gen))
+    /* A range begun in an older profile (or outside one: entry 0) has
+     * nothing to end in this one. */
+    if (ex_stack[ex_depth] != 0 && ex_gen[ex_depth] == load_relaxed(&profile_gen) && tx_running())
         prof_host_range_end(ex_stack[ex_depth], plat_now_ns());
     return ACL_SUCCESS;
 }
@@ -710,12 +839,14 @@ ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrt
     const char *fn = "aclprofMarkEx";
     struct stream *s;
     struct task *t;
-    if (msg == NULL || stream == NULL)
-        return tx_fail("%s: %s", fn, "arguments 'msg' and 'stream' must not be NULL");
-    if (msgLen < 1 || msgLen > MAX_MARK_MSG || strnlen(msg, MAX_MARK_MSG + 1) != msgLen)
-        return tx_fail("%s: %s", fn, "'msgLen' must be strlen(msg), 1 to 127");
     if (!tx_running())
         return tx_fail("%s: %s", fn, "no profile with ACL_PROF_MSPROFTX is running");
+    if (msg == NULL || stream == NULL)
+        return tx_fail("%s: argument '%s' is NULL", fn, msg == NULL ? "msg" : "stream");
+    if (strnlen(msg, MAX_MARK_MSG + 1) != msgLen)
+        return tx_fail("%s: %s", fn, "argument 'msgLen' must be strlen(msg)");
+    if (msgLen < 1 || msgLen > MAX_MARK_MSG)
+        return tx_fail("%s: %s", fn, "argument 'msgLen' must be 1 to 127");
     if (stream_resolve(fn, stream, &s) != ACL_SUCCESS)
         return (aclError)-1;
     if (stream_task_new(fn, TASK_MARK, &t) != ACL_SUCCESS)
@@ -754,7 +885,9 @@ ACL_FUNC_VISIBILITY void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo)
     plat_mutex_unlock(&ap.lock);
     if (live)
         acl_free(stepinfo);
-    else if (stepinfo != NULL)
+    else if (stepinfo == NULL)
+        acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroyStepInfo: argument 'stepinfo' is NULL");
+    else
         LOGW("aclprofDestroyStepInfo: %p is not a live step info; ignored", (void *)stepinfo);
 }
 
@@ -773,16 +906,6 @@ static aclError step_check_locked(const aclprofStepInfo *si, aclprofStepTag tag)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: step %u was %s already; each step info marks one start and "
                         "one end", fn, si->index, tag == ACL_STEP_START ? "started" : "ended");
     return ACL_SUCCESS;
-}
-
-/* Called with ap.lock held: notes (on) or takes back (off) a mark. */
-static void step_note_locked(aclprofStepInfo *si, aclprofStepTag tag, bool on)
-{
-    PLAT_ASSERT_HELD(&ap.lock);
-    if (tag == ACL_STEP_START)
-        si->started = on;
-    else
-        si->ended = on;
 }
 
 /* The step task on stream (while a profile runs). The stream is the lower
@@ -810,7 +933,8 @@ static aclError mark_step(const char *fn, aclrtStream stream, aclprofStepTag tag
 }
 
 /* Marks a step's start or end: a task on the stream while a profile runs,
- * and the step info's state either way. */
+ * and the step info's state either way (even when the stream refuses the
+ * task: the tag is spent). */
 ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
                                                      aclrtStream stream)
 {
@@ -819,18 +943,15 @@ ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, 
     aclError err;
     plat_mutex_lock(&ap.lock);
     err = step_check_locked(stepInfo, tag);
-    if (err == ACL_SUCCESS) {
-        step_note_locked(stepInfo, tag, true);
+    if (err == ACL_SUCCESS) { /* noted before the mark, and kept when the mark fails, as in CANN */
+        if (tag == ACL_STEP_START)
+            stepInfo->started = true;
+        else
+            stepInfo->ended = true;
         index = stepInfo->index;
     }
     plat_mutex_unlock(&ap.lock);
     if (err == ACL_SUCCESS)
         err = mark_step(fn, stream, tag, index);
-    if (err != ACL_SUCCESS && index != 0) { /* the mark did not happen */
-        plat_mutex_lock(&ap.lock);
-        if (live_locked(&ap.steps, stepInfo, offsetof(struct aclprofStepInfo, link)))
-            step_note_locked(stepInfo, tag, false);
-        plat_mutex_unlock(&ap.lock);
-    }
     return err;
 }
