@@ -578,6 +578,93 @@ TEST(prof_api, acl_finalize_writes_a_running_profile)
 
 /* ---- aclprofCreateConfig / aclprofDestroyConfig ---------------------------------------------------------- */
 
+/* Which rule a CreateConfig call broke: its message names it. */
+#define ASSERT_CREATE_REFUSED(call, what)                                                                      \
+    do {                                                                                                       \
+        const char *msg_;                                                                                      \
+        (void)aclGetRecentErrMsg();                                                                            \
+        ASSERT((call) == NULL);                                                                                \
+        msg_ = aclGetRecentErrMsg();                                                                           \
+        ASSERT_STR_CONTAINS(msg_, "aclprofCreateConfig:");                                                     \
+        ASSERT_STR_CONTAINS(msg_, what);                                                                       \
+    } while (0)
+
+/* The checks in CANN's order (IsValidProfConfig, then the empty list):
+ * list NULL with a count, aicoreEvents, the count, each id, a repeat, no
+ * device without ACL_PROF_MSPROFTX; with two broken, the first wins. */
+TEST(prof_api, create_config_checks_list_then_events_then_count_then_ids_then_empty)
+{
+    uint32_t ids[3] = {0, 1, 2}, dup[2] = {1, 1}, bad_dup[3] = {2, 1, 1};
+    uint64_t junk = 0;
+    const aclprofAicoreEvents *events = (const aclprofAicoreEvents *)&junk;
+    aclprofConfig *c;
+    ASSERT(setenv("ACLCPU_DEVICE_COUNT", "2", 1) == 0);
+    t_setup();
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(NULL, 1, ACL_AICORE_NONE, events, TYPES), "'deviceIdList' is NULL");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(ids, 3, ACL_AICORE_NONE, events, TYPES), "'aicoreEvents'");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, events, TYPES), "'aicoreEvents'");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(bad_dup, 3, ACL_AICORE_NONE, NULL, TYPES), "'deviceNums' is 3");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(bad_dup, 2, ACL_AICORE_NONE, NULL, TYPES), "device 2;");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(dup, 2, ACL_AICORE_NONE, NULL, TYPES), "device 1 twice");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, TYPES), "'deviceNums' is 0");
+    /* The last accepted count is the device count (2 here). */
+    ASSERT((c = aclprofCreateConfig(ids, 2, ACL_AICORE_NONE, NULL, TYPES)) != NULL);
+    ASSERT_OK(aclprofDestroyConfig(c));
+    t_teardown();
+}
+
+/* aclprofStart checks a config's aicore metrics when it collects them
+ * (PrepareStartAclApi, CheckAclApiAicoreMetricsIsValid): an unknown value
+ * is 100000 and starts nothing; ACL_AICORE_NONE, a known value, or any
+ * value without ACL_PROF_AICORE_METRICS are taken. */
+TEST(prof_api, start_checks_aicore_metrics_only_when_collected)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *bad, *none, *last, *unused;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    bad = aclprofCreateConfig(dev0, 1, (aclprofAicoreMetrics)9, NULL, TYPES | ACL_PROF_AICORE_METRICS);
+    none = aclprofCreateConfig(dev0, 1, ACL_AICORE_NONE, NULL, TYPES | ACL_PROF_AICORE_METRICS);
+    last = aclprofCreateConfig(dev0, 1, ACL_AICORE_MEMORY_ACCESS, NULL, TYPES | ACL_PROF_AICORE_METRICS);
+    unused = aclprofCreateConfig(dev0, 1, (aclprofAicoreMetrics)9, NULL, TYPES);
+    ASSERT(bad != NULL && none != NULL && last != NULL && unused != NULL);
+    ASSERT_FAILS_WITH(aclprofStart(bad), ACL_ERROR_INVALID_PARAM, "aclprofStart", "aicore metrics 9");
+    ASSERT_OK(aclprofStart(none)); /* the refusal started nothing */
+    ASSERT_OK(aclprofStop(none));
+    ASSERT_OK(aclprofStart(last));
+    ASSERT_OK(aclprofStop(last));
+    ASSERT_OK(aclprofStart(unused));
+    ASSERT_OK(aclprofStop(unused));
+    ASSERT_OK(aclprofDestroyConfig(bad));
+    ASSERT_OK(aclprofDestroyConfig(none));
+    ASSERT_OK(aclprofDestroyConfig(last));
+    ASSERT_OK(aclprofDestroyConfig(unused));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* A config destroyed while its profile runs: Stop with it is refused (a
+ * stale pointer, 100000, aclcpu's check), Stop(NULL) stops the profile. */
+TEST(prof_api, destroying_a_running_config_leaves_the_profile_to_stop_null)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *c;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    c = config(TYPES);
+    ASSERT_OK(aclprofStart(c));
+    ASSERT_OK(aclprofDestroyConfig(c));
+    ASSERT_FAILS_WITH(aclprofStop(c), ACL_ERROR_INVALID_PARAM, "aclprofStop", "'profilerConfig'");
+    launch_nop("prof_orphan_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_orphan_k"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 TEST(prof_api, create_config_rules)
 {
     uint32_t ids[70];
@@ -767,6 +854,13 @@ TEST(prof_api, stamp_checks)
     ASSERT_RC(aclprofSetStampTraceMessage(stamp, msg, 199), TX_FAIL);
     ASSERT_RC(aclprofSetStampTraceMessage(NULL, "m", 1), TX_FAIL);
     ASSERT_RC(aclprofSetStampTraceMessage(dead, "m", 1), TX_FAIL);
+    /* The order: the stamp, then msgLen, then msg (MsprofTxManager). */
+    ASSERT_FAILS_WITH(aclprofSetStampTraceMessage(NULL, NULL, 200), TX_FAIL, "aclprofSetStampTraceMessage",
+                      "'stamp'");
+    ASSERT_FAILS_WITH(aclprofSetStampTraceMessage(stamp, NULL, 200), TX_FAIL, "aclprofSetStampTraceMessage",
+                      "'msgLen'");
+    ASSERT_FAILS_WITH(aclprofSetStampTraceMessage(stamp, NULL, 127), TX_FAIL, "aclprofSetStampTraceMessage",
+                      "'msg'");
     ASSERT_OK(aclprofSetStampTraceMessage(stamp, msg, 127));
     ASSERT_OK(aclprofSetStampTraceMessage(stamp, "mark", 4));
     /* Mark: a dead or NULL stamp -> -1. */
@@ -799,10 +893,31 @@ TEST(prof_api, stamp_checks)
     aclprofDestroyStamp(stamp);
     ASSERT_RC(aclprofMark(stamp), TX_FAIL);
     aclprofDestroyStamp(stamp); /* a dead stamp is ignored */
-    aclprofDestroyStamp(NULL);
+    (void)aclGetRecentErrMsg();
+    aclprofDestroyStamp(NULL); /* ignored, with a message naming the argument */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclprofDestroyStamp: argument 'stamp'");
     ASSERT_OK(aclprofStop(tx));
     ASSERT_OK(aclprofDestroyConfig(tx));
     ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* Without a running msproftx profile: a NULL stamp to Push or RangeStart
+ * is still 100000 (checked before the collector's state), the rest -1;
+ * CreateStamp gives NULL. */
+TEST(prof_api, tx_calls_without_a_profile_null_stamp_is_100000_else_minus_one)
+{
+    uint32_t id = 0;
+    t_setup();
+    ASSERT(aclprofCreateStamp() == NULL);
+    ASSERT_FAILS_WITH(aclprofPush(NULL), ACL_ERROR_INVALID_PARAM, "aclprofPush", "'stamp'");
+    ASSERT_FAILS_WITH(aclprofRangeStart(NULL, &id), ACL_ERROR_INVALID_PARAM, "aclprofRangeStart", "'stamp'");
+    ASSERT_FAILS_WITH(aclprofRangeStart(BAD, NULL), ACL_ERROR_INVALID_PARAM, "aclprofRangeStart", "'rangeId'");
+    ASSERT_FAILS_NAMING(aclprofPush(BAD), TX_FAIL, "aclprofPush");
+    ASSERT_FAILS_NAMING(aclprofPop(), TX_FAIL, "aclprofPop");
+    ASSERT_FAILS_NAMING(aclprofRangeStop(1), TX_FAIL, "aclprofRangeStop");
+    ASSERT_FAILS_NAMING(aclprofMark(NULL), TX_FAIL, "aclprofMark");
+    ASSERT_FAILS_NAMING(aclprofSetStampTraceMessage(BAD, "m", 1), TX_FAIL, "aclprofSetStampTraceMessage");
     t_teardown();
 }
 
@@ -817,9 +932,13 @@ TEST(prof_api, mark_ex_checks)
     ASSERT_OK(prof_init(dir));
     tx = config(TX_TYPES);
     ASSERT_FAILS_NAMING(aclprofMarkEx("abc", 3, s), TX_FAIL, "aclprofMarkEx"); /* not running */
+    /* Not running is checked first (MsprofTxManager::MarkEx), then the arguments. */
+    ASSERT_FAILS_WITH(aclprofMarkEx(NULL, 0, NULL), TX_FAIL, "aclprofMarkEx", "no profile");
     ASSERT_OK(aclprofStart(tx));
     memset(msg, 'x', sizeof(msg));
     msg[128] = '\0';
+    ASSERT_FAILS_WITH(aclprofMarkEx(NULL, 0, NULL), TX_FAIL, "aclprofMarkEx", "'msg'");
+    ASSERT_FAILS_WITH(aclprofMarkEx("abc", 3, NULL), TX_FAIL, "aclprofMarkEx", "'stream'");
     ASSERT_FAILS_NAMING(aclprofMarkEx(NULL, 3, s), TX_FAIL, "aclprofMarkEx");
     ASSERT_RC(aclprofMarkEx("abc", 3, NULL), TX_FAIL);
     ASSERT_RC(aclprofMarkEx("", 0, s), TX_FAIL);
@@ -1623,6 +1742,7 @@ TEST(prof_api, init_refused_in_dynamic_profiling_mode)
     t_setup();
     make_dir(dir);
     ASSERT_FAILS_NAMING(prof_init(dir), ACL_ERROR_FEATURE_UNSUPPORTED, "aclprofInit");
+    ASSERT_RC(aclprofInit(NULL, 0), ACL_ERROR_FEATURE_UNSUPPORTED); /* the mode is checked before the arguments */
     setenv("PROFILING_MODE", "off", 1);
     ASSERT_OK(prof_init(dir));
     ASSERT_OK(aclprofFinalize());
