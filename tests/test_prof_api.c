@@ -804,11 +804,15 @@ TEST(prof_api, set_config_path_redirects_the_profile)
 
 /* ---- msproftx ----------------------------------------------------------------------------------------------- */
 
-TEST(prof_api, stamps_only_while_an_msproftx_profile_runs)
+/* msproftx is on from an aclprofStart collecting ACL_PROF_MSPROFTX until
+ * aclprofFinalize (CANN's tx manager: MsprofTxInit at Start, MsprofTxUnInit
+ * at ProfAclFinalize): stamps are made meanwhile, a stop notwithstanding. */
+TEST(prof_api, stamps_from_an_msproftx_start_until_finalize)
 {
     char dir[DIR_CAP];
     aclprofConfig *plain, *tx;
-    void *stamp;
+    void *stamp, *after;
+    uint32_t id = 0;
     t_setup();
     make_dir(dir);
     ASSERT(aclprofCreateStamp() == NULL); /* not inited */
@@ -822,12 +826,31 @@ TEST(prof_api, stamps_only_while_an_msproftx_profile_runs)
     ASSERT_OK(aclprofStart(tx));
     stamp = aclprofCreateStamp();
     ASSERT(stamp != NULL);
-    aclprofDestroyStamp(stamp);
+    ASSERT_OK(aclprofPush(stamp));
+    ASSERT_OK(aclprofRangeStart(stamp, &id));
     ASSERT_OK(aclprofStop(tx));
-    ASSERT(aclprofCreateStamp() == NULL); /* stopped */
+    /* Stopped: still on; the open ranges close (recording nothing). */
+    after = aclprofCreateStamp();
+    ASSERT(after != NULL);
+    ASSERT_OK(aclprofSetStampTraceMessage(after, "after_stop_mark", 15));
+    ASSERT_OK(aclprofMark(after));
+    ASSERT_OK(aclprofPop());
+    ASSERT_OK(aclprofRangeStop(id));
+    ASSERT_OK(aclprofStart(plain)); /* a profile without msproftx records no marker */
+    ASSERT_OK(aclprofMark(after));
+    ASSERT_OK(aclprofStop(plain));
+    ASSERT(out_exists(dir, "trace_view.json"));
+    ASSERT(!out_contains(dir, "trace_view.json", "after_stop_mark"));
+    ASSERT_OK(aclprofFinalize());
+    /* Finalized: off; the stamps stay the caller's to destroy. */
+    ASSERT(aclprofCreateStamp() == NULL);
+    ASSERT_FAILS_WITH(aclprofMark(after), TX_FAIL, "aclprofMark", "msproftx is off");
+    ASSERT_RC(aclprofPush(stamp), TX_FAIL);
+    ASSERT_RC(aclprofRangeStart(stamp, &id), TX_FAIL);
+    aclprofDestroyStamp(stamp);
+    aclprofDestroyStamp(after);
     ASSERT_OK(aclprofDestroyConfig(plain));
     ASSERT_OK(aclprofDestroyConfig(tx));
-    ASSERT_OK(aclprofFinalize());
     t_teardown();
 }
 
@@ -933,7 +956,7 @@ TEST(prof_api, mark_ex_checks)
     tx = config(TX_TYPES);
     ASSERT_FAILS_NAMING(aclprofMarkEx("abc", 3, s), TX_FAIL, "aclprofMarkEx"); /* not running */
     /* Not running is checked first (MsprofTxManager::MarkEx), then the arguments. */
-    ASSERT_FAILS_WITH(aclprofMarkEx(NULL, 0, NULL), TX_FAIL, "aclprofMarkEx", "no profile");
+    ASSERT_FAILS_WITH(aclprofMarkEx(NULL, 0, NULL), TX_FAIL, "aclprofMarkEx", "msproftx is off");
     ASSERT_OK(aclprofStart(tx));
     memset(msg, 'x', sizeof(msg));
     msg[128] = '\0';
@@ -952,9 +975,11 @@ TEST(prof_api, mark_ex_checks)
     ASSERT_OK(aclprofMarkEx(msg, 127, s));
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_OK(aclprofStop(tx));
-    ASSERT_RC(aclprofMarkEx("abc", 3, s), TX_FAIL); /* stopped */
+    ASSERT_OK(aclprofMarkEx("abc", 3, s)); /* stopped: msproftx is on until Finalize */
+    ASSERT_RC(aclprofMarkEx("abc", 3, BAD), TX_FAIL);
     ASSERT_OK(aclprofDestroyConfig(tx));
     ASSERT_OK(aclprofFinalize());
+    ASSERT_RC(aclprofMarkEx("abc", 3, s), TX_FAIL); /* finalized */
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
@@ -1275,7 +1300,7 @@ static void model_free(struct sub_model *o)
     ASSERT_OK(aclrtDestroyStream(o->exec));
 }
 
-TEST(prof_api, subscribe_config_checks)
+TEST(prof_api, subscribe_config_checks_fd_then_time_switch)
 {
     int fds[2];
     aclprofSubscribeConfig *c0, *c1;
@@ -1284,7 +1309,11 @@ TEST(prof_api, subscribe_config_checks)
     (void)aclGetRecentErrMsg();
     ASSERT(aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, NULL) == NULL);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclprofCreateSubscribeConfig:");
+    /* fd is checked before timeInfoSwitch. */
+    ASSERT(aclprofCreateSubscribeConfig(2, ACL_AICORE_NONE, NULL) == NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'fd'");
     ASSERT(aclprofCreateSubscribeConfig(2, ACL_AICORE_NONE, &fds[1]) == NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'timeInfoSwitch'");
     ASSERT(aclprofCreateSubscribeConfig(-1, ACL_AICORE_NONE, &fds[1]) == NULL);
     c0 = aclprofCreateSubscribeConfig(0, ACL_AICORE_NONE, &fds[1]);
     c1 = aclprofCreateSubscribeConfig(1, ACL_AICORE_PIPE_UTILIZATION, &fds[1]);

@@ -74,13 +74,19 @@ struct stamp {
 static struct {
     plat_mutex lock;
     bool inited, started;
+    /* msproftx is on from an aclprofStart with ACL_PROF_MSPROFTX until
+     * aclprofFinalize (CANN's tx manager lives that long): stamps, marks
+     * and ranges work meanwhile, and are recorded while such a profile runs. */
+    bool tx_on;
     uint64_t started_types;
     char out_path[MAX_PATH_LEN];    /* aclprofInit's, absolute */
     char option_path[MAX_PATH_LEN]; /* ACL_PROF_PATH; wins when set */
     struct list configs, steps, stamps; /* the live objects handed out */
     uint32_t next_step;
-    /* The running profile's Push/Pop stack of range entries and
-     * RangeStart/Stop entries by range id - 1 (0 = free). */
+    /* The Push/Pop stack of range entries (0: none in the profile) and the
+     * RangeStart/Stop entries by range id - 1 (0 = free, UINT32_MAX = open
+     * but in no profile). A stop keeps the ranges open and drops their
+     * entry numbers; Finalize forgets them. */
     uint32_t push_stack[MAX_RANGES];
     unsigned push_depth;
     uint32_t open_ranges[MAX_RANGES];
@@ -103,6 +109,7 @@ __attribute__((constructor)) static void prof_api_init(void)
 }
 
 /* msproftx calls fail with -1, not an ACL code, as in CANN. */
+#define TX_OFF "msproftx is off (no aclprofStart with ACL_PROF_MSPROFTX since aclprofInit)"
 static aclError tx_fail(const char *fmt, const char *fn, const char *why)
 {
     return acl_fail((aclError)-1, fmt, fn, why);
@@ -117,27 +124,52 @@ static bool live_locked(struct list *l, const void *p, size_t link_off)
     return false;
 }
 
-/* Called with ap.lock held: the Push/Pop and RangeStart/Stop ranges of a
- * profile that is over are gone (their entry numbers would name entries of
- * the next profile). */
-static void forget_ranges_locked(void)
+/* Called with ap.lock held: the profile is over; the Push/Pop and
+ * RangeStart/Stop ranges stay open, but their entry numbers would name
+ * entries of the next profile, so they are dropped. */
+static void detach_ranges_locked(void)
 {
     PLAT_ASSERT_HELD(&ap.lock);
+    for (unsigned i = 0; i < ap.push_depth; i++)
+        ap.push_stack[i] = 0;
+    for (unsigned i = 0; i < MAX_RANGES; i++)
+        if (ap.open_ranges[i] != 0)
+            ap.open_ranges[i] = UINT32_MAX;
+}
+
+/* Called with ap.lock held: msproftx is off; its ranges are gone. */
+static void tx_off_locked(void)
+{
+    PLAT_ASSERT_HELD(&ap.lock);
+    ap.tx_on = false;
     ap.push_depth = 0;
     memset(ap.open_ranges, 0, sizeof(ap.open_ranges));
 }
 
-/* Called with ap.lock held: a profile aclFinalize wrote is over. */
+/* Called with ap.lock held: a profile aclFinalize wrote is over, and
+ * aclFinalize ended msproftx with it. */
 static void forget_written_locked(void)
 {
     PLAT_ASSERT_HELD(&ap.lock);
     if (ap.started && !prof_running()) {
         ap.started = false;
         ap.started_types = 0;
-        forget_ranges_locked();
+        tx_off_locked();
     }
 }
 
+/* Is msproftx on (CANN's tx manager initialised)? */
+static bool tx_on(void)
+{
+    bool on;
+    plat_mutex_lock(&ap.lock);
+    forget_written_locked();
+    on = ap.tx_on;
+    plat_mutex_unlock(&ap.lock);
+    return on;
+}
+
+/* Is a profile collecting ACL_PROF_MSPROFTX running (markers recorded)? */
 static bool tx_running(void)
 {
     bool on;
@@ -272,7 +304,7 @@ static aclError stop_locked(const char *fn)
     aclError err = prof_end(why, sizeof(why));
     ap.started = false;
     ap.started_types = 0;
-    forget_ranges_locked();
+    detach_ranges_locked();
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: %s (the program's results are not affected)", fn, why);
     return ACL_SUCCESS;
@@ -292,6 +324,7 @@ ACL_FUNC_VISIBILITY aclError aclprofFinalize(void)
         if (ap.started)
             err = stop_locked("aclprofFinalize");
         ap.inited = false;
+        tx_off_locked();
         prof_set_collecting(false);
         ap.option_path[0] = '\0';
     }
@@ -512,6 +545,7 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     if (err == ACL_SUCCESS && !again) {
         ap.started = true;
         ap.started_types = types;
+        ap.tx_on |= (types & ACL_PROF_MSPROFTX) != 0;
         fetch_add_relaxed(&profile_gen, 1);
     }
     plat_mutex_unlock(&ap.lock);
@@ -648,8 +682,8 @@ ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, cons
 ACL_FUNC_VISIBILITY void *aclprofCreateStamp(void)
 {
     struct stamp *s;
-    if (!tx_running()) {
-        acl_fail((aclError)-1, "aclprofCreateStamp: no profile with ACL_PROF_MSPROFTX is running");
+    if (!tx_on()) {
+        tx_fail("%s: %s", "aclprofCreateStamp", TX_OFF);
         return NULL;
     }
     if ((s = acl_calloc(1, sizeof(*s))) == NULL)
@@ -717,9 +751,13 @@ static bool stamp_message(void *stamp, char *out)
 ACL_FUNC_VISIBILITY aclError aclprofMark(void *stamp)
 {
     char msg[MAX_STAMP_MSG];
+    if (!tx_on())
+        return tx_fail("%s: %s", "aclprofMark", TX_OFF);
     if (!stamp_message(stamp, msg))
-        return tx_fail("%s: %s", "aclprofMark", "argument 'stamp' is not a live stamp");
-    prof_host_mark(msg, plat_now_ns());
+        return tx_fail("%s: %s", "aclprofMark", stamp == NULL ? "argument 'stamp' is NULL"
+                                                              : "argument 'stamp' is not a live stamp");
+    if (tx_running())
+        prof_host_mark(msg, plat_now_ns());
     return ACL_SUCCESS;
 }
 
@@ -729,9 +767,11 @@ ACL_FUNC_VISIBILITY aclError aclprofPush(void *stamp)
     uint32_t id;
     if (stamp == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofPush: argument 'stamp' is NULL");
+    if (!tx_on())
+        return tx_fail("%s: %s", "aclprofPush", TX_OFF);
     if (!stamp_message(stamp, msg))
         return tx_fail("%s: %s", "aclprofPush", "argument 'stamp' is not a live stamp");
-    id = prof_host_range_begin(msg, plat_now_ns());
+    id = tx_running() ? prof_host_range_begin(msg, plat_now_ns()) : 0;
     plat_mutex_lock(&ap.lock);
     if (ap.push_depth < MAX_RANGES)
         ap.push_stack[ap.push_depth++] = id;
@@ -743,6 +783,8 @@ ACL_FUNC_VISIBILITY aclError aclprofPop(void)
 {
     uint32_t id = 0;
     bool had;
+    if (!tx_on())
+        return tx_fail("%s: %s", "aclprofPop", TX_OFF);
     plat_mutex_lock(&ap.lock);
     had = ap.push_depth > 0;
     if (had)
@@ -750,7 +792,7 @@ ACL_FUNC_VISIBILITY aclError aclprofPop(void)
     plat_mutex_unlock(&ap.lock);
     if (!had)
         return tx_fail("%s: %s", "aclprofPop", "nothing was pushed");
-    prof_host_range_end(id, plat_now_ns());
+    prof_host_range_end(id, plat_now_ns()); /* 0 (in no profile): nothing */
     return ACL_SUCCESS;
 }
 
@@ -761,9 +803,11 @@ ACL_FUNC_VISIBILITY aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
     if (stamp == NULL || rangeId == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofRangeStart: argument '%s' is NULL",
                         stamp == NULL ? "stamp" : "rangeId");
+    if (!tx_on())
+        return tx_fail("%s: %s", "aclprofRangeStart", TX_OFF);
     if (!stamp_message(stamp, msg))
         return tx_fail("%s: %s", "aclprofRangeStart", "argument 'stamp' is not a live stamp");
-    entry = prof_host_range_begin(msg, plat_now_ns());
+    entry = tx_running() ? prof_host_range_begin(msg, plat_now_ns()) : 0;
     plat_mutex_lock(&ap.lock);
     for (uint32_t i = 0; i < MAX_RANGES && slot == MAX_RANGES; i++)
         if (ap.open_ranges[i] == 0)
@@ -780,6 +824,8 @@ ACL_FUNC_VISIBILITY aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
 ACL_FUNC_VISIBILITY aclError aclprofRangeStop(uint32_t rangeId)
 {
     uint32_t entry = 0;
+    if (!tx_on())
+        return tx_fail("%s: %s", "aclprofRangeStop", TX_OFF);
     plat_mutex_lock(&ap.lock);
     if (rangeId >= 1 && rangeId <= MAX_RANGES) {
         entry = ap.open_ranges[rangeId - 1];
@@ -839,8 +885,8 @@ ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrt
     const char *fn = "aclprofMarkEx";
     struct stream *s;
     struct task *t;
-    if (!tx_running())
-        return tx_fail("%s: %s", fn, "no profile with ACL_PROF_MSPROFTX is running");
+    if (!tx_on())
+        return tx_fail("%s: %s", fn, TX_OFF);
     if (msg == NULL || stream == NULL)
         return tx_fail("%s: argument '%s' is NULL", fn, msg == NULL ? "msg" : "stream");
     if (strnlen(msg, MAX_MARK_MSG + 1) != msgLen)
@@ -849,6 +895,8 @@ ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrt
         return tx_fail("%s: %s", fn, "argument 'msgLen' must be 1 to 127");
     if (stream_resolve(fn, stream, &s) != ACL_SUCCESS)
         return (aclError)-1;
+    if (!tx_running()) /* msproftx on, but the running profile (if any) does not collect it */
+        return ACL_SUCCESS;
     if (stream_task_new(fn, TASK_MARK, &t) != ACL_SUCCESS)
         return (aclError)-1;
     memcpy(t->inline_args, msg, msgLen + 1);
