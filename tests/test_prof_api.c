@@ -802,6 +802,27 @@ TEST(prof_api, set_config_path_redirects_the_profile)
     t_teardown();
 }
 
+/* The later of aclprofInit's path and ACL_PROF_PATH wins: an ACL_PROF_PATH
+ * set before aclprofInit gives way to Init's path (ProfAclInit records it
+ * over the option; MsprofSetConfig after init overrides it). */
+TEST(prof_api, init_path_set_after_acl_prof_path_wins)
+{
+    char dir[DIR_CAP], earlier[DIR_CAP];
+    t_setup();
+    make_dir(dir);
+    make_dir(earlier);
+    ASSERT_OK(set_option(ACL_PROF_PATH, earlier));
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofStart(NULL));
+    launch_nop("prof_lww_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_lww_k"));
+    ASSERT(!out_exists(earlier, "kernel_details.csv"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 /* ---- msproftx ----------------------------------------------------------------------------------------------- */
 
 /* msproftx is on from an aclprofStart collecting ACL_PROF_MSPROFTX until

@@ -80,7 +80,7 @@ static struct {
     bool tx_on;
     uint64_t started_types;
     char out_path[MAX_PATH_LEN];    /* aclprofInit's, absolute */
-    char option_path[MAX_PATH_LEN]; /* ACL_PROF_PATH; wins when set */
+    char option_path[MAX_PATH_LEN]; /* ACL_PROF_PATH set since the last init; wins when set */
     struct list configs, steps, stamps; /* the live objects handed out */
     uint32_t next_step;
     /* The Push/Pop stack of range entries (0: none in the profile) and the
@@ -255,6 +255,7 @@ static aclError init_locked(const char *fn, const char *path)
     if (!make_absolute(path, ap.out_path, sizeof(ap.out_path)))
         return acl_fail(ACL_ERROR_INVALID_FILE, "%s: '%s' made absolute is %d characters or longer", fn, path,
                         MAX_PATH_LEN);
+    ap.option_path[0] = '\0'; /* the later of the two paths wins (CANN's ProfAclInit, MsprofSetConfig) */
     ap.inited = true;
     prof_set_collecting(true);
     return ACL_SUCCESS;
