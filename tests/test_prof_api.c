@@ -735,13 +735,17 @@ TEST(prof_api, set_config_checks_type_then_length_then_null_then_strlen)
     t_teardown();
 }
 
+/* The values each option takes (ProfParamsAdapter::CheckApiConfigIsValid,
+ * ParamValidation: CheckStorageLimit, CheckArgRange, CheckLlcConfigValid,
+ * CheckHostSys(Usage)OptionsIsValid, CheckOpTypeIsValid, CheckMemServiceflowValid). */
 TEST(prof_api, set_config_values)
 {
     static const char *const bad_storage[] = {"100MB", "200", "abcMB", "199MB", "4294967296MB", "200mb", "MB",
                                               "-200MB"};
     static const aclprofConfigType freq100[] = {ACL_PROF_SYS_HARDWARE_MEM_FREQ, ACL_PROF_SYS_IO_FREQ,
-                                                ACL_PROF_DVPP_FREQ};
-    static const aclprofConfigType freq50[] = {ACL_PROF_SYS_INTERCONNECTION_FREQ, ACL_PROF_HOST_SYS_USAGE_FREQ};
+                                                ACL_PROF_DVPP_FREQ, ACL_PROF_LOW_POWER_FREQ};
+    static const aclprofConfigType freq50[] = {ACL_PROF_SYS_INTERCONNECTION_FREQ, ACL_PROF_HOST_SYS_USAGE_FREQ,
+                                               ACL_PROF_SYS_CPU_FREQ};
     t_setup();
     for (size_t i = 0; i < sizeof(bad_storage) / sizeof(bad_storage[0]); i++)
         ASSERT_RC(set_option(ACL_PROF_STORAGE_LIMIT, bad_storage[i]), ACL_ERROR_INVALID_PROFILING_CONFIG);
@@ -749,12 +753,17 @@ TEST(prof_api, set_config_values)
                         "aclprofSetConfig");
     ASSERT_OK(set_option(ACL_PROF_STORAGE_LIMIT, "200MB"));
     ASSERT_OK(set_option(ACL_PROF_STORAGE_LIMIT, "4294967295MB"));
+    ASSERT_OK(set_option(ACL_PROF_STORAGE_LIMIT, "")); /* no limit */
+    ASSERT_OK(set_option(ACL_PROF_STORAGE_LIMIT, "0000000200MB"));  /* 10 digits */
+    ASSERT_RC(set_option(ACL_PROF_STORAGE_LIMIT, "00000000200MB"), /* 11 */ ACL_ERROR_INVALID_PROFILING_CONFIG);
     for (size_t i = 0; i < sizeof(freq100) / sizeof(freq100[0]); i++) {
         ASSERT_RC(set_option(freq100[i], "0"), ACL_ERROR_INVALID_PROFILING_CONFIG);
         ASSERT_RC(set_option(freq100[i], "101"), ACL_ERROR_INVALID_PROFILING_CONFIG);
         ASSERT_RC(set_option(freq100[i], "abc"), ACL_ERROR_INVALID_PROFILING_CONFIG);
         ASSERT_RC(set_option(freq100[i], "10x"), ACL_ERROR_INVALID_PROFILING_CONFIG);
         ASSERT_RC(set_option(freq100[i], ""), ACL_ERROR_INVALID_PROFILING_CONFIG);
+        ASSERT_RC(set_option(freq100[i], "0001"), ACL_ERROR_INVALID_PROFILING_CONFIG); /* more digits than 100 */
+        ASSERT_OK(set_option(freq100[i], "001"));
         ASSERT_OK(set_option(freq100[i], "1"));
         ASSERT_OK(set_option(freq100[i], "100"));
     }
@@ -768,9 +777,13 @@ TEST(prof_api, set_config_values)
     ASSERT_RC(set_option(ACL_PROF_LLC_MODE, "Read"), ACL_ERROR_INVALID_PROFILING_CONFIG);
     ASSERT_OK(set_option(ACL_PROF_LLC_MODE, "read"));
     ASSERT_OK(set_option(ACL_PROF_LLC_MODE, "write"));
-    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "cpu,disk"), ACL_ERROR_INVALID_PROFILING_CONFIG);
-    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "disk"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "cpu,gpu"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "cpu,"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "cpu,,mem"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_OK(set_option(ACL_PROF_HOST_SYS, "cpu,mem,disk,network,osrt,numa"));
+    ASSERT_OK(set_option(ACL_PROF_HOST_SYS, "")); /* a list of nothing */
     ASSERT_RC(set_option(ACL_PROF_HOST_SYS_USAGE, "cpu,disk"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_OK(set_option(ACL_PROF_HOST_SYS_USAGE, ""));
     ASSERT_OK(set_option(ACL_PROF_HOST_SYS, "cpu"));
     ASSERT_OK(set_option(ACL_PROF_HOST_SYS, "cpu,mem"));
     ASSERT_OK(set_option(ACL_PROF_HOST_SYS_USAGE, "mem"));
@@ -780,10 +793,39 @@ TEST(prof_api, set_config_values)
     ASSERT_OK(set_option(ACL_PROF_NTS_METRICS, "PipeUtilization"));
     ASSERT_OK(set_option(ACL_PROF_NTS_METRICS, "Custom:0x1,0x2"));
     ASSERT_OK(set_option(ACL_PROF_OPTYPE, "MatMul,Add"));
+    ASSERT_RC(set_option(ACL_PROF_OPTYPE, ""), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_OPTYPE, "MatMul,,Add"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_SYS_MEM_SERVICEFLOW, ""), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_OK(set_option(ACL_PROF_SYS_MEM_SERVICEFLOW, "any text"));
     t_teardown();
 }
 
 /* ACL_PROF_PATH, set after aclprofInit, is where the profile goes. */
+/* ACL_PROF_PATH before aclprofInit is kept unchecked (an empty one forgets
+ * it); a self-initialising Start meets Init's check (100003). After init it
+ * redirects at once and must be usable (100010); empty changes nothing. */
+TEST(prof_api, acl_prof_path_is_checked_when_used)
+{
+    char dir[DIR_CAP], bad[DIR_CAP + 8];
+    t_setup();
+    make_dir(dir);
+    snprintf(bad, sizeof(bad), "%s/a\nb", dir);
+    ASSERT_OK(set_option(ACL_PROF_PATH, bad));
+    ASSERT_FAILS_WITH(aclprofStart(NULL), ACL_ERROR_INVALID_FILE, "aclprofStart", "ACL_PROF_PATH");
+    ASSERT_OK(set_option(ACL_PROF_PATH, ""));
+    ASSERT_OK(set_option(ACL_PROF_PATH, dir));
+    ASSERT_OK(aclprofStart(NULL)); /* initialises under dir */
+    ASSERT_FAILS_WITH(set_option(ACL_PROF_PATH, bad), ACL_ERROR_INVALID_PROFILING_CONFIG, "aclprofSetConfig",
+                      "ACL_PROF_PATH");
+    ASSERT_OK(set_option(ACL_PROF_PATH, ""));
+    launch_nop("prof_path_checked_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_path_checked_k"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 TEST(prof_api, set_config_path_redirects_the_profile)
 {
     char dir[DIR_CAP], redirect[DIR_CAP];

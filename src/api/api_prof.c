@@ -246,12 +246,12 @@ static aclError check_api_mode_locked(const char *fn)
 }
 
 /* Called with ap.lock held: the collector becomes the API's, writing under
- * path (already checked for length). */
-static aclError init_locked(const char *fn, const char *path)
+ * path (already checked for length; what names it in a message). */
+static aclError init_locked(const char *fn, const char *what, const char *path)
 {
     PLAT_ASSERT_HELD(&ap.lock);
     if (!path_chars_ok(path))
-        return acl_fail(ACL_ERROR_INVALID_FILE, "%s: argument 'profilerResultPath' has a control character", fn);
+        return acl_fail(ACL_ERROR_INVALID_FILE, "%s: %s has a control character", fn, what);
     if (!make_absolute(path, ap.out_path, sizeof(ap.out_path)))
         return acl_fail(ACL_ERROR_INVALID_FILE, "%s: '%s' made absolute is %d characters or longer", fn, path,
                         MAX_PATH_LEN);
@@ -291,7 +291,7 @@ ACL_FUNC_VISIBILITY aclError aclprofInit(const char *profilerResultPath, size_t 
                        "and subscription do not mix", fn);
         break;
     default:
-        err = init_locked(fn, profilerResultPath);
+        err = init_locked(fn, "argument 'profilerResultPath'", profilerResultPath);
     }
     plat_mutex_unlock(&ap.lock);
     return err;
@@ -466,11 +466,11 @@ static aclError auto_init_locked(const char *fn)
     PLAT_ASSERT_HELD(&ap.lock);
     char cwd[MAX_PATH_LEN];
     if (ap.option_path[0] != '\0')
-        return init_locked(fn, ap.option_path);
+        return init_locked(fn, "ACL_PROF_PATH", ap.option_path);
     if (!plat_getcwd(cwd, sizeof(cwd)))
         return acl_fail(ACL_ERROR_INVALID_FILE, "%s: the working directory (where a profile started without "
                         "aclprofInit goes) cannot be read: %s", fn, strerror(errno));
-    return init_locked(fn, cwd);
+    return init_locked(fn, "the working directory", cwd);
 }
 
 /* The aicore metrics a config may name (checked at Start when it collects
@@ -579,70 +579,110 @@ ACL_FUNC_VISIBILITY aclError aclprofStop(const aclprofConfig *profilerConfig)
 
 /* ---- options ------------------------------------------------------------------------------- */
 
-static bool parse_uint(const char *s, uint64_t lo, uint64_t hi, const char **end)
+/* n characters of s, all decimal digits, at most max_digits of them, and
+ * their value in lo..hi (CANN's IsAllDigit plus the range check). */
+static bool digits_in(const char *s, size_t n, size_t max_digits, uint64_t lo, uint64_t hi)
 {
-    char *e;
-    unsigned long long v;
-    if (*s < '0' || *s > '9')
+    uint64_t v = 0;
+    if (n == 0 || n > max_digits)
         return false;
-    errno = 0;
-    v = strtoull(s, &e, 10);
-    *end = e;
-    return errno == 0 && v >= lo && v <= hi;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (uint64_t)(s[i] - '0'); /* at most 10 digits: no overflow */
+    }
+    return v >= lo && v <= hi;
 }
 
-static bool int_in(const char *s, uint64_t lo, uint64_t hi)
+/* A frequency: digits only, no more of them than hi has (CheckArgRange). */
+static bool freq_in(const char *s, uint64_t lo, uint64_t hi)
 {
-    const char *e;
-    return parse_uint(s, lo, hi, &e) && *e == '\0';
+    size_t max_digits = hi >= 100 ? 3 : 2;
+    return digits_in(s, strlen(s), max_digits, lo, hi);
 }
 
-/* A comma list whose items are all in words (NULL: any non-empty word). */
+/* A comma list split as CANN splits it (an empty item between or after
+ * commas stays, and is refused); every item in words (NULL: any). The
+ * empty string is a list of no items. */
 static bool list_of(const char *s, const char *const *words, size_t nwords)
 {
-    char buf[MAX_OPTION_LEN + 1], *save = NULL, *tok;
-    snprintf(buf, sizeof(buf), "%s", s);
-    if (buf[0] == '\0' || buf[strlen(buf) - 1] == ',')
-        return false;
-    for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-        bool found = words == NULL;
-        for (size_t i = 0; i < nwords; i++)
-            found |= strcmp(tok, words[i]) == 0;
+    const char *p = s;
+    if (*s == '\0')
+        return true;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        bool found = len > 0 && words == NULL;
+        for (size_t i = 0; i < nwords && len > 0; i++)
+            found |= strlen(words[i]) == len && strncmp(p, words[i], len) == 0;
         if (!found)
             return false;
+        if (p[len] == '\0')
+            return true;
+        p += len + 1;
     }
-    return true;
 }
 
+/* The values each option takes (CANN's ProfParamsAdapter::CheckApiConfigIsValid
+ * and ParamValidation). */
 static bool option_value_ok(aclprofConfigType type, const char *v)
 {
-    static const char *const host_items[] = {"cpu", "mem"};
-    const char *e;
+    static const char *const host_sys[] = {"cpu", "mem", "disk", "network", "osrt", "numa"};
+    static const char *const host_usage[] = {"cpu", "mem"};
+    size_t n = strlen(v);
     switch (type) {
-    case ACL_PROF_STORAGE_LIMIT:
-        return parse_uint(v, 200, 4294967295ull, &e) && strcmp(e, "MB") == 0;
+    case ACL_PROF_STORAGE_LIMIT: /* empty: no limit */
+        return n == 0 || (n > 2 && strcmp(v + n - 2, "MB") == 0 && digits_in(v, n - 2, 10, 200, 4294967295ull));
     case ACL_PROF_SYS_HARDWARE_MEM_FREQ:
     case ACL_PROF_SYS_IO_FREQ:
     case ACL_PROF_DVPP_FREQ:
     case ACL_PROF_LOW_POWER_FREQ:
+        return freq_in(v, 1, 100);
     case ACL_PROF_SYS_CPU_FREQ:
-        return int_in(v, 1, 100);
     case ACL_PROF_SYS_INTERCONNECTION_FREQ:
     case ACL_PROF_HOST_SYS_USAGE_FREQ:
-        return int_in(v, 1, 50);
+        return freq_in(v, 1, 50);
     case ACL_PROF_LLC_MODE:
         return strcmp(v, "read") == 0 || strcmp(v, "write") == 0;
     case ACL_PROF_HOST_SYS:
+        return list_of(v, host_sys, ACLCPU_ARRAY_SIZE(host_sys));
     case ACL_PROF_HOST_SYS_USAGE:
-        return list_of(v, host_items, ACLCPU_ARRAY_SIZE(host_items));
+        return list_of(v, host_usage, ACLCPU_ARRAY_SIZE(host_usage));
     case ACL_PROF_OPTYPE:
+        return n > 0 && list_of(v, NULL, 0);
     case ACL_PROF_SYS_MEM_SERVICEFLOW:
-        return list_of(v, NULL, 0);
+        return n > 0;
     case ACL_PROF_NTS_METRICS:
-        return strcmp(v, "PipeUtilization") == 0 || (strncmp(v, "Custom:", 7) == 0 && list_of(v + 7, NULL, 0));
-    default: /* ACL_PROF_PATH */
-        return v[0] != '\0' && path_chars_ok(v);
+        return strcmp(v, "PipeUtilization") == 0 || (strncmp(v, "Custom:", 7) == 0 && v[7] != '\0' &&
+                                                     list_of(v + 7, NULL, 0));
+    default: /* ACL_PROF_PATH: checked where it is used */
+        return true;
     }
+}
+
+/* ACL_PROF_PATH: after aclprofInit (or a self-initialising Start) it
+ * redirects the profile at once and must be a usable path (100010); before,
+ * it is kept for the init to come, whose own check (100003) it meets then.
+ * Empty: before init, forgets an earlier one; after, changes nothing. */
+static aclError set_path(const char *fn, const char *path)
+{
+    aclError err = ACL_SUCCESS;
+    char abs_path[MAX_PATH_LEN];
+    bool inited;
+    plat_mutex_lock(&ap.lock);
+    inited = ap.inited;
+    if (path[0] == '\0') {
+        if (!inited)
+            ap.option_path[0] = '\0';
+    } else if (inited && !path_chars_ok(path)) {
+        err = acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH has a control character", fn);
+    } else if (!make_absolute(path, abs_path, sizeof(abs_path))) {
+        err = acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH '%s' made absolute is %d characters or "
+                       "longer", fn, path, MAX_PATH_LEN);
+    } else {
+        memcpy(ap.option_path, abs_path, sizeof(abs_path));
+    }
+    plat_mutex_unlock(&ap.lock);
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength)
@@ -666,15 +706,8 @@ ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, cons
         return acl_fail(configType == ACL_PROF_NTS_METRICS ? ACL_ERROR_INVALID_PARAM
                                                            : ACL_ERROR_INVALID_PROFILING_CONFIG,
                         "%s: option %d does not take the value \"%s\"", fn, (int)configType, config);
-    if (configType == ACL_PROF_PATH) {
-        bool fits;
-        plat_mutex_lock(&ap.lock);
-        fits = make_absolute(config, ap.option_path, sizeof(ap.option_path));
-        plat_mutex_unlock(&ap.lock);
-        if (!fits)
-            return acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH '%s' made absolute is %d characters "
-                            "or longer", fn, config, MAX_PATH_LEN);
-    }
+    if (configType == ACL_PROF_PATH)
+        return set_path(fn, config);
     return ACL_SUCCESS;
 }
 
