@@ -792,6 +792,12 @@ TEST(prof_api, set_config_values)
     ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:"), ACL_ERROR_INVALID_PARAM);
     ASSERT_OK(set_option(ACL_PROF_NTS_METRICS, "PipeUtilization"));
     ASSERT_OK(set_option(ACL_PROF_NTS_METRICS, "Custom:0x1,0x2"));
+    ASSERT_OK(set_option(ACL_PROF_NTS_METRICS, "Custom: 7 ,010,65535,1,2,3,4,5,6,7")); /* 10 codes */
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:1,2,3,4,5,6,7,8,9,10,11"), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:65536"), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:abc"), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:1,"), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:1x"), ACL_ERROR_INVALID_PARAM);
     ASSERT_OK(set_option(ACL_PROF_OPTYPE, "MatMul,Add"));
     ASSERT_RC(set_option(ACL_PROF_OPTYPE, ""), ACL_ERROR_INVALID_PROFILING_CONFIG);
     ASSERT_RC(set_option(ACL_PROF_OPTYPE, "MatMul,,Add"), ACL_ERROR_INVALID_PROFILING_CONFIG);

@@ -622,6 +622,34 @@ static bool list_of(const char *s, const char *const *words, size_t nwords)
     }
 }
 
+/* ACL_PROF_NTS_METRICS "Custom:<events>": 1 to 10 comma-separated event
+ * codes, each (spaces around it aside) a whole C integer (decimal, 0x hex
+ * or 0 octal) up to 65535 (CANN's nts_metrics_validation.h). */
+static bool nts_events_ok(const char *s)
+{
+    char item[MAX_OPTION_LEN + 1], *end;
+    unsigned count = 0;
+    for (const char *p = s;; p++) {
+        size_t len = strcspn(p, ",");
+        unsigned long v;
+        while (len > 0 && *p == ' ')
+            p++, len--;
+        while (len > 0 && p[len - 1] == ' ')
+            len--;
+        if (len == 0 || ++count > 10)
+            return false;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        errno = 0;
+        v = strtoul(item, &end, 0);
+        if (errno != 0 || end == item || *end != '\0' || v > 65535)
+            return false;
+        p += strcspn(p, ",");
+        if (*p == '\0')
+            return true;
+    }
+}
+
 /* The values each option takes (CANN's ProfParamsAdapter::CheckApiConfigIsValid
  * and ParamValidation). */
 static bool option_value_ok(aclprofConfigType type, const char *v)
@@ -653,7 +681,7 @@ static bool option_value_ok(aclprofConfigType type, const char *v)
         return n > 0;
     case ACL_PROF_NTS_METRICS:
         return strcmp(v, "PipeUtilization") == 0 || (strncmp(v, "Custom:", 7) == 0 && v[7] != '\0' &&
-                                                     list_of(v + 7, NULL, 0));
+                                                     nts_events_ok(v + 7));
     default: /* ACL_PROF_PATH: checked where it is used */
         return true;
     }
