@@ -1406,7 +1406,7 @@ TEST(prof_api, subscribe_checks_model_then_config_then_mode_then_repeat)
     static struct sub_model a, b;
     char dir[DIR_CAP];
     int fds[2], fds2[2];
-    aclprofSubscribeConfig *c, *dead, *differs;
+    aclprofSubscribeConfig *c, *dead, *differs, *nothing;
     aclmdlRI building = NULL;
     uint32_t building_id = 0;
     t_setup();
@@ -1418,8 +1418,9 @@ TEST(prof_api, subscribe_checks_model_then_config_then_mode_then_repeat)
     ASSERT_NE(a.id, b.id);
     c = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
     dead = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
-    differs = aclprofCreateSubscribeConfig(0, ACL_AICORE_NONE, &fds2[1]);
-    ASSERT(c != NULL && dead != NULL && differs != NULL);
+    differs = aclprofCreateSubscribeConfig(0, ACL_AICORE_PIPE_UTILIZATION, &fds2[1]);
+    nothing = aclprofCreateSubscribeConfig(0, ACL_AICORE_NONE, &fds2[1]);
+    ASSERT(c != NULL && dead != NULL && differs != NULL && nothing != NULL);
     ASSERT_OK(aclprofDestroySubscribeConfig(dead));
     ASSERT_FAILS_NAMING(aclprofModelSubscribe(a.id + b.id + 1000, c), ACL_ERROR_INVALID_MODEL_ID,
                         "aclprofModelSubscribe");
@@ -1429,8 +1430,12 @@ TEST(prof_api, subscribe_checks_model_then_config_then_mode_then_repeat)
     ASSERT_FAILS_NAMING(aclprofModelSubscribe(a.id, NULL), ACL_ERROR_INVALID_PARAM, "aclprofModelSubscribe");
     ASSERT_RC(aclprofModelSubscribe(a.id, dead), ACL_ERROR_INVALID_PARAM);
     ASSERT_FAILS_NAMING(aclprofModelUnSubscribe(a.id), ACL_ERROR_INVALID_MODEL_ID, "aclprofModelUnSubscribe");
+    /* No time info and no metrics: nothing to receive (CheckSubscribeConfig). */
+    ASSERT_FAILS_WITH(aclprofModelSubscribe(a.id, nothing), ACL_ERROR_INVALID_PARAM, "aclprofModelSubscribe",
+                      "timeInfoSwitch");
     ASSERT_OK(aclprofModelSubscribe(a.id, c));
     ASSERT_FAILS_NAMING(aclprofModelSubscribe(a.id, c), ACL_ERROR_PROF_REPEAT_SUBSCRIBE, "aclprofModelSubscribe");
+    ASSERT_RC(aclprofModelSubscribe(a.id, nothing), ACL_ERROR_INVALID_PARAM); /* checked before the repeat */
     /* Every subscribed model uses the same subscribe config. */
     ASSERT_RC(aclprofModelSubscribe(b.id, differs), ACL_ERROR_INVALID_PROFILING_CONFIG);
     /* Subscribed: collection is refused (Start does not initialise). */
@@ -1465,6 +1470,7 @@ TEST(prof_api, subscribe_checks_model_then_config_then_mode_then_repeat)
     ASSERT_OK(aclprofModelUnSubscribe(b.id)); /* closes fds2[1] */
     ASSERT_OK(aclprofDestroySubscribeConfig(c));
     ASSERT_OK(aclprofDestroySubscribeConfig(differs));
+    ASSERT_OK(aclprofDestroySubscribeConfig(nothing));
     ASSERT_OK(aclmdlRIDestroy(building));
     model_free(&a);
     model_free(&b);

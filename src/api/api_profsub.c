@@ -140,6 +140,9 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
         return acl_fail(err, "%s: argument 'profSubscribeConfig' is not a live subscribe config", fn);
     if ((err = check_mode(fn)) != ACL_SUCCESS)
         return err;
+    if (ti == 0 && metrics == (int)ACL_AICORE_NONE) /* CANN's CheckSubscribeConfig */
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profSubscribeConfig' asks for nothing (timeInfoSwitch "
+                        "0 and ACL_AICORE_NONE); set timeInfoSwitch to 1 to receive the op records", fn);
     err = profsub_add(m->hdr.index, fd, ti, metrics);
     if (err == ACL_SUCCESS) /* relaxed: a hint, checked again under the subscription's lock */
         store_relaxed(&m->subscribed, true);
