@@ -832,6 +832,28 @@ TEST(prof_api, acl_prof_path_is_checked_when_used)
     t_teardown();
 }
 
+/* The path an init ended with outlives aclprofFinalize: a later
+ * self-initialising Start goes there, before any ACL_PROF_PATH set since
+ * (CANN's GetResultPath prefers resultPath_, which Finalize keeps). */
+TEST(prof_api, start_without_init_after_finalize_reuses_the_last_path)
+{
+    char dir[DIR_CAP], later[DIR_CAP];
+    t_setup();
+    make_dir(dir);
+    make_dir(later);
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(set_option(ACL_PROF_PATH, later));
+    ASSERT_OK(aclprofStart(NULL));
+    launch_nop("prof_reuse_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_reuse_k"));
+    ASSERT(!out_exists(later, "kernel_details.csv"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 TEST(prof_api, set_config_path_redirects_the_profile)
 {
     char dir[DIR_CAP], redirect[DIR_CAP];

@@ -79,8 +79,10 @@ static struct {
      * and ranges work meanwhile, and are recorded while such a profile runs. */
     bool tx_on;
     uint64_t started_types;
-    char out_path[MAX_PATH_LEN];    /* aclprofInit's, absolute */
-    char option_path[MAX_PATH_LEN]; /* ACL_PROF_PATH set since the last init; wins when set */
+    /* Where profiles go, absolute: the last init's path, or the ACL_PROF_PATH
+     * set after it; kept after aclprofFinalize (CANN's resultPath_). */
+    char out_path[MAX_PATH_LEN];
+    char option_path[MAX_PATH_LEN]; /* the last ACL_PROF_PATH set (CANN's params resultPath) */
     struct list configs, steps, stamps; /* the live objects handed out */
     uint32_t next_step;
     /* The Push/Pop stack of range entries (0: none in the profile) and the
@@ -255,7 +257,6 @@ static aclError init_locked(const char *fn, const char *what, const char *path)
     if (!make_absolute(path, ap.out_path, sizeof(ap.out_path)))
         return acl_fail(ACL_ERROR_INVALID_FILE, "%s: '%s' made absolute is %d characters or longer", fn, path,
                         MAX_PATH_LEN);
-    ap.option_path[0] = '\0'; /* the later of the two paths wins (CANN's ProfAclInit, MsprofSetConfig) */
     ap.inited = true;
     prof_set_collecting(true);
     return ACL_SUCCESS;
@@ -327,7 +328,6 @@ ACL_FUNC_VISIBILITY aclError aclprofFinalize(void)
         ap.inited = false;
         tx_off_locked();
         prof_set_collecting(false);
-        ap.option_path[0] = '\0';
     }
     plat_mutex_unlock(&ap.lock);
     return err;
@@ -459,12 +459,17 @@ static aclError check_config_locked(const char *fn, const aclprofConfig *c, uint
 }
 
 /* Called with ap.lock held: aclprofStart without aclprofInit initialises
- * the API itself, writing under ACL_PROF_PATH when it was set, else under
- * the working directory. */
+ * the API itself (CANN's GetResultPath): under the path an earlier init
+ * ended with, else under ACL_PROF_PATH when it was set, else under the
+ * working directory. */
 static aclError auto_init_locked(const char *fn)
 {
     PLAT_ASSERT_HELD(&ap.lock);
-    char cwd[MAX_PATH_LEN];
+    char cwd[MAX_PATH_LEN], prev[MAX_PATH_LEN];
+    if (ap.out_path[0] != '\0') {
+        memcpy(prev, ap.out_path, sizeof(prev));
+        return init_locked(fn, "the previous profile path", prev);
+    }
     if (ap.option_path[0] != '\0')
         return init_locked(fn, "ACL_PROF_PATH", ap.option_path);
     if (!plat_getcwd(cwd, sizeof(cwd)))
@@ -530,7 +535,7 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig)
     aclError err;
     plat_mutex_lock(&ap.lock);
     err = check_start_locked(profilerConfig, &types, &again);
-    dir = ap.option_path[0] != '\0' ? ap.option_path : ap.out_path;
+    dir = ap.out_path;
     if (err == ACL_SUCCESS && !again && strlen(dir) > MAX_PROFILE_DIR)
         err = acl_fail(ACL_ERROR_INVALID_FILE, "%s: the profile directory is %zu characters long; at most %d are "
                        "supported", fn, strlen(dir), MAX_PROFILE_DIR);
@@ -687,27 +692,26 @@ static bool option_value_ok(aclprofConfigType type, const char *v)
     }
 }
 
-/* ACL_PROF_PATH: after aclprofInit (or a self-initialising Start) it
- * redirects the profile at once and must be a usable path (100010); before,
- * it is kept for the init to come, whose own check (100003) it meets then.
- * Empty: before init, forgets an earlier one; after, changes nothing. */
+/* ACL_PROF_PATH is kept (empty: none) for a self-initialising Start that
+ * finds no earlier path, whose check (100003) it meets then; while
+ * initialised, a non-empty one also redirects the profile at once and must
+ * be usable (100010) (CANN's CheckApiConfigIsValid, MsprofSetConfig). */
 static aclError set_path(const char *fn, const char *path)
 {
     aclError err = ACL_SUCCESS;
     char abs_path[MAX_PATH_LEN];
-    bool inited;
     plat_mutex_lock(&ap.lock);
-    inited = ap.inited;
     if (path[0] == '\0') {
-        if (!inited)
-            ap.option_path[0] = '\0';
-    } else if (inited && !path_chars_ok(path)) {
-        err = acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH has a control character", fn);
+        ap.option_path[0] = '\0';
     } else if (!make_absolute(path, abs_path, sizeof(abs_path))) {
         err = acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH '%s' made absolute is %d characters or "
                        "longer", fn, path, MAX_PATH_LEN);
     } else {
         memcpy(ap.option_path, abs_path, sizeof(abs_path));
+        if (ap.inited && !path_chars_ok(path))
+            err = acl_fail(ACL_ERROR_INVALID_PROFILING_CONFIG, "%s: ACL_PROF_PATH has a control character", fn);
+        else if (ap.inited)
+            memcpy(ap.out_path, abs_path, sizeof(abs_path));
     }
     plat_mutex_unlock(&ap.lock);
     return err;
