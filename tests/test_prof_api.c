@@ -1059,7 +1059,7 @@ TEST(prof_api, mark_ex_checks)
     ASSERT_RC(aclprofMarkEx("abc", 0, s), TX_FAIL);
     ASSERT_RC(aclprofMarkEx("abc", 2, s), TX_FAIL); /* != strlen */
     ASSERT_RC(aclprofMarkEx("abc", 4, s), TX_FAIL);
-    ASSERT_RC(aclprofMarkEx(msg, 128, s), TX_FAIL);
+    ASSERT_FAILS_WITH(aclprofMarkEx(msg, 128, s), TX_FAIL, "aclprofMarkEx", "1 to 127"); /* strlen matches */
     ASSERT_RC(aclprofMarkEx("abc", 3, BAD), TX_FAIL);
     ASSERT_OK(aclprofMarkEx("abc", 3, s));
     msg[127] = '\0';

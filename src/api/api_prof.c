@@ -111,7 +111,7 @@ __attribute__((constructor)) static void prof_api_init(void)
 }
 
 /* msproftx calls fail with -1, not an ACL code, as in CANN. */
-#define TX_OFF "msproftx is off (no aclprofStart with ACL_PROF_MSPROFTX since aclprofInit)"
+#define TX_OFF "msproftx is off (it is on from an aclprofStart with ACL_PROF_MSPROFTX until aclprofFinalize)"
 static aclError tx_fail(const char *fmt, const char *fn, const char *why)
 {
     return acl_fail((aclError)-1, fmt, fn, why);
@@ -336,36 +336,31 @@ ACL_FUNC_VISIBILITY aclError aclprofFinalize(void)
 /* ---- configs ------------------------------------------------------------------------- */
 
 /* The device list's checks, in CANN's order (IsValidProfConfig, then the
- * list's emptiness); a message naming the argument when one fails. */
-static bool devices_ok(const uint32_t *ids, uint32_t n, const aclprofAicoreEvents *events, uint64_t types)
+ * list's emptiness), with a message naming the argument. */
+static aclError check_devices(const uint32_t *ids, uint32_t n, const aclprofAicoreEvents *events, uint64_t types)
 {
     const char *fn = "aclprofCreateConfig";
     uint32_t count = device_count();
     if (n != 0 && ids == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceIdList' is NULL with deviceNums %u", fn, n),
-               false;
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceIdList' is NULL with deviceNums %u", fn, n);
     if (events != NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'aicoreEvents' must be NULL", fn), false;
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'aicoreEvents' must be NULL", fn);
     if (n > MAX_DEVICES || n > count)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceNums' is %u; at most %u devices exist", fn, n,
-                        count < MAX_DEVICES ? count : MAX_DEVICES),
-               false;
+                        count < MAX_DEVICES ? count : MAX_DEVICES);
     for (uint32_t i = 0; i < n; i++) {
         if (ids[i] >= count)
             return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceIdList' names device %u; ids are below %u",
-                            fn, ids[i], count),
-                   false;
+                            fn, ids[i], count);
         for (uint32_t j = 0; j < i; j++)
             if (ids[j] == ids[i])
                 return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceIdList' names device %u twice", fn,
-                                ids[i]),
-                       false;
+                                ids[i]);
     }
     if (n == 0 && !(types & ACL_PROF_MSPROFTX))
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'deviceNums' is 0; only a config with "
-                        "ACL_PROF_MSPROFTX may name no device", fn),
-               false;
-    return true;
+                        "ACL_PROF_MSPROFTX may name no device", fn);
+    return ACL_SUCCESS;
 }
 
 /* CANN's normalisation of the data types. */
@@ -391,7 +386,7 @@ ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, u
                                                        uint64_t dataTypeConfig)
 {
     struct aclprofConfig *c;
-    if (!devices_ok(deviceIdList, deviceNums, aicoreEvents, dataTypeConfig))
+    if (check_devices(deviceIdList, deviceNums, aicoreEvents, dataTypeConfig) != ACL_SUCCESS)
         return NULL;
     if ((c = acl_calloc(1, sizeof(*c))) == NULL) {
         acl_fail(ACL_ERROR_BAD_ALLOC, "aclprofCreateConfig: out of memory");
@@ -955,7 +950,7 @@ ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrt
         return tx_fail("%s: %s", fn, TX_OFF);
     if (msg == NULL || stream == NULL)
         return tx_fail("%s: argument '%s' is NULL", fn, msg == NULL ? "msg" : "stream");
-    if (strnlen(msg, MAX_MARK_MSG + 1) != msgLen)
+    if (strlen(msg) != msgLen)
         return tx_fail("%s: %s", fn, "argument 'msgLen' must be strlen(msg)");
     if (msgLen < 1 || msgLen > MAX_MARK_MSG)
         return tx_fail("%s: %s", fn, "argument 'msgLen' must be 1 to 127");
