@@ -556,8 +556,10 @@ TEST(prof_api, finalize_while_running_writes_the_files)
     t_teardown();
 }
 
-/* A profile still running at aclFinalize is written then; aclprofStop
- * afterwards finds none running (success, nothing done). */
+/* A profile still running at aclFinalize is written then; aclFinalize
+ * also turns the API off (CANN's MsprofFinalize): aclprofStop and
+ * aclprofFinalize afterwards have nothing to do, and aclprofInit works
+ * again. */
 TEST(prof_api, acl_finalize_writes_a_running_profile)
 {
     char dir[DIR_CAP];
@@ -574,6 +576,33 @@ TEST(prof_api, acl_finalize_writes_a_running_profile)
     ASSERT_OK(aclprofStop(c));
     ASSERT_OK(aclprofDestroyConfig(c));
     ASSERT_OK(aclprofFinalize());
+}
+
+/* aclFinalize turns the API off even with no profile running: a later
+ * aclprofInit is no repeat, and msproftx is off. */
+TEST(prof_api, acl_finalize_turns_the_api_off)
+{
+    char dir[DIR_CAP], other[DIR_CAP];
+    aclprofConfig *tx;
+    void *stamp;
+    t_setup();
+    make_dir(dir);
+    make_dir(other);
+    ASSERT_OK(prof_init(dir));
+    tx = config(TX_TYPES);
+    ASSERT_OK(aclprofStart(tx));
+    ASSERT_OK(aclprofStop(tx));
+    stamp = aclprofCreateStamp(); /* msproftx is on until finalised */
+    ASSERT(stamp != NULL);
+    aclprofDestroyStamp(stamp);
+    t_teardown();
+    t_setup();
+    ASSERT(aclprofCreateStamp() == NULL);
+    ASSERT_OK(prof_init(other));
+    ASSERT_FAILS_NAMING(prof_init(other), ACL_ERROR_REPEAT_INITIALIZE, "aclprofInit");
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(aclprofDestroyConfig(tx));
+    t_teardown();
 }
 
 /* ---- aclprofCreateConfig / aclprofDestroyConfig ---------------------------------------------------------- */
@@ -1199,7 +1228,7 @@ TEST(prof_api, ranges_do_not_outlive_a_profile_acl_finalize_wrote)
     t_teardown();                             /* aclFinalize writes the profile */
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
-    ASSERT_OK(aclprofStart(NULL)); /* still inited: same directory */
+    ASSERT_OK(aclprofStart(NULL)); /* initialises again under the last path: same directory */
     launch_pair(s);
     ASSERT_RC(aclprofPop(), TX_FAIL);
     ASSERT_RC(aclprofRangeStop(id), TX_FAIL);

@@ -78,6 +78,7 @@ static struct {
      * aclprofFinalize (CANN's tx manager lives that long): stamps, marks
      * and ranges work meanwhile, and are recorded while such a profile runs. */
     bool tx_on;
+    uint32_t finalizes_seen; /* prof_acl_finalize_count() when last looked at */
     uint64_t started_types;
     /* Where profiles go, absolute: the last init's path, or the ACL_PROF_PATH
      * set after it; kept after aclprofFinalize (CANN's resultPath_). */
@@ -148,12 +149,17 @@ static void tx_off_locked(void)
     memset(ap.open_ranges, 0, sizeof(ap.open_ranges));
 }
 
-/* Called with ap.lock held: a profile aclFinalize wrote is over, and
- * aclFinalize ended msproftx with it. */
+/* Called with ap.lock held: catches up with an aclFinalize since the last
+ * call, which wrote any running profile and turned the API off (not
+ * initialised, msproftx off; the last path is kept), as CANN's
+ * MsprofFinalize does. */
 static void forget_written_locked(void)
 {
     PLAT_ASSERT_HELD(&ap.lock);
-    if (ap.started && !prof_running()) {
+    uint32_t n = prof_acl_finalize_count();
+    if (n != ap.finalizes_seen || (ap.started && !prof_running())) {
+        ap.finalizes_seen = n;
+        ap.inited = false;
         ap.started = false;
         ap.started_types = 0;
         tx_off_locked();
@@ -223,6 +229,7 @@ enum prof_mode { MODE_OFF, MODE_ENV, MODE_API, MODE_SUBSCRIBE };
 static enum prof_mode mode_locked(void)
 {
     PLAT_ASSERT_HELD(&ap.lock);
+    forget_written_locked();
     if (prof_env_active())
         return MODE_ENV;
     if (ap.inited)
