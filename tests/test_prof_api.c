@@ -5,9 +5,11 @@
  * subscription and its op-record getters; plus aclrtCmoAsync and
  * aclcpuSetKernelCost.
  *
- * Rules: spec/prof-api.md §1.4-§1.9 (released-CANN codes: 100043 before
- * aclprofInit), §3 (CMO), and the header comments of acl_prof.h, acl_rt.h
- * (aclrtCmoAsync) and aclcpu.h (aclcpuSetKernelCost). Every test runs in
+ * Rules: the msprof collector of the CANN runtime source (src/dfx/msprof:
+ * aclprofStart initialises by itself, aclprofStop and aclprofFinalize
+ * succeed when nothing is initialised; docs/conformance.md "Audit:
+ * profiling"), spec/prof-api.md §3 (CMO), and the header comments of
+ * acl_prof.h, acl_rt.h (aclrtCmoAsync) and aclcpu.h (aclcpuSetKernelCost). Every test runs in
  * its own process, so the profiler's global state starts fresh in each.
  * Profiles go to fresh mkdtemp directories under /tmp (left behind).
  */
@@ -35,6 +37,17 @@
         (void)aclGetRecentErrMsg();                                                                            \
         ASSERT_RC(call, code);                                                                                 \
         ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), fn ":");                                                     \
+    } while (0)
+
+/* The same, and the message names what (an argument, a rule) too. */
+#define ASSERT_FAILS_WITH(call, code, fn, what)                                                                \
+    do {                                                                                                       \
+        const char *msg_;                                                                                      \
+        (void)aclGetRecentErrMsg();                                                                            \
+        ASSERT_RC(call, code);                                                                                 \
+        msg_ = aclGetRecentErrMsg();                                                                           \
+        ASSERT_STR_CONTAINS(msg_, fn ":");                                                                     \
+        ASSERT_STR_CONTAINS(msg_, what);                                                                       \
     } while (0)
 
 /* ---- helpers ------------------------------------------------------------------------------------------- */
@@ -178,8 +191,9 @@ TEST(prof_api, init_argument_checks)
     ASSERT_RC(aclprofInit(path, 4100), ACL_ERROR_INVALID_PARAM);
     path[4096] = '\0';
     ASSERT_RC(aclprofInit(path, 4096), ACL_ERROR_INVALID_PARAM);
-    /* None of the failures initialised anything. */
-    ASSERT_RC(aclprofStart(NULL), ACL_ERROR_PROF_NOT_RUN);
+    /* None of the failures initialised anything: Init still works. */
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofFinalize());
     path[4095] = '\0';
     ASSERT_OK(aclprofInit(path, 4095));
     ASSERT_OK(aclprofFinalize());
@@ -202,9 +216,9 @@ TEST(prof_api, init_refuses_control_characters)
     ASSERT_RC(prof_init(bad), ACL_ERROR_INVALID_FILE);
     snprintf(bad, sizeof(bad), "%s/a\x7f", dir);
     ASSERT_RC(prof_init(bad), ACL_ERROR_INVALID_FILE);
-    /* The failed Init left the profiler off. */
-    ASSERT_RC(aclprofStart(NULL), ACL_ERROR_PROF_NOT_RUN);
-    ASSERT_RC(aclprofFinalize(), ACL_ERROR_PROF_NOT_RUN);
+    /* The failed Init left the profiler off: Init still works. */
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofFinalize());
     t_teardown();
 }
 
@@ -227,9 +241,9 @@ TEST(prof_api, init_relative_path_is_made_absolute)
     t_teardown();
 }
 
-/* ACLCPU_PROFILE profiles the whole run: aclprofInit is refused (100042, as
- * when msprof runs), subscription too (collection mode), and aclFinalize
- * writes the profile. */
+/* ACLCPU_PROFILE profiles the whole run: aclprofInit, Start, Stop and
+ * Finalize are refused (100042, as under msprof's command line), and so is
+ * subscription once the model checks pass; aclFinalize writes the profile. */
 TEST(prof_api, init_refused_while_env_profile_runs)
 {
     char dir[DIR_CAP], other[DIR_CAP];
@@ -239,8 +253,10 @@ TEST(prof_api, init_refused_while_env_profile_runs)
     ASSERT(setenv("ACLCPU_PROFILE", dir, 1) == 0);
     t_setup();
     ASSERT_FAILS_NAMING(prof_init(other), ACL_ERROR_PROF_ALREADY_RUN, "aclprofInit");
-    ASSERT_RC(aclprofStart(NULL), ACL_ERROR_PROF_NOT_RUN);
-    ASSERT_RC(aclprofModelSubscribe(id, NULL), ACL_ERROR_PROF_API_CONFLICT);
+    ASSERT_FAILS_NAMING(aclprofStart(NULL), ACL_ERROR_PROF_ALREADY_RUN, "aclprofStart");
+    ASSERT_FAILS_NAMING(aclprofStop(NULL), ACL_ERROR_PROF_ALREADY_RUN, "aclprofStop");
+    ASSERT_FAILS_NAMING(aclprofFinalize(), ACL_ERROR_PROF_ALREADY_RUN, "aclprofFinalize");
+    ASSERT_RC(aclprofModelSubscribe(id, NULL), ACL_ERROR_INVALID_MODEL_ID); /* the model is checked first */
     launch_nop("prof_env_k", NULL);
     ASSERT_OK(aclrtSynchronizeDevice());
     t_teardown();
@@ -251,17 +267,68 @@ TEST(prof_api, init_refused_while_env_profile_runs)
 
 /* ---- state machine: Start / Stop / Finalize --------------------------------------------------------------- */
 
-TEST(prof_api, calls_before_init_are_not_run)
+/* Not initialised (never, or finalised already): Stop and Finalize have
+ * nothing to do and succeed, with any config (ProfStop, ProfFinalize). */
+TEST(prof_api, stop_and_finalize_without_init_succeed)
 {
+    char dir[DIR_CAP];
     aclprofConfig *c;
     t_setup();
+    make_dir(dir);
     c = config(TYPES);
-    ASSERT_FAILS_NAMING(aclprofStart(c), ACL_ERROR_PROF_NOT_RUN, "aclprofStart");
-    ASSERT_RC(aclprofStart(NULL), ACL_ERROR_PROF_NOT_RUN);
-    ASSERT_FAILS_NAMING(aclprofStop(c), ACL_ERROR_PROF_NOT_RUN, "aclprofStop");
-    ASSERT_RC(aclprofStop(NULL), ACL_ERROR_PROF_NOT_RUN);
-    ASSERT_FAILS_NAMING(aclprofFinalize(), ACL_ERROR_PROF_NOT_RUN, "aclprofFinalize");
+    ASSERT_OK(aclprofStop(c));
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(aclprofFinalize());
+    /* They initialised nothing, and Finalize twice after an Init is fine. */
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(aclprofStop(c));
     ASSERT_OK(aclprofDestroyConfig(c));
+    t_teardown();
+}
+
+/* aclprofStart without aclprofInit initialises by itself, writing under
+ * the working directory; aclprofInit is then a repeat until Finalize. */
+TEST(prof_api, start_without_init_initialises_under_the_working_directory)
+{
+    char dir[DIR_CAP], other[DIR_CAP], cwd[1024];
+    aclprofConfig *c;
+    t_setup();
+    make_dir(dir);
+    make_dir(other);
+    ASSERT(getcwd(cwd, sizeof(cwd)) != NULL);
+    c = config(TYPES);
+    ASSERT(chdir(dir) == 0);
+    ASSERT_OK(aclprofStart(c));
+    ASSERT(chdir(cwd) == 0);
+    ASSERT_FAILS_NAMING(prof_init(other), ACL_ERROR_REPEAT_INITIALIZE, "aclprofInit");
+    launch_nop("prof_auto_init_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(c));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_auto_init_k"));
+    ASSERT(!out_exists(other, "kernel_details.csv"));
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(prof_init(other)); /* Finalize ended the self-made init */
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(aclprofDestroyConfig(c));
+    t_teardown();
+}
+
+/* ... or under ACL_PROF_PATH when aclprofSetConfig named one. */
+TEST(prof_api, start_without_init_writes_under_acl_prof_path)
+{
+    char dir[DIR_CAP];
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(set_option(ACL_PROF_PATH, dir));
+    ASSERT_OK(aclprofStart(NULL));
+    launch_nop("prof_auto_path_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_auto_path_k"));
+    ASSERT_OK(aclprofFinalize());
     t_teardown();
 }
 
@@ -272,17 +339,18 @@ TEST(prof_api, start_checks_data_types)
     t_setup();
     make_dir(dir);
     ASSERT_OK(prof_init(dir));
-    /* deviceNums != 0: a config with no data type can be made; Start refuses it. */
-    none = aclprofCreateConfig(dev0, 1, ACL_AICORE_NONE, NULL, 0);
-    ASSERT(none != NULL);
-    ASSERT_FAILS_NAMING(aclprofStart(none), ACL_ERROR_INVALID_PARAM, "aclprofStart");
     unknown = config(ACL_PROF_TASK_TIME | (1ull << 40));
     ASSERT_FAILS_NAMING(aclprofStart(unknown), ACL_ERROR_PROF_MODULES_UNSUPPORTED, "aclprofStart");
-    /* Neither failure started anything. */
-    ASSERT_RC(aclprofStop(NULL), ACL_ERROR_PROF_NOT_RUN);
+    /* The failure started nothing: another config starts. */
     good = config(TYPES);
     ASSERT_OK(aclprofStart(good));
     ASSERT_OK(aclprofStop(good));
+    /* dataTypeConfig 0: CreateConfig adds the internal AICPU type, so the
+     * config names a type and Start takes it (CANN's zero check cannot fire). */
+    none = aclprofCreateConfig(dev0, 1, ACL_AICORE_NONE, NULL, 0);
+    ASSERT(none != NULL);
+    ASSERT_OK(aclprofStart(none));
+    ASSERT_OK(aclprofStop(none));
     ASSERT_OK(aclprofDestroyConfig(none));
     ASSERT_OK(aclprofDestroyConfig(unknown));
     ASSERT_OK(aclprofDestroyConfig(good));
@@ -290,7 +358,10 @@ TEST(prof_api, start_checks_data_types)
     t_teardown();
 }
 
-TEST(prof_api, start_twice_stop_twice_and_stop_mismatch)
+/* A second Start while a profile runs: the same data types succeed and do
+ * nothing, others are refused (CheckConfigConsistency); Stop after Stop
+ * has nothing to stop and succeeds. */
+TEST(prof_api, start_again_same_types_succeeds_other_types_refused)
 {
     char dir[DIR_CAP];
     aclprofConfig *c, *same, *other, *normalised;
@@ -303,13 +374,18 @@ TEST(prof_api, start_twice_stop_twice_and_stop_mismatch)
     /* CreateConfig normalises: TASK_TIME implies TASK_TIME_L0 and TRAINING_TRACE (§1.2). */
     normalised = config(ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TRAINING_TRACE);
     ASSERT_OK(aclprofStart(c));
-    ASSERT_FAILS_NAMING(aclprofStart(c), ACL_ERROR_PROF_ALREADY_RUN, "aclprofStart");
-    ASSERT_RC(aclprofStart(other), ACL_ERROR_PROF_ALREADY_RUN);
-    ASSERT_RC(aclprofStart(NULL), ACL_ERROR_PROF_ALREADY_RUN);
+    ASSERT_OK(aclprofStart(c));
+    ASSERT_OK(aclprofStart(same));
+    ASSERT_FAILS_NAMING(aclprofStart(other), ACL_ERROR_INVALID_PROFILING_CONFIG, "aclprofStart");
+    ASSERT_RC(aclprofStart(NULL), ACL_ERROR_INVALID_PROFILING_CONFIG); /* the default config collects more */
     ASSERT_FAILS_NAMING(aclprofStop(other), ACL_ERROR_INVALID_PROFILING_CONFIG, "aclprofStop");
-    ASSERT_OK(aclprofStop(c)); /* the mismatch left it running */
-    ASSERT_FAILS_NAMING(aclprofStop(c), ACL_ERROR_PROF_NOT_RUN, "aclprofStop");
-    ASSERT_RC(aclprofStop(NULL), ACL_ERROR_PROF_NOT_RUN);
+    launch_nop("prof_still_running_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(c)); /* the refusals left it running */
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_still_running_k"));
+    ASSERT_OK(aclprofStop(c));
+    ASSERT_OK(aclprofStop(other)); /* nothing runs: no data types to compare */
+    ASSERT_OK(aclprofStop(NULL));
     /* Another config with the same data types stops it too. */
     ASSERT_OK(aclprofStart(c));
     ASSERT_OK(aclprofStop(same));
@@ -366,7 +442,7 @@ TEST(prof_api, start_unwritable_directory)
     snprintf(sub, sizeof(sub), "%s/sub", file); /* under a regular file: never a directory */
     ASSERT_OK(prof_init(sub));
     ASSERT_FAILS_NAMING(aclprofStart(NULL), ACL_ERROR_INVALID_FILE, "aclprofStart");
-    ASSERT_RC(aclprofStop(NULL), ACL_ERROR_PROF_NOT_RUN); /* nothing started */
+    ASSERT_OK(aclprofStop(NULL)); /* nothing started: nothing to stop */
     ASSERT_OK(aclprofFinalize());
     ASSERT_OK(prof_init("/proc/aclcpu-no-such-dir"));
     ASSERT_RC(aclprofStart(NULL), ACL_ERROR_INVALID_FILE);
@@ -453,8 +529,8 @@ TEST(prof_api, stale_and_foreign_configs)
     t_teardown();
 }
 
-/* Finalize stops a running profile and writes it; after it Stop is 100043
- * again, and a new Init may name another directory. */
+/* Finalize stops a running profile and writes it; after it Stop has
+ * nothing to do (success), and a new Init may name another directory. */
 TEST(prof_api, finalize_while_running_writes_the_files)
 {
     char dir[DIR_CAP], dir2[DIR_CAP];
@@ -470,7 +546,7 @@ TEST(prof_api, finalize_while_running_writes_the_files)
     ASSERT_OK(aclprofFinalize());
     ASSERT(out_exists(dir, "kernel_details.csv"));
     ASSERT(out_contains(dir, "kernel_details.csv", "prof_fin_k"));
-    ASSERT_RC(aclprofStop(c), ACL_ERROR_PROF_NOT_RUN);
+    ASSERT_OK(aclprofStop(c));
     ASSERT_OK(prof_init(dir2));
     ASSERT_OK(aclprofStart(c));
     ASSERT_OK(aclprofStop(c));
@@ -480,8 +556,10 @@ TEST(prof_api, finalize_while_running_writes_the_files)
     t_teardown();
 }
 
-/* A profile still running at aclFinalize is written then; aclprofStop
- * afterwards finds none running (100043). */
+/* A profile still running at aclFinalize is written then; aclFinalize
+ * also turns the API off (CANN's MsprofFinalize): aclprofStop and
+ * aclprofFinalize afterwards have nothing to do, and aclprofInit works
+ * again. */
 TEST(prof_api, acl_finalize_writes_a_running_profile)
 {
     char dir[DIR_CAP];
@@ -495,12 +573,126 @@ TEST(prof_api, acl_finalize_writes_a_running_profile)
     ASSERT_OK(aclrtSynchronizeDevice());
     t_teardown();
     ASSERT(out_contains(dir, "kernel_details.csv", "prof_aclfin_k"));
-    ASSERT_RC(aclprofStop(c), ACL_ERROR_PROF_NOT_RUN);
+    ASSERT_OK(aclprofStop(c));
     ASSERT_OK(aclprofDestroyConfig(c));
     ASSERT_OK(aclprofFinalize());
 }
 
+/* aclFinalize turns the API off even with no profile running: a later
+ * aclprofInit is no repeat, and msproftx is off. */
+TEST(prof_api, acl_finalize_turns_the_api_off)
+{
+    char dir[DIR_CAP], other[DIR_CAP];
+    aclprofConfig *tx;
+    void *stamp;
+    t_setup();
+    make_dir(dir);
+    make_dir(other);
+    ASSERT_OK(prof_init(dir));
+    tx = config(TX_TYPES);
+    ASSERT_OK(aclprofStart(tx));
+    ASSERT_OK(aclprofStop(tx));
+    stamp = aclprofCreateStamp(); /* msproftx is on until finalised */
+    ASSERT(stamp != NULL);
+    aclprofDestroyStamp(stamp);
+    t_teardown();
+    t_setup();
+    ASSERT(aclprofCreateStamp() == NULL);
+    ASSERT_OK(prof_init(other));
+    ASSERT_FAILS_NAMING(prof_init(other), ACL_ERROR_REPEAT_INITIALIZE, "aclprofInit");
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(aclprofDestroyConfig(tx));
+    t_teardown();
+}
+
 /* ---- aclprofCreateConfig / aclprofDestroyConfig ---------------------------------------------------------- */
+
+/* Which rule a CreateConfig call broke: its message names it. */
+#define ASSERT_CREATE_REFUSED(call, what)                                                                      \
+    do {                                                                                                       \
+        const char *msg_;                                                                                      \
+        (void)aclGetRecentErrMsg();                                                                            \
+        ASSERT((call) == NULL);                                                                                \
+        msg_ = aclGetRecentErrMsg();                                                                           \
+        ASSERT_STR_CONTAINS(msg_, "aclprofCreateConfig:");                                                     \
+        ASSERT_STR_CONTAINS(msg_, what);                                                                       \
+    } while (0)
+
+/* The checks in CANN's order (IsValidProfConfig, then the empty list):
+ * list NULL with a count, aicoreEvents, the count, each id, a repeat, no
+ * device without ACL_PROF_MSPROFTX; with two broken, the first wins. */
+TEST(prof_api, create_config_checks_list_then_events_then_count_then_ids_then_empty)
+{
+    uint32_t ids[3] = {0, 1, 2}, dup[2] = {1, 1}, bad_dup[3] = {2, 1, 1};
+    uint64_t junk = 0;
+    const aclprofAicoreEvents *events = (const aclprofAicoreEvents *)&junk;
+    aclprofConfig *c;
+    ASSERT(setenv("ACLCPU_DEVICE_COUNT", "2", 1) == 0);
+    t_setup();
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(NULL, 1, ACL_AICORE_NONE, events, TYPES), "'deviceIdList' is NULL");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(ids, 3, ACL_AICORE_NONE, events, TYPES), "'aicoreEvents'");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, events, TYPES), "'aicoreEvents'");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(bad_dup, 3, ACL_AICORE_NONE, NULL, TYPES), "'deviceNums' is 3");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(bad_dup, 2, ACL_AICORE_NONE, NULL, TYPES), "device 2;");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(dup, 2, ACL_AICORE_NONE, NULL, TYPES), "device 1 twice");
+    ASSERT_CREATE_REFUSED(aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, TYPES), "'deviceNums' is 0");
+    /* The last accepted count is the device count (2 here). */
+    ASSERT((c = aclprofCreateConfig(ids, 2, ACL_AICORE_NONE, NULL, TYPES)) != NULL);
+    ASSERT_OK(aclprofDestroyConfig(c));
+    t_teardown();
+}
+
+/* aclprofStart checks a config's aicore metrics when it collects them
+ * (PrepareStartAclApi, CheckAclApiAicoreMetricsIsValid): an unknown value
+ * is 100000 and starts nothing; ACL_AICORE_NONE, a known value, or any
+ * value without ACL_PROF_AICORE_METRICS are taken. */
+TEST(prof_api, start_checks_aicore_metrics_only_when_collected)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *bad, *none, *last, *unused;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    bad = aclprofCreateConfig(dev0, 1, (aclprofAicoreMetrics)9, NULL, TYPES | ACL_PROF_AICORE_METRICS);
+    none = aclprofCreateConfig(dev0, 1, ACL_AICORE_NONE, NULL, TYPES | ACL_PROF_AICORE_METRICS);
+    last = aclprofCreateConfig(dev0, 1, ACL_AICORE_MEMORY_ACCESS, NULL, TYPES | ACL_PROF_AICORE_METRICS);
+    unused = aclprofCreateConfig(dev0, 1, (aclprofAicoreMetrics)9, NULL, TYPES);
+    ASSERT(bad != NULL && none != NULL && last != NULL && unused != NULL);
+    ASSERT_FAILS_WITH(aclprofStart(bad), ACL_ERROR_INVALID_PARAM, "aclprofStart", "aicore metrics 9");
+    ASSERT_OK(aclprofStart(none)); /* the refusal started nothing */
+    ASSERT_OK(aclprofStop(none));
+    ASSERT_OK(aclprofStart(last));
+    ASSERT_OK(aclprofStop(last));
+    ASSERT_OK(aclprofStart(unused));
+    ASSERT_OK(aclprofStop(unused));
+    ASSERT_OK(aclprofDestroyConfig(bad));
+    ASSERT_OK(aclprofDestroyConfig(none));
+    ASSERT_OK(aclprofDestroyConfig(last));
+    ASSERT_OK(aclprofDestroyConfig(unused));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* A config destroyed while its profile runs: Stop with it is refused (a
+ * stale pointer, 100000, aclcpu's check), Stop(NULL) stops the profile. */
+TEST(prof_api, destroying_a_running_config_leaves_the_profile_to_stop_null)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *c;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    c = config(TYPES);
+    ASSERT_OK(aclprofStart(c));
+    ASSERT_OK(aclprofDestroyConfig(c));
+    ASSERT_FAILS_WITH(aclprofStop(c), ACL_ERROR_INVALID_PARAM, "aclprofStop", "'profilerConfig'");
+    launch_nop("prof_orphan_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_orphan_k"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
 
 TEST(prof_api, create_config_rules)
 {
@@ -539,14 +731,24 @@ TEST(prof_api, create_config_rules)
 
 /* ---- aclprofSetConfig -------------------------------------------------------------------------------- */
 
-/* The argument checks (100000); SetConfig may be called before aclprofInit. */
-TEST(prof_api, set_config_argument_checks)
+/* The argument checks (100000) in CANN's order: configType, configLength
+ * over 256, config NULL, configLength != strlen; then configType 2, inside
+ * the range but no option (100010). SetConfig may come before aclprofInit. */
+TEST(prof_api, set_config_checks_type_then_length_then_null_then_strlen)
 {
     char big[300];
     t_setup();
-    ASSERT_FAILS_NAMING(aclprofSetConfig(ACL_PROF_ARGS_MIN, "read", 4), ACL_ERROR_INVALID_PARAM, "aclprofSetConfig");
-    ASSERT_RC(aclprofSetConfig(ACL_PROF_ARGS_MAX, "read", 4), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclprofSetConfig((aclprofConfigType)2, "200MB", 5), ACL_ERROR_INVALID_PARAM);
+    ASSERT_FAILS_WITH(aclprofSetConfig(ACL_PROF_ARGS_MIN, "read", 4), ACL_ERROR_INVALID_PARAM, "aclprofSetConfig",
+                      "'configType'");
+    ASSERT_RC(aclprofSetConfig(ACL_PROF_ARGS_MAX, NULL, 300), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'configType'");
+    ASSERT_RC(aclprofSetConfig(ACL_PROF_LLC_MODE, NULL, 300), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'configLength'");
+    ASSERT_RC(aclprofSetConfig(ACL_PROF_LLC_MODE, NULL, 256), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'config'");
+    ASSERT_FAILS_NAMING(aclprofSetConfig((aclprofConfigType)2, "200MB", 5), ACL_ERROR_INVALID_PROFILING_CONFIG,
+                        "aclprofSetConfig");
+    ASSERT_RC(aclprofSetConfig((aclprofConfigType)2, "200MB", 4), ACL_ERROR_INVALID_PARAM); /* strlen first */
     ASSERT_RC(aclprofSetConfig((aclprofConfigType)-1, "read", 4), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclprofSetConfig((aclprofConfigType)100, "read", 4), ACL_ERROR_INVALID_PARAM);
     ASSERT_FAILS_NAMING(aclprofSetConfig(ACL_PROF_LLC_MODE, NULL, 4), ACL_ERROR_INVALID_PARAM, "aclprofSetConfig");
@@ -562,13 +764,17 @@ TEST(prof_api, set_config_argument_checks)
     t_teardown();
 }
 
+/* The values each option takes (ProfParamsAdapter::CheckApiConfigIsValid,
+ * ParamValidation: CheckStorageLimit, CheckArgRange, CheckLlcConfigValid,
+ * CheckHostSys(Usage)OptionsIsValid, CheckOpTypeIsValid, CheckMemServiceflowValid). */
 TEST(prof_api, set_config_values)
 {
     static const char *const bad_storage[] = {"100MB", "200", "abcMB", "199MB", "4294967296MB", "200mb", "MB",
                                               "-200MB"};
     static const aclprofConfigType freq100[] = {ACL_PROF_SYS_HARDWARE_MEM_FREQ, ACL_PROF_SYS_IO_FREQ,
-                                                ACL_PROF_DVPP_FREQ};
-    static const aclprofConfigType freq50[] = {ACL_PROF_SYS_INTERCONNECTION_FREQ, ACL_PROF_HOST_SYS_USAGE_FREQ};
+                                                ACL_PROF_DVPP_FREQ, ACL_PROF_LOW_POWER_FREQ};
+    static const aclprofConfigType freq50[] = {ACL_PROF_SYS_INTERCONNECTION_FREQ, ACL_PROF_HOST_SYS_USAGE_FREQ,
+                                               ACL_PROF_SYS_CPU_FREQ};
     t_setup();
     for (size_t i = 0; i < sizeof(bad_storage) / sizeof(bad_storage[0]); i++)
         ASSERT_RC(set_option(ACL_PROF_STORAGE_LIMIT, bad_storage[i]), ACL_ERROR_INVALID_PROFILING_CONFIG);
@@ -576,12 +782,17 @@ TEST(prof_api, set_config_values)
                         "aclprofSetConfig");
     ASSERT_OK(set_option(ACL_PROF_STORAGE_LIMIT, "200MB"));
     ASSERT_OK(set_option(ACL_PROF_STORAGE_LIMIT, "4294967295MB"));
+    ASSERT_OK(set_option(ACL_PROF_STORAGE_LIMIT, "")); /* no limit */
+    ASSERT_OK(set_option(ACL_PROF_STORAGE_LIMIT, "0000000200MB"));  /* 10 digits */
+    ASSERT_RC(set_option(ACL_PROF_STORAGE_LIMIT, "00000000200MB"), /* 11 */ ACL_ERROR_INVALID_PROFILING_CONFIG);
     for (size_t i = 0; i < sizeof(freq100) / sizeof(freq100[0]); i++) {
         ASSERT_RC(set_option(freq100[i], "0"), ACL_ERROR_INVALID_PROFILING_CONFIG);
         ASSERT_RC(set_option(freq100[i], "101"), ACL_ERROR_INVALID_PROFILING_CONFIG);
         ASSERT_RC(set_option(freq100[i], "abc"), ACL_ERROR_INVALID_PROFILING_CONFIG);
         ASSERT_RC(set_option(freq100[i], "10x"), ACL_ERROR_INVALID_PROFILING_CONFIG);
         ASSERT_RC(set_option(freq100[i], ""), ACL_ERROR_INVALID_PROFILING_CONFIG);
+        ASSERT_RC(set_option(freq100[i], "0001"), ACL_ERROR_INVALID_PROFILING_CONFIG); /* more digits than 100 */
+        ASSERT_OK(set_option(freq100[i], "001"));
         ASSERT_OK(set_option(freq100[i], "1"));
         ASSERT_OK(set_option(freq100[i], "100"));
     }
@@ -595,9 +806,13 @@ TEST(prof_api, set_config_values)
     ASSERT_RC(set_option(ACL_PROF_LLC_MODE, "Read"), ACL_ERROR_INVALID_PROFILING_CONFIG);
     ASSERT_OK(set_option(ACL_PROF_LLC_MODE, "read"));
     ASSERT_OK(set_option(ACL_PROF_LLC_MODE, "write"));
-    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "cpu,disk"), ACL_ERROR_INVALID_PROFILING_CONFIG);
-    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "disk"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "cpu,gpu"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "cpu,"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_HOST_SYS, "cpu,,mem"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_OK(set_option(ACL_PROF_HOST_SYS, "cpu,mem,disk,network,osrt,numa"));
+    ASSERT_OK(set_option(ACL_PROF_HOST_SYS, "")); /* a list of nothing */
     ASSERT_RC(set_option(ACL_PROF_HOST_SYS_USAGE, "cpu,disk"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_OK(set_option(ACL_PROF_HOST_SYS_USAGE, ""));
     ASSERT_OK(set_option(ACL_PROF_HOST_SYS, "cpu"));
     ASSERT_OK(set_option(ACL_PROF_HOST_SYS, "cpu,mem"));
     ASSERT_OK(set_option(ACL_PROF_HOST_SYS_USAGE, "mem"));
@@ -606,11 +821,68 @@ TEST(prof_api, set_config_values)
     ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:"), ACL_ERROR_INVALID_PARAM);
     ASSERT_OK(set_option(ACL_PROF_NTS_METRICS, "PipeUtilization"));
     ASSERT_OK(set_option(ACL_PROF_NTS_METRICS, "Custom:0x1,0x2"));
+    ASSERT_OK(set_option(ACL_PROF_NTS_METRICS, "Custom: 7 ,010,65535,1,2,3,4,5,6,7")); /* 10 codes */
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:1,2,3,4,5,6,7,8,9,10,11"), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:65536"), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:abc"), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:1,"), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(set_option(ACL_PROF_NTS_METRICS, "Custom:1x"), ACL_ERROR_INVALID_PARAM);
     ASSERT_OK(set_option(ACL_PROF_OPTYPE, "MatMul,Add"));
+    ASSERT_RC(set_option(ACL_PROF_OPTYPE, ""), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_OPTYPE, "MatMul,,Add"), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_RC(set_option(ACL_PROF_SYS_MEM_SERVICEFLOW, ""), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_OK(set_option(ACL_PROF_SYS_MEM_SERVICEFLOW, "any text"));
     t_teardown();
 }
 
 /* ACL_PROF_PATH, set after aclprofInit, is where the profile goes. */
+/* ACL_PROF_PATH before aclprofInit is kept unchecked (an empty one forgets
+ * it); a self-initialising Start meets Init's check (100003). After init it
+ * redirects at once and must be usable (100010); empty changes nothing. */
+TEST(prof_api, acl_prof_path_is_checked_when_used)
+{
+    char dir[DIR_CAP], bad[DIR_CAP + 8];
+    t_setup();
+    make_dir(dir);
+    snprintf(bad, sizeof(bad), "%s/a\nb", dir);
+    ASSERT_OK(set_option(ACL_PROF_PATH, bad));
+    ASSERT_FAILS_WITH(aclprofStart(NULL), ACL_ERROR_INVALID_FILE, "aclprofStart", "ACL_PROF_PATH");
+    ASSERT_OK(set_option(ACL_PROF_PATH, ""));
+    ASSERT_OK(set_option(ACL_PROF_PATH, dir));
+    ASSERT_OK(aclprofStart(NULL)); /* initialises under dir */
+    ASSERT_FAILS_WITH(set_option(ACL_PROF_PATH, bad), ACL_ERROR_INVALID_PROFILING_CONFIG, "aclprofSetConfig",
+                      "ACL_PROF_PATH");
+    ASSERT_OK(set_option(ACL_PROF_PATH, ""));
+    launch_nop("prof_path_checked_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_path_checked_k"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* The path an init ended with outlives aclprofFinalize: a later
+ * self-initialising Start goes there, before any ACL_PROF_PATH set since
+ * (CANN's GetResultPath prefers resultPath_, which Finalize keeps). */
+TEST(prof_api, start_without_init_after_finalize_reuses_the_last_path)
+{
+    char dir[DIR_CAP], later[DIR_CAP];
+    t_setup();
+    make_dir(dir);
+    make_dir(later);
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofFinalize());
+    ASSERT_OK(set_option(ACL_PROF_PATH, later));
+    ASSERT_OK(aclprofStart(NULL));
+    launch_nop("prof_reuse_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_reuse_k"));
+    ASSERT(!out_exists(later, "kernel_details.csv"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 TEST(prof_api, set_config_path_redirects_the_profile)
 {
     char dir[DIR_CAP], redirect[DIR_CAP];
@@ -629,13 +901,38 @@ TEST(prof_api, set_config_path_redirects_the_profile)
     t_teardown();
 }
 
+/* The later of aclprofInit's path and ACL_PROF_PATH wins: an ACL_PROF_PATH
+ * set before aclprofInit gives way to Init's path (ProfAclInit records it
+ * over the option; MsprofSetConfig after init overrides it). */
+TEST(prof_api, init_path_set_after_acl_prof_path_wins)
+{
+    char dir[DIR_CAP], earlier[DIR_CAP];
+    t_setup();
+    make_dir(dir);
+    make_dir(earlier);
+    ASSERT_OK(set_option(ACL_PROF_PATH, earlier));
+    ASSERT_OK(prof_init(dir));
+    ASSERT_OK(aclprofStart(NULL));
+    launch_nop("prof_lww_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_lww_k"));
+    ASSERT(!out_exists(earlier, "kernel_details.csv"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 /* ---- msproftx ----------------------------------------------------------------------------------------------- */
 
-TEST(prof_api, stamps_only_while_an_msproftx_profile_runs)
+/* msproftx is on from an aclprofStart collecting ACL_PROF_MSPROFTX until
+ * aclprofFinalize (CANN's tx manager: MsprofTxInit at Start, MsprofTxUnInit
+ * at ProfAclFinalize): stamps are made meanwhile, a stop notwithstanding. */
+TEST(prof_api, stamps_from_an_msproftx_start_until_finalize)
 {
     char dir[DIR_CAP];
     aclprofConfig *plain, *tx;
-    void *stamp;
+    void *stamp, *after;
+    uint32_t id = 0;
     t_setup();
     make_dir(dir);
     ASSERT(aclprofCreateStamp() == NULL); /* not inited */
@@ -649,12 +946,31 @@ TEST(prof_api, stamps_only_while_an_msproftx_profile_runs)
     ASSERT_OK(aclprofStart(tx));
     stamp = aclprofCreateStamp();
     ASSERT(stamp != NULL);
-    aclprofDestroyStamp(stamp);
+    ASSERT_OK(aclprofPush(stamp));
+    ASSERT_OK(aclprofRangeStart(stamp, &id));
     ASSERT_OK(aclprofStop(tx));
-    ASSERT(aclprofCreateStamp() == NULL); /* stopped */
+    /* Stopped: still on; the open ranges close (recording nothing). */
+    after = aclprofCreateStamp();
+    ASSERT(after != NULL);
+    ASSERT_OK(aclprofSetStampTraceMessage(after, "after_stop_mark", 15));
+    ASSERT_OK(aclprofMark(after));
+    ASSERT_OK(aclprofPop());
+    ASSERT_OK(aclprofRangeStop(id));
+    ASSERT_OK(aclprofStart(plain)); /* a profile without msproftx records no marker */
+    ASSERT_OK(aclprofMark(after));
+    ASSERT_OK(aclprofStop(plain));
+    ASSERT(out_exists(dir, "trace_view.json"));
+    ASSERT(!out_contains(dir, "trace_view.json", "after_stop_mark"));
+    ASSERT_OK(aclprofFinalize());
+    /* Finalized: off; the stamps stay the caller's to destroy. */
+    ASSERT(aclprofCreateStamp() == NULL);
+    ASSERT_FAILS_WITH(aclprofMark(after), TX_FAIL, "aclprofMark", "msproftx is off");
+    ASSERT_RC(aclprofPush(stamp), TX_FAIL);
+    ASSERT_RC(aclprofRangeStart(stamp, &id), TX_FAIL);
+    aclprofDestroyStamp(stamp);
+    aclprofDestroyStamp(after);
     ASSERT_OK(aclprofDestroyConfig(plain));
     ASSERT_OK(aclprofDestroyConfig(tx));
-    ASSERT_OK(aclprofFinalize());
     t_teardown();
 }
 
@@ -681,6 +997,13 @@ TEST(prof_api, stamp_checks)
     ASSERT_RC(aclprofSetStampTraceMessage(stamp, msg, 199), TX_FAIL);
     ASSERT_RC(aclprofSetStampTraceMessage(NULL, "m", 1), TX_FAIL);
     ASSERT_RC(aclprofSetStampTraceMessage(dead, "m", 1), TX_FAIL);
+    /* The order: the stamp, then msgLen, then msg (MsprofTxManager). */
+    ASSERT_FAILS_WITH(aclprofSetStampTraceMessage(NULL, NULL, 200), TX_FAIL, "aclprofSetStampTraceMessage",
+                      "'stamp'");
+    ASSERT_FAILS_WITH(aclprofSetStampTraceMessage(stamp, NULL, 200), TX_FAIL, "aclprofSetStampTraceMessage",
+                      "'msgLen'");
+    ASSERT_FAILS_WITH(aclprofSetStampTraceMessage(stamp, NULL, 127), TX_FAIL, "aclprofSetStampTraceMessage",
+                      "'msg'");
     ASSERT_OK(aclprofSetStampTraceMessage(stamp, msg, 127));
     ASSERT_OK(aclprofSetStampTraceMessage(stamp, "mark", 4));
     /* Mark: a dead or NULL stamp -> -1. */
@@ -713,10 +1036,31 @@ TEST(prof_api, stamp_checks)
     aclprofDestroyStamp(stamp);
     ASSERT_RC(aclprofMark(stamp), TX_FAIL);
     aclprofDestroyStamp(stamp); /* a dead stamp is ignored */
-    aclprofDestroyStamp(NULL);
+    (void)aclGetRecentErrMsg();
+    aclprofDestroyStamp(NULL); /* ignored, with a message naming the argument */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclprofDestroyStamp: argument 'stamp'");
     ASSERT_OK(aclprofStop(tx));
     ASSERT_OK(aclprofDestroyConfig(tx));
     ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* Without a running msproftx profile: a NULL stamp to Push or RangeStart
+ * is still 100000 (checked before the collector's state), the rest -1;
+ * CreateStamp gives NULL. */
+TEST(prof_api, tx_calls_without_a_profile_null_stamp_is_100000_else_minus_one)
+{
+    uint32_t id = 0;
+    t_setup();
+    ASSERT(aclprofCreateStamp() == NULL);
+    ASSERT_FAILS_WITH(aclprofPush(NULL), ACL_ERROR_INVALID_PARAM, "aclprofPush", "'stamp'");
+    ASSERT_FAILS_WITH(aclprofRangeStart(NULL, &id), ACL_ERROR_INVALID_PARAM, "aclprofRangeStart", "'stamp'");
+    ASSERT_FAILS_WITH(aclprofRangeStart(BAD, NULL), ACL_ERROR_INVALID_PARAM, "aclprofRangeStart", "'rangeId'");
+    ASSERT_FAILS_NAMING(aclprofPush(BAD), TX_FAIL, "aclprofPush");
+    ASSERT_FAILS_NAMING(aclprofPop(), TX_FAIL, "aclprofPop");
+    ASSERT_FAILS_NAMING(aclprofRangeStop(1), TX_FAIL, "aclprofRangeStop");
+    ASSERT_FAILS_NAMING(aclprofMark(NULL), TX_FAIL, "aclprofMark");
+    ASSERT_FAILS_NAMING(aclprofSetStampTraceMessage(BAD, "m", 1), TX_FAIL, "aclprofSetStampTraceMessage");
     t_teardown();
 }
 
@@ -731,30 +1075,36 @@ TEST(prof_api, mark_ex_checks)
     ASSERT_OK(prof_init(dir));
     tx = config(TX_TYPES);
     ASSERT_FAILS_NAMING(aclprofMarkEx("abc", 3, s), TX_FAIL, "aclprofMarkEx"); /* not running */
+    /* Not running is checked first (MsprofTxManager::MarkEx), then the arguments. */
+    ASSERT_FAILS_WITH(aclprofMarkEx(NULL, 0, NULL), TX_FAIL, "aclprofMarkEx", "msproftx is off");
     ASSERT_OK(aclprofStart(tx));
     memset(msg, 'x', sizeof(msg));
     msg[128] = '\0';
+    ASSERT_FAILS_WITH(aclprofMarkEx(NULL, 0, NULL), TX_FAIL, "aclprofMarkEx", "'msg'");
+    ASSERT_FAILS_WITH(aclprofMarkEx("abc", 3, NULL), TX_FAIL, "aclprofMarkEx", "'stream'");
     ASSERT_FAILS_NAMING(aclprofMarkEx(NULL, 3, s), TX_FAIL, "aclprofMarkEx");
     ASSERT_RC(aclprofMarkEx("abc", 3, NULL), TX_FAIL);
     ASSERT_RC(aclprofMarkEx("", 0, s), TX_FAIL);
     ASSERT_RC(aclprofMarkEx("abc", 0, s), TX_FAIL);
     ASSERT_RC(aclprofMarkEx("abc", 2, s), TX_FAIL); /* != strlen */
     ASSERT_RC(aclprofMarkEx("abc", 4, s), TX_FAIL);
-    ASSERT_RC(aclprofMarkEx(msg, 128, s), TX_FAIL);
+    ASSERT_FAILS_WITH(aclprofMarkEx(msg, 128, s), TX_FAIL, "aclprofMarkEx", "1 to 127"); /* strlen matches */
     ASSERT_RC(aclprofMarkEx("abc", 3, BAD), TX_FAIL);
     ASSERT_OK(aclprofMarkEx("abc", 3, s));
     msg[127] = '\0';
     ASSERT_OK(aclprofMarkEx(msg, 127, s));
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_OK(aclprofStop(tx));
-    ASSERT_RC(aclprofMarkEx("abc", 3, s), TX_FAIL); /* stopped */
+    ASSERT_OK(aclprofMarkEx("abc", 3, s)); /* stopped: msproftx is on until Finalize */
+    ASSERT_RC(aclprofMarkEx("abc", 3, BAD), TX_FAIL);
     ASSERT_OK(aclprofDestroyConfig(tx));
     ASSERT_OK(aclprofFinalize());
+    ASSERT_RC(aclprofMarkEx("abc", 3, s), TX_FAIL); /* finalized */
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
 
-TEST(prof_api, str2id_and_range_push_ex)
+TEST(prof_api, range_push_ex_checks_attr_null_then_message_type_with_or_without_a_profile)
 {
     char dir[DIR_CAP];
     aclprofConfig *tx;
@@ -771,13 +1121,18 @@ TEST(prof_api, str2id_and_range_push_ex)
     memset(&info, 0, sizeof(info));
     memset(&attr, 0, sizeof(attr));
     attr.message.tensorInfo = &info;
-    ASSERT_RC(aclprofRangePushEx(&attr), TX_FAIL); /* no profile runs: msproftx calls do nothing */
-    ASSERT_RC(aclprofRangePop(), TX_FAIL);
+    /* No profile runs: CANN keeps the attributes all the same (nothing is recorded). */
+    ASSERT_OK(aclprofRangePushEx(&attr));
+    ASSERT_OK(aclprofRangePop());
+    ASSERT_FAILS_WITH(aclprofRangePushEx(NULL), ACL_ERROR_INVALID_PARAM, "aclprofRangePushEx", "'attr'");
+    ASSERT_FAILS_NAMING(aclprofRangePop(), ACL_ERROR_INVALID_PARAM, "aclprofRangePop");
+    attr.messageType = 1;
+    ASSERT_FAILS_NAMING(aclprofRangePushEx(&attr), TX_FAIL, "aclprofRangePushEx");
     ASSERT_OK(prof_init(dir));
     tx = config(TX_TYPES);
     ASSERT_OK(aclprofStart(tx));
-    ASSERT_FAILS_NAMING(aclprofRangePushEx(NULL), TX_FAIL, "aclprofRangePushEx");
-    ASSERT_FAILS_NAMING(aclprofRangePop(), TX_FAIL, "aclprofRangePop");
+    ASSERT_RC(aclprofRangePushEx(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclprofRangePop(), ACL_ERROR_INVALID_PARAM);
     memset(&info, 0, sizeof(info));
     info.opNameId = a;
     info.opTypeId = a;
@@ -788,7 +1143,7 @@ TEST(prof_api, str2id_and_range_push_ex)
     attr.message.tensorInfo = &info;
     ASSERT_OK(aclprofRangePushEx(&attr));
     ASSERT_OK(aclprofRangePop());
-    ASSERT_RC(aclprofRangePop(), TX_FAIL);
+    ASSERT_RC(aclprofRangePop(), ACL_ERROR_INVALID_PARAM);
     ASSERT_OK(aclprofStop(tx));
     ASSERT_OK(aclprofDestroyConfig(tx));
     ASSERT_OK(aclprofFinalize());
@@ -873,7 +1228,7 @@ TEST(prof_api, ranges_do_not_outlive_a_profile_acl_finalize_wrote)
     t_teardown();                             /* aclFinalize writes the profile */
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
-    ASSERT_OK(aclprofStart(NULL)); /* still inited: same directory */
+    ASSERT_OK(aclprofStart(NULL)); /* initialises again under the last path: same directory */
     launch_pair(s);
     ASSERT_RC(aclprofPop(), TX_FAIL);
     ASSERT_RC(aclprofRangeStop(id), TX_FAIL);
@@ -931,15 +1286,19 @@ TEST(prof_api, markers_appear_in_trace_view)
 
 /* ---- step markers ---------------------------------------------------------------------------------------- */
 
-TEST(prof_api, step_checks)
+/* Checks in order: stepInfo NULL (or not live), tag, the tag marked
+ * already; the tag is spent before the stream task is made, so a stream
+ * failure (500002) leaves it spent, as in CANN's aclprofGetStepTimestamp. */
+TEST(prof_api, step_checks_null_then_tag_then_repeat_and_a_failed_mark_spends_the_tag)
 {
-    aclprofStepInfo *si, *dead;
+    aclprofStepInfo *si, *dead, *spent;
     aclrtStream s = NULL;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
     si = aclprofCreateStepInfo();
     dead = aclprofCreateStepInfo();
-    ASSERT(si != NULL && dead != NULL);
+    spent = aclprofCreateStepInfo();
+    ASSERT(si != NULL && dead != NULL && spent != NULL);
     aclprofDestroyStepInfo(dead);
     ASSERT_FAILS_NAMING(aclprofGetStepTimestamp(NULL, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM,
                         "aclprofGetStepTimestamp");
@@ -947,24 +1306,29 @@ TEST(prof_api, step_checks)
     ASSERT_RC(aclprofGetStepTimestamp(si, (aclprofStepTag)2, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclprofGetStepTimestamp(si, (aclprofStepTag)-1, s), ACL_ERROR_INVALID_PARAM);
     /* A bad stream is a failure of the layer below (500002, the stream's
-     * error in the message), and consumes nothing. */
-    ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_START, BAD), ACL_ERROR_GE_FAILURE);
+     * error in the message); the tag is spent all the same. */
+    ASSERT_RC(aclprofGetStepTimestamp(spent, ACL_STEP_START, BAD), ACL_ERROR_GE_FAILURE);
     {
         const char *msg = aclGetRecentErrMsg();
         ASSERT_STR_CONTAINS(msg, "aclprofGetStepTimestamp");
         ASSERT_STR_CONTAINS(msg, "107017");
     }
+    ASSERT_RC(aclprofGetStepTimestamp(spent, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclprofGetStepTimestamp(spent, ACL_STEP_END, BAD), ACL_ERROR_GE_FAILURE);
+    ASSERT_RC(aclprofGetStepTimestamp(spent, ACL_STEP_END, s), ACL_ERROR_INVALID_PARAM);
+    aclprofDestroyStepInfo(spent);
     ASSERT_OK(aclprofGetStepTimestamp(si, ACL_STEP_START, s));
     ASSERT_FAILS_NAMING(aclprofGetStepTimestamp(si, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM,
                         "aclprofGetStepTimestamp");
-    ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_END, BAD), ACL_ERROR_GE_FAILURE);
     ASSERT_OK(aclprofGetStepTimestamp(si, ACL_STEP_END, NULL)); /* the default stream */
     ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_END, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM);
     aclprofDestroyStepInfo(si);
     ASSERT_RC(aclprofGetStepTimestamp(si, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM);
     aclprofDestroyStepInfo(si); /* a dead one is ignored */
-    aclprofDestroyStepInfo(NULL);
+    (void)aclGetRecentErrMsg();
+    aclprofDestroyStepInfo(NULL); /* ignored, with a message naming the argument */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclprofDestroyStepInfo: argument 'stepinfo'");
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
@@ -1056,7 +1420,7 @@ static void model_free(struct sub_model *o)
     ASSERT_OK(aclrtDestroyStream(o->exec));
 }
 
-TEST(prof_api, subscribe_config_checks)
+TEST(prof_api, subscribe_config_checks_fd_then_time_switch)
 {
     int fds[2];
     aclprofSubscribeConfig *c0, *c1;
@@ -1065,7 +1429,11 @@ TEST(prof_api, subscribe_config_checks)
     (void)aclGetRecentErrMsg();
     ASSERT(aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, NULL) == NULL);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclprofCreateSubscribeConfig:");
+    /* fd is checked before timeInfoSwitch. */
+    ASSERT(aclprofCreateSubscribeConfig(2, ACL_AICORE_NONE, NULL) == NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'fd'");
     ASSERT(aclprofCreateSubscribeConfig(2, ACL_AICORE_NONE, &fds[1]) == NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'timeInfoSwitch'");
     ASSERT(aclprofCreateSubscribeConfig(-1, ACL_AICORE_NONE, &fds[1]) == NULL);
     c0 = aclprofCreateSubscribeConfig(0, ACL_AICORE_NONE, &fds[1]);
     c1 = aclprofCreateSubscribeConfig(1, ACL_AICORE_PIPE_UTILIZATION, &fds[1]);
@@ -1080,12 +1448,16 @@ TEST(prof_api, subscribe_config_checks)
     t_teardown();
 }
 
-TEST(prof_api, subscribe_rules)
+/* aclprofModelSubscribe: modelId, then config NULL / not live, then the
+ * mode (collection: 148047), then a repeat; aclprofModelUnSubscribe:
+ * modelId loaded, the mode, then subscribed (ProfModelSubscribe,
+ * ProfSubscribePrecheck, PrepareStopAclSubscribe). */
+TEST(prof_api, subscribe_checks_model_then_config_then_mode_then_repeat)
 {
     static struct sub_model a, b;
     char dir[DIR_CAP];
     int fds[2], fds2[2];
-    aclprofSubscribeConfig *c, *dead, *differs;
+    aclprofSubscribeConfig *c, *dead, *differs, *nothing;
     aclmdlRI building = NULL;
     uint32_t building_id = 0;
     t_setup();
@@ -1097,8 +1469,9 @@ TEST(prof_api, subscribe_rules)
     ASSERT_NE(a.id, b.id);
     c = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
     dead = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
-    differs = aclprofCreateSubscribeConfig(0, ACL_AICORE_NONE, &fds2[1]);
-    ASSERT(c != NULL && dead != NULL && differs != NULL);
+    differs = aclprofCreateSubscribeConfig(0, ACL_AICORE_PIPE_UTILIZATION, &fds2[1]);
+    nothing = aclprofCreateSubscribeConfig(0, ACL_AICORE_NONE, &fds2[1]);
+    ASSERT(c != NULL && dead != NULL && differs != NULL && nothing != NULL);
     ASSERT_OK(aclprofDestroySubscribeConfig(dead));
     ASSERT_FAILS_NAMING(aclprofModelSubscribe(a.id + b.id + 1000, c), ACL_ERROR_INVALID_MODEL_ID,
                         "aclprofModelSubscribe");
@@ -1108,33 +1481,47 @@ TEST(prof_api, subscribe_rules)
     ASSERT_FAILS_NAMING(aclprofModelSubscribe(a.id, NULL), ACL_ERROR_INVALID_PARAM, "aclprofModelSubscribe");
     ASSERT_RC(aclprofModelSubscribe(a.id, dead), ACL_ERROR_INVALID_PARAM);
     ASSERT_FAILS_NAMING(aclprofModelUnSubscribe(a.id), ACL_ERROR_INVALID_MODEL_ID, "aclprofModelUnSubscribe");
+    /* No time info and no metrics: nothing to receive (CheckSubscribeConfig). */
+    ASSERT_FAILS_WITH(aclprofModelSubscribe(a.id, nothing), ACL_ERROR_INVALID_PARAM, "aclprofModelSubscribe",
+                      "timeInfoSwitch");
     ASSERT_OK(aclprofModelSubscribe(a.id, c));
     ASSERT_FAILS_NAMING(aclprofModelSubscribe(a.id, c), ACL_ERROR_PROF_REPEAT_SUBSCRIBE, "aclprofModelSubscribe");
+    ASSERT_RC(aclprofModelSubscribe(a.id, nothing), ACL_ERROR_INVALID_PARAM); /* checked before the repeat */
     /* Every subscribed model uses the same subscribe config. */
     ASSERT_RC(aclprofModelSubscribe(b.id, differs), ACL_ERROR_INVALID_PROFILING_CONFIG);
-    /* Subscribed: collection is refused. */
+    /* Subscribed: collection is refused (Start does not initialise). */
     ASSERT_FAILS_NAMING(prof_init(dir), ACL_ERROR_PROF_API_CONFLICT, "aclprofInit");
+    ASSERT_FAILS_NAMING(aclprofStart(NULL), ACL_ERROR_PROF_API_CONFLICT, "aclprofStart");
+    ASSERT_FAILS_NAMING(aclprofStop(NULL), ACL_ERROR_PROF_API_CONFLICT, "aclprofStop");
+    ASSERT_FAILS_NAMING(aclprofFinalize(), ACL_ERROR_PROF_API_CONFLICT, "aclprofFinalize");
     ASSERT_OK(aclprofModelUnSubscribe(a.id)); /* closes fds[1] */
     ASSERT_RC(aclprofModelUnSubscribe(a.id), ACL_ERROR_INVALID_MODEL_ID);
     ASSERT_RC(aclprofModelUnSubscribe(a.id + b.id + 1000), ACL_ERROR_INVALID_MODEL_ID);
-    /* Collecting (aclprofInit .. aclprofFinalize): subscription is refused,
-     * its getters too. */
+    /* Collecting (aclprofInit .. aclprofFinalize): subscription is refused
+     * after the model and config checks; the getters only read the
+     * caller's buffer and work as ever. */
     ASSERT_OK(prof_init(dir));
+    ASSERT_RC(aclprofModelSubscribe(a.id + b.id + 1000, c), ACL_ERROR_INVALID_MODEL_ID);
+    ASSERT_RC(aclprofModelSubscribe(b.id, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_FAILS_NAMING(aclprofModelSubscribe(b.id, c), ACL_ERROR_PROF_API_CONFLICT, "aclprofModelSubscribe");
-    ASSERT_RC(aclprofModelUnSubscribe(b.id), ACL_ERROR_PROF_API_CONFLICT);
+    ASSERT_RC(aclprofModelUnSubscribe(a.id + b.id + 1000), ACL_ERROR_INVALID_MODEL_ID);
+    ASSERT_FAILS_NAMING(aclprofModelUnSubscribe(b.id), ACL_ERROR_PROF_API_CONFLICT, "aclprofModelUnSubscribe");
     {
-        size_t size;
+        size_t size = 0;
         uint32_t nops;
-        unsigned char rec[80] = {0};
-        ASSERT_FAILS_NAMING(aclprofGetOpDescSize(&size), ACL_ERROR_PROF_API_CONFLICT, "aclprofGetOpDescSize");
-        ASSERT_RC(aclprofGetOpNum(rec, sizeof(rec), &nops), ACL_ERROR_PROF_API_CONFLICT);
-        ASSERT(aclprofGetOpStart(rec, sizeof(rec), 0) == 0);
+        unsigned char rec[80];
+        memset(rec, 0xab, sizeof(rec));
+        ASSERT_OK(aclprofGetOpDescSize(&size));
+        ASSERT_EQ(size, sizeof(rec));
+        ASSERT_FAILS_WITH(aclprofGetOpNum(rec, sizeof(rec), &nops), ACL_ERROR_INVALID_PARAM, "aclprofGetOpNum",
+                          "signature");
     }
     ASSERT_OK(aclprofFinalize());
     ASSERT_OK(aclprofModelSubscribe(b.id, differs)); /* nothing subscribed now: any config */
     ASSERT_OK(aclprofModelUnSubscribe(b.id)); /* closes fds2[1] */
     ASSERT_OK(aclprofDestroySubscribeConfig(c));
     ASSERT_OK(aclprofDestroySubscribeConfig(differs));
+    ASSERT_OK(aclprofDestroySubscribeConfig(nothing));
     ASSERT_OK(aclmdlRIDestroy(building));
     model_free(&a);
     model_free(&b);
@@ -1193,18 +1580,27 @@ TEST(prof_api, subscribe_end_to_end)
         ASSERT_EQ(aclprofGetOpDuration(buf, len, i), e - s);
         ASSERT_EQ(aclprofGetModelId(buf, len, i), o.id);
         ASSERT_EQ(aclprofGetOpFlag(buf, len, i), ACL_SUBSCRIBE_OP);
+        /* The thread id belongs to ACL_SUBSCRIBE_OP_THREAD records only. */
         tid = aclprofGetOpAttriValue(buf, len, i, ACL_SUBSCRIBE_ATTRI_THREADID);
-        ASSERT(tid != NULL && tid[0] != '\0');
+        ASSERT(tid == NULL);
+        ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclprofGetOpAttriValue:");
+        ASSERT(aclprofGetOpAttriValue(buf, len, i, ACL_SUBSCRIBE_ATTRI_NONE) == NULL);
         /* Name and type: the length counts the NUL; each string is given once. */
         ASSERT_OK(aclprofGetOpNameLen(buf, len, i, &n));
         ASSERT_EQ(n, strlen("prof_sub_k") + 1);
+        /* Boundaries: two short is refused (and spends nothing); one short
+         * (no room for the NUL) is taken, cut by the last character. */
+        ASSERT_FAILS_WITH(aclprofGetOpName(buf, len, i, name, n - 2), ACL_ERROR_INVALID_PARAM, "aclprofGetOpName",
+                          "'opNameLen'");
+        ASSERT_RC(aclprofGetOpName(buf, len, i, name, 0), ACL_ERROR_INVALID_PARAM);
+        ASSERT_RC(aclprofGetOpName(buf, len, i, NULL, n), ACL_ERROR_INVALID_PARAM);
         if (i == 0) {
             ASSERT_OK(aclprofGetOpName(buf, len, i, name, n));
             ASSERT(strcmp(name, "prof_sub_k") == 0);
-        } else { /* a short buffer: cut and NUL-terminated */
+        } else {
             memset(name, 'z', sizeof(name));
-            ASSERT_OK(aclprofGetOpName(buf, len, i, name, 4));
-            ASSERT(strcmp(name, "pro") == 0);
+            ASSERT_OK(aclprofGetOpName(buf, len, i, name, n - 1));
+            ASSERT(strcmp(name, "prof_sub_") == 0);
         }
         ASSERT_FAILS_NAMING(aclprofGetOpNameLen(buf, len, i, &n), ACL_ERROR_INVALID_PARAM, "aclprofGetOpNameLen");
         ASSERT_RC(aclprofGetOpName(buf, len, i, name, sizeof(name)), ACL_ERROR_INVALID_PARAM);
@@ -1241,11 +1637,14 @@ TEST(prof_api, subscribe_end_to_end)
     ASSERT_EQ(aclprofGetOpStart(buf, len + 40, 0), 0);
     /* The length, not what lies after it, bounds the index: record 3 is valid, but past 3 * 80 bytes. */
     ASSERT_EQ(aclprofGetOpStart(buf, 3 * desc, 3), 0);
-    ASSERT_EQ(aclprofGetOpFlag(buf, 3 * desc, 3), ACL_SUBSCRIBE_NONE);
+    /* GetOpFlag does not check the buffer: an index past the end reads 0
+     * (ACL_SUBSCRIBE_OP), as CANN's parser answers; NULL reads NONE. */
+    ASSERT_EQ(aclprofGetOpFlag(buf, 3 * desc, 3), 0);
     ASSERT_EQ(aclprofGetModelId(buf, 3 * desc, 3), (size_t)ACL_ERROR_INVALID_PARAM);
     ASSERT_EQ(aclprofGetModelId(buf, len, num), (size_t)ACL_ERROR_INVALID_PARAM);
     ASSERT_EQ(aclprofGetModelId(NULL, len, 0), (size_t)ACL_ERROR_INVALID_PARAM);
-    ASSERT_EQ(aclprofGetOpFlag(buf, len, num), ACL_SUBSCRIBE_NONE);
+    ASSERT_EQ(aclprofGetOpFlag(buf, len, num), 0);
+    ASSERT_EQ(aclprofGetOpFlag(buf, len - 1, num - 1), ACL_SUBSCRIBE_OP); /* no length check */
     ASSERT_EQ(aclprofGetOpFlag(NULL, len, 0), ACL_SUBSCRIBE_NONE);
     ASSERT(aclprofGetOpAttriValue(buf, len, num, ACL_SUBSCRIBE_ATTRI_THREADID) == NULL);
     ASSERT(aclprofGetOpAttriValue(buf, 81, 0, ACL_SUBSCRIBE_ATTRI_THREADID) == NULL);
@@ -1254,7 +1653,8 @@ TEST(prof_api, subscribe_end_to_end)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclprofGetOpStart:");
 
     /* A corrupted record (one byte of its start time flipped): the
-     * signature does not match, so every getter refuses it. */
+     * signature does not match, and every getter that checks the buffer
+     * refuses the whole buffer (CANN checks every record). */
     memcpy(bad, buf, 2 * desc);
     ASSERT(aclprofGetOpStart(bad, 2 * desc, 0) != 0);
     bad[32] ^= 0x01;
@@ -1262,13 +1662,13 @@ TEST(prof_api, subscribe_end_to_end)
     ASSERT_EQ(aclprofGetOpEnd(bad, 2 * desc, 0), 0);
     ASSERT_EQ(aclprofGetOpDuration(bad, 2 * desc, 0), 0);
     ASSERT_EQ(aclprofGetModelId(bad, 2 * desc, 0), (size_t)ACL_ERROR_INVALID_PARAM);
-    ASSERT_EQ(aclprofGetOpFlag(bad, 2 * desc, 0), ACL_SUBSCRIBE_NONE);
+    ASSERT_EQ(aclprofGetOpFlag(bad, 2 * desc, 0), ACL_SUBSCRIBE_OP); /* no signature check */
     ASSERT(aclprofGetOpAttriValue(bad, 2 * desc, 0, ACL_SUBSCRIBE_ATTRI_THREADID) == NULL);
     ASSERT_FAILS_NAMING(aclprofGetOpNameLen(bad, 2 * desc, 0, &n), ACL_ERROR_INVALID_PARAM,
                         "aclprofGetOpNameLen");
-    ASSERT_OK(aclprofGetOpNum(bad, 2 * desc, &num)); /* the count looks at the length only */
-    ASSERT_EQ(num, 2);
-    ASSERT(aclprofGetOpStart(bad, 2 * desc, 1) != 0); /* the other record is intact */
+    ASSERT_FAILS_NAMING(aclprofGetOpNum(bad, 2 * desc, &num), ACL_ERROR_INVALID_PARAM, "aclprofGetOpNum");
+    ASSERT_EQ(aclprofGetOpStart(bad, 2 * desc, 1), 0); /* record 1 is intact, record 0 spoils the buffer */
+    ASSERT(aclprofGetOpStart(bad + desc, desc, 0) != 0); /* alone it is fine */
     memcpy(bad, buf, desc);
     bad[4] ^= 0x80; /* the model id */
     ASSERT_EQ(aclprofGetModelId(bad, desc, 0), (size_t)ACL_ERROR_INVALID_PARAM);
@@ -1497,6 +1897,7 @@ TEST(prof_api, init_refused_in_dynamic_profiling_mode)
     t_setup();
     make_dir(dir);
     ASSERT_FAILS_NAMING(prof_init(dir), ACL_ERROR_FEATURE_UNSUPPORTED, "aclprofInit");
+    ASSERT_RC(aclprofInit(NULL, 0), ACL_ERROR_FEATURE_UNSUPPORTED); /* the mode is checked before the arguments */
     setenv("PROFILING_MODE", "off", 1);
     ASSERT_OK(prof_init(dir));
     ASSERT_OK(aclprofFinalize());

@@ -5,12 +5,12 @@
  * DESIGN: a subscribe config is a small record on a live list (a stale or
  * foreign one is refused); subscribing hands the pipe to
  * services/profsub.c, which writes one record per kernel of each run. The
- * getters read records the caller took out of the pipe: every one checks
- * the buffer (NULL, a length not a multiple of the record size, an index
- * past the end, a record whose signature does not match) and answers
- * CANN's way (100000, or 0 / NULL / ACL_SUBSCRIBE_NONE for the getters
- * that return values); between aclprofInit and aclprofFinalize they all
- * answer 148047 (collection and subscription do not mix).
+ * getters read records the caller took out of the pipe, checked as CANN's
+ * op-record parser does (op_desc_parser.cpp): NULL arguments, a length not
+ * a multiple of the record size or any record whose signature does not
+ * match, an index past the end; they answer 100000, or 0 / NULL for the
+ * getters that return values. They only read the caller's buffer, so they
+ * work in any mode (CANN does not check it there either).
  *
  * Threads: any host thread. Locks: cfg_lock (rank: lockrank.h).
  */
@@ -46,9 +46,14 @@ ACL_FUNC_VISIBILITY aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t 
                                                                          aclprofAicoreMetrics aicoreMetrics, void *fd)
 {
     struct aclprofSubscribeConfig *c;
-    if (fd == NULL || (timeInfoSwitch != 0 && timeInfoSwitch != 1)) {
-        acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofCreateSubscribeConfig: 'fd' must point to the pipe's write end and "
-                 "'timeInfoSwitch' must be 0 or 1 (it is %d)", timeInfoSwitch);
+    if (fd == NULL) {
+        acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofCreateSubscribeConfig: argument 'fd' is NULL; it must point to the "
+                 "pipe's write end");
+        return NULL;
+    }
+    if (timeInfoSwitch != 0 && timeInfoSwitch != 1) {
+        acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofCreateSubscribeConfig: argument 'timeInfoSwitch' is %d; it must be "
+                 "0 or 1", timeInfoSwitch);
         return NULL;
     }
     if ((c = acl_calloc(1, sizeof(*c))) == NULL)
@@ -89,6 +94,21 @@ ACL_FUNC_VISIBILITY aclError aclprofDestroySubscribeConfig(const aclprofSubscrib
     return ACL_SUCCESS;
 }
 
+/* CANN's subscription precheck: refused while ACLCPU_PROFILE profiles the
+ * whole run (as under msprof's command line: 100042) and between
+ * aclprofInit (or an aclprofStart that initialised) and aclprofFinalize
+ * (148047). */
+static aclError check_mode(const char *fn)
+{
+    if (prof_env_active())
+        return acl_fail(ACL_ERROR_PROF_ALREADY_RUN, "%s: ACLCPU_PROFILE is profiling the whole run; subscription is "
+                        "off meanwhile", fn);
+    if (prof_collecting())
+        return acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: profiling is in collection mode (aclprofInit .. "
+                        "aclprofFinalize); subscription and collection do not mix", fn);
+    return ACL_SUCCESS;
+}
+
 /* The live model with id modelId, or NULL. */
 static struct model *model_by_id(uint32_t modelId)
 {
@@ -104,9 +124,6 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
     int8_t ti = 0;
     int metrics = 0;
     aclError err;
-    if (prof_collecting())
-        return acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: profiling is in collection mode (aclprofInit or "
-                        "ACLCPU_PROFILE); subscription and collection do not mix", fn);
     if ((m = model_by_id(modelId)) == NULL || m->state != MODEL_READY)
         return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "%s: argument 'modelId' (%u) is no model ready to run", fn, modelId);
     if (profSubscribeConfig == NULL)
@@ -121,6 +138,11 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
     plat_mutex_unlock(&cfg_lock);
     if (err != ACL_SUCCESS)
         return acl_fail(err, "%s: argument 'profSubscribeConfig' is not a live subscribe config", fn);
+    if ((err = check_mode(fn)) != ACL_SUCCESS)
+        return err;
+    if (ti == 0 && metrics == (int)ACL_AICORE_NONE) /* CANN's CheckSubscribeConfig */
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profSubscribeConfig' asks for nothing (timeInfoSwitch "
+                        "0 and ACL_AICORE_NONE); set timeInfoSwitch to 1 to receive the op records", fn);
     err = profsub_add(m->hdr.index, fd, ti, metrics);
     if (err == ACL_SUCCESS) /* relaxed: a hint, checked again under the subscription's lock */
         store_relaxed(&m->subscribed, true);
@@ -133,13 +155,16 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
 
 ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId)
 {
+    const char *fn = "aclprofModelUnSubscribe";
     struct model *m;
-    if (prof_collecting())
-        return acl_fail(ACL_ERROR_PROF_API_CONFLICT, "aclprofModelUnSubscribe: profiling is in collection mode");
+    aclError err;
+    if ((m = model_by_id(modelId)) == NULL)
+        return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "%s: argument 'modelId' (%u) is no loaded model", fn, modelId);
+    if ((err = check_mode(fn)) != ACL_SUCCESS)
+        return err;
     if (!profsub_remove(modelId))
-        return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "aclprofModelUnSubscribe: model %u is not subscribed", modelId);
-    if ((m = model_by_id(modelId)) != NULL) /* relaxed: a hint */
-        store_relaxed(&m->subscribed, false);
+        return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "%s: argument 'modelId' (%u) is not subscribed", fn, modelId);
+    store_relaxed(&m->subscribed, false); /* relaxed: a hint */
     return ACL_SUCCESS;
 }
 
@@ -147,73 +172,69 @@ ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId)
 
 #define REC sizeof(struct profsub_record)
 
-/* The getters belong to subscription: refused in collection mode. */
-static aclError check_mode(const char *fn)
-{
-    if (prof_collecting())
-        return acl_fail(ACL_ERROR_PROF_API_CONFLICT, "%s: profiling is in collection mode (aclprofInit or "
-                        "ACLCPU_PROFILE); the op getters belong to model subscription", fn);
-    return ACL_SUCCESS;
-}
-
 ACL_FUNC_VISIBILITY aclError aclprofGetOpDescSize(size_t *opDescSize)
 {
-    aclError err = check_mode("aclprofGetOpDescSize");
-    if (err != ACL_SUCCESS)
-        return err;
     if (opDescSize == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofGetOpDescSize: argument 'opDescSize' is NULL");
     *opDescSize = REC;
     return ACL_SUCCESS;
 }
 
+/* CANN's check of the whole buffer: its length a multiple of the record
+ * size, and every record's signature right. */
 static aclError check_buffer(const char *fn, const void *info, size_t len)
 {
-    aclError err = check_mode(fn);
-    if (err != ACL_SUCCESS)
-        return err;
-    if (info == NULL)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'opInfo' is NULL", fn);
+    struct profsub_record r;
     if (len % REC != 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'opInfoLen' (%zu) is not a multiple of the record size "
                         "(%zu, aclprofGetOpDescSize)", fn, len, REC);
+    for (size_t i = 0; i < len / REC; i++) {
+        memcpy(&r, (const char *)info + i * REC, REC);
+        if (r.signature != profsub_signature(&r))
+            return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'opInfo': record %zu is not an op record (its "
+                            "signature does not match)", fn, i);
+    }
     return ACL_SUCCESS;
 }
 
-/* The record at index, copied out, or an error (recorded for fn). */
-static aclError record_at(const char *fn, const void *info, size_t len, uint32_t index, struct profsub_record *r)
+/* The record at index, copied out, or 100000 (recorded for fn): opInfo
+ * NULL, index past the end, and (whole) when the whole buffer is checked. */
+static aclError record_at(const char *fn, const void *info, size_t len, uint32_t index, bool whole,
+                          struct profsub_record *r)
 {
-    aclError err = check_buffer(fn, info, len);
-    if (err != ACL_SUCCESS)
+    aclError err;
+    if (info == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'opInfo' is NULL", fn);
+    if (whole && (err = check_buffer(fn, info, len)) != ACL_SUCCESS)
         return err;
     if (index >= len / REC)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'index' (%u) is past the %zu records", fn, index,
                         len / REC);
     memcpy(r, (const char *)info + (size_t)index * REC, REC);
-    if (r->signature != profsub_signature(r))
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: record %u is not an op record (its signature does not match)", fn,
-                        index);
     return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber)
 {
-    aclError err = check_buffer("aclprofGetOpNum", opInfo, opInfoLen);
-    if (err == ACL_SUCCESS && opNumber == NULL)
-        err = acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofGetOpNum: argument 'opNumber' is NULL");
-    if (err == ACL_SUCCESS)
-        *opNumber = (uint32_t)(opInfoLen / REC);
-    return err;
+    const char *fn = "aclprofGetOpNum";
+    aclError err;
+    if (opInfo == NULL || opNumber == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn, opInfo == NULL ? "opInfo" : "opNumber");
+    if ((err = check_buffer(fn, opInfo, opInfoLen)) != ACL_SUCCESS)
+        return err;
+    *opNumber = (uint32_t)(opInfoLen / REC);
+    return ACL_SUCCESS;
 }
 
 static aclError name_len(const char *fn, const void *info, size_t len, uint32_t index, size_t *out, bool type)
 {
     struct profsub_record r;
-    aclError err = record_at(fn, info, len, index, &r);
+    aclError err;
     size_t n;
-    if (err == ACL_SUCCESS && out == NULL)
-        err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: the length argument is NULL", fn);
-    if (err != ACL_SUCCESS)
+    if (info == NULL || out == NULL)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is NULL", fn,
+                        info == NULL ? "opInfo" : type ? "opTypeLen" : "opNameLen");
+    if ((err = record_at(fn, info, len, index, true, &r)) != ACL_SUCCESS)
         return err;
     if ((n = profsub_name(r.op_index, type, NULL, 0, false)) == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: op %u's %s was fetched already (each is given once)", fn, index,
@@ -222,15 +243,28 @@ static aclError name_len(const char *fn, const void *info, size_t len, uint32_t 
     return ACL_SUCCESS;
 }
 
+/* The buffer may be one short of the length getter's answer (the text is
+ * cut by its last character to end in NUL); shorter is refused, and the
+ * text is not spent. */
 static aclError name_get(const char *fn, const void *info, size_t len, uint32_t index, char *out, size_t cap,
                          bool type)
 {
+    const char *arg = type ? "opTypeLen" : "opNameLen";
     struct profsub_record r;
-    aclError err = record_at(fn, info, len, index, &r);
-    if (err == ACL_SUCCESS && (out == NULL || cap == 0))
-        err = acl_fail(ACL_ERROR_INVALID_PARAM, "%s: the output buffer is NULL or of length 0", fn);
-    if (err != ACL_SUCCESS)
+    aclError err;
+    size_t n;
+    if (info == NULL || out == NULL || cap == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is %s", fn,
+                        info == NULL ? "opInfo" : out == NULL ? (type ? "opType" : "opName") : arg,
+                        info == NULL || out == NULL ? "NULL" : "0");
+    if ((err = record_at(fn, info, len, index, true, &r)) != ACL_SUCCESS)
         return err;
+    if ((n = profsub_name(r.op_index, type, NULL, 0, false)) == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: op %u's %s was fetched already (each is given once)", fn, index,
+                        type ? "type" : "name");
+    if (cap + 1 < n)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is %zu; the %s needs %zu (at least %zu)", fn, arg,
+                        cap, type ? "type" : "name", n, n - 1);
     if (profsub_name(r.op_index, type, out, cap, true) == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: op %u's %s was fetched already (each is given once)", fn, index,
                         type ? "type" : "name");
@@ -262,46 +296,60 @@ ACL_FUNC_VISIBILITY aclError aclprofGetOpName(const void *opInfo, size_t opInfoL
 ACL_FUNC_VISIBILITY uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index)
 {
     struct profsub_record r;
-    return record_at("aclprofGetOpStart", opInfo, opInfoLen, index, &r) == ACL_SUCCESS ? r.start : 0;
+    return record_at("aclprofGetOpStart", opInfo, opInfoLen, index, true, &r) == ACL_SUCCESS ? r.start : 0;
 }
 
 ACL_FUNC_VISIBILITY uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index)
 {
     struct profsub_record r;
-    return record_at("aclprofGetOpEnd", opInfo, opInfoLen, index, &r) == ACL_SUCCESS ? r.end : 0;
+    return record_at("aclprofGetOpEnd", opInfo, opInfoLen, index, true, &r) == ACL_SUCCESS ? r.end : 0;
 }
 
 ACL_FUNC_VISIBILITY uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index)
 {
     struct profsub_record r;
-    return record_at("aclprofGetOpDuration", opInfo, opInfoLen, index, &r) == ACL_SUCCESS ? r.duration : 0;
+    return record_at("aclprofGetOpDuration", opInfo, opInfoLen, index, true, &r) == ACL_SUCCESS ? r.duration : 0;
 }
 
 ACL_FUNC_VISIBILITY size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index)
 {
     struct profsub_record r;
-    aclError err = record_at("aclprofGetModelId", opInfo, opInfoLen, index, &r);
+    aclError err = record_at("aclprofGetModelId", opInfo, opInfoLen, index, true, &r);
     return err == ACL_SUCCESS ? r.model_id : (size_t)err; /* CANN returns the code itself */
 }
 
+/* CANN reads the flag without checking the buffer: NULL answers
+ * ACL_SUBSCRIBE_NONE, an index past the end 0 (ACL_SUBSCRIBE_OP). */
 ACL_FUNC_VISIBILITY aclprofSubscribeOpFlag aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index)
 {
     struct profsub_record r;
-    if (record_at("aclprofGetOpFlag", opInfo, opInfoLen, index, &r) != ACL_SUCCESS)
+    if (opInfo == NULL) {
+        acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofGetOpFlag: argument 'opInfo' is NULL");
         return ACL_SUBSCRIBE_NONE;
+    }
+    if (record_at("aclprofGetOpFlag", opInfo, opInfoLen, index, false, &r) != ACL_SUCCESS)
+        return (aclprofSubscribeOpFlag)0;
     return (aclprofSubscribeOpFlag)r.flag;
 }
 
+/* The thread id is an attribute of ACL_SUBSCRIBE_OP_THREAD records only
+ * (aclcpu's records are ACL_SUBSCRIBE_OP ones, so it answers NULL). */
 ACL_FUNC_VISIBILITY const char *aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index,
                                                        aclprofSubscribeOpAttri attri)
 {
+    const char *fn = "aclprofGetOpAttriValue";
     static _Thread_local char value[24];
     struct profsub_record r;
-    if (record_at("aclprofGetOpAttriValue", opInfo, opInfoLen, index, &r) != ACL_SUCCESS)
+    if (record_at(fn, opInfo, opInfoLen, index, false, &r) != ACL_SUCCESS)
         return NULL;
     if (attri != ACL_SUBSCRIBE_ATTRI_THREADID) {
-        acl_fail(ACL_ERROR_INVALID_PARAM, "aclprofGetOpAttriValue: argument 'attri' is %d; only "
-                 "ACL_SUBSCRIBE_ATTRI_THREADID has a value", (int)attri);
+        acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'attri' is %d; only ACL_SUBSCRIBE_ATTRI_THREADID has a value",
+                 fn, (int)attri);
+        return NULL;
+    }
+    if (r.flag != ACL_SUBSCRIBE_OP_THREAD) {
+        acl_fail(ACL_ERROR_INVALID_PARAM, "%s: op %u is flagged %u; only ACL_SUBSCRIBE_OP_THREAD ops have a thread id",
+                 fn, index, r.flag);
         return NULL;
     }
     snprintf(value, sizeof(value), "%u", r.thread_id);

@@ -140,6 +140,7 @@ static void finalize_locked(void)
         if (prof_end(why, sizeof(why)) != ACL_SUCCESS)
             LOGW("aclFinalize: %s", why);
     }
+    prof_acl_finalized(); /* the aclprof API is off again (CANN's MsprofFinalize) */
     devices_shutdown();
     quarantine_forget_all();
     vmm_release_all(); /* host allocations and device-less reservations */

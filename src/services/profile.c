@@ -212,6 +212,7 @@ static struct {
     uint32_t epoch;                       /* sessions begun, under lock */
     bool env_profile;                     /* ACLCPU_PROFILE's session runs, under lock */
     bool collecting;                      /* aclprofInit .. aclprofFinalize, under lock */
+    uint32_t acl_finalizes;               /* aclFinalize calls that ended collection, under lock */
     /* The chunks of records and times, by id, kept from one session to the
      * next; a session zeroes the times the previous one used. */
     uint32_t times_used;                  /* entries whose times may be dirty, under lock */
@@ -1331,6 +1332,23 @@ void prof_set_collecting(bool on)
     plat_spin_lock(&proc.lock);
     proc.collecting = on;
     plat_spin_unlock(&proc.lock);
+}
+
+void prof_acl_finalized(void)
+{
+    plat_spin_lock(&proc.lock);
+    proc.collecting = false;
+    proc.acl_finalizes++;
+    plat_spin_unlock(&proc.lock);
+}
+
+uint32_t prof_acl_finalize_count(void)
+{
+    uint32_t n;
+    plat_spin_lock(&proc.lock);
+    n = proc.acl_finalizes;
+    plat_spin_unlock(&proc.lock);
+    return n;
 }
 
 bool prof_collecting(void)

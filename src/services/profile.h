@@ -176,6 +176,10 @@ bool prof_env_active(void);
  * subscription is refused meanwhile, and collection while subscribed. */
 void prof_set_collecting(bool on);
 bool prof_collecting(void);
+/* aclFinalize ends collection as CANN's MsprofFinalize does (the aclprof
+ * API is off again, not initialised); the API counts these to catch up. */
+void prof_acl_finalized(void);
+uint32_t prof_acl_finalize_count(void);
 
 /* ---- runtime hooks ------------------------------------------------------------ */
 

@@ -151,8 +151,14 @@ static aclrtContext setup(void)
     aclrtStream s;
     aclrtEvent e;
     void *p;
+    char prof_path[64];
     if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
         return NULL;
+    /* An aclprofStart before any aclprofInit initialises by itself, under
+     * ACL_PROF_PATH or else the working directory: keep it in /tmp, with
+     * the directory ProfInit names. */
+    snprintf(prof_path, sizeof(prof_path), "/tmp/aclcpu-fuzz-prof-%d", (int)getpid());
+    aclprofSetConfig(ACL_PROF_PATH, prof_path, strlen(prof_path));
     if (aclrtCreateContext(&other, 1) == ACL_SUCCESS) {
         fz_keep(FZ_CONTEXT, other, 0);
         if (aclrtCreateStream(&s) == ACL_SUCCESS)
