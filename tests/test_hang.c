@@ -807,3 +807,26 @@ TEST(hang, a_wait_on_a_notify_recorded_into_a_capture_passes_when_the_model_runs
     ASSERT_OK(aclrtDestroyStream(cap));
     t_teardown();
 }
+
+/* The run may be issued on a stream of another context of the device: the
+ * destroy finds it there too (fuzz seed 6, two threads). */
+TEST(hang, destroy_stops_a_stuck_run_issued_on_a_stream_of_another_context)
+{
+    static struct stuck_model sm;
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStream xb = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    stuck_model_open(&sm, false);
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtCreateStream(&xb));
+    ASSERT_OK(aclmdlRIExecuteAsync(sm.m, xb));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(sm.exec, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    (void)aclGetRecentErrMsg();
+    ASSERT_OK(aclmdlRIDestroy(sm.m));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which can never end");
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
