@@ -1059,10 +1059,16 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *k
 /** Adds num processes to the allow-list of one of this process's memory keys. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
 
-/** Sets the link an import of key uses: 207000, aclcpu's devices have one memory. */
+/**
+ * Sets the link an import of key uses. Refused here (207000): aclcpu's devices share one memory, so there is no
+ * link to choose.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr);
 
-/** Allow-lists of other servers of a super node: 207000 after the argument checks (one host). */
+/**
+ * Allow-lists of other servers of a super node, after the argument checks. Refused here (207000): aclcpu runs on
+ * one host, with no super node.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num);
 
 /** Makes a notify an IPC notify and writes its key (len >= 65). */
@@ -1074,7 +1080,10 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify, const c
 /** Adds num processes to the allow-list of an exported notify. */
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num);
 
-/** Allow-lists of other servers of a super node: 207000 after the argument checks (one host). */
+/**
+ * Allow-lists of other servers of a super node, after the argument checks. Refused here (207000): aclcpu runs on
+ * one host, with no super node.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *serverPids,
                                                                size_t num);
 
@@ -1297,14 +1306,22 @@ ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncH
 /** Returns the size of memory needed to hold an argument handle for a kernel. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
 
-/** Returns the size of the argument block the runtime needs for userArgsSize bytes of user arguments. */
+/**
+ * Returns the size of the argument block the runtime needs for userArgsSize bytes of user arguments, after the
+ * argument checks. Refused here (207000): argument handles in user memory need the device's argument layout,
+ * which a CPU kernel does not have.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
                                                        size_t *actualArgsSize);
 
 /** Creates an empty argument handle for a kernel. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle);
 
-/** Initialises an argument handle in caller-provided host memory of actualArgsSize bytes. */
+/**
+ * Initialises an argument handle in caller-provided host memory of actualArgsSize bytes, after the argument
+ * checks. Refused here (207000): argument handles in user memory need the device's argument layout, which a CPU
+ * kernel does not have.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle,
                                                           void *userHostMem, size_t actualArgsSize);
 
@@ -1351,7 +1368,11 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
                                                            aclrtPlaceHolderInfo *placeHolderArray,
                                                            size_t placeHolderNum);
 
-/** Issues a kernel given one host pointer per parameter, in order. */
+/**
+ * Issues a kernel given one host pointer per parameter, in order, after the kernel, stream and argument checks.
+ * Refused here (207000): laying the pointers out needs the kernel's parameter information, which a CPU kernel
+ * does not have (use aclrtLaunchKernelWithHostArgs).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
                                                             aclrtLaunchKernelCfg *cfg, void **args);
 
@@ -1360,6 +1381,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t
  * parameter. A CPU kernel has no parameter information to lay args out by,
  * so on aclcpu a live kernel on a valid stream gets 107000, as CANN
  * answers for such a kernel: use aclrtLaunchSIMTKernelWithHostArgs.
+ * Refused here (107000): a CPU kernel has no parameter information.
  */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim,
                                                                 size_t dynUbufSize, aclrtStream stream,
