@@ -298,6 +298,39 @@ TEST(kernel, trap_code_follows_engine_type)
     t_teardown();
 }
 
+/* A kernel that follows a wild or NULL pointer touches no memory a device
+ * kernel could reach: the kernel fails with its engine's exception code,
+ * the process goes on, and so does the stream (a second fault, then a
+ * kernel that works). */
+static void k_wild_pointer(void *args)
+{
+    (void)args;
+    *(volatile int *)(uintptr_t)64 = 1;
+}
+
+TEST(kernel, a_wild_pointer_fails_the_kernel_not_the_process)
+{
+    aclrtStream s = NULL;
+    int64_t *x = NULL;
+    aclrtFuncHandle k = t_kernel("kernel_wild_pointer", k_wild_pointer);
+#ifdef T_TSAN
+    SKIP("kernel faults are not taken under ThreadSanitizer");
+#endif
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(k, 3, NULL, 0, s));
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    launch_with_engine(k, ACL_RT_ENGINE_TYPE_AIC, s);
+    t_launch_add(x, 5, s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
+    ASSERT_EQ(x[0], 5);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
 TEST(kernel, trap_reported_by_timed_sync)
 {
     aclrtStream s = NULL;

@@ -174,9 +174,9 @@ struct block_ctx {
 };
 extern _Thread_local struct block_ctx *tls_block ACLCPU_TLS_HOT;
 /* The platform's fault hook (plat_vm_fault_hook): longjmps out of the
- * running kernel block or memory task, which then fails; returns if none
- * runs on this thread. */
-void engine_fault(void *addr);
+ * running kernel block (any fault) or memory task (one in device memory),
+ * which then fails; returns if neither runs on this thread. */
+void engine_fault(void *addr, bool device_memory);
 
 /* ---- model runs (replay.c) ----------------------------------------------- */
 

@@ -43,29 +43,42 @@ static aclError trap_code(const struct task *t)
                                                         : ACL_ERROR_RT_VECTOR_CORE_EXCEPTION;
 }
 
-/* The address a block's caught fault touched (engine_fault). */
+/* The address a block's caught fault touched, and whether it lay in
+ * device memory (engine_fault). */
 static _Thread_local void *tls_fault_addr;
+static _Thread_local bool tls_fault_in_device;
 
-void engine_fault(void *addr)
+/* Any fault of a kernel block is the kernel's: on a device a kernel can
+ * only reach device memory, and any other address faults in its core, so
+ * a wild or NULL pointer fails the kernel and the process goes on. (A
+ * kernel that faults inside a C library call holding one of its locks
+ * leaves that lock held: such a kernel is not one a device could run.)
+ * Outside a kernel only a memory task's fault in device memory is ours. */
+void engine_fault(void *addr, bool device_memory)
 {
     struct block_ctx *bc = tls_block;
     if (bc == NULL || bc->trap_jmp == NULL) {
-        engine_mem_fault(addr); /* a memory task's, if one runs here */
-        return;                 /* else the process's handlers decide */
+        if (device_memory)
+            engine_mem_fault(addr); /* a memory task's, if one runs here */
+        return;                     /* else the process's handlers decide */
     }
     tls_fault_addr = addr;
+    tls_fault_in_device = device_memory;
     longjmp(*(jmp_buf *)bc->trap_jmp, 1);
 }
 
-/* A block touched device address space it may not (unmapped, or mapped
- * without that access): the device reports the kernel's exception; we say
- * where, once per block (no lock is held here). */
-static void report_fault(const struct task *t, uint32_t idx, void *addr)
+/* A block touched memory it may not: device address space unmapped or
+ * mapped without that access, or an address outside device memory. The
+ * device reports the kernel's exception; we say where, once per block (no
+ * lock is held here). */
+static void report_fault(const struct task *t, uint32_t idx, void *addr, bool device_memory)
 {
     const char *name = t->u.kernel.kf != NULL ? t->u.kernel.kf->name : NULL;
-    LOGE("kernel '%s' block %u touched device address %p, which is not mapped or not mapped for that access; "
-         "the kernel fails with %d",
-         name != NULL ? name : "?", idx, addr, (int)trap_code(t));
+    LOGE("kernel '%s' block %u touched %s %p, %s; the kernel fails with %d", name != NULL ? name : "?", idx,
+         device_memory ? "device address" : "address", addr,
+         device_memory ? "which is not mapped or not mapped for that access"
+                       : "which is no memory a kernel may use (a wild or NULL pointer)",
+         (int)trap_code(t));
 }
 
 static void run_block(struct kernel_run *k, uint32_t idx)
@@ -85,7 +98,7 @@ static void run_block(struct kernel_run *k, uint32_t idx)
         int none = ACL_SUCCESS;
         cas_relaxed(&k->error, &none, trap_code(t));
         if (ACLCPU_UNLIKELY(tls_fault_addr != NULL)) {
-            report_fault(t, idx, tls_fault_addr);
+            report_fault(t, idx, tls_fault_addr, tls_fault_in_device);
             tls_fault_addr = NULL;
         }
     }

@@ -219,10 +219,11 @@ void plat_close(int fd);
 void *plat_vm_reserve(size_t size, size_t align);
 bool plat_vm_release(void *base, size_t size);
 /* Installs (once per process) a SIGSEGV/SIGBUS handler that calls hook
- * with the address when a fault lies in reserved address space; the hook
- * may longjmp out (the handler runs with SA_NODEFER). Faults it does not
- * take, and all others, go to the handler that was there before. */
-void plat_vm_fault_hook(void (*hook)(void *addr));
+ * with the address of every fault, and whether it lies in reserved address
+ * space (device memory); the hook may longjmp out (the handler runs with
+ * SA_NODEFER). Faults it does not take go to the handler that was there
+ * before. */
+void plat_vm_fault_hook(void (*hook)(void *addr, bool device_memory));
 /* Maps [offset, offset+size) of memory file fd at `at` (inside a reserved
  * range), shared: every mapping of that part of the file sees its bytes. */
 bool plat_vm_map_file(void *at, size_t size, int fd, uint64_t offset, bool writable);

@@ -59,7 +59,7 @@ static struct guard {
     _Atomic uintptr_t base, end; /* end 0: free or being filled */
 } guards[GUARD_SLOTS];
 
-static void (*fault_hook)(void *addr);
+static void (*fault_hook)(void *addr, bool device_memory);
 static struct sigaction old_segv, old_bus;
 static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
 
@@ -117,8 +117,8 @@ static void chain_fault(int sig, siginfo_t *si, void *uc)
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-    if (fault_hook != NULL && guarded((uintptr_t)si->si_addr))
-        fault_hook(si->si_addr); /* longjmps when it takes the fault */
+    if (fault_hook != NULL)
+        fault_hook(si->si_addr, guarded((uintptr_t)si->si_addr)); /* longjmps when it takes the fault */
     chain_fault(sig, si, uc);
 }
 
@@ -136,7 +136,7 @@ static void install_fault_handler(void)
     sigaction(SIGBUS, &sa, &old_bus);
 }
 
-static void (*pending_hook)(void *addr);
+static void (*pending_hook)(void *addr, bool device_memory);
 
 /* ThreadSanitizer cannot follow a longjmp out of a signal handler: in such
  * a build a device fault stays the process's crash. */
@@ -153,7 +153,7 @@ static void install_once(void)
         install_fault_handler();
 }
 
-void plat_vm_fault_hook(void (*hook)(void *addr))
+void plat_vm_fault_hook(void (*hook)(void *addr, bool device_memory))
 {
     pending_hook = hook;
     pthread_once(&fault_once, install_once);
