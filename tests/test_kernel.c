@@ -304,8 +304,8 @@ TEST(kernel, trap_code_follows_engine_type)
  * kernel that works). */
 static void k_wild_pointer(void *args)
 {
-    (void)args;
-    *(volatile int *)(uintptr_t)64 = 1;
+    volatile int *p = *(volatile int *const *)args; /* the launch's bytes: one pointer */
+    *p = 1;
 }
 
 TEST(kernel, a_wild_pointer_fails_the_kernel_not_the_process)
@@ -313,15 +313,19 @@ TEST(kernel, a_wild_pointer_fails_the_kernel_not_the_process)
     aclrtStream s = NULL;
     int64_t *x = NULL;
     aclrtFuncHandle k = t_kernel("kernel_wild_pointer", k_wild_pointer);
+    int *wild = (int *)(uintptr_t)64; /* no memory: the first page is never mapped */
+    aclrtLaunchKernelAttr attr = {.id = ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE,
+                                  .value.engineType = ACL_RT_ENGINE_TYPE_AIC};
+    aclrtLaunchKernelCfg aic = {.attrs = &attr, .numAttrs = 1};
 #ifdef T_TSAN
     SKIP("kernel faults are not taken under ThreadSanitizer");
 #endif
     t_setup();
     x = t_dev_i64(1);
     ASSERT_OK(aclrtCreateStream(&s));
-    ASSERT_OK(aclrtLaunchKernel(k, 3, NULL, 0, s));
+    ASSERT_OK(aclrtLaunchKernel(k, 3, &wild, sizeof(wild), s));
     ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
-    launch_with_engine(k, ACL_RT_ENGINE_TYPE_AIC, s);
+    ASSERT_OK(aclrtLaunchKernelV2(k, 2, &wild, sizeof(wild), &aic, s));
     t_launch_add(x, 5, s);
     ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
     ASSERT_EQ(x[0], 5);
