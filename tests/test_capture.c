@@ -600,7 +600,7 @@ TEST(capture, external_record_is_made_by_each_replay)
     ASSERT_OK(aclrtCreateStream(&other));
     ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
     ASSERT_OK(aclrtCreateEvent(&plain));
-    ASSERT_RC(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_RC(aclrtRecordEventWithFlag(plain, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_OK(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL));
@@ -614,6 +614,157 @@ TEST(capture, external_record_is_made_by_each_replay)
     ASSERT_OK(aclrtDestroyEvent(plain));
     ASSERT_OK(aclrtDestroyStream(s));
     ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
+/* A captured model's external record is issued when aclmdlRIExecuteAsync
+ * is called (capture_model.cc CaptureModel::PreModelExecute ->
+ * CommitExternalEventRecords): a plain wait issued afterwards on another
+ * stream waits for that run's record, even while the run cannot start yet
+ * (its stream is held by a gate), and the event reads "recorded, not
+ * complete" until the run has made it. Every run issues its own. */
+TEST(capture, external_record_is_issued_with_the_run_and_a_later_wait_elsewhere_waits_for_it)
+{
+    aclrtStream g = NULL, other = NULL;
+    aclrtEvent ex = NULL;
+    aclmdlRI m = NULL;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    struct t_gate gate = {0};
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&g));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(g, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    launch_mad(x, 1, g);
+    ASSERT_OK(aclrtRecordEventWithFlag(ex, g, ACL_EVENT_RECORD_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureEnd(g, &m));
+    for (int run = 0; run < 2; run++) {
+        atomic_store(&gate.open, 0);
+        t_launch_gate(&gate, g); /* the run cannot start until the gate opens */
+        ASSERT_OK(aclmdlRIExecuteAsync(m, g));
+        ASSERT_OK(aclrtQueryEventStatus(ex, &st));
+        ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_NOT_READY); /* the run's record, not made yet */
+        ASSERT_OK(aclrtStreamWaitEvent(other, ex));
+        launch_mad(x, 2, other);
+        {
+            aclrtStreamStatus ss = ACL_STREAM_STATUS_COMPLETE;
+            ASSERT_OK(aclrtStreamQuery(other, &ss));
+            ASSERT_EQ(ss, ACL_STREAM_STATUS_NOT_READY); /* parked on the run's record */
+        }
+        atomic_store(&gate.open, 1);
+        ASSERT_OK(aclrtSynchronizeStream(other));
+        ASSERT_OK(aclrtQueryEventStatus(ex, &st));
+        ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    }
+    ASSERT_OK(aclrtSynchronizeStream(g));
+    ASSERT_EQ(x[0], (((0 * 3 + 1) * 3 + 2) * 3 + 1) * 3 + 2); /* model, other, model, other */
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(ex));
+    ASSERT_OK(aclrtDestroyStream(g));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* A captured model's external wait waits for the event's newest record
+ * when the run is issued (capture_model.cc PrepareExternalWaitsForReplay,
+ * RetainRecordedEventForExternalWait): a record queued behind a gate holds
+ * the run; a run issued when the event was never recorded does not wait,
+ * whatever is recorded later. */
+TEST(capture, external_wait_waits_for_the_newest_record_at_the_run)
+{
+    aclrtStream g = NULL, other = NULL;
+    aclrtEvent ex = NULL;
+    aclmdlRI m = NULL;
+    aclrtStreamStatus ss = ACL_STREAM_STATUS_COMPLETE;
+    struct t_gate gate = {0};
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&g));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(g, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtStreamWaitEventWithFlag(g, ex, 0, ACL_EVENT_WAIT_EXTERNAL));
+    launch_mad(x, 1, g);
+    ASSERT_OK(aclmdlRICaptureEnd(g, &m));
+    /* Never recorded at the run: it passes. */
+    ASSERT_OK(aclmdlRIExecuteAsync(m, g));
+    ASSERT_OK(aclrtSynchronizeStream(g));
+    ASSERT_EQ(x[0], 1);
+    /* Recorded behind a gate: the run waits for that record. */
+    t_launch_gate(&gate, other);
+    launch_mad(x, 2, other);
+    ASSERT_OK(aclrtRecordEvent(ex, other));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, g));
+    ASSERT_OK(aclrtStreamQuery(g, &ss));
+    ASSERT_EQ(ss, ACL_STREAM_STATUS_NOT_READY);
+    atomic_store(&gate.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(g));
+    ASSERT_EQ(x[0], (1 * 3 + 2) * 3 + 1);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(ex));
+    ASSERT_OK(aclrtDestroyStream(g));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* The external record and wait rules: an Ex event with exactly
+ * ACL_EVENT_SYNC (207000, checked first), a capturing stream (107029; a
+ * stream bound to a model being built: 207000), and per model one
+ * external record and one external wait of an event, not both (107000);
+ * none of these refusals touches the capture (api_error.cc
+ * ApiErrorDecorator::EventRecord / StreamWaitEvent; api_impl.cc
+ * ApiImpl::EventRecord / StreamWaitEvent; capture_model.cc
+ * CaptureModel::CheckExternalEventConstraints). */
+TEST(capture, external_record_and_wait_rules)
+{
+    aclrtStream s = NULL, p = NULL;
+    aclrtEvent ex = NULL, ex2 = NULL, exflag = NULL, flag = NULL;
+    aclmdlRI m = NULL, b = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ex2, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&exflag, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+    ASSERT_OK(aclrtCreateEventWithFlag(&flag, ACL_EVENT_SYNC));
+    /* Not capturing. */
+    ASSERT_RC(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordEventWithFlag");
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(s, ex, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    /* The event's kind comes first. */
+    ASSERT_RC(aclrtRecordEventWithFlag(flag, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(s, exflag, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    /* A stream bound to a model being built. */
+    ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
+    ASSERT_OK(aclmdlRIBindStream(b, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclrtRecordEventWithFlag(ex, p, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(p, ex, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    /* Once per model, and not both. */
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL));
+    ASSERT_RC(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "once per model");
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(s, ex, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtStreamWaitEventWithFlag(s, ex2, 0, ACL_EVENT_WAIT_EXTERNAL));
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(s, ex2, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtRecordEventWithFlag(ex2, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclmdlRIDestroy(b));
+    ASSERT_OK(aclrtDestroyEvent(ex));
+    ASSERT_OK(aclrtDestroyEvent(ex2));
+    ASSERT_OK(aclrtDestroyEvent(exflag));
+    ASSERT_OK(aclrtDestroyEvent(flag));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(p));
     t_teardown();
 }
 

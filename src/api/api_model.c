@@ -208,6 +208,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream 
 static aclError queue_run(const char *fn, struct model *m, struct stream *s, const void *stream, bool *blocks)
 {
     struct submit sub = {.fn = fn, .stream = stream};
+    struct ext_run *ext;
     uint64_t run;
     struct task *t;
     aclError err;
@@ -220,16 +221,23 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
     if (load_relaxed(&s->dev) != m->dev)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is on device %d, stream %d on device %d", fn,
                         m->dev->id, load_relaxed(&s->id), load_relaxed(&s->dev)->id);
-    if (model_issue_run(m, &run) != ACL_SUCCESS)
+    /* A captured model's external records are issued here, with the run
+     * (capture_model.cc CaptureModel::PreModelExecute). */
+    err = model_issue_run(m, obj_handle(&s->hdr), &run, &ext);
+    if (err == ACL_ERROR_RT_MEMORY_ALLOCATION)
+        return acl_fail(err, "%s: out of memory for the run's external events", fn);
+    if (err != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not ready to run (end its build with "
                         "aclmdlRIBuildEnd, or its capture with aclmdlRICaptureEnd)", fn);
     err = stream_task_new(fn, TASK_MODEL_RUN, &t);
     if (err != ACL_SUCCESS) {
         model_skip_run(m, run);
+        model_ext_release(ext);
         return err;
     }
     t->u.model.m = m;
     t->u.model.run = run;
+    t->u.model.ext = ext;
     /* Dropped by task_release, which also skips the run if the task never
      * starts (a refused submit included). */
     fetch_add_relaxed(&m->run_tasks, 1);

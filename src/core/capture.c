@@ -13,7 +13,10 @@
  * calls the capture mode forbids, and syncs and queries of capturing
  * streams and captured events. aclmdlRICaptureEnd checks that every joined
  * lane's last task is a record that a lane joined back into the origin
- * waits on; an invalid or unjoined capture gives no model.
+ * waits on; an invalid or unjoined capture gives no model. External
+ * records and waits (ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL)
+ * stay the user's event's: the model keeps a list of them (m->ext), and
+ * each run fixes them when it is issued (model.c model_issue_run).
  *
  * Capture modes follow the rule the runtime documents: a thread in RELAXED
  * mode may always make unsafe calls; in THREAD_LOCAL or GLOBAL mode it may
@@ -411,8 +414,84 @@ static aclError event_kind_check_locked(const char *fn, const struct model *m, c
     return ACL_SUCCESS;
 }
 
+/* Called with capture_lock held: the index of ev's external task of the
+ * given kind in m, or -1. */
+static int32_t ext_find(const struct model *m, const struct event *ev, enum task_kind kind)
+{
+    for (uint32_t i = 0; i < m->next; i++)
+        if (m->ext[i]->u.event.ev == ev && m->ext[i]->kind == kind)
+            return (int32_t)i;
+    return -1;
+}
+
+/* Called with capture_lock held: the runtime's rules for an external record
+ * (record true) or wait of ev on s, after the event's own (an Ex event with
+ * exactly ACL_EVENT_SYNC, checked by the caller): a stream bound to a model
+ * being built takes no Ex event (207000); the stream must be capturing
+ * (107029); one model takes one external record and one external wait of
+ * an event at most, and not both (107000). None of them touches the
+ * capture. */
+static aclError external_check_locked(const char *fn, struct stream *s, struct event *ev, bool record)
+{
+    capture_assert_held();
+    const struct lane *l = s->rec_lane;
+    const char *what = record ? "ACL_EVENT_RECORD_EXTERNAL" : "ACL_EVENT_WAIT_EXTERNAL";
+    if (l != NULL && l->m->state == MODEL_BUILDING)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model: an Ex event cannot be "
+                        "used there", fn, load_relaxed(&s->id));
+    if (l == NULL || l->m->state != MODEL_CAPTURING)
+        return acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: %s needs a capturing stream; stream %d is not being "
+                        "captured", fn, what, load_relaxed(&s->id));
+    if (ext_find(l->m, ev, record ? TASK_EVENT_RECORD : TASK_EVENT_WAIT) >= 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: event %d is already used with %s in this capture (once per "
+                        "model)", fn, load_relaxed(&ev->id), what);
+    if (ext_find(l->m, ev, record ? TASK_EVENT_WAIT : TASK_EVENT_RECORD) >= 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: event %d is already used with %s in this capture; one "
+                        "model cannot both record and wait on an event externally", fn, load_relaxed(&ev->id),
+                        record ? "ACL_EVENT_WAIT_EXTERNAL" : "ACL_EVENT_RECORD_EXTERNAL");
+    return ACL_SUCCESS;
+}
+
+/* Called with capture_lock held: queues the external record or wait of ev
+ * on s (checked) and keeps it in its model's external list. */
+static aclError queue_external_locked(const char *fn, struct stream *s, const void *stream, struct event *ev,
+                                      enum task_kind kind)
+{
+    struct model *m = s->rec_lane->m;
+    struct event_plan p = {ev, m->next, kind == TASK_EVENT_RECORD ? MEV_EXT_RECORD : MEV_EXT_WAIT, false};
+    struct task *t;
+    aclError err;
+    if (m->next == m->cap_ext) {
+        uint32_t c = m->cap_ext ? m->cap_ext * 2 : 4;
+        struct task **e = acl_realloc(m->ext, c * sizeof(*e));
+        if (e == NULL)
+            return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
+        m->ext = e;
+        m->cap_ext = c;
+    }
+    err = queue_planned(fn, s, stream, kind, &p, &t);
+    if (err == ACL_SUCCESS)
+        m->ext[m->next++] = t;
+    return err;
+}
+
+aclError model_event_external(const char *fn, struct event *ev, struct stream *s, const void *stream, bool record)
+{
+    aclError err;
+    if (!load_relaxed(&ev->ex) || load_relaxed(&ev->flags) != ACL_EVENT_SYNC)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s needs an event from aclrtCreateEventExWithFlag "
+                        "with exactly ACL_EVENT_SYNC", fn, record ? "ACL_EVENT_RECORD_EXTERNAL"
+                                                                   : "ACL_EVENT_WAIT_EXTERNAL");
+    capture_enter();
+    err = external_check_locked(fn, s, ev, record);
+    if (err == ACL_SUCCESS)
+        err = queue_external_locked(fn, s, stream, ev, record ? TASK_EVENT_RECORD : TASK_EVENT_WAIT);
+    capture_leave();
+    return err;
+}
+
 aclError model_event_record(const char *fn, struct event *ev, const void *event, struct stream *s,
-                            const void *stream, bool external, bool *handled)
+                            const void *stream, bool *handled)
 {
     struct event_plan p = {ev, GEN_LATEST, MEV_REAL, false};
     struct lane *l;
@@ -421,25 +500,17 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
 
     capture_enter();
     l = s->rec_lane;
-    *handled = l != NULL || external;
+    *handled = l != NULL;
     if (l == NULL) {
         capture_leave();
-        return external ? acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: an external record needs a capturing "
-                                   "stream; stream %d is not being captured", fn, load_relaxed(&s->id))
-                        : ACL_SUCCESS;
+        return ACL_SUCCESS;
     }
     m = l->m;
-    if (!external && (err = event_kind_check_locked(fn, m, ev, s, false, false)) != ACL_SUCCESS) {
+    if ((err = event_kind_check_locked(fn, m, ev, s, false, false)) != ACL_SUCCESS) {
         capture_leave();
         return err;
     }
-    if (external &&
-        (m->state != MODEL_CAPTURING || !load_relaxed(&ev->ex) || load_relaxed(&ev->flags) != ACL_EVENT_SYNC)) {
-        capture_leave();
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: an external record needs a capturing stream and an "
-                        "event from aclrtCreateEventExWithFlag with exactly ACL_EVENT_SYNC", fn);
-    }
-    if (!external && !(load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL)) {
+    if (!(load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL)) {
         /* A record inside the model: a private edge each run records. */
         p.target = model_new_event(m);
         p.use = MEV_EDGE;

@@ -201,6 +201,7 @@ struct task {
             uint64_t run;           /* run number, given at issue */
             uint8_t phase;          /* 0: waits for the previous run; 1: started, waits for its end */
             uint32_t prof_end;      /* profiled: the run's end entry (its begin is prof_id) */
+            struct ext_run *ext;    /* the run's external records and waits (model.h); NULL if none */
         } model;
         struct {
             struct lane *lane;
@@ -917,6 +918,14 @@ aclError event_destroy(struct event *ev, const void *handle);
 void event_ipc_refresh(struct event *ev);
 /* Called with ev->lock held: the newest record a sync waits for. */
 uint64_t event_newest_locked(struct event *ev);
+/* A record of ev issued now on no stream: t (fresh) becomes record number
+ * record_gen + 1, made on behalf of the stream `recorder` (a handle); it
+ * is pending until event_record_done(t) or event_task_release(t) reaches
+ * it (a captured model's external record, issued with its run). */
+void event_issue_detached_record(struct event *ev, struct task *t, const void *recorder);
+/* The record a wait issued now would wait for: the newest, or 0 when ev
+ * was never recorded (a captured model's external wait, fixed with its run). */
+uint64_t event_wait_snapshot(struct event *ev);
 
 /* ---- IPC events and notifies (ipc.c) ---------------------------------------- */
 

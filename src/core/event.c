@@ -297,6 +297,29 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
     return REFUSE_NONE;
 }
 
+void event_issue_detached_record(struct event *ev, struct task *t, const void *recorder)
+{
+    memset(t, 0, offsetof(struct task, inline_args));
+    t->kind = TASK_EVENT_RECORD;
+    t->u.event.ev = ev;
+    plat_spin_lock(&ev->lock);
+    t->u.event.gen = ++ev->record_gen;
+    ev->last_recorder = recorder;
+    ev->newest_in_model = false; /* this record is the newest now */
+    pending_add_locked(ev, t);
+    fetch_add_relaxed(&ev->pending_tasks, 1); /* under ev->lock; event_task_release gives it back */
+    plat_spin_unlock(&ev->lock);
+}
+
+uint64_t event_wait_snapshot(struct event *ev)
+{
+    uint64_t g;
+    plat_spin_lock(&ev->lock);
+    g = event_newest_locked(ev);
+    plat_spin_unlock(&ev->lock);
+    return g;
+}
+
 enum refusal event_issue_locked(struct stream *s, struct task *t, const struct submit *sub)
 {
     PLAT_ASSERT_HELD(&s->lock);
