@@ -8,12 +8,14 @@
  * a fresh edge event private to the model; the user's event remembers it
  * (rec_model, rec_edge), so that a wait on that event, from any stream,
  * becomes a wait on the edge: a stream that is not recording joins the
- * capture with a lane of its own. A capturing stream that waits on an
- * event recorded outside the capture invalidates it (107024), as do unsafe
- * calls the capture mode forbids, and syncs and queries of capturing
- * streams and captured events. aclmdlRICaptureEnd checks that every joined
- * lane's last task is a record that a lane joined back into the origin
- * waits on; an invalid or unjoined capture gives no model. External
+ * capture with a lane of its own; until the capture ends, a record of the
+ * event elsewhere does not take the captured record's place. A capturing
+ * stream that waits on an event recorded outside the capture is refused
+ * (107024; the capture goes on). Unsafe calls the capture mode forbids,
+ * and queries and syncs of captured events, invalidate the capture.
+ * aclmdlRICaptureEnd checks that every joined lane's last task is a record
+ * that a lane joined back into the origin waits on; an invalid or unjoined
+ * capture gives no model. External
  * records and waits (ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL)
  * stay the user's event's: the model keeps a list of them (m->ext), and
  * each run fixes them when it is issued (model.c model_issue_run).
@@ -226,6 +228,16 @@ static void stop_capture_locked(struct model *m)
         plat_spin_unlock(&s->lock);
         model_feed(s, NULL);
     }
+    for (uint32_t i = 0; i < m->ncap_events; i++) {
+        struct event *ev = (struct event *)obj_resolve(m->cap_events[i], OBJ_EVENT);
+        if (ev == NULL)
+            continue; /* destroyed since */
+        plat_spin_lock(&ev->lock);
+        if (obj_same(&ev->hdr, m->cap_events[i]) && ev->rec_model == obj_handle(&m->hdr))
+            ev->rec_capturing = false;
+        plat_spin_unlock(&ev->lock);
+    }
+    m->ncap_events = 0;
     list_del(&m->capture_link);
     fetch_sub_relaxed(&active_count, 1);
     if (m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
@@ -522,16 +534,31 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
             return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a model edge", fn);
         }
     }
+    /* Room to remember the event, so the capture's end lets it go. */
+    if (p.use == MEV_EDGE && m->state == MODEL_CAPTURING && m->ncap_events == m->cap_cap_events) {
+        uint32_t c = m->cap_cap_events ? m->cap_cap_events * 2 : 8;
+        const void **e = acl_realloc(m->cap_events, c * sizeof(*e));
+        if (e == NULL) {
+            capture_leave();
+            return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
+        }
+        m->cap_events = e;
+        m->cap_cap_events = c;
+    }
     err = queue_planned(fn, s, stream, TASK_EVENT_RECORD, &p, NULL);
     if (err == ACL_SUCCESS && p.use == MEV_EDGE) {
+        bool capturing = m->state == MODEL_CAPTURING;
         l->tail_edge = p.target;
         plat_spin_lock(&ev->lock);
         if (obj_same(&ev->hdr, event)) {
             ev->newest_in_model = true;
+            ev->rec_capturing = capturing;
             ev->rec_model = obj_handle(&m->hdr);
             ev->rec_edge = p.target;
         }
         plat_spin_unlock(&ev->lock);
+        if (capturing)
+            m->cap_events[m->ncap_events++] = event;
     }
     capture_leave();
     return err;
@@ -579,11 +606,11 @@ static aclError plan_wait_locked(const char *fn, struct lane *l, struct event *e
         p->skip = true; /* never recorded: the wait does nothing, as outside a capture */
         return ACL_SUCCESS;
     }
-    char text[160];
-    snprintf(text, sizeof(text), "stream %d waits on event %d recorded outside the capture", load_relaxed(&s->id),
-             load_relaxed(&ev->id));
-    invalidate_locked(m, ACL_ERROR_RT_CAPTURE_DEPENDENCY, text);
-    return acl_fail(ACL_ERROR_RT_CAPTURE_DEPENDENCY, "%s: %s", fn, m->invalid_why);
+    /* Refused, and the capture goes on (api_impl.cc ApiImpl::StreamWaitEvent:
+     * RT_ERROR_STREAM_CAPTURE_ISOLATION, no TerminateCapture). */
+    return acl_fail(ACL_ERROR_RT_CAPTURE_DEPENDENCY, "%s: stream %d waits on event %d, whose newest record is "
+                    "outside the capture; a capture waits only on records it made (ACL_EVENT_WAIT_EXTERNAL waits "
+                    "on one made outside); the capture goes on", fn, load_relaxed(&s->id), load_relaxed(&ev->id));
 }
 
 aclError model_event_wait(const char *fn, struct event *ev, const void *event, struct stream *s, const void *stream,

@@ -762,6 +762,10 @@ struct event {
     const void *rec_model;
     struct event *rec_edge;
     bool newest_in_model;
+    /* ... and that model is a capture still under way: a record of the
+     * event on another stream does not take its place until the capture
+     * ends (waits on the event stay waits on the captured record). */
+    bool rec_capturing;
     struct list ctx_link;        /* ctx->events, under ctx->lock */
     /* Shared with another process (core/ipc.c): the shared words hold its
      * records, flag and done number; set once under the lock. */

@@ -280,6 +280,7 @@ static void model_free_locked(struct model *m)
     acl_free(m->uses);
     acl_free(m->skipped);
     acl_free(m->ext);
+    acl_free(m->cap_events);
     event_destroy(m->done, NULL);
     if (list_linked(&m->capture_link))
         list_del(&m->capture_link);

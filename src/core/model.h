@@ -112,6 +112,10 @@ struct model {
     uint32_t nedges, cap_edges;
     struct edge_use *uses;
     uint32_t nuses, cap_uses;
+    /* Capture: the user's events recorded in it (handles), whose
+     * rec_capturing the capture's end clears. */
+    const void **cap_events;
+    uint32_t ncap_events, cap_cap_events;
 
     /* Runs. done counts them: record_gen = runs issued, done_gen = runs
      * ended in order (skipped ones included). */
