@@ -102,13 +102,13 @@ TEST(capture, begin_and_end_rules)
     ASSERT_EQ(mode, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_RC(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_STREAM_CAPTURED);
-    ASSERT_RC(aclmdlRIBindStream(b, s, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_RC(aclmdlRIBindStream(b, s, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_PARAM_INVALID); /* not PERSISTENT, first */
     ASSERT_RC(aclmdlRIExecuteAsync(b, s), ACL_ERROR_RT_STREAM_CAPTURED);
     ASSERT_OK(aclmdlRICaptureGetInfo(s, NULL, &m));
     ASSERT_RC(aclmdlRIDestroy(m), ACL_ERROR_RT_MODEL_CAPTURED);
-    ASSERT_RC(aclmdlRIExecuteAsync(m, NULL), ACL_ERROR_RT_PARAM_INVALID); /* not ended */
+    ASSERT_RC(aclmdlRIExecuteAsync(m, NULL), ACL_ERROR_RT_MODEL_CAPTURED); /* not ended */
     ASSERT_OK(aclmdlRICaptureEnd(s, &m));
-    ASSERT_RC(aclmdlRIExecute(m, -1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* captured: async only */
+    ASSERT_RC(aclmdlRIExecute(m, -1), ACL_ERROR_RT_PARAM_INVALID); /* captured: async only */
     ASSERT_RC(aclmdlRIAbort(m), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(aclmdlRIBindStream(b, p, ACL_MODEL_STREAM_FLAG_HEAD));

@@ -32,25 +32,50 @@ aclError model_resolve(const char *fn, const void *h, struct model **out)
     return ACL_SUCCESS;
 }
 
-/* Context, model and (non-NULL) stream of a build call. */
+/* The runtime's context rule for a call on model m (api_impl.cc: a
+ * current context, then the model's context must be it): 107002, 107004. */
+static aclError model_ctx_check(const char *fn, const struct model *m)
+{
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS && m->ctx != ctx)
+        err = acl_fail(ACL_ERROR_RT_MODEL_CONTEXT, "%s: argument 'modelRI': the model belongs to another context", fn);
+    return err;
+}
+
+/* As model_ctx_check, and stream s must be of the current context too (107003). */
+static aclError pair_ctx_check(const char *fn, const struct model *m, struct stream *s)
+{
+    aclError err = model_ctx_check(fn, m);
+    if (err == ACL_SUCCESS && stream_ctx(s) != m->ctx)
+        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: argument 'stream': stream %d belongs to another context", fn,
+                       load_relaxed(&s->id));
+    return err;
+}
+
+/* Model (non-NULL: the caller checked) and stream (NULL: the current
+ * context's default stream) of a build call: stale handles are 107017. */
 static aclError resolve_pair(const char *fn, aclmdlRI modelRI, aclrtStream stream, struct model **m,
                              struct stream **s)
 {
-    struct context *ctx;
-    aclError err;
-    if (modelRI == NULL) /* checked before the context, as the API's first argument */
-        return null_arg(fn, "modelRI");
-    err = ctx_require(fn, &ctx);
-    if (err == ACL_SUCCESS)
-        err = model_resolve(fn, modelRI, m);
+    aclError err = model_resolve(fn, modelRI, m);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, s);
-    if (err == ACL_SUCCESS && (*m)->ctx != ctx)
-        err = acl_fail(ACL_ERROR_RT_MODEL_CONTEXT, "%s: the model belongs to another context", fn);
-    if (err == ACL_SUCCESS && stream_ctx(*s) != ctx)
-        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn,
-                       load_relaxed(&(*s)->id));
     return err;
+}
+
+/* The build calls' refusal of a captured model and of a capturing stream
+ * (api_error.cc ModelBindStream, ModelUnbindStream, ModelEndGraph: "ACL
+ * Graph mode is not supported" 107000, then 107027). */
+static aclError build_call_check(const char *fn, const struct model *m, struct stream *s)
+{
+    if (m->kind == MODEL_CAPTURED)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture takes no "
+                        "build calls", fn);
+    if (model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: argument 'stream': stream %d is being captured", fn,
+                        load_relaxed(&s->id));
+    return ACL_SUCCESS;
 }
 
 static bool capturing(struct stream *s) { return model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE; }
@@ -63,9 +88,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag
     struct context *ctx;
     struct model *m;
     aclError err;
-    (void)flag; /* reserved: 0 */
     if (modelRI == NULL)
         return null_arg(fn, "modelRI");
+    if (flag != 0) /* api_c_model.cc rtsModelCreate */
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (%u) is reserved and must be 0", fn, flag);
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
@@ -76,33 +102,39 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag
     return ACL_SUCCESS;
 }
 
-/* Called with capture_lock held: the runtime's rules for binding s. */
-static aclError check_bindable(const char *fn, struct model *m, struct stream *s, uint32_t flag)
+/* Called with capture_lock held: the runtime's rules for binding s, in
+ * its order (api_c_model.cc rtsModelBindStream: not PERSISTENT, already
+ * bound; api_error.cc ModelBindStream: captured model, capturing stream,
+ * DEVICE_USE_ONLY, STOP mode, FAST_LAUNCH; api_impl.cc: contexts). The
+ * flag and the handles were checked before. */
+static aclError check_bindable(const char *fn, struct model *m, struct stream *s)
 {
-    if (s->rec_lane != NULL && s->model == NULL)
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
-    if (load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY)
-        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is DEVICE_USE_ONLY; it cannot be bound", fn,
-                        load_relaxed(&s->id));
-    if (!(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT))
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT "
-                        "(aclrtCreateStreamWithConfig)", fn, load_relaxed(&s->id));
-    if ((load_relaxed(&s->flags) & ACL_STREAM_FAST_LAUNCH) ||
-        load_relaxed(&stream_ctx(s)->failure_mode) == ACL_STOP_ON_FAILURE)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is %s; such a stream cannot be bound", fn,
-                        load_relaxed(&s->id),
-                        (load_relaxed(&s->flags) & ACL_STREAM_FAST_LAUNCH) ? "FAST_LAUNCH"
-                                                                           : "in STOP failure mode");
+    uint32_t flags = load_relaxed(&s->flags);
+    aclError err;
+    if (!(flags & ACL_STREAM_PERSISTENT))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream': stream %d was not created with "
+                        "ACL_STREAM_PERSISTENT (aclrtCreateStreamWithConfig)%s", fn, load_relaxed(&s->id),
+                        load_relaxed(&s->is_default) ? "; it is the default stream" : "");
     if (s->model != NULL)
-        return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model (one stream, one model)",
-                        fn, load_relaxed(&s->id));
-    if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (0x%x) is neither ACL_MODEL_STREAM_FLAG_HEAD "
-                        "nor ACL_MODEL_STREAM_FLAG_DEFAULT", fn, flag);
-    if (m->state != MODEL_BUILDING || m->kind != MODEL_BUILT)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not being built (aclmdlRIBuildEnd ended it, or "
-                        "it came from a capture)", fn);
-    return ACL_SUCCESS;
+        return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: argument 'stream': stream %d is already bound to a model (one "
+                        "stream, one model)", fn, load_relaxed(&s->id));
+    if (m->kind == MODEL_CAPTURED)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture takes no "
+                        "build calls", fn);
+    if (s->rec_lane != NULL)
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
+    if (flags & ACL_STREAM_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'stream': stream %d is DEVICE_USE_ONLY; it cannot "
+                        "be bound", fn, load_relaxed(&s->id));
+    if (load_relaxed(&stream_ctx(s)->failure_mode) == ACL_STOP_ON_FAILURE || (flags & ACL_STREAM_FAST_LAUNCH))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'stream': stream %d is %s; such a stream "
+                        "cannot be bound", fn, load_relaxed(&s->id),
+                        (flags & ACL_STREAM_FAST_LAUNCH) ? "FAST_LAUNCH" : "in STOP failure mode");
+    err = pair_ctx_check(fn, m, s);
+    if (err == ACL_SUCCESS && m->state != MODEL_BUILDING)
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': the model is not being built "
+                       "(aclmdlRIBuildEnd ended it)", fn);
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
@@ -111,13 +143,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream st
     struct model *m;
     struct stream *s;
     aclError err;
-    if (modelRI == NULL || stream == NULL)
-        return null_arg(fn, modelRI == NULL ? "modelRI" : "stream");
-    err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
+    if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (0x%x) is neither ACL_MODEL_STREAM_FLAG_HEAD "
+                        "nor ACL_MODEL_STREAM_FLAG_DEFAULT", fn, flag);
+    err = resolve_pair(fn, modelRI, stream, &m, &s); /* NULL: the default stream, which is not PERSISTENT */
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
-    err = check_bindable(fn, m, s, flag);
+    err = check_bindable(fn, m, s);
     if (err == ACL_SUCCESS && model_bind(m, s, stream, flag) != ACL_SUCCESS)
         err = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     capture_leave();
@@ -142,7 +177,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream strea
     struct lane *l;
     struct task *t;
     aclError err;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
     err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (err == ACL_SUCCESS)
+        err = build_call_check(fn, m, s);
+    if (err == ACL_SUCCESS)
+        err = pair_ctx_check(fn, m, s);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
@@ -169,11 +210,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
     if (reserve != NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'reserve' must be NULL", fn);
     err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS && m->kind == MODEL_CAPTURED) /* api_error.cc ModelLoadComplete */
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture takes no build "
+                       "calls", fn);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
     if (m->state != MODEL_BUILDING || m->kind != MODEL_BUILT)
-        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not being built", fn);
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': the model is not being built", fn);
     else if (model_build_end(m) != ACL_SUCCESS)
         err = acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "%s: no stream left on device %d for the model's lanes", fn,
                        m->dev->id);
@@ -188,7 +234,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream 
     struct stream *s;
     struct lane *l;
     aclError err;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
     err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (err == ACL_SUCCESS)
+        err = build_call_check(fn, m, s);
+    if (err == ACL_SUCCESS)
+        err = pair_ctx_check(fn, m, s);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
@@ -218,6 +270,12 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
                         fn, load_relaxed(&s->id));
     if (capturing(s))
         return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
+    err = model_ctx_check(fn, m);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (m->state == MODEL_CAPTURING) /* capture_model.cc CaptureModel::CheckExecuteReady */
+        return acl_fail(ACL_ERROR_RT_MODEL_CAPTURED, "%s: argument 'modelRI': the model is still being captured "
+                        "(aclmdlRICaptureEnd first)", fn);
     if (load_relaxed(&s->dev) != m->dev)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is on device %d, stream %d on device %d", fn,
                         m->dev->id, load_relaxed(&s->id), load_relaxed(&s->dev)->id);
@@ -295,8 +353,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     err = model_resolve(fn, modelRI, &m);
     if (err != ACL_SUCCESS)
         return err;
-    if (m->kind == MODEL_CAPTURED)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a captured model runs with aclmdlRIExecuteAsync only", fn);
+    if (m->kind == MODEL_CAPTURED) /* api_error.cc ModelExecuteSync: "ACL Graph mode is not supported" */
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture runs with "
+                        "aclmdlRIExecuteAsync only", fn);
+    err = model_ctx_check(fn, m);
+    if (err != ACL_SUCCESS)
+        return err;
     if (exec_stream(m, &s) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "%s: no stream left on device %d", fn, m->dev->id);
     err = queue_run(fn, m, s, NULL, NULL); /* waited for below in any case */
@@ -321,6 +383,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)
     const char *fn = "aclmdlRIDestroy";
     struct model *m;
     aclError err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
     if (m->state == MODEL_CAPTURING)
@@ -334,7 +398,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI)
 {
     const char *fn = "aclmdlRIAbort";
     struct model *m;
-    aclError err = model_resolve(fn, modelRI, &m);
+    aclError err;
+    if (modelRI == NULL) /* the acl layer leaves it to the runtime: api_error.cc ModelAbort, 107000 */
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI' is NULL", fn);
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
     if (m->kind == MODEL_CAPTURED)
@@ -350,12 +419,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI)
 
 ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
 {
+    const char *fn = "aclmdlRISetName";
     struct model *m;
-    aclError err = model_resolve("aclmdlRISetName", modelRI, &m);
+    aclError err;
+    if (modelRI == NULL || name == NULL)
+        return null_arg(fn, modelRI == NULL ? "modelRI" : "name");
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
-    if (name == NULL)
-        return null_arg("aclmdlRISetName", "name");
     capture_enter();
     snprintf(m->name, sizeof(m->name), "%s", name); /* the runtime keeps 512 bytes */
     capture_leave();
@@ -364,13 +437,18 @@ ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name)
 {
+    const char *fn = "aclmdlRIGetName";
     struct model *m;
-    aclError err = model_resolve("aclmdlRIGetName", modelRI, &m);
+    aclError err;
+    if (modelRI == NULL || name == NULL)
+        return null_arg(fn, modelRI == NULL ? "modelRI" : "name");
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS && maxLen == 0) /* api_error.cc ModelGetName */
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'maxLen' is 0", fn);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
-    if (name == NULL || maxLen == 0)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIGetName: argument '%s' is %s", name == NULL ? "name" : "maxLen",
-                        name == NULL ? "NULL" : "0");
     capture_enter();
     snprintf(name, maxLen, "%s", m->name); /* truncated to maxLen - 1 bytes */
     capture_leave();
@@ -380,9 +458,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, 
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId)
 {
     struct model *m;
-    aclError err = model_resolve("aclmdlRIGetId", modelRI, &m);
-    if (err == ACL_SUCCESS && modelRIId == NULL)
-        err = null_arg("aclmdlRIGetId", "modelRIId");
+    aclError err;
+    if (modelRI == NULL || modelRIId == NULL)
+        return null_arg("aclmdlRIGetId", modelRI == NULL ? "modelRI" : "modelRIId");
+    err = model_resolve("aclmdlRIGetId", modelRI, &m);
     if (err == ACL_SUCCESS)
         *modelRIId = m->hdr.index;
     return err;
@@ -403,9 +482,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *s
     const char *fn = "aclmdlRIGetStreams";
     struct model *m;
     uint32_t n = 0;
-    aclError err = model_resolve(fn, modelRI, &m);
+    aclError err;
+    /* The acl layer checks nothing: the runtime's NULL checks are 107000
+     * (api_error.cc ModelGetStreams), after the handle's. */
+    if (modelRI == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI' is NULL", fn);
+    err = model_resolve(fn, modelRI, &m);
     if (err == ACL_SUCCESS && numStreams == NULL)
-        err = null_arg(fn, "numStreams");
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'numStreams' is NULL", fn);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
@@ -427,15 +513,21 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdl
     struct stream *s;
     struct lane *l;
     aclError err;
-    if (numTasks == NULL)
-        return null_arg(fn, "numTasks");
+    /* The acl layer checks nothing; the runtime's checks are 107000 and
+     * take no default stream (api_error.cc StreamGetTasks, api_impl.cc
+     * ApiImpl::StreamGetTasks). */
+    if (stream == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL", fn);
     err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS && numTasks == NULL)
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'numTasks' is NULL", fn);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
     l = s->last_lane;
     if (l == NULL)
-        err = acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model", fn, load_relaxed(&s->id));
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream': stream %d belongs to no model", fn,
+                       load_relaxed(&s->id));
     if (err == ACL_SUCCESS)
         err = list_size_check(fn, tasks, *numTasks, l->ntasks);
     if (err == ACL_SUCCESS && tasks != NULL) {
@@ -527,11 +619,14 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char
     const char *fn = "aclmdlRIDebugJsonPrint";
     struct model *m;
     FILE *f;
-    aclError err = model_resolve(fn, modelRI, &m);
+    aclError err;
+    if (modelRI == NULL || path == NULL)
+        return null_arg(fn, modelRI == NULL ? "modelRI" : "path");
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
-    if (path == NULL)
-        return null_arg(fn, "path");
     if (flags > ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flags' (%u) is neither SUMMARY (0) nor VERBOSE (1)", fn,
                         flags);
@@ -550,6 +645,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
 {
     struct model *m;
     aclError err = model_resolve("aclmdlRIDebugPrint", modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check("aclmdlRIDebugPrint", m);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
