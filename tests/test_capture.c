@@ -88,7 +88,7 @@ TEST(capture, begin_and_end_rules)
     ASSERT_RC(aclmdlRICaptureBegin(p, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_INTERNAL_ERROR);
     ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
     ASSERT_RC(aclmdlRICaptureEnd(NULL, &m), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_RT_STREAM_NOT_CAPTURED); /* modelRI: only looked at when capturing */
     ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
     ASSERT_RC(aclmdlRICaptureGetInfo(NULL, NULL, &m), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRICaptureGetInfo(s, NULL, NULL), ACL_ERROR_INVALID_PARAM);
@@ -614,11 +614,76 @@ TEST(capture, task_group_needs_a_capturing_stream)
     ASSERT_RC(aclmdlRICaptureTaskGrpBegin(NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRICaptureTaskGrpBegin(s), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
     ASSERT_RC(aclmdlRICaptureTaskGrpEnd(s, NULL), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclmdlRICaptureTaskGrpEnd(s, &g), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    ASSERT_RC(aclmdlRICaptureTaskGrpEnd(s, &g), ACL_ERROR_RT_STREAM_NOT_CAPTURED); /* before the group's state */
     ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(s, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(s, (aclrtTaskGrp)0x1234), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(s), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
     ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The order of the capture calls' checks (model_ri.cpp: the acl layer's
+ * NULLs; api_c_standard_soc.cc rtStreamBeginCapture / rtStreamEndCapture:
+ * the SoC, then the handle; api_error_aclgraph.cc: the mode, the stream's
+ * kind (507000), task groups on a capturing stream (107029), updates on
+ * a plain stream (107027, 107005); api_impl_aclgraph.cc: the stream's
+ * context (107003), a model's stream (107005), the default stream
+ * (207000); aclmdlRICaptureEnd's NULL modelRI is 107000, and only while
+ * the stream is capturing; refusals leave the capture as it was. */
+TEST(capture, checks_in_the_reference_order)
+{
+    aclrtContext a = NULL, b = NULL;
+    aclrtStream s = NULL, stale = NULL, dev_only = NULL, p = NULL, other_ctx = NULL;
+    aclmdlRI m = NULL, built = NULL;
+    aclrtTaskGrp g = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateContext(&a, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&stale));
+    ASSERT_OK(aclrtDestroyStream(stale));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&dev_only, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateContext(&b, 0));
+    ASSERT_OK(aclrtCreateStream(&other_ctx));
+    ASSERT_OK(aclrtSetCurrentContext(a));
+    /* Begin: handle before mode, mode before the stream's kind and context. */
+    ASSERT_RC(aclmdlRICaptureBegin(stale, (aclmdlRICaptureMode)7), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRICaptureBegin(dev_only, (aclmdlRICaptureMode)7), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRICaptureBegin(dev_only, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRICaptureBegin: argument 'stream'");
+    ASSERT_RC(aclmdlRICaptureBegin(other_ctx, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclmdlRICaptureEnd(other_ctx, &m), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclmdlRICaptureTaskGrpBegin(other_ctx), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    ASSERT_RC(aclmdlRICaptureEnd(dev_only, &m), ACL_ERROR_RT_INTERNAL_ERROR);
+    /* End: a NULL modelRI of a capturing stream; the capture goes on. */
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_RC(aclmdlRICaptureEnd(s, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRICaptureEnd: argument 'modelRI' is NULL");
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    /* Updates: not on a capturing stream, not on a model's stream; a NULL
+     * stream is the acl layer's 100000, not the default stream. */
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(NULL, (aclrtTaskGrp)0x1234), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(s, (aclrtTaskGrp)0x1234), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_OK(aclmdlRICaptureTaskGrpBegin(s));
+    t_launch_add(t_dev_i64(1), 1, s);
+    ASSERT_OK(aclmdlRICaptureTaskGrpEnd(s, &g));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIBuildBegin(&built, 0));
+    ASSERT_OK(aclmdlRIBindStream(built, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(p, g), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateEnd(p), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT_RC(aclmdlRICaptureTaskUpdateBegin(other_ctx, g), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclmdlRIDestroy(built));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(dev_only));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtSetCurrentContext(b));
+    ASSERT_OK(aclrtDestroyStream(other_ctx));
+    ASSERT_OK(aclrtDestroyContext(b));
+    ASSERT_OK(aclrtDestroyContext(a));
     t_teardown();
 }
 
