@@ -473,6 +473,41 @@ TEST(capture, global_mode_forbids_unsafe_calls_in_every_thread)
     t_teardown();
 }
 
+/* A GLOBAL capture forbids unsafe calls in the threads of its own context
+ * only: a thread of another context in GLOBAL mode makes them, and the
+ * capture stays active (context_aclgraph.cc Context::IsCaptureModeSupport
+ * reads the calling context's capture mode). */
+TEST(capture, global_mode_counts_in_its_own_context_only)
+{
+    static struct other_thread o;
+    aclrtContext a = NULL, b = NULL;
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    pthread_t th;
+    int64_t *x;
+    t_setup();
+    ASSERT_OK(aclrtCreateContext(&b, 0));
+    ASSERT_OK(aclrtCreateContext(&a, 0)); /* current */
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    memset(&o, 0, sizeof(o));
+    o.ctx = b;
+    o.dev = x;
+    o.mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+    ASSERT_EQ(pthread_create(&th, NULL, unsafe_copy, &o), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&o.rc));
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    ASSERT_RC(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    ASSERT_OK(aclrtDestroyContext(a));
+    ASSERT_OK(aclrtDestroyContext(b));
+    t_teardown();
+}
+
 TEST(capture, thread_local_mode_forbids_only_the_capturing_thread)
 {
     aclrtStream s = NULL;

@@ -315,16 +315,21 @@ aclError model_unsafe_call(const char *fn, aclError code)
     if (load_relaxed(&active_count) == 0 ||
         thread_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
         return ACL_SUCCESS;
+    struct context *ctx = ctx_current();
+    bool hit = false;
     mine = thread_strict > 0;
     global = thread_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
              load_relaxed(&global_mode_count) > 0;
     if (!mine && !global)
         return ACL_SUCCESS;
     capture_enter();
+    /* A GLOBAL capture counts in its own context only (context_aclgraph.cc
+     * Context::IsCaptureModeSupport reads the calling context's mode). */
     list_for_each(pos, &active) {
         struct model *m = ACLCPU_CONTAINER_OF(pos, struct model, capture_link);
         if ((mine && m->begin_thread == plat_thread_self() && m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED) ||
-            (global && m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)) {
+            (global && m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && m->ctx == ctx)) {
+            hit = true;
             char text[160];
             snprintf(text, sizeof(text), "%s is not allowed while a capture is under way in this thread's capture mode",
                      fn);
@@ -332,6 +337,8 @@ aclError model_unsafe_call(const char *fn, aclError code)
         }
     }
     capture_leave();
+    if (!hit)
+        return ACL_SUCCESS;
     return acl_fail(code, "%s: not allowed while a stream is being captured in %s mode (this thread's mode is %s; "
                     "aclmdlRICaptureThreadExchangeMode to RELAXED allows it); the capture is invalidated", fn,
                     mine ? "a non-RELAXED" : "GLOBAL",
