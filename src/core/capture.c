@@ -476,6 +476,7 @@ static aclError external_check_locked(const char *fn, struct stream *s, struct e
 static aclError queue_external_locked(const char *fn, struct stream *s, const void *stream, struct event *ev,
                                       enum task_kind kind)
 {
+    capture_assert_held();
     struct model *m = s->rec_lane->m;
     struct event_plan p = {ev, m->next, kind == TASK_EVENT_RECORD ? MEV_EXT_RECORD : MEV_EXT_WAIT, false};
     struct task *t;
