@@ -1284,3 +1284,29 @@ TEST(model, calls_need_the_models_context)
     ASSERT_OK(aclrtDestroyContext(a));
     t_teardown();
 }
+
+/* On Ascend 950 a model runs on plain streams only: aclmdlRIExecuteAsync
+ * on a PERSISTENT or DEVICE_USE_ONLY stream is 107000 there (api_error.cc
+ * ModelExecute, under RT_FEATURE_MODEL_STREAM_DOT_SYNC, which only the 950
+ * has: config/950/dev_info_reg.cc); other SoCs accept a PERSISTENT stream
+ * (model.destroy_drops_a_run_that_can_never_start). */
+TEST(model, execute_async_on_950_takes_plain_streams_only)
+{
+    static struct one_lane o;
+    aclrtStream p = NULL, dev_only = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    one_lane_build(&o);
+    p = persistent_stream();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&dev_only, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_RC(aclmdlRIExecuteAsync(o.m, p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIExecuteAsync: argument 'stream'");
+    ASSERT_RC(aclmdlRIExecuteAsync(o.m, dev_only), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));
+    ASSERT_OK(aclrtSynchronizeStream(o.exec));
+    ASSERT_EQ(o.x[0], 2);
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyStream(dev_only));
+    one_lane_free(&o);
+    t_teardown();
+}

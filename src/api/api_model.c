@@ -270,6 +270,13 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
                         fn, load_relaxed(&s->id));
     if (capturing(s))
         return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
+    /* Ascend 950 runs models on plain streams only (api_error.cc
+     * ModelExecute, under RT_FEATURE_MODEL_STREAM_DOT_SYNC). */
+    if (load_relaxed(&s->dev)->soc->family == SOC_950 &&
+        (load_relaxed(&s->flags) & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream': stream %d is PERSISTENT, CPU_SCHEDULE or "
+                        "DEVICE_USE_ONLY; %s runs models on plain streams only", fn, load_relaxed(&s->id),
+                        load_relaxed(&s->dev)->soc->name);
     err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
