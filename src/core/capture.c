@@ -11,8 +11,9 @@
  * capture with a lane of its own; until the capture ends, a record of the
  * event elsewhere does not take the captured record's place. A capturing
  * stream that waits on an event recorded outside the capture is refused
- * (107024; the capture goes on). Unsafe calls the capture mode forbids,
- * and queries and syncs of captured events, invalidate the capture.
+ * (107024; the capture goes on), and so are queries and syncs of
+ * captured events (107028). Unsafe calls the capture mode forbids
+ * invalidate the capture.
  * aclmdlRICaptureEnd checks that every joined lane's last task is a record
  * that a lane joined back into the origin waits on; an invalid or unjoined
  * capture gives no model. External
@@ -112,25 +113,13 @@ aclmdlRICaptureStatus model_capture_status(struct stream *s, void **model_handle
 
 aclError model_refuse_captured_event(const char *fn, struct event *ev)
 {
-    struct model *m = NULL;
-    char text[160];
-    if (load_relaxed(&active_count) == 0)
+    /* Refused, and the capture goes on (api_error.cc EventSynchronize,
+     * EventQuery*, EventElapsedTime, EventGetTimeStamp: 107028 returned
+     * before anything is touched). */
+    if (!model_event_captured(ev))
         return ACL_SUCCESS;
-    capture_enter();
-    plat_spin_lock(&ev->lock);
-    if (ev->newest_in_model)
-        m = (struct model *)obj_resolve(ev->rec_model, OBJ_MODEL);
-    plat_spin_unlock(&ev->lock);
-    if (m == NULL || m->state != MODEL_CAPTURING) {
-        capture_leave();
-        return ACL_SUCCESS;
-    }
-    snprintf(text, sizeof(text), "%s on event %d, whose newest record is in the capture", fn,
-             load_relaxed(&ev->id));
-    invalidate_locked(m, ACL_ERROR_RT_EVENT_CAPTURED, text);
-    capture_leave();
-    return acl_fail(ACL_ERROR_RT_EVENT_CAPTURED, "%s: event %d was last recorded in a capture that is under way; "
-                    "it has no state to query or wait for until the model runs (the capture is invalidated)", fn,
+    return acl_fail(ACL_ERROR_RT_EVENT_CAPTURED, "%s: argument 'event': event %d was last recorded in a capture "
+                    "that is under way; it has no state to query or wait for until the model runs", fn,
                     load_relaxed(&ev->id));
 }
 
