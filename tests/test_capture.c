@@ -469,8 +469,11 @@ TEST(capture, global_mode_forbids_unsafe_calls_in_every_thread)
     ASSERT_OK(aclmdlRICaptureThreadExchangeMode(&mode)); /* this thread: RELAXED */
     ASSERT_OK(copy_here(x));
     ASSERT_OK(aclmdlRICaptureThreadExchangeMode(&mode)); /* back to GLOBAL */
-    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED); /* by the first refused call */
-    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    /* Refusals leave the capture as it was (error_message_manage.hpp
+     * CHECK_CAPTURE_MODE_SUPPORT_AND_RETURN: 107030, no TerminateCapture). */
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(copy_here(x)); /* no capture any more */
     ASSERT_OK(aclrtDestroyStream(s));
     ASSERT_OK(aclrtFree(x));
@@ -504,7 +507,8 @@ TEST(capture, global_mode_counts_in_its_own_context_only)
     ASSERT_OK(atomic_load(&o.rc));
     ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
     ASSERT_RC(copy_in_other_thread(x, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
-    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(aclrtDestroyStream(s));
     ASSERT_OK(aclrtFree(x));
     ASSERT_OK(aclrtDestroyContext(a));
@@ -526,7 +530,9 @@ TEST(capture, thread_local_mode_forbids_only_the_capturing_thread)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemset");
     ASSERT_RC(aclrtMemcpyAsync(x, 16, host, 16, ACL_MEMCPY_HOST_TO_DEVICE, s),
               ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC); /* pageable host memory */
-    ASSERT_RC(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE); /* refusals leave it as it was */
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(aclrtDestroyStream(s));
     ASSERT_OK(aclrtFree(x));
     t_teardown();
@@ -723,6 +729,35 @@ TEST(capture, checks_in_the_reference_order)
     ASSERT_OK(aclrtDestroyStream(other_ctx));
     ASSERT_OK(aclrtDestroyContext(b));
     ASSERT_OK(aclrtDestroyContext(a));
+    t_teardown();
+}
+
+/* A capturing stream's wait on an event recorded in another capture under
+ * way is 107032 and invalidates both captures (api_impl_capture_event.cc
+ * ApiImpl::CaptureEventWait: IsCrossCaptureModel ->
+ * RT_ERROR_STREAM_CAPTURE_CONFLICT; ApiImpl::StreamWaitEvent then calls
+ * TerminateCapture, capture_model_utils.cc, which ends both). */
+TEST(capture, wait_across_two_captures_invalidates_both)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclmdlRICaptureBegin(s2, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_RC(aclrtStreamWaitEvent(s2, e), ACL_ERROR_STREAM_CAPTURE_CONFLICT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamWaitEvent");
+    ASSERT_EQ(status_of(s1, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+    ASSERT_EQ(status_of(s2, NULL), ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+    ASSERT_RC(aclmdlRICaptureEnd(s1, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_RC(aclmdlRICaptureEnd(s2, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
     t_teardown();
 }
 

@@ -12,8 +12,9 @@
  * event elsewhere does not take the captured record's place. A capturing
  * stream that waits on an event recorded outside the capture is refused
  * (107024; the capture goes on), and so are queries and syncs of
- * captured events (107028). Unsafe calls the capture mode forbids
- * invalidate the capture.
+ * captured events (107028) and unsafe calls the capture mode forbids
+ * (107030, 107041). A wait on an event recorded in another capture under
+ * way invalidates both captures (107032).
  * aclmdlRICaptureEnd checks that every joined lane's last task is a record
  * that a lane joined back into the origin waits on; an invalid or unjoined
  * capture gives no model. External
@@ -317,19 +318,14 @@ aclError model_unsafe_call(const char *fn, aclError code)
     list_for_each(pos, &active) {
         struct model *m = ACLCPU_CONTAINER_OF(pos, struct model, capture_link);
         if ((mine && m->begin_thread == plat_thread_self() && m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED) ||
-            (global && m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && m->ctx == ctx)) {
-            hit = true;
-            char text[160];
-            snprintf(text, sizeof(text), "%s is not allowed while a capture is under way in this thread's capture mode",
-                     fn);
-            invalidate_locked(m, code, text);
-        }
+            (global && m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && m->ctx == ctx))
+            hit = true; /* refused; the capture goes on (CHECK_CAPTURE_MODE_SUPPORT_AND_RETURN) */
     }
     capture_leave();
     if (!hit)
         return ACL_SUCCESS;
     return acl_fail(code, "%s: not allowed while a stream is being captured in %s mode (this thread's mode is %s; "
-                    "aclmdlRICaptureThreadExchangeMode to RELAXED allows it); the capture is invalidated", fn,
+                    "aclmdlRICaptureThreadExchangeMode to RELAXED allows it); the capture goes on", fn,
                     mine ? "a non-RELAXED" : "GLOBAL",
                     thread_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
 }
@@ -595,6 +591,18 @@ static aclError plan_wait_locked(const char *fn, struct lane *l, struct event *e
     if (m->state != MODEL_CAPTURING) { /* build mode: the event's newest record when the run gets there */
         *p = (struct event_plan){ev, GEN_LATEST, MEV_LATEST, false};
         return ACL_SUCCESS;
+    }
+    if (rec_in != NULL && rec_in->state == MODEL_CAPTURING) {
+        /* Recorded in another capture under way: both captures end
+         * invalidated (api_impl_capture_event.cc CaptureEventWait:
+         * IsCrossCaptureModel -> RT_ERROR_STREAM_CAPTURE_CONFLICT, and
+         * ApiImpl::StreamWaitEvent terminates both). */
+        char text[160];
+        snprintf(text, sizeof(text), "stream %d waits on event %d, recorded in another capture under way",
+                 load_relaxed(&s->id), load_relaxed(&ev->id));
+        invalidate_locked(m, ACL_ERROR_STREAM_CAPTURE_CONFLICT, text);
+        invalidate_locked(rec_in, ACL_ERROR_STREAM_CAPTURE_CONFLICT, text);
+        return acl_fail(ACL_ERROR_STREAM_CAPTURE_CONFLICT, "%s: %s; both captures are invalidated", fn, text);
     }
     plat_spin_lock(&ev->lock);
     recorded = ev->record_gen;
