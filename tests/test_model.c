@@ -199,10 +199,13 @@ TEST(model, bind_rules)
     ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_DEFAULT));
     ASSERT_RC(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_MODEL);
     ASSERT_RC(aclmdlRIBindStream(m2, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_MODEL);
-    ASSERT_RC(aclmdlRIEndTask(m2, p), ACL_ERROR_RT_STREAM_MODEL); /* not bound to m2 */
+    ASSERT_RC(aclmdlRIEndTask(m2, p), ACL_ERROR_RT_INTERNAL_ERROR); /* not bound to m2 (Context::ModelAddEndGraph) */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIEndTask: argument 'stream'");
     ASSERT_RC(aclmdlRIUnbindStream(m2, p), ACL_ERROR_RT_STREAM_MODEL);
     ASSERT_OK(aclmdlRIEndTask(m, p));
-    ASSERT_RC(aclmdlRIEndTask(m, p), ACL_ERROR_RT_PARAM_INVALID); /* one end task per model */
+    ASSERT_RC(aclmdlRIEndTask(m, p), ACL_ERROR_RT_INTERNAL_ERROR); /* one end task per model */
+    ASSERT_RC(aclmdlRIEndTask(m, NULL), ACL_ERROR_RT_INTERNAL_ERROR); /* the count is checked before the stream */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "already has its end task");
     ASSERT_RC(aclmdlRIExecuteAsync(m, NULL), ACL_ERROR_RT_PARAM_INVALID); /* not built yet */
     ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
     ASSERT_RC(aclmdlRIBuildEnd(m, NULL), ACL_ERROR_RT_PARAM_INVALID);

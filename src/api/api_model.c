@@ -187,9 +187,15 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream strea
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
-    err = bound_lane(fn, m, s, &l);
-    if (err == ACL_SUCCESS && m->has_end)
-        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model already has its end task (one per model)", fn);
+    /* context.cc Context::ModelAddEndGraph: the count first, then the
+     * stream (RT_ERROR_MODEL_ENDGRAPH, RT_ERROR_STREAM_INVALID: 507000). */
+    l = s->model == m ? model_lane_of(m, s) : NULL;
+    if (m->has_end)
+        err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'modelRI': the model already has its end task (one "
+                       "per model)", fn);
+    else if (l == NULL)
+        err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'stream': stream %d is not bound to this model "
+                       "(aclmdlRIBindStream)", fn, load_relaxed(&s->id));
     if (err == ACL_SUCCESS)
         err = stream_task_new(fn, TASK_MODEL_END, &t);
     if (err == ACL_SUCCESS)
