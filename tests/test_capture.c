@@ -972,6 +972,52 @@ TEST(capture, external_record_and_wait_rules)
     t_teardown();
 }
 
+/* An event's records all use one flag, and so do its waits, the first
+ * call's: a plain record then an external one (or the reverse) is 107000,
+ * and so is a plain wait then an external one; the event's kind is checked
+ * first (207000); the capture goes on (api_error.cc
+ * ApiErrorDecorator::EventRecord / StreamWaitEvent: GetRecordFlag,
+ * GetWaitFlag). */
+TEST(capture, an_events_records_and_waits_keep_one_flag)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtEvent rec = NULL, wait = NULL, ext = NULL, plain = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&rec, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&wait, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ext, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventWithFlag(&plain, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtRecordEvent(rec, other));
+    ASSERT_OK(aclrtStreamWaitEvent(other, wait)); /* never recorded: nothing queued, the flag is pinned */
+    ASSERT_OK(aclrtRecordEvent(plain, other));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_RC(aclrtRecordEventWithFlag(rec, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordEventWithFlag: argument 'flag': the event was recorded "
+                        "with ACL_EVENT_RECORD_DEFAULT before");
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(s, wait, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtRecordEventWithFlag(plain, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtRecordEventWithFlag(ext, s, ACL_EVENT_RECORD_EXTERNAL));
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_RC(aclrtRecordEvent(ext, other), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "with ACL_EVENT_RECORD_EXTERNAL before");
+    ASSERT_OK(aclrtStreamWaitEvent(other, ext)); /* waits keep their own flag */
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtSynchronizeStream(other));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(rec));
+    ASSERT_OK(aclrtDestroyEvent(wait));
+    ASSERT_OK(aclrtDestroyEvent(ext));
+    ASSERT_OK(aclrtDestroyEvent(plain));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
 /* ---- property test: eager and replayed give the same results -------------------------------- */
 
 enum { PROG_OPS = 60, PROG_STREAMS = 3, PROG_INPUTS = 3, PROG_SEEDS = 25 };

@@ -151,10 +151,39 @@ static aclError issue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
     return err;
 }
 
+/* An event's records all use one flag, and so do its waits: the first
+ * call's (api_error.cc ApiErrorDecorator::EventRecord, StreamWaitEvent:
+ * 107000, after the event's own checks; the handles were checked before). */
+static aclError pin_flag(const char *fn, struct event *ev, bool wait, uint32_t flag)
+{
+    if (event_pin_op_flag(ev, wait, flag))
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag': the event was %s with %s before; all %s of an "
+                    "event use one flag", fn, wait ? "waited on" : "recorded",
+                    wait ? (flag ? "ACL_EVENT_WAIT_DEFAULT" : "ACL_EVENT_WAIT_EXTERNAL")
+                         : (flag ? "ACL_EVENT_RECORD_DEFAULT" : "ACL_EVENT_RECORD_EXTERNAL"),
+                    wait ? "waits" : "records");
+}
+
+/* An external record or wait needs an Ex event with exactly ACL_EVENT_SYNC
+ * (api_error.cc, checked before the flag is pinned). */
+static aclError external_event_check(const char *fn, struct event *ev, bool record)
+{
+    if (load_relaxed(&ev->ex) && load_relaxed(&ev->flags) == ACL_EVENT_SYNC)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s needs an event from aclrtCreateEventExWithFlag with "
+                    "exactly ACL_EVENT_SYNC", fn, record ? "ACL_EVENT_RECORD_EXTERNAL" : "ACL_EVENT_WAIT_EXTERNAL");
+}
+
 static aclError record(const char *fn, aclrtEvent event, aclrtStream stream)
 {
     struct event *ev;
+    struct stream *s;
     aclError err = resolve_event(fn, event, &ev);
+    if (err == ACL_SUCCESS)
+        err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = pin_flag(fn, ev, false, ACL_EVENT_RECORD_DEFAULT);
     return err == ACL_SUCCESS ? issue_event_task(fn, stream, event, ev, TASK_EVENT_RECORD, 0) : err;
 }
 
@@ -165,6 +194,10 @@ static aclError external(const char *fn, struct event *ev, aclrtStream stream, b
 {
     struct stream *s;
     aclError err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = external_event_check(fn, ev, record);
+    if (err == ACL_SUCCESS)
+        err = pin_flag(fn, ev, !record, record ? ACL_EVENT_RECORD_EXTERNAL : ACL_EVENT_WAIT_EXTERNAL);
     if (err == ACL_SUCCESS)
         err = check_same_device(fn, ev, s);
     return err == ACL_SUCCESS ? model_event_external(fn, ev, s, stream, record) : err;
@@ -206,6 +239,7 @@ static uint32_t wait_ms(uint64_t seconds)
 static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event, uint32_t timeout_ms, bool ext)
 {
     struct event *ev;
+    struct stream *s;
     aclError err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
@@ -218,7 +252,10 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
                         fn);
     if (ext)
         return external(fn, ev, stream, false);
-    return issue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT, timeout_ms);
+    err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = pin_flag(fn, ev, true, ACL_EVENT_WAIT_DEFAULT);
+    return err == ACL_SUCCESS ? issue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT, timeout_ms) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)

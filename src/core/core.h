@@ -737,6 +737,9 @@ struct event {
      * newest record at the call. Set at creation, read under lock. */
     bool hw_flag;
     bool holds_slot;             /* counts against the SoC's event cap */
+    /* The flag of its records [0] and of its waits [1], plus 1 (0: none
+     * yet): the first one's stays (event_pin_op_flag). */
+    uint8_t op_flag[2];
     uint64_t record_gen;         /* newest record issued */
     const void *last_recorder;   /* handle of the stream the newest record was issued on */
     uint64_t done_gen;           /* newest record completed (never moves back) */
@@ -922,6 +925,10 @@ aclError event_destroy(struct event *ev, const void *handle);
 void event_ipc_refresh(struct event *ev);
 /* Called with ev->lock held: the newest record a sync waits for. */
 uint64_t event_newest_locked(struct event *ev);
+/* Pins the flag its records (wait false: ACL_EVENT_RECORD_*) or waits
+ * (ACL_EVENT_WAIT_*) use to flag, the first time; false when an earlier
+ * call pinned another one. */
+bool event_pin_op_flag(struct event *ev, bool wait, uint32_t flag);
 /* A record of ev issued now on no stream: t (fresh) becomes record number
  * record_gen + 1, made on behalf of the stream `recorder` (a handle); it
  * is pending until event_record_done(t) or event_task_release(t) reaches

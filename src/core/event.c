@@ -300,6 +300,18 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
     return REFUSE_NONE;
 }
 
+bool event_pin_op_flag(struct event *ev, bool wait, uint32_t flag)
+{
+    uint8_t want = (uint8_t)(flag + 1);
+    bool ok;
+    plat_spin_lock(&ev->lock);
+    ok = ev->op_flag[wait] == 0 || ev->op_flag[wait] == want;
+    if (ok)
+        ev->op_flag[wait] = want;
+    plat_spin_unlock(&ev->lock);
+    return ok;
+}
+
 void event_issue_detached_record(struct event *ev, struct task *t, const void *recorder)
 {
     memset(t, 0, offsetof(struct task, inline_args));
