@@ -632,6 +632,7 @@ TEST(model, unbind_waits_for_runs_and_lists_streams)
 TEST(model, names_ids_and_json)
 {
     static struct one_lane o;
+    static char long_name[1024];
     char name[8], path[] = "/tmp/aclcpu-model-XXXXXX", buf[4096];
     uint32_t id = 0;
     size_t n;
@@ -642,8 +643,19 @@ TEST(model, names_ids_and_json)
     ASSERT_OK(aclmdlRIGetName(o.m, sizeof(name), name));
     ASSERT_EQ(strlen(name), 0); /* no name set */
     ASSERT_OK(aclmdlRISetName(o.m, "decoder-step"));
-    ASSERT_OK(aclmdlRIGetName(o.m, sizeof(name), name));
-    ASSERT(strcmp(name, "decoder") == 0); /* truncated to maxLen - 1 */
+    /* The whole name or an error, never a part (Model::GetModelName:
+     * memcpy_s fails, RT_ERROR_SEC_HANDLE, 507000). */
+    ASSERT_RC(aclmdlRIGetName(o.m, sizeof(name), name), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIGetName: argument 'maxLen' (8)");
+    ASSERT_OK(aclmdlRIGetName(o.m, sizeof(long_name), long_name));
+    ASSERT(strcmp(long_name, "decoder-step") == 0);
+    memset(long_name, 'n', 700);
+    long_name[700] = '\0';
+    ASSERT_OK(aclmdlRISetName(o.m, long_name)); /* kept whole, past 512 bytes */
+    memset(long_name, 0, sizeof(long_name));
+    ASSERT_OK(aclmdlRIGetName(o.m, sizeof(long_name), long_name));
+    ASSERT_EQ(strlen(long_name), 700);
+    ASSERT_OK(aclmdlRISetName(o.m, "decoder-step"));
     ASSERT_OK(aclmdlRIGetId(o.m, &id));
     fd = mkstemp(path);
     ASSERT(fd >= 0);

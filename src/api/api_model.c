@@ -434,6 +434,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
 {
     const char *fn = "aclmdlRISetName";
     struct model *m;
+    char *copy, *old;
     aclError err;
     if (modelRI == NULL || name == NULL)
         return null_arg(fn, modelRI == NULL ? "modelRI" : "name");
@@ -442,9 +443,15 @@ ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
         err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
+    copy = acl_malloc(strlen(name) + 1); /* the runtime keeps the whole name (Model::SetModelName) */
+    if (copy == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for the name", fn);
+    memcpy(copy, name, strlen(name) + 1);
     capture_enter();
-    snprintf(m->name, sizeof(m->name), "%s", name); /* the runtime keeps 512 bytes */
+    old = m->name;
+    m->name = copy;
     capture_leave();
+    acl_free(old);
     return ACL_SUCCESS;
 }
 
@@ -452,6 +459,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, 
 {
     const char *fn = "aclmdlRIGetName";
     struct model *m;
+    const char *have;
+    size_t len;
     aclError err;
     if (modelRI == NULL || name == NULL)
         return null_arg(fn, modelRI == NULL ? "modelRI" : "name");
@@ -463,9 +472,17 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, 
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
-    snprintf(name, maxLen, "%s", m->name); /* truncated to maxLen - 1 bytes */
+    have = m->name != NULL ? m->name : "";
+    len = strlen(have);
+    /* Model::GetModelName copies the whole name or fails
+     * (RT_ERROR_SEC_HANDLE: 507000); it never truncates. */
+    if ((size_t)maxLen < len + 1)
+        err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'maxLen' (%u) cannot hold the name (%zu bytes and "
+                       "its terminating NUL)", fn, maxLen, len);
+    else
+        memcpy(name, have, len + 1);
     capture_leave();
-    return ACL_SUCCESS;
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId)
@@ -663,7 +680,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
-    LOGI("model %u (%s, \"%s\"): %u streams", m->hdr.index, m->kind == MODEL_CAPTURED ? "captured" : "built", m->name,
+    LOGI("model %u (%s, \"%s\"): %u streams", m->hdr.index, m->kind == MODEL_CAPTURED ? "captured" : "built",
+         m->name != NULL ? m->name : "",
          m->nlanes);
     for (uint32_t i = 0; i < m->nlanes; i++)
         LOGI("  lane %u: stream %d, %u tasks, %s", i,

@@ -281,6 +281,7 @@ static void model_free_locked(struct model *m)
     acl_free(m->skipped);
     acl_free(m->ext);
     acl_free(m->cap_events);
+    acl_free(m->name);
     event_destroy(m->done, NULL);
     if (list_linked(&m->capture_link))
         list_del(&m->capture_link);

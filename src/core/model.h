@@ -83,7 +83,6 @@ struct edge_use {
 };
 
 #define MODEL_ERROR_RING 64
-#define MODEL_NAME_MAX 512
 
 struct model {
     struct obj_header hdr;
@@ -93,7 +92,7 @@ struct model {
     struct list ctx_link;        /* in ctx->models, under ctx->lock */
     enum model_kind kind;
     enum model_state state;
-    char name[MODEL_NAME_MAX + 1];
+    char *name;                  /* aclmdlRISetName's, whole (NULL: none); under capture_lock */
     struct lane **lanes;
     uint32_t nlanes, cap_lanes;
     bool has_end;
