@@ -1452,7 +1452,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdl
 ACL_DEPRECATED_MESSAGE("aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")
 ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
 
-/** Writes a JSON description of a model to a file, with ACL_MDLRI_DEBUG_JSON_PRINT_* flags. */
+/** Writes a JSON description of a model to a file; the ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE bit of flags adds details. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
 
 /* ==== Model run instances: stream capture ==== */

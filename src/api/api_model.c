@@ -657,14 +657,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char
         err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
-    if (flags > ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flags' (%u) is neither SUMMARY (0) nor VERBOSE (1)", fn,
-                        flags);
+    /* flags is a bit set: the VERBOSE bit adds the details, other bits do
+     * nothing (stream.cc Stream::DebugJsonPrintForModelStm; no check). */
     f = fopen(path, "w");
     if (f == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cannot write '%s': %s", fn, path, strerror(errno));
     capture_enter();
-    json_model(f, m, flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE);
+    json_model(f, m, (flags & ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) != 0);
     capture_leave();
     if (fclose(f) != 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: writing '%s' failed: %s", fn, path, strerror(errno));
