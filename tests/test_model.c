@@ -608,15 +608,27 @@ TEST(model, unbind_waits_for_runs_and_lists_streams)
     ASSERT_OK(aclmdlRIGetStreams(o.m, NULL, &n));
     ASSERT_EQ(n, 1);
     n = 0;
-    ASSERT_RC(aclmdlRIGetStreams(o.m, streams, &n), ACL_ERROR_RT_PARAM_INVALID); /* array too small */
+    /* Too small: what fits is given, and 107039 (Model::ModelGetStreams). */
+    ASSERT_RC(aclmdlRIGetStreams(o.m, streams, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIGetStreams: argument 'numStreams' (0)");
+    ASSERT_EQ(n, 0);
     n = 2;
+    streams[1] = (aclrtStream)0x1;
     ASSERT_OK(aclmdlRIGetStreams(o.m, streams, &n));
     ASSERT_EQ(n, 1);
     ASSERT(streams[0] == o.s);
+    ASSERT(streams[1] == NULL); /* the rest is cleared */
     ASSERT_OK(aclmdlRIGetTasksByStream(o.s, NULL, &n));
     ASSERT_EQ(n, 3); /* two kernels and the end task */
+    n = 2;
+    ASSERT_RC(aclmdlRIGetTasksByStream(o.s, tasks, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+    ASSERT_EQ(n, 2);
+    ASSERT(tasks[0] != NULL && tasks[1] != NULL && tasks[0] != tasks[1]);
+    n = 4;
     ASSERT_OK(aclmdlRIGetTasksByStream(o.s, tasks, &n));
+    ASSERT_EQ(n, 3);
     ASSERT(tasks[0] != tasks[1]);
+    ASSERT(tasks[3] == NULL);
     ASSERT_RC(aclmdlRIGetTasksByStream(gate_s, NULL, &n), ACL_ERROR_RT_PARAM_INVALID); /* bound to no model */
     t_launch_gate(&g, o.exec);
     ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));

@@ -1437,7 +1437,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId
 
 /**
  * With streams NULL, sets *numStreams to the model's stream count; else
- * fills streams (which must hold them all, else 107000) and sets the count.
+ * fills the first min(*numStreams, count), NULLs the rest of the array and
+ * sets *numStreams to the number given (107039 when not all fitted).
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams);
 

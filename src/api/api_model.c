@@ -497,13 +497,19 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId
     return err;
 }
 
-/* The two-call protocol of the "Get" lists: NULL array gives the count; an
- * array must hold all of them. */
-static aclError list_size_check(const char *fn, const void *arr, uint32_t have, uint32_t need)
+/* The two-call protocol of the "Get" lists (model.cc Model::ModelGetStreams,
+ * stream.cc Stream::StreamGetTasks): a NULL array gives the count; an array
+ * of *num entries gets the first min(*num, count), the rest of it NULLs,
+ * *num the number given, and 107039 when that is not all of them. */
+static aclError list_fill_end(const char *fn, void **arr, uint32_t *num, uint32_t given, uint32_t total)
 {
-    if (arr != NULL && have < need)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the array holds %u but there are %u (call with NULL first "
-                        "to learn the count)", fn, have, need);
+    for (uint32_t i = given; i < *num; i++)
+        arr[i] = NULL;
+    *num = given;
+    if (given < total)
+        return acl_fail(ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: argument '%s' (%u) is less than the %u there "
+                        "are; the first %u were given (call with NULL first to learn the count)", fn,
+                        strcmp(fn, "aclmdlRIGetStreams") == 0 ? "numStreams" : "numTasks", given, total, given);
     return ACL_SUCCESS;
 }
 
@@ -527,12 +533,15 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *s
     capture_enter();
     for (uint32_t i = 0; i < m->nlanes; i++)
         n += m->lanes[i]->user != NULL;
-    err = list_size_check(fn, streams, *numStreams, n);
-    for (uint32_t i = 0, k = 0; err == ACL_SUCCESS && streams != NULL && i < m->nlanes; i++)
-        if (m->lanes[i]->user != NULL)
-            streams[k++] = (aclrtStream)m->lanes[i]->user_handle;
-    if (err == ACL_SUCCESS)
+    if (streams == NULL) {
         *numStreams = n;
+    } else {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < m->nlanes && k < *numStreams; i++)
+            if (m->lanes[i]->user != NULL)
+                streams[k++] = (aclrtStream)m->lanes[i]->user_handle;
+        err = list_fill_end(fn, streams, numStreams, k, n);
+    }
     capture_leave();
     return err;
 }
@@ -558,18 +567,17 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdl
     if (l == NULL)
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream': stream %d belongs to no model", fn,
                        load_relaxed(&s->id));
-    if (err == ACL_SUCCESS)
-        err = list_size_check(fn, tasks, *numTasks, l->ntasks);
-    if (err == ACL_SUCCESS && tasks != NULL) {
+    if (err == ACL_SUCCESS && tasks == NULL) {
+        *numTasks = l->ntasks;
+    } else if (err == ACL_SUCCESS) {
         uint32_t k = 0;
         /* Opaque task names: model slot, lane and position; no call takes
          * them back yet, and they are never pointers. */
-        for (struct task *t = task_next(&l->head); t != NULL; t = task_next(t), k++)
+        for (struct task *t = task_next(&l->head); t != NULL && k < *numTasks; t = task_next(t), k++)
             tasks[k] = (aclmdlRITask)(uintptr_t)(((uint64_t)(l->m->hdr.index + 1) << 40) |
                                                  ((uint64_t)l->index << 20) | (k + 1));
+        err = list_fill_end(fn, tasks, numTasks, k, l->ntasks);
     }
-    if (err == ACL_SUCCESS)
-        *numTasks = l->ntasks;
     capture_leave();
     return err;
 }
