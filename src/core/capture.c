@@ -204,6 +204,21 @@ static struct lane *unjoined_lane(struct model *m)
     return NULL;
 }
 
+void capture_forget_events_locked(struct model *m)
+{
+    capture_assert_held();
+    for (uint32_t i = 0; i < m->ncap_events; i++) {
+        struct event *ev = (struct event *)obj_resolve(m->cap_events[i], OBJ_EVENT);
+        if (ev == NULL)
+            continue; /* destroyed since */
+        plat_spin_lock(&ev->lock);
+        if (obj_same(&ev->hdr, m->cap_events[i]) && ev->rec_model == obj_handle(&m->hdr))
+            ev->rec_capturing = false;
+        plat_spin_unlock(&ev->lock);
+    }
+    m->ncap_events = 0;
+}
+
 /* Called with capture_lock held: every stream of m stops recording, and
  * events recorded in m no longer count as captured. */
 static void stop_capture_locked(struct model *m)
@@ -218,16 +233,7 @@ static void stop_capture_locked(struct model *m)
         plat_spin_unlock(&s->lock);
         model_feed(s, NULL);
     }
-    for (uint32_t i = 0; i < m->ncap_events; i++) {
-        struct event *ev = (struct event *)obj_resolve(m->cap_events[i], OBJ_EVENT);
-        if (ev == NULL)
-            continue; /* destroyed since */
-        plat_spin_lock(&ev->lock);
-        if (obj_same(&ev->hdr, m->cap_events[i]) && ev->rec_model == obj_handle(&m->hdr))
-            ev->rec_capturing = false;
-        plat_spin_unlock(&ev->lock);
-    }
-    m->ncap_events = 0;
+    capture_forget_events_locked(m);
     list_del(&m->capture_link);
     fetch_sub_relaxed(&active_count, 1);
     if (m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)

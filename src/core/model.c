@@ -283,8 +283,10 @@ static void model_free_locked(struct model *m)
     acl_free(m->cap_events);
     acl_free(m->name);
     event_destroy(m->done, NULL);
-    if (list_linked(&m->capture_link))
+    if (list_linked(&m->capture_link)) { /* freed while capturing (its context went) */
+        capture_forget_events_locked(m);
         list_del(&m->capture_link);
+    }
     plat_mutex_lock(&m->ctx->lock);
     list_del(&m->ctx_link);
     plat_mutex_unlock(&m->ctx->lock);

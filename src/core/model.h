@@ -248,6 +248,10 @@ bool model_event_captured(struct event *ev);
  * cannot be queried, synchronised or timed (the capture goes on). */
 aclError model_refuse_captured_event(const char *fn, struct event *ev);
 
+/* Called with capture_lock held: the user's events recorded in capture m
+ * stop counting as captured (its end, or its model freed while capturing). */
+void capture_forget_events_locked(struct model *m);
+
 /* Engine side of a run (replay.c uses these). */
 void model_run_started(struct model *m, uint64_t run, struct lane ***heads, uint32_t *nheads);
 void model_lane_finished(struct model *m, uint64_t run);
