@@ -575,7 +575,8 @@ TEST(checks, external_event_refused_calls)
 }
 
 /* IPC events exist (test_ipc.c shares them between processes); an
- * external record needs a capturing stream and an Ex SYNC event (207000). */
+ * external record needs a capturing stream (107029, api_impl.cc
+ * ApiImpl::EventRecord) and an Ex SYNC event (207000). */
 TEST(checks, ipc_event_created_and_external_record_unsupported)
 {
     aclrtEvent e = NULL;
@@ -583,7 +584,7 @@ TEST(checks, ipc_event_created_and_external_record_unsupported)
     ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC));
     ASSERT_OK(aclrtDestroyEvent(e));
     ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
-    ASSERT_RC(aclrtRecordEventWithFlag(e, NULL, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtRecordEventWithFlag(e, NULL, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
     ASSERT_OK(aclrtDestroyEvent(e));
     t_teardown();
 }

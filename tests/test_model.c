@@ -155,7 +155,7 @@ TEST(model, null_arguments)
     ASSERT_RC(aclmdlRIBuildBegin(NULL, 0), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRIBindStream(NULL, s, 0), ACL_ERROR_INVALID_PARAM);
     ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
-    ASSERT_RC(aclmdlRIBindStream(m, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIBindStream(m, NULL, 0), ACL_ERROR_RT_PARAM_INVALID); /* the default stream: not PERSISTENT */
     ASSERT_RC(aclmdlRIEndTask(NULL, s), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRIBuildEnd(NULL, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRIBuildEnd(m, (void *)1), ACL_ERROR_INVALID_PARAM);
@@ -164,12 +164,12 @@ TEST(model, null_arguments)
     ASSERT_RC(aclmdlRIExecute(NULL, -1), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRIExecuteAsync(NULL, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRIDestroy(NULL), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclmdlRIAbort(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIAbort(NULL), ACL_ERROR_RT_PARAM_INVALID); /* checked by the runtime */
     ASSERT_RC(aclmdlRISetName(m, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRIGetName(m, 8, NULL), ACL_ERROR_INVALID_PARAM);
     ASSERT_RC(aclmdlRIGetId(m, NULL), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclmdlRIGetStreams(m, NULL, NULL), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclmdlRIGetTasksByStream(s, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIGetStreams(m, NULL, NULL), ACL_ERROR_RT_PARAM_INVALID); /* checked by the runtime */
+    ASSERT_RC(aclmdlRIGetTasksByStream(s, NULL, NULL), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclmdlRIDebugJsonPrint(m, NULL, 0), ACL_ERROR_INVALID_PARAM);
     ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_RC(aclmdlRIDestroy(m), ACL_ERROR_RT_INVALID_HANDLE); /* stale */
@@ -191,16 +191,21 @@ TEST(model, bind_rules)
     p = persistent_stream();
     ASSERT_RC(aclmdlRIBindStream(m, plain, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "ACL_STREAM_PERSISTENT");
-    ASSERT_RC(aclmdlRIBindStream(m, dev_only, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_INTERNAL_ERROR);
+    /* DEVICE_USE_ONLY streams cannot be PERSISTENT: the runtime's check of
+     * them (507000) comes after the PERSISTENT one and is never reached. */
+    ASSERT_RC(aclmdlRIBindStream(m, dev_only, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclmdlRIBindStream(m, fast, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_RC(aclmdlRIBindStream(m, p, 5), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_DEFAULT));
     ASSERT_RC(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_MODEL);
     ASSERT_RC(aclmdlRIBindStream(m2, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_MODEL);
-    ASSERT_RC(aclmdlRIEndTask(m2, p), ACL_ERROR_RT_STREAM_MODEL); /* not bound to m2 */
+    ASSERT_RC(aclmdlRIEndTask(m2, p), ACL_ERROR_RT_INTERNAL_ERROR); /* not bound to m2 (Context::ModelAddEndGraph) */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIEndTask: argument 'stream'");
     ASSERT_RC(aclmdlRIUnbindStream(m2, p), ACL_ERROR_RT_STREAM_MODEL);
     ASSERT_OK(aclmdlRIEndTask(m, p));
-    ASSERT_RC(aclmdlRIEndTask(m, p), ACL_ERROR_RT_PARAM_INVALID); /* one end task per model */
+    ASSERT_RC(aclmdlRIEndTask(m, p), ACL_ERROR_RT_INTERNAL_ERROR); /* one end task per model */
+    ASSERT_RC(aclmdlRIEndTask(m, NULL), ACL_ERROR_RT_INTERNAL_ERROR); /* the count is checked before the stream */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "already has its end task");
     ASSERT_RC(aclmdlRIExecuteAsync(m, NULL), ACL_ERROR_RT_PARAM_INVALID); /* not built yet */
     ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
     ASSERT_RC(aclmdlRIBuildEnd(m, NULL), ACL_ERROR_RT_PARAM_INVALID);
@@ -603,16 +608,28 @@ TEST(model, unbind_waits_for_runs_and_lists_streams)
     ASSERT_OK(aclmdlRIGetStreams(o.m, NULL, &n));
     ASSERT_EQ(n, 1);
     n = 0;
-    ASSERT_RC(aclmdlRIGetStreams(o.m, streams, &n), ACL_ERROR_RT_PARAM_INVALID); /* array too small */
+    /* Too small: what fits is given, and 107039 (Model::ModelGetStreams). */
+    ASSERT_RC(aclmdlRIGetStreams(o.m, streams, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIGetStreams: argument 'numStreams' (0)");
+    ASSERT_EQ(n, 0);
     n = 2;
+    streams[1] = (aclrtStream)0x1;
     ASSERT_OK(aclmdlRIGetStreams(o.m, streams, &n));
     ASSERT_EQ(n, 1);
     ASSERT(streams[0] == o.s);
+    ASSERT(streams[1] == NULL); /* the rest is cleared */
     ASSERT_OK(aclmdlRIGetTasksByStream(o.s, NULL, &n));
     ASSERT_EQ(n, 3); /* two kernels and the end task */
+    n = 2;
+    ASSERT_RC(aclmdlRIGetTasksByStream(o.s, tasks, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+    ASSERT_EQ(n, 2);
+    ASSERT(tasks[0] != NULL && tasks[1] != NULL && tasks[0] != tasks[1]);
+    n = 4;
     ASSERT_OK(aclmdlRIGetTasksByStream(o.s, tasks, &n));
+    ASSERT_EQ(n, 3);
     ASSERT(tasks[0] != tasks[1]);
-    ASSERT_RC(aclmdlRIGetTasksByStream(gate_s, NULL, &n), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT(tasks[3] == NULL);
+    ASSERT_RC(aclmdlRIGetTasksByStream(gate_s, NULL, &n), ACL_ERROR_RT_PARAM_INVALID); /* bound to no model */
     t_launch_gate(&g, o.exec);
     ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));
     ASSERT_RC(aclmdlRIUnbindStream(o.m, o.s), ACL_ERROR_RT_MODEL_RUNNING);
@@ -627,6 +644,7 @@ TEST(model, unbind_waits_for_runs_and_lists_streams)
 TEST(model, names_ids_and_json)
 {
     static struct one_lane o;
+    static char long_name[1024];
     char name[8], path[] = "/tmp/aclcpu-model-XXXXXX", buf[4096];
     uint32_t id = 0;
     size_t n;
@@ -637,8 +655,19 @@ TEST(model, names_ids_and_json)
     ASSERT_OK(aclmdlRIGetName(o.m, sizeof(name), name));
     ASSERT_EQ(strlen(name), 0); /* no name set */
     ASSERT_OK(aclmdlRISetName(o.m, "decoder-step"));
-    ASSERT_OK(aclmdlRIGetName(o.m, sizeof(name), name));
-    ASSERT(strcmp(name, "decoder") == 0); /* truncated to maxLen - 1 */
+    /* The whole name or an error, never a part (Model::GetModelName:
+     * memcpy_s fails, RT_ERROR_SEC_HANDLE, 507000). */
+    ASSERT_RC(aclmdlRIGetName(o.m, sizeof(name), name), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIGetName: argument 'maxLen' (8)");
+    ASSERT_OK(aclmdlRIGetName(o.m, sizeof(long_name), long_name));
+    ASSERT(strcmp(long_name, "decoder-step") == 0);
+    memset(long_name, 'n', 700);
+    long_name[700] = '\0';
+    ASSERT_OK(aclmdlRISetName(o.m, long_name)); /* kept whole, past 512 bytes */
+    memset(long_name, 0, sizeof(long_name));
+    ASSERT_OK(aclmdlRIGetName(o.m, sizeof(long_name), long_name));
+    ASSERT_EQ(strlen(long_name), 700);
+    ASSERT_OK(aclmdlRISetName(o.m, "decoder-step"));
     ASSERT_OK(aclmdlRIGetId(o.m, &id));
     fd = mkstemp(path);
     ASSERT(fd >= 0);
@@ -655,7 +684,14 @@ TEST(model, names_ids_and_json)
     ASSERT_STR_CONTAINS(buf, "\"args\": \"");
     ASSERT_STR_CONTAINS(buf, "\"type\": \"MODEL_END\"");
     ASSERT_RC(aclmdlRIDebugJsonPrint(o.m, "/nonexistent-dir/x.json", 0), ACL_ERROR_RT_PARAM_INVALID);
-    ASSERT_RC(aclmdlRIDebugJsonPrint(o.m, path, 2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclmdlRIDebugJsonPrint(o.m, path, 2)); /* a bit set: unknown bits do nothing */
+    f = fopen(path, "r");
+    ASSERT(f != NULL);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    unlink(path);
+    ASSERT(strstr(buf, "\"args\"") == NULL); /* summary */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     ASSERT_OK(aclmdlRIDebugPrint(o.m));
@@ -1151,6 +1187,160 @@ TEST(model, runs_dropped_out_of_order_are_both_skipped)
     ASSERT_OK(aclrtDestroyStream(gated));
     ASSERT_OK(aclrtDestroyStream(exec2));
     ASSERT_OK(aclrtDestroyStream(exec3));
+    one_lane_free(&o);
+    t_teardown();
+}
+
+/* The order of the checks of the model calls, where it shows: the bind's
+ * flag before the handles, PERSISTENT before the stream's other rules, a
+ * stream bound elsewhere before a captured model (api_c_model.cc
+ * rtsModelBindStream, api_error.cc ModelBindStream); the acl layer's NULL
+ * checks (100000) before a stale handle (107017), and the runtime's own
+ * checks (107000) after it (model_ri.cpp, api_error.cc ModelGetName,
+ * ModelGetStreams, StreamGetTasks, ModelAbort); a reserved BuildBegin flag
+ * (rtsModelCreate). */
+TEST(model, checks_in_the_reference_order)
+{
+    aclmdlRI m = NULL, stale = NULL, cap = NULL, other = NULL;
+    aclrtStream p = NULL, fast = NULL, s = NULL;
+    char name[8];
+    uint32_t n = 0, id = 0;
+    t_setup();
+    p = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&fast, 0, ACL_STREAM_FAST_LAUNCH));
+    ASSERT_RC(aclmdlRIBuildBegin(&m, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIBuildBegin: argument 'flag'");
+    ASSERT_OK(aclmdlRIBuildBegin(&stale, 0));
+    ASSERT_OK(aclmdlRIDestroy(stale));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBuildBegin(&other, 0));
+    /* Bind: flag, handles, PERSISTENT, bound elsewhere, captured model. */
+    ASSERT_RC(aclmdlRIBindStream(stale, p, 7), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'flag'");
+    ASSERT_RC(aclmdlRIBindStream(stale, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRIBindStream(m, fast, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "ACL_STREAM_PERSISTENT");
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_RC(aclmdlRIExecuteAsync(m, s), ACL_ERROR_RT_STREAM_CAPTURED);
+    t_launch_add(t_dev_i64(1), 1, s);
+    ASSERT_OK(aclmdlRICaptureGetInfo(s, NULL, &cap));
+    ASSERT_RC(aclmdlRIExecuteAsync(cap, NULL), ACL_ERROR_RT_MODEL_CAPTURED); /* still capturing */
+    ASSERT_OK(aclmdlRICaptureEnd(s, &cap));
+    ASSERT_OK(aclmdlRIBindStream(other, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclmdlRIBindStream(cap, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_MODEL);
+    ASSERT_OK(aclmdlRIUnbindStream(other, p));
+    ASSERT_RC(aclmdlRIBindStream(cap, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIBindStream: argument 'modelRI': a model made by a capture");
+    /* The other build calls refuse a captured model too (107000). */
+    ASSERT_RC(aclmdlRIEndTask(cap, p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRIUnbindStream(cap, p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRIBuildEnd(cap, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIBuildEnd: argument 'modelRI'");
+    ASSERT_RC(aclmdlRIExecute(cap, -1), ACL_ERROR_RT_PARAM_INVALID);
+    /* NULLs of the acl layer before the handle, the runtime's after it. */
+    ASSERT_RC(aclmdlRISetName(stale, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIGetName(stale, 8, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIGetName(stale, 0, name), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRIGetName(m, 0, name), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIGetName: argument 'maxLen' is 0");
+    ASSERT_RC(aclmdlRIGetId(stale, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIDebugJsonPrint(stale, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclmdlRIGetStreams(NULL, NULL, &n), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRIGetStreams(stale, NULL, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRIGetStreams(m, NULL, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIGetStreams: argument 'numStreams' is NULL");
+    ASSERT_RC(aclmdlRIGetTasksByStream(NULL, NULL, &n), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIGetTasksByStream: argument 'stream' is NULL");
+    ASSERT_RC(aclmdlRIAbort(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRIAbort(stale), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclmdlRIGetId(m, &id));
+    ASSERT_OK(aclmdlRIDestroy(cap));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclmdlRIDestroy(other));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(fast));
+    t_teardown();
+}
+
+static void *destroy_without_context(void *m)
+{
+    static aclError rc;
+    rc = aclmdlRIDestroy(m);
+    return &rc;
+}
+
+/* The model calls need the model's context to be the calling thread's
+ * current one (api_impl.cc: CHECK_CONTEXT_VALID, then the model's context;
+ * 107002 without one, 107004 for another): names, streams, builds, runs,
+ * abort, prints and destroy; aclmdlRIGetId does not look at contexts. */
+TEST(model, calls_need_the_models_context)
+{
+    aclrtContext a = NULL, b = NULL;
+    aclmdlRI m = NULL;
+    aclrtStream p = NULL, s = NULL;
+    char name[8];
+    uint32_t n = 0, id = 0;
+    pthread_t th;
+    void *ret = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateContext(&a, 0));
+    p = persistent_stream();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclrtCreateContext(&b, 0)); /* current from here on */
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_RC(aclmdlRISetName(m, "x"), ACL_ERROR_RT_MODEL_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRISetName: argument 'modelRI'");
+    ASSERT_RC(aclmdlRIGetName(m, sizeof(name), name), ACL_ERROR_RT_MODEL_CONTEXT);
+    ASSERT_RC(aclmdlRIGetStreams(m, NULL, &n), ACL_ERROR_RT_MODEL_CONTEXT);
+    ASSERT_RC(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_MODEL_CONTEXT);
+    ASSERT_RC(aclmdlRIBuildEnd(m, NULL), ACL_ERROR_RT_MODEL_CONTEXT);
+    ASSERT_RC(aclmdlRIExecuteAsync(m, s), ACL_ERROR_RT_MODEL_CONTEXT);
+    ASSERT_RC(aclmdlRIExecute(m, -1), ACL_ERROR_RT_MODEL_CONTEXT);
+    ASSERT_RC(aclmdlRIAbort(m), ACL_ERROR_RT_MODEL_CONTEXT);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ASSERT_RC(aclmdlRIDebugPrint(m), ACL_ERROR_RT_MODEL_CONTEXT);
+#pragma GCC diagnostic pop
+    ASSERT_RC(aclmdlRIDestroy(m), ACL_ERROR_RT_MODEL_CONTEXT);
+    ASSERT_OK(aclmdlRIGetId(m, &id));
+    ASSERT(pthread_create(&th, NULL, destroy_without_context, m) == 0);
+    ASSERT(pthread_join(th, &ret) == 0);
+    ASSERT_EQ(*(aclError *)ret, ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtSetCurrentContext(a));
+    ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyContext(b));
+    ASSERT_OK(aclrtDestroyContext(a));
+    t_teardown();
+}
+
+/* On Ascend 950 a model runs on plain streams only: aclmdlRIExecuteAsync
+ * on a PERSISTENT or DEVICE_USE_ONLY stream is 107000 there (api_error.cc
+ * ModelExecute, under RT_FEATURE_MODEL_STREAM_DOT_SYNC, which only the 950
+ * has: config/950/dev_info_reg.cc); other SoCs accept a PERSISTENT stream
+ * (model.destroy_drops_a_run_that_can_never_start). */
+TEST(model, execute_async_on_950_takes_plain_streams_only)
+{
+    static struct one_lane o;
+    aclrtStream p = NULL, dev_only = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    one_lane_build(&o);
+    p = persistent_stream();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&dev_only, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_RC(aclmdlRIExecuteAsync(o.m, p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclmdlRIExecuteAsync: argument 'stream'");
+    ASSERT_RC(aclmdlRIExecuteAsync(o.m, dev_only), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec));
+    ASSERT_OK(aclrtSynchronizeStream(o.exec));
+    ASSERT_EQ(o.x[0], 2);
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyStream(dev_only));
     one_lane_free(&o);
     t_teardown();
 }

@@ -1422,7 +1422,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream 
 /**
  * Runs a model and blocks until it finishes or timeout ms pass (-1 waits
  * forever; 0 or < -1 -> 107000). aclcpu: a timeout returns 507046 (the
- * run goes on); a captured model -> 207000 (aclmdlRIExecuteAsync only).
+ * run goes on); a captured model -> 107000 (aclmdlRIExecuteAsync only).
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
 
@@ -1430,7 +1430,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
  * Issues one run of a model to a stream: it starts when the stream gets to
  * it and later work on the stream waits for it. Runs of one model are
  * serialised, from any number of streams. A model stream -> 107000, a
- * capturing stream -> 107027. aclcpu: the run's result (its first failing
+ * capturing stream -> 107027, a model still being captured -> 107026; on
+ * Ascend 950 a PERSISTENT, CPU_SCHEDULE or DEVICE_USE_ONLY stream ->
+ * 107000. A captured model's external records (ACL_EVENT_RECORD_EXTERNAL)
+ * are issued by this call, so a wait issued afterwards waits for this
+ * run's; its external waits wait for the event's newest record now. aclcpu: the run's result (its first failing
  * kernel's code, 507023 after aclmdlRIAbort) is what a sync of the stream
  * returns; a failing kernel does not stop the rest of the run.
  */
@@ -1449,7 +1453,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
 /** Sets a model's name. */
 ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name);
 
-/** Copies a model's name into name, which holds maxLen bytes. */
+/** Copies a model's whole name into name, which holds maxLen bytes (too small -> 507000; 0 -> 107000). */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name);
 
 /** Returns a model's numeric id. */
@@ -1457,13 +1461,14 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId
 
 /**
  * With streams NULL, sets *numStreams to the model's stream count; else
- * fills streams (which must hold them all, else 107000) and sets the count.
+ * fills the first min(*numStreams, count), NULLs the rest of the array and
+ * sets *numStreams to the number given (107039 when not all fitted).
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams);
 
 /**
  * Like aclmdlRIGetStreams, for the tasks of the model stream (the bound or
- * last captured lane of stream; 107005 if it has none). The handles are
+ * last captured lane of stream; 107000 if it has none). The handles are
  * opaque names, not pointers.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks);
@@ -1472,7 +1477,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdl
 ACL_DEPRECATED_MESSAGE("aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")
 ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
 
-/** Writes a JSON description of a model to a file, with ACL_MDLRI_DEBUG_JSON_PRINT_* flags. */
+/** Writes a JSON description of a model to a file; the ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE bit of flags adds details. */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
 
 /* ==== Model run instances: stream capture ==== */
@@ -1484,8 +1489,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char
  * query/sync/elapsed of a captured event -> 107028, a wait on an event
  * recorded outside -> 107024; the mode decides which threads may make
  * unsafe calls (sync copies and memsets -> 107030, async copies of
- * pageable memory -> 107041); each of these but destroy invalidates the
- * capture. aclcpu: host functions replay on the executor; callbacks are
+ * pageable memory -> 107041); none of these touches the capture. A wait
+ * on an event recorded in another capture under way -> 107032, and both
+ * captures are invalidated. aclcpu: host functions replay on the executor; callbacks are
  * refused (507009); wait timeouts are not kept in models.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
@@ -1496,7 +1502,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRI
 
 /**
  * Ends the capture begun on stream and returns the recorded model. Not
- * capturing -> 107029; a stream that only joined -> 107036; a mode other
+ * capturing -> 107029; modelRI NULL while capturing -> 107000 (the
+ * capture goes on); a stream that only joined -> 107036; a mode other
  * than RELAXED ended by another thread -> 107038; invalidated -> 507903;
  * a joined stream whose last task is not joined back into this one ->
  * 107024. A capture that fails gives no model.
@@ -1506,7 +1513,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *mo
 /** Swaps the calling thread's capture mode with *mode. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
 
-/** Starts recording the tasks issued to a stream into an existing, empty model from aclmdlRIBuildBegin (107000 otherwise). */
+/**
+ * Starts recording the tasks issued to a stream into an existing model. The
+ * runtime takes a sub ACL Graph (from aclmdlRIAddCondTask) only; aclcpu,
+ * which has no conditional tasks, takes an empty model from
+ * aclmdlRIBuildBegin of the stream's context (107000 otherwise).
+ */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
                                                            aclmdlRICaptureMode mode);
 

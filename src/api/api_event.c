@@ -116,7 +116,7 @@ static aclError model_path(const char *fn, enum task_kind kind, struct event *ev
         return model_event_wait(fn, ev, event, s, stream, handled);
     if (kind == TASK_EVENT_RESET)
         return model_event_reset(fn, ev, event, s, stream, handled);
-    return model_event_record(fn, ev, event, s, stream, false, handled);
+    return model_event_record(fn, ev, event, s, stream, handled);
 }
 
 /* Queues a record, wait or reset of ev on the stream; event_issue_locked
@@ -151,26 +151,63 @@ static aclError issue_event_task(const char *fn, aclrtStream stream, aclrtEvent 
     return err;
 }
 
+/* An event's records all use one flag, and so do its waits: the first
+ * call's (api_error.cc ApiErrorDecorator::EventRecord, StreamWaitEvent:
+ * 107000, after the event's own checks; the handles were checked before). */
+static aclError pin_flag(const char *fn, struct event *ev, bool wait, uint32_t flag)
+{
+    if (event_pin_op_flag(ev, wait, flag))
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag': the event was %s with %s before; all %s of an "
+                    "event use one flag", fn, wait ? "waited on" : "recorded",
+                    wait ? (flag ? "ACL_EVENT_WAIT_DEFAULT" : "ACL_EVENT_WAIT_EXTERNAL")
+                         : (flag ? "ACL_EVENT_RECORD_DEFAULT" : "ACL_EVENT_RECORD_EXTERNAL"),
+                    wait ? "waits" : "records");
+}
+
+/* An external record or wait needs an Ex event with exactly ACL_EVENT_SYNC
+ * (api_error.cc, checked before the flag is pinned). */
+static aclError external_event_check(const char *fn, struct event *ev, bool record)
+{
+    if (load_relaxed(&ev->ex) && load_relaxed(&ev->flags) == ACL_EVENT_SYNC)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s needs an event from aclrtCreateEventExWithFlag with "
+                    "exactly ACL_EVENT_SYNC", fn, record ? "ACL_EVENT_RECORD_EXTERNAL" : "ACL_EVENT_WAIT_EXTERNAL");
+}
+
 static aclError record(const char *fn, aclrtEvent event, aclrtStream stream)
 {
     struct event *ev;
-    aclError err = resolve_event(fn, event, &ev);
-    return err == ACL_SUCCESS ? issue_event_task(fn, stream, event, ev, TASK_EVENT_RECORD, 0) : err;
-}
-
-/* ACL_EVENT_RECORD_EXTERNAL: a record of the user's event inside a capture
- * (it is made in every run), with the rules capture.c checks. */
-static aclError record_external(const char *fn, aclrtEvent event, aclrtStream stream)
-{
-    struct event *ev;
     struct stream *s;
-    bool handled;
     aclError err = resolve_event(fn, event, &ev);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, &s);
     if (err == ACL_SUCCESS)
+        err = pin_flag(fn, ev, false, ACL_EVENT_RECORD_DEFAULT);
+    return err == ACL_SUCCESS ? issue_event_task(fn, stream, event, ev, TASK_EVENT_RECORD, 0) : err;
+}
+
+/* ACL_EVENT_RECORD_EXTERNAL and ACL_EVENT_WAIT_EXTERNAL: a record or wait
+ * of the user's event inside a capture, which each run of the model fixes
+ * when it is issued, with the rules capture.c checks. */
+static aclError external(const char *fn, struct event *ev, aclrtStream stream, bool record)
+{
+    struct stream *s;
+    aclError err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = external_event_check(fn, ev, record);
+    if (err == ACL_SUCCESS)
+        err = pin_flag(fn, ev, !record, record ? ACL_EVENT_RECORD_EXTERNAL : ACL_EVENT_WAIT_EXTERNAL);
+    if (err == ACL_SUCCESS)
         err = check_same_device(fn, ev, s);
-    return err == ACL_SUCCESS ? model_event_record(fn, ev, event, s, stream, true, &handled) : err;
+    return err == ACL_SUCCESS ? model_event_external(fn, ev, s, stream, record) : err;
+}
+
+static aclError record_external(const char *fn, aclrtEvent event, aclrtStream stream)
+{
+    struct event *ev;
+    aclError err = resolve_event(fn, event, &ev);
+    return err == ACL_SUCCESS ? external(fn, ev, stream, true) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
@@ -199,9 +236,10 @@ static uint32_t wait_ms(uint64_t seconds)
     return seconds > UINT32_MAX / 1000u ? UINT32_MAX : (uint32_t)(seconds * 1000u);
 }
 
-static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event, uint32_t timeout_ms)
+static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event, uint32_t timeout_ms, bool ext)
 {
     struct event *ev;
+    struct stream *s;
     aclError err = resolve_event(fn, event, &ev);
     if (err != ACL_SUCCESS)
         return err;
@@ -212,7 +250,12 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: the event was created without ACL_EVENT_SYNC (or EXTERNAL), so streams cannot wait on it",
                         fn);
-    return issue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT, timeout_ms);
+    if (ext)
+        return external(fn, ev, stream, false);
+    err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = pin_flag(fn, ev, true, ACL_EVENT_WAIT_DEFAULT);
+    return err == ACL_SUCCESS ? issue_event_task(fn, stream, event, ev, TASK_EVENT_WAIT, timeout_ms) : err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
@@ -221,7 +264,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
         return null_arg("aclrtStreamWaitEvent", "event");
     /* aclrtSetOpWaitTimeout bounds plain waits (process-wide, 0 = none). */
     return wait_event("aclrtStreamWaitEvent", stream, event,
-                      wait_ms(load_relaxed(&op_wait_timeout_s)));
+                      wait_ms(load_relaxed(&op_wait_timeout_s)), false);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
@@ -232,7 +275,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
                         "%s: argument 'timeout' is %d s; it must be 0 (never time out) or more", fn, timeout);
     if (event == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'event' is NULL", fn);
-    return wait_event(fn, stream, event, wait_ms((uint64_t)timeout));
+    return wait_event(fn, stream, event, wait_ms((uint64_t)timeout), false);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
@@ -246,7 +289,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, ac
                         flag);
     if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: an external wait takes no timeout (got %u)", fn, timeout);
-    return wait_event(fn, stream, event, wait_ms(timeout));
+    return wait_event(fn, stream, event, wait_ms(timeout), flag == ACL_EVENT_WAIT_EXTERNAL);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)

@@ -32,25 +32,50 @@ aclError model_resolve(const char *fn, const void *h, struct model **out)
     return ACL_SUCCESS;
 }
 
-/* Context, model and (non-NULL) stream of a build call. */
+/* The runtime's context rule for a call on model m (api_impl.cc: a
+ * current context, then the model's context must be it): 107002, 107004. */
+static aclError model_ctx_check(const char *fn, const struct model *m)
+{
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS && m->ctx != ctx)
+        err = acl_fail(ACL_ERROR_RT_MODEL_CONTEXT, "%s: argument 'modelRI': the model belongs to another context", fn);
+    return err;
+}
+
+/* As model_ctx_check, and stream s must be of the current context too (107003). */
+static aclError pair_ctx_check(const char *fn, const struct model *m, struct stream *s)
+{
+    aclError err = model_ctx_check(fn, m);
+    if (err == ACL_SUCCESS && stream_ctx(s) != m->ctx)
+        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: argument 'stream': stream %d belongs to another context", fn,
+                       load_relaxed(&s->id));
+    return err;
+}
+
+/* Model (non-NULL: the caller checked) and stream (NULL: the current
+ * context's default stream) of a build call: stale handles are 107017. */
 static aclError resolve_pair(const char *fn, aclmdlRI modelRI, aclrtStream stream, struct model **m,
                              struct stream **s)
 {
-    struct context *ctx;
-    aclError err;
-    if (modelRI == NULL) /* checked before the context, as the API's first argument */
-        return null_arg(fn, "modelRI");
-    err = ctx_require(fn, &ctx);
-    if (err == ACL_SUCCESS)
-        err = model_resolve(fn, modelRI, m);
+    aclError err = model_resolve(fn, modelRI, m);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, s);
-    if (err == ACL_SUCCESS && (*m)->ctx != ctx)
-        err = acl_fail(ACL_ERROR_RT_MODEL_CONTEXT, "%s: the model belongs to another context", fn);
-    if (err == ACL_SUCCESS && stream_ctx(*s) != ctx)
-        err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d belongs to another context", fn,
-                       load_relaxed(&(*s)->id));
     return err;
+}
+
+/* The build calls' refusal of a captured model and of a capturing stream
+ * (api_error.cc ModelBindStream, ModelUnbindStream, ModelEndGraph: "ACL
+ * Graph mode is not supported" 107000, then 107027). */
+static aclError build_call_check(const char *fn, const struct model *m, struct stream *s)
+{
+    if (m->kind == MODEL_CAPTURED)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture takes no "
+                        "build calls", fn);
+    if (model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: argument 'stream': stream %d is being captured", fn,
+                        load_relaxed(&s->id));
+    return ACL_SUCCESS;
 }
 
 static bool capturing(struct stream *s) { return model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE; }
@@ -63,9 +88,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag
     struct context *ctx;
     struct model *m;
     aclError err;
-    (void)flag; /* reserved: 0 */
     if (modelRI == NULL)
         return null_arg(fn, "modelRI");
+    if (flag != 0) /* api_c_model.cc rtsModelCreate */
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (%u) is reserved and must be 0", fn, flag);
     err = ctx_require(fn, &ctx);
     if (err != ACL_SUCCESS)
         return err;
@@ -76,33 +102,39 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag
     return ACL_SUCCESS;
 }
 
-/* Called with capture_lock held: the runtime's rules for binding s. */
-static aclError check_bindable(const char *fn, struct model *m, struct stream *s, uint32_t flag)
+/* Called with capture_lock held: the runtime's rules for binding s, in
+ * its order (api_c_model.cc rtsModelBindStream: not PERSISTENT, already
+ * bound; api_error.cc ModelBindStream: captured model, capturing stream,
+ * DEVICE_USE_ONLY, STOP mode, FAST_LAUNCH; api_impl.cc: contexts). The
+ * flag and the handles were checked before. */
+static aclError check_bindable(const char *fn, struct model *m, struct stream *s)
 {
-    if (s->rec_lane != NULL && s->model == NULL)
-        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
-    if (load_relaxed(&s->flags) & ACL_STREAM_DEVICE_USE_ONLY)
-        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d is DEVICE_USE_ONLY; it cannot be bound", fn,
-                        load_relaxed(&s->id));
-    if (!(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT))
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT "
-                        "(aclrtCreateStreamWithConfig)", fn, load_relaxed(&s->id));
-    if ((load_relaxed(&s->flags) & ACL_STREAM_FAST_LAUNCH) ||
-        load_relaxed(&stream_ctx(s)->failure_mode) == ACL_STOP_ON_FAILURE)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is %s; such a stream cannot be bound", fn,
-                        load_relaxed(&s->id),
-                        (load_relaxed(&s->flags) & ACL_STREAM_FAST_LAUNCH) ? "FAST_LAUNCH"
-                                                                           : "in STOP failure mode");
+    uint32_t flags = load_relaxed(&s->flags);
+    aclError err;
+    if (!(flags & ACL_STREAM_PERSISTENT))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream': stream %d was not created with "
+                        "ACL_STREAM_PERSISTENT (aclrtCreateStreamWithConfig)%s", fn, load_relaxed(&s->id),
+                        load_relaxed(&s->is_default) ? "; it is the default stream" : "");
     if (s->model != NULL)
-        return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model (one stream, one model)",
-                        fn, load_relaxed(&s->id));
-    if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (0x%x) is neither ACL_MODEL_STREAM_FLAG_HEAD "
-                        "nor ACL_MODEL_STREAM_FLAG_DEFAULT", fn, flag);
-    if (m->state != MODEL_BUILDING || m->kind != MODEL_BUILT)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not being built (aclmdlRIBuildEnd ended it, or "
-                        "it came from a capture)", fn);
-    return ACL_SUCCESS;
+        return acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: argument 'stream': stream %d is already bound to a model (one "
+                        "stream, one model)", fn, load_relaxed(&s->id));
+    if (m->kind == MODEL_CAPTURED)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture takes no "
+                        "build calls", fn);
+    if (s->rec_lane != NULL)
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
+    if (flags & ACL_STREAM_DEVICE_USE_ONLY)
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'stream': stream %d is DEVICE_USE_ONLY; it cannot "
+                        "be bound", fn, load_relaxed(&s->id));
+    if (load_relaxed(&stream_ctx(s)->failure_mode) == ACL_STOP_ON_FAILURE || (flags & ACL_STREAM_FAST_LAUNCH))
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'stream': stream %d is %s; such a stream "
+                        "cannot be bound", fn, load_relaxed(&s->id),
+                        (flags & ACL_STREAM_FAST_LAUNCH) ? "FAST_LAUNCH" : "in STOP failure mode");
+    err = pair_ctx_check(fn, m, s);
+    if (err == ACL_SUCCESS && m->state != MODEL_BUILDING)
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': the model is not being built "
+                       "(aclmdlRIBuildEnd ended it)", fn);
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
@@ -111,13 +143,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream st
     struct model *m;
     struct stream *s;
     aclError err;
-    if (modelRI == NULL || stream == NULL)
-        return null_arg(fn, modelRI == NULL ? "modelRI" : "stream");
-    err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
+    if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (0x%x) is neither ACL_MODEL_STREAM_FLAG_HEAD "
+                        "nor ACL_MODEL_STREAM_FLAG_DEFAULT", fn, flag);
+    err = resolve_pair(fn, modelRI, stream, &m, &s); /* NULL: the default stream, which is not PERSISTENT */
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
-    err = check_bindable(fn, m, s, flag);
+    err = check_bindable(fn, m, s);
     if (err == ACL_SUCCESS && model_bind(m, s, stream, flag) != ACL_SUCCESS)
         err = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
     capture_leave();
@@ -142,13 +177,25 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream strea
     struct lane *l;
     struct task *t;
     aclError err;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
     err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (err == ACL_SUCCESS)
+        err = build_call_check(fn, m, s);
+    if (err == ACL_SUCCESS)
+        err = pair_ctx_check(fn, m, s);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
-    err = bound_lane(fn, m, s, &l);
-    if (err == ACL_SUCCESS && m->has_end)
-        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model already has its end task (one per model)", fn);
+    /* context.cc Context::ModelAddEndGraph: the count first, then the
+     * stream (RT_ERROR_MODEL_ENDGRAPH, RT_ERROR_STREAM_INVALID: 507000). */
+    l = s->model == m ? model_lane_of(m, s) : NULL;
+    if (m->has_end)
+        err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'modelRI': the model already has its end task (one "
+                       "per model)", fn);
+    else if (l == NULL)
+        err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'stream': stream %d is not bound to this model "
+                       "(aclmdlRIBindStream)", fn, load_relaxed(&s->id));
     if (err == ACL_SUCCESS)
         err = stream_task_new(fn, TASK_MODEL_END, &t);
     if (err == ACL_SUCCESS)
@@ -169,11 +216,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
     if (reserve != NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'reserve' must be NULL", fn);
     err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS && m->kind == MODEL_CAPTURED) /* api_error.cc ModelLoadComplete */
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture takes no build "
+                       "calls", fn);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
     if (m->state != MODEL_BUILDING || m->kind != MODEL_BUILT)
-        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not being built", fn);
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': the model is not being built", fn);
     else if (model_build_end(m) != ACL_SUCCESS)
         err = acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "%s: no stream left on device %d for the model's lanes", fn,
                        m->dev->id);
@@ -188,7 +240,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream 
     struct stream *s;
     struct lane *l;
     aclError err;
+    if (modelRI == NULL)
+        return null_arg(fn, "modelRI");
     err = resolve_pair(fn, modelRI, stream, &m, &s);
+    if (err == ACL_SUCCESS)
+        err = build_call_check(fn, m, s);
+    if (err == ACL_SUCCESS)
+        err = pair_ctx_check(fn, m, s);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
@@ -208,6 +266,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream 
 static aclError queue_run(const char *fn, struct model *m, struct stream *s, const void *stream, bool *blocks)
 {
     struct submit sub = {.fn = fn, .stream = stream};
+    struct ext_run *ext;
     uint64_t run;
     struct task *t;
     aclError err;
@@ -217,19 +276,39 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
                         fn, load_relaxed(&s->id));
     if (capturing(s))
         return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is being captured", fn, load_relaxed(&s->id));
+    /* Ascend 950 runs models on plain streams only (api_error.cc
+     * ModelExecute, under RT_FEATURE_MODEL_STREAM_DOT_SYNC). */
+    if (load_relaxed(&s->dev)->soc->family == SOC_950 &&
+        (load_relaxed(&s->flags) & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream': stream %d is PERSISTENT, CPU_SCHEDULE or "
+                        "DEVICE_USE_ONLY; %s runs models on plain streams only", fn, load_relaxed(&s->id),
+                        load_relaxed(&s->dev)->soc->name);
+    err = model_ctx_check(fn, m);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (m->state == MODEL_CAPTURING) /* capture_model.cc CaptureModel::CheckExecuteReady */
+        return acl_fail(ACL_ERROR_RT_MODEL_CAPTURED, "%s: argument 'modelRI': the model is still being captured "
+                        "(aclmdlRICaptureEnd first)", fn);
     if (load_relaxed(&s->dev) != m->dev)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is on device %d, stream %d on device %d", fn,
                         m->dev->id, load_relaxed(&s->id), load_relaxed(&s->dev)->id);
-    if (model_issue_run(m, &run) != ACL_SUCCESS)
+    /* A captured model's external records are issued here, with the run
+     * (capture_model.cc CaptureModel::PreModelExecute). */
+    err = model_issue_run(m, obj_handle(&s->hdr), &run, &ext);
+    if (err == ACL_ERROR_RT_MEMORY_ALLOCATION)
+        return acl_fail(err, "%s: out of memory for the run's external events", fn);
+    if (err != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not ready to run (end its build with "
                         "aclmdlRIBuildEnd, or its capture with aclmdlRICaptureEnd)", fn);
     err = stream_task_new(fn, TASK_MODEL_RUN, &t);
     if (err != ACL_SUCCESS) {
         model_skip_run(m, run);
+        model_ext_release(ext);
         return err;
     }
     t->u.model.m = m;
     t->u.model.run = run;
+    t->u.model.ext = ext;
     /* Dropped by task_release, which also skips the run if the task never
      * starts (a refused submit included). */
     fetch_add_relaxed(&m->run_tasks, 1);
@@ -287,8 +366,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     err = model_resolve(fn, modelRI, &m);
     if (err != ACL_SUCCESS)
         return err;
-    if (m->kind == MODEL_CAPTURED)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a captured model runs with aclmdlRIExecuteAsync only", fn);
+    if (m->kind == MODEL_CAPTURED) /* api_error.cc ModelExecuteSync: "ACL Graph mode is not supported" */
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture runs with "
+                        "aclmdlRIExecuteAsync only", fn);
+    err = model_ctx_check(fn, m);
+    if (err != ACL_SUCCESS)
+        return err;
     if (exec_stream(m, &s) != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "%s: no stream left on device %d", fn, m->dev->id);
     err = queue_run(fn, m, s, NULL, NULL); /* waited for below in any case */
@@ -313,6 +396,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)
     const char *fn = "aclmdlRIDestroy";
     struct model *m;
     aclError err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
     if (m->state == MODEL_CAPTURING)
@@ -326,7 +411,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI)
 {
     const char *fn = "aclmdlRIAbort";
     struct model *m;
-    aclError err = model_resolve(fn, modelRI, &m);
+    aclError err;
+    if (modelRI == NULL) /* the acl layer leaves it to the runtime: api_error.cc ModelAbort, 107000 */
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI' is NULL", fn);
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
     if (m->kind == MODEL_CAPTURED)
@@ -342,51 +432,84 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI)
 
 ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
 {
+    const char *fn = "aclmdlRISetName";
     struct model *m;
-    aclError err = model_resolve("aclmdlRISetName", modelRI, &m);
+    char *copy, *old;
+    aclError err;
+    if (modelRI == NULL || name == NULL)
+        return null_arg(fn, modelRI == NULL ? "modelRI" : "name");
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
-    if (name == NULL)
-        return null_arg("aclmdlRISetName", "name");
+    copy = acl_malloc(strlen(name) + 1); /* the runtime keeps the whole name (Model::SetModelName) */
+    if (copy == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for the name", fn);
+    memcpy(copy, name, strlen(name) + 1);
     capture_enter();
-    snprintf(m->name, sizeof(m->name), "%s", name); /* the runtime keeps 512 bytes */
+    old = m->name;
+    m->name = copy;
     capture_leave();
+    acl_free(old);
     return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name)
 {
+    const char *fn = "aclmdlRIGetName";
     struct model *m;
-    aclError err = model_resolve("aclmdlRIGetName", modelRI, &m);
+    const char *have;
+    size_t len;
+    aclError err;
+    if (modelRI == NULL || name == NULL)
+        return null_arg(fn, modelRI == NULL ? "modelRI" : "name");
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS && maxLen == 0) /* api_error.cc ModelGetName */
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'maxLen' is 0", fn);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
-    if (name == NULL || maxLen == 0)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIGetName: argument '%s' is %s", name == NULL ? "name" : "maxLen",
-                        name == NULL ? "NULL" : "0");
     capture_enter();
-    snprintf(name, maxLen, "%s", m->name); /* truncated to maxLen - 1 bytes */
+    have = m->name != NULL ? m->name : "";
+    len = strlen(have);
+    /* Model::GetModelName copies the whole name or fails
+     * (RT_ERROR_SEC_HANDLE: 507000); it never truncates. */
+    if ((size_t)maxLen < len + 1)
+        err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'maxLen' (%u) cannot hold the name (%zu bytes and "
+                       "its terminating NUL)", fn, maxLen, len);
+    else
+        memcpy(name, have, len + 1);
     capture_leave();
-    return ACL_SUCCESS;
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId)
 {
     struct model *m;
-    aclError err = model_resolve("aclmdlRIGetId", modelRI, &m);
-    if (err == ACL_SUCCESS && modelRIId == NULL)
-        err = null_arg("aclmdlRIGetId", "modelRIId");
+    aclError err;
+    if (modelRI == NULL || modelRIId == NULL)
+        return null_arg("aclmdlRIGetId", modelRI == NULL ? "modelRI" : "modelRIId");
+    err = model_resolve("aclmdlRIGetId", modelRI, &m);
     if (err == ACL_SUCCESS)
         *modelRIId = m->hdr.index;
     return err;
 }
 
-/* The two-call protocol of the "Get" lists: NULL array gives the count; an
- * array must hold all of them. */
-static aclError list_size_check(const char *fn, const void *arr, uint32_t have, uint32_t need)
+/* The two-call protocol of the "Get" lists (model.cc Model::ModelGetStreams,
+ * stream.cc Stream::StreamGetTasks): a NULL array gives the count; an array
+ * of *num entries gets the first min(*num, count), the rest of it NULLs,
+ * *num the number given, and 107039 when that is not all of them. */
+static aclError list_fill_end(const char *fn, void **arr, uint32_t *num, uint32_t given, uint32_t total)
 {
-    if (arr != NULL && have < need)
-        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the array holds %u but there are %u (call with NULL first "
-                        "to learn the count)", fn, have, need);
+    for (uint32_t i = given; i < *num; i++)
+        arr[i] = NULL;
+    *num = given;
+    if (given < total)
+        return acl_fail(ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: argument '%s' (%u) is less than the %u there "
+                        "are; the first %u were given (call with NULL first to learn the count)", fn,
+                        strcmp(fn, "aclmdlRIGetStreams") == 0 ? "numStreams" : "numTasks", given, total, given);
     return ACL_SUCCESS;
 }
 
@@ -395,20 +518,30 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *s
     const char *fn = "aclmdlRIGetStreams";
     struct model *m;
     uint32_t n = 0;
-    aclError err = model_resolve(fn, modelRI, &m);
+    aclError err;
+    /* The acl layer checks nothing: the runtime's NULL checks are 107000
+     * (api_error.cc ModelGetStreams), after the handle's. */
+    if (modelRI == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI' is NULL", fn);
+    err = model_resolve(fn, modelRI, &m);
     if (err == ACL_SUCCESS && numStreams == NULL)
-        err = null_arg(fn, "numStreams");
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'numStreams' is NULL", fn);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
     for (uint32_t i = 0; i < m->nlanes; i++)
         n += m->lanes[i]->user != NULL;
-    err = list_size_check(fn, streams, *numStreams, n);
-    for (uint32_t i = 0, k = 0; err == ACL_SUCCESS && streams != NULL && i < m->nlanes; i++)
-        if (m->lanes[i]->user != NULL)
-            streams[k++] = (aclrtStream)m->lanes[i]->user_handle;
-    if (err == ACL_SUCCESS)
+    if (streams == NULL) {
         *numStreams = n;
+    } else {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < m->nlanes && k < *numStreams; i++)
+            if (m->lanes[i]->user != NULL)
+                streams[k++] = (aclrtStream)m->lanes[i]->user_handle;
+        err = list_fill_end(fn, streams, numStreams, k, n);
+    }
     capture_leave();
     return err;
 }
@@ -419,27 +552,32 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdl
     struct stream *s;
     struct lane *l;
     aclError err;
-    if (numTasks == NULL)
-        return null_arg(fn, "numTasks");
+    /* The acl layer checks nothing; the runtime's checks are 107000 and
+     * take no default stream (api_error.cc StreamGetTasks, api_impl.cc
+     * ApiImpl::StreamGetTasks). */
+    if (stream == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream' is NULL", fn);
     err = stream_resolve(fn, stream, &s);
+    if (err == ACL_SUCCESS && numTasks == NULL)
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'numTasks' is NULL", fn);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
     l = s->last_lane;
     if (l == NULL)
-        err = acl_fail(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model", fn, load_relaxed(&s->id));
-    if (err == ACL_SUCCESS)
-        err = list_size_check(fn, tasks, *numTasks, l->ntasks);
-    if (err == ACL_SUCCESS && tasks != NULL) {
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream': stream %d belongs to no model", fn,
+                       load_relaxed(&s->id));
+    if (err == ACL_SUCCESS && tasks == NULL) {
+        *numTasks = l->ntasks;
+    } else if (err == ACL_SUCCESS) {
         uint32_t k = 0;
         /* Opaque task names: model slot, lane and position; no call takes
          * them back yet, and they are never pointers. */
-        for (struct task *t = task_next(&l->head); t != NULL; t = task_next(t), k++)
+        for (struct task *t = task_next(&l->head); t != NULL && k < *numTasks; t = task_next(t), k++)
             tasks[k] = (aclmdlRITask)(uintptr_t)(((uint64_t)(l->m->hdr.index + 1) << 40) |
                                                  ((uint64_t)l->index << 20) | (k + 1));
+        err = list_fill_end(fn, tasks, numTasks, k, l->ntasks);
     }
-    if (err == ACL_SUCCESS)
-        *numTasks = l->ntasks;
     capture_leave();
     return err;
 }
@@ -519,19 +657,21 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char
     const char *fn = "aclmdlRIDebugJsonPrint";
     struct model *m;
     FILE *f;
-    aclError err = model_resolve(fn, modelRI, &m);
+    aclError err;
+    if (modelRI == NULL || path == NULL)
+        return null_arg(fn, modelRI == NULL ? "modelRI" : "path");
+    err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
-    if (path == NULL)
-        return null_arg(fn, "path");
-    if (flags > ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
-        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flags' (%u) is neither SUMMARY (0) nor VERBOSE (1)", fn,
-                        flags);
+    /* flags is a bit set: the VERBOSE bit adds the details, other bits do
+     * nothing (stream.cc Stream::DebugJsonPrintForModelStm; no check). */
     f = fopen(path, "w");
     if (f == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: cannot write '%s': %s", fn, path, strerror(errno));
     capture_enter();
-    json_model(f, m, flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE);
+    json_model(f, m, (flags & ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) != 0);
     capture_leave();
     if (fclose(f) != 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: writing '%s' failed: %s", fn, path, strerror(errno));
@@ -542,10 +682,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
 {
     struct model *m;
     aclError err = model_resolve("aclmdlRIDebugPrint", modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = model_ctx_check("aclmdlRIDebugPrint", m);
     if (err != ACL_SUCCESS)
         return err;
     capture_enter();
-    LOGI("model %u (%s, \"%s\"): %u streams", m->hdr.index, m->kind == MODEL_CAPTURED ? "captured" : "built", m->name,
+    LOGI("model %u (%s, \"%s\"): %u streams", m->hdr.index, m->kind == MODEL_CAPTURED ? "captured" : "built",
+         m->name != NULL ? m->name : "",
          m->nlanes);
     for (uint32_t i = 0; i < m->nlanes; i++)
         LOGI("  lane %u: stream %d, %u tasks, %s", i,

@@ -8,12 +8,19 @@
  * a fresh edge event private to the model; the user's event remembers it
  * (rec_model, rec_edge), so that a wait on that event, from any stream,
  * becomes a wait on the edge: a stream that is not recording joins the
- * capture with a lane of its own. A capturing stream that waits on an
- * event recorded outside the capture invalidates it (107024), as do unsafe
- * calls the capture mode forbids, and syncs and queries of capturing
- * streams and captured events. aclmdlRICaptureEnd checks that every joined
- * lane's last task is a record that a lane joined back into the origin
- * waits on; an invalid or unjoined capture gives no model.
+ * capture with a lane of its own; until the capture ends, a record of the
+ * event elsewhere does not take the captured record's place. A capturing
+ * stream that waits on an event recorded outside the capture is refused
+ * (107024; the capture goes on), and so are queries and syncs of
+ * captured events (107028) and unsafe calls the capture mode forbids
+ * (107030, 107041). A wait on an event recorded in another capture under
+ * way invalidates both captures (107032).
+ * aclmdlRICaptureEnd checks that every joined lane's last task is a record
+ * that a lane joined back into the origin waits on; an invalid or unjoined
+ * capture gives no model. External
+ * records and waits (ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL)
+ * stay the user's event's: the model keeps a list of them (m->ext), and
+ * each run fixes them when it is issued (model.c model_issue_run).
  *
  * Capture modes follow the rule the runtime documents: a thread in RELAXED
  * mode may always make unsafe calls; in THREAD_LOCAL or GLOBAL mode it may
@@ -107,25 +114,13 @@ aclmdlRICaptureStatus model_capture_status(struct stream *s, void **model_handle
 
 aclError model_refuse_captured_event(const char *fn, struct event *ev)
 {
-    struct model *m = NULL;
-    char text[160];
-    if (load_relaxed(&active_count) == 0)
+    /* Refused, and the capture goes on (api_error.cc EventSynchronize,
+     * EventQuery*, EventElapsedTime, EventGetTimeStamp: 107028 returned
+     * before anything is touched). */
+    if (!model_event_captured(ev))
         return ACL_SUCCESS;
-    capture_enter();
-    plat_spin_lock(&ev->lock);
-    if (ev->newest_in_model)
-        m = (struct model *)obj_resolve(ev->rec_model, OBJ_MODEL);
-    plat_spin_unlock(&ev->lock);
-    if (m == NULL || m->state != MODEL_CAPTURING) {
-        capture_leave();
-        return ACL_SUCCESS;
-    }
-    snprintf(text, sizeof(text), "%s on event %d, whose newest record is in the capture", fn,
-             load_relaxed(&ev->id));
-    invalidate_locked(m, ACL_ERROR_RT_EVENT_CAPTURED, text);
-    capture_leave();
-    return acl_fail(ACL_ERROR_RT_EVENT_CAPTURED, "%s: event %d was last recorded in a capture that is under way; "
-                    "it has no state to query or wait for until the model runs (the capture is invalidated)", fn,
+    return acl_fail(ACL_ERROR_RT_EVENT_CAPTURED, "%s: argument 'event': event %d was last recorded in a capture "
+                    "that is under way; it has no state to query or wait for until the model runs", fn,
                     load_relaxed(&ev->id));
 }
 
@@ -209,6 +204,21 @@ static struct lane *unjoined_lane(struct model *m)
     return NULL;
 }
 
+void capture_forget_events_locked(struct model *m)
+{
+    capture_assert_held();
+    for (uint32_t i = 0; i < m->ncap_events; i++) {
+        struct event *ev = (struct event *)obj_resolve(m->cap_events[i], OBJ_EVENT);
+        if (ev == NULL)
+            continue; /* destroyed since */
+        plat_spin_lock(&ev->lock);
+        if (obj_same(&ev->hdr, m->cap_events[i]) && ev->rec_model == obj_handle(&m->hdr))
+            ev->rec_capturing = false;
+        plat_spin_unlock(&ev->lock);
+    }
+    m->ncap_events = 0;
+}
+
 /* Called with capture_lock held: every stream of m stops recording, and
  * events recorded in m no longer count as captured. */
 static void stop_capture_locked(struct model *m)
@@ -223,6 +233,7 @@ static void stop_capture_locked(struct model *m)
         plat_spin_unlock(&s->lock);
         model_feed(s, NULL);
     }
+    capture_forget_events_locked(m);
     list_del(&m->capture_link);
     fetch_sub_relaxed(&active_count, 1);
     if (m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
@@ -300,25 +311,27 @@ aclError model_unsafe_call(const char *fn, aclError code)
     if (load_relaxed(&active_count) == 0 ||
         thread_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
         return ACL_SUCCESS;
+    struct context *ctx = ctx_current();
+    bool hit = false;
     mine = thread_strict > 0;
     global = thread_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
              load_relaxed(&global_mode_count) > 0;
     if (!mine && !global)
         return ACL_SUCCESS;
     capture_enter();
+    /* A GLOBAL capture counts in its own context only (context_aclgraph.cc
+     * Context::IsCaptureModeSupport reads the calling context's mode). */
     list_for_each(pos, &active) {
         struct model *m = ACLCPU_CONTAINER_OF(pos, struct model, capture_link);
         if ((mine && m->begin_thread == plat_thread_self() && m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED) ||
-            (global && m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)) {
-            char text[160];
-            snprintf(text, sizeof(text), "%s is not allowed while a capture is under way in this thread's capture mode",
-                     fn);
-            invalidate_locked(m, code, text);
-        }
+            (global && m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && m->ctx == ctx))
+            hit = true; /* refused; the capture goes on (CHECK_CAPTURE_MODE_SUPPORT_AND_RETURN) */
     }
     capture_leave();
+    if (!hit)
+        return ACL_SUCCESS;
     return acl_fail(code, "%s: not allowed while a stream is being captured in %s mode (this thread's mode is %s; "
-                    "aclmdlRICaptureThreadExchangeMode to RELAXED allows it); the capture is invalidated", fn,
+                    "aclmdlRICaptureThreadExchangeMode to RELAXED allows it); the capture goes on", fn,
                     mine ? "a non-RELAXED" : "GLOBAL",
                     thread_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
 }
@@ -411,8 +424,85 @@ static aclError event_kind_check_locked(const char *fn, const struct model *m, c
     return ACL_SUCCESS;
 }
 
+/* Called with capture_lock held: the index of ev's external task of the
+ * given kind in m, or -1. */
+static int32_t ext_find(const struct model *m, const struct event *ev, enum task_kind kind)
+{
+    for (uint32_t i = 0; i < m->next; i++)
+        if (m->ext[i]->u.event.ev == ev && m->ext[i]->kind == kind)
+            return (int32_t)i;
+    return -1;
+}
+
+/* Called with capture_lock held: the runtime's rules for an external record
+ * (record true) or wait of ev on s, after the event's own (an Ex event with
+ * exactly ACL_EVENT_SYNC, checked by the caller): a stream bound to a model
+ * being built takes no Ex event (207000); the stream must be capturing
+ * (107029); one model takes one external record and one external wait of
+ * an event at most, and not both (107000). None of them touches the
+ * capture. */
+static aclError external_check_locked(const char *fn, struct stream *s, struct event *ev, bool record)
+{
+    capture_assert_held();
+    const struct lane *l = s->rec_lane;
+    const char *what = record ? "ACL_EVENT_RECORD_EXTERNAL" : "ACL_EVENT_WAIT_EXTERNAL";
+    if (l != NULL && l->m->state == MODEL_BUILDING)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model: an Ex event cannot be "
+                        "used there", fn, load_relaxed(&s->id));
+    if (l == NULL || l->m->state != MODEL_CAPTURING)
+        return acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: %s needs a capturing stream; stream %d is not being "
+                        "captured", fn, what, load_relaxed(&s->id));
+    if (ext_find(l->m, ev, record ? TASK_EVENT_RECORD : TASK_EVENT_WAIT) >= 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: event %d is already used with %s in this capture (once per "
+                        "model)", fn, load_relaxed(&ev->id), what);
+    if (ext_find(l->m, ev, record ? TASK_EVENT_WAIT : TASK_EVENT_RECORD) >= 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: event %d is already used with %s in this capture; one "
+                        "model cannot both record and wait on an event externally", fn, load_relaxed(&ev->id),
+                        record ? "ACL_EVENT_WAIT_EXTERNAL" : "ACL_EVENT_RECORD_EXTERNAL");
+    return ACL_SUCCESS;
+}
+
+/* Called with capture_lock held: queues the external record or wait of ev
+ * on s (checked) and keeps it in its model's external list. */
+static aclError queue_external_locked(const char *fn, struct stream *s, const void *stream, struct event *ev,
+                                      enum task_kind kind)
+{
+    capture_assert_held();
+    struct model *m = s->rec_lane->m;
+    struct event_plan p = {ev, m->next, kind == TASK_EVENT_RECORD ? MEV_EXT_RECORD : MEV_EXT_WAIT, false};
+    struct task *t;
+    aclError err;
+    if (m->next == m->cap_ext) {
+        uint32_t c = m->cap_ext ? m->cap_ext * 2 : 4;
+        struct task **e = acl_realloc(m->ext, c * sizeof(*e));
+        if (e == NULL)
+            return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
+        m->ext = e;
+        m->cap_ext = c;
+    }
+    err = queue_planned(fn, s, stream, kind, &p, &t);
+    if (err == ACL_SUCCESS)
+        m->ext[m->next++] = t;
+    return err;
+}
+
+aclError model_event_external(const char *fn, struct event *ev, struct stream *s, const void *stream, bool record)
+{
+    aclError err;
+    if (!load_relaxed(&ev->ex) || load_relaxed(&ev->flags) != ACL_EVENT_SYNC)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s needs an event from aclrtCreateEventExWithFlag "
+                        "with exactly ACL_EVENT_SYNC", fn, record ? "ACL_EVENT_RECORD_EXTERNAL"
+                                                                   : "ACL_EVENT_WAIT_EXTERNAL");
+    capture_enter();
+    err = external_check_locked(fn, s, ev, record);
+    if (err == ACL_SUCCESS)
+        err = queue_external_locked(fn, s, stream, ev, record ? TASK_EVENT_RECORD : TASK_EVENT_WAIT);
+    capture_leave();
+    return err;
+}
+
 aclError model_event_record(const char *fn, struct event *ev, const void *event, struct stream *s,
-                            const void *stream, bool external, bool *handled)
+                            const void *stream, bool *handled)
 {
     struct event_plan p = {ev, GEN_LATEST, MEV_REAL, false};
     struct lane *l;
@@ -421,25 +511,17 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
 
     capture_enter();
     l = s->rec_lane;
-    *handled = l != NULL || external;
+    *handled = l != NULL;
     if (l == NULL) {
         capture_leave();
-        return external ? acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: an external record needs a capturing "
-                                   "stream; stream %d is not being captured", fn, load_relaxed(&s->id))
-                        : ACL_SUCCESS;
+        return ACL_SUCCESS;
     }
     m = l->m;
-    if (!external && (err = event_kind_check_locked(fn, m, ev, s, false, false)) != ACL_SUCCESS) {
+    if ((err = event_kind_check_locked(fn, m, ev, s, false, false)) != ACL_SUCCESS) {
         capture_leave();
         return err;
     }
-    if (external &&
-        (m->state != MODEL_CAPTURING || !load_relaxed(&ev->ex) || load_relaxed(&ev->flags) != ACL_EVENT_SYNC)) {
-        capture_leave();
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: an external record needs a capturing stream and an "
-                        "event from aclrtCreateEventExWithFlag with exactly ACL_EVENT_SYNC", fn);
-    }
-    if (!external && !(load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL)) {
+    if (!(load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL)) {
         /* A record inside the model: a private edge each run records. */
         p.target = model_new_event(m);
         p.use = MEV_EDGE;
@@ -451,16 +533,31 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
             return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a model edge", fn);
         }
     }
+    /* Room to remember the event, so the capture's end lets it go. */
+    if (p.use == MEV_EDGE && m->state == MODEL_CAPTURING && m->ncap_events == m->cap_cap_events) {
+        uint32_t c = m->cap_cap_events ? m->cap_cap_events * 2 : 8;
+        const void **e = acl_realloc(m->cap_events, c * sizeof(*e));
+        if (e == NULL) {
+            capture_leave();
+            return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", fn);
+        }
+        m->cap_events = e;
+        m->cap_cap_events = c;
+    }
     err = queue_planned(fn, s, stream, TASK_EVENT_RECORD, &p, NULL);
     if (err == ACL_SUCCESS && p.use == MEV_EDGE) {
+        bool capturing = m->state == MODEL_CAPTURING;
         l->tail_edge = p.target;
         plat_spin_lock(&ev->lock);
         if (obj_same(&ev->hdr, event)) {
             ev->newest_in_model = true;
+            ev->rec_capturing = capturing;
             ev->rec_model = obj_handle(&m->hdr);
             ev->rec_edge = p.target;
         }
         plat_spin_unlock(&ev->lock);
+        if (capturing)
+            m->cap_events[m->ncap_events++] = event;
     }
     capture_leave();
     return err;
@@ -501,6 +598,18 @@ static aclError plan_wait_locked(const char *fn, struct lane *l, struct event *e
         *p = (struct event_plan){ev, GEN_LATEST, MEV_LATEST, false};
         return ACL_SUCCESS;
     }
+    if (rec_in != NULL && rec_in->state == MODEL_CAPTURING) {
+        /* Recorded in another capture under way: both captures end
+         * invalidated (api_impl_capture_event.cc CaptureEventWait:
+         * IsCrossCaptureModel -> RT_ERROR_STREAM_CAPTURE_CONFLICT, and
+         * ApiImpl::StreamWaitEvent terminates both). */
+        char text[160];
+        snprintf(text, sizeof(text), "stream %d waits on event %d, recorded in another capture under way",
+                 load_relaxed(&s->id), load_relaxed(&ev->id));
+        invalidate_locked(m, ACL_ERROR_STREAM_CAPTURE_CONFLICT, text);
+        invalidate_locked(rec_in, ACL_ERROR_STREAM_CAPTURE_CONFLICT, text);
+        return acl_fail(ACL_ERROR_STREAM_CAPTURE_CONFLICT, "%s: %s; both captures are invalidated", fn, text);
+    }
     plat_spin_lock(&ev->lock);
     recorded = ev->record_gen;
     plat_spin_unlock(&ev->lock);
@@ -508,11 +617,11 @@ static aclError plan_wait_locked(const char *fn, struct lane *l, struct event *e
         p->skip = true; /* never recorded: the wait does nothing, as outside a capture */
         return ACL_SUCCESS;
     }
-    char text[160];
-    snprintf(text, sizeof(text), "stream %d waits on event %d recorded outside the capture", load_relaxed(&s->id),
-             load_relaxed(&ev->id));
-    invalidate_locked(m, ACL_ERROR_RT_CAPTURE_DEPENDENCY, text);
-    return acl_fail(ACL_ERROR_RT_CAPTURE_DEPENDENCY, "%s: %s", fn, m->invalid_why);
+    /* Refused, and the capture goes on (api_impl.cc ApiImpl::StreamWaitEvent:
+     * RT_ERROR_STREAM_CAPTURE_ISOLATION, no TerminateCapture). */
+    return acl_fail(ACL_ERROR_RT_CAPTURE_DEPENDENCY, "%s: stream %d waits on event %d, whose newest record is "
+                    "outside the capture; a capture waits only on records it made (ACL_EVENT_WAIT_EXTERNAL waits "
+                    "on one made outside); the capture goes on", fn, load_relaxed(&s->id), load_relaxed(&ev->id));
 }
 
 aclError model_event_wait(const char *fn, struct event *ev, const void *event, struct stream *s, const void *stream,

@@ -201,6 +201,7 @@ struct task {
             uint64_t run;           /* run number, given at issue */
             uint8_t phase;          /* 0: waits for the previous run; 1: started, waits for its end */
             uint32_t prof_end;      /* profiled: the run's end entry (its begin is prof_id) */
+            struct ext_run *ext;    /* the run's external records and waits (model.h); NULL if none */
         } model;
         struct {
             struct lane *lane;
@@ -754,6 +755,9 @@ struct event {
      * newest record at the call. Set at creation, read under lock. */
     bool hw_flag;
     bool holds_slot;             /* counts against the SoC's event cap */
+    /* The flag of its records [0] and of its waits [1], plus 1 (0: none
+     * yet): the first one's stays (event_pin_op_flag). */
+    uint8_t op_flag[2];
     uint64_t record_gen;         /* newest record issued */
     const void *last_recorder;   /* handle of the stream the newest record was issued on */
     uint64_t done_gen;           /* newest record completed (never moves back) */
@@ -779,6 +783,10 @@ struct event {
     const void *rec_model;
     struct event *rec_edge;
     bool newest_in_model;
+    /* ... and that model is a capture still under way: a record of the
+     * event on another stream does not take its place until the capture
+     * ends (waits on the event stay waits on the captured record). */
+    bool rec_capturing;
     struct list ctx_link;        /* ctx->events, under ctx->lock */
     /* Shared with another process (core/ipc.c): the shared words hold its
      * records, flag and done number; set once under the lock. */
@@ -935,6 +943,18 @@ aclError event_destroy(struct event *ev, const void *handle);
 void event_ipc_refresh(struct event *ev);
 /* Called with ev->lock held: the newest record a sync waits for. */
 uint64_t event_newest_locked(struct event *ev);
+/* Pins the flag its records (wait false: ACL_EVENT_RECORD_*) or waits
+ * (ACL_EVENT_WAIT_*) use to flag, the first time; false when an earlier
+ * call pinned another one. */
+bool event_pin_op_flag(struct event *ev, bool wait, uint32_t flag);
+/* A record of ev issued now on no stream: t (fresh) becomes record number
+ * record_gen + 1, made on behalf of the stream `recorder` (a handle); it
+ * is pending until event_record_done(t) or event_task_release(t) reaches
+ * it (a captured model's external record, issued with its run). */
+void event_issue_detached_record(struct event *ev, struct task *t, const void *recorder);
+/* The record a wait issued now would wait for: the newest, or 0 when ev
+ * was never recorded (a captured model's external wait, fixed with its run). */
+uint64_t event_wait_snapshot(struct event *ev);
 
 /* ---- IPC events and notifies (ipc.c) ---------------------------------------- */
 

@@ -287,7 +287,10 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
         t->u.event.gen = ev->ipc != NULL ? ipcshm_event_issue(ipc_event_slot(ev)) : ev->record_gen + 1;
         ev->record_gen = t->u.event.gen;
         ev->last_recorder = obj_handle(&s->hdr);
-        ev->newest_in_model = false; /* this record is the newest now */
+        /* This record is the newest now, unless the event was recorded in
+         * a capture still under way (capture_model_utils.cc: the event's
+         * capture record stands until the capture ends). */
+        ev->newest_in_model = ev->rec_capturing;
         pending_add_locked(ev, t);
     } else if (t->kind == TASK_EVENT_WAIT) {
         t->u.event.gen = flag_event ? GEN_FLAG : event_newest_locked(ev); /* the snapshot: the newest record now */
@@ -295,6 +298,41 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
         ev->waits_issued++;
     }
     return REFUSE_NONE;
+}
+
+bool event_pin_op_flag(struct event *ev, bool wait, uint32_t flag)
+{
+    uint8_t want = (uint8_t)(flag + 1);
+    bool ok;
+    plat_spin_lock(&ev->lock);
+    ok = ev->op_flag[wait] == 0 || ev->op_flag[wait] == want;
+    if (ok)
+        ev->op_flag[wait] = want;
+    plat_spin_unlock(&ev->lock);
+    return ok;
+}
+
+void event_issue_detached_record(struct event *ev, struct task *t, const void *recorder)
+{
+    memset(t, 0, offsetof(struct task, inline_args));
+    t->kind = TASK_EVENT_RECORD;
+    t->u.event.ev = ev;
+    plat_spin_lock(&ev->lock);
+    t->u.event.gen = ++ev->record_gen;
+    ev->last_recorder = recorder;
+    ev->newest_in_model = ev->rec_capturing; /* as issue_event_locked */
+    pending_add_locked(ev, t);
+    fetch_add_relaxed(&ev->pending_tasks, 1); /* under ev->lock; event_task_release gives it back */
+    plat_spin_unlock(&ev->lock);
+}
+
+uint64_t event_wait_snapshot(struct event *ev)
+{
+    uint64_t g;
+    plat_spin_lock(&ev->lock);
+    g = event_newest_locked(ev);
+    plat_spin_unlock(&ev->lock);
+    return g;
 }
 
 enum refusal event_issue_locked(struct stream *s, struct task *t, const struct submit *sub)

@@ -296,9 +296,14 @@ static void model_free_locked(struct model *m)
     acl_free(m->edges);
     acl_free(m->uses);
     acl_free(m->skipped);
+    acl_free(m->ext);
+    acl_free(m->cap_events);
+    acl_free(m->name);
     event_destroy(m->done, NULL);
-    if (list_linked(&m->capture_link))
+    if (list_linked(&m->capture_link)) { /* freed while capturing (its context went) */
+        capture_forget_events_locked(m);
         list_del(&m->capture_link);
+    }
     plat_mutex_lock(&m->ctx->lock);
     list_del(&m->ctx_link);
     plat_mutex_unlock(&m->ctx->lock);
@@ -321,6 +326,7 @@ void model_free_unlocked_capture(struct model *m)
     for (uint32_t i = 0; i < m->nedges; i++)
         event_destroy(m->edges[i], NULL);
     m->nedges = m->nuses = 0;
+    m->next = 0; /* the tasks went with the lanes */
     m->origin = NULL;
     m->kind = MODEL_BUILT;
     m->state = MODEL_BUILDING;
@@ -553,19 +559,77 @@ void model_stream_gone(struct stream *s)
 
 /* ---- runs --------------------------------------------------------------------------- */
 
-aclError model_issue_run(struct model *m, uint64_t *run)
+/* The records and waits of x fixed for a run of m (m READY, so m->ext no
+ * longer changes): waits first, as they take the event's newest record
+ * before this run's own records are issued. */
+static void ext_fix(struct model *m, struct ext_run *x, const void *recorder)
 {
+    for (uint32_t i = 0; i < x->n; i++)
+        if (m->ext[i]->kind == TASK_EVENT_WAIT)
+            x->slot[i].gen = event_wait_snapshot(m->ext[i]->u.event.ev);
+    for (uint32_t i = 0; i < x->n; i++)
+        if (m->ext[i]->kind == TASK_EVENT_RECORD)
+            event_issue_detached_record(m->ext[i]->u.event.ev, x->slot[i].rec, recorder);
+}
+
+/* A run's ext_run, its record tasks allocated (not issued); NULL when out
+ * of memory. */
+static struct ext_run *ext_alloc(const struct model *m)
+{
+    struct ext_run *x = acl_calloc(1, sizeof(*x) + m->next * sizeof(x->slot[0]));
+    if (x == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < m->next; i++) {
+        if (m->ext[i]->kind != TASK_EVENT_RECORD)
+            continue;
+        x->slot[i].rec = task_alloc();
+        if (x->slot[i].rec == NULL) {
+            for (uint32_t j = 0; j < i; j++)
+                if (x->slot[j].rec != NULL)
+                    task_free(x->slot[j].rec);
+            acl_free(x);
+            return NULL;
+        }
+    }
+    x->n = m->next;
+    return x;
+}
+
+aclError model_issue_run(struct model *m, const void *recorder, uint64_t *run, struct ext_run **ext)
+{
+    struct ext_run *x = NULL;
     plat_mutex_lock(&m->lock);
     if (m->state != MODEL_READY) {
         plat_mutex_unlock(&m->lock);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
+    plat_mutex_unlock(&m->lock);
+    /* READY is for good, and m->ext was fixed before it (under this lock). */
+    if (m->next != 0 && (x = ext_alloc(m)) == NULL)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    plat_mutex_lock(&m->lock);
     *run = ++m->issued;
+    if (x != NULL) /* under m->lock: the runs' records go in the order of the runs */
+        ext_fix(m, x, recorder);
     plat_spin_lock(&m->done->lock);
     m->done->record_gen = *run; /* a host sync on done waits for every run issued */
     plat_spin_unlock(&m->done->lock);
     plat_mutex_unlock(&m->lock);
+    *ext = x;
     return ACL_SUCCESS;
+}
+
+void model_ext_release(struct ext_run *x)
+{
+    if (x == NULL)
+        return;
+    for (uint32_t i = 0; i < x->n; i++) {
+        if (x->slot[i].rec == NULL)
+            continue;
+        task_release(x->slot[i].rec); /* reaches it if no lane did */
+        task_free(x->slot[i].rec);
+    }
+    acl_free(x);
 }
 
 /* Called with m->lock held: run has ended; moves `completed` past it and

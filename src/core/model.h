@@ -27,6 +27,28 @@ enum model_event_use {
     MEV_EDGE,      /* record or wait of a private edge event: the generation is the run number */
     MEV_LATEST,    /* build mode: waits for the event's newest record when the wait is reached */
     MEV_REAL,      /* a record, reset or wait on the user's event, done as an eager one would */
+    /* A captured model's ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL
+     * on the user's event; task->u.event.gen is its index in m->ext. Each
+     * run fixes them when it is issued (struct ext_run). */
+    MEV_EXT_RECORD,
+    MEV_EXT_WAIT,
+};
+
+/* What one run of a captured model does with its external events, fixed
+ * when the run is issued (aclmdlRIExecuteAsync), as the runtime commits
+ * them at launch: slot i stands for m->ext[i]. An external record is a
+ * record of the user's event issued then (rec, pending until the lane
+ * plays it, or until the run's task is released), so a wait issued after
+ * the launch, on any stream, waits for this run's record; an external
+ * wait waits for the event's newest record at the launch (gen; 0: none,
+ * it passes). Owned by the run's TASK_MODEL_RUN. */
+struct ext_slot {
+    struct task *rec;
+    uint64_t gen;
+};
+struct ext_run {
+    uint32_t n;
+    struct ext_slot slot[];
 };
 
 /* Generations with a meaning of their own in waits (event.c). */
@@ -61,7 +83,6 @@ struct edge_use {
 };
 
 #define MODEL_ERROR_RING 64
-#define MODEL_NAME_MAX 512
 
 struct model {
     struct obj_header hdr;
@@ -71,7 +92,7 @@ struct model {
     struct list ctx_link;        /* in ctx->models, under ctx->lock */
     enum model_kind kind;
     enum model_state state;
-    char name[MODEL_NAME_MAX + 1];
+    char *name;                  /* aclmdlRISetName's, whole (NULL: none); under capture_lock */
     struct lane **lanes;
     uint32_t nlanes, cap_lanes;
     bool has_end;
@@ -90,6 +111,10 @@ struct model {
     uint32_t nedges, cap_edges;
     struct edge_use *uses;
     uint32_t nuses, cap_uses;
+    /* Capture: the user's events recorded in it (handles), whose
+     * rec_capturing the capture's end clears. */
+    const void **cap_events;
+    uint32_t ncap_events, cap_cap_events;
 
     /* Runs. done counts them: record_gen = runs issued, done_gen = runs
      * ended in order (skipped ones included). */
@@ -114,6 +139,13 @@ struct model {
     struct task *graveyard;      /* kernels replaced by task updates, freed with the model */
     struct stream *exec_stream;  /* aclmdlRIExecute runs the model on it (internal, made at first use) */
     struct list groups;          /* task groups, by link */
+    /* Capture: the lanes' external records and waits (MEV_EXT_*), in the
+     * order they were captured; fixed once the model is READY. */
+    struct task **ext;
+    uint32_t next, cap_ext;
+    /* The ext_run of the run going on (set by the executor that starts it;
+     * runs are serialised; published to the lanes by their push). */
+    struct ext_run *cur_ext;
     /* Profiling: the entries of the run going on (set by the executor
      * that starts it, engine/replay.c; runs of a model are serialised, so
      * there is one). The newest run's end is the profile session's. */
@@ -162,8 +194,13 @@ void model_unbind(struct model *m, struct lane *l);
 void model_clean_lane(struct lane *l);
 /* True while runs issued to m have not all ended. */
 bool model_busy(struct model *m);
-/* Numbers a new run of a READY model (107000 otherwise). */
-aclError model_issue_run(struct model *m, uint64_t *run);
+/* Numbers a new run of a READY model (107000 otherwise), and issues its
+ * external records on behalf of the stream `recorder` (a handle): *ext is
+ * the run's (NULL when the model has none; 207001 when out of memory). */
+aclError model_issue_run(struct model *m, const void *recorder, uint64_t *run, struct ext_run **ext);
+/* The run's task is released: its external records not played yet are
+ * reached (as a dropped record is), and x is freed. NULL is ignored. */
+void model_ext_release(struct ext_run *x);
 
 /* ---- capture.c --------------------------------------------------------------- */
 
@@ -188,7 +225,10 @@ void model_record_locked(struct stream *s, struct task *t);
 /* Event calls on a stream that records, or that may join a capture. They
  * return ACL_SUCCESS with *handled false when the eager path should run. */
 aclError model_event_record(const char *fn, struct event *ev, const void *event, struct stream *s,
-                            const void *stream, bool external, bool *handled);
+                            const void *stream, bool *handled);
+/* ACL_EVENT_RECORD_EXTERNAL (record) or ACL_EVENT_WAIT_EXTERNAL of ev on
+ * s, which must be capturing: kept in the model, fixed by each run. */
+aclError model_event_external(const char *fn, struct event *ev, struct stream *s, const void *stream, bool record);
 aclError model_event_wait(const char *fn, struct event *ev, const void *event, struct stream *s, const void *stream,
                           bool *handled);
 aclError model_event_reset(const char *fn, struct event *ev, const void *event, struct stream *s, const void *stream,
@@ -204,9 +244,13 @@ void model_invalidate_for(struct stream *s, aclError why, const char *fmt, ...) 
 aclError model_unsafe_call(const char *fn, aclError code);
 /* True when ev's newest record was made in a capture still under way. */
 bool model_event_captured(struct event *ev);
-/* 107028 (and the capture invalidated) when ev's newest record was made in
- * a capture under way: it cannot be queried, synchronised or timed. */
+/* 107028 when ev's newest record was made in a capture under way: it
+ * cannot be queried, synchronised or timed (the capture goes on). */
 aclError model_refuse_captured_event(const char *fn, struct event *ev);
+
+/* Called with capture_lock held: the user's events recorded in capture m
+ * stop counting as captured (its end, or its model freed while capturing). */
+void capture_forget_events_locked(struct model *m);
 
 /* Engine side of a run (replay.c uses these). */
 void model_run_started(struct model *m, uint64_t run, struct lane ***heads, uint32_t *nheads);

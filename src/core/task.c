@@ -206,6 +206,8 @@ void task_release(struct task *t)
     case TASK_MODEL_RUN:
         if (t->u.model.phase == 0) /* dropped before it started: later runs must not wait for it */
             model_skip_run(t->u.model.m, t->u.model.run);
+        model_ext_release(t->u.model.ext); /* its external records, played or not, are reached */
+        t->u.model.ext = NULL;
         /* Release: our last touch of the model (see model->run_tasks). */
         fetch_sub_release(&t->u.model.m->run_tasks, 1);
         break;

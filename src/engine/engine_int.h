@@ -128,8 +128,11 @@ void engine_help_kernel(struct engine *e, struct kernel_run *k);
 
 /* replay.c: what kinds.c needs of it */
 task_run_fn replay_activate, replay_switch;
-/* The generation a recorded event task stands for in run. */
-uint64_t replay_event_gen(const struct task *rt, uint64_t run);
+/* The generation a recorded event task of m stands for in run. */
+uint64_t replay_event_gen(const struct task *rt, const struct model *m, uint64_t run);
+/* A lane plays an external record (MEV_EXT_RECORD) of the run going on:
+ * the record issued with the run is reached. */
+void replay_ext_record(const struct model *m, const struct task *rt);
 
 /* complete.c: the owner's end of a stream */
 /* Called with s->lock held, s PARKED: takes s off its event's waiter list. */

@@ -107,8 +107,10 @@ static enum run_result run_record(struct executor *x, struct stream *s, struct t
     (void)x, (void)s, (void)err;
     if (in == NULL)
         event_record_done(t, plat_now_ns());
+    else if (t->u.event.in_model == MEV_EXT_RECORD)
+        replay_ext_record(in->m, t);
     else
-        event_reach(t->u.event.ev, t->kind == TASK_NOTIFY_RECORD ? GEN_LATEST : replay_event_gen(t, in->run),
+        event_reach(t->u.event.ev, t->kind == TASK_NOTIFY_RECORD ? GEN_LATEST : replay_event_gen(t, in->m, in->run),
                     plat_now_ns());
     return RUN_DONE;
 }

@@ -103,6 +103,7 @@ static void start_run(struct executor *x, struct model *m, uint64_t run, const s
     uint32_t n;
     m->prof_run_begin = t->prof_id;
     m->prof_run_end = t->prof_id != 0 ? t->u.model.prof_end : 0;
+    m->cur_ext = t->u.model.ext; /* the lanes read it after their push */
     model_run_started(m, run, &lanes, &n);
     for (uint32_t i = 0; i < n; i++) {
         if (lanes[i]->flag != ACL_MODEL_STREAM_FLAG_HEAD)
@@ -162,9 +163,35 @@ static bool switch_read(const struct task *t, bool *holds)
     return true;
 }
 
-uint64_t replay_event_gen(const struct task *rt, uint64_t run)
+/* Slot i of the ext_run of the run going on (NULL if it has none). */
+static const struct ext_slot *ext_slot(const struct model *m, uint64_t i)
 {
-    return rt->u.event.in_model == MEV_EDGE ? run : rt->u.event.gen;
+    const struct ext_run *x = m->cur_ext;
+    return x != NULL && i < x->n ? &x->slot[i] : NULL;
+}
+
+uint64_t replay_event_gen(const struct task *rt, const struct model *m, uint64_t run)
+{
+    const struct ext_slot *e;
+    switch (rt->u.event.in_model) {
+    case MEV_EDGE:
+        return run;
+    case MEV_EXT_WAIT: /* the newest record when the run was issued; 0 (none) passes */
+        e = ext_slot(m, rt->u.event.gen);
+        return e != NULL ? e->gen : 0;
+    case MEV_EXT_RECORD:
+        e = ext_slot(m, rt->u.event.gen);
+        return e != NULL && e->rec != NULL ? e->rec->u.event.gen : 0;
+    default:
+        return rt->u.event.gen;
+    }
+}
+
+void replay_ext_record(const struct model *m, const struct task *rt)
+{
+    const struct ext_slot *e = ext_slot(m, rt->u.event.gen);
+    if (e != NULL && e->rec != NULL)
+        event_record_done(e->rec, plat_now_ns()); /* the record issued with the run */
 }
 
 /* The rows of TASK_ACTIVE and TASK_SWITCH (kinds.c), in a model's run. */
@@ -215,13 +242,13 @@ static bool play(struct executor *x, struct stream *s, struct model *m, struct t
 /* The record an event task of a profiled run made or took: the run
  * number for edges, else the event's newest done record (notifies, flags,
  * waits for the newest record) or the recorded number. */
-static uint64_t profiled_gen(const struct task *rt, uint64_t run)
+static uint64_t profiled_gen(const struct task *rt, const struct model *m, uint64_t run)
 {
     uint64_t g;
     if (!(task_kind_of(rt)->traits & KIND_EVENT))
         return 0;
-    if (rt->u.event.in_model == MEV_EDGE)
-        return run;
+    if (rt->u.event.in_model == MEV_EDGE || rt->u.event.in_model >= MEV_EXT_RECORD)
+        return replay_event_gen(rt, m, run);
     g = rt->u.event.gen;
     if (rt->kind == TASK_NOTIFY_RECORD || rt->kind == TASK_NOTIFY_WAIT || g == GEN_LATEST || g == GEN_FLAG)
         return event_done_gen(rt->u.event.ev);
@@ -249,7 +276,7 @@ static bool play_profiled(struct executor *x, struct lane *l, struct task *rt, u
                        t0, t1);
     if (m->prof_run_begin == 0)
         return go_on; /* subscribed, not profiled */
-    id = profhook_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *last, t0, t1, busy,
+    id = profhook_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, m, run), *last, t0, t1, busy,
                            engine_worker_index());
     *last = id != 0 ? id : *last;
     return go_on;
@@ -278,14 +305,14 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
             if (park_on != NULL ? !engine_value_wait_or_park(park_on, rt) : !engine_value_passed(rt))
                 return rt;
         } else if (task_kind_of(rt)->traits & KIND_WAIT) {
-            uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : replay_event_gen(rt, run), t0 = plat_now_ns();
+            uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : replay_event_gen(rt, m, run), t0 = plat_now_ns();
             if (lt != NULL)
                 lt->u.lane.cur = rt;
             if (park_on != NULL ? !event_wait_gen_or_park(park_on, rt->u.event.ev, gen, NULL)
                                 : !event_passed(rt->u.event.ev, gen))
                 return rt;
             if (m->prof_run_begin != 0) {
-                uint32_t id = profhook_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, run), *prof_last,
+                uint32_t id = profhook_lane_task(l->runner, rt, m->hdr.index, profiled_gen(rt, m, run), *prof_last,
                                                  t0, plat_now_ns(), 0, engine_worker_index());
                 *prof_last = id != 0 ? id : *prof_last;
             }
