@@ -820,8 +820,8 @@ TEST(hang, destroy_stops_a_stuck_run_issued_on_a_stream_of_another_context)
     stuck_model_open(&sm, false);
     ASSERT_OK(aclrtCreateContext(&other, 0));
     ASSERT_OK(aclrtCreateStream(&xb));
+    ASSERT_OK(aclrtSetCurrentContext(mine)); /* the model's calls need its context */
     ASSERT_OK(aclmdlRIExecuteAsync(sm.m, xb));
-    ASSERT_OK(aclrtSetCurrentContext(mine));
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(sm.exec, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     (void)aclGetRecentErrMsg();
     ASSERT_OK(aclmdlRIDestroy(sm.m));
