@@ -14,6 +14,11 @@
  * A sample calls SetKernelLibrary(argc, argv) first, LoadKernels() once it
  * has a context, the launchers, and UnloadKernels() before it lets the
  * context go.
+ *
+ * WriteDo, ReadDo and PrintDo launch kernels that print. As on the device,
+ * their text is collected in a print buffer and written to stdout later:
+ * by UnloadKernels, which the samples call just before the device reset
+ * where the vendor's runtime prints it (kernels/device_print.h).
  */
 #ifndef ACLCPU_EXAMPLES_KERNEL_OPS_H
 #define ACLCPU_EXAMPLES_KERNEL_OPS_H
@@ -26,10 +31,13 @@
  * variable ACLCPU_EXAMPLE_KERNELS, else the path the build compiled in. */
 void SetKernelLibrary(int argc, char **argv);
 
-/* Loads the kernel library and looks up EasyOP, ShortOP, LongOP and ErrorOP. */
+/* Loads the kernel library and looks up EasyOP, ShortOP, LongOP, ErrorOP,
+ * DeviceWrite, DeviceRead and KernelPrint. */
 aclError LoadKernels(void);
 
-/* Unloads the kernel library; the function handles become invalid. */
+/* Writes what the kernels printed to stdout, then unloads the kernel
+ * library; the function handles become invalid. Call it once the streams
+ * that launched the printing kernels have finished or been destroyed. */
 aclError UnloadKernels(void);
 
 /* Each launches its kernel on blockDim blocks of `stream` (NULL: the
@@ -39,5 +47,12 @@ void EasyOP(uint32_t blockDim, aclrtStream stream, int32_t *x);   /* x[block_idx
 void ShortOP(uint32_t blockDim, aclrtStream stream, int32_t *x);  /* x[block_idx] *= 2 */
 void LongOP(uint32_t blockDim, aclrtStream stream, int32_t *x);   /* about 1.3 s, then x[block_idx] += 1 */
 void ErrorOP(uint32_t blockDim, aclrtStream stream, int32_t *x);  /* traps: the task fails with 507035 */
+
+/* devPtr[block_idx] = value; prints "Source data: <value>". */
+void WriteDo(uint32_t blockDim, aclrtStream stream, int32_t *devPtr, int32_t value);
+/* Prints "Destination data: <devPtr[block_idx]>". */
+void ReadDo(uint32_t blockDim, aclrtStream stream, int32_t *devPtr);
+/* Every block prints "Hello World". */
+void PrintDo(uint32_t blockDim, aclrtStream stream);
 
 #endif /* ACLCPU_EXAMPLES_KERNEL_OPS_H */

@@ -1,6 +1,9 @@
 /*
  * kernels.c - the kernels of the CANN runtime samples (example/kernel_func),
  * written as aclcpu kernels and built into libexample_kernels.so.
+ * EasyOP, ShortOP, LongOP, ErrorOP take one device pointer; DeviceWrite,
+ * DeviceRead and KernelPrint (the memory samples' kernels) print, and take
+ * the address of the print buffer too (kernels/device_print.h).
  *
  * On the device these are Ascend C kernels launched with <<<...>>>. On
  * aclcpu a kernel is a plain C function `void kernel(void *args)`: every
@@ -19,6 +22,8 @@
 #include <time.h>
 
 #include <aclcpu/aclcpu.h>
+
+#include "device_print.h"
 
 #define KERNEL __attribute__((visibility("default")))
 
@@ -87,4 +92,26 @@ KERNEL void ErrorOP(void *args)
 {
     (void)args;
     aclcpuTrap();
+}
+
+/* devPtr[block_idx] = value, and print the value written. */
+KERNEL void DeviceWrite(void *args)
+{
+    const struct ValueArgs *a = args;
+    a->devPtr[aclcpuGetBlockIdx()] = a->value;
+    DevicePrintf(a->print, "Source data: %d\n", (int)a->value);
+}
+
+/* Print devPtr[block_idx]. */
+KERNEL void DeviceRead(void *args)
+{
+    const struct ValueArgs *a = args;
+    DevicePrintf(a->print, "Destination data: %d\n", (int)a->devPtr[aclcpuGetBlockIdx()]);
+}
+
+/* Every block prints a greeting; the only argument is the print buffer. */
+KERNEL void KernelPrint(void *args)
+{
+    struct DevicePrintBuffer *print = *(struct DevicePrintBuffer *const *)args;
+    DevicePrintf(print, "Hello World\n");
 }
