@@ -134,7 +134,8 @@ void ctx_destroy(struct context *ctx)
         stream_destroy(s, NULL, STREAM_END_WAIT);
     }
     while ((ev = first_event(ctx)) != NULL)
-        event_destroy(ev, NULL);
+        if (event_destroy(ev, NULL) != ACL_SUCCESS)
+            plat_thread_yield(); /* a user's destroy of it is under way: it unlinks it */
     plat_mutex_lock(&d->lock);
     list_del(&ctx->dev_link);
     if (d->primary == ctx) {

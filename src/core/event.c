@@ -131,8 +131,12 @@ aclError event_destroy(struct event *ev, const void *handle)
     struct context *ctx = event_ctx(ev);
 
     plat_spin_lock(&ev->lock);
-    if (handle != NULL && !obj_same(&ev->hdr, handle)) {
-        plat_spin_unlock(&ev->lock); /* another thread destroyed it first */
+    /* Of two destroyers, the first to kill it goes on; the other is told
+     * 107017. A teardown (no handle) meeting an event a user's destroy has
+     * killed and not yet unlinked waits for that destroy instead of ending
+     * the event a second time (its IPC watcher would be joined twice). */
+    if (handle != NULL ? !obj_same(&ev->hdr, handle) : !load_relaxed(&ev->hdr.live)) {
+        plat_spin_unlock(&ev->lock);
         return ACL_ERROR_RT_INVALID_HANDLE;
     }
     obj_kill(&ev->hdr);
