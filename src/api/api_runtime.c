@@ -190,6 +190,9 @@ static void finalize_locked(void)
     hostmem_release_device(-1);
     devmem_release_all();
     task_cache_release();
+    acl_free(init_text);
+    init_text = NULL;
+    init_text_len = 0;
     initialised = false;
     finalised = true;
     init_refs = 0;
