@@ -132,6 +132,18 @@ uint32_t reslimit_in_force(struct device *d, int type);
 /* Both types at once (cube in out[0], vector in out[1]), for launches. */
 void reslimits_in_force(struct device *d, uint32_t out[2]);
 
+/* ---- aclInit / aclFinalize (api_runtime.c, api_sysinfo.c) ----------------- */
+
+/* Whether aclInit is in force; if so, a copy of its configuration text
+ * (NUL-terminated, from acl_malloc; NULL if out of memory) in *text. */
+bool init_config_copy(char **text, size_t *len);
+/* Runs the aclInit callbacks in the reference's order of types (model,
+ * op executor when a configuration path was given, DVPP, other) with the
+ * configuration text; the first failure's code is returned. */
+aclError initcb_run_init(const char *text, size_t len, bool has_path);
+/* Runs the aclFinalize callbacks (op compiler, model, DVPP, other) for fn. */
+aclError initcb_run_fini(const char *fn);
+
 /* A sync or query in a context whose STOP mode tripped: the failure's code. */
 aclError context_failed(const char *fn, struct context *ctx);
 

@@ -7,6 +7,9 @@
  * aclInit is optional for streams (the spec's runtime needs no init), but
  * it counts references: a second aclInit returns 100002, aclFinalize ends
  * every device and context, and a second aclFinalize returns 100037.
+ * The callbacks registered for aclInit and aclFinalize (api_sysinfo.c)
+ * run with the admin lock released, between the configuration checks and
+ * the state change, so that a callback may call the API.
  *
  * Threads: any host thread.
  */
@@ -27,6 +30,8 @@ static bool initialised;     /* under admin lock */
 static bool finalised;       /* under admin lock: aclFinalize ran since the last aclInit */
 static bool first_config_seen; /* under admin lock: an aclInit has succeeded in this process */
 static uint64_t first_config_hash; /* under admin lock: the hash of that aclInit's configuration text */
+static char *init_text;        /* under admin lock: the configuration text of the aclInit in force (or NULL) */
+static size_t init_text_len;   /* under admin lock */
 
 enum { CONFIG_FILE_MAX = 10 << 20, CONFIG_DEPTH_MAX = 10 };
 
@@ -102,21 +107,37 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
         init_refs++;
         err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialised (reference count now %llu)",
                        (unsigned long long)init_refs);
-    } else {
-        err = read_config(configPath, &text, &len);
-        if (err == ACL_SUCCESS) {
-            hash = config_hash(text != NULL ? text : "", len);
-            err = check_config(configPath, text, len, hash);
-        }
+        admin_leave();
+        return err;
+    }
+    err = read_config(configPath, &text, &len);
+    if (err == ACL_SUCCESS) {
+        hash = config_hash(text != NULL ? text : "", len);
+        err = check_config(configPath, text, len, hash);
+    }
+    admin_leave();
+    /* The registered callbacks run with no lock held (they may call the
+     * API); one that fails fails aclInit, which stays uninitialised. */
+    if (err == ACL_SUCCESS)
+        err = initcb_run_init(text != NULL ? text : "", len, configPath != NULL && configPath[0] != '\0');
+    if (err != ACL_SUCCESS) {
         acl_free(text);
-        if (err != ACL_SUCCESS) {
-            admin_leave();
-            return err;
-        }
+        return err;
+    }
+    admin_enter();
+    if (initialised) { /* another thread's aclInit finished meanwhile */
+        init_refs++;
+        err = acl_fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialised (reference count now %llu)",
+                       (unsigned long long)init_refs);
+        acl_free(text);
+    } else {
         if (!first_config_seen) {
             first_config_seen = true;
             first_config_hash = hash;
         }
+        acl_free(init_text);
+        init_text = text;
+        init_text_len = len;
         devices_configure();
         stream_blocking_configure();
         profhook_soc(0, &soc);
@@ -127,6 +148,26 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
     }
     admin_leave();
     return err;
+}
+
+bool init_config_copy(char **text, size_t *len)
+{
+    bool inited;
+    *text = NULL;
+    *len = 0;
+    admin_enter();
+    inited = initialised;
+    if (inited) {
+        *text = acl_malloc(init_text_len + 1);
+        if (*text != NULL) {
+            if (init_text_len != 0)
+                memcpy(*text, init_text, init_text_len);
+            (*text)[init_text_len] = '\0';
+            *len = init_text_len;
+        }
+    }
+    admin_leave();
+    return inited;
 }
 
 /* Called with the admin lock held. */
@@ -149,6 +190,9 @@ static void finalize_locked(void)
     hostmem_release_device(-1);
     devmem_release_all();
     task_cache_release();
+    acl_free(init_text);
+    init_text = NULL;
+    init_text_len = 0;
     initialised = false;
     finalised = true;
     init_refs = 0;
@@ -156,12 +200,22 @@ static void finalize_locked(void)
 
 /* aclFinalize looks only at whether a finalize ran since the last aclInit:
  * without any aclInit it finalizes (and succeeds) once, as the reference
- * does, whatever the reference count. */
+ * does, whatever the reference count. The finalize callbacks run first,
+ * with no lock held; one that fails fails aclFinalize, which leaves the
+ * runtime as it was. */
 ACL_FUNC_VISIBILITY aclError aclFinalize(void)
 {
     aclError err = ACL_SUCCESS;
     admin_enter();
     if (finalised)
+        err = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalised (call aclInit first)");
+    admin_leave();
+    if (err == ACL_SUCCESS)
+        err = initcb_run_fini("aclFinalize");
+    if (err != ACL_SUCCESS)
+        return err;
+    admin_enter();
+    if (finalised) /* another thread's aclFinalize finished meanwhile */
         err = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalised (call aclInit first)");
     else
         finalize_locked();
@@ -170,17 +224,32 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void)
 }
 
 /* aclFinalizeReference counts: above one it only counts down, at one it
- * finalizes, at zero (never initialised, or finalised since) it is refused
- * with 100037; *refCount is the count after the call either way. */
+ * finalizes (callbacks first, as aclFinalize), at zero (never initialised,
+ * or finalised since) it is refused with 100037; *refCount is the count
+ * after the call either way. */
 ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount)
 {
     aclError err = ACL_SUCCESS;
+    bool last = false;
     admin_enter();
     if (init_refs == 0)
         err = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference: the aclInit reference count is 0 (%s)",
                        finalised ? "already finalised" : "aclInit was never called");
-    else if (--init_refs == 0)
-        finalize_locked();
+    else if (init_refs > 1)
+        init_refs--;
+    else
+        last = true;
+    admin_leave();
+    if (last)
+        err = initcb_run_fini("aclFinalizeReference");
+    admin_enter();
+    if (last && err == ACL_SUCCESS) {
+        if (init_refs == 0)
+            err = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference: the aclInit reference count is 0 "
+                           "(already finalised)");
+        else if (--init_refs == 0)
+            finalize_locked();
+    }
     if (refCount != NULL)
         *refCount = init_refs;
     admin_leave();

@@ -42,6 +42,7 @@
 #define ACLCPU_LOCK_RANKS(X) /* outermost first */ \
     X(LOCK_API_PROF, "ap.lock", "api/api_prof.c", "the profiling API: configs, steps, ranges") \
     X(LOCK_API_PROFSUB, "cfg_lock", "api/api_profsub.c", "subscription configs") \
+    X(LOCK_INITCB, "initcb_lock", "core/initcb.c", "the aclInit and aclFinalize callbacks (taken alone)") \
     X(LOCK_ADMIN, "admin_lock", "core/context.c", "device and context lifecycle: d->contexts, d->primary") \
     X(LOCK_CAPTURE, "capture_lock", "core/model.c", "lanes, edges and state of every model; s->rec_lane, s->model") \
     X(LOCK_MODEL, "model->lock", "core/model.c", "a model's run counters") \

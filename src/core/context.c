@@ -44,6 +44,22 @@ aclError ctx_missing(const char *fn)
 }
 
 /* Called with admin_lock held. */
+void ctx_sysparam_set(struct context *ctx, uint32_t opt, int64_t value)
+{
+    /* The value first: a getter that sees the bit may still read the old
+     * value, which a racing get may return anyway. */
+    store_relaxed(&ctx->sysparam[opt], value);
+    fetch_or_relaxed(&ctx->sysparam_set, 1u << opt);
+}
+
+bool ctx_sysparam_get(struct context *ctx, uint32_t opt, int64_t *value)
+{
+    if ((load_relaxed(&ctx->sysparam_set) & (1u << opt)) == 0)
+        return false;
+    *value = load_relaxed(&ctx->sysparam[opt]);
+    return true;
+}
+
 aclError ctx_create(struct device *d, bool primary, struct context **out)
 {
     bool fresh;
@@ -69,6 +85,9 @@ aclError ctx_create(struct device *d, bool primary, struct context **out)
     list_init(&ctx->models);
     store_relaxed(&ctx->failure_mode, ACL_CONTINUE_ON_FAILURE);
     store_relaxed(&ctx->failure_error, ACL_SUCCESS);
+    store_relaxed(&ctx->sysparam_set, 0);
+    for (unsigned i = 0; i < ACLCPU_SYSPARAM_OPTS; i++)
+        store_relaxed(&ctx->sysparam[i], 0);
     list_add_tail(&d->contexts, &ctx->dev_link);
     obj_publish(&ctx->hdr);
     /* The default stream carries FAST_LAUNCH and FAST_SYNC on the products

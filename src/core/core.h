@@ -337,6 +337,24 @@ void device_event_slot_give(struct device *d);
 uint32_t device_streams_left(struct device *d);
 uint32_t device_events_left(struct device *d);
 void devices_shutdown(void);
+/* What d is, open or not: its SoC profile and its memory size (the
+ * open device's, else what opening it now would give). Takes d->lock. */
+void device_describe(struct device *d, const struct soc_profile **soc, uint64_t *mem_total);
+/* Whether d has a default context (aclrtSetDevice); takes the admin lock. */
+bool device_primary_active(struct device *d);
+/* Percent of d's workers running tasks at this instant (0 if d is closed). */
+int32_t device_busy_percent(struct device *d);
+
+/* ---- aclInit / aclFinalize callbacks (initcb.c) ---------------------------- */
+
+/* A registration: fini selects the aclFinalize list. Register refuses a
+ * second callback of one type (500000) except for `other_type`; unregister
+ * refuses a type or function that is not registered (500000). */
+aclError initcb_register(bool fini, int32_t type, int32_t other_type, void (*fn)(void), void *user);
+aclError initcb_unregister(bool fini, int32_t type, void (*fn)(void));
+/* The callbacks of a type, in registration order, copied into fns/users:
+ * with cap 0 only their count, else how many were copied (at most cap). */
+size_t initcb_list(bool fini, int32_t type, void (**fns)(void), void **users, size_t cap);
 
 /* ---- memory freed while in use (quarantine.c) ------------------------------ */
 
@@ -372,6 +390,9 @@ void quarantine_get_stats(struct quarantine_stats *out);
 
 struct stream;
 
+/* System parameter options a context keeps (aclSysParamOpt 0..2). */
+#define ACLCPU_SYSPARAM_OPTS 3
+
 struct context {
     struct obj_header hdr;
     plat_mutex lock;            /* streams, events lists */
@@ -388,6 +409,11 @@ struct context {
      * until the context goes (context.cc Context::CheckStatus,
      * CheckTaskSend). Relaxed: a status word; the code is its own payload. */
     _Atomic aclError failure_error;
+    /* aclrtCtxSetSysParamOpt: bit o of sysparam_set once option o was set
+     * here, and its value. Relaxed: each is a value of its own (a getter
+     * racing a setter may see the old value or the new one). */
+    _Atomic uint32_t sysparam_set;
+    _Atomic int64_t sysparam[ACLCPU_SYSPARAM_OPTS];
 };
 
 /* The calling thread's current context (context.c): its handle, and the
@@ -406,6 +432,10 @@ static inline struct context *ctx_current(void)
 
 void ctx_set_current(struct context *ctx);
 aclError ctx_create(struct device *d, bool primary, struct context **out);
+/* aclrtCtxSetSysParamOpt / Get: opt < ACLCPU_SYSPARAM_OPTS; get is false
+ * if opt was never set in ctx. */
+void ctx_sysparam_set(struct context *ctx, uint32_t opt, int64_t value);
+bool ctx_sysparam_get(struct context *ctx, uint32_t opt, int64_t *value);
 void ctx_destroy(struct context *ctx);
 /* Records why there is no current context and returns 107002. */
 aclError ctx_missing(const char *fn);

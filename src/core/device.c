@@ -14,6 +14,9 @@
  * closes, so a reset neither leaks them nor leaves them to be freed
  * against the next opening's budget.
  *
+ * The information getters (device_describe, device_busy_percent) take
+ * device->lock only to read a consistent open state.
+ *
  * Threads: any host thread (opened and closed under admin_lock); launchers
  * and executors read the SoC and caps.
  */
@@ -183,4 +186,36 @@ void device_event_slot_give(struct device *d)
     uint32_t used = load_relaxed(&d->events_used);
     while (used > 0 && !cas_weak_relaxed(&d->events_used, &used, used - 1))
         ;
+}
+
+void device_describe(struct device *d, const struct soc_profile **soc, uint64_t *mem_total)
+{
+    plat_mutex_lock(&d->lock);
+    if (d->open) {
+        *soc = d->soc;
+        *mem_total = d->mem_total;
+    } else {
+        *soc = soc_configured();
+        *mem_total = config_u64_or(CFG_DEVICE_MEMORY, (*soc)->memory_bytes);
+    }
+    plat_mutex_unlock(&d->lock);
+}
+
+bool device_primary_active(struct device *d)
+{
+    bool active;
+    admin_enter();
+    active = d->primary != NULL;
+    admin_leave();
+    return active;
+}
+
+int32_t device_busy_percent(struct device *d)
+{
+    int32_t pct = 0;
+    plat_mutex_lock(&d->lock);
+    if (d->open)
+        pct = engine_busy_percent(d->engine);
+    plat_mutex_unlock(&d->lock);
+    return pct;
 }

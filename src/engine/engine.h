@@ -67,6 +67,9 @@ void engine_unwatch(struct stream *s);
 /* Workers a device starts: ACLCPU_WORKERS, else the CPUs this process may
  * use; at most 256. */
 unsigned engine_worker_count(void);
+/* Percent of e's workers neither parked nor spinning for work at this
+ * instant: an instantaneous sample, read without e->lock. */
+int32_t engine_busy_percent(struct engine *e);
 aclError engine_start(struct device *d);
 void engine_stop(struct device *d);
 

@@ -456,6 +456,18 @@ unsigned engine_worker_count(void)
     return n > 256 ? 256u : (unsigned)n;
 }
 
+int32_t engine_busy_percent(struct engine *e)
+{
+    /* Relaxed: two hints read at slightly different instants; the sample
+     * is clamped rather than exact. Lingering workers count as spinning. */
+    int idle = load_relaxed(&e->sleeper_count) + load_relaxed(&e->spinners);
+    int n = (int)e->nworkers;
+    int busy = n - idle;
+    if (busy < 0)
+        busy = 0;
+    return n > 0 ? (int32_t)(busy * 100 / n) : 0;
+}
+
 aclError engine_start(struct device *d)
 {
     struct engine *e = acl_calloc(1, sizeof(*e));

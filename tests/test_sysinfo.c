@@ -1,0 +1,762 @@
+/*
+ * test_sysinfo.c - system and device information: versions, CANN
+ * attributes, device attributes and capabilities, id translations, UUID
+ * and PCI bus ids, device limits, system parameter options, the primary
+ * context's state, groups, and the aclInit / aclFinalize callbacks.
+ *
+ * Rules: docs/conformance.md, "System and device information". The numbers
+ * come from the SoC profile (default Ascend910B1: 24 cube, 48 vector cores,
+ * 64 GiB, 192 MiB L2; Ascend310P3: 8 cube, 7 vector, 24 GiB).
+ */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "test.h"
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* aclsysGetCANNVersion, aclrtGetVersion are still part of the contract */
+
+#define GIB (1024ll * 1024ll * 1024ll)
+#define MIB (1024ll * 1024ll)
+
+static void setup_soc(const char *soc)
+{
+    if (soc != NULL)
+        setenv("ACLCPU_SOC", soc, 1);
+    else
+        unsetenv("ACLCPU_SOC");
+    t_setup();
+}
+
+/* ---- versions ------------------------------------------------------------------------------ */
+
+TEST(sysinfo, version_str_is_aclcpus_own_for_runtime_and_driver)
+{
+    char v[ACL_PKG_VERSION_MAX_SIZE];
+    int32_t num = 0;
+    ASSERT_OK(aclsysGetVersionStr("runtime", v));
+    ASSERT_EQ(strcmp(v, "0.1.0"), 0);
+    ASSERT_OK(aclsysGetVersionStr("driver", v));
+    ASSERT_EQ(strcmp(v, "0.1.0"), 0);
+    ASSERT_OK(aclsysGetVersionNum("runtime", &num));
+    ASSERT_EQ(num, 0 * 10000000 + 1 * 100000 + 0 * 1000);
+}
+
+TEST(sysinfo, version_unknown_package_is_invalid_file)
+{
+    char v[ACL_PKG_VERSION_MAX_SIZE];
+    int32_t num;
+    ASSERT_RC(aclsysGetVersionStr("hccl", v), ACL_ERROR_INVALID_FILE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclsysGetVersionStr: argument 'pkgName'");
+    ASSERT_RC(aclsysGetVersionNum("hccl", &num), ACL_ERROR_INVALID_FILE);
+}
+
+/* The out-pointer is checked before the package name. */
+TEST(sysinfo, version_checks_output_before_package_name)
+{
+    char v[ACL_PKG_VERSION_MAX_SIZE];
+    ASSERT_RC(aclsysGetVersionStr(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'versionStr'");
+    ASSERT_RC(aclsysGetVersionStr(NULL, v), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'pkgName'");
+    ASSERT_RC(aclsysGetVersionNum(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'versionNum'");
+}
+
+TEST(sysinfo, cann_version_parts_and_package_names)
+{
+    aclCANNPackageVersion v;
+    ASSERT_OK(aclsysGetCANNVersion(ACL_PKG_NAME_CANN, &v));
+    ASSERT_EQ(strcmp(v.version, "0.1.0"), 0);
+    ASSERT_EQ(strcmp(v.majorVersion, "0"), 0);
+    ASSERT_EQ(strcmp(v.minorVersion, "1"), 0);
+    ASSERT_EQ(strcmp(v.releaseVersion, "0"), 0);
+    ASSERT_OK(aclsysGetCANNVersion(ACL_PKG_NAME_DRIVER, &v));
+    ASSERT_RC(aclsysGetCANNVersion(ACL_PKG_NAME_HCCL, &v), ACL_ERROR_INVALID_FILE);
+    ASSERT_RC(aclsysGetCANNVersion((aclCANNPackageName)(ACL_PKG_NAME_DRIVER + 1), &v), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclsysGetCANNVersion(ACL_PKG_NAME_CANN, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(sysinfo, acl_version_is_the_header_macros)
+{
+    int32_t a = -1, b = -1, c = -1;
+    ASSERT_OK(aclrtGetVersion(&a, &b, &c));
+    ASSERT_EQ(a, ACL_MAJOR_VERSION);
+    ASSERT_EQ(b, ACL_MINOR_VERSION);
+    ASSERT_EQ(c, ACL_PATCH_VERSION);
+    ASSERT_RC(aclrtGetVersion(&a, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'minorVersion'");
+    ASSERT_RC(aclrtGetVersion(&a, &b, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+/* ---- CANN attributes and basic capabilities ----------------------------------------------------- */
+
+TEST(sysinfo, cann_attribute_list_and_values_follow_the_soc)
+{
+    const aclCannAttr *list = NULL;
+    size_t n = 0;
+    int32_t v = -1;
+    setup_soc(NULL);
+    ASSERT_OK(aclGetCannAttributeList(&list, &n));
+    ASSERT_EQ(n, 3);
+    ASSERT_EQ(list[0], ACL_CANN_ATTR_INF_NAN);
+    ASSERT_OK(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &v));
+    ASSERT_EQ(v, 1);
+    ASSERT_OK(aclGetCannAttribute(ACL_CANN_ATTR_JIT_COMPILE, &v));
+    ASSERT_EQ(v, 0);
+    t_teardown();
+    setup_soc("Ascend310P3");
+    ASSERT_OK(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &v));
+    ASSERT_EQ(v, 0);
+    t_teardown();
+}
+
+TEST(sysinfo, cann_attribute_unknown_or_null_is_invalid_param)
+{
+    int32_t v;
+    size_t n;
+    ASSERT_RC(aclGetCannAttribute(ACL_CANN_ATTR_UNDEFINED, &v), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclGetCannAttribute((aclCannAttr)3, &v), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclGetCannAttribute(ACL_CANN_ATTR_BF16, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclGetCannAttributeList(NULL, &n), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'cannAttrList'");
+}
+
+TEST(sysinfo, device_capability_matches_soc_profile)
+{
+    int64_t v = -1;
+    setup_soc(NULL);
+    ASSERT_OK(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, &v));
+    ASSERT_EQ(v, 24);
+    ASSERT_OK(aclGetDeviceCapability(0, ACL_DEVICE_INFO_VECTOR_CORE_NUM, &v));
+    ASSERT_EQ(v, 48);
+    ASSERT_OK(aclGetDeviceCapability(0, ACL_DEVICE_INFO_L2_SIZE, &v));
+    ASSERT_EQ(v, 192 * MIB);
+    t_teardown();
+}
+
+/* Order: value, then the device id, then the info type (all 100000). */
+TEST(sysinfo, device_capability_checks_value_then_device_then_info)
+{
+    int64_t v;
+    ASSERT_RC(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclGetDeviceCapability(1, (aclDeviceInfo)7, &v), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'deviceId'");
+    ASSERT_RC(aclGetDeviceCapability(0, (aclDeviceInfo)7, &v), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'deviceInfo'");
+}
+
+/* ---- device attributes --------------------------------------------------------------------------- */
+
+TEST(sysinfo, device_info_matches_soc_and_mem_info)
+{
+    int64_t v = -1;
+    size_t free_b = 0, total = 0;
+    setup_soc(NULL);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &v));
+    ASSERT_EQ(v, 24);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &v));
+    ASSERT_EQ(v, 24);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v));
+    ASSERT_EQ(v, 48);
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &total));
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE, &v));
+    ASSERT_EQ(v, (long long)total);
+    ASSERT_EQ(v, 64 * GIB);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_L2_CACHE_SIZE, &v));
+    ASSERT_EQ(v, 192 * MIB);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_WARP_SIZE, &v));
+    ASSERT_EQ(v, 0); /* no SIMT on Ascend910B1 */
+    t_teardown();
+}
+
+TEST(sysinfo, device_info_follows_configured_soc_and_memory)
+{
+    int64_t v = -1;
+    setenv("ACLCPU_DEVICE_MEMORY", "1G", 1);
+    setup_soc("Ascend310P3");
+    ASSERT_EQ(strcmp(aclrtGetSocName(), "Ascend310P3"), 0);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &v));
+    ASSERT_EQ(v, 8);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v));
+    ASSERT_EQ(v, 7);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE, &v));
+    ASSERT_EQ(v, GIB);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_DEVICE_FORM_FACTOR, &v));
+    ASSERT_EQ(v, ACL_DEVICE_FORM_FACTOR_PCIE_CARD);
+    t_teardown();
+}
+
+/* A device that is not open answers what opening it would give. */
+TEST(sysinfo, device_info_of_unopened_device_uses_configuration)
+{
+    int64_t v = -1;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &v));
+    ASSERT_EQ(v, 18);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_WARP_SIZE, &v));
+    ASSERT_EQ(v, 32);
+}
+
+/* Order: value (100000), then the device id and the attribute (107000). */
+TEST(sysinfo, device_info_checks_value_then_device_then_attr)
+{
+    int64_t v;
+    ASSERT_RC(aclrtGetDeviceInfo(9, (aclrtDevAttr)999, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetDeviceInfo(1, (aclrtDevAttr)999, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'deviceId'");
+    ASSERT_RC(aclrtGetDeviceInfo(0, (aclrtDevAttr)999, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'attr'");
+}
+
+TEST(sysinfo, device_feature_capability_and_bad_feature)
+{
+    int32_t v = -1;
+    ASSERT_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV, &v));
+    ASSERT_EQ(v, 1);
+    ASSERT_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, &v));
+    ASSERT_EQ(v, 0);
+    ASSERT_RC(aclrtGetDeviceCapability(0, (aclrtDevFeatureType)2, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtGetDeviceCapability(-1, (aclrtDevFeatureType)2, &v), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtGetDeviceCapability(-1, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(sysinfo, device_status_is_normal_and_checks_device)
+{
+    aclrtDeviceStatus st = ACL_RT_DEVICE_STATUS_END;
+    ASSERT_OK(aclrtQueryDeviceStatus(0, &st));
+    ASSERT_EQ(st, ACL_RT_DEVICE_STATUS_NORMAL);
+    ASSERT_RC(aclrtQueryDeviceStatus(1, &st), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtQueryDeviceStatus(1, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+/* One worker running a kernel that waits on a gate: the device is 100%
+ * busy while it waits. */
+TEST(sysinfo, utilization_counts_workers_running_tasks)
+{
+    struct t_gate g = {0};
+    aclrtStream s;
+    aclrtUtilizationInfo u = {0, 0, 0, 0, NULL};
+    setenv("ACLCPU_WORKERS", "1", 1);
+    setup_soc(NULL);
+    ASSERT_OK(aclrtCreateStream(&s));
+    t_launch_gate(&g, s);
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_OK(aclrtGetDeviceUtilizationRate(0, &u));
+    ASSERT_EQ(u.cubeUtilization, 100);
+    ASSERT_EQ(u.vectorUtilization, 100);
+    ASSERT_EQ(u.aicpuUtilization, -1);
+    ASSERT_EQ(u.memoryUtilization, -1);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The reference never fails on the device id: each figure is -1. */
+TEST(sysinfo, utilization_bad_device_gives_minus_one_not_error)
+{
+    aclrtUtilizationInfo u = {5, 5, 5, 5, NULL};
+    ASSERT_OK(aclrtGetDeviceUtilizationRate(7, &u));
+    ASSERT_EQ(u.cubeUtilization, -1);
+    ASSERT_EQ(u.vectorUtilization, -1);
+    ASSERT_OK(aclrtGetDeviceUtilizationRate(0, &u));
+    ASSERT_EQ(u.cubeUtilization, 0); /* device 0 is not open: no workers */
+}
+
+TEST(sysinfo, utilization_extend_must_be_null)
+{
+    aclrtUtilizationInfo u = {0, 0, 0, 0, (aclrtUtilizationExtendInfo *)&u};
+    ASSERT_RC(aclrtGetDeviceUtilizationRate(0, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetDeviceUtilizationRate(0, &u), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "utilizationExtend");
+}
+
+TEST(sysinfo, topology_between_devices)
+{
+    uint64_t v = 99;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclrtGetDevicesTopo(0, 1, &v));
+    ASSERT_EQ(v, ACL_RT_DEVS_TOPOLOGY_HCCS);
+    ASSERT_OK(aclrtGetDevicesTopo(1, 1, &v));
+    ASSERT_EQ(v, 0);
+    ASSERT_RC(aclrtGetDevicesTopo(0, 2, &v), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'otherDeviceId'");
+    ASSERT_RC(aclrtGetDevicesTopo(2, 0, &v), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtGetDevicesTopo(2, 2, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+/* ---- ids ---------------------------------------------------------------------------------------- */
+
+TEST(sysinfo, device_ids_translate_to_themselves)
+{
+    int32_t out = -1;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclrtGetLogicDevIdByUserDevId(1, &out));
+    ASSERT_EQ(out, 1);
+    ASSERT_OK(aclrtGetUserDevIdByLogicDevId(1, &out));
+    ASSERT_OK(aclrtGetLogicDevIdByPhyDevId(1, &out));
+    ASSERT_OK(aclrtGetPhyDevIdByLogicDevId(0, &out));
+    ASSERT_EQ(out, 0);
+    ASSERT_OK(aclrtGetUserDevIdByPhyDevId(1, &out));
+    ASSERT_OK(aclrtGetPhyDevIdByUserDevId(1, &out));
+    ASSERT_EQ(out, 1);
+}
+
+/* The out-pointer first (100000), then the id: below 0 or past the last device (107001). */
+TEST(sysinfo, device_id_translation_checks_output_then_id)
+{
+    int32_t out;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_RC(aclrtGetLogicDevIdByUserDevId(-1, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetLogicDevIdByUserDevId(-1, &out), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtGetUserDevIdByLogicDevId(2, &out), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtGetPhyDevIdByUserDevId(2, &out), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetPhyDevIdByUserDevId: argument 'userDevId' (2)");
+}
+
+TEST(sysinfo, uuid_is_stable_and_distinct_per_device)
+{
+    aclrtUuid a, b, c;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclrtDeviceGetUuid(0, &a));
+    ASSERT_OK(aclrtDeviceGetUuid(1, &b));
+    ASSERT_OK(aclrtDeviceGetUuid(0, &c));
+    ASSERT_EQ(memcmp(a.bytes, c.bytes, 16), 0);
+    ASSERT_NE(memcmp(a.bytes, b.bytes, 16), 0);
+    ASSERT_RC(aclrtDeviceGetUuid(2, &a), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtDeviceGetUuid(-1, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(sysinfo, pci_bus_id_round_trips)
+{
+    char id[16];
+    int32_t dev = -1;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclrtDeviceGetPCIBusId(1, id, 13));
+    ASSERT_EQ(strlen(id), 12);
+    ASSERT_OK(aclrtDeviceGetByPCIBusId(id, &dev));
+    ASSERT_EQ(dev, 1);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId("0000:00:00.0", &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId(NULL, &dev), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId(id, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+/* pciBusId (100000), deviceId below 0 (107001), len below 13 (107000), deviceId past the last (107001). */
+TEST(sysinfo, pci_bus_id_checks_buffer_then_id_then_len)
+{
+    char id[16];
+    ASSERT_RC(aclrtDeviceGetPCIBusId(-1, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDeviceGetPCIBusId(-1, id, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtDeviceGetPCIBusId(5, id, 12), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'len' (12)");
+    ASSERT_RC(aclrtDeviceGetPCIBusId(5, id, 13), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+/* ---- limits ------------------------------------------------------------------------------------- */
+
+TEST(sysinfo, device_limit_set_then_get)
+{
+    size_t v = 0;
+    ASSERT_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v));
+    ASSERT_EQ(v, 32 * 1024);
+    ASSERT_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, UINT32_MAX));
+    ASSERT_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v));
+    ASSERT_EQ(v, UINT32_MAX);
+}
+
+/* limit in [0, 4]; value at most UINT32_MAX (both 100000); get checks value first. */
+TEST(sysinfo, device_limit_bounds)
+{
+    size_t v;
+    ASSERT_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE, 0));
+    ASSERT_RC(aclrtDeviceSetLimit((aclrtDeviceLimit)5, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDeviceSetLimit((aclrtDeviceLimit)-1, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtDeviceSetLimit((aclrtDeviceLimit)5, (size_t)UINT32_MAX + 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'limit'");
+    ASSERT_RC(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, (size_t)UINT32_MAX + 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'value'");
+    ASSERT_RC(aclrtDeviceGetLimit((aclrtDeviceLimit)5, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'value'");
+    ASSERT_RC(aclrtDeviceGetLimit((aclrtDeviceLimit)5, &v), ACL_ERROR_INVALID_PARAM);
+}
+
+/* ---- atomics and peers -------------------------------------------------------------------------------- */
+
+TEST(sysinfo, atomic_capabilities_per_operation)
+{
+    aclrtAtomicOperation ops[3] = {ACL_RT_ATOMIC_OPERATION_INTEGER_ADD, ACL_RT_ATOMIC_OPERATION_FLOAT_ADD,
+                                   ACL_RT_ATOMIC_OPERATION_DMA_ADD};
+    uint32_t caps[3] = {0, 0, 0};
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 3, 0));
+    ASSERT(caps[0] & ACL_RT_ATOMIC_CAPABILITY_SCALAR64);
+    ASSERT(caps[0] & ACL_RT_ATOMIC_CAPABILITY_UNSIGNED);
+    ASSERT(caps[1] & ACL_RT_ATOMIC_CAPABILITY_SCALAR32);
+    ASSERT_EQ(caps[2], 0);
+    ASSERT_OK(aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 1, 0, 1));
+}
+
+/* capabilities, operations, count (107000), device (107001), each operation (107000). */
+TEST(sysinfo, atomic_capabilities_check_order)
+{
+    aclrtAtomicOperation ops[2] = {ACL_RT_ATOMIC_OPERATION_CAS, (aclrtAtomicOperation)13};
+    uint32_t caps[2];
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_RC(aclrtDeviceGetHostAtomicCapabilities(NULL, NULL, 0, 9), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'capabilities'");
+    ASSERT_RC(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 0, 9), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'count'");
+    ASSERT_RC(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 2, 9), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 2, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'operations[1]' (13)");
+    ASSERT_RC(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 1, 0), ACL_SUCCESS);
+    ASSERT_RC(aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 1, 1, 1), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "must differ");
+    ASSERT_RC(aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 1, 0, 2), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+TEST(sysinfo, peer_access_status_between_devices)
+{
+    int32_t st = -1;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+    ASSERT_EQ(st, 1);
+    ASSERT_OK(aclrtDevicePeerAccessStatus(1, 1, &st));
+    ASSERT_EQ(st, 0);
+    ASSERT_RC(aclrtDevicePeerAccessStatus(0, 64, &st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtDevicePeerAccessStatus(0, 63, &st), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtDevicePeerAccessStatus(2, 64, &st), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtDevicePeerAccessStatus(2, 64, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+/* ---- primary context ---------------------------------------------------------------------------------- */
+
+TEST(sysinfo, primary_ctx_state_follows_set_and_reset)
+{
+    int32_t active = -1;
+    ASSERT_OK(aclrtGetPrimaryCtxState(0, NULL, &active));
+    ASSERT_EQ(active, 0);
+    t_setup();
+    ASSERT_OK(aclrtGetPrimaryCtxState(0, NULL, &active));
+    ASSERT_EQ(active, 1);
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_OK(aclrtGetPrimaryCtxState(0, NULL, &active));
+    ASSERT_EQ(active, 0);
+    ASSERT_OK(aclFinalize());
+}
+
+/* active (100000), flags must be NULL (100000), then the device (107001). */
+TEST(sysinfo, primary_ctx_state_checks_active_then_flags_then_device)
+{
+    uint32_t flags = 0;
+    int32_t active;
+    ASSERT_RC(aclrtGetPrimaryCtxState(9, &flags, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'active'");
+    ASSERT_RC(aclrtGetPrimaryCtxState(9, &flags, &active), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'flags'");
+    ASSERT_RC(aclrtGetPrimaryCtxState(9, NULL, &active), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+/* ---- system parameter options ------------------------------------------------------------------------------ */
+
+TEST(sysinfo, sys_param_process_set_then_get)
+{
+    int64_t v = -1;
+    ASSERT_OK(aclrtGetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, &v));
+    ASSERT_EQ(v, 0);
+    ASSERT_OK(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 3));
+    ASSERT_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+    ASSERT_EQ(v, 3);
+    ASSERT_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1));
+}
+
+/* opt in 0..3 (100000); value: deterministic [0, 4), others [0, 2) (107000). */
+TEST(sysinfo, sys_param_value_bounds)
+{
+    int64_t v;
+    ASSERT_RC(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, -1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
+    ASSERT_RC(aclrtSetSysParamOpt((aclSysParamOpt)4, 9), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'opt' (4)");
+    ASSERT_RC(aclrtGetSysParamOpt((aclSysParamOpt)4, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'value'");
+    ASSERT_RC(aclrtGetSysParamOpt((aclSysParamOpt)-1, &v), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(sysinfo, ctx_sys_param_unset_is_107021_then_set_value)
+{
+    int64_t v = -1;
+    aclrtContext other;
+    setup_soc(NULL);
+    ASSERT_RC(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
+    ASSERT_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 2));
+    ASSERT_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+    ASSERT_EQ(v, 2);
+    ASSERT_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v)); /* the process sees it too */
+    ASSERT_EQ(v, 2);
+    ASSERT_OK(aclrtCreateContext(&other, 0)); /* a context of its own: nothing set there */
+    ASSERT_RC(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* Context forms: opt 0..2 (100000, early start refused), value range (107000), then a context (107002). */
+TEST(sysinfo, ctx_sys_param_checks_opt_value_then_context)
+{
+    int64_t v;
+    ASSERT_RC(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'value'");
+    ASSERT_RC(aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, &v), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
+TEST(sysinfo, ts_device_takes_aicore_or_aivector)
+{
+    ASSERT_OK(aclrtSetTsDevice(ACL_TS_ID_AICORE));
+    ASSERT_OK(aclrtSetTsDevice(ACL_TS_ID_AIVECTOR));
+    ASSERT_RC(aclrtSetTsDevice(ACL_TS_ID_RESERVED), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'tsId' (2)");
+}
+
+/* ---- groups -------------------------------------------------------------------------------------------------- */
+
+TEST(sysinfo, groups_not_supported_after_null_checks)
+{
+    uint32_t n;
+    size_t ret;
+    int32_t val;
+    aclrtGroupInfo *fake = (aclrtGroupInfo *)&n;
+    ASSERT_RC(aclrtSetGroup(0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtGetGroupCount(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetGroupCount(&n), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT(aclrtCreateGroupInfo() == NULL);
+    ASSERT_RC(aclrtDestroyGroupInfo(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetAllGroupInfo(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetAllGroupInfo(fake), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtGetGroupInfoDetail(fake, 0, ACL_GROUP_AICORE_INT, NULL, 4, &ret), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'attrValue'");
+    ASSERT_RC(aclrtGetGroupInfoDetail(fake, 0, ACL_GROUP_AICORE_INT, &val, 4, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtGetGroupInfoDetail(fake, 0, ACL_GROUP_AICORE_INT, &val, 4, &ret), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "device groups are not supported");
+}
+
+/* ---- architecture -------------------------------------------------------------------------------------------- */
+
+TEST(sysinfo, arch_compatibility_by_npu_arch)
+{
+    int32_t ok = -1;
+    setup_soc(NULL);
+    ASSERT_OK(aclrtCheckArchCompatibility("Ascend910B4", &ok));
+    ASSERT_EQ(ok, 1);
+    ASSERT_OK(aclrtCheckArchCompatibility("Ascend910_9392", &ok)); /* A3 shares A2's architecture */
+    ASSERT_EQ(ok, 1);
+    ASSERT_OK(aclrtCheckArchCompatibility("Ascend310P3", &ok));
+    ASSERT_EQ(ok, 0);
+    t_teardown();
+}
+
+/* socVersion NULL, canCompatible NULL, "" and an unknown SoC: all 107000. */
+TEST(sysinfo, arch_compatibility_checks_order)
+{
+    int32_t ok;
+    ASSERT_RC(aclrtCheckArchCompatibility(NULL, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'socVersion' is NULL");
+    ASSERT_RC(aclrtCheckArchCompatibility("", NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'canCompatible'");
+    ASSERT_RC(aclrtCheckArchCompatibility("", &ok), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCheckArchCompatibility("Ascend999", &ok), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "Ascend999");
+}
+
+/* ---- aclInit / aclFinalize callbacks -------------------------------------------------------------------------- */
+
+static int cb_log[16];
+static int cb_n;
+static size_t cb_len;
+static aclError cb_fail_with;
+
+static void cb_put(int v)
+{
+    if (cb_n < 16)
+        cb_log[cb_n++] = v;
+}
+
+static aclError init_a(const char *cfg, size_t len, void *user)
+{
+    (void)cfg;
+    cb_len = len;
+    cb_put((int)(intptr_t)user);
+    return cb_fail_with;
+}
+
+static aclError init_b(const char *cfg, size_t len, void *user)
+{
+    (void)cfg, (void)len;
+    cb_put((int)(intptr_t)user);
+    return ACL_SUCCESS;
+}
+
+static aclError fini_a(void *user)
+{
+    cb_put((int)(intptr_t)user);
+    return cb_fail_with;
+}
+
+static aclError fini_b(void *user)
+{
+    cb_put((int)(intptr_t)user);
+    return ACL_SUCCESS;
+}
+
+/* aclInit runs model, op executor (only with a configuration path), DVPP,
+ * then the others in registration order; types not on the list do not run. */
+TEST(sysinfo, init_callbacks_run_in_reference_type_order)
+{
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_b, (void *)5));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_DVPP, init_b, (void *)3));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_OP_EXECUTOR, init_b, (void *)2));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_OP_COMPILER, init_b, (void *)9));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, init_a, (void *)1));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_a, (void *)6));
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_EQ(cb_n, 4);
+    ASSERT_EQ(cb_log[0], 1);
+    ASSERT_EQ(cb_log[1], 3);
+    ASSERT_EQ(cb_log[2], 5);
+    ASSERT_EQ(cb_log[3], 6);
+    ASSERT_EQ(cb_len, 0);
+    ASSERT_OK(aclFinalize());
+}
+
+TEST(sysinfo, init_callbacks_get_the_configuration_text)
+{
+    const char *path = "/tmp/aclcpu_sysinfo_cfg.json";
+    FILE *f = fopen(path, "w");
+    ASSERT(f != NULL);
+    fputs("{\"a\": 1}", f);
+    fclose(f);
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_OP_EXECUTOR, init_a, (void *)2));
+    ASSERT_OK(aclInit(path));
+    remove(path);
+    ASSERT_EQ(cb_n, 1);
+    ASSERT_EQ(cb_len, 8);
+    ASSERT_OK(aclFinalize());
+}
+
+/* A failing callback fails aclInit with its code, and aclInit can be tried again. */
+TEST(sysinfo, init_callback_failure_fails_init)
+{
+    uint64_t refs = 9;
+    cb_fail_with = 123456;
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, init_a, (void *)1));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_DVPP, init_b, (void *)3));
+    ASSERT_RC(aclInit(NULL), 123456);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclInit: the aclInit callback of type 0 returned 123456");
+    ASSERT_EQ(cb_n, 1); /* DVPP's did not run */
+    ASSERT_RC(aclFinalizeReference(&refs), ACL_ERROR_REPEAT_FINALIZE); /* not initialised */
+    cb_fail_with = ACL_SUCCESS;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclFinalize());
+}
+
+/* Registered after aclInit: it runs at once; its result is not the registration's. */
+TEST(sysinfo, init_callback_registered_after_init_runs_at_once)
+{
+    ASSERT_OK(aclInit(NULL));
+    cb_fail_with = 1;
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, init_a, (void *)7));
+    ASSERT_EQ(cb_n, 1);
+    ASSERT_EQ(cb_log[0], 7);
+    cb_fail_with = ACL_SUCCESS;
+    ASSERT_OK(aclFinalize());
+}
+
+/* One callback per type, except ACL_REG_TYPE_OTHER (500000); NULL (100000). */
+TEST(sysinfo, init_callback_second_of_a_type_is_refused)
+{
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_DVPP, init_a, NULL));
+    ASSERT_RC(aclInitCallbackRegister(ACL_REG_TYPE_ACL_DVPP, init_b, NULL), ACL_ERROR_INTERNAL_ERROR);
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_a, NULL));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_a, NULL));
+    ASSERT_RC(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_DVPP, fini_a, NULL));
+    ASSERT_RC(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_DVPP, fini_b, NULL), ACL_ERROR_INTERNAL_ERROR);
+    ASSERT_RC(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_DVPP, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+/* Unregister: NULL (100000); a type or function not registered (500000); a second unregister (500000). */
+TEST(sysinfo, callback_unregister_rules)
+{
+    ASSERT_RC(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, init_a), ACL_ERROR_INTERNAL_ERROR);
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, init_a, NULL));
+    ASSERT_RC(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, init_b), ACL_ERROR_INTERNAL_ERROR);
+    ASSERT_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, init_a));
+    ASSERT_RC(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, init_a), ACL_ERROR_INTERNAL_ERROR);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_EQ(cb_n, 0); /* unregistered: not run */
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_OTHER, fini_a, NULL));
+    ASSERT_RC(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, fini_a), ACL_ERROR_INTERNAL_ERROR);
+    ASSERT_OK(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_OTHER, fini_a));
+    ASSERT_RC(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_OTHER, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclFinalize());
+    ASSERT_EQ(cb_n, 0);
+}
+
+/* aclFinalize runs op compiler, model, DVPP, then the others. */
+TEST(sysinfo, finalize_callbacks_run_in_reference_type_order)
+{
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_OTHER, fini_b, (void *)4));
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_DVPP, fini_b, (void *)3));
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_MODEL, fini_b, (void *)2));
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_OP_COMPILER, fini_b, (void *)1));
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_TDT_QUEUE, fini_b, (void *)9));
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_EQ(cb_n, 0);
+    ASSERT_OK(aclFinalize());
+    ASSERT_EQ(cb_n, 4);
+    for (int i = 0; i < 4; i++)
+        ASSERT_EQ(cb_log[i], i + 1);
+}
+
+/* A failing finalize callback fails aclFinalize, which leaves the runtime initialised. */
+TEST(sysinfo, finalize_callback_failure_keeps_runtime)
+{
+    uint64_t refs = 0;
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_MODEL, fini_a, (void *)1));
+    ASSERT_OK(aclInit(NULL));
+    cb_fail_with = 777;
+    ASSERT_RC(aclFinalize(), 777);
+    ASSERT_RC(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE); /* still initialised (count now 2) */
+    ASSERT_OK(aclFinalizeReference(&refs));
+    ASSERT_EQ(refs, 1);
+    ASSERT_RC(aclFinalizeReference(&refs), 777); /* the last reference runs the callbacks */
+    ASSERT_EQ(refs, 1);
+    cb_fail_with = ACL_SUCCESS;
+    ASSERT_OK(aclFinalizeReference(&refs));
+    ASSERT_EQ(refs, 0);
+    ASSERT_EQ(cb_n, 3);
+}
+
+/* A callback may call the API (no lock is held while it runs). */
+static aclError init_sets_device(const char *cfg, size_t len, void *user)
+{
+    (void)cfg, (void)len, (void)user;
+    return aclrtSetDevice(0);
+}
+
+TEST(sysinfo, init_callback_may_call_the_api)
+{
+    int32_t dev = -1;
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_sets_device, NULL));
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDevice(&dev));
+    ASSERT_EQ(dev, 0);
+    t_teardown();
+}
