@@ -133,6 +133,11 @@ uint32_t reslimit_in_force(struct device *d, int type);
 void reslimits_in_force(struct device *d, uint32_t out[2]);
 
 /* A sync or query in a context whose STOP mode tripped: the failure's code. */
+/* The process's operator execution timeout in microseconds, 0 if none
+ * (aclrtSetOpExecuteTimeOut*, api_funcs.c): a launch without its own
+ * TIMEOUT attribute takes it. */
+uint64_t op_execute_timeout_us(void);
+
 aclError context_failed(const char *fn, struct context *ctx);
 
 #endif

@@ -13,6 +13,7 @@
  * (ranks: lockrank.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../engine/engine.h"
 #include "core.h"
@@ -171,4 +172,12 @@ void devices_shutdown(void)
         d->set_count = 0;
     }
     ctx_set_current(NULL);
+}
+
+void ctx_note_overflow(struct context *ctx)
+{
+    /* A plain store, as a kernel's store to device memory: the status
+     * tasks that read and clear it are ordered by their stream. */
+    static const uint32_t set = 1;
+    memcpy(ctx->overflow_area, &set, sizeof(set));
 }
