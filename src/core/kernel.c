@@ -183,6 +183,17 @@ aclError binary_function(const char *fn, struct binary *b, const char *kernelNam
     return ACL_SUCCESS;
 }
 
+/* Whether addr lies in b's own shared object (dlsym also finds the
+ * symbols of the objects it depends on). Called with b->lock held. */
+static bool in_object_locked(struct binary *b, const void *addr)
+{
+    void *base;
+    size_t size;
+    PLAT_ASSERT_HELD(&b->lock);
+    return plat_dl_extent(b->lib, &base, &size) && (uintptr_t)addr >= (uintptr_t)base &&
+           (uintptr_t)addr - (uintptr_t)base < size;
+}
+
 aclError binary_function_at(const char *fn, struct binary *b, const void *entry, aclrtFuncHandle *funcHandle)
 {
     const char *name = NULL;
@@ -196,7 +207,7 @@ aclError binary_function_at(const char *fn, struct binary *b, const void *entry,
      * lock keeps b loaded while its names are read. */
     plat_mutex_lock(&b->lock);
     if (!load_relaxed(&b->unloaded) && plat_dl_symbol_at(entry, &name, &size, &base) &&
-        strlen(name) < sizeof(copy) && plat_dl_sym(b->lib, name) == entry) {
+        strlen(name) < sizeof(copy) && plat_dl_sym(b->lib, name) == entry && in_object_locked(b, entry)) {
         memcpy(copy, name, strlen(name) + 1);
         found = true;
     }
@@ -230,6 +241,8 @@ aclError binary_global(const char *fn, struct binary *b, const char *name, void 
     plat_mutex_lock(&b->lock);
     if (!load_relaxed(&b->unloaded)) {
         sym = plat_dl_sym(b->lib, name);
+        if (sym != NULL && !in_object_locked(b, sym))
+            sym = NULL; /* a global of an object b depends on, not b's */
         if (sym != NULL && !plat_dl_symbol_at(sym, &found_name, &n, &base))
             n = 0;
     }
