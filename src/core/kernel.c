@@ -187,9 +187,9 @@ aclError binary_function(const char *fn, struct binary *b, const char *kernelNam
  * symbols of the objects it depends on). Called with b->lock held. */
 static bool in_object_locked(struct binary *b, const void *addr)
 {
+    PLAT_ASSERT_HELD(&b->lock);
     void *base;
     size_t size;
-    PLAT_ASSERT_HELD(&b->lock);
     return plat_dl_extent(b->lib, &base, &size) && (uintptr_t)addr >= (uintptr_t)base &&
            (uintptr_t)addr - (uintptr_t)base < size;
 }
