@@ -91,6 +91,8 @@ TEST(funcs, function_size_is_the_symbol_size_and_checks_are_the_runtimes)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'aicSize' is NULL");
     ASSERT_RC(aclrtGetFunctionSize(f, &aic, NULL), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtGetFunctionSize(BAD_FUNC, &aic, &aiv), ACL_ERROR_RT_INVALID_HANDLE);
+    /* The runtime's entry checks the handle before the NULLs. */
+    ASSERT_RC(aclrtGetFunctionSize(BAD_FUNC, NULL, NULL), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_OK(aclrtGetFunctionSize(f, &aic, &aiv));
     ASSERT(aic > 0 && aic < 4096);
     ASSERT_EQ(aic, aiv);
@@ -133,7 +135,7 @@ TEST(funcs, function_attribute_type_range_and_values)
     t_teardown();
 }
 
-TEST(funcs, function_attribute_ratio_is_not_on_910)
+TEST(funcs, function_ratio_and_size_are_not_on_910)
 {
     int64_t v = 0;
     setenv("ACLCPU_SOC", "Ascend910A", 1);
@@ -141,6 +143,9 @@ TEST(funcs, function_attribute_ratio_is_not_on_910)
     ASSERT_RC(aclrtGetFunctionAttribute(t_kernel("funcs_plain", k_plain), ACL_FUNC_ATTR_KERNEL_RATIO, &v),
               ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_OK(aclrtGetFunctionAttribute(t_kernel("funcs_plain", k_plain), ACL_FUNC_ATTR_KERNEL_TYPE, &v));
+    /* aclrtGetFunctionSize asks for the same feature, before anything else. */
+    ASSERT_RC(aclrtGetFunctionSize(BAD_FUNC, NULL, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no ACL graph feature");
     t_teardown();
 }
 
@@ -154,6 +159,7 @@ TEST(funcs, function_get_binary_gives_the_binary_or_null)
     ASSERT_RC(aclrtFunctionGetBinary(NULL, &got), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtFunctionGetBinary(f, NULL), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'binHandle' is NULL");
+    ASSERT_RC(aclrtFunctionGetBinary(BAD_FUNC, NULL), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_OK(aclrtFunctionGetBinary(f, &got));
     ASSERT(got == b);
     ASSERT_OK(aclrtFunctionGetBinary(t_kernel("funcs_plain", k_plain), &got));
@@ -216,6 +222,7 @@ TEST(funcs, binary_dev_address_spans_the_loaded_object)
     ASSERT_RC(aclrtBinaryGetDevAddress(b, NULL, &size), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtBinaryGetDevAddress(b, &base, NULL), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'binSize' is NULL");
+    ASSERT_RC(aclrtBinaryGetDevAddress((aclrtBinHandle)BAD_FUNC, NULL, NULL), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_OK(aclrtBinaryGetDevAddress(b, &base, &size));
     ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &f));
     ASSERT_OK(aclrtGetFunctionAddr(f, &aic, &aiv));

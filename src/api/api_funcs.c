@@ -73,6 +73,17 @@ static aclError not_cpu(const char *fn, const char *arg, const struct kfunc *f)
                     fn, arg);
 }
 
+/* The SoCs with the ACL graph feature (A2, A3, 950, 310P) have kernel
+ * sizes and ratios; 910 and 310B do not (207000). */
+static aclError ratio_feature(const char *fn)
+{
+    enum soc_family fam = soc_configured()->family;
+    if (fam != SOC_910 && fam != SOC_200I500A2)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the configured SoC (%s) has no ACL graph feature", fn,
+                    soc_configured()->name);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name)
 {
     const char *fn = "aclrtGetFunctionName";
@@ -131,12 +142,16 @@ ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, si
     size_t size;
     aclError err;
 
-    /* The ACL layer checks nothing here: every check is the runtime's (107000). */
+    /* The ACL layer checks nothing here. The runtime: the SoC (ACL graph
+     * feature), a named handle (107017), then the NULLs (107000). */
+    if ((err = ratio_feature(fn)) != ACL_SUCCESS)
+        return err;
+    if (funcHandle != NULL && (err = func_resolve(fn, "funcHandle", funcHandle, &f)) != ACL_SUCCESS)
+        return err;
     if (funcHandle == NULL || aicSize == NULL || aivSize == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' is NULL", fn,
                         funcHandle == NULL ? "funcHandle" : aicSize == NULL ? "aicSize" : "aivSize");
-    if ((err = func_resolve(fn, "funcHandle", funcHandle, &f)) != ACL_SUCCESS ||
-        (err = not_cpu(fn, "funcHandle", f)) != ACL_SUCCESS)
+    if ((err = not_cpu(fn, "funcHandle", f)) != ACL_SUCCESS)
         return err;
     size = kfunc_code_size(f);
     if ((err = func_still(fn, f, funcHandle)) != ACL_SUCCESS)
@@ -163,15 +178,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandl
     if ((uint32_t)attrType < ACL_FUNC_ATTR_KERNEL_TYPE || (uint32_t)attrType > ACL_FUNC_ATTR_KERNEL_SCHED_MODE)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'attrType' is %d; it must be in [%d, %d)", fn,
                         (int)attrType, ACL_FUNC_ATTR_KERNEL_TYPE, ACL_FUNC_ATTR_KERNEL_SCHED_MODE + 1);
-    if (attrType == ACL_FUNC_ATTR_KERNEL_RATIO) {
-        enum soc_family fam = soc_configured()->family;
-        if (fam == SOC_910 || fam == SOC_200I500A2)
-            return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                            "%s: the configured SoC (%s) has no kernel ratio (ACL graph feature)", fn,
-                            soc_configured()->name);
-        if ((err = not_cpu(fn, "funcHandle", f)) != ACL_SUCCESS)
-            return err;
-    }
+    if (attrType == ACL_FUNC_ATTR_KERNEL_RATIO &&
+        ((err = ratio_feature(fn)) != ACL_SUCCESS || (err = not_cpu(fn, "funcHandle", f)) != ACL_SUCCESS))
+        return err;
     /* A kernel declared a mix kernel (aclcpuSetKernelCost) is one. */
     mix = kfunc_cost(f, &cost) && cost.mix == 1;
     switch (attrType) {
@@ -202,11 +211,12 @@ ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHa
     struct kfunc *f;
     aclError err;
 
+    /* The runtime's entry checks a named handle (107017) before the NULLs (107000). */
+    if (funcHandle != NULL && (err = func_resolve(fn, "funcHandle", funcHandle, &f)) != ACL_SUCCESS)
+        return err;
     if (funcHandle == NULL || binHandle == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' is NULL", fn,
                         funcHandle == NULL ? "funcHandle" : "binHandle");
-    if ((err = func_resolve(fn, "funcHandle", funcHandle, &f)) != ACL_SUCCESS)
-        return err;
     b = load_relaxed(&f->bin);
     if ((err = func_still(fn, f, funcHandle)) != ACL_SUCCESS)
         return err;
@@ -289,10 +299,12 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHa
 
     if (binHandle == NULL)
         return null_arg(fn, "binHandle");
+    if ((b = binary_resolve(fn, binHandle, &err)) == NULL)
+        return err; /* the runtime's entry checks the handle before the NULLs */
     if (binAddr == NULL || binSize == NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' is NULL", fn,
                         binAddr == NULL ? "binAddr" : "binSize");
-    if ((b = binary_resolve(fn, binHandle, &err)) == NULL || (err = binary_extent(fn, b, &base, &size)) != ACL_SUCCESS)
+    if ((err = binary_extent(fn, b, &base, &size)) != ACL_SUCCESS)
         return err;
     *binAddr = base;
     *binSize = size;
