@@ -508,7 +508,7 @@ static aclError get_status(const char *fn, void *outputAddr, uint64_t outputSize
                         (unsigned long long)outputSize, OVERFLOW_OUTPUT_SIZE);
     if ((err = status_stream(fn, stream, &s)) != ACL_SUCCESS)
         return err;
-    return queue_copy(fn, stream, outputAddr, stream_ctx(s)->overflow_area, OVERFLOW_OUTPUT_SIZE, CD_D2D);
+    return queue_copy(fn, stream, outputAddr, stream_ctx(s)->overflow_area.bytes, OVERFLOW_OUTPUT_SIZE, CD_D2D);
 }
 
 static aclError reset_status(const char *fn, aclrtStream stream)
@@ -519,7 +519,7 @@ static aclError reset_status(const char *fn, aclrtStream stream)
 
     if ((err = status_stream(fn, stream, &s)) != ACL_SUCCESS || (err = stream_task_new(fn, TASK_SET, &t)) != ACL_SUCCESS)
         return err;
-    t->u.set.dst = stream_ctx(s)->overflow_area;
+    t->u.set.dst = stream_ctx(s)->overflow_area.bytes;
     t->u.set.value = 0;
     t->u.set.count = CTX_OVERFLOW_AREA;
     return stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
@@ -583,6 +583,6 @@ ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'overflowAddr' is NULL", fn);
     if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS)
         return err;
-    *overflowAddr = ctx->overflow_area;
+    *overflowAddr = ctx->overflow_area.bytes;
     return ACL_SUCCESS;
 }

@@ -13,7 +13,6 @@
  * (ranks: lockrank.h).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "../engine/engine.h"
 #include "core.h"
@@ -176,8 +175,8 @@ void devices_shutdown(void)
 
 void ctx_note_overflow(struct context *ctx)
 {
-    /* A plain store, as a kernel's store to device memory: the status
-     * tasks that read and clear it are ordered by their stream. */
-    static const uint32_t set = 1;
-    memcpy(ctx->overflow_area, &set, sizeof(set));
+    /* Relaxed: kernels of several streams may set it at once; the status
+     * tasks that copy and clear it (plain bytes, as device memory) are
+     * ordered after the kernel by their stream or the program's events. */
+    store_relaxed(&ctx->overflow_area.word, 1u);
 }

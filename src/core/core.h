@@ -393,7 +393,10 @@ struct context {
      * device-visible bytes a kernel's reported overflow sets (the engine,
      * ctx_note_overflow) and the status tasks copy and clear in stream
      * order, as the device's overflow area. */
-    _Alignas(64) unsigned char overflow_area[CTX_OVERFLOW_AREA];
+    _Alignas(64) union {
+        _Atomic uint32_t word;   /* the status: 1 once a kernel reported an overflow */
+        unsigned char bytes[CTX_OVERFLOW_AREA];
+    } overflow_area;
 };
 
 /* The calling thread's current context (context.c): its handle, and the
