@@ -441,8 +441,9 @@ TEST(funcs, sat_mode_is_saturation_or_infnan)
     aclrtFloatOverflowMode m = ACL_RT_OVERFLOW_MODE_UNDEF;
     ASSERT_OK(aclInit(NULL));
     ASSERT_RC(aclrtGetDeviceSatMode(NULL), ACL_ERROR_INVALID_PARAM);
+    /* INFNAN until set on an A2 (the default SoC). */
     ASSERT_OK(aclrtGetDeviceSatMode(&m));
-    ASSERT_EQ(m, ACL_RT_OVERFLOW_MODE_SATURATION);
+    ASSERT_EQ(m, ACL_RT_OVERFLOW_MODE_INFNAN);
     ASSERT_RC(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'mode' is 2; it must be in [0, 2)");
     ASSERT_RC(aclrtSetDeviceSatMode((aclrtFloatOverflowMode)-1), ACL_ERROR_RT_PARAM_INVALID);
@@ -453,6 +454,19 @@ TEST(funcs, sat_mode_is_saturation_or_infnan)
     ASSERT_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
     ASSERT_OK(aclrtGetDeviceSatMode(&m));
     ASSERT_EQ(m, ACL_RT_OVERFLOW_MODE_SATURATION);
+    aclFinalize();
+}
+
+TEST(funcs, sat_mode_starts_saturation_without_the_overflow_mode_feature)
+{
+    aclrtFloatOverflowMode m = ACL_RT_OVERFLOW_MODE_UNDEF;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceSatMode(&m));
+    ASSERT_EQ(m, ACL_RT_OVERFLOW_MODE_SATURATION);
+    ASSERT_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
+    ASSERT_OK(aclrtGetDeviceSatMode(&m));
+    ASSERT_EQ(m, ACL_RT_OVERFLOW_MODE_INFNAN);
     aclFinalize();
 }
 

@@ -35,7 +35,7 @@
 #define OP_TIMEOUT_INTERVAL_US 1u
 
 static _Atomic uint64_t op_timeout_us;    /* 0: none set */
-static _Atomic uint32_t sat_mode;         /* aclrtFloatOverflowMode; SATURATION (0) by default */
+static _Atomic uint32_t sat_mode_set;     /* aclrtFloatOverflowMode + 1; 0: never set (the SoC's default) */
 
 uint64_t op_execute_timeout_us(void) { return load_relaxed(&op_timeout_us); }
 
@@ -450,7 +450,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "aclrtSetDeviceSatMode: argument 'mode' is %d; it must be in [0, 2) (SATURATION or INFNAN)",
                         (int)mode);
-    store_relaxed(&sat_mode, (uint32_t)mode);
+    store_relaxed(&sat_mode_set, (uint32_t)mode + 1);
     return ACL_SUCCESS;
 }
 
@@ -458,7 +458,16 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
 {
     if (mode == NULL)
         return null_arg("aclrtGetDeviceSatMode", "mode");
-    *mode = (aclrtFloatOverflowMode)load_relaxed(&sat_mode);
+    uint32_t set = load_relaxed(&sat_mode_set);
+    if (set != 0) {
+        *mode = (aclrtFloatOverflowMode)(set - 1);
+    } else {
+        /* The runtime starts in INFNAN where the SoC has the overflow mode
+         * feature (A2, A3, 950), in SATURATION elsewhere. */
+        enum soc_family fam = soc_configured()->family;
+        *mode = fam == SOC_A2 || fam == SOC_A3 || fam == SOC_950 ? ACL_RT_OVERFLOW_MODE_INFNAN
+                                                                 : ACL_RT_OVERFLOW_MODE_SATURATION;
+    }
     return ACL_SUCCESS;
 }
 
