@@ -407,6 +407,14 @@ CHECK(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH == 3);
 CHECK(sizeof(aclrtServerPid) == 24);
 CHECK(offsetof(aclrtServerPid, pid) == 8);
 CHECK(offsetof(aclrtServerPid, num) == 16);
+/* Kernel attributes and float overflow (reference acl_rt.h). */
+CHECK(sizeof(aclrtFloatOverflowMode) == sizeof(int));
+CHECK(ACL_RT_OVERFLOW_MODE_SATURATION == 0 && ACL_RT_OVERFLOW_MODE_INFNAN == 1 && ACL_RT_OVERFLOW_MODE_UNDEF == 2);
+CHECK(sizeof(aclrtFuncAttribute) == sizeof(int));
+CHECK(ACL_FUNC_ATTR_KERNEL_TYPE == 1 && ACL_FUNC_ATTR_KERNEL_RATIO == 2 && ACL_FUNC_ATTR_KERNEL_SCHED_MODE == 3);
+CHECK(sizeof(aclrtKernelType) == sizeof(int));
+CHECK(ACL_KERNEL_TYPE_AICORE == 0 && ACL_KERNEL_TYPE_CUBE == 1 && ACL_KERNEL_TYPE_VECTOR == 2);
+CHECK(ACL_KERNEL_TYPE_MIX == 3 && ACL_KERNEL_TYPE_AICPU == 100);
 
 /* System and device information (reference acl_rt.h, acl_base_rt.h). */
 CHECK(ACL_OPT_DETERMINISTIC == 0 && ACL_OPT_ENABLE_DEBUG_KERNEL == 1 && ACL_OPT_ENABLE_KERNEL_EARLY_START == 3);

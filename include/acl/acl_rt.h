@@ -390,6 +390,29 @@ typedef struct aclrtBinaryLoadOptions {
 /* Callback fired when any stream of the process is created or about to be destroyed. */
 typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
 
+/* What a float overflow yields (aclrtSetDeviceSatMode). */
+typedef enum aclrtFloatOverflowMode {
+    ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+    ACL_RT_OVERFLOW_MODE_INFNAN,
+    ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
+/* Attributes of a kernel (aclrtGetFunctionAttribute). */
+typedef enum {
+    ACL_FUNC_ATTR_KERNEL_TYPE = 1,
+    ACL_FUNC_ATTR_KERNEL_RATIO = 2,
+    ACL_FUNC_ATTR_KERNEL_SCHED_MODE = 3,
+} aclrtFuncAttribute;
+
+/* The kernel types ACL_FUNC_ATTR_KERNEL_TYPE reports. */
+typedef enum {
+    ACL_KERNEL_TYPE_AICORE = 0,
+    ACL_KERNEL_TYPE_CUBE = 1,
+    ACL_KERNEL_TYPE_VECTOR = 2,
+    ACL_KERNEL_TYPE_MIX = 3,
+    ACL_KERNEL_TYPE_AICPU = 100,
+} aclrtKernelType;
+
 /* ==== Initialisation ==== */
 
 /** Initialises the runtime. configPath may be NULL or "" (no file); a file must be JSON, as in CANN,
@@ -646,6 +669,41 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
 
 /** Sets the process-wide timeout in seconds of stream waits on events (0 means none). */
 ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+
+/** The process's operator execution timeout in seconds (0: none): a kernel launched without a TIMEOUT
+ *  attribute fails with the engine's timeout code when it runs longer. */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+/** As aclrtSetOpExecuteTimeOut in milliseconds (at most 1000000: larger values are clamped). */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+/** As aclrtSetOpExecuteTimeOut in microseconds; *actualTimeout gets the timeout in force (UINT64_MAX: none). */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout);
+/** The granularity of the operator timeout in microseconds. Needs a current context. */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t *interval);
+/** The operator execution timeout in force, in milliseconds (0: none set). */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
+
+/* ==== Saturation mode and overflow status ==== */
+
+/** Sets the process's float overflow mode (SATURATION or INFNAN). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+/** The process's float overflow mode. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+/** Queues a copy of the current context's overflow status (64 bytes, nonzero after a kernel's
+ *  aclcpuSetOverflow) to outputAddr on stream (NULL: the default stream). */
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream);
+/** Queues the clearing of the current context's overflow status on stream. */
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+/** The current context's overflow area (where the overflow status lives). */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
+/** As aclrtGetOverflowStatus. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream);
+/** As aclrtResetOverflowStatus. */
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+/** As aclrtGetOverflowStatus (checkMode changes nothing on aclcpu). */
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, uint32_t checkMode,
+                                                            aclrtStream stream);
+/** As aclrtResetOverflowStatus (checkMode changes nothing on aclcpu). */
+ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
 
 /** Exports an ACL_EVENT_IPC event as a handle another process can open. */
 ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
@@ -1300,6 +1358,39 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHand
  * aclcpuRegisterKernel): 107044 if none is. Needs a current context.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle);
+
+/* ==== Kernel and binary queries (aclcpu: a binary is a CPU shared object, a kernel a host function) ==== */
+
+/** The address range the binary's shared object spans in memory. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void **binAddr, size_t *binSize);
+/** The kernel of binHandle whose code starts at funcEntry (on aclcpu: the address aclrtGetFunctionAddr gives). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry,
+                                                           aclrtFuncHandle *funcHandle);
+/** A global of the binary by name: its address and size (either out-pointer may be NULL, not both). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char *name, void **dptr,
+                                                  size_t *size);
+/** Where the kernel's code starts; on aclcpu both engines run the same host function. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr);
+/** The size of the kernel's code (0 when its object does not say). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t *aicSize, size_t *aivSize);
+/** Copies the kernel's name (maxLen must hold it and its terminator). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name);
+/** Registers funcName of a binary loaded with a CPU kernel mode as an AI CPU kernel (kernelName: its op type). */
+ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName,
+                                                  const char *kernelName, aclrtFuncHandle *funcHandle);
+/** An attribute of a kernel. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType,
+                                                       int64_t *attrValue);
+/** The binary a kernel comes from (NULL for a kernel the program registered). */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle);
+/** The kernel's parameter count: a CPU kernel carries no parameter information (107000). */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void *func, size_t *paramCount);
+/** A parameter's offset and size: a CPU kernel carries no parameter information (107000). */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                                       size_t *paramSize);
+/** The dynamic unified buffer a SIMT kernel may still ask per block: 0 on aclcpu (no compiler-placed buffer). */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(void *func, uint32_t flags,
+                                                                  size_t *dynamicUbufSize);
 
 /* ==== Kernel argument builders ==== */
 

@@ -102,6 +102,18 @@ static aclError check_load_options(const char *fn, const aclrtBinaryLoadOptions 
     return ACL_SUCCESS;
 }
 
+/* Whether checked options ask for a CPU kernel mode: the binary's kernels
+ * are then AI CPU kernels (aclrtRegisterCpuFunc). */
+static bool cpu_mode(const aclrtBinaryLoadOptions *o)
+{
+    if (o == NULL)
+        return false;
+    for (size_t i = 0; i < o->numOpt; i++)
+        if (o->options[i].type == ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE)
+            return true;
+    return false;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                                                      aclrtBinHandle *binHandle)
 {
@@ -116,7 +128,7 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtB
     /* A path the loader cannot open is the runtime's 107000. */
     if (binPath[0] == '\0' || strlen(binPath) >= sizeof(((struct binary *)0)->path))
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'binPath' is empty or too long", fn);
-    return binary_load(fn, binPath, binPath, binHandle);
+    return binary_load(fn, binPath, binPath, cpu_mode(options), binHandle);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
@@ -132,7 +144,7 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t le
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'length' is 0; it must be above 0", fn);
     if ((err = check_load_options(fn, options, false)) != ACL_SUCCESS)
         return err;
-    return binary_load_data(fn, data, length, binHandle);
+    return binary_load_data(fn, data, length, cpu_mode(options), binHandle);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
@@ -246,7 +258,7 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinH
      * current context's device: it needs one (107002). */
     if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS)
         return err;
-    return binary_load_data(fn, data, length, binHandle);
+    return binary_load_data(fn, data, length, false, binHandle);
 }
 
 /* ---- declared costs ------------------------------------------------------------ */

@@ -145,6 +145,11 @@ aclError initcb_run_init(const char *text, size_t len, bool has_path);
 aclError initcb_run_fini(const char *fn);
 
 /* A sync or query in a context whose STOP mode tripped: the failure's code. */
+/* The process's operator execution timeout in microseconds, 0 if none
+ * (aclrtSetOpExecuteTimeOut*, api_funcs.c): a launch without its own
+ * TIMEOUT attribute takes it. */
+uint64_t op_execute_timeout_us(void);
+
 aclError context_failed(const char *fn, struct context *ctx);
 
 #endif

@@ -196,7 +196,13 @@ static aclError check_launch(const struct launch_desc *d, struct task_kernel *k)
         if (err == ACL_SUCCESS && d->cfg != NULL)
             err = check_cfg_values(d);
     }
-    return err == ACL_SUCCESS ? read_cfg(d, k) : err;
+    if (err == ACL_SUCCESS)
+        err = read_cfg(d, k);
+    /* Without a TIMEOUT attribute of its own, a kernel has the process's
+     * operator execution timeout (aclrtSetOpExecuteTimeOut*; 0: none). */
+    if (err == ACL_SUCCESS && k->timeout_us == 0)
+        k->timeout_us = op_execute_timeout_us();
+    return err;
 }
 
 /* Copies the arguments into t and points each placeholder into the copy. */

@@ -192,3 +192,11 @@ void devices_shutdown(void)
     }
     ctx_set_current(NULL);
 }
+
+void ctx_note_overflow(struct context *ctx)
+{
+    /* Relaxed: kernels of several streams may set it at once; the status
+     * tasks that copy and clear it (plain bytes, as device memory) are
+     * ordered after the kernel by their stream or the program's events. */
+    store_relaxed(&ctx->overflow_area.word, 1u);
+}

@@ -392,6 +392,7 @@ struct stream;
 
 /* System parameter options a context keeps (aclSysParamOpt 0..2). */
 #define ACLCPU_SYSPARAM_OPTS 3
+#define CTX_OVERFLOW_AREA 512u /* the reference's OVERFLOW_ADDR_MAX_SIZE */
 
 struct context {
     struct obj_header hdr;
@@ -414,6 +415,14 @@ struct context {
      * racing a setter may see the old value or the new one). */
     _Atomic uint32_t sysparam_set;
     _Atomic int64_t sysparam[ACLCPU_SYSPARAM_OPTS];
+    /* The context's float overflow status (aclrtCtxGetFloatOverflowAddr):
+     * device-visible bytes a kernel's reported overflow sets (the engine,
+     * ctx_note_overflow) and the status tasks copy and clear in stream
+     * order, as the device's overflow area. */
+    _Alignas(64) union {
+        _Atomic uint32_t word;   /* the status: 1 once a kernel reported an overflow */
+        unsigned char bytes[CTX_OVERFLOW_AREA];
+    } overflow_area;
 };
 
 /* The calling thread's current context (context.c): its handle, and the
@@ -437,6 +446,9 @@ aclError ctx_create(struct device *d, bool primary, struct context **out);
 void ctx_sysparam_set(struct context *ctx, uint32_t opt, int64_t value);
 bool ctx_sysparam_get(struct context *ctx, uint32_t opt, int64_t *value);
 void ctx_destroy(struct context *ctx);
+/* A kernel of a stream of ctx reported a float overflow: its overflow area
+ * says so from now until a reset (the engine, at the kernel's end). */
+void ctx_note_overflow(struct context *ctx);
 /* Records why there is no current context and returns 107002. */
 aclError ctx_missing(const char *fn);
 
@@ -842,6 +854,7 @@ struct binary {
     void *lib;                   /* recycling clears from here on */
     char path[512];
     struct list funcs;
+    bool cpu;                    /* loaded with a CPU kernel mode: its kernels are AI CPU kernels */
 };
 
 struct kfunc {
@@ -856,6 +869,7 @@ struct kfunc {
      * has_cost is also read without the lock, as a hint. */
     aclcpuKernelCost cost;
     _Atomic bool has_cost;
+    bool cpu;                    /* an AI CPU kernel (aclrtRegisterCpuFunc, or of a CPU binary) */
 };
 
 /* The mechanism under api/api_binary.c, which has checked the arguments;
@@ -863,9 +877,18 @@ struct kfunc {
 /* Registers kernel under name (1 to 127 bytes), or finds it registered. */
 aclError kfunc_register(const char *fn, const char *name, aclcpuKernelFn kernel, aclrtFuncHandle *funcHandle);
 /* Loads the shared object at path; what names it in messages. */
-aclError binary_load(const char *fn, const char *path, const char *what, aclrtBinHandle *binHandle);
+aclError binary_load(const char *fn, const char *path, const char *what, bool cpu, aclrtBinHandle *binHandle);
 /* Loads length bytes of a shared object from memory. */
-aclError binary_load_data(const char *fn, const void *data, size_t length, aclrtBinHandle *binHandle);
+aclError binary_load_data(const char *fn, const void *data, size_t length, bool cpu, aclrtBinHandle *binHandle);
+/* The kernel of b whose code starts at entry (aclrtBinaryGetFunctionByEntry). */
+aclError binary_function_at(const char *fn, struct binary *b, const void *entry, aclrtFuncHandle *funcHandle);
+/* The address range b's shared object spans (aclrtBinaryGetDevAddress). */
+aclError binary_extent(const char *fn, struct binary *b, void **base, size_t *size);
+/* A global of b's shared object by name: its address and size (0 when the
+ * object does not say). */
+aclError binary_global(const char *fn, struct binary *b, const char *name, void **addr, size_t *size);
+/* The size in bytes of a kernel's code (0 when its object does not say). */
+size_t kfunc_code_size(const struct kfunc *f);
 /* The loaded binary h names, or NULL (*err: 107017). */
 struct binary *binary_resolve(const char *fn, aclrtBinHandle h, aclError *err);
 aclError binary_function(const char *fn, struct binary *b, const char *kernelName, aclrtFuncHandle *funcHandle);

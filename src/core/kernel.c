@@ -48,6 +48,7 @@ static struct kfunc *kfunc_new(const char *name, aclcpuKernelFn fn, struct binar
     store_relaxed(&f->fn, fn); /* published by obj_publish */
     store_relaxed(&f->bin, bin);
     strncpy(f->name, name, sizeof(f->name) - 1);
+    f->cpu = bin != NULL && bin->cpu;
     obj_publish(&f->hdr);
     return f;
 }
@@ -100,7 +101,7 @@ bool kfunc_by_symbol(const void *sym, aclrtFuncHandle *funcHandle)
     return f != NULL;
 }
 
-aclError binary_load(const char *fn, const char *path, const char *what, aclrtBinHandle *binHandle)
+aclError binary_load(const char *fn, const char *path, const char *what, bool cpu, aclrtBinHandle *binHandle)
 {
     struct binary *b;
     bool fresh;
@@ -119,6 +120,7 @@ aclError binary_load(const char *fn, const char *path, const char *what, aclrtBi
     b->lib = lib;
     snprintf(b->path, sizeof(b->path), "%s", what);
     list_init(&b->funcs);
+    b->cpu = cpu;
     /* Relaxed: obj_publish releases them; a stale launcher that sees the
      * count rise fails its handle check and gives its reference back. */
     store_relaxed(&b->unloaded, false);
@@ -128,7 +130,7 @@ aclError binary_load(const char *fn, const char *path, const char *what, aclrtBi
     return ACL_SUCCESS;
 }
 
-aclError binary_load_data(const char *fn, const void *data, size_t length, aclrtBinHandle *binHandle)
+aclError binary_load_data(const char *fn, const void *data, size_t length, bool cpu, aclrtBinHandle *binHandle)
 {
     char path[64];
     aclError err;
@@ -137,7 +139,7 @@ aclError binary_load_data(const char *fn, const void *data, size_t length, aclrt
 
     if (fd < 0)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot make an in-memory file for %zu bytes", fn, length);
-    err = binary_load(fn, path, "data", binHandle);
+    err = binary_load(fn, path, "data", cpu, binHandle);
     plat_close(fd); /* the loader keeps its own mapping */
     return err;
 }
@@ -179,6 +181,91 @@ aclError binary_function(const char *fn, struct binary *b, const char *kernelNam
                         kernelName, b->path);
     *funcHandle = obj_handle(&f->hdr);
     return ACL_SUCCESS;
+}
+
+/* Whether addr lies in b's own shared object (dlsym also finds the
+ * symbols of the objects it depends on). Called with b->lock held. */
+static bool in_object_locked(struct binary *b, const void *addr)
+{
+    PLAT_ASSERT_HELD(&b->lock);
+    void *base;
+    size_t size;
+    return plat_dl_extent(b->lib, &base, &size) && (uintptr_t)addr >= (uintptr_t)base &&
+           (uintptr_t)addr - (uintptr_t)base < size;
+}
+
+aclError binary_function_at(const char *fn, struct binary *b, const void *entry, aclrtFuncHandle *funcHandle)
+{
+    const char *name = NULL;
+    size_t size;
+    void *base;
+    char copy[sizeof(((struct kfunc *)0)->name)];
+    bool found = false;
+
+    /* The symbol that starts at entry, if b itself exports it under that
+     * name (a symbol of another object at that address is not b's). The
+     * lock keeps b loaded while its names are read. */
+    plat_mutex_lock(&b->lock);
+    if (!load_relaxed(&b->unloaded) && plat_dl_symbol_at(entry, &name, &size, &base) &&
+        strlen(name) < sizeof(copy) && plat_dl_sym(b->lib, name) == entry && in_object_locked(b, entry)) {
+        memcpy(copy, name, strlen(name) + 1);
+        found = true;
+    }
+    plat_mutex_unlock(&b->lock);
+    if (!found)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'funcEntry' (%p) is the entry of no kernel of \"%s\" (on aclcpu an entry is a "
+                        "kernel's address, as aclrtGetFunctionAddr gives it)",
+                        fn, entry, b->path);
+    return binary_function(fn, b, copy, funcHandle);
+}
+
+aclError binary_extent(const char *fn, struct binary *b, void **base, size_t *size)
+{
+    bool ok = false;
+    plat_mutex_lock(&b->lock);
+    if (!load_relaxed(&b->unloaded))
+        ok = plat_dl_extent(b->lib, base, size);
+    plat_mutex_unlock(&b->lock);
+    if (!ok)
+        return acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: the binary was unloaded during the call", fn);
+    return ACL_SUCCESS;
+}
+
+aclError binary_global(const char *fn, struct binary *b, const char *name, void **addr, size_t *size)
+{
+    void *sym = NULL, *base;
+    const char *found_name;
+    size_t n = 0;
+
+    plat_mutex_lock(&b->lock);
+    if (!load_relaxed(&b->unloaded)) {
+        sym = plat_dl_sym(b->lib, name);
+        if (sym != NULL && !in_object_locked(b, sym))
+            sym = NULL; /* a global of an object b depends on, not b's */
+        if (sym != NULL && !plat_dl_symbol_at(sym, &found_name, &n, &base))
+            n = 0;
+    }
+    plat_mutex_unlock(&b->lock);
+    if (sym == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'name': \"%s\" is not a global exported by \"%s\"",
+                        fn, name, b->path);
+    if (addr != NULL)
+        *addr = sym;
+    if (size != NULL)
+        *size = n;
+    return ACL_SUCCESS;
+}
+
+size_t kfunc_code_size(const struct kfunc *f)
+{
+    const char *name;
+    size_t size = 0;
+    void *base;
+    aclcpuKernelFn kfn = load_relaxed(&f->fn);
+    if (!plat_dl_symbol_at((const void *)(uintptr_t)kfn, &name, &size, &base))
+        return 0;
+    return size;
 }
 
 void binary_put_inflight(struct binary *b)

@@ -356,10 +356,14 @@ static aclError kernel_result(struct kernel_run *k)
 
 /* The kernel's result; with busy_ns, also the CPU time its blocks took (0
  * for one block: the profile takes the task's time then). */
-static inline aclError finish_kernel(struct kernel_run *k, uint64_t *busy_ns)
+static inline aclError finish_kernel(struct stream *s, struct kernel_run *k, uint64_t *busy_ns)
 {
     if (ACLCPU_UNLIKELY(busy_ns != NULL))
         *busy_ns = load_relaxed(&k->busy_ns);
+    /* A reported overflow sets the context's overflow status whatever the
+     * stream's switch (aclrtGetOverflowStatus reads it). */
+    if (ACLCPU_UNLIKELY(load_relaxed(&k->overflow)))
+        ctx_note_overflow(stream_ctx(s));
     return kernel_result(k);
 }
 
@@ -378,7 +382,7 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, u
         k.task = t;
         k.blocks = 1;
         run_block(&k, 0);
-        return finish_kernel(&k, busy_ns);
+        return finish_kernel(s, &k, busy_ns);
     }
     memset(&k, 0, sizeof(k));
     k.timed = busy_ns != NULL;
@@ -391,7 +395,7 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, u
     k.priority = load_relaxed(&s->priority);
     if (k.blocks > 1 && t->u.kernel.schedule_mode == 1 && gang_fits(e, &k)) {
         run_gang(e, &k);
-        return finish_kernel(&k, busy_ns);
+        return finish_kernel(s, &k, busy_ns);
     }
     /* Always offer the blocks: a worker busy now may be free in a moment,
      * and blocks may depend on running side by side, as on the device. */
@@ -404,7 +408,7 @@ aclError engine_run_kernel(struct engine *e, struct stream *s, struct task *t, u
         unshare(e, &k);
         join_helpers(e, &k);
     }
-    return finish_kernel(&k, busy_ns);
+    return finish_kernel(s, &k, busy_ns);
 }
 
 /* A profiled kernel: run and timed. */

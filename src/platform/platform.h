@@ -207,6 +207,13 @@ void *plat_dl_open(const char *path);
 void *plat_dl_sym(void *lib, const char *name);
 void plat_dl_close(void *lib);
 const char *plat_dl_error(void);
+/* The symbol that starts exactly at addr: its name (valid while its object
+ * is loaded) and size in bytes (0 when the object does not say), and the
+ * base address of its object. False if no symbol starts there. */
+bool plat_dl_symbol_at(const void *addr, const char **name, size_t *size, void **object_base);
+/* The address range a loaded object (from plat_dl_open) spans: the lowest
+ * and one past the highest byte of its loaded segments. */
+bool plat_dl_extent(void *lib, void **base, size_t *size);
 /* Writes len bytes to an anonymous in-memory file; returns its descriptor
  * (or -1) and a path that opens it in path. Close it with plat_close. */
 int plat_mem_file(const void *data, size_t len, char *path, size_t cap);

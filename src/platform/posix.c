@@ -16,7 +16,9 @@
 #include "../common/mem.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -335,6 +337,64 @@ void plat_futex_wake_all_shared(_Atomic uint32_t *word)
 void *plat_dl_open(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
 void *plat_dl_sym(void *lib, const char *name) { return dlsym(lib, name); }
 void plat_dl_close(void *lib) { dlclose(lib); }
+
+bool plat_dl_symbol_at(const void *addr, const char **name, size_t *size, void **object_base)
+{
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    if (dladdr1(addr, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || info.dli_sname == NULL || info.dli_saddr != addr)
+        return false;
+    *name = info.dli_sname;
+    *size = sym != NULL ? (size_t)sym->st_size : 0;
+    *object_base = info.dli_fbase;
+    return true;
+}
+
+/* What dl_iterate_phdr is asked for, and what it found. */
+struct extent_query {
+    ElfW(Addr) l_addr;
+    const char *l_name;
+    uintptr_t lo, hi;
+    bool found;
+};
+
+static int extent_cb(struct dl_phdr_info *pi, size_t len, void *arg)
+{
+    struct extent_query *q = arg;
+    (void)len;
+    if (pi->dlpi_addr != q->l_addr || pi->dlpi_name == NULL || strcmp(pi->dlpi_name, q->l_name) != 0)
+        return 0;
+    for (ElfW(Half) i = 0; i < pi->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &pi->dlpi_phdr[i];
+        uintptr_t lo, hi;
+        if (ph->p_type != PT_LOAD)
+            continue;
+        lo = (uintptr_t)(pi->dlpi_addr + ph->p_vaddr);
+        hi = lo + (uintptr_t)ph->p_memsz;
+        if (!q->found || lo < q->lo)
+            q->lo = lo;
+        if (!q->found || hi > q->hi)
+            q->hi = hi;
+        q->found = true;
+    }
+    return q->found ? 1 : 0;
+}
+
+bool plat_dl_extent(void *lib, void **base, size_t *size)
+{
+    struct link_map *lm = NULL;
+    struct extent_query q = {0};
+    if (dlinfo(lib, RTLD_DI_LINKMAP, &lm) != 0 || lm == NULL)
+        return false;
+    q.l_addr = lm->l_addr;
+    q.l_name = lm->l_name;
+    dl_iterate_phdr(extent_cb, &q);
+    if (!q.found)
+        return false;
+    *base = (void *)q.lo;
+    *size = (size_t)(q.hi - q.lo);
+    return true;
+}
 
 const char *plat_dl_error(void)
 {
