@@ -1,6 +1,7 @@
 /*
- * acl/acl_base_rt.h - data types, tensor formats and data buffers of the
- * CANN runtime C API, as provided by aclcpu.
+ * acl/acl_base_rt.h - data types, tensor formats, data buffers and the
+ * half-precision conversions of the CANN runtime C API, as provided by
+ * aclcpu.
  *
  * CANN's acl_base.h includes this header; aclcpu's acl_base.h does too (at
  * its end), and this one includes acl_base.h, so either may be included
@@ -77,6 +78,23 @@ typedef enum {
     ACL_FORMAT_FRACTAL_NZ_C0_4 = 53,
     ACL_FORMAT_FRACTAL_NZ_C0_8 = 54,
 } aclFormat;
+
+/**
+ * Half to float, exactly, as CANN does it: every finite half becomes the
+ * same number; a half whose exponent field is all ones (infinity or NaN)
+ * is read as a finite number with exponent 16, so +Inf gives 65536.0f,
+ * -Inf -65536.0f and the NaN 0x7E00 98304.0f. The sign of zero is kept.
+ */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+
+/**
+ * Float to half, rounding to nearest with ties to even, saturating as
+ * CANN does: a value that would round to infinity (65520 and above),
+ * +Inf and every NaN give 65504 (0x7BFF), their negatives -65504 (0xFBFF;
+ * a NaN's sign bit decides). Values below half of the smallest subnormal
+ * (2^-25 itself included) give a zero of their sign.
+ */
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 
 /**
  * Makes a data buffer holding data and size. Neither is checked: NULL
