@@ -199,7 +199,7 @@ CHECK(sizeof(aclrtStreamConfigAttr) == sizeof(int));
 CHECK(sizeof(aclrtEngineType) == sizeof(int));
 CHECK(sizeof(aclrtLaunchKernelAttrId) == sizeof(int));
 
-/* ---- Data types and formats (acl_base_rt.h) ---- */
+/* ---- Data types, formats and log levels (acl_base_rt.h) ---- */
 CHECK(ACL_DT_UNDEFINED == -1);
 CHECK(ACL_FLOAT == 0);
 CHECK(ACL_FLOAT16 == 1);
@@ -251,6 +251,12 @@ CHECK(ACL_FORMAT_FRACTAL_NZ_C0_2 == 52);
 CHECK(ACL_FORMAT_FRACTAL_NZ_C0_4 == 53);
 CHECK(ACL_FORMAT_FRACTAL_NZ_C0_8 == 54);
 CHECK(sizeof(aclFormat) == sizeof(int));
+
+CHECK(ACL_DEBUG == 0);
+CHECK(ACL_INFO == 1);
+CHECK(ACL_WARNING == 2);
+CHECK(ACL_ERROR == 3);
+CHECK(sizeof(aclLogLevel) == sizeof(int));
 
 /* ---- Scalar and handle types of spec 1.1 ---- */
 CHECK(sizeof(aclError) == sizeof(int));

@@ -5,7 +5,7 @@
 #include <aclcpu/aclcpu.h>
 
 // acl_base_rt.h included first must work too (it includes acl_base.h).
-static_assert(ACL_FLOAT16 == 1 && ACL_FORMAT_ND == 2, "acl_base_rt.h values");
+static_assert(ACL_FLOAT16 == 1 && ACL_FORMAT_ND == 2 && ACL_ERROR == 3, "acl_base_rt.h values");
 
 int main()
 {

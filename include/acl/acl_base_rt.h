@@ -1,7 +1,7 @@
 /*
- * acl/acl_base_rt.h - data types, tensor formats, data buffers and the
- * half-precision conversions of the CANN runtime C API, as provided by
- * aclcpu.
+ * acl/acl_base_rt.h - data types, tensor formats, data buffers, the
+ * half-precision conversions and the application log of the CANN runtime C
+ * API, as provided by aclcpu.
  *
  * CANN's acl_base.h includes this header; aclcpu's acl_base.h does too (at
  * its end), and this one includes acl_base.h, so either may be included
@@ -79,6 +79,14 @@ typedef enum {
     ACL_FORMAT_FRACTAL_NZ_C0_8 = 54,
 } aclFormat;
 
+/* Levels of aclAppLog, the same scale as ASCEND_GLOBAL_LOG_LEVEL. */
+typedef enum {
+    ACL_DEBUG = 0,
+    ACL_INFO = 1,
+    ACL_WARNING = 2,
+    ACL_ERROR = 3,
+} aclLogLevel;
+
 /**
  * Half to float, exactly, as CANN does it: every finite half becomes the
  * same number; a half whose exponent field is all ones (infinity or NaN)
@@ -134,6 +142,19 @@ ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffe
  * 6- and 4-bit float types among them).
  */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+/**
+ * Writes an application log line to aclcpu's log ("tid func:file:line:
+ * \"message\""), at logLevel when ASCEND_GLOBAL_LOG_LEVEL lets it through
+ * (printed with ASCEND_SLOG_PRINT_TO_STDOUT=1). NULL func, file or fmt,
+ * or a level outside ACL_DEBUG..ACL_ERROR, writes nothing; a format with a
+ * %n conversion is refused (an error line says so). A line longer than
+ * 1023 characters is cut and ends in "...[truncated]".
+ */
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+                                   const char *fmt, ...);
+
+#define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
 #ifdef __cplusplus
 }
