@@ -216,6 +216,9 @@ ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 }
 #endif
 
+/* Data types, formats, data buffers and the calls on them. CANN's
+ * acl_base.h includes it first; it needs the declarations above, and
+ * includes this header itself, so either order works. */
 #include "acl_base_rt.h"
 
 #endif /* ACLCPU_ACL_ACL_BASE_H_ */

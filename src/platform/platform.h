@@ -86,6 +86,8 @@ int plat_thread_create(plat_thread *t, const char *name, plat_thread_fn fn, void
 void plat_thread_join(plat_thread t);
 /* A number that identifies the calling thread, equal to (uint64_t)pthread_self(). */
 uint64_t plat_thread_self(void);
+/* The kernel's id of the calling thread (what gettid() returns). */
+int32_t plat_tid(void);
 void plat_thread_yield(void);
 /* Runs fn when the calling thread exits (once per registration, in the
  * exiting thread). Used to hand per-thread caches back. */
