@@ -1888,12 +1888,19 @@ ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t val
 /** Picks the task scheduler (AI Core or AI Vector); aclcpu has one, so this only checks tsId. */
 ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
 
-/** Compute-power groups: not on the modelled SoCs (207000 after the argument checks). */
+/* Compute-power groups, not on the modelled SoCs: each call makes its
+ * argument checks first. */
+/** Selects a group. Refused here (207000): no modelled SoC has compute-power groups. */
 ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+/** The number of groups. Refused here (207000): no modelled SoC has compute-power groups. */
 ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+/** Makes a group information block. Refused here (NULL): no modelled SoC has compute-power groups. */
 ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
+/** Frees a group information block. Refused here (207000): no modelled SoC has compute-power groups. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+/** Fills every group's information. Refused here (207000): no modelled SoC has compute-power groups. */
 ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+/** One group's attribute. Refused here (207000): no modelled SoC has compute-power groups. */
 ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo *groupInfo, int32_t groupIndex,
                                                      aclrtGroupAttr attr, void *attrValue, size_t valueLen,
                                                      size_t *paramRetSize);

@@ -42,7 +42,7 @@ declared() {
                 sub(/.*[ *]/, "", name)
                 if (name !~ /^acl/) return
                 status = "implemented"
-                if (match(s, /Refused here \([0-9]+\): [^.]*/)) {
+                if (match(s, /Refused here \([0-9A-Z]+\): [^.]*/)) {
                     m = substr(s, RSTART + 14, RLENGTH - 14)
                     gsub(/ +\* */, " ", m)
                     gsub(/  +/, " ", m)
