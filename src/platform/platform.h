@@ -86,6 +86,9 @@ int plat_thread_create(plat_thread *t, const char *name, plat_thread_fn fn, void
 void plat_thread_join(plat_thread t);
 /* A number that identifies the calling thread, equal to (uint64_t)pthread_self(). */
 uint64_t plat_thread_self(void);
+/* The kernel's id of the calling thread (gettid), kept per thread after the
+ * first call: the "thread id" the runtime's exception information reports. */
+uint32_t plat_thread_tid(void);
 void plat_thread_yield(void);
 /* Runs fn when the calling thread exits (once per registration, in the
  * exiting thread). Used to hand per-thread caches back. */
