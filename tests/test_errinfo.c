@@ -487,3 +487,38 @@ TEST(errinfo, cache_last_task_info_is_not_supported_after_its_checks)
     ASSERT_RC(aclrtCacheLastTaskExtendInfo(buf, sizeof(buf)), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtCacheLastTaskExtendInfo:");
 }
+
+/* ---- model runs ------------------------------------------------------------ */
+
+/* A kernel that fails inside a model run fails the run's task on the
+ * stream it was issued to: the callback is called once per run, for that
+ * task, which is not a kernel, so it has no arguments or function (the
+ * reference names the kernel inside the model: docs/differences.md). */
+TEST(errinfo, model_run_failure_reports_the_run_task)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s = NULL, exec = NULL;
+    int32_t exec_id = -1;
+    t_setup();
+    ASSERT_OK(aclrtExceptionInfoCallbackRegister(cb_a));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtStreamGetId(exec, &exec_id));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    launch_trap(s);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_RC(aclrtSynchronizeStream(exec), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&calls_a), 1);
+    ASSERT_EQ(seen_a[0].stream, (uint32_t)exec_id);
+    ASSERT_EQ(seen_a[0].task, 0);
+    ASSERT_EQ(seen_a[0].thread, my_tid());
+    ASSERT_EQ(seen_a[0].code, ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ((uint32_t)seen_a[0].args_rc, 0xFFFFFFFFu);
+    ASSERT_RC(seen_a[0].func_rc, ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    t_teardown();
+}
