@@ -233,12 +233,12 @@ void plat_thread_at_exit(void (*fn)(void))
 
 uint64_t plat_thread_self(void) { return (uint64_t)pthread_self(); }
 
-uint32_t plat_thread_tid(void)
+_Thread_local uint32_t plat_tls_tid;
+
+uint32_t plat_thread_tid_slow(void)
 {
-    static _Thread_local uint32_t tid;
-    if (tid == 0)
-        tid = (uint32_t)syscall(SYS_gettid);
-    return tid;
+    plat_tls_tid = (uint32_t)syscall(SYS_gettid);
+    return plat_tls_tid;
 }
 void plat_thread_yield(void) { sched_yield(); }
 
