@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <acl/acl_prof.h>
+
 #include "test.h"
 
 static uint32_t my_tid(void) { return (uint32_t)syscall(SYS_gettid); }
@@ -318,6 +320,15 @@ TEST(errinfo, last_error_is_per_thread)
     ASSERT_OK(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
+}
+
+/* The profiler's mstx calls fail with -1, their own code, not a runtime
+ * error: the last error keeps the runtime's. */
+TEST(errinfo, last_error_ignores_the_profilers_mstx_failures)
+{
+    ASSERT_RC(aclrtGetThreadLastTaskId(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclprofMark(NULL), -1);
+    ASSERT_RC(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_INVALID_PARAM);
 }
 
 /* A sync that hands back a task's failure is a failed call: it sets the

@@ -103,7 +103,9 @@ aclError acl_last_error(bool clear)
 
 void acl_last_error_set(aclError code)
 {
-    if (code != ACL_SUCCESS)
+    /* Only the table's codes: the profiler's mstx calls fail with -1, which
+     * is theirs, not the runtime's (the runtime never sees those calls). */
+    if (code != ACL_SUCCESS && find_row(code) != NULL)
         last_error = code;
 }
 
