@@ -331,8 +331,8 @@ TEST(errinfo, last_error_ignores_the_profilers_mstx_failures)
     ASSERT_RC(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_INVALID_PARAM);
 }
 
-/* A sync that hands back a task's failure is a failed call: it sets the
- * thread's last error to the task's code. */
+/* A sync (of the stream or the device) that hands back a task's failure is
+ * a failed call: it sets the thread's last error to the task's code. */
 TEST(errinfo, last_error_set_by_a_sync_that_reports_a_failed_task)
 {
     aclrtStream s = NULL;
@@ -340,6 +340,9 @@ TEST(errinfo, last_error_set_by_a_sync_that_reports_a_failed_task)
     ASSERT_OK(aclrtCreateStream(&s));
     launch_trap(s);
     ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_RC(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    launch_trap(s);
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION); /* the device's sync too */
     ASSERT_RC(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();

@@ -481,6 +481,7 @@ static aclError sync_device(const char *fn, int32_t timeout)
         return sync_gave_up(fn, late, timeout);
     if (err == ACL_SUCCESS && ACLCPU_UNLIKELY(load_relaxed(&ctx->failure_error) != ACL_SUCCESS))
         return context_failed(fn, ctx);
+    acl_last_error_set(err); /* a task's code handed back: the call fails */
     return err;
 }
 
