@@ -505,6 +505,28 @@ CHECK(ACL_REG_TYPE_ACL_MODEL == 0 && ACL_REG_TYPE_ACL_DVPP == 6 && ACL_REG_TYPE_
       ACL_REG_TYPE_OTHER == 0xFFFF);
 CHECK(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET == 107021);
 
+/* ---- errors and exception information ---- */
+CHECK(ACL_RT_THREAD_LEVEL == 0);
+CHECK(ACL_RT_NO_ERROR == 0);
+CHECK(ACL_RT_ERROR_MEMORY == 1);
+CHECK(ACL_RT_ERROR_L2 == 2);
+CHECK(ACL_RT_ERROR_AICORE == 3);
+CHECK(ACL_RT_ERROR_LINK == 4);
+CHECK(ACL_RT_ERROR_L3_PORT == 5);
+CHECK(ACL_RT_ERROR_OTHERS == 0xFFFF);
+CHECK(ACL_RT_AICORE_ERROR_UNKNOWN == 0);
+CHECK(ACL_RT_AICORE_ERROR_SW == 1);
+CHECK(ACL_RT_AICORE_ERROR_HW_LOCAL == 2);
+CHECK(ACL_RT_MEM_UCE_INFO_MAX_NUM == 20);
+CHECK(MAX_MEM_UCE_INFO_ARRAY_SIZE == 128);
+CHECK(UCE_INFO_RESERVED_SIZE == 14);
+CHECK(sizeof(aclrtMemUceInfo) == 128);
+CHECK(sizeof(aclrtMemUceInfoArray) == 8 + 20 * 128);
+CHECK(sizeof(aclrtErrorInfoDetail) == sizeof(aclrtMemUceInfoArray));
+CHECK(offsetof(aclrtErrorInfo, errorType) == 4);
+CHECK(offsetof(aclrtErrorInfo, detail) == 8);
+CHECK(sizeof(aclrtErrorInfo) == 8 + sizeof(aclrtErrorInfoDetail));
+
 /* ---- ACL error codes (static const int) and the error table ---- */
 
 int main(void)

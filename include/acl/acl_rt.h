@@ -1383,9 +1383,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandl
                                                        int64_t *attrValue);
 /** The binary a kernel comes from (NULL for a kernel the program registered). */
 ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle);
-/** The kernel's parameter count: a CPU kernel carries no parameter information (107000). */
+/** The kernel's parameter count. Refused here (107000): a CPU kernel carries no parameter information. */
 ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void *func, size_t *paramCount);
-/** A parameter's offset and size: a CPU kernel carries no parameter information (107000). */
+/** A parameter's offset and size. Refused here (107000): a CPU kernel carries no parameter information. */
 ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
                                                        size_t *paramSize);
 /** The dynamic unified buffer a SIMT kernel may still ask per block: 0 on aclcpu (no compiler-placed buffer). */
@@ -1915,6 +1915,116 @@ ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(aclRegisterCallbackType
                                                          void *userData);
 ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
                                                            aclFinalizeCallbackFunc cbFunc);
+
+/* ==== Errors and exception information ==== */
+
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+#define UCE_INFO_RESERVED_SIZE 14
+
+typedef struct aclrtMemUceInfo {
+    void *addr;
+    size_t len;
+    size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+
+typedef enum {
+    ACL_RT_NO_ERROR = 0,
+    ACL_RT_ERROR_MEMORY = 1,
+    ACL_RT_ERROR_L2 = 2,
+    ACL_RT_ERROR_AICORE = 3,
+    ACL_RT_ERROR_LINK = 4,
+    ACL_RT_ERROR_L3_PORT = 5,
+    ACL_RT_ERROR_OTHERS = 0xFFFF,
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+    ACL_RT_AICORE_ERROR_UNKNOWN,
+    ACL_RT_AICORE_ERROR_SW,
+    ACL_RT_AICORE_ERROR_HW_LOCAL,
+} aclrtAicoreErrorType;
+
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+typedef struct {
+    size_t arraySize;
+    aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+    aclrtMemUceInfoArray uceInfo;
+    aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+typedef struct aclrtErrorInfo {
+    uint8_t tryRepair;
+    uint8_t hasDetail;
+    uint8_t reserved[2];
+    aclrtErrorType errorType;
+    aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
+/**
+ * The calling thread's last runtime error: the code of the last call of
+ * this thread that failed (ACL_SUCCESS if none since it was cleared).
+ * Peek leaves it; Get clears it. level must be ACL_RT_THREAD_LEVEL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+
+/**
+ * The process's exception callback (one; the last set wins, NULL clears it).
+ * Called when a task fails, on the thread that ran the task, before any
+ * sync can see the failure.
+ */
+ACL_DEPRECATED_MESSAGE("aclrtSetExceptionInfoCallback is deprecated, use aclrtExceptionInfoCallbackRegister and aclrtExceptionInfoCallbackUnregister instead")
+ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+
+/** Registers one more exception callback (registering it twice keeps one). */
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+
+/** Unregisters a callback registered by aclrtExceptionInfoCallbackRegister (unknown: no-op). */
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+
+/** The fields of the exception information handed to a callback; 0xFFFFFFFF if info is NULL. */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
+
+/** The failing kernel's argument bytes (valid during the callback). */
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr,
+                                                           uint32_t *devArgsLen);
+
+/** The failing kernel's function handle. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info,
+                                                                 aclrtFuncHandle *func);
+
+/** A binary's own exception callback: called when one of its kernels fails. */
+ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
+                                                             aclrtOpExceptionCallback callback, void *userData);
+
+/** The id of the last task the calling thread issued to a stream. */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+
+/** A device fault's details, after the argument checks. Refused here (207000): a CPU has no device faults to report. */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+/** Repairs a device fault, after the argument checks. Refused here (207000): a CPU has no device faults to repair. */
+ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo);
+
+/**
+ * Caches an operator's information for graph profiling. Refused here (207000): it serves the device's ACL graph
+ * profiling, which aclcpu does not have.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSize);
+/**
+ * Caches extended task information for graph profiling. Refused here (207000): it serves the device's ACL graph
+ * profiling, which aclcpu does not have.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char *const extendInfoPtr, const size_t infoSize);
 
 #ifdef __cplusplus
 }

@@ -76,7 +76,7 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const
         (void)acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'fmt' cannot be formatted; nothing is logged", fn);
         return;
     }
-    n = snprintf(text, sizeof(text), "%d %s:%s:%u: \"%s\"", (int)plat_tid(), func, file, (unsigned)line, body);
+    n = snprintf(text, sizeof(text), "%d %s:%s:%u: \"%s\"", (int)plat_thread_tid(), func, file, (unsigned)line, body);
     /* The head is never empty, so a cut body always makes the line too long. */
     if (n < 0 || (unsigned)n >= sizeof(text))
         memcpy(text + sizeof(text) - sizeof(TRUNCATED_MARK), TRUNCATED_MARK, sizeof(TRUNCATED_MARK));

@@ -293,9 +293,11 @@ aclError sync_outcome(const char *fn, struct stream *s, int32_t timeout, enum sy
     case SYNC_DONE:
         break;
     }
-    if (task_err != ACL_SUCCESS)
+    if (task_err != ACL_SUCCESS) {
         acl_note("%s: a task on stream %d failed with %d (%s)", fn, load_relaxed(&s->id), task_err,
                  acl_error_name(task_err));
+        acl_last_error_set(task_err); /* the call fails: the thread's last error */
+    }
     return task_err;
 }
 
@@ -479,6 +481,7 @@ static aclError sync_device(const char *fn, int32_t timeout)
         return sync_gave_up(fn, late, timeout);
     if (err == ACL_SUCCESS && ACLCPU_UNLIKELY(load_relaxed(&ctx->failure_error) != ACL_SUCCESS))
         return context_failed(fn, ctx);
+    acl_last_error_set(err); /* a task's code handed back: the call fails */
     return err;
 }
 

@@ -59,6 +59,11 @@ aclError acl_fail(aclError code, const char *fmt, ...) ACLCPU_PRINTF(2, 3);
 void acl_note(const char *fmt, ...) ACLCPU_PRINTF(1, 2);
 const char *acl_error_name(aclError code);
 const char *acl_error_meaning(aclError code);
+/* The calling thread's last error (aclrtGetLastError): acl_fail sets it;
+ * a call that fails without acl_fail (a task's code handed back by a
+ * sync) sets it with acl_last_error_set. Reading it may clear it. */
+aclError acl_last_error(bool clear);
+void acl_last_error_set(aclError code);
 
 /* ---- logging (log.c), CANN conventions -------------------------------- */
 

@@ -4,8 +4,10 @@
  * DESIGN: errors.def is the single table of (name, code, meaning); this file
  * turns it into lookups for names and meanings. Each thread keeps its own
  * stack of failure messages (newest first, as CANN prints them) that
- * aclGetRecentErrMsg hands out and clears. Only the owning thread touches
- * its buffers, so there is no lock.
+ * aclGetRecentErrMsg hands out and clears, and the code of its last failed
+ * call (aclrtGetLastError / aclrtPeekAtLastError: every failure sets it,
+ * as the runtime's entry points set the thread's error on their way out).
+ * Only the owning thread touches its buffers, so there is no lock.
  *
  * Threads: any (each its own messages). Locks: none.
  */
@@ -89,9 +91,28 @@ static void vnote(aclError code, const char *fmt, va_list ap)
     LOGE("%s", msg);
 }
 
+static _Thread_local aclError last_error;
+
+aclError acl_last_error(bool clear)
+{
+    aclError code = last_error;
+    if (clear)
+        last_error = ACL_SUCCESS;
+    return code;
+}
+
+void acl_last_error_set(aclError code)
+{
+    /* Only the table's codes: the profiler's mstx calls fail with -1, which
+     * is theirs, not the runtime's (the runtime never sees those calls). */
+    if (code != ACL_SUCCESS && find_row(code) != NULL)
+        last_error = code;
+}
+
 aclError acl_fail(aclError code, const char *fmt, ...)
 {
     va_list ap;
+    acl_last_error_set(code);
     va_start(ap, fmt);
     vnote(code, fmt, ap);
     va_end(ap);

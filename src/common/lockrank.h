@@ -54,6 +54,7 @@
     X(LOCK_STREAM_CB, "cb_lock", "core/stream.c", "stream state callbacks") \
     X(LOCK_HOSTFUNC, "hf_lock", "engine/sched.c", "the host-function thread's queue") \
     X(LOCK_REPORT, "report_lock", "engine/report.c", "report subscriptions and queues") \
+    X(LOCK_EXC_CB, "exc_lock", "engine/exception.c", "the exception callbacks registered") \
     X(LOCK_TASK_DEPOT, "depot_lock", "core/task.c", "the depot of spare task records") \
     X(LOCK_VMM, "vmm_lock", "core/vmm.c", "reservations, physical allocations and their mappings") \
     X(LOCK_SHARE, "share_lock", "services/share.c", "this process's exports of memory files") \

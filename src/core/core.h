@@ -152,6 +152,11 @@ struct task_kernel {
 struct task {
     struct qnode q;            /* stream queue, model lane or free-list link (task_next) */
     uint8_t kind;
+    /* The kernel's id of the thread that issued it to its stream (set by
+     * stream_task_new; 0 for engine-made tasks): the exception information's
+     * thread id. 24 bits, beside kind, so the record keeps its layout (Linux
+     * thread ids stay below 2^22). */
+    uint32_t issuer : 24;
     uint32_t prof_id;          /* its profile entry (set by core/profhook.c); 0 = not profiled */
     union {
         struct task_kernel kernel;
@@ -271,6 +276,10 @@ struct task {
     } u;
     _Alignas(16) unsigned char inline_args[TASK_INLINE_ARGS];
 };
+
+/* issuer packs beside kind: the first cache line keeps all a launch writes. */
+_Static_assert(offsetof(struct task, prof_id) == sizeof(struct qnode) + sizeof(uint32_t),
+               "struct task: issuer must share kind's word");
 
 static inline struct task *task_of(struct qnode *n) { return ACLCPU_CONTAINER_OF(n, struct task, q); }
 
@@ -582,6 +591,11 @@ struct stream {
 
 aclError stream_create(struct context *ctx, uint32_t priority, uint32_t flags, bool is_default,
                        struct stream **out);
+/* The number on its stream of the last task the calling thread issued (a
+ * stream's tasks are numbered from 0 in issue order; the executor reads the
+ * running task's number from done), for aclrtGetThreadLastTaskId;
+ * 0xFFFFFFFF before the thread issued any. */
+uint32_t stream_thread_last_task(void);
 /* A model's lane runner: an internal stream, never handed to the user. */
 aclError stream_create_internal(struct context *ctx, uint32_t priority, struct stream **out);
 /* Queues an engine-made task on s (lane runs), bypassing the API checks. */
@@ -759,6 +773,7 @@ static inline aclError stream_task_new(const char *fn, enum task_kind kind, stru
     }
     store_relaxed(&t->q.next, NULL);
     t->kind = (uint8_t)kind;
+    t->issuer = plat_thread_tid() & 0xFFFFFFu; /* before any lock: the first call asks the kernel */
     /* Every kind: the profiler's hooks test it (0 unless profhook_issue_locked
      * gives the task an entry). */
     t->prof_id = 0;
@@ -855,6 +870,10 @@ struct binary {
     char path[512];
     struct list funcs;
     bool cpu;                    /* loaded with a CPU kernel mode: its kernels are AI CPU kernels */
+    /* aclrtBinarySetExceptionCallback, under lock: called when one of the
+     * binary's kernels fails (engine/exception.c). */
+    aclrtOpExceptionCallback exc_cb;
+    void *exc_user;
 };
 
 struct kfunc {
@@ -892,6 +911,10 @@ size_t kfunc_code_size(const struct kfunc *f);
 /* The loaded binary h names, or NULL (*err: 107017). */
 struct binary *binary_resolve(const char *fn, aclrtBinHandle h, aclError *err);
 aclError binary_function(const char *fn, struct binary *b, const char *kernelName, aclrtFuncHandle *funcHandle);
+/* Sets b's exception callback and its user data (the last set wins). */
+void binary_set_exc_callback(struct binary *b, aclrtOpExceptionCallback cb, void *user);
+/* b's exception callback (NULL: none) and its user data, read under b->lock. */
+aclrtOpExceptionCallback binary_exc_callback(struct binary *b, void **user);
 aclError binary_unload(const char *fn, struct binary *b, aclrtBinHandle binHandle);
 /* Declares f's cost (a checked one), or forgets it (cost NULL). */
 void kfunc_set_cost(struct kfunc *f, const aclcpuKernelCost *cost);

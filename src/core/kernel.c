@@ -154,6 +154,24 @@ struct binary *binary_resolve(const char *fn, aclrtBinHandle h, aclError *err)
     return b;
 }
 
+void binary_set_exc_callback(struct binary *b, aclrtOpExceptionCallback cb, void *user)
+{
+    plat_mutex_lock(&b->lock);
+    b->exc_cb = cb;
+    b->exc_user = user;
+    plat_mutex_unlock(&b->lock);
+}
+
+aclrtOpExceptionCallback binary_exc_callback(struct binary *b, void **user)
+{
+    aclrtOpExceptionCallback cb;
+    plat_mutex_lock(&b->lock);
+    cb = b->exc_cb;
+    *user = b->exc_user;
+    plat_mutex_unlock(&b->lock);
+    return cb;
+}
+
 aclError binary_function(const char *fn, struct binary *b, const char *kernelName, aclrtFuncHandle *funcHandle)
 {
     struct kfunc *f = NULL;

@@ -8,7 +8,9 @@
  * its task first, without locks (stream_task_new), then hands it to
  * stream_submit: one critical section under the stream's lock (the issue
  * lock), in which the handle, STOP mode and model recording are checked,
- * the stream's settings are copied into the task and it is linked. Nothing
+ * the stream's settings are copied into the task and it is linked (and
+ * numbered: a stream's tasks count from 0 in issue order, and the issuing
+ * thread remembers its last one for aclrtGetThreadLastTaskId). Nothing
  * in it allocates or formats: a refusal is a reason code, turned into a
  * message after the unlock. stream_commit is the one place a task joins a
  * stream. Queueing a task on an idle stream puts the stream in its
@@ -211,6 +213,19 @@ static ACLCPU_COLD void drop_after_stop_locked(struct stream *s, struct task *t)
     engine_discard_chain(s, t);
 }
 
+/* The number of the last task this thread issued (stream_thread_last_task). */
+static _Thread_local uint32_t tls_last_task = UINT32_MAX; /* none issued yet */
+
+uint32_t stream_thread_last_task(void) { return tls_last_task; }
+
+/* Called with s->lock held: the task joining s gets number s->issued. */
+static inline void number_task_locked(struct stream *s)
+{
+    PLAT_ASSERT_HELD(&s->lock);
+    tls_last_task = (uint32_t)s->issued;
+    s->issued++;
+}
+
 /* stream_commit for a stream that records for a model, is PERSISTENT or
  * tripped STOP mode, or while a profile runs. Drops s->lock. */
 static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
@@ -221,7 +236,7 @@ static ACLCPU_COLD void commit_rare(struct stream *s, struct task *t)
         plat_spin_unlock(&s->lock);
         return;
     }
-    s->issued++;
+    number_task_locked(s);
     /* A persistent stream's tasks run only in its model, which profiles
      * them. */
     if (prof_on() && !(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT))
@@ -253,7 +268,7 @@ static void stream_commit(struct stream *s, struct task *t)
         commit_rare(s, t);
         return;
     }
-    s->issued++;
+    number_task_locked(s);
     squeue_link_locked(s, t);
     engine_stream_kick(s); /* drops s->lock */
 }
@@ -261,6 +276,7 @@ static void stream_commit(struct stream *s, struct task *t)
 void stream_push_internal(struct stream *s, struct task *t)
 {
     store_relaxed(&t->q.next, NULL);
+    t->issuer = 0; /* the engine's own */
     plat_spin_lock(&s->lock);
     s->issued++;
     squeue_link_locked(s, t);

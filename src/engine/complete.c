@@ -16,9 +16,12 @@
  * event, core/event.c), which the record, the watchdog or a nudge turns
  * back into READY.
  *
+ * A failing task's exception callbacks are called from here
+ * (engine_exc_notify), by its executor, before the task counts as done.
+ *
  * Threads: executors (the owner end), any host thread (stop, abort,
  * discard, nudge). Locks: stream, event and engine locks (ranks:
- * lockrank.h).
+ * lockrank.h); none is held while callbacks run.
  */
 #include "../core/profhook.h"
 #include "engine_int.h"
@@ -120,8 +123,13 @@ void engine_complete_current(struct stream *s, aclError err)
 
     if (ACLCPU_UNLIKELY(t->prof_id != 0))
         prof_task_ended(t->prof_id, profhook_run_end(t)); /* before anyone can see it done */
-    if (ACLCPU_UNLIKELY(err != ACL_SUCCESS))
+    if (ACLCPU_UNLIKELY(err != ACL_SUCCESS)) {
+        /* The callbacks first: a sync that sees the failure returns after
+         * them (the task is not done yet), and no lock is held. */
+        if (load_relaxed(&engine_exc_armed))
+            engine_exc_notify(s, t, err);
         chain = note_failure(s, t, err);
+    }
     squeue_complete(s, t);
     if (ACLCPU_UNLIKELY(chain != NULL))
         engine_discard_chain(s, chain);

@@ -200,4 +200,31 @@ aclError report_unsubscribe(uint64_t thread, struct stream *s, enum report_kind 
 bool report_is_subscribed(struct stream *s, enum report_kind kind);
 aclError report_process(int32_t timeout_ms, enum report_kind kind);
 
+/* ---- exception information (exception.c) ---------------------------------- */
+
+/* What a failing task tells the exception callbacks (aclrtExceptionInfo is
+ * this type, opaque to the user; the getters of api_errinfo.c read it). It
+ * lives on the stack of the thread that ran the task, for the callbacks'
+ * duration. */
+struct rtExceptionInfo {
+    uint32_t taskid;   /* the task's number on its stream (from 0, in issue order) */
+    uint32_t streamid;
+    uint32_t tid;      /* the kernel's id of the thread that issued the task */
+    uint32_t deviceid;
+    uint32_t retcode;  /* the task's ACL code */
+    bool kernel;       /* a kernel failed: the fields below are set */
+    void *args;        /* its argument bytes */
+    uint32_t args_len;
+    void *func;        /* its function handle */
+};
+
+/* The process's exception callbacks: the one aclrtSetExceptionInfoCallback
+ * sets (NULL clears it), and those registered (a second registration of
+ * one is a no-op; unregistering one not registered too). */
+void engine_exc_set_legacy(aclrtExceptionInfoCallback cb);
+aclError engine_exc_register(const char *fn, aclrtExceptionInfoCallback cb);
+void engine_exc_unregister(aclrtExceptionInfoCallback cb);
+/* A binary's callback for its failing kernels (binary_set_exc_callback). */
+void engine_exc_set_binary(struct binary *b, aclrtOpExceptionCallback cb, void *user);
+
 #endif

@@ -100,6 +100,14 @@ struct kernel_run {
 
 extern _Thread_local struct worker *tls_worker ACLCPU_TLS_HOT;
 
+/* exception.c: whether any exception callback is set (relaxed: a callback
+ * registered before a launch is seen by the task's executor, which
+ * acquired the task after the registering thread issued it), and the
+ * calls of them for a task t of s that failed with err. Called with no
+ * lock held, before t counts as done. */
+extern _Atomic bool engine_exc_armed;
+void engine_exc_notify(struct stream *s, const struct task *t, aclError err);
+
 /* sched.c */
 void engine_run_stream(struct executor *x, struct stream *s);
 /* Called with eng->lock held: pops a sleeping worker to wake, or NULL. */

@@ -86,8 +86,21 @@ int plat_thread_create(plat_thread *t, const char *name, plat_thread_fn fn, void
 void plat_thread_join(plat_thread t);
 /* A number that identifies the calling thread, equal to (uint64_t)pthread_self(). */
 uint64_t plat_thread_self(void);
-/* The kernel's id of the calling thread (what gettid() returns). */
-int32_t plat_tid(void);
+/* The kernel's id of the calling thread (gettid), kept per thread after the
+ * first call: the "thread id" the runtime's exception information reports.
+ * Inline: every launch reads it (one TLS load; initial-exec, as the
+ * library's other hot thread-locals). */
+#if defined(__GNUC__)
+extern _Thread_local uint32_t plat_tls_tid __attribute__((tls_model("initial-exec")));
+#else
+extern _Thread_local uint32_t plat_tls_tid;
+#endif
+uint32_t plat_thread_tid_slow(void);
+static inline uint32_t plat_thread_tid(void)
+{
+    uint32_t tid = plat_tls_tid;
+    return tid != 0 ? tid : plat_thread_tid_slow();
+}
 void plat_thread_yield(void);
 /* Runs fn when the calling thread exits (once per registration, in the
  * exiting thread). Used to hand per-thread caches back. */

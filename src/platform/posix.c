@@ -234,7 +234,13 @@ void plat_thread_at_exit(void (*fn)(void))
 }
 
 uint64_t plat_thread_self(void) { return (uint64_t)pthread_self(); }
-int32_t plat_tid(void) { return (int32_t)syscall(SYS_gettid); }
+_Thread_local uint32_t plat_tls_tid;
+
+uint32_t plat_thread_tid_slow(void)
+{
+    plat_tls_tid = (uint32_t)syscall(SYS_gettid);
+    return plat_tls_tid;
+}
 void plat_thread_yield(void) { sched_yield(); }
 
 unsigned plat_cpu_count(void)

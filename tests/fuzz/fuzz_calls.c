@@ -985,6 +985,74 @@ CALL(CaptureTaskGrp)
     }
 }
 
+/* ---- errors and exception information ---- */
+
+/* Reads every field, as a careful callback would; runs on executors. */
+static void exc_read_all(aclrtExceptionInfo *info)
+{
+    void *args = NULL;
+    uint32_t len = 0;
+    aclrtFuncHandle fn = NULL;
+    (void)aclrtGetTaskIdFromExceptionInfo(info);
+    (void)aclrtGetStreamIdFromExceptionInfo(info);
+    (void)aclrtGetThreadIdFromExceptionInfo(info);
+    (void)aclrtGetDeviceIdFromExceptionInfo(info);
+    (void)aclrtGetErrorCodeFromExceptionInfo(info);
+    (void)aclrtGetArgsFromExceptionInfo(info, &args, &len);
+    (void)aclrtGetFuncHandleFromExceptionInfo(info, &fn);
+}
+static void exc_nothing(aclrtExceptionInfo *info) { (void)info; }
+static void exc_binary(aclrtExceptionInfo *info, void *user)
+{
+    (void)user;
+    exc_read_all(info);
+}
+
+CALL(ExceptionCallback)
+{
+    aclrtExceptionInfoCallback cb = fz_chance(f, 10) ? NULL : fz_chance(f, 50) ? exc_read_all : exc_nothing;
+    switch (fz_enum(f, 0, 4)) {
+    case 0: fz_check(f, aclrtExceptionInfoCallbackRegister(cb)); break;
+    case 1: fz_check(f, aclrtExceptionInfoCallbackUnregister(cb)); break;
+    case 2: fz_check(f, aclrtSetExceptionInfoCallback(cb)); break;
+    case 3:
+        fz_check(f, aclrtBinarySetExceptionCallback(H(FZ_BINHANDLE), fz_chance(f, 10) ? NULL : exc_binary, NULL));
+        break;
+    default: {
+        /* A NULL info: 0xFFFFFFFF, which is not an error code (the reference's answer). */
+        void *args = NULL;
+        uint32_t len = 0;
+        aclrtFuncHandle fn = NULL;
+        int bad = aclrtGetTaskIdFromExceptionInfo(NULL) != 0xFFFFFFFFu ||
+                  (uint32_t)aclrtGetArgsFromExceptionInfo(NULL, &args, &len) != 0xFFFFFFFFu ||
+                  (uint32_t)aclrtGetFuncHandleFromExceptionInfo(NULL, &fn) != 0xFFFFFFFFu;
+        fz_check(f, bad ? ACL_ERROR_FAILURE : ACL_SUCCESS);
+        break;
+    }
+    }
+}
+CALL(LastError)
+{
+    uint32_t id = 0;
+    aclrtLastErrLevel level = (aclrtLastErrLevel)FZ_PICK(f, 0, 0, 0, 1, -1);
+    switch (fz_enum(f, 0, 2)) {
+    case 0: fz_check(f, aclrtPeekAtLastError(level)); break;
+    case 1: fz_check(f, aclrtGetLastError(level)); break;
+    default: fz_check(f, aclrtGetThreadLastTaskId(fz_out(f, &id))); break;
+    }
+}
+CALL(ErrorVerbose)
+{
+    aclrtErrorInfo info;
+    memset(&info, 0, sizeof(info));
+    switch (fz_enum(f, 0, 3)) {
+    case 0: fz_check(f, aclrtGetErrorVerbose((int32_t)FZ_INT(f, 0, 1), fz_out(f, &info))); break;
+    case 1: fz_check(f, aclrtRepairError((int32_t)FZ_INT(f, 0, 1), fz_chance(f, 10) ? NULL : &info)); break;
+    case 2: fz_check(f, aclrtCacheLastTaskOpInfo(fz_chance(f, 10) ? NULL : fz_host_buf, (size_t)FZ_INT(f, 0, 16))); break;
+    default: fz_check(f, aclrtCacheLastTaskExtendInfo((const char *)fz_host_buf, (size_t)FZ_INT(f, 0, 16))); break;
+    }
+}
+
 /* ---- profiling ---- */
 
 static char prof_dir[4096];
@@ -1197,5 +1265,8 @@ const struct fz_call fz_calls[] = {
     ENTRY(ProfInit, 1, FZ_MAIN),
     ENTRY(ProfConfig, 1, FZ_MAIN),
     ENTRY(ProfMark, 2, FZ_MAIN),
+    ENTRY(ExceptionCallback, 2, 0),
+    ENTRY(LastError, 2, 0),
+    ENTRY(ErrorVerbose, 1, 0),
 };
 const int fz_ncalls = (int)(sizeof(fz_calls) / sizeof(fz_calls[0]));
