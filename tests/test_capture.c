@@ -222,8 +222,8 @@ TEST(capture, wait_on_an_event_recorded_outside_invalidates)
     ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
     ASSERT_OK(aclrtStreamGetId(s, &sid));
     ASSERT_OK(aclrtStreamGetId(other, &oid));
-    ASSERT_OK(aclrtGetEventId(e, &eid));
     ASSERT_OK(aclrtRecordEvent(e, other));
+    ASSERT_OK(aclrtGetEventId(e, &eid)); /* an Ex event has an id once recorded */
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_RC(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
     snprintf(want, sizeof(want), "stream %d waits on event %u recorded outside the capture; capture of stream %d "
@@ -600,7 +600,7 @@ TEST(capture, external_record_is_made_by_each_replay)
     ASSERT_OK(aclrtCreateStream(&other));
     ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
     ASSERT_OK(aclrtCreateEvent(&plain));
-    ASSERT_RC(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_RC(aclrtRecordEventWithFlag(plain, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_OK(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL));

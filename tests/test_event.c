@@ -119,10 +119,66 @@ TEST(event, no_context)
     ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtGetEventAvailNum(&n), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtSynchronizeEvent(BAD), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtRecordEvent(BAD, NULL), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtDestroyEvent(BAD), ACL_ERROR_RT_CONTEXT_NULL);
+    /* A handle that names nothing answers first, context or not. */
+    ASSERT_RC(aclrtSynchronizeEvent(BAD), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordEvent(BAD, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyEvent(BAD), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_OK(aclFinalize());
+}
+
+/* A thread with no context may destroy, query, sync and time an event
+ * (each of those uses the event's own context: api_impl.cc EventDestroy,
+ * EventSynchronize, api_impl_event_common.cc); a record, wait or reset
+ * needs a current context for its stream (107002), after the handles. */
+struct no_ctx_args {
+    aclrtEvent done, fresh;
+    aclrtStream s;
+    aclError rc[12];
+};
+
+static void *event_calls_without_context(void *arg)
+{
+    struct no_ctx_args *a = arg;
+    aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    uint64_t ts = 0;
+    uint32_t id = 0;
+    float ms = -1;
+    a->rc[0] = aclrtRecordEvent(a->done, NULL);
+    a->rc[1] = aclrtRecordEvent(a->done, a->s);
+    a->rc[2] = aclrtStreamWaitEvent(a->s, a->done);
+    a->rc[3] = aclrtResetEvent(a->done, a->s);
+    a->rc[4] = aclrtQueryEventStatus(a->done, &rs);
+    a->rc[5] = rs == ACL_EVENT_RECORDED_STATUS_COMPLETE ? ACL_SUCCESS : ACL_ERROR_FAILURE;
+    a->rc[6] = aclrtSynchronizeEvent(a->done);
+    a->rc[7] = aclrtEventGetTimestamp(a->done, &ts);
+    a->rc[8] = aclrtEventElapsedTime(&ms, a->done, a->done);
+    a->rc[9] = aclrtGetEventId(a->done, &id);
+    a->rc[10] = aclrtDestroyEvent(a->fresh);
+    a->rc[11] = aclrtRecordEvent(a->fresh, a->s); /* gone now: the handle answers */
+    return NULL;
+}
+
+TEST(event, calls_without_a_context_use_the_events_own)
+{
+    static struct no_ctx_args a;
+    pthread_t th;
+    static const aclError want[12] = {ACL_ERROR_RT_CONTEXT_NULL, ACL_ERROR_RT_CONTEXT_NULL,
+                                      ACL_ERROR_RT_CONTEXT_NULL, ACL_ERROR_RT_CONTEXT_NULL,
+                                      ACL_SUCCESS, ACL_SUCCESS, ACL_SUCCESS, ACL_SUCCESS, ACL_SUCCESS, ACL_SUCCESS,
+                                      ACL_SUCCESS, ACL_ERROR_RT_INVALID_HANDLE};
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&a.s));
+    ASSERT_OK(aclrtCreateEventWithFlag(&a.done, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+    ASSERT_OK(aclrtCreateEvent(&a.fresh));
+    ASSERT_OK(aclrtRecordEvent(a.done, a.s));
+    ASSERT_OK(aclrtSynchronizeStream(a.s));
+    ASSERT_EQ(pthread_create(&th, NULL, event_calls_without_context, &a), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    for (int i = 0; i < 12; i++)
+        ASSERT_RC(a.rc[i], want[i]);
+    ASSERT_OK(aclrtDestroyEvent(a.done));
+    ASSERT_OK(aclrtDestroyStream(a.s));
+    t_teardown();
 }
 
 static void check_stale_event(aclrtEvent e)

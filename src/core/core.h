@@ -726,6 +726,11 @@ struct event {
     _Atomic int32_t id;
     _Atomic(struct device *) dev; /* read before the lock by calls that check devices match */
     _Atomic(struct context *) ctx; /* read before the lock by a sync */
+    /* The flag (ACL_EVENT_RECORD_* / ACL_EVENT_WAIT_*) the first record
+     * [0] and the first wait [1] were made with, EVENT_OP_FLAG_UNSET until
+     * then: every later one must use the same. Set once by compare and
+     * exchange, relaxed: only this word is read, it publishes nothing. */
+    _Atomic uint32_t op_flag[2];
     bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
     bool notified;               /* notify: set by a record, cleared by the wait it releases */
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
@@ -766,6 +771,8 @@ struct event {
      * records, flag and done number; set once under the lock. */
     struct ipc_link *ipc;
 };
+
+#define EVENT_OP_FLAG_UNSET UINT32_MAX
 
 /* As stream_ctx. */
 static inline struct context *event_ctx(const struct event *ev)

@@ -84,6 +84,8 @@ static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool la
     store_relaxed(&ev->dev, ctx->dev); /* see event->id */
     store_relaxed(&ev->flags, flags);
     store_relaxed(&ev->ex, ex);
+    store_relaxed(&ev->op_flag[0], EVENT_OP_FLAG_UNSET);
+    store_relaxed(&ev->op_flag[1], EVENT_OP_FLAG_UNSET);
     ev->lazy_slot = lazy_slot;
     ev->hw_flag = !ex && !lazy_slot && (flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)) != 0;
     ev->holds_slot = needs_slot;
