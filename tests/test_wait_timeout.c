@@ -73,8 +73,9 @@ TEST(wait_timeout, satisfied_wait_is_not_failed)
     t_teardown();
 }
 
-/* A notify wait with a timeout in ms, never recorded, fails in time; in
- * STOP mode the failure drops the rest of the stream. */
+/* A notify wait's timeout is in seconds (docs/zh/api_ref/08: "单位是秒");
+ * never recorded, it fails in time; in STOP mode the failure drops the
+ * rest of the stream. */
 TEST(wait_timeout, notify_wait_times_out)
 {
     aclrtStream s = NULL;
@@ -85,10 +86,10 @@ TEST(wait_timeout, notify_wait_times_out)
     ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
     ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
     t0 = t_now_ns();
-    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 200));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 1));
     t_launch_log(1, s);
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
-    ASSERT(t_now_ns() - t0 >= 200u * 1000000u);
+    ASSERT(t_now_ns() - t0 >= 1000u * 1000000u);
     ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped by STOP */
     ASSERT_OK(aclrtDestroyNotify(n));
     ASSERT_OK(aclrtDestroyStreamForce(s));
@@ -108,14 +109,14 @@ TEST(wait_timeout, notify_wait_consumes_its_record)
     ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
     ASSERT_OK(aclrtRecordNotify(n, rec));
     ASSERT_OK(aclrtSynchronizeStream(rec)); /* the notify is set before the waits are issued */
-    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 2000));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 5));
     ASSERT_OK(aclrtSynchronizeStream(s));
     /* Second occurrence: nothing recorded since the first wait reset it. */
-    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 100));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 1));
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
     /* A new record releases the next wait. */
     ASSERT_OK(aclrtRecordNotify(n, rec));
-    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 2000));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 5));
     ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 4000));
     ASSERT_OK(aclrtDestroyNotify(n));
     ASSERT_OK(aclrtDestroyStream(s));

@@ -685,19 +685,17 @@ ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout)
 
 /* ---- notifies ---------------------------------------------------------------- */
 
-static aclError resolve_notify(const char *fn, aclrtNotify h, struct event **out)
+/* The notify a handle names, checked before the context as the runtime
+ * does (api_c.cc: NULL 100000 in the ACL layer, then the handle 107017). */
+static aclError notify_arg(const char *fn, aclrtNotify h, struct event **out)
 {
-    struct context *ctx;
-    aclError err;
     if (h == NULL)
         return null_arg(fn, "notify");
-    err = ctx_require(fn, &ctx);
-    if (err != ACL_SUCCESS)
-        return err;
     *out = (struct event *)obj_resolve(h, OBJ_NOTIFY);
     if (*out == NULL)
         return acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
-                        "%s: argument 'notify' (%p) is not a live notify: destroyed, or never created", fn, h);
+                        "%s: argument 'notify' (%p) is not a live notify: destroyed, never created, or not a notify",
+                        fn, h);
     return ACL_SUCCESS;
 }
 
@@ -722,15 +720,23 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t fla
     return ACL_SUCCESS;
 }
 
+/* api_impl.cc NotifyDestroy: the handle, then a current context. */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
 {
+    const char *fn = "aclrtDestroyNotify";
+    struct context *ctx;
     struct event *n;
-    aclError err = resolve_notify("aclrtDestroyNotify", notify, &n);
+    aclError err = notify_arg(fn, notify, &n);
+    if (err == ACL_SUCCESS)
+        err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS && event_destroy(n, notify) != ACL_SUCCESS)
-        err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyNotify: another thread destroyed the notify first");
+        err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the notify first", fn);
     return err;
 }
 
+/* api_impl.cc NotifyRecord / NotifyWait: the notify's handle, the
+ * stream's, the context, a stream of that context (107003); then, on a
+ * CPU, a stream of the notify's device (107000). */
 static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStream stream, enum task_kind kind,
                                   uint32_t timeout_ms)
 {
@@ -738,9 +744,11 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
     struct event *n;
     struct stream *s;
     struct task *t;
-    aclError err = resolve_notify(fn, notify, &n);
+    aclError err = notify_arg(fn, notify, &n);
     if (err == ACL_SUCCESS)
-        err = stream_resolve(fn, stream, &s);
+        err = stream_arg(fn, stream, &s);
+    if (err == ACL_SUCCESS)
+        err = stream_here(fn, &s);
     if (err == ACL_SUCCESS)
         err = check_same_device(fn, n, s);
     if (err == ACL_SUCCESS)
@@ -757,20 +765,34 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream s
     return queue_notify_task("aclrtRecordNotify", notify, stream, TASK_NOTIFY_RECORD, 0);
 }
 
+/* The timeout is in seconds, 0 waiting forever (api_c_event.cc
+ * rtsNotifyWaitAndReset -> rtNotifyWaitWithTimeOut). UINT32_MAX asks for
+ * the default wait: forever on the chips with notify waits, the
+ * aclrtSetOpWaitTimeout value on Atlas inference (rtNotifyWait). A wait
+ * still parked when it runs out fails with ACL_ERROR_RT_WAIT_TIMEOUT,
+ * which the next sync returns. */
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
 {
-    /* ms; 0 waits forever. A wait still parked when it runs out fails the
-     * task with ACL_ERROR_RT_WAIT_TIMEOUT, which the next sync returns. */
-    return queue_notify_task("aclrtWaitAndResetNotify", notify, stream, TASK_NOTIFY_WAIT, timeout);
+    struct context *ctx = ctx_current();
+    uint32_t ms = wait_ms(timeout);
+    if (timeout == UINT32_MAX)
+        ms = ctx != NULL && ctx->dev->soc->family == SOC_310P ? wait_ms(load_relaxed(&op_wait_timeout_s)) : 0;
+    return queue_notify_task("aclrtWaitAndResetNotify", notify, stream, TASK_NOTIFY_WAIT, ms);
 }
 
+/* The ACL layer checks 'notify' then 'notifyId'; the runtime the handle,
+ * then a current context (api_impl.cc GetNotifyID). */
 ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
 {
+    const char *fn = "aclrtGetNotifyId";
+    struct context *ctx;
     struct event *n;
     aclError err;
-    if (notifyId == NULL)
-        return null_arg("aclrtGetNotifyId", "notifyId");
-    err = resolve_notify("aclrtGetNotifyId", notify, &n);
+    if (notify == NULL || notifyId == NULL)
+        return null_arg(fn, notify == NULL ? "notify" : "notifyId");
+    err = notify_arg(fn, notify, &n);
+    if (err == ACL_SUCCESS)
+        err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         *notifyId = (uint32_t)load_relaxed(&n->id);
     return err;

@@ -393,7 +393,7 @@ CALL(WaitAndResetNotify)
 {
     aclrtNotify n = H(FZ_NOTIFY);
     aclrtStream s = any_stream(f);
-    fz_check(f, aclrtWaitAndResetNotify(n, s, (uint32_t)FZ_INT(f, 0, 1, 10, 100)));
+    fz_check(f, aclrtWaitAndResetNotify(n, s, (uint32_t)FZ_INT(f, 0, 1, 2, UINT32_MAX))); /* seconds */
 }
 CALL(GetNotifyId) { uint32_t v; aclrtNotify n = H(FZ_NOTIFY); fz_check(f, aclrtGetNotifyId(n, fz_out(f, &v))); }
 
