@@ -1774,3 +1774,52 @@ TEST(event, notify_calls_check_the_handle_then_the_context)
     ASSERT_OK(aclrtDestroyNotify(a.live));
     t_teardown();
 }
+
+/* api_c_memory.cc rtsValueWrite / rtsValueWait, api_error.cc
+ * MemWriteValue / MemWaitValue, api_impl.cc: the chip, the stream's
+ * handle, the flag and the address are checked before the context
+ * (107002); a stream of another context is 107003. */
+struct value_no_ctx {
+    int64_t *w;
+    aclrtStream s;
+    aclError rc[4];
+};
+
+static void *value_calls_without_context(void *arg)
+{
+    struct value_no_ctx *a = arg;
+    a->rc[0] = aclrtValueWrite(a->w, 1, 1, NULL);
+    a->rc[1] = aclrtValueWait(a->w, 1, 4, a->s);
+    a->rc[2] = aclrtValueWrite(a->w, 1, 0, a->s);
+    a->rc[3] = aclrtValueWait(a->w, 1, 0, NULL);
+    return NULL;
+}
+
+TEST(event, value_write_and_wait_check_their_arguments_before_the_context)
+{
+    static struct value_no_ctx a;
+    aclrtContext other = NULL;
+    aclrtStream foreign = NULL;
+    pthread_t th;
+    t_setup();
+    a.w = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&a.s));
+    foreign = stream_of_another_context(&other);
+    ASSERT_EQ(pthread_create(&th, NULL, value_calls_without_context, &a), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_RC(a.rc[0], ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(a.rc[1], ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(a.rc[2], ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(a.rc[3], ACL_ERROR_RT_CONTEXT_NULL);
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtValueWrite(a.w, 1, 0, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtValueWrite: argument 'stream'");
+    ASSERT_RC(aclrtValueWait(a.w, 1, 0, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtValueWrite(a.w, 1, 0, a.s));
+    ASSERT_OK(aclrtSynchronizeStream(a.s));
+    ASSERT_EQ(a.w[0], 1);
+    ASSERT_OK(aclrtFree(a.w));
+    ASSERT_OK(aclrtDestroyStream(a.s));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
