@@ -1823,3 +1823,32 @@ TEST(event, value_write_and_wait_check_their_arguments_before_the_context)
     ASSERT_OK(aclrtDestroyContext(other));
     t_teardown();
 }
+
+/* api_error.cc EventSynchronize (IsEventInModel): an event whose newest
+ * record was made on a stream bound to a model cannot be waited for by the
+ * host (107000); once that model is gone it can. */
+TEST(event, sync_refuses_an_event_recorded_on_a_model_bound_stream)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclmdlRIEndTask(m, s));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtSynchronizeEvent(e), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSynchronizeEvent:");
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 100), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIExecute(m, 5000));
+    ASSERT_OK(aclmdlRIUnbindStream(m, s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -491,6 +491,27 @@ static enum sync_result profiled_sync_event(const char *fn, struct event *ev, ac
     return end;
 }
 
+/* Is ev's newest record one made on a stream bound to a model that
+ * aclmdlRIBuildBegin made (not a capture, whose records are its own)? The
+ * capture lock keeps the model from going while it is looked at. */
+static bool newest_record_in_bound_model(struct event *ev)
+{
+    const void *model = NULL;
+    struct model *m;
+    bool in;
+    plat_spin_lock(&ev->lock);
+    if (ev->newest_in_model)
+        model = ev->rec_model;
+    plat_spin_unlock(&ev->lock);
+    if (model == NULL)
+        return false;
+    capture_enter();
+    m = (struct model *)obj_resolve(model, OBJ_MODEL);
+    in = m != NULL && m->kind == MODEL_BUILT;
+    capture_leave();
+    return in;
+}
+
 /* No context is needed (api_impl.cc EventSynchronize checks the event's).
  * The handle comes first, then the runtime's timeout rule (0 is refused:
  * api_error.cc EventSynchronize), the kind, a capture, the failure. */
@@ -510,6 +531,9 @@ static aclError sync_event(const char *fn, aclrtEvent event, int32_t timeout)
     rc = model_refuse_captured_event(fn, ev);
     if (rc != ACL_SUCCESS)
         return rc;
+    if (newest_record_in_bound_model(ev))
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the event's newest record is on a stream bound to a model "
+                        "(aclmdlRIBindStream); the host cannot wait for it", fn);
     if (ACLCPU_UNLIKELY(load_relaxed(&event_ctx(ev)->failure_error) != ACL_SUCCESS))
         return context_failed(fn, event_ctx(ev)); /* api_impl.cc EventSynchronize: CheckStatus first */
     if (ACLCPU_UNLIKELY(prof_on()))
