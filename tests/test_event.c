@@ -1852,3 +1852,29 @@ TEST(event, sync_refuses_an_event_recorded_on_a_model_bound_stream)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* api_error.cc EventRecord, StreamWaitEvent, EventReset: an IPC event
+ * takes no record or wait on a capturing stream, and no reset at all
+ * (207000). */
+TEST(event, ipc_event_takes_no_task_on_a_capturing_stream_and_no_reset)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC));
+    ASSERT_RC(aclrtResetEvent(e, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtRecordEvent(e, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordEvent: an IPC event");
+    ASSERT_RC(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -214,3 +214,35 @@ TEST(wait_timeout, kernel_within_timeout_succeeds)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* rtsNotifyWaitAndReset: UINT32_MAX asks for the default wait, which is
+ * forever on the chips with notify waits and aclrtSetOpWaitTimeout's on
+ * Atlas inference (rtNotifyWait). */
+static void notify_default_wait(int bounded)
+{
+    aclrtStream s = NULL;
+    aclrtNotify n = NULL;
+    ASSERT_OK(aclrtSetOpWaitTimeout(1));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, UINT32_MAX));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 2500),
+              bounded ? ACL_ERROR_RT_WAIT_TIMEOUT : ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+}
+
+TEST(wait_timeout, notify_default_wait_follows_the_chip)
+{
+    t_setup();
+    notify_default_wait(0);
+    t_teardown();
+}
+
+TEST(wait_timeout, notify_default_wait_on_atlas_inference_takes_op_wait_timeout)
+{
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    notify_default_wait(1);
+    t_teardown();
+}
