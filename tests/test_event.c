@@ -1878,3 +1878,41 @@ TEST(event, ipc_event_takes_no_task_on_a_capturing_stream_and_no_reset)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* api_impl.cc EventReset: on a capturing stream only an EXTERNAL event
+ * may be reset (207000 for others: ToBeCaptured); a stream bound to a
+ * model refuses a plain aclrtCreateEvent event's reset (207000). */
+TEST(event, reset_in_a_model_takes_the_events_the_reference_takes)
+{
+    aclrtStream s = NULL, b = NULL;
+    aclrtEvent plain = NULL, sync = NULL, ext = NULL;
+    aclmdlRI m = NULL, built = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&b, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateEvent(&plain));
+    ASSERT_OK(aclrtCreateEventWithFlag(&sync, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventWithFlag(&ext, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtResetEvent(plain, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtResetEvent:");
+    ASSERT_RC(aclrtResetEvent(sync, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtResetEvent(ext, s));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIBuildBegin(&built, 0));
+    ASSERT_OK(aclmdlRIBindStream(built, b, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclrtResetEvent(plain, b), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtResetEvent(sync, b));
+    ASSERT_OK(aclmdlRIEndTask(built, b));
+    ASSERT_OK(aclmdlRIBuildEnd(built, NULL));
+    ASSERT_OK(aclmdlRIUnbindStream(built, b));
+    ASSERT_OK(aclmdlRIDestroy(built));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(plain));
+    ASSERT_OK(aclrtDestroyEvent(sync));
+    ASSERT_OK(aclrtDestroyEvent(ext));
+    ASSERT_OK(aclrtDestroyStream(b));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -556,10 +556,19 @@ aclError model_event_reset(const char *fn, struct event *ev, const void *event, 
     (void)event;
     capture_enter();
     *handled = s->rec_lane != NULL;
+    /* A capture takes the reset of an EXTERNAL event only; a stream bound
+     * to a model refuses a plain aclrtCreateEvent event's (207000:
+     * api_impl.cc EventReset, ToBeCaptured and the model-stream rule). */
+    if (*handled && !(load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL) &&
+        (s->rec_lane->m->state == MODEL_CAPTURING || ev->lazy_slot))
+        err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                       "%s: stream %d records into a model, which takes the reset of %s", fn, load_relaxed(&s->id),
+                       s->rec_lane->m->state == MODEL_CAPTURING ? "an EXTERNAL event only"
+                                                                : "an event of aclrtCreateEventWithFlag only");
     /* Inside a model only an EXTERNAL event's reset means something (its
      * waits wait for it to be set); a reset of another event records
      * nothing, as its waits are edges of the run. */
-    if (*handled && (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL))
+    else if (*handled && (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL))
         err = queue_planned(fn, s, stream, TASK_EVENT_RESET, &p, NULL);
     capture_leave();
     return err;
