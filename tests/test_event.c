@@ -1916,3 +1916,33 @@ TEST(event, reset_in_a_model_takes_the_events_the_reference_takes)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* api_impl.cc StreamWaitEvent: a wait on an event recorded in a capture
+ * under way joins the waiting stream to the capture, but never the
+ * default stream (107031). */
+TEST(event, default_stream_cannot_join_a_capture_by_a_wait)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, e), ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamWaitEvent:");
+    ASSERT_OK(aclrtStreamWaitEvent(other, e)); /* joins */
+    ASSERT_OK(aclrtRecordEvent(e, other));
+    ASSERT_OK(aclrtStreamWaitEvent(s, e));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -473,6 +473,9 @@ static aclError join_locked(const char *fn, struct model *m, struct stream *s, c
     if (load_relaxed(&s->flags) & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d cannot join a capture (PERSISTENT, "
                         "DEVICE_USE_ONLY and CPU_SCHEDULE streams cannot be captured)", fn, load_relaxed(&s->id));
+    if (load_relaxed(&s->is_default)) /* api_impl.cc StreamWaitEvent: the default stream is never captured */
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "%s: the default stream (stream %d) cannot join a "
+                        "capture by waiting on an event recorded in it", fn, load_relaxed(&s->id));
     *out = model_add_lane(m, s, stream != NULL ? stream : obj_handle(&s->hdr), ACL_MODEL_STREAM_FLAG_HEAD);
     if (*out == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a capture lane", fn);
