@@ -107,26 +107,14 @@ aclmdlRICaptureStatus model_capture_status(struct stream *s, void **model_handle
 
 aclError model_refuse_captured_event(const char *fn, struct event *ev)
 {
-    struct model *m = NULL;
-    char text[160];
-    if (load_relaxed(&active_count) == 0)
+    /* The capture is left as it is: the reference refuses before it
+     * touches the capture (api_error.cc EventQuery*, EventSynchronize,
+     * EventElapsedTime, EventGetTimeStamp; only TerminateCapture
+     * invalidates). */
+    if (!model_event_captured(ev))
         return ACL_SUCCESS;
-    capture_enter();
-    plat_spin_lock(&ev->lock);
-    if (ev->newest_in_model)
-        m = (struct model *)obj_resolve(ev->rec_model, OBJ_MODEL);
-    plat_spin_unlock(&ev->lock);
-    if (m == NULL || m->state != MODEL_CAPTURING) {
-        capture_leave();
-        return ACL_SUCCESS;
-    }
-    snprintf(text, sizeof(text), "%s on event %d, whose newest record is in the capture", fn,
-             load_relaxed(&ev->id));
-    invalidate_locked(m, ACL_ERROR_RT_EVENT_CAPTURED, text);
-    capture_leave();
     return acl_fail(ACL_ERROR_RT_EVENT_CAPTURED, "%s: event %d was last recorded in a capture that is under way; "
-                    "it has no state to query or wait for until the model runs (the capture is invalidated)", fn,
-                    load_relaxed(&ev->id));
+                    "it has no state to query or wait for until the model runs", fn, load_relaxed(&ev->id));
 }
 
 bool model_event_captured(struct event *ev)

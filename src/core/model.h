@@ -204,8 +204,8 @@ void model_invalidate_for(struct stream *s, aclError why, const char *fmt, ...) 
 aclError model_unsafe_call(const char *fn, aclError code);
 /* True when ev's newest record was made in a capture still under way. */
 bool model_event_captured(struct event *ev);
-/* 107028 (and the capture invalidated) when ev's newest record was made in
- * a capture under way: it cannot be queried, synchronised or timed. */
+/* 107028 when ev's newest record was made in a capture under way: it
+ * cannot be queried, synchronised or timed. The capture goes on. */
 aclError model_refuse_captured_event(const char *fn, struct event *ev);
 
 /* Engine side of a run (replay.c uses these). */
