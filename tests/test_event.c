@@ -1946,3 +1946,31 @@ TEST(event, default_stream_cannot_join_a_capture_by_a_wait)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* runtime_handle_guard.cc ValidateInnerObject: a handle of another kind
+ * (a notify for an event, an event for a notify) is 107017, and so is an
+ * event's handle once aclrtResetDevice has ended its context, even
+ * though the thread has no context left. */
+TEST(event, wrong_kind_and_reset_device_handles_are_invalid)
+{
+    aclrtEvent e = NULL;
+    aclrtNotify n = NULL;
+    aclrtEventRecordedStatus rs;
+    uint32_t id = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_RC(aclrtRecordEvent((aclrtEvent)n, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEventStatus((aclrtEvent)n, &rs), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyEvent((aclrtEvent)n), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordNotify((aclrtNotify)e, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtGetNotifyId((aclrtNotify)e, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyNotify((aclrtNotify)e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclrtRecordEvent(e, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEventStatus(e, &rs), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyEvent(e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordNotify(n, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyNotify(n), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclFinalize());
+}
