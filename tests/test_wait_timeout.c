@@ -246,3 +246,60 @@ TEST(wait_timeout, notify_default_wait_on_atlas_inference_takes_op_wait_timeout)
     notify_default_wait(1);
     t_teardown();
 }
+
+/* api_c_stream.cc rtStreamWaitEventWithTimeout / rtStreamWaitEvent and
+ * each chip's streamWaitEventTimeout (src/runtime/config/): UINT32_MAX
+ * asks for aclrtSetOpWaitTimeout's; Atlas inference (ZERO) takes only
+ * that default, Atlas training (NOT_SUPPORT) no timeout at all. */
+static aclError wait_flag_default_max(aclrtStream s, aclrtEvent e)
+{
+    return aclrtStreamWaitEventWithFlag(s, e, UINT32_MAX, ACL_EVENT_WAIT_DEFAULT);
+}
+
+TEST(wait_timeout, wait_with_flag_uint32_max_takes_the_op_wait_timeout)
+{
+    t_setup();
+    ASSERT_OK(aclrtSetOpWaitTimeout(1));
+    check_wait_times_out(wait_flag_default_max, 1000);
+    t_teardown();
+}
+
+/* The wait holds past 1.5 s (no timeout fails it) until the gate opens. */
+static void check_wait_holds(aclError (*issue_wait)(aclrtStream, aclrtEvent))
+{
+    static struct t_gated_pair p;
+    atomic_store(&t_log_n, 0);
+    atomic_store(&t_log_stored, 0);
+    t_gated_pair_open(&p);
+    ASSERT_OK(issue_wait(p.s2, p.e));
+    t_launch_log(1, p.s2);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(p.s2, 1500), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&t_log_stored), 0);
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s2));
+    ASSERT_EQ(atomic_load(&t_log_stored), 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s1));
+    t_gated_pair_close(&p);
+}
+
+TEST(wait_timeout, atlas_inference_waits_take_only_the_default_timeout)
+{
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    check_wait_holds(wait_1s);
+    ASSERT_OK(aclrtSetOpWaitTimeout(1));
+    atomic_store(&t_log_n, 0);
+    atomic_store(&t_log_stored, 0);
+    check_wait_times_out(wait_plain, 1000);
+    t_teardown();
+}
+
+TEST(wait_timeout, atlas_training_waits_have_no_timeout)
+{
+    setenv("ACLCPU_SOC", "Ascend910A", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetOpWaitTimeout(1));
+    check_wait_holds(wait_plain);
+    check_wait_holds(wait_1s);
+    t_teardown();
+}

@@ -311,7 +311,25 @@ static uint32_t wait_ms(uint64_t seconds)
  * stream's handle, then the event's (api_c_stream.cc), the rules of
  * api_error.cc StreamWaitEvent, the context's (api_impl.cc), and the
  * devices (event.cc Event::Wait). */
-static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event, uint32_t timeout_ms, uint32_t flag)
+/* How long a stream wait may stay parked, in ms (0 = forever), from the
+ * call's timeout in seconds (plain: aclrtStreamWaitEvent, which has none)
+ * and the chip: Atlas training's waits have none; Atlas inference's take
+ * only the default (aclrtSetOpWaitTimeout's, asked for by UINT32_MAX or a
+ * plain wait); the others take the timeout given (api_c_stream.cc
+ * rtStreamWaitEvent, rtStreamWaitEventWithTimeout: streamWaitEventTimeout
+ * NOT_SUPPORT, ZERO, CUSTOM in src/runtime/config/ dev_info_reg.cc). */
+static uint32_t stream_wait_ms(const struct soc_profile *soc, uint32_t timeout_s, bool plain)
+{
+    uint32_t op = load_relaxed(&op_wait_timeout_s);
+    if (soc->family == SOC_910)
+        return 0;
+    if (plain || timeout_s == UINT32_MAX)
+        return wait_ms(op);
+    return soc->family == SOC_310P ? 0 : wait_ms(timeout_s);
+}
+
+static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event, uint32_t timeout_s, bool plain,
+                           uint32_t flag)
 {
     struct event *ev;
     struct stream *s;
@@ -341,7 +359,8 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
      * parks on the event whatever its device. */
     if (load_relaxed(&ev->dev) != load_relaxed(&s->dev) && !soc_has_cmo(load_relaxed(&s->dev)->soc))
         return ACL_SUCCESS;
-    return issue_event_task(fn, s, stream, event, ev, TASK_EVENT_WAIT, timeout_ms);
+    return issue_event_task(fn, s, stream, event, ev, TASK_EVENT_WAIT,
+                            stream_wait_ms(load_relaxed(&s->dev)->soc, timeout_s, plain));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
@@ -349,8 +368,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
     if (event == NULL)
         return null_arg("aclrtStreamWaitEvent", "event");
     /* aclrtSetOpWaitTimeout bounds plain waits (process-wide, 0 = none). */
-    return wait_event("aclrtStreamWaitEvent", stream, event, wait_ms(load_relaxed(&op_wait_timeout_s)),
-                      ACL_EVENT_WAIT_DEFAULT);
+    return wait_event("aclrtStreamWaitEvent", stream, event, 0, true, ACL_EVENT_WAIT_DEFAULT);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
@@ -359,7 +377,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
     if (timeout < 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
                         "%s: argument 'timeout' is %d s; it must be 0 (never time out) or more", fn, timeout);
-    return wait_event(fn, stream, event, wait_ms((uint64_t)timeout), ACL_EVENT_WAIT_DEFAULT);
+    return wait_event(fn, stream, event, (uint32_t)timeout, false, ACL_EVENT_WAIT_DEFAULT);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
@@ -373,7 +391,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, ac
                         flag);
     if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'timeout' (%u): an external wait takes 0", fn, timeout);
-    return wait_event(fn, stream, event, wait_ms(timeout), flag);
+    return wait_event(fn, stream, event, timeout, false, flag);
 }
 
 /* api_error.cc EventReset, then api_impl.cc EventReset: the handles, the
