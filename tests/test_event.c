@@ -1974,3 +1974,31 @@ TEST(event, wrong_kind_and_reset_device_handles_are_invalid)
     ASSERT_RC(aclrtDestroyNotify(n), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_OK(aclFinalize());
 }
+
+/* aclrtCreateEventWithFlag's bit 0x4 (the runtime's DDSYNC): the event
+ * holds an id from creation, as SYNC, EXTERNAL and DEVICE_USE_ONLY events
+ * do (one fewer available), streams can wait on it and it can be reset
+ * (event.hpp IsEventWithoutWaitTask), and, like an aclrtCreateEvent
+ * event, a wait before any record is 107000 (event.cc Event::Wait). */
+TEST(event, ddsync_bit_event_is_waitable_and_holds_an_id)
+{
+    aclrtEvent e = NULL, d = NULL;
+    uint32_t before = 0, after = 0, id = 0;
+    t_setup();
+    ASSERT_OK(aclrtGetEventAvailNum(&before));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, 0x4));
+    ASSERT_OK(aclrtCreateEventWithFlag(&d, ACL_EVENT_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtGetEventAvailNum(&after));
+    ASSERT_EQ(after, before - 2);
+    ASSERT_OK(aclrtGetEventId(e, &id));
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, e), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_OK(aclrtStreamWaitEvent(NULL, e));
+    ASSERT_OK(aclrtResetEvent(e, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(d));
+    ASSERT_OK(aclrtGetEventAvailNum(&after));
+    ASSERT_EQ(after, before);
+    t_teardown();
+}

@@ -106,7 +106,7 @@ static aclError task_event_kind(const char *fn, struct event *ev, struct stream 
  * EXTERNAL or IPC (207000: TIME_LINE or CAPTURE_STREAM_PROGRESS alone). */
 static aclError needs_wait_task(const char *fn, const struct event *ev, const char *what)
 {
-    if (load_relaxed(&ev->flags) & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
+    if (load_relaxed(&ev->flags) & (ACL_EVENT_SYNC | EVENT_FLAG_DDSYNC | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
         return ACL_SUCCESS;
     return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                     "%s: the event was created without ACL_EVENT_SYNC (flags 0x%x), so streams cannot %s it", fn,
@@ -696,7 +696,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId
     flags = load_relaxed(&ev->flags);
     if (flags == ACL_EVENT_IPC)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: an IPC event has no event id", fn);
-    if (!(flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL | ACL_EVENT_DEVICE_USE_ONLY)))
+    if (!(flags & (ACL_EVENT_SYNC | EVENT_FLAG_DDSYNC | ACL_EVENT_EXTERNAL | ACL_EVENT_DEVICE_USE_ONLY)))
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: the event (flags 0x%x) holds no hardware event id: only "
                         "SYNC, EXTERNAL and DEVICE_USE_ONLY events do", fn, flags);
     if ((load_relaxed(&ev->ex) || ev->lazy_slot) && newest_record(ev) == 0)

@@ -773,6 +773,10 @@ struct event {
 };
 
 #define EVENT_OP_FLAG_UNSET UINT32_MAX
+/* aclrtCreateEventWithFlag's bit 0x4 (the runtime's DDSYNC, no ACL name):
+ * a waitable event that holds an id from creation, a snapshot as the
+ * events of aclrtCreateEvent are (event.hpp IsEventWithoutWaitTask). */
+#define EVENT_FLAG_DDSYNC 0x4u
 
 /* As stream_ctx. */
 static inline struct context *event_ctx(const struct event *ev)

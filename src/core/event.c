@@ -66,7 +66,12 @@ static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool la
 {
     bool fresh;
     struct event *ev;
-    bool needs_slot = !ex && !lazy_slot && (flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)) != 0;
+    /* An aclrtCreateEventWithFlag event holds a hardware id from creation
+     * unless it has none of these (api_impl.cc EventCreate: GenEventId;
+     * event.cc InitEventAllocFlag: TIME_LINE and CAPTURE_STREAM_PROGRESS
+     * alone take none). */
+    uint32_t id_bits = ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL | ACL_EVENT_DEVICE_USE_ONLY | EVENT_FLAG_DDSYNC;
+    bool needs_slot = !ex && !lazy_slot && (flags & id_bits) != 0;
     aclError err = needs_slot ? device_event_slot_take(ctx->dev) : ACL_SUCCESS;
 
     if (err != ACL_SUCCESS)
@@ -283,7 +288,7 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
     if (t->kind == TASK_EVENT_RECORD && !take_lazy_slot_locked(ev))
         return REFUSE_NO_EVENT_SLOT;
     if (t->kind == TASK_EVENT_WAIT && event_newest_locked(ev) == 0 && !flag_event)
-        return ev->lazy_slot ? REFUSE_NEVER_RECORDED : SKIP_NEVER_RECORDED;
+        return load_relaxed(&ev->ex) ? SKIP_NEVER_RECORDED : REFUSE_NEVER_RECORDED;
     if (t->kind == TASK_EVENT_RECORD) {
         /* An IPC event's record numbers are shared by every process. */
         t->u.event.gen = ev->ipc != NULL ? ipcshm_event_issue(ipc_event_slot(ev)) : ev->record_gen + 1;
