@@ -2002,3 +2002,34 @@ TEST(event, ddsync_bit_event_is_waitable_and_holds_an_id)
     ASSERT_EQ(after, before);
     t_teardown();
 }
+
+/* api_impl.cc EventCreate / NotifyCreate (CheckSupportMC2Feature): Atlas
+ * training and Atlas 200I/500 A2 have no DEVICE_USE_ONLY events or
+ * notifies (207000, after the flag rules and the context). */
+static void device_use_only_refused_on(const char *soc)
+{
+    aclrtEvent e = NULL;
+    aclrtNotify n = NULL;
+    setenv("ACLCPU_SOC", soc, 1);
+    t_setup();
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_SYNC), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_DEVICE_USE_ONLY), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtCreateEventWithFlag: argument 'flag'");
+    ASSERT_RC(aclrtCreateNotify(&n, ACL_NOTIFY_DEVICE_USE_ONLY), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
+TEST(event, device_use_only_needs_a_soc_with_it_training)
+{
+    device_use_only_refused_on("Ascend910A");
+}
+
+TEST(event, device_use_only_needs_a_soc_with_it_200i_500_a2)
+{
+    device_use_only_refused_on("Ascend310B1");
+}

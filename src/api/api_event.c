@@ -124,11 +124,26 @@ static aclError external_needs_ex_sync(const char *fn, const struct event *ev)
                     "exactly ACL_EVENT_SYNC", fn);
 }
 
+/* DEVICE_USE_ONLY events and notifies are for the device's collective
+ * work, which Atlas training and Atlas 200I/500 A2 have not (207000:
+ * api_impl.cc EventCreate, NotifyCreate -> capability.cc
+ * CheckSupportMC2Feature, mc2FeatureFlag 0 for cloud and mini_v3). */
+static aclError device_use_only_here(const char *fn, const struct context *ctx)
+{
+    enum soc_family f = ctx->dev->soc->family;
+    if (f != SOC_910 && f != SOC_200I500A2)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'flag': %s has no DEVICE_USE_ONLY events or "
+                    "notifies", fn, ctx->dev->soc->name);
+}
+
 static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag, bool ex, bool lazy)
 {
     struct context *ctx;
     struct event *ev;
     aclError err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS && !ex && flag == ACL_EVENT_DEVICE_USE_ONLY)
+        err = device_use_only_here(fn, ctx);
     if (err != ACL_SUCCESS)
         return err;
     err = event_create(ctx, flag, ex, lazy, &ev);
@@ -753,6 +768,8 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t fla
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (%llu) must be ACL_NOTIFY_DEFAULT (0) or "
                         "ACL_NOTIFY_DEVICE_USE_ONLY (1)", fn, (unsigned long long)flag);
     err = ctx_require(fn, &ctx);
+    if (err == ACL_SUCCESS && flag == ACL_NOTIFY_DEVICE_USE_ONLY)
+        err = device_use_only_here(fn, ctx);
     if (err != ACL_SUCCESS)
         return err;
     err = notify_create(ctx, &n);
