@@ -1,8 +1,11 @@
 /*
  * api_event.c - events: create, record, wait, reset, query, sync, time.
  *
- * DESIGN: argument checks in the spec's order ([acl] NULL and flag checks,
- * then the context, then the handle, then [rt] rules), then event.c. A
+ * DESIGN: argument checks in the reference's order: the ACL layer's NULL
+ * and flag checks, the handles (with or without a context), the
+ * runtime's rules on the arguments, then the context and the stream's
+ * (only the calls that make something or queue a task need one), then
+ * event.c. A
  * record, wait or reset is a task made here and handed to stream_submit,
  * where event_issue_locked gives it its record number (or a wait its
  * snapshot) under the stream and event locks, atomically with the task
