@@ -5,11 +5,11 @@
  * and flag checks, the handles (with or without a context), the
  * runtime's rules on the arguments, then the context and the stream's
  * (only the calls that make something or queue a task need one), then
- * event.c. A
- * record, wait or reset is a task made here and handed to stream_submit,
- * where event_issue_locked gives it its record number (or a wait its
- * snapshot) under the stream and event locks, atomically with the task
- * being queued. Takes no lock itself.
+ * event.c. A record, wait or reset is a task made here and handed to
+ * stream_submit, where event_issue_locked gives it its record number (or
+ * a wait its snapshot) under the stream and event locks, atomically with
+ * the task being queued. Takes no lock itself (the capture lock only to
+ * look at the model an event's newest record is in).
  *
  * Threads: any host thread.
  */
