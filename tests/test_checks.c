@@ -171,14 +171,18 @@ TEST(checks, attribute_value_null_before_unknown_attr)
     t_teardown();
 }
 
-/* §5: "[acl] t < −1 → 107000 checked before e NULL (→100000); [rt] t == 0
- * → 107000": the NULL event, an [acl] check, answers before t == 0. */
+/* [acl] t < -1 (107000) before e NULL (100000); the runtime validates the
+ * handle (107017) before its own t == 0 rule (107000). */
 TEST(checks, sync_event_timeout_orders)
 {
+    aclrtEvent e = NULL;
     t_setup();
     ASSERT_RC(aclrtSynchronizeEventWithTimeout(NULL, -2), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtSynchronizeEventWithTimeout(NULL, 0), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtSynchronizeEventWithTimeout(BAD, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(BAD, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyEvent(e));
     t_teardown();
 }
 
@@ -272,29 +276,35 @@ TEST(checks, no_context_stream_control_calls)
     ASSERT_OK(aclFinalize());
 }
 
+/* With no context, a handle that names nothing is 107017: the runtime
+ * validates handles before it looks for a context (api_c.cc). Only the
+ * calls that make something, and the stream tasks, need a context. */
 TEST(checks, no_context_event_calls)
 {
     aclrtEventRecordedStatus rs;
     aclrtEventWaitStatus ws;
     aclrtEventStatus es;
     aclrtNotify n = NULL;
+    aclrtEvent e = NULL;
     float ms;
     uint64_t ts;
     uint32_t id;
     ASSERT_OK(aclInit(NULL));
-    ASSERT_RC(aclrtRecordEventWithFlag(BAD, NULL, 0), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtResetEvent(BAD, NULL), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtStreamWaitEvent(NULL, BAD), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtStreamWaitEventWithFlag(NULL, BAD, 0, 0), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, BAD, 0), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtQueryEventStatus(BAD, &rs), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtQueryEventWaitStatus(BAD, &ws), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtQueryEvent(BAD, &es), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtSynchronizeEventWithTimeout(BAD, 10), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtEventElapsedTime(&ms, BAD, BAD), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtEventGetTimestamp(BAD, &ts), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtGetEventId(BAD, &id), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtRecordEventWithFlag(BAD, NULL, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtResetEvent(BAD, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, BAD), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(NULL, BAD, 0, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, BAD, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEventStatus(BAD, &rs), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEventWaitStatus(BAD, &ws), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEvent(BAD, &es), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(BAD, 10), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtEventElapsedTime(&ms, BAD, BAD), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtEventGetTimestamp(BAD, &ts), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtGetEventId(BAD, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtCreateEvent(&e), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtGetEventAvailNum(&id), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_OK(aclFinalize());
 }
 

@@ -119,10 +119,66 @@ TEST(event, no_context)
     ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC), ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_RC(aclrtGetEventAvailNum(&n), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtSynchronizeEvent(BAD), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtRecordEvent(BAD, NULL), ACL_ERROR_RT_CONTEXT_NULL);
-    ASSERT_RC(aclrtDestroyEvent(BAD), ACL_ERROR_RT_CONTEXT_NULL);
+    /* A handle that names nothing answers first, context or not. */
+    ASSERT_RC(aclrtSynchronizeEvent(BAD), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordEvent(BAD, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyEvent(BAD), ACL_ERROR_RT_INVALID_HANDLE);
     ASSERT_OK(aclFinalize());
+}
+
+/* A thread with no context may destroy, query, sync and time an event
+ * (each of those uses the event's own context: api_impl.cc EventDestroy,
+ * EventSynchronize, api_impl_event_common.cc); a record, wait or reset
+ * needs a current context for its stream (107002), after the handles. */
+struct no_ctx_args {
+    aclrtEvent done, fresh;
+    aclrtStream s;
+    aclError rc[12];
+};
+
+static void *event_calls_without_context(void *arg)
+{
+    struct no_ctx_args *a = arg;
+    aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    uint64_t ts = 0;
+    uint32_t id = 0;
+    float ms = -1;
+    a->rc[0] = aclrtRecordEvent(a->done, NULL);
+    a->rc[1] = aclrtRecordEvent(a->done, a->s);
+    a->rc[2] = aclrtStreamWaitEvent(a->s, a->done);
+    a->rc[3] = aclrtResetEvent(a->done, a->s);
+    a->rc[4] = aclrtQueryEventStatus(a->done, &rs);
+    a->rc[5] = rs == ACL_EVENT_RECORDED_STATUS_COMPLETE ? ACL_SUCCESS : ACL_ERROR_FAILURE;
+    a->rc[6] = aclrtSynchronizeEvent(a->done);
+    a->rc[7] = aclrtEventGetTimestamp(a->done, &ts);
+    a->rc[8] = aclrtEventElapsedTime(&ms, a->done, a->done);
+    a->rc[9] = aclrtGetEventId(a->done, &id);
+    a->rc[10] = aclrtDestroyEvent(a->fresh);
+    a->rc[11] = aclrtRecordEvent(a->fresh, a->s); /* gone now: the handle answers */
+    return NULL;
+}
+
+TEST(event, calls_without_a_context_use_the_events_own)
+{
+    static struct no_ctx_args a;
+    pthread_t th;
+    static const aclError want[12] = {ACL_ERROR_RT_CONTEXT_NULL, ACL_ERROR_RT_CONTEXT_NULL,
+                                      ACL_ERROR_RT_CONTEXT_NULL, ACL_ERROR_RT_CONTEXT_NULL,
+                                      ACL_SUCCESS, ACL_SUCCESS, ACL_SUCCESS, ACL_SUCCESS, ACL_SUCCESS, ACL_SUCCESS,
+                                      ACL_SUCCESS, ACL_ERROR_RT_INVALID_HANDLE};
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&a.s));
+    ASSERT_OK(aclrtCreateEventWithFlag(&a.done, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+    ASSERT_OK(aclrtCreateEvent(&a.fresh));
+    ASSERT_OK(aclrtRecordEvent(a.done, a.s));
+    ASSERT_OK(aclrtSynchronizeStream(a.s));
+    ASSERT_EQ(pthread_create(&th, NULL, event_calls_without_context, &a), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    for (int i = 0; i < 12; i++)
+        ASSERT_RC(a.rc[i], want[i]);
+    ASSERT_OK(aclrtDestroyEvent(a.done));
+    ASSERT_OK(aclrtDestroyStream(a.s));
+    t_teardown();
 }
 
 static void check_stale_event(aclrtEvent e)
@@ -1350,4 +1406,636 @@ TEST(event, notify_flags_both_accepted)
     ASSERT_OK(aclrtDestroyNotify(n0));
     ASSERT_OK(aclrtDestroyNotify(n1));
     t_teardown();
+}
+
+/* ---- the reference's checks of record, wait and reset, in order ------------------------------------ */
+
+/* A stream made in a second context of device 0; the first context is
+ * current again on return. */
+static aclrtStream stream_of_another_context(aclrtContext *other)
+{
+    aclrtContext mine = NULL;
+    aclrtStream s = NULL;
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateContext(other, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    return s;
+}
+
+/* api_impl.cc EventRecord, StreamWaitEvent, EventReset, NotifyRecord,
+ * NotifyWait: a stream of another context than the current one is 107003;
+ * the handles (107017) and the event's kind (107000) answer first. */
+TEST(event, record_wait_reset_refuse_a_stream_of_another_context)
+{
+    aclrtContext other = NULL;
+    aclrtStream foreign = NULL, own = NULL;
+    aclrtEvent e = NULL, dead = NULL, dev_only = NULL;
+    aclrtNotify n = NULL;
+    t_setup();
+    foreign = stream_of_another_context(&other);
+    ASSERT_OK(aclrtCreateStream(&own));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateEvent(&dead));
+    ASSERT_OK(aclrtDestroyEvent(dead));
+    ASSERT_OK(aclrtCreateEventWithFlag(&dev_only, ACL_EVENT_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtRecordEvent(e, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordEvent: argument 'stream'");
+    ASSERT_RC(aclrtRecordEventWithFlag(e, foreign, ACL_EVENT_RECORD_DEFAULT), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtResetEvent(e, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtRecordEvent(e, own));
+    ASSERT_RC(aclrtStreamWaitEvent(foreign, e), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(foreign, e, 1), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(foreign, e, 0, ACL_EVENT_WAIT_DEFAULT), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtRecordNotify(n, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_RC(aclrtWaitAndResetNotify(n, foreign, 0), ACL_ERROR_RT_STREAM_CONTEXT);
+    /* What answers first. */
+    ASSERT_RC(aclrtRecordEvent(dead, foreign), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtStreamWaitEvent(foreign, dead), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordEvent(dev_only, foreign), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamWaitEvent(foreign, dev_only), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtResetEvent(dev_only, foreign), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSynchronizeStream(own));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(dev_only));
+    ASSERT_OK(aclrtDestroyStream(own));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* api_error.cc EventRecord, StreamWaitEvent, EventReset: an event made
+ * with DEVICE_USE_ONLY is the device's: every host task on it is 107000. */
+TEST(event, device_use_only_event_refused_by_record_wait_and_reset)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_DEVICE_USE_ONLY));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtRecordEvent(e, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordEvent: argument 'event'");
+    ASSERT_RC(aclrtRecordEventWithFlag(e, NULL, ACL_EVENT_RECORD_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtResetEvent(e, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, e), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+/* api_error.cc EventRecord / StreamWaitEvent: the first record of an
+ * event fixes the flag every later record must use, and the first wait
+ * the flag of every later wait (107000); a call that fails further on
+ * still fixes it. The EXTERNAL rules come first: an Ex event of exactly
+ * SYNC (207000), then, after the context, a capturing stream (107029). */
+TEST(event, record_flag_and_wait_flag_are_fixed_by_the_first_call)
+{
+    aclrtEvent a = NULL, b = NULL, plain = NULL, timed = NULL;
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&a, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&b, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEvent(&plain));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&timed, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+    /* EXTERNAL takes only an Ex event of exactly SYNC. */
+    ASSERT_RC(aclrtRecordEventWithFlag(plain, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtRecordEventWithFlag(timed, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(s, plain, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    /* ... and so the plain event's record flag is still free. */
+    ASSERT_OK(aclrtRecordEvent(plain, s));
+    /* a: the first record is a default one; an external one is refused. */
+    ASSERT_OK(aclrtRecordEvent(a, s));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtRecordEventWithFlag(a, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordEventWithFlag: argument 'flag'");
+    ASSERT_OK(aclrtStreamWaitEvent(s, a));
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(s, a, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    /* b: the first record and wait are external ones that fail (not
+     * capturing); they fix the flags all the same. */
+    ASSERT_RC(aclrtRecordEventWithFlag(b, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    ASSERT_RC(aclrtStreamWaitEventWithFlag(s, b, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    ASSERT_RC(aclrtRecordEvent(b, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamWaitEvent(s, b), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(s, b, 1), ACL_ERROR_RT_PARAM_INVALID);
+    /* In a capture both are taken (one model takes an event's external
+     * record or its external wait, not both: two captures). */
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEventWithFlag(b, s, ACL_EVENT_RECORD_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtStreamWaitEventWithFlag(s, b, 0, ACL_EVENT_WAIT_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(a));
+    ASSERT_OK(aclrtDestroyEvent(b));
+    ASSERT_OK(aclrtDestroyEvent(plain));
+    ASSERT_OK(aclrtDestroyEvent(timed));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* api_c_stream.cc rtStreamWaitEventWithTimeout: the stream's handle is
+ * validated before the event's, and a NULL event (no ACL-layer check in
+ * this call) is the runtime's 107000 after both. */
+TEST(event, wait_checks_the_stream_handle_before_the_event)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(s, NULL, 0), ACL_ERROR_RT_INVALID_HANDLE);
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'stream'");
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamWaitEvent: argument 'event'");
+    ASSERT_RC(aclrtStreamWaitEventWithTimeout(NULL, NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+    t_teardown();
+}
+
+/* event.cc GetEventID, InitEventAllocFlag; api_impl_event_common.cc:
+ * only an event holding a hardware id has one to give (507000 otherwise):
+ * SYNC, EXTERNAL and DEVICE_USE_ONLY events from creation, those of
+ * aclrtCreateEvent and aclrtCreateEventExWithFlag from their first
+ * record; TIME_LINE alone never. An IPC event is 207000. */
+TEST(event, get_event_id_needs_a_hardware_id)
+{
+    aclrtEvent plain = NULL, ex = NULL, sync = NULL, timed = NULL, ext = NULL, dev = NULL, ipc = NULL;
+    uint32_t id = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&plain));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventWithFlag(&sync, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventWithFlag(&timed, ACL_EVENT_TIME_LINE));
+    ASSERT_OK(aclrtCreateEventWithFlag(&ext, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclrtCreateEventWithFlag(&dev, ACL_EVENT_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ipc, ACL_EVENT_IPC));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtGetEventId(plain, &id), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetEventId:");
+    ASSERT_RC(aclrtGetEventId(ex, &id), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtGetEventId(timed, &id), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtGetEventId(ipc, &id), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtGetEventId(sync, &id));
+    ASSERT_OK(aclrtGetEventId(ext, &id));
+    ASSERT_OK(aclrtGetEventId(dev, &id));
+    ASSERT_OK(aclrtRecordEvent(plain, NULL));
+    ASSERT_OK(aclrtRecordEvent(ex, NULL));
+    ASSERT_OK(aclrtRecordEvent(timed, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtGetEventId(plain, &id));
+    ASSERT_OK(aclrtGetEventId(ex, &id));
+    ASSERT_RC(aclrtGetEventId(timed, &id), ACL_ERROR_RT_INTERNAL_ERROR);
+    aclrtEvent all[] = {plain, ex, sync, timed, ext, dev, ipc};
+    for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        ASSERT_OK(aclrtDestroyEvent(all[i]));
+    t_teardown();
+}
+
+/* event.cc Event::ElapsedTime: a never-recorded event of either side
+ * (507000) answers before a record of the other not yet complete
+ * (107006). The ACL layer checks aclrtEventGetTimestamp's 'timestamp'
+ * before its 'event'. */
+TEST(event, elapsed_time_checks_both_records_before_their_times)
+{
+    static struct t_gate g;
+    aclrtStream s = NULL;
+    aclrtEvent a = NULL, b = NULL;
+    float ms = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&a));
+    ASSERT_OK(aclrtCreateEvent(&b));
+    t_launch_gate(&g, s);
+    ASSERT_OK(aclrtRecordEvent(a, s)); /* recorded, not complete */
+    ASSERT_RC(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtEventElapsedTime(&ms, b, a), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtEventElapsedTime(&ms, a, a), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtEventGetTimestamp(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtEventGetTimestamp: argument 'timestamp'");
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtEventElapsedTime(&ms, a, a));
+    ASSERT_OK(aclrtDestroyEvent(a));
+    ASSERT_OK(aclrtDestroyEvent(b));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* api_error.cc EventQuery, EventQueryWaitStatus: an EXTERNAL event's
+ * status cannot be queried by either (207000), as by aclrtQueryEventStatus. */
+TEST(event, queries_refuse_external_events)
+{
+    aclrtEvent x = NULL;
+    aclrtEventStatus es;
+    aclrtEventWaitStatus ws;
+    t_setup();
+    ASSERT_OK(aclrtCreateEventWithFlag(&x, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclrtRecordEvent(x, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ASSERT_RC(aclrtQueryEvent(x, &es), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+#pragma GCC diagnostic pop
+    ASSERT_RC(aclrtQueryEventWaitStatus(x, &ws), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyEvent(x));
+    t_teardown();
+}
+
+/* api_error.cc EventCreateEx: an IPC event needs a chip with IPC events
+ * (A2, A3, 950): Atlas inference says 207000, after the flag's own rule. */
+TEST(event, ipc_event_needs_a_soc_with_ipc_events)
+{
+    aclrtEvent e = NULL;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_SYNC), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    t_teardown();
+}
+
+/* event.cc Event::Wait (CrossDeviceEventWait): a stream may wait on an
+ * event of another device; on the chips with value waits the wait holds
+ * until the record is done. A record or reset on a stream of another
+ * device than the event's is refused here (107000; differences.md). */
+TEST(event, wait_on_an_event_of_another_device)
+{
+    static struct t_gate g;
+    aclrtStream s0 = NULL, s1 = NULL;
+    aclrtEvent e = NULL;
+    int64_t *x1 = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s0));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, s0);
+    ASSERT_OK(aclrtRecordEvent(e, s0));
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtCreateStream(&s1));
+    x1 = t_dev_i64(1);
+    ASSERT_OK(aclrtStreamWaitEvent(s1, e));
+    t_launch_add(x1, 1, s1);
+    ASSERT_RC(aclrtRecordEvent(e, s1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtResetEvent(e, s1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s1, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(x1[0], 0); /* held by the wait */
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_EQ(x1[0], 1);
+    ASSERT_OK(aclrtFree(x1));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s0));
+    t_teardown();
+}
+
+/* On a chip without value waits the wait across devices is not made: the
+ * call succeeds and the stream goes on (event.cc CrossDeviceEventWait). */
+TEST(event, wait_across_devices_without_value_waits_is_not_made)
+{
+    static struct t_gate g;
+    aclrtStream s0 = NULL, s1 = NULL;
+    aclrtEvent e = NULL;
+    int64_t *x1 = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s0));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, s0);
+    ASSERT_OK(aclrtRecordEvent(e, s0));
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtCreateStream(&s1));
+    x1 = t_dev_i64(1);
+    ASSERT_OK(aclrtStreamWaitEvent(s1, e));
+    t_launch_add(x1, 1, s1);
+    ASSERT_OK(aclrtSynchronizeStream(s1)); /* the gate is still shut */
+    ASSERT_EQ(x1[0], 1);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtFree(x1));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSynchronizeStream(s0));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s0));
+    t_teardown();
+}
+
+/* api_c.cc rtNotify*, api_impl.cc Notify*: the notify's handle is checked
+ * before the context (107017 without one); destroying and reading the id
+ * need a context (107002); the ACL layer checks 'notify' before
+ * 'notifyId'. */
+struct notify_no_ctx {
+    aclrtNotify live, dead;
+    aclError rc[5];
+};
+
+static void *notify_calls_without_context(void *arg)
+{
+    struct notify_no_ctx *a = arg;
+    uint32_t id = 0;
+    a->rc[0] = aclrtRecordNotify(a->dead, NULL);
+    a->rc[1] = aclrtDestroyNotify(a->dead);
+    a->rc[2] = aclrtDestroyNotify(a->live);
+    a->rc[3] = aclrtGetNotifyId(a->live, &id);
+    a->rc[4] = aclrtRecordNotify(a->live, NULL);
+    return NULL;
+}
+
+TEST(event, notify_calls_check_the_handle_then_the_context)
+{
+    static struct notify_no_ctx a;
+    pthread_t th;
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&a.live, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtCreateNotify(&a.dead, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtDestroyNotify(a.dead));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtGetNotifyId(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetNotifyId: argument 'notify'");
+    ASSERT_EQ(pthread_create(&th, NULL, notify_calls_without_context, &a), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_RC(a.rc[0], ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(a.rc[1], ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(a.rc[2], ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(a.rc[3], ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(a.rc[4], ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_OK(aclrtDestroyNotify(a.live));
+    t_teardown();
+}
+
+/* api_c_memory.cc rtsValueWrite / rtsValueWait, api_error.cc
+ * MemWriteValue / MemWaitValue, api_impl.cc: the chip, the stream's
+ * handle, the flag and the address are checked before the context
+ * (107002); a stream of another context is 107003. */
+struct value_no_ctx {
+    int64_t *w;
+    aclrtStream s;
+    aclError rc[4];
+};
+
+static void *value_calls_without_context(void *arg)
+{
+    struct value_no_ctx *a = arg;
+    a->rc[0] = aclrtValueWrite(a->w, 1, 1, NULL);
+    a->rc[1] = aclrtValueWait(a->w, 1, 4, a->s);
+    a->rc[2] = aclrtValueWrite(a->w, 1, 0, a->s);
+    a->rc[3] = aclrtValueWait(a->w, 1, 0, NULL);
+    return NULL;
+}
+
+TEST(event, value_write_and_wait_check_their_arguments_before_the_context)
+{
+    static struct value_no_ctx a;
+    aclrtContext other = NULL;
+    aclrtStream foreign = NULL;
+    pthread_t th;
+    t_setup();
+    a.w = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&a.s));
+    foreign = stream_of_another_context(&other);
+    ASSERT_EQ(pthread_create(&th, NULL, value_calls_without_context, &a), 0);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_RC(a.rc[0], ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(a.rc[1], ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(a.rc[2], ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(a.rc[3], ACL_ERROR_RT_CONTEXT_NULL);
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtValueWrite(a.w, 1, 0, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtValueWrite: argument 'stream'");
+    ASSERT_RC(aclrtValueWait(a.w, 1, 0, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtValueWrite(a.w, 1, 0, a.s));
+    ASSERT_OK(aclrtSynchronizeStream(a.s));
+    ASSERT_EQ(a.w[0], 1);
+    ASSERT_OK(aclrtFree(a.w));
+    ASSERT_OK(aclrtDestroyStream(a.s));
+    ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* api_error.cc EventSynchronize (IsEventInModel): an event whose newest
+ * record was made on a stream bound to a model cannot be waited for by the
+ * host (107000); once that model is gone it can. */
+TEST(event, sync_refuses_an_event_recorded_on_a_model_bound_stream)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclmdlRIEndTask(m, s));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtSynchronizeEvent(e), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSynchronizeEvent:");
+    ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 100), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclmdlRIExecute(m, 5000));
+    ASSERT_OK(aclmdlRIUnbindStream(m, s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* api_error.cc EventRecord, StreamWaitEvent, EventReset: an IPC event
+ * takes no record or wait on a capturing stream, and no reset at all
+ * (207000). */
+TEST(event, ipc_event_takes_no_task_on_a_capturing_stream_and_no_reset)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC));
+    ASSERT_RC(aclrtResetEvent(e, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtRecordEvent(e, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordEvent: an IPC event");
+    ASSERT_RC(aclrtStreamWaitEvent(s, e), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* api_impl.cc EventReset: on a capturing stream only an EXTERNAL event
+ * may be reset (207000 for others: ToBeCaptured); a stream bound to a
+ * model refuses a plain aclrtCreateEvent event's reset (207000). */
+TEST(event, reset_in_a_model_takes_the_events_the_reference_takes)
+{
+    aclrtStream s = NULL, b = NULL;
+    aclrtEvent plain = NULL, sync = NULL, ext = NULL;
+    aclmdlRI m = NULL, built = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&b, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateEvent(&plain));
+    ASSERT_OK(aclrtCreateEventWithFlag(&sync, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventWithFlag(&ext, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtResetEvent(plain, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtResetEvent:");
+    ASSERT_RC(aclrtResetEvent(sync, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtResetEvent(ext, s));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIBuildBegin(&built, 0));
+    ASSERT_OK(aclmdlRIBindStream(built, b, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclrtResetEvent(plain, b), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtResetEvent(sync, b));
+    ASSERT_OK(aclmdlRIEndTask(built, b));
+    ASSERT_OK(aclmdlRIBuildEnd(built, NULL));
+    ASSERT_OK(aclmdlRIUnbindStream(built, b));
+    ASSERT_OK(aclmdlRIDestroy(built));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(plain));
+    ASSERT_OK(aclrtDestroyEvent(sync));
+    ASSERT_OK(aclrtDestroyEvent(ext));
+    ASSERT_OK(aclrtDestroyStream(b));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* api_impl.cc StreamWaitEvent: a wait on an event recorded in a capture
+ * under way joins the waiting stream to the capture, but never the
+ * default stream (107031). */
+TEST(event, default_stream_cannot_join_a_capture_by_a_wait)
+{
+    aclrtStream s = NULL, other = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, e), ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtStreamWaitEvent:");
+    ASSERT_OK(aclrtStreamWaitEvent(other, e)); /* joins */
+    ASSERT_OK(aclrtRecordEvent(e, other));
+    ASSERT_OK(aclrtStreamWaitEvent(s, e));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* runtime_handle_guard.cc ValidateInnerObject: a handle of another kind
+ * (a notify for an event, an event for a notify) is 107017, and so is an
+ * event's handle once aclrtResetDevice has ended its context, even
+ * though the thread has no context left. */
+TEST(event, wrong_kind_and_reset_device_handles_are_invalid)
+{
+    aclrtEvent e = NULL;
+    aclrtNotify n = NULL;
+    aclrtEventRecordedStatus rs;
+    uint32_t id = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_RC(aclrtRecordEvent((aclrtEvent)n, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEventStatus((aclrtEvent)n, &rs), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyEvent((aclrtEvent)n), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordNotify((aclrtNotify)e, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtGetNotifyId((aclrtNotify)e, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyNotify((aclrtNotify)e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclrtRecordEvent(e, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtQueryEventStatus(e, &rs), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyEvent(e), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtRecordNotify(n, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtDestroyNotify(n), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_OK(aclFinalize());
+}
+
+/* aclrtCreateEventWithFlag's bit 0x4 (the runtime's DDSYNC): the event
+ * holds an id from creation, as SYNC, EXTERNAL and DEVICE_USE_ONLY events
+ * do (one fewer available), streams can wait on it and it can be reset
+ * (event.hpp IsEventWithoutWaitTask), and, like an aclrtCreateEvent
+ * event, a wait before any record is 107000 (event.cc Event::Wait). */
+TEST(event, ddsync_bit_event_is_waitable_and_holds_an_id)
+{
+    aclrtEvent e = NULL, d = NULL;
+    uint32_t before = 0, after = 0, id = 0;
+    t_setup();
+    ASSERT_OK(aclrtGetEventAvailNum(&before));
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, 0x4));
+    ASSERT_OK(aclrtCreateEventWithFlag(&d, ACL_EVENT_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtGetEventAvailNum(&after));
+    ASSERT_EQ(after, before - 2);
+    ASSERT_OK(aclrtGetEventId(e, &id));
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, e), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtRecordEvent(e, NULL));
+    ASSERT_OK(aclrtStreamWaitEvent(NULL, e));
+    ASSERT_OK(aclrtResetEvent(e, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyEvent(d));
+    ASSERT_OK(aclrtGetEventAvailNum(&after));
+    ASSERT_EQ(after, before);
+    t_teardown();
+}
+
+/* api_impl.cc EventCreate / NotifyCreate (CheckSupportMC2Feature): Atlas
+ * training and Atlas 200I/500 A2 have no DEVICE_USE_ONLY events or
+ * notifies (207000, after the flag rules and the context). */
+static void device_use_only_refused_on(const char *soc)
+{
+    aclrtEvent e = NULL;
+    aclrtNotify n = NULL;
+    setenv("ACLCPU_SOC", soc, 1);
+    t_setup();
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_SYNC), ACL_ERROR_RT_PARAM_INVALID);
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtCreateEventWithFlag(&e, ACL_EVENT_DEVICE_USE_ONLY), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtCreateEventWithFlag: argument 'flag'");
+    ASSERT_RC(aclrtCreateNotify(&n, ACL_NOTIFY_DEVICE_USE_ONLY), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
+TEST(event, device_use_only_needs_a_soc_with_it_training)
+{
+    device_use_only_refused_on("Ascend910A");
+}
+
+TEST(event, device_use_only_needs_a_soc_with_it_200i_500_a2)
+{
+    device_use_only_refused_on("Ascend310B1");
 }

@@ -73,8 +73,9 @@ TEST(wait_timeout, satisfied_wait_is_not_failed)
     t_teardown();
 }
 
-/* A notify wait with a timeout in ms, never recorded, fails in time; in
- * STOP mode the failure drops the rest of the stream. */
+/* A notify wait's timeout is in seconds (docs/zh/api_ref/08: "单位是秒");
+ * never recorded, it fails in time; in STOP mode the failure drops the
+ * rest of the stream. */
 TEST(wait_timeout, notify_wait_times_out)
 {
     aclrtStream s = NULL;
@@ -85,10 +86,10 @@ TEST(wait_timeout, notify_wait_times_out)
     ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
     ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
     t0 = t_now_ns();
-    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 200));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 1));
     t_launch_log(1, s);
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
-    ASSERT(t_now_ns() - t0 >= 200u * 1000000u);
+    ASSERT(t_now_ns() - t0 >= 1000u * 1000000u);
     ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped by STOP */
     ASSERT_OK(aclrtDestroyNotify(n));
     ASSERT_OK(aclrtDestroyStreamForce(s));
@@ -108,14 +109,14 @@ TEST(wait_timeout, notify_wait_consumes_its_record)
     ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
     ASSERT_OK(aclrtRecordNotify(n, rec));
     ASSERT_OK(aclrtSynchronizeStream(rec)); /* the notify is set before the waits are issued */
-    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 2000));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 5));
     ASSERT_OK(aclrtSynchronizeStream(s));
     /* Second occurrence: nothing recorded since the first wait reset it. */
-    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 100));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 1));
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
     /* A new record releases the next wait. */
     ASSERT_OK(aclrtRecordNotify(n, rec));
-    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 2000));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 5));
     ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 4000));
     ASSERT_OK(aclrtDestroyNotify(n));
     ASSERT_OK(aclrtDestroyStream(s));
@@ -211,5 +212,94 @@ TEST(wait_timeout, kernel_within_timeout_succeeds)
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_EQ(atomic_load(&busy_blocks), 8);
     ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* rtsNotifyWaitAndReset: UINT32_MAX asks for the default wait, which is
+ * forever on the chips with notify waits and aclrtSetOpWaitTimeout's on
+ * Atlas inference (rtNotifyWait). */
+static void notify_default_wait(int bounded)
+{
+    aclrtStream s = NULL;
+    aclrtNotify n = NULL;
+    ASSERT_OK(aclrtSetOpWaitTimeout(1));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, UINT32_MAX));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 2500),
+              bounded ? ACL_ERROR_RT_WAIT_TIMEOUT : ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+}
+
+TEST(wait_timeout, notify_default_wait_follows_the_chip)
+{
+    t_setup();
+    notify_default_wait(0);
+    t_teardown();
+}
+
+TEST(wait_timeout, notify_default_wait_on_atlas_inference_takes_op_wait_timeout)
+{
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    notify_default_wait(1);
+    t_teardown();
+}
+
+/* api_c_stream.cc rtStreamWaitEventWithTimeout / rtStreamWaitEvent and
+ * each chip's streamWaitEventTimeout (src/runtime/config/): UINT32_MAX
+ * asks for aclrtSetOpWaitTimeout's; Atlas inference (ZERO) takes only
+ * that default, Atlas training (NOT_SUPPORT) no timeout at all. */
+static aclError wait_flag_default_max(aclrtStream s, aclrtEvent e)
+{
+    return aclrtStreamWaitEventWithFlag(s, e, UINT32_MAX, ACL_EVENT_WAIT_DEFAULT);
+}
+
+TEST(wait_timeout, wait_with_flag_uint32_max_takes_the_op_wait_timeout)
+{
+    t_setup();
+    ASSERT_OK(aclrtSetOpWaitTimeout(1));
+    check_wait_times_out(wait_flag_default_max, 1000);
+    t_teardown();
+}
+
+/* The wait holds past 1.5 s (no timeout fails it) until the gate opens. */
+static void check_wait_holds(aclError (*issue_wait)(aclrtStream, aclrtEvent))
+{
+    static struct t_gated_pair p;
+    atomic_store(&t_log_n, 0);
+    atomic_store(&t_log_stored, 0);
+    t_gated_pair_open(&p);
+    ASSERT_OK(issue_wait(p.s2, p.e));
+    t_launch_log(1, p.s2);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(p.s2, 1500), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_EQ(atomic_load(&t_log_stored), 0);
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s2));
+    ASSERT_EQ(atomic_load(&t_log_stored), 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s1));
+    t_gated_pair_close(&p);
+}
+
+TEST(wait_timeout, atlas_inference_waits_take_only_the_default_timeout)
+{
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    check_wait_holds(wait_1s);
+    ASSERT_OK(aclrtSetOpWaitTimeout(1));
+    atomic_store(&t_log_n, 0);
+    atomic_store(&t_log_stored, 0);
+    check_wait_times_out(wait_plain, 1000);
+    t_teardown();
+}
+
+TEST(wait_timeout, atlas_training_waits_have_no_timeout)
+{
+    setenv("ACLCPU_SOC", "Ascend910A", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetOpWaitTimeout(1));
+    check_wait_holds(wait_plain);
+    check_wait_holds(wait_1s);
     t_teardown();
 }

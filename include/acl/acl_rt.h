@@ -722,7 +722,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
 /** Issues a task to a stream that sets a notify. */
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
 
-/** Issues to a stream a task that waits for a notify and then clears it (timeout in ms). */
+/** Issues to a stream a task that waits for a notify and then clears it (timeout in seconds, 0 = forever). */
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
 
 /** Returns a notify's numeric id. */

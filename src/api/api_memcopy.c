@@ -595,22 +595,24 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destM
 
 /* ---- value writes and waits ------------------------------------------------------ */
 
-/* The runtime's checks of both: the SoC has value waits (A2, A3, 950), the
- * flag, then the address is device memory (8 bytes of it here, so that
- * the 64-bit access stays inside its block). */
+/* The runtime's checks of both, in its order: the SoC has value waits
+ * (A2, A3, 950: a property of the chip, known without a context), the
+ * stream's handle, the flag, the address is device memory (8 bytes of it
+ * here, so that the 64-bit access stays inside its block); then a
+ * current context and a stream of it (api_c_memory.cc rtsValueWrite,
+ * api_error.cc MemWriteValue, api_impl.cc MemWriteValue). */
 static aclError check_value(const char *fn, void *devAddr, uint32_t flag, bool wait, struct stream **s,
                             aclrtStream stream)
 {
-    struct context *ctx;
+    struct context *ctx = ctx_current();
+    const struct soc_profile *soc = ctx != NULL ? ctx->dev->soc : soc_configured();
     enum mem_kind k;
-    aclError err = ctx_require(fn, &ctx);
-    if (err != ACL_SUCCESS)
-        return err;
-    if (!soc_has_cmo(ctx->dev->soc)) /* the same product lines */
+    if (!soc_has_cmo(soc)) /* the same product lines */
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no value writes and waits (A2, A3 and 950 do)",
-                        fn, ctx->dev->soc->name);
-    if ((err = stream_resolve(fn, stream, s)) != ACL_SUCCESS)
-        return err;
+                        fn, soc->name);
+    *s = stream != NULL ? (struct stream *)obj_resolve_user(stream, OBJ_STREAM) : NULL;
+    if (stream != NULL && *s == NULL)
+        return stream_stale(fn, stream);
     if (!wait && flag != 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' is %u; it is reserved and must be 0", fn, flag);
     if (wait && flag > ACL_STREAM_WAIT_VALUE_NOR)
@@ -622,6 +624,16 @@ static aclError check_value(const char *fn, void *devAddr, uint32_t flag, bool w
                         devAddr);
     if (k != MEM_DEVICE)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'devAddr' (%p) is not device memory", fn, devAddr);
+    if (ctx == NULL)
+        return ctx_missing(fn);
+    if (*s == NULL) {
+        *s = ctx->default_stream;
+        return ACL_SUCCESS;
+    }
+    if (stream_ctx(*s) != ctx)
+        return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
+                        "%s: argument 'stream' (stream %d) belongs to another context than the current one", fn,
+                        load_relaxed(&(*s)->id));
     return ACL_SUCCESS;
 }
 

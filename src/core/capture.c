@@ -114,9 +114,10 @@ aclmdlRICaptureStatus model_capture_status(struct stream *s, void **model_handle
 
 aclError model_refuse_captured_event(const char *fn, struct event *ev)
 {
-    /* Refused, and the capture goes on (api_error.cc EventSynchronize,
-     * EventQuery*, EventElapsedTime, EventGetTimeStamp: 107028 returned
-     * before anything is touched). */
+    /* The capture is left as it is: the reference refuses before it
+     * touches the capture (api_error.cc EventQuery*, EventSynchronize,
+     * EventElapsedTime, EventGetTimeStamp; only TerminateCapture
+     * invalidates). */
     if (!model_event_captured(ev))
         return ACL_SUCCESS;
     return acl_fail(ACL_ERROR_RT_EVENT_CAPTURED, "%s: argument 'event': event %d was last recorded in a capture "
@@ -570,6 +571,9 @@ static aclError join_locked(const char *fn, struct model *m, struct stream *s, c
     if (load_relaxed(&s->flags) & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE))
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: stream %d cannot join a capture (PERSISTENT, "
                         "DEVICE_USE_ONLY and CPU_SCHEDULE streams cannot be captured)", fn, load_relaxed(&s->id));
+    if (load_relaxed(&s->is_default)) /* api_impl.cc StreamWaitEvent: the default stream is never captured */
+        return acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "%s: the default stream (stream %d) cannot join a "
+                        "capture by waiting on an event recorded in it", fn, load_relaxed(&s->id));
     *out = model_add_lane(m, s, stream != NULL ? stream : obj_handle(&s->hdr), ACL_MODEL_STREAM_FLAG_HEAD);
     if (*out == NULL)
         return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a capture lane", fn);
@@ -665,10 +669,19 @@ aclError model_event_reset(const char *fn, struct event *ev, const void *event, 
     (void)event;
     capture_enter();
     *handled = s->rec_lane != NULL;
+    /* A capture takes the reset of an EXTERNAL event only; a stream bound
+     * to a model refuses a plain aclrtCreateEvent event's (207000:
+     * api_impl.cc EventReset, ToBeCaptured and the model-stream rule). */
+    if (*handled && !(load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL) &&
+        (s->rec_lane->m->state == MODEL_CAPTURING || ev->lazy_slot))
+        err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                       "%s: stream %d records into a model, which takes the reset of %s", fn, load_relaxed(&s->id),
+                       s->rec_lane->m->state == MODEL_CAPTURING ? "an EXTERNAL event only"
+                                                                : "an event of aclrtCreateEventWithFlag only");
     /* Inside a model only an EXTERNAL event's reset means something (its
      * waits wait for it to be set); a reset of another event records
      * nothing, as its waits are edges of the run. */
-    if (*handled && (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL))
+    else if (*handled && (load_relaxed(&ev->flags) & ACL_EVENT_EXTERNAL))
         err = queue_planned(fn, s, stream, TASK_EVENT_RESET, &p, NULL);
     capture_leave();
     return err;

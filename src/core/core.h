@@ -802,6 +802,11 @@ struct event {
     _Atomic int32_t id;
     _Atomic(struct device *) dev; /* read before the lock by calls that check devices match */
     _Atomic(struct context *) ctx; /* read before the lock by a sync */
+    /* The flag (ACL_EVENT_RECORD_* / ACL_EVENT_WAIT_*) the first record
+     * [0] and the first wait [1] were made with, EVENT_OP_FLAG_UNSET until
+     * then: every later one must use the same. Set once by compare and
+     * exchange, relaxed: only this word is read, it publishes nothing. */
+    _Atomic uint32_t op_flag[2];
     bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
     bool notified;               /* notify: set by a record, cleared by the wait it releases */
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
@@ -812,9 +817,6 @@ struct event {
      * newest record at the call. Set at creation, read under lock. */
     bool hw_flag;
     bool holds_slot;             /* counts against the SoC's event cap */
-    /* The flag of its records [0] and of its waits [1], plus 1 (0: none
-     * yet): the first one's stays (event_pin_op_flag). */
-    uint8_t op_flag[2];
     uint64_t record_gen;         /* newest record issued */
     const void *last_recorder;   /* handle of the stream the newest record was issued on */
     uint64_t done_gen;           /* newest record completed (never moves back) */
@@ -849,6 +851,12 @@ struct event {
      * records, flag and done number; set once under the lock. */
     struct ipc_link *ipc;
 };
+
+#define EVENT_OP_FLAG_UNSET UINT32_MAX
+/* aclrtCreateEventWithFlag's bit 0x4 (the runtime's DDSYNC, no ACL name):
+ * a waitable event that holds an id from creation, a snapshot as the
+ * events of aclrtCreateEvent are (event.hpp IsEventWithoutWaitTask). */
+#define EVENT_FLAG_DDSYNC 0x4u
 
 /* As stream_ctx. */
 static inline struct context *event_ctx(const struct event *ev)
@@ -1019,10 +1027,6 @@ aclError event_destroy(struct event *ev, const void *handle);
 void event_ipc_refresh(struct event *ev);
 /* Called with ev->lock held: the newest record a sync waits for. */
 uint64_t event_newest_locked(struct event *ev);
-/* Pins the flag its records (wait false: ACL_EVENT_RECORD_*) or waits
- * (ACL_EVENT_WAIT_*) use to flag, the first time; false when an earlier
- * call pinned another one. */
-bool event_pin_op_flag(struct event *ev, bool wait, uint32_t flag);
 /* A record of ev issued now on no stream: t (fresh) becomes record number
  * record_gen + 1, made on behalf of the stream `recorder` (a handle); it
  * is pending until event_record_done(t) or event_task_release(t) reaches

@@ -66,7 +66,12 @@ static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool la
 {
     bool fresh;
     struct event *ev;
-    bool needs_slot = !ex && !lazy_slot && (flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)) != 0;
+    /* An aclrtCreateEventWithFlag event holds a hardware id from creation
+     * unless it has none of these (api_impl.cc EventCreate: GenEventId;
+     * event.cc InitEventAllocFlag: TIME_LINE and CAPTURE_STREAM_PROGRESS
+     * alone take none). */
+    uint32_t id_bits = ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL | ACL_EVENT_DEVICE_USE_ONLY | EVENT_FLAG_DDSYNC;
+    bool needs_slot = !ex && !lazy_slot && (flags & id_bits) != 0;
     aclError err = needs_slot ? device_event_slot_take(ctx->dev) : ACL_SUCCESS;
 
     if (err != ACL_SUCCESS)
@@ -84,6 +89,8 @@ static aclError make_event(struct context *ctx, uint32_t flags, bool ex, bool la
     store_relaxed(&ev->dev, ctx->dev); /* see event->id */
     store_relaxed(&ev->flags, flags);
     store_relaxed(&ev->ex, ex);
+    store_relaxed(&ev->op_flag[0], EVENT_OP_FLAG_UNSET);
+    store_relaxed(&ev->op_flag[1], EVENT_OP_FLAG_UNSET);
     ev->lazy_slot = lazy_slot;
     ev->hw_flag = !ex && !lazy_slot && (flags & (ACL_EVENT_SYNC | ACL_EVENT_EXTERNAL)) != 0;
     ev->holds_slot = needs_slot;
@@ -285,7 +292,7 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
     if (t->kind == TASK_EVENT_RECORD && !take_lazy_slot_locked(ev))
         return REFUSE_NO_EVENT_SLOT;
     if (t->kind == TASK_EVENT_WAIT && event_newest_locked(ev) == 0 && !flag_event)
-        return ev->lazy_slot ? REFUSE_NEVER_RECORDED : SKIP_NEVER_RECORDED;
+        return load_relaxed(&ev->ex) ? SKIP_NEVER_RECORDED : REFUSE_NEVER_RECORDED;
     if (t->kind == TASK_EVENT_RECORD) {
         /* An IPC event's record numbers are shared by every process. */
         t->u.event.gen = ev->ipc != NULL ? ipcshm_event_issue(ipc_event_slot(ev)) : ev->record_gen + 1;
@@ -302,18 +309,6 @@ static enum refusal issue_event_locked(struct event *ev, struct stream *s, struc
         ev->waits_issued++;
     }
     return REFUSE_NONE;
-}
-
-bool event_pin_op_flag(struct event *ev, bool wait, uint32_t flag)
-{
-    uint8_t want = (uint8_t)(flag + 1);
-    bool ok;
-    plat_spin_lock(&ev->lock);
-    ok = ev->op_flag[wait] == 0 || ev->op_flag[wait] == want;
-    if (ok)
-        ev->op_flag[wait] = want;
-    plat_spin_unlock(&ev->lock);
-    return ok;
 }
 
 void event_issue_detached_record(struct event *ev, struct task *t, const void *recorder)

@@ -245,7 +245,7 @@ aclError model_unsafe_call(const char *fn, aclError code);
 /* True when ev's newest record was made in a capture still under way. */
 bool model_event_captured(struct event *ev);
 /* 107028 when ev's newest record was made in a capture under way: it
- * cannot be queried, synchronised or timed (the capture goes on). */
+ * cannot be queried, synchronised or timed. The capture goes on. */
 aclError model_refuse_captured_event(const char *fn, struct event *ev);
 
 /* Called with capture_lock held: the user's events recorded in capture m

@@ -400,8 +400,9 @@ static ACLCPU_COLD aclError refusal_error(const struct submit *sub, const struct
                         t->kind >= TASK_NOTIFY_RECORD ? "notify" : "event");
     case REFUSE_NEVER_RECORDED:
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-                        "%s: the event (from aclrtCreateEvent) was never recorded: record it before a stream waits on "
-                        "it (events with ACL_EVENT_SYNC wait for a later record; Ex events skip the wait)",
+                        "%s: the event (of aclrtCreateEvent, or without SYNC) was never recorded: record it before "
+                        "a stream waits on it (events with ACL_EVENT_SYNC wait for a later record; Ex events skip "
+                        "the wait)",
                         fn);
     case REFUSE_NO_EVENT_SLOT:
         return acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,

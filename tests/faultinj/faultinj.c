@@ -177,7 +177,7 @@ static void workload(void)
         }
         if (n != NULL) {
             CHECK(aclrtRecordNotify(n, s));
-            CHECK(aclrtWaitAndResetNotify(n, s2, 1000));
+            CHECK(aclrtWaitAndResetNotify(n, s2, 1)); /* seconds */
         }
         CHECK(aclrtKernelArgsInit(k, &args));
         if (args != NULL) {

@@ -393,7 +393,10 @@ CALL(WaitAndResetNotify)
 {
     aclrtNotify n = H(FZ_NOTIFY);
     aclrtStream s = any_stream(f);
-    fz_check(f, aclrtWaitAndResetNotify(n, s, (uint32_t)FZ_INT(f, 0, 1, 10, 100)));
+    /* Seconds: only the untimed waits (0, and UINT32_MAX: the default), so
+     * that an unrecorded wait is found stuck at once instead of holding its
+     * stream for seconds. */
+    fz_check(f, aclrtWaitAndResetNotify(n, s, (uint32_t)FZ_PICK(f, 0, UINT32_MAX)));
 }
 CALL(GetNotifyId) { uint32_t v; aclrtNotify n = H(FZ_NOTIFY); fz_check(f, aclrtGetNotifyId(n, fz_out(f, &v))); }
 
