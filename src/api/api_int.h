@@ -37,6 +37,38 @@ static inline aclError stream_handle_live(const char *fn, aclrtStream stream)
     return stream_stale(fn, stream);
 }
 
+/* The same, keeping the stream it names for task_stream_of (*s NULL for
+ * the default stream): a launch resolves its stream once. */
+static inline aclError stream_handle_get(const char *fn, aclrtStream stream, struct stream **s)
+{
+    *s = stream == NULL ? NULL : (struct stream *)obj_resolve_user(stream, OBJ_STREAM);
+    if (ACLCPU_LIKELY(stream == NULL || *s != NULL))
+        return ACL_SUCCESS;
+    return stream_stale(fn, stream);
+}
+
+/* The stream a task goes to, from one stream_handle_get gave (*s NULL:
+ * the current context's default stream): a current context (107002), then
+ * a stream of that context (107003). A stream destroyed since is refused
+ * by the submit. */
+static inline aclError task_stream_of(const char *fn, struct stream **s)
+{
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    if (ACLCPU_UNLIKELY(err != ACL_SUCCESS))
+        return err;
+    if (*s == NULL) {
+        *s = ctx->default_stream;
+        return ACL_SUCCESS;
+    }
+    if (ACLCPU_LIKELY(stream_ctx(*s) == ctx))
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
+                    "%s: argument 'stream' (stream %d) belongs to another context than the current one; make its "
+                    "context current first",
+                    fn, load_relaxed(&(*s)->id));
+}
+
 /* The stream a task goes to, once the arguments are checked: a current
  * context (107002), NULL meaning its default stream, a live handle
  * (107017), and a stream of that context (107003). */
@@ -46,14 +78,7 @@ static inline aclError task_stream(const char *fn, aclrtStream stream, struct st
     aclError err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = stream_resolve(fn, stream, s);
-    if (err != ACL_SUCCESS)
-        return err;
-    if (ACLCPU_LIKELY(stream_ctx(*s) == ctx))
-        return ACL_SUCCESS;
-    return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
-                    "%s: argument 'stream' (stream %d) belongs to another context than the current one; make its "
-                    "context current first",
-                    fn, load_relaxed(&(*s)->id));
+    return err == ACL_SUCCESS ? task_stream_of(fn, s) : err;
 }
 
 /* A stream priority as the reference clamps it: read as a signed 32-bit

@@ -180,11 +180,11 @@ static aclError read_cfg(const struct launch_desc *d, struct task_kernel *k)
 /* The checks before the context, in the runtime's order: the kernel and
  * stream handles (107017), the arguments and the block count (their order
  * depends on the call), the attribute values, then the attribute ids. */
-static aclError check_launch(const struct launch_desc *d, struct task_kernel *k)
+static aclError check_launch(const struct launch_desc *d, struct task_kernel *k, struct stream **s)
 {
     aclError err = func_live(d->fn, d->form == FORM_GRID ? "func" : "funcHandle", d->func);
     if (err == ACL_SUCCESS)
-        err = stream_handle_live(d->fn, d->stream);
+        err = stream_handle_get(d->fn, d->stream, s);
     if (err != ACL_SUCCESS)
         return err;
     if (d->form == FORM_PLAIN) {
@@ -260,13 +260,13 @@ static aclError launch(const struct launch_desc *d)
     aclcpuKernelFn kfn;
     const struct kfunc *kf = NULL;
     struct binary *bin;
-    struct stream *s;
+    struct stream *s = NULL;
     struct task *t;
     aclError err;
 
-    err = check_launch(d, &cfgk);
+    err = check_launch(d, &cfgk, &s);
     if (err == ACL_SUCCESS)
-        err = task_stream(d->fn, d->stream, &s);
+        err = task_stream_of(d->fn, &s);
     if (err == ACL_SUCCESS)
         err = kfunc_resolve_for_launch(d->fn, d->func, &kfn, &bin, &kf);
     if (err != ACL_SUCCESS)
