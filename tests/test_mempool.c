@@ -391,8 +391,12 @@ TEST(mempool, streams_on_several_threads_share_a_pool)
     for (int i = 0; i < THREADS; i++)
         pthread_join(th[i], NULL);
     ASSERT_EQ(pool_attr(w.pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 0);
-    /* Each stream reuses its own block: at most two blocks of 4 MiB per stream. */
-    ASSERT(pool_attr(w.pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) <= THREADS * 2 * 2 * BLOCK);
+    /* Freed blocks are reused: without reuse the 600 allocations would
+     * reserve over 1 GiB. How many blocks the streams hold at once depends
+     * on how their frees and allocations interleave (a block freed on one
+     * stream is another's only once the free has run), so the bound leaves
+     * room for that: eight blocks of 4 MiB per stream. */
+    ASSERT(pool_attr(w.pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) <= THREADS * 8 * 2 * BLOCK);
     ASSERT_OK(aclrtMemPoolDestroy(w.pool));
     t_teardown();
 }
