@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <acl/acl_prof.h>
 
@@ -732,4 +733,22 @@ TEST(hostmem, racing_registrations_of_one_range_let_exactly_one_win)
     ASSERT_OK(aclrtHostUnregister(r.buf));
     t_teardown();
     free(r.buf);
+}
+
+/* Managed memory is host memory: an allocation past what the host has is
+ * refused (207001), whole or as the sum of live ones, and a freed one gives
+ * its share back (a memset of a huge allocation would otherwise end the
+ * process for want of memory). */
+TEST(hostmem, managed_memory_past_the_hosts_memory_is_refused)
+{
+    void *big = NULL, *half = NULL, *more = NULL;
+    size_t host = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    t_setup();
+    ASSERT_RC(aclrtMemAllocManaged(&big, 2 * host, ACL_RT_MEM_ATTACH_GLOBAL), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_OK(aclrtMemAllocManaged(&half, host / 2 + 4096, ACL_RT_MEM_ATTACH_GLOBAL));
+    ASSERT_RC(aclrtMemAllocManaged(&more, host / 2 + 4096, ACL_RT_MEM_ATTACH_GLOBAL), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_OK(aclrtFree(half));
+    ASSERT_OK(aclrtMemAllocManaged(&more, host / 2 + 4096, ACL_RT_MEM_ATTACH_GLOBAL)); /* its share came back */
+    ASSERT_OK(aclrtFree(more));
+    t_teardown();
 }

@@ -187,6 +187,27 @@ size_t hostreg_count(void)
 
 /* ---- managed memory ----------------------------------------------------------- */
 
+/* Managed memory is host memory here: what is allocated (and not yet
+ * released) may not exceed the host's physical memory, as a driver's
+ * unified memory cannot outgrow what backs it. Without the bound one
+ * program's memset of a huge allocation ends the process (the OOM killer)
+ * instead of failing the allocation. Atomic, not under hostmem_lock: a
+ * release comes under the quarantine's lock too. Relaxed: a budget, which
+ * orders nothing else. */
+static _Atomic uint64_t managed_bytes;
+
+static bool managed_charge(size_t bytes)
+{
+    uint64_t host = plat_host_memory_bytes(), used = load_relaxed(&managed_bytes);
+    do {
+        if (bytes > host - used)
+            return false;
+    } while (!cas_weak_relaxed(&managed_bytes, &used, used + bytes));
+    return true;
+}
+
+static void managed_uncharge(size_t bytes) { fetch_sub_relaxed(&managed_bytes, (uint64_t)bytes); }
+
 aclError managed_alloc(uint64_t size, int32_t device, void **out)
 {
     size_t bytes, npages;
@@ -197,6 +218,8 @@ aclError managed_alloc(uint64_t size, int32_t device, void **out)
     if (size == 0 || size > SIZE_MAX - (MANAGED_PAGE - 1) || size > (uint64_t)PTRDIFF_MAX)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     bytes = (size_t)(size + (MANAGED_PAGE - 1)) & ~(MANAGED_PAGE - 1);
+    if (!managed_charge(bytes))
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
     npages = bytes / MANAGED_PAGE;
     pages = acl_calloc(npages, sizeof(*pages));
     p = pages != NULL ? plat_vm_reserve(bytes, MANAGED_PAGE) : NULL;
@@ -204,6 +227,7 @@ aclError managed_alloc(uint64_t size, int32_t device, void **out)
         if (p != NULL)
             plat_vm_release(p, bytes);
         acl_free(pages);
+        managed_uncharge(bytes);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     plat_mutex_lock(&hostmem_lock);
@@ -215,6 +239,7 @@ aclError managed_alloc(uint64_t size, int32_t device, void **out)
     if (err != ACL_SUCCESS) {
         plat_vm_release(p, bytes);
         acl_free(pages);
+        managed_uncharge(bytes);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     *out = p;
@@ -239,6 +264,7 @@ static void managed_drop_locked(size_t i)
     size_t size = mans[i].size;
     managed_forget_locked(i);
     plat_vm_release(base, size);
+    managed_uncharge(size);
 }
 
 bool managed_retire(void *p, size_t *size, int32_t *device)
@@ -257,7 +283,11 @@ bool managed_retire(void *p, size_t *size, int32_t *device)
     return found;
 }
 
-void managed_release(void *p, size_t size) { plat_vm_release(p, size); }
+void managed_release(void *p, size_t size)
+{
+    plat_vm_release(p, size);
+    managed_uncharge(size);
+}
 
 bool managed_free(void *p)
 {
