@@ -233,6 +233,7 @@ static void print_stack_on_crash(void)
     (void)backtrace(warm, 1); /* loads the unwinder now, not in the handler */
     signal(SIGSEGV, on_crash);
     signal(SIGBUS, on_crash);
+    signal(SIGABRT, on_crash); /* the C library's heap checks abort */
 }
 
 static int child(uint64_t seed)
