@@ -490,10 +490,6 @@ static aclError queue_external_locked(const char *fn, struct stream *s, const vo
 aclError model_event_external(const char *fn, struct event *ev, struct stream *s, const void *stream, bool record)
 {
     aclError err;
-    if (!load_relaxed(&ev->ex) || load_relaxed(&ev->flags) != ACL_EVENT_SYNC)
-        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s needs an event from aclrtCreateEventExWithFlag "
-                        "with exactly ACL_EVENT_SYNC", fn, record ? "ACL_EVENT_RECORD_EXTERNAL"
-                                                                   : "ACL_EVENT_WAIT_EXTERNAL");
     capture_enter();
     err = external_check_locked(fn, s, ev, record);
     if (err == ACL_SUCCESS)

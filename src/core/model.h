@@ -227,7 +227,8 @@ void model_record_locked(struct stream *s, struct task *t);
 aclError model_event_record(const char *fn, struct event *ev, const void *event, struct stream *s,
                             const void *stream, bool *handled);
 /* ACL_EVENT_RECORD_EXTERNAL (record) or ACL_EVENT_WAIT_EXTERNAL of ev on
- * s, which must be capturing: kept in the model, fixed by each run. */
+ * s, which must be capturing: kept in the model, fixed by each run. The
+ * caller has checked ev is an Ex event of exactly ACL_EVENT_SYNC. */
 aclError model_event_external(const char *fn, struct event *ev, struct stream *s, const void *stream, bool record);
 aclError model_event_wait(const char *fn, struct event *ev, const void *event, struct stream *s, const void *stream,
                           bool *handled);
