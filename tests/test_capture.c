@@ -1205,3 +1205,28 @@ TEST(capture, not_on_200i_500_a2)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* A context destroyed while one of its streams captures frees the capture's
+ * model with it: the events recorded in the capture are let go first, and
+ * the model's list of them only after (ASan: no read of freed memory). */
+TEST(capture, model_freed_with_its_context_mid_capture_lets_its_events_go_first)
+{
+    aclrtContext home = NULL, doomed = NULL;
+    aclrtStream s = NULL;
+    aclrtEvent ev[10];
+    aclrtEventRecordedStatus st;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&home));
+    ASSERT_OK(aclrtCreateContext(&doomed, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    for (int i = 0; i < 10; i++) /* a capture records Ex events with SYNC */
+        ASSERT_OK(aclrtCreateEventExWithFlag(&ev[i], ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    for (int i = 0; i < 10; i++) /* more than the first room for them: the list grows */
+        ASSERT_OK(aclrtRecordEvent(ev[i], s));
+    ASSERT_OK(aclrtDestroyContext(doomed));
+    ASSERT_OK(aclrtSetCurrentContext(home));
+    for (int i = 0; i < 10; i++) /* went with their context */
+        ASSERT_RC(aclrtQueryEventStatus(ev[i], &st), ACL_ERROR_RT_INVALID_HANDLE);
+    t_teardown();
+}

@@ -1137,3 +1137,50 @@ TEST(memory, malloc_host_checks_null_then_size_then_context_then_wrap)
     ASSERT_OK(aclrtResetDeviceForce(0));
     ASSERT_OK(aclFinalize());
 }
+
+struct stream_maker {
+    atomic_int done;
+};
+
+/* Makes streams in slots never used before (their locks are made after
+ * the slot appears), then destroys them. */
+static void *make_fresh_streams(void *arg)
+{
+    struct stream_maker *mk = arg;
+    aclrtStream s[1500];
+    ASSERT_OK(aclrtSetDevice(0));
+    for (int i = 0; i < 1500; i++)
+        ASSERT_OK(aclrtCreateStream(&s[i]));
+    for (int i = 0; i < 1500; i++)
+        ASSERT_OK(aclrtDestroyStream(s[i]));
+    atomic_store(&mk->done, 1);
+    return NULL;
+}
+
+/* A free with work in flight scans every stream slot for its fence; a slot
+ * whose first stream another thread is still making (no lock yet) has no
+ * work and is skipped, never locked (Debug builds check each lock's rank). */
+TEST(memory, free_with_work_in_flight_skips_streams_still_being_made)
+{
+    struct t_gate g = {0};
+    struct stream_maker mk = {0};
+    aclrtStream busy = NULL;
+    pthread_t th;
+    void *p = NULL;
+    int frees = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&busy));
+    t_launch_gate(&g, busy); /* work in flight: every free takes a fence */
+    ASSERT_EQ(pthread_create(&th, NULL, make_fresh_streams, &mk), 0);
+    while ((!atomic_load(&mk.done) || frees < 100) && frees < 200000) {
+        ASSERT_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtFree(p));
+        frees++;
+    }
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT(atomic_load(&mk.done));
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(busy));
+    ASSERT_OK(aclrtDestroyStream(busy));
+    t_teardown();
+}

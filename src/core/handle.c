@@ -117,6 +117,7 @@ void obj_publish(struct obj_header *h)
 {
     fetch_add_relaxed(&tables[h->type].live, 1);
     /* Release: the object's fields are initialised before it resolves. */
+    store_release(&h->ready, true);
     store_release(&h->live, true);
 }
 

@@ -50,6 +50,10 @@ struct obj_header {
      * slot is made anew (relaxed: the caller's later checks of the handle,
      * under the object's lock, decide). */
     _Atomic bool hidden;
+    /* Published at least once (obj_publish), never cleared: the one-time
+     * members (locks) are initialised. A scan of every slot (obj_header_at)
+     * skips a slot without it: its first object is still being made. */
+    _Atomic bool ready;
     uint32_t index;
     struct obj_header *free_next; /* type free list, under the table lock */
 };

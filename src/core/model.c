@@ -212,7 +212,7 @@ static enum held_run run_held_by(struct stream *s, const struct model *m)
  * what it ended; true when it ended something. */
 static bool end_runs_that_cannot_end(struct model *m)
 {
-    uint32_t slots = obj_count(OBJ_STREAM);
+    uint32_t slots = obj_slot_count(OBJ_STREAM); /* every slot: live ones may sit past the live count */
     bool ended = false;
     for (uint32_t i = 0; i < slots; i++) {
         char why[640];
@@ -297,13 +297,13 @@ static void model_free_locked(struct model *m)
     acl_free(m->uses);
     acl_free(m->skipped);
     acl_free(m->ext);
-    acl_free(m->cap_events);
     acl_free(m->name);
     event_destroy(m->done, NULL);
     if (list_linked(&m->capture_link)) { /* freed while capturing (its context went) */
-        capture_forget_events_locked(m);
+        capture_forget_events_locked(m); /* reads cap_events: freed after */
         list_del(&m->capture_link);
     }
+    acl_free(m->cap_events);
     plat_mutex_lock(&m->ctx->lock);
     list_del(&m->ctx_link);
     plat_mutex_unlock(&m->ctx->lock);

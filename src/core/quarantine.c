@@ -76,8 +76,9 @@ static struct fence_point *fence_take(size_t *n, bool *oom)
         void *h;
         uint64_t issued;
 
-        if (hdr == NULL)
-            continue;
+        /* Acquire: pairs with obj_publish, so the stream's lock is made. */
+        if (hdr == NULL || !load_acquire(&hdr->ready))
+            continue; /* its first stream is still being made: no work yet */
         h = obj_handle(hdr);
         plat_spin_lock(&s->lock);
         issued = s->issued;
