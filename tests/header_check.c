@@ -15,8 +15,15 @@
 #include <acl/acl.h>
 #include <acl/acl_prof.h>
 #include <aclcpu/aclcpu.h>
+#include <mstx/ms_tools_ext.h>
 
 #define CHECK(expr) _Static_assert(expr, #expr)
+
+/* ---- mstx/ms_tools_ext.h (the reference's mstx_def.h) ---- */
+CHECK(MSTX_INVALID_RANGE_ID == 0);
+CHECK(MSTX_SUCCESS == 0);
+CHECK(MSTX_FAIL == 1);
+CHECK(sizeof(mstxRangeId) == 8);
 
 /* ---- Version (acl_rt.h 1.17.0) ---- */
 CHECK(ACL_MAJOR_VERSION == 1);

@@ -4,6 +4,7 @@
 #include <acl/acl_prof.h>
 #include <acl/acl_base_rt.h>
 #include <aclcpu/aclcpu.h>
+#include <mstx/ms_tools_ext.h>
 
 // acl_base_rt.h included first must work too (it includes acl_base.h).
 static_assert(ACL_FLOAT16 == 1 && ACL_FORMAT_ND == 2 && ACL_ERROR == 3, "acl_base_rt.h values");

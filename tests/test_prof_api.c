@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <acl/acl_prof.h>
+#include <mstx/ms_tools_ext.h>
 
 #include "test.h"
 
@@ -1929,5 +1930,32 @@ TEST(prof_api, subscription_table_holds_256_models)
     for (int i = 0; i < N; i++)
         model_free(&m[i]);
     close(fds[0]);
+    t_teardown();
+}
+
+/* mstx (include/mstx/ms_tools_ext.h) with no profiling tool attached, as
+ * CANN's forwarding layer behaves then (prof_mstx_plugin.cpp): a range
+ * start answers MSTX_INVALID_RANGE_ID, a domain create NULL, and marks,
+ * range ends and domain calls on NULL do nothing. */
+TEST(prof_api, mstx_calls_without_a_tool_answer_invalid_range_and_null_domain)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    mstxDomainHandle_t d = mstxDomainCreateA("inner");
+    ASSERT(d == NULL);
+    mstxMarkA("mark", s);
+    mstxMarkA("host mark", NULL);
+    mstxRangeId r = mstxRangeStartA("range", s);
+    ASSERT_EQ(r, (mstxRangeId)MSTX_INVALID_RANGE_ID);
+    mstxRangeEnd(r);
+    mstxDomainMarkA(d, "domain mark", s);
+    mstxRangeId dr = mstxDomainRangeStartA(d, "domain range", s);
+    ASSERT_EQ(dr, (mstxRangeId)MSTX_INVALID_RANGE_ID);
+    mstxDomainRangeEnd(d, dr);
+    mstxDomainDestroy(d);
+    ASSERT_EQ(sizeof(mstxRangeId), (size_t)8);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
