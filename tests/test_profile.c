@@ -1748,3 +1748,56 @@ TEST(profile, streams_ready_at_the_same_instant_start_lower_id_first)
         ASSERT_NEAR(r[i].start, r[i].stream < r[1 - i].stream ? 0 : 10);
     close_two(s1, s2);
 }
+
+/* The published event-order case (multi-stream principles, "Event"):
+ * stream A runs Vector 20, Cube 40, Vector 20 us; stream B Vector 30, Cube
+ * 20, Vector 20, each op on all the cores of its kind. Unordered, B (the
+ * lower stream id) starts first and the step takes 110 us; with an event
+ * that makes B wait for A's first op, 100 us. Returns the step. */
+static double event_order_step(bool with_event)
+{
+    char dir[64] = "";
+    struct krow r[8];
+    aclrtStream a, b;
+    aclrtEvent e;
+    aclprofConfig *cfg;
+    double lo = INFINITY, hi = 0;
+    aclrtFuncHandle v20, v30, c40, c20;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&b)); /* B first: the lower id */
+    ASSERT_OK(aclrtCreateStream(&a));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    v20 = costed("vector20", 0, 20, 0, 0);
+    v30 = costed("vector30", 0, 30, 0, 0);
+    c40 = costed("cube40", 0, 40, 0, 0);
+    c20 = costed("cube20", 0, 20, 0, 0);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(v20, 48, ACL_RT_ENGINE_TYPE_AIV, 0, a, NULL, 0);
+    if (with_event) {
+        ASSERT_OK(aclrtRecordEvent(e, a));
+        ASSERT_OK(aclrtStreamWaitEvent(b, e));
+    }
+    launch(c40, 24, ACL_RT_ENGINE_TYPE_AIC, 0, a, NULL, 0);
+    launch(v20, 48, ACL_RT_ENGINE_TYPE_AIV, 0, a, NULL, 0);
+    launch(v30, 48, ACL_RT_ENGINE_TYPE_AIV, 0, b, NULL, 0);
+    launch(c20, 24, ACL_RT_ENGINE_TYPE_AIC, 0, b, NULL, 0);
+    launch(v20, 48, ACL_RT_ENGINE_TYPE_AIV, 0, b, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 8), 6);
+    for (int i = 0; i < 6; i++) {
+        lo = r[i].start < lo ? r[i].start : lo;
+        hi = kernel_end(&r[i]) > hi ? kernel_end(&r[i]) : hi;
+    }
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(a));
+    ASSERT_OK(aclrtDestroyStream(b));
+    t_teardown();
+    return hi - lo;
+}
+
+TEST(profile, published_event_order_case_takes_110_us_unordered_and_100_with_the_event)
+{
+    ASSERT_NEAR(event_order_step(false), 110);
+    ASSERT_NEAR(event_order_step(true), 100);
+}
