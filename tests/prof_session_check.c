@@ -38,7 +38,7 @@ static int failures;
         }                                                                        \
     } while (0)
 
-static const struct prof_soc soc = {"TestSoC", 24, 48, 192u << 20, 1600.0, 25.0};
+static const struct prof_soc soc = {"TestSoC", 24, 48, 192u << 20, 1600.0, 25.0, 24.0, 0.0, 0.0};
 
 /* A vector kernel of `blocks` blocks with a declared fixed time, the
  * task_id-th task of stream 3. */

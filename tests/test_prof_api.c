@@ -1781,7 +1781,7 @@ TEST(prof_api, set_kernel_cost_checks)
     const char *lib = ACLCPU_BUILD_DIR "/libaclcpu.so";
     aclrtBinHandle bin = NULL;
     aclrtFuncHandle h, stale = NULL;
-    aclcpuKernelCost c, good = {1.0, 100.0, 1000, 0, {0, 0, 0}};
+    aclcpuKernelCost c, good = {1.0, 100.0, 1000, 0, {0}, 2.0};
     t_setup();
     h = t_kernel("prof_cost_k", k_nop);
     ASSERT_OK(aclrtBinaryLoadFromFile(lib, NULL, &bin));
@@ -1812,13 +1812,21 @@ TEST(prof_api, set_kernel_cost_checks)
     c.usTotal = -INFINITY;
     ASSERT_RC(aclcpuSetKernelCost(h, &c), ACL_ERROR_INVALID_PARAM);
     c = good;
+    c.usLaunch = -1e-9;
+    ASSERT_RC(aclcpuSetKernelCost(h, &c), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "cost->usLaunch (-1e-09)");
+    c = good;
+    c.usLaunch = NAN;
+    ASSERT_RC(aclcpuSetKernelCost(h, &c), ACL_ERROR_INVALID_PARAM);
+    c = good;
+    c.usLaunch = 0; /* the boundary: no launch cost */
+    ASSERT_OK(aclcpuSetKernelCost(h, &c));
+    c = good;
     c.mix = 2;
     ASSERT_RC(aclcpuSetKernelCost(h, &c), ACL_ERROR_INVALID_PARAM);
-    for (int i = 0; i < 3; i++) {
-        c = good;
-        c.reserved[i] = 1;
-        ASSERT_RC(aclcpuSetKernelCost(h, &c), ACL_ERROR_INVALID_PARAM);
-    }
+    c = good;
+    c.reserved[0] = 1;
+    ASSERT_RC(aclcpuSetKernelCost(h, &c), ACL_ERROR_INVALID_PARAM);
     ASSERT_OK(aclcpuSetKernelCost(h, &good));
     c = good;
     c.mix = 1;
@@ -1835,7 +1843,7 @@ TEST(prof_api, set_kernel_cost_checks)
 TEST(prof_api, kernel_cost_shows_in_the_profile)
 {
     char dir[DIR_CAP];
-    aclcpuKernelCost cost = {10e6, 0, 0, 0, {0, 0, 0}};
+    aclcpuKernelCost cost = {10e6, 0, 0, 0, {0}, 0};
     aclrtFuncHandle declared, reset;
     aclrtStream s = NULL;
     char *kd;

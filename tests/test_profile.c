@@ -85,11 +85,29 @@ static void new_dir(char *dir, size_t cap)
     ASSERT(mkdtemp(dir) != NULL);
 }
 
+/* The published worked examples count no synchronisation cost: the tests
+ * of the other laws model with the dispatch and event latencies at 0
+ * (ACLCPU_MODEL_*_NS), and those of the latencies ask for the SoC's
+ * (with_sync_costs). */
+static bool sync_costs;
+
+static void set_sync_costs(void)
+{
+    if (sync_costs) {
+        unsetenv("ACLCPU_MODEL_DISPATCH_NS");
+        unsetenv("ACLCPU_MODEL_EVENT_NS");
+    } else {
+        setenv("ACLCPU_MODEL_DISPATCH_NS", "0", 1);
+        setenv("ACLCPU_MODEL_EVENT_NS", "0", 1);
+    }
+}
+
 /* Starts a profile into dir (a new one when dir is empty). */
 static aclprofConfig *prof_start(char *dir, size_t cap)
 {
     uint32_t dev = 0;
     aclprofConfig *cfg;
+    set_sync_costs();
     if (dir[0] == '\0')
         new_dir(dir, cap);
     ASSERT_OK(aclprofInit(dir, strlen(dir)));
@@ -570,6 +588,7 @@ static void det_program(char *dir, size_t cap)
     for (int i = 0; i < 4; i++)
         launch(c, 8, ACL_RT_ENGINE_TYPE_AIV, 0, cs, &buf, sizeof(buf));
     ASSERT_OK(aclmdlRICaptureEnd(cs, &model));
+    sync_costs = true; /* the latencies must not make the model depend on the host either */
     cfg = prof_start(dir, cap);
     for (int i = 0; i < 20; i++) {
         launch(a, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, &buf, sizeof(buf));
@@ -1009,6 +1028,7 @@ TEST(profile, aclcpu_profile_env_profiles_the_whole_run_without_code)
     aclrtFuncHandle k = cost_kernel("envk", 7, 0, 0, 0);
     new_dir(dir, sizeof(dir));
     setenv("ACLCPU_PROFILE", dir, 1);
+    set_sync_costs();
     t_setup();
     ASSERT_RC(aclprofInit("/tmp", 4), ACL_ERROR_PROF_ALREADY_RUN); /* as with msprof running */
     ASSERT_OK(aclrtCreateStream(&s));
@@ -1432,4 +1452,352 @@ TEST(profile, measured_clock_starts_at_the_first_issue)
     ASSERT(r[0].start > 0);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
+}
+
+/* ---- the chip's laws (docs/model.md) ------------------------------------------------------------ */
+
+#define READ_BYTES 16000000ull /* 16 MB: 10 us at the 910B1's 1600 GB/s */
+
+/* A kernel with a declared cost of any kind. */
+static aclrtFuncHandle costed(const char *name, double launch_us, double fixed, double total, uint64_t hbm)
+{
+    aclcpuKernelCost c;
+    aclrtFuncHandle k = t_kernel(name, k_noop);
+    memset(&c, 0, sizeof(c));
+    c.usLaunch = launch_us;
+    c.usFixed = fixed;
+    c.usTotal = total;
+    c.hbmBytes = hbm;
+    ASSERT_OK(aclcpuSetKernelCost(k, &c));
+    return k;
+}
+
+/* The modelled duration of a kernel reading READ_BYTES alone on the SoC
+ * with `blocks` blocks of engine. */
+static double read_alone(uint32_t blocks, aclrtEngineType engine)
+{
+    char dir[64] = "";
+    struct krow r[2];
+    aclrtStream s;
+    aclrtFuncHandle k;
+    aclprofConfig *cfg;
+    t_setup();
+    k = costed("reader", 0, 0, 0, READ_BYTES);
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, blocks, engine, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+    return r[0].dur;
+}
+
+/* HBM saturates with 15 of the 24 cube cores (30 of the 48 vector cores):
+ * a memory-bound op loses bandwidth only below that, so half the cores
+ * cost 1.25x, not 2x. */
+TEST(profile, memory_bound_op_at_half_the_cores_costs_between_1_2_and_1_6_times)
+{
+    double all = read_alone(24, ACL_RT_ENGINE_TYPE_AIC), half = read_alone(12, ACL_RT_ENGINE_TYPE_AIC);
+    ASSERT_NEAR(all, 10);
+    ASSERT_NEAR(half, 12.5);
+    ASSERT(half / all >= 1.2 && half / all <= 1.6);
+    ASSERT_NEAR(read_alone(6, ACL_RT_ENGINE_TYPE_AIC), 25); /* a quarter: 2.5x */
+    /* The vector pool saturates at the same share of its cores. */
+    ASSERT_NEAR(read_alone(48, ACL_RT_ENGINE_TYPE_AIV), 10);
+    ASSERT_NEAR(read_alone(24, ACL_RT_ENGINE_TYPE_AIV), 12.5);
+}
+
+/* The boundary: exactly the saturating count reads at full bandwidth, one
+ * core fewer does not. */
+TEST(profile, hbm_saturates_at_exactly_the_socs_core_count)
+{
+    ASSERT_NEAR(read_alone(15, ACL_RT_ENGINE_TYPE_AIC), 10);
+    ASSERT_NEAR(read_alone(16, ACL_RT_ENGINE_TYPE_AIC), 10);
+    ASSERT_NEAR(read_alone(14, ACL_RT_ENGINE_TYPE_AIC), READ_BYTES / (14.0 / 15 * 1600e3));
+}
+
+/* Two kernels of 12 blocks on two streams read at once: 24 readers share
+ * the whole bandwidth, so both take as long as 32 MB at 1600 GB/s. */
+TEST(profile, concurrent_kernels_of_all_streams_share_the_hbm_total)
+{
+    char dir[64] = "";
+    struct krow r[2];
+    aclrtStream s1, s2;
+    aclrtFuncHandle k;
+    aclprofConfig *cfg;
+    open_two(&s1, &s2);
+    k = costed("reader", 0, 0, 0, READ_BYTES);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 12, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
+    launch(k, 12, ACL_RT_ENGINE_TYPE_AIC, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 2);
+    ASSERT_NEAR(r[0].start, 0);
+    ASSERT_NEAR(r[1].start, 0);
+    ASSERT_NEAR(r[0].dur, 2 * READ_BYTES / 1600e3);
+    ASSERT_NEAR(r[1].dur, 2 * READ_BYTES / 1600e3);
+    close_two(s1, s2);
+}
+
+/* FA from the published figures: 91.8 us tiled for 24 cores, 118 for 12,
+ * i.e. {usLaunch 65.6, usTotal 628.8}. Launched for 24 blocks while
+ * another stream holds 12 cube cores, it runs in two waves and pays its
+ * launch once: 118 us, as tiled for 12. The same cost declared per block
+ * (usFixed) pays it in each wave: 183.6 us. */
+TEST(profile, op_tiled_beyond_the_free_cores_pays_its_launch_cost_once)
+{
+    char dir[64] = "";
+    struct krow r[8];
+    aclrtStream holder, s;
+    aclrtFuncHandle hold, fa, fa_per_block;
+    aclprofConfig *cfg;
+    int n;
+    open_two(&holder, &s);
+    hold = costed("holder", 0, 1000, 0, 0);
+    fa = costed("fa", 65.6, 0, 628.8, 0);
+    fa_per_block = costed("fa_per_block", 0, 65.6, 628.8, 0);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(hold, 12, ACL_RT_ENGINE_TYPE_AIC, 0, holder, NULL, 0);
+    launch(fa, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    launch(fa, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0); /* the second launch pays its own, once */
+    launch(fa, 12, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0); /* tiled to the free cores */
+    launch(fa_per_block, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    n = read_kernels(dir, false, r, 8);
+    ASSERT_EQ(n, 5);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(r[i].name, "holder") == 0)
+            ASSERT_NEAR(r[i].dur, 1000);
+        else if (strcmp(r[i].name, "fa") == 0)
+            ASSERT_NEAR(r[i].dur, 118.0);
+        else
+            ASSERT_NEAR(r[i].dur, 183.6);
+    }
+    close_two(holder, s);
+}
+
+/* kA and k1 run at once; s2 waits for k1's record, then runs kB. With the
+ * SoC's latencies (1 us dispatch, 2 us event release on the 910B1) kB
+ * starts dispatch + event + dispatch after k1 ends, and its Wait Time
+ * shows the whole gap since kA. Returns kB's start. */
+static double released_kernel_start(bool costs, double *k1_end, double *kb_wait)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2;
+    aclrtEvent e;
+    aclrtFuncHandle k1, ka, kb;
+    aclprofConfig *cfg;
+    open_two(&s1, &s2);
+    k1 = costed("k1", 0, 10, 0, 0);
+    ka = costed("kA", 0, 5, 0, 0);
+    kb = costed("kB", 0, 5, 0, 0);
+    ASSERT_OK(aclrtCreateEvent(&e));
+    sync_costs = costs;
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k1, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    launch(ka, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    launch(kb, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sync_costs = false;
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 3);
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(r[i].name, "k1") == 0)
+            *k1_end = kernel_end(&r[i]);
+        if (strcmp(r[i].name, "kB") == 0)
+            *kb_wait = r[i].wait;
+    }
+    ASSERT_OK(aclrtDestroyEvent(e));
+    close_two(s1, s2);
+    for (int i = 0; i < 3; i++)
+        if (strcmp(r[i].name, "kB") == 0)
+            return r[i].start;
+    return NAN;
+}
+
+TEST(profile, event_pairs_cost_the_profiles_dispatch_and_release_latency)
+{
+    double k1_end = 0, kb_wait = 0, kb;
+    kb = released_kernel_start(true, &k1_end, &kb_wait);
+    ASSERT_NEAR(k1_end, 1 + 10); /* its own dispatch first */
+    ASSERT_NEAR(kb, k1_end + 1 + 2 + 1);
+    ASSERT_NEAR(kb_wait, kb - (1 + 5)); /* Wait Time: since kA ended */
+    /* Without them (the published examples' arithmetic) kB follows k1 at once. */
+    kb = released_kernel_start(false, &k1_end, &kb_wait);
+    ASSERT_NEAR(k1_end, 10);
+    ASSERT_NEAR(kb, 10);
+}
+
+/* ACLCPU_MODEL_*_NS set what a user measured on the chip. */
+TEST(profile, model_latencies_follow_the_environment)
+{
+    double k1_end = 0, kb_wait = 0, kb;
+    setenv("ACLCPU_MODEL_DISPATCH_NS", "0", 1);
+    setenv("ACLCPU_MODEL_EVENT_NS", "5500", 1);
+    t_setup();
+    {
+        char dir[64] = "";
+        struct krow r[4];
+        aclrtStream s1, s2;
+        aclrtEvent e;
+        aclrtFuncHandle k1 = costed("k1", 0, 10, 0, 0), kb_k = costed("kB", 0, 5, 0, 0);
+        aclprofConfig *cfg;
+        uint32_t dev = 0;
+        ASSERT_OK(aclrtCreateStream(&s1));
+        ASSERT_OK(aclrtCreateStream(&s2));
+        ASSERT_OK(aclrtCreateEvent(&e));
+        new_dir(dir, sizeof(dir));
+        ASSERT_OK(aclprofInit(dir, strlen(dir))); /* not prof_start: it would reset the variables */
+        cfg = aclprofCreateConfig(&dev, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME);
+        ASSERT_OK(aclprofStart(cfg));
+        launch(k1, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+        ASSERT_OK(aclrtRecordEvent(e, s1));
+        ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+        launch(kb_k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+        ASSERT_OK(aclrtSynchronizeDevice());
+        prof_stop(cfg);
+        ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+        k1_end = kernel_end(&r[0]);
+        kb = r[1].start;
+        kb_wait = json_num(read_out(dir, "summary.json"), "event_us");
+        ASSERT_NEAR(k1_end, 10);
+        ASSERT_NEAR(kb, 15.5);
+        ASSERT_NEAR(kb_wait, 5.5); /* summary.json says what was modelled */
+        ASSERT_OK(aclrtDestroyEvent(e));
+        ASSERT_OK(aclrtDestroyStream(s1));
+        ASSERT_OK(aclrtDestroyStream(s2));
+    }
+    t_teardown();
+}
+
+/* 20 record/wait pairs handing one chain of kernels between two streams
+ * cost 20 x (dispatch + event release) more than the same kernels on one
+ * stream: more streams can make a step slower. */
+static double chain_e2e(bool two_streams)
+{
+    char dir[64] = "";
+    aclrtStream s[2];
+    aclrtEvent e[20];
+    aclrtFuncHandle k;
+    aclprofConfig *cfg;
+    struct krow r[21];
+    double e2e;
+    int cur = 0;
+    open_two(&s[0], &s[1]);
+    k = costed("link", 0, 5, 0, 0);
+    for (int i = 0; i < 20; i++)
+        ASSERT_OK(aclrtCreateEvent(&e[i]));
+    sync_costs = true;
+    cfg = prof_start(dir, sizeof(dir));
+    for (int i = 0; i < 20; i++) {
+        launch(k, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s[cur], NULL, 0);
+        if (two_streams) {
+            ASSERT_OK(aclrtRecordEvent(e[i], s[cur]));
+            ASSERT_OK(aclrtStreamWaitEvent(s[1 - cur], e[i]));
+            cur = 1 - cur;
+        }
+    }
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s[cur], NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sync_costs = false;
+    /* From the first kernel's start to the last one's end (a wait on an
+     * idle stream starts at 0, when that stream reaches it). */
+    ASSERT_EQ(read_kernels(dir, false, r, 21), 21);
+    e2e = kernel_end(&r[20]) - r[0].start;
+    for (int i = 0; i < 20; i++)
+        ASSERT_OK(aclrtDestroyEvent(e[i]));
+    close_two(s[0], s[1]);
+    return e2e;
+}
+
+TEST(profile, twenty_cross_stream_pairs_make_the_chain_slower_by_their_latency)
+{
+    double one = chain_e2e(false), two = chain_e2e(true);
+    ASSERT_NEAR(one, 21 * 5 + 20 * 1);    /* each kernel: its dispatch, then 5 us */
+    ASSERT_NEAR(two - one, 20 * (1 + 2)); /* each hop: the record's dispatch and the release */
+}
+
+/* Two streams whose kernels are ready at the same modelled instant and
+ * need the same cores start in stream id order, lower first, whatever the
+ * order the host issued them in (the event-order case's 110 us needs it). */
+TEST(profile, streams_ready_at_the_same_instant_start_lower_id_first)
+{
+    char dir[64] = "";
+    struct krow r[2];
+    aclrtStream s1, s2;
+    aclrtFuncHandle k;
+    aclprofConfig *cfg;
+    open_two(&s1, &s2);
+    k = costed("whole", 0, 10, 0, 0);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s2, NULL, 0); /* issued first, on the higher id */
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 2);
+    ASSERT(r[0].stream != r[1].stream);
+    for (int i = 0; i < 2; i++)
+        ASSERT_NEAR(r[i].start, r[i].stream < r[1 - i].stream ? 0 : 10);
+    close_two(s1, s2);
+}
+
+/* The published event-order case (multi-stream principles, "Event"):
+ * stream A runs Vector 20, Cube 40, Vector 20 us; stream B Vector 30, Cube
+ * 20, Vector 20, each op on all the cores of its kind. Unordered, B (the
+ * lower stream id) starts first and the step takes 110 us; with an event
+ * that makes B wait for A's first op, 100 us. Returns the step. */
+static double event_order_step(bool with_event)
+{
+    char dir[64] = "";
+    struct krow r[8];
+    aclrtStream a, b;
+    aclrtEvent e;
+    aclprofConfig *cfg;
+    double lo = INFINITY, hi = 0;
+    aclrtFuncHandle v20, v30, c40, c20;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&b)); /* B first: the lower id */
+    ASSERT_OK(aclrtCreateStream(&a));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    v20 = costed("vector20", 0, 20, 0, 0);
+    v30 = costed("vector30", 0, 30, 0, 0);
+    c40 = costed("cube40", 0, 40, 0, 0);
+    c20 = costed("cube20", 0, 20, 0, 0);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(v20, 48, ACL_RT_ENGINE_TYPE_AIV, 0, a, NULL, 0);
+    if (with_event) {
+        ASSERT_OK(aclrtRecordEvent(e, a));
+        ASSERT_OK(aclrtStreamWaitEvent(b, e));
+    }
+    launch(c40, 24, ACL_RT_ENGINE_TYPE_AIC, 0, a, NULL, 0);
+    launch(v20, 48, ACL_RT_ENGINE_TYPE_AIV, 0, a, NULL, 0);
+    launch(v30, 48, ACL_RT_ENGINE_TYPE_AIV, 0, b, NULL, 0);
+    launch(c20, 24, ACL_RT_ENGINE_TYPE_AIC, 0, b, NULL, 0);
+    launch(v20, 48, ACL_RT_ENGINE_TYPE_AIV, 0, b, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 8), 6);
+    for (int i = 0; i < 6; i++) {
+        lo = r[i].start < lo ? r[i].start : lo;
+        hi = kernel_end(&r[i]) > hi ? kernel_end(&r[i]) : hi;
+    }
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(a));
+    ASSERT_OK(aclrtDestroyStream(b));
+    t_teardown();
+    return hi - lo;
+}
+
+TEST(profile, published_event_order_case_takes_110_us_unordered_and_100_with_the_event)
+{
+    ASSERT_NEAR(event_order_step(false), 110);
+    ASSERT_NEAR(event_order_step(true), 100);
 }

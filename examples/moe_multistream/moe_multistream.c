@@ -45,13 +45,13 @@
 enum engine { CUBE, VEC };
 
 /* An op: its kernel, engine, how many blocks it wants, its cost on the
- * SoC (us: fixed + total / blocks), whether it is a mix kernel, and the
- * y = a*x + b it computes. */
+ * SoC (us: launch, paid once, + total / blocks per block), whether it is
+ * a mix kernel, and the y = a*x + b it computes. */
 struct op {
     const char *name;
     enum engine engine;
     uint32_t want;
-    double fixed, total;
+    double launch, total;
     uint32_t mix;
     float a, b;
     aclrtFuncHandle fn;
@@ -97,7 +97,7 @@ static void register_ops(void)
     for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
         aclcpuKernelCost c;
         memset(&c, 0, sizeof(c));
-        c.usFixed = ops[i].fixed;
+        c.usLaunch = ops[i].launch;
         c.usTotal = ops[i].total;
         c.mix = ops[i].mix;
         CHECK(aclcpuRegisterKernel(ops[i].name, OpKernel, &ops[i].fn));

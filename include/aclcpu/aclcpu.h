@@ -108,29 +108,36 @@ ACLCPU_API const char *aclcpuGetErrorString(aclError code);
 
 /*
  * The modelled cost of a kernel, for the profiler's model of the SoC
- * (ACLCPU_PROFILE, aclprofStart): each block of a launch with numBlocks
- * blocks computes for usFixed + usTotal / numBlocks microseconds on one
- * core, after reading its share of hbmBytes from device memory (the HBM
- * bandwidth is shared by everything reading at once; bytes a prefetch put
- * in L2 are not read again). With mix = 1 the kernel is a mix kernel: each
- * cube block comes with two vector blocks (ENGINE_TYPE AIC: MIX_AIC), or
- * each two vector blocks with one cube block (AIV: MIX_AIV). A kernel with
- * no declared cost costs its measured CPU time per block.
+ * (ACLCPU_PROFILE, aclprofStart). A launch with numBlocks blocks costs
+ * usLaunch once (its first blocks carry it: the scheduler's setup, paid in
+ * whatever wave count the free cores give), and each block computes for
+ * usFixed + usTotal / numBlocks microseconds on one core, after reading
+ * its share of hbmBytes from device memory (HBM is shared by everything
+ * reading at once; a block reads at most the SoC's per-core share, and a
+ * few cores less than all already saturate it; bytes a prefetch put in L2
+ * are not read again). With mix = 1 the kernel is a mix kernel: each cube
+ * block comes with two vector blocks (ENGINE_TYPE AIC: MIX_AIC), or each
+ * two vector blocks with one cube block (AIV: MIX_AIV). A kernel with no
+ * declared cost costs its measured CPU time per block.
  *
- * Examples: an op that takes T on 24 cores and 1.5 T on 12 is
- * {usFixed = 0.5 T, usTotal = 12 T}; a bandwidth-bound one reading 20 MB is
- * {usFixed = 1, hbmBytes = 20e6}.
+ * Fitting two measured points (docs/model.md): an op that takes T1 tiled
+ * for all N cores and T2 tiled for N/2 is {usLaunch = 2 T1 - T2, usTotal =
+ * N (T2 - T1)}; tiled for N blocks on N/2 free cores it then takes T2, as
+ * on the chip. A bandwidth-bound one reading 20 MB is {hbmBytes = 20e6}.
+ * usFixed (per block, paid again in every wave) is for work each block
+ * repeats whatever the tiling.
  */
 typedef struct aclcpuKernelCost {
     double usFixed;
     double usTotal;
     uint64_t hbmBytes;
     uint32_t mix;
-    uint32_t reserved[3]; /* 0 */
+    uint32_t reserved[1]; /* 0 */
+    double usLaunch;
 } aclcpuKernelCost;
 
 /* Declares funcHandle's cost (NULL cost: back to measured). A stale or
- * foreign handle -> 107017; a negative or non-finite time, mix > 1 or a
+ * foreign handle -> 107017; a negative or non-finite time, mix > 1 or the
  * reserved field not 0 -> 100000. Costs apply to launches issued after. */
 ACLCPU_API aclError aclcpuSetKernelCost(aclrtFuncHandle funcHandle, const aclcpuKernelCost *cost);
 

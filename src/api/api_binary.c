@@ -268,10 +268,11 @@ static bool time_ok(double us) { return us >= 0 && us < 1e12; /* false for NaN a
 static aclError check_cost(const aclcpuKernelCost *c)
 {
     const char *fn = "aclcpuSetKernelCost";
-    if (!time_ok(c->usFixed) || !time_ok(c->usTotal))
+    if (!time_ok(c->usFixed) || !time_ok(c->usTotal) || !time_ok(c->usLaunch))
         return acl_fail(ACL_ERROR_INVALID_PARAM,
-                        "%s: cost->usFixed (%g) and cost->usTotal (%g) must be finite and not negative (us)", fn,
-                        c->usFixed, c->usTotal);
+                        "%s: cost->usFixed (%g), cost->usTotal (%g) and cost->usLaunch (%g) must be finite and not "
+                        "negative (us)",
+                        fn, c->usFixed, c->usTotal, c->usLaunch);
     if (c->mix > 1)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: cost->mix is %u; it must be 0 (one engine) or 1 (mix kernel)",
                         fn, c->mix);

@@ -40,6 +40,12 @@ struct soc_profile {
     double hbm_gbps;         /* device memory bandwidth, GB/s */
     double h2d_gbps;         /* host <-> device copy bandwidth, GB/s */
     uint32_t cube_mhz;
+    /* The modelled clock's laws (docs/model.md): how many cube (or coupled
+     * AI) cores reading at once saturate HBM (the vector pool scales with
+     * its size); the device's per-task dispatch latency; an event or
+     * notify record's release of its waits. */
+    double hbm_sat_cores;
+    uint32_t dispatch_ns, event_ns;
 };
 
 const struct soc_profile *soc_find(const char *name);

@@ -173,6 +173,10 @@ void profhook_soc(int32_t device, struct prof_soc *out)
 {
     struct device *d = device_get(device);
     const struct soc_profile *soc = d != NULL && d->soc != NULL ? d->soc : soc_configured();
-    *out = (struct prof_soc){soc->name, soc->cube_cores, soc->vector_cores, soc->l2_bytes, soc->hbm_gbps,
-                             soc->h2d_gbps};
+    /* The two latencies can be set to what a user measured on the chip. */
+    uint64_t dispatch_ns = config_u64_or(CFG_MODEL_DISPATCH_NS, soc->dispatch_ns);
+    uint64_t event_ns = config_u64_or(CFG_MODEL_EVENT_NS, soc->event_ns);
+    *out = (struct prof_soc){soc->name,      soc->cube_cores,      soc->vector_cores,   soc->l2_bytes,
+                             soc->hbm_gbps,  soc->h2d_gbps,        soc->hbm_sat_cores, (double)dispatch_ns / 1e3,
+                             (double)event_ns / 1e3};
 }

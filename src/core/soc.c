@@ -18,16 +18,17 @@
 #define MIB (1024ull * 1024ull)
 
 static const struct soc_profile profiles[] = {
-    /* name, family, product, AIC, AIV, memory, streams, events, L2, HBM GB/s, H2D GB/s, cube MHz */
-    {"Ascend910B1", SOC_A2, "Atlas A2 training/inference", 24, 48, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1850},
-    {"Ascend910B2", SOC_A2, "Atlas A2 training/inference", 24, 48, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1800},
-    {"Ascend910B3", SOC_A2, "Atlas A2 training/inference", 20, 40, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1800},
-    {"Ascend910B4", SOC_A2, "Atlas A2 training/inference", 20, 40, 32 * GIB, 1984, 65536, 96 * MIB, 800, 25, 1500},
-    {"Ascend910_9392", SOC_A3, "Atlas A3 (one die)", 24, 48, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1850},
-    {"Ascend950PR", SOC_950, "Ascend 950PR (one die)", 18, 36, 96 * GIB, 1984, 65536, 128 * MIB, 1600, 50, 1650},
-    {"Ascend310P3", SOC_310P, "Atlas inference (300I)", 8, 7, 24 * GIB, 1024, 1023, 16 * MIB, 204, 16, 1080},
-    {"Ascend910A", SOC_910, "Atlas training", 32, 0, 32 * GIB, 2048, 65535, 32 * MIB, 1200, 16, 1000},
-    {"Ascend310B1", SOC_200I500A2, "Atlas 200I/500 A2", 1, 2, 8 * GIB, 512, 65536, 4 * MIB, 51, 8, 1000},
+    /* name, family, product, AIC, AIV, memory, streams, events, L2, HBM GB/s, H2D GB/s, cube MHz,
+     * HBM-saturating cores, dispatch ns, event release ns (docs/model.md says where each comes from) */
+    {"Ascend910B1", SOC_A2, "Atlas A2 training/inference", 24, 48, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1850, 15, 1000, 2000},
+    {"Ascend910B2", SOC_A2, "Atlas A2 training/inference", 24, 48, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1800, 15, 1000, 2000},
+    {"Ascend910B3", SOC_A2, "Atlas A2 training/inference", 20, 40, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1800, 12.5, 1000, 2000},
+    {"Ascend910B4", SOC_A2, "Atlas A2 training/inference", 20, 40, 32 * GIB, 1984, 65536, 96 * MIB, 800, 25, 1500, 12.5, 1000, 2000},
+    {"Ascend910_9392", SOC_A3, "Atlas A3 (one die)", 24, 48, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1850, 15, 1000, 2000},
+    {"Ascend950PR", SOC_950, "Ascend 950PR (one die)", 18, 36, 96 * GIB, 1984, 65536, 128 * MIB, 1600, 50, 1650, 11.25, 1000, 2000},
+    {"Ascend310P3", SOC_310P, "Atlas inference (300I)", 8, 7, 24 * GIB, 1024, 1023, 16 * MIB, 204, 16, 1080, 5, 1000, 2000},
+    {"Ascend910A", SOC_910, "Atlas training", 32, 0, 32 * GIB, 2048, 65535, 32 * MIB, 1200, 16, 1000, 20, 1000, 2000},
+    {"Ascend310B1", SOC_200I500A2, "Atlas 200I/500 A2", 1, 2, 8 * GIB, 512, 65536, 4 * MIB, 51, 8, 1000, 1, 1000, 2000},
 };
 
 const struct soc_profile *soc_find(const char *name)

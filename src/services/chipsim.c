@@ -14,12 +14,15 @@
  * ready kernel first; a batch-mode kernel starts all its blocks at once
  * and, while it waits, holds back the kernels behind it that need the
  * same cores. Each block reads its share of the kernel's HBM bytes, then
- * computes for its time. HBM bandwidth is shared by everything reading
- * at once (max-min fair, each block at most its core's share of the
- * bandwidth); host<->device copies share the host link. A PREFETCH moves
+ * computes for its time; a launch's once-only cost rides on the blocks
+ * that start with it. HBM bandwidth is shared by everything reading at
+ * once (max-min fair, each block at most HBM / the SoC's saturating core
+ * count); host<->device copies share the host link. A PREFETCH moves
  * bytes into L2 as it goes; the next kernel whose argument points at the
- * range reads those bytes from L2 instead. Copies of other kinds,
- * events, host functions and markers cost no modelled time.
+ * range reads those bytes from L2 instead. Every stream task starts the
+ * SoC's dispatch latency after it could, and a wait ends the event
+ * latency after its record (delay jobs); events, host functions and
+ * markers cost nothing else. docs/model.md states the laws.
  *
  * Determinism: nothing here reads a clock, and ties are broken by stream
  * and task numbers, never by entry ids (which depend on the host's thread
@@ -37,7 +40,7 @@
 #include "../platform/platform.h"
 #include "profile.h"
 
-enum job_kind { JOB_READ, JOB_COMPUTE, JOB_COPY, JOB_PREFETCH };
+enum job_kind { JOB_READ, JOB_COMPUTE, JOB_COPY, JOB_PREFETCH, JOB_DELAY };
 enum pool { POOL_NONE, POOL_HBM, POOL_LINK };
 
 struct job {
@@ -55,7 +58,9 @@ struct node {
     uint32_t succ_at, nsucc;
     uint64_t key;           /* deterministic order among nodes ready at once */
     double reach, ready;    /* ends of the stream/host predecessors; of all of them */
+    double cross;           /* end of the latest other predecessor (a record, for a wait) */
     bool done, queued;
+    bool delayed;           /* its dispatch (or event release) latency has passed */
     /* Kernels. */
     uint32_t units, units_left, units_running;
     uint8_t need_c, need_v; /* cores one unit takes */
@@ -263,6 +268,20 @@ static uint32_t pool_size(const struct sim *sm, bool vector)
 
 /* Bytes per us. */
 static double hbm_rate(const struct sim *sm) { return sm->soc->hbm_gbps * 1e3; }
+
+/* How many cores of a pool reading at once saturate HBM: the SoC's count
+ * for its cube (or coupled AI Core) pool, in proportion for the vector
+ * pool, never more than the pool nor fewer than one core. A block reads
+ * at most HBM / that many: fewer readers leave bandwidth unused, more
+ * share it (set_rates). */
+static double hbm_sat_cores(const struct sim *sm, bool vector)
+{
+    double pool = pool_size(sm, vector), cube = pool_size(sm, false);
+    double sat = sm->soc->hbm_sat_cores * pool / cube;
+    if (!(sat > 0) || sat > pool)
+        return pool;
+    return sat < 1 ? 1 : sat;
+}
 static double link_rate(const struct sim *sm) { return sm->soc->h2d_gbps * 1e3; }
 
 static void kernel_cost(struct sim *sm, uint32_t id)
@@ -284,7 +303,7 @@ static void kernel_cost(struct sim *sm, uint32_t id)
         k->unit_us = (double)e->busy_ns / 1e3 / blocks;
     else /* one block, untimed: the task's own time */
         k->unit_us = e->end_ns > e->start_ns ? (double)(e->end_ns - e->start_ns) / 1e3 : 0;
-    k->unit_cap = hbm_rate(sm) / pool_size(sm, vector && !e->mix);
+    k->unit_cap = hbm_rate(sm) / hbm_sat_cores(sm, vector && !e->mix);
     k->unit_bytes = 0; /* set at start, after L2 */
 }
 
@@ -422,6 +441,8 @@ static void finish_node(struct sim *sm, uint32_t id)
                            se->stream_id == e->stream_id) || se->host_dep == id;
         if (order_edge && sm->now > sn->reach)
             sn->reach = sm->now;
+        if (!order_edge && sm->now > sn->cross)
+            sn->cross = sm->now;
         if (sm->now > sn->ready)
             sn->ready = sm->now;
         if (--sn->npred == 0)
@@ -448,8 +469,35 @@ static void start_prefetch(struct sim *sm, uint32_t id, const struct prof_entry 
     j->l2 = r;
 }
 
-/* A node all of whose predecessors ended: starts it now. */
+/* When a ready stream task may start: the device dispatches a stream's
+ * next task dispatch_us after its stream reached it, and a record
+ * releases a wait event_us after it ran. Host entries and dropped tasks
+ * take no time. */
+static double earliest_start(const struct sim *sm, const struct node *nd, const struct prof_entry *e)
+{
+    double at = nd->reach + sm->soc->dispatch_us;
+    if (!on_stream(e) || e->dropped)
+        return sm->now;
+    if (is_wait(e) && nd->cross > 0 && nd->cross + sm->soc->event_us > at)
+        at = nd->cross + sm->soc->event_us;
+    return at > sm->now ? at : sm->now;
+}
+
+static void start_node_now(struct sim *sm, uint32_t id);
+
+/* A node all of whose predecessors ended: starts it now, or once its
+ * latency has passed (a delay job; it comes back through the ready list). */
 static void start_node(struct sim *sm, uint32_t id)
+{
+    struct node *nd = &sm->nodes[id];
+    double at = nd->delayed ? sm->now : earliest_start(sm, nd, prof_entry(id));
+    nd->delayed = true;
+    if (at > sm->now && new_job(sm, id, JOB_DELAY, POOL_NONE, at - sm->now, 0) != NULL)
+        return;
+    start_node_now(sm, id);
+}
+
+static void start_node_now(struct sim *sm, uint32_t id)
 {
     struct prof_entry *e = prof_entry(id);
     struct node *nd = &sm->nodes[id];
@@ -511,6 +559,7 @@ static void start_unit(struct sim *sm, uint32_t id)
     struct node *k = &sm->nodes[id];
     struct prof_entry *e = prof_entry(id);
     struct job *j;
+    double compute;
     if (k->units_left == k->units) {
         double from_l2 = e->hbm_bytes > 0 ? take_from_l2(sm, e) : 0;
         e->m_start = sm->now;
@@ -520,12 +569,15 @@ static void start_unit(struct sim *sm, uint32_t id)
     sm->free_v -= k->need_v;
     k->units_left--;
     k->units_running++;
+    /* The launch's once-only cost rides on the blocks that start with it:
+     * later waves do not pay it again. */
+    compute = k->unit_us + (sm->now == e->m_start ? e->us_launch : 0);
     if (k->unit_bytes > 0)
         j = new_job(sm, id, JOB_READ, POOL_HBM, k->unit_bytes, k->unit_cap);
     else
-        j = new_job(sm, id, JOB_COMPUTE, POOL_NONE, k->unit_us, 0);
+        j = new_job(sm, id, JOB_COMPUTE, POOL_NONE, compute, 0);
     if (j != NULL)
-        j->after = k->unit_us;
+        j->after = compute;
 }
 
 /* Batch kernels bigger than the SoC run once the whole pool is free. */
@@ -578,6 +630,11 @@ static void job_done(struct sim *sm, struct job *j)
         j->pool = POOL_NONE;
         j->left = j->after;
         j->cap = 0;
+        return;
+    }
+    if (j->kind == JOB_DELAY) { /* started from the ready list: jobs may not grow here */
+        push_ready(sm, j->node);
+        j->node = 0;
         return;
     }
     if (j->kind == JOB_PREFETCH)

@@ -787,6 +787,7 @@ static void expand_kernel(struct prof_entry *e, const struct prof_rec *r)
         e->declared = 1;
         e->us_fixed = r->u.k.cost->usFixed;
         e->us_total = r->u.k.cost->usTotal;
+        e->us_launch = r->u.k.cost->usLaunch;
         e->hbm_bytes = r->u.k.cost->hbmBytes;
         e->mix = (uint8_t)r->u.k.cost->mix;
     }

@@ -107,6 +107,9 @@ struct prof_soc {
     uint32_t cube_cores, vector_cores;
     uint64_t l2_bytes;
     double hbm_gbps, h2d_gbps;
+    double hbm_sat_cores;    /* cube cores whose reads at once saturate HBM */
+    double dispatch_us;      /* every stream task starts this long after it could */
+    double event_us;         /* a record releases its waits this long after it ran */
 };
 
 #define PROF_MAX_PTRS 4
@@ -136,7 +139,7 @@ struct prof_entry {
     const void *ev;
     uint64_t gen;
     const char *name;        /* kernel, marker or API name (the profile's copy), or NULL */
-    double us_fixed, us_total;
+    double us_fixed, us_total, us_launch;
     uint64_t hbm_bytes, bytes;
     uint64_t addr;           /* CMO: the range [addr, addr + bytes) */
     uint64_t ptrs[PROF_MAX_PTRS]; /* kernels: device pointers among the arguments */

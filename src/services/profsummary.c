@@ -75,10 +75,12 @@ static void write_totals(struct sum *sm)
     comp = pv_union(sm->ks, sm->ke, sm->nk, lo, hi);
     fprintf(sm->f, "{\n  \"aclcpu_profile_version\": 1,\n  \"clock\": \"%s\",\n",
             sm->v->modelled ? "modelled" : "measured");
-    fprintf(sm->f, "  \"soc\": {\"name\": \"%s\", \"cube_cores\": %u, \"vector_cores\": %u, \"hbm_gbps\": %.1f, "
-                   "\"h2d_gbps\": %.1f, \"l2_bytes\": %llu},\n",
+    fprintf(sm->f,
+            "  \"soc\": {\"name\": \"%s\", \"cube_cores\": %u, \"vector_cores\": %u, \"hbm_gbps\": %.1f, "
+            "\"h2d_gbps\": %.1f, \"l2_bytes\": %llu, \"hbm_sat_cores\": %.3f, \"dispatch_us\": %.3f, "
+            "\"event_us\": %.3f},\n",
             soc->name, soc->cube_cores, soc->vector_cores, soc->hbm_gbps, soc->h2d_gbps,
-            (unsigned long long)soc->l2_bytes);
+            (unsigned long long)soc->l2_bytes, soc->hbm_sat_cores, soc->dispatch_us, soc->event_us);
     fprintf(sm->f, "  \"e2e_us\": %s, \"computing_us\": %s, \"free_us\": %s, \"communication_us\": 0.000,\n",
             pv_f3(hi - lo), pv_f3(comp), pv_f3(hi - lo - comp > 0 ? hi - lo - comp : 0));
 }

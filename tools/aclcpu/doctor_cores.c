@@ -286,6 +286,7 @@ static void append_meanwhile(const struct profile *p, struct finding *f, const s
 
 static void gap_title(struct finding *f, const struct wait_fact *const *w, size_t n, double total)
 {
+    double whole = 0;
     if (n == 1) {
         snprintf(f->title, sizeof(f->title), "EVENT_WAIT gap after the join: stream %d idled %.3f us waiting for "
                  "event %d of stream %d", w[0]->stream, total, w[0]->event_id, w[0]->recorded_on);
@@ -299,7 +300,9 @@ static void gap_title(struct finding *f, const struct wait_fact *const *w, size_
     for (size_t i = 0; i < n && i < 6; i++)
         append(f->facts, sizeof(f->facts), "%s %ld [%.3f, %.3f] %.3f us", i ? "," : "", w[i]->task_id, w[i]->start,
                w[i]->end, w[i]->wait);
-    append(f->facts, sizeof(f->facts), "%s) add up to %.3f us.", n > 6 ? ", ..." : "", total);
+    for (size_t i = 0; i < n; i++)
+        whole += w[i]->wait;
+    append(f->facts, sizeof(f->facts), "%s) add up to %.3f us.", n > 6 ? ", ..." : "", whole);
 }
 
 static void gap_finding(const struct profile *p, struct doctor_report *r, const struct wait_fact *const *w, size_t n,
@@ -320,6 +323,9 @@ static void gap_finding(const struct profile *p, struct doctor_report *r, const 
         snprintf(lead, sizeof(lead), " In the longest, [%.3f, %.3f], stream %d ran", longest->start, longest->end,
                  longest->recorded_on);
     append_meanwhile(p, f, longest, lead);
+    if (p->soc.sync_us > EPS_US)
+        append(f->facts, sizeof(f->facts), " Idle beyond the %.3f us each join costs on this SoC when the stream "
+               "waited for is on time (dispatch and event release): %.3f us.", p->soc.sync_us, total);
     snprintf(f->remedy, sizeof(f->remedy), "Make stream %d finish in time: first fix what delays it (a batch wait, "
              "core contention or a dependency above), then move cores to it (core limits), or join later if stream "
              "%d has independent work to run meanwhile.", w[0]->recorded_on, w[0]->stream);
@@ -340,11 +346,19 @@ static bool is_join(const struct doctor_report *r, const struct wait_fact *w)
     return true;
 }
 
+/* How long a wait idled beyond what the join itself costs when the
+ * stream waited for is on time (the SoC's dispatch and event release). */
+static double idle_beyond_sync(const struct profile *p, const struct wait_fact *w)
+{
+    return w->wait - p->soc.sync_us;
+}
+
 /* A wait that left a gap after a join: not a fork, not the barrier of a
  * fake pair, on a stream that had run a kernel before it. */
-static bool is_join_gap(const struct doctor_report *r, const struct wait_fact *w)
+static bool is_join_gap(const struct profile *p, const struct doctor_report *r, const struct wait_fact *w)
 {
-    return w->wait > EPS_US && !is_barrier_wait(r, w) && is_join(r, w) && ran_before(r, w->stream, w->start);
+    return idle_beyond_sync(p, w) > EPS_US && !is_barrier_wait(r, w) && is_join(r, w) &&
+           ran_before(r, w->stream, w->start);
 }
 
 /* The gaps add up per (stream, stream waited for): a layered program joins
@@ -358,14 +372,14 @@ void check_join_gaps(struct profile *p, struct doctor_report *r)
         const struct wait_fact *w = &r->waits[i];
         size_t n = 0;
         double total = 0;
-        if (used[i] || !is_join_gap(r, w))
+        if (used[i] || !is_join_gap(p, r, w))
             continue;
         for (size_t j = i; j < r->nwaits; j++)
             if (!used[j] && r->waits[j].stream == w->stream && r->waits[j].recorded_on == w->recorded_on &&
-                is_join_gap(r, &r->waits[j])) {
+                is_join_gap(p, r, &r->waits[j])) {
                 used[j] = true;
                 group[n++] = &r->waits[j];
-                total += r->waits[j].wait;
+                total += idle_beyond_sync(p, &r->waits[j]);
             }
         if (total >= threshold)
             gap_finding(p, r, group, n, total);

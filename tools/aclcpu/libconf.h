@@ -16,6 +16,7 @@ struct soc_row {
     uint64_t memory_bytes, l2_bytes;
     unsigned max_streams, max_events, cube_mhz;
     double hbm_gbps, h2d_gbps;
+    double hbm_sat_cores, dispatch_us, event_us;
 };
 
 size_t libconf_soc_count(void);

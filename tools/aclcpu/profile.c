@@ -167,6 +167,7 @@ static void use_soc(struct profile *p, const struct soc_row *soc)
     snprintf(p->soc.name, sizeof(p->soc.name), "%s", soc->name);
     p->soc.cores[POOL_CUBE] = soc->cube_cores;
     p->soc.cores[POOL_VECTOR] = soc->vector_cores;
+    p->soc.sync_us = soc->dispatch_us + soc->event_us;
 }
 
 /* After summary.json: --soc overrides it; without either, the profile in

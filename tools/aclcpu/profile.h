@@ -112,6 +112,9 @@ struct soc_info {
     unsigned cores[POOLS]; /* vector 0: coupled AI Cores, vector work counts as cube */
     char source[160];      /* where the numbers came from, said in the output */
     bool assumed;          /* not from the profile itself */
+    /* What a join costs when the stream waited for is on time: the next
+     * task's dispatch and the record's release of the wait (us). */
+    double sync_us;
 };
 
 /* What kernel_details.csv had. */

@@ -154,6 +154,19 @@ static bool read_list(struct sum_reader *r, const struct json *parent, const cha
     return true;
 }
 
+/* The model's dispatch and event latencies, when the summary gives them
+ * (aclcpu's, from the version that models them), else none. */
+static double sync_cost(const struct json *soc)
+{
+    const struct json *d = json_get(soc, "dispatch_us"), *e = json_get(soc, "event_us");
+    double sum = 0;
+    if (d != NULL && d->type == JSON_NUMBER && d->u.number > 0)
+        sum += d->u.number;
+    if (e != NULL && e->type == JSON_NUMBER && e->u.number > 0)
+        sum += e->u.number;
+    return sum;
+}
+
 static bool read_soc(struct sum_reader *r, struct cli_error *err)
 {
     const struct json *soc = json_get(&r->doc.root, "soc"), *name, *cube, *vector;
@@ -170,6 +183,7 @@ static bool read_soc(struct sum_reader *r, struct cli_error *err)
     r->p->soc.cores[POOL_CUBE] = (unsigned)cube->u.number;
     r->p->soc.cores[POOL_VECTOR] = (unsigned)vector->u.number;
     memcpy(r->p->summary_cores, r->p->soc.cores, sizeof(r->p->summary_cores));
+    r->p->soc.sync_us = sync_cost(soc);
     snprintf(r->p->soc.source, sizeof(r->p->soc.source), "summary.json");
     r->p->soc.assumed = false;
     return true;
