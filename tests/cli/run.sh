@@ -126,6 +126,11 @@ ACLCPU_LINGER_US=7 run 0 info && for v in $vars; do has "  $v "; done
 has "ACLCPU_LINGER_US             7 "
 ACLCPU_LINGER_US=7 run 0 info --json && for v in $vars; do has "\"name\": \"$v\""; done
 has '"value": "7"'
+# The modelled clock's parameters, the latencies as ACLCPU_MODEL_*_NS set them.
+check 0 "The modelled clock's parameters" "* Ascend910B1                       15.00         1.000          2.000" -- info
+ACLCPU_MODEL_EVENT_NS=5500 check 0 "* Ascend910B1                       15.00         1.000          5.500" \
+    -- info
+check 0 '"hbm_sat_cores": 15.00' '"dispatch_us": 1.000' '"event_us": 2.000' -- info --json
 ACLCPU_SOC=NoSuchSoc check 0 "ACLCPU_SOC=NoSuchSoc is not a profile" "* Ascend910B1" -- info
 ACLCPU_SOC=Ascend950PR ACLCPU_DEVICE_MEMORY=2G check 0 '"soc": "Ascend950PR"' '"device_memory_bytes": 2147483648' \
     '"name": "ACLCPU_DEVICE_MEMORY"' '"value": "2G"' -- info --json

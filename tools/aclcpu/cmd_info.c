@@ -63,6 +63,14 @@ static void print_socs(const struct config *c)
                s->max_streams, s->max_events, (double)s->l2_bytes / (1024.0 * 1024.0), s->hbm_gbps, s->h2d_gbps,
                s->cube_mhz);
     }
+    /* The modelled clock's laws (docs/model.md), the latencies as ACLCPU_MODEL_*_NS leave them. */
+    text_heading(stdout, "The modelled clock's parameters (docs/model.md)");
+    printf("  %-16s %22s %13s %14s\n", "profile", "HBM saturated by cores", "dispatch (us)", "event (us)");
+    for (size_t i = 0; i < c->nsocs; i++) {
+        const struct soc_row *s = &c->socs[i];
+        printf("%c %-16s %22.2f %13.3f %14.3f\n", i == c->in_force_index ? '*' : ' ', s->name, s->hbm_sat_cores,
+               s->dispatch_us, s->event_us);
+    }
 }
 
 static void print_in_force(const struct config *c)
@@ -105,6 +113,9 @@ static void write_soc_json(struct jw *w, const struct soc_row *s, bool in_force)
     jw_fixed(w, "hbm_gbps", s->hbm_gbps, 1);
     jw_fixed(w, "h2d_gbps", s->h2d_gbps, 1);
     jw_int(w, "cube_mhz", s->cube_mhz);
+    jw_fixed(w, "hbm_sat_cores", s->hbm_sat_cores, 2);
+    jw_fixed(w, "dispatch_us", s->dispatch_us, 3);
+    jw_fixed(w, "event_us", s->event_us, 3);
     jw_bool(w, "in_force", in_force);
     jw_end(w);
 }

@@ -18,7 +18,10 @@ static void copy_row(const struct soc_profile *s, struct soc_row *out)
 {
     *out = (struct soc_row){s->name, s->product, s->cube_cores, s->vector_cores, s->memory_bytes, s->l2_bytes,
                             s->max_streams, s->max_events, s->cube_mhz, s->hbm_gbps, s->h2d_gbps,
-                            s->hbm_sat_cores, s->dispatch_ns / 1e3, s->event_ns / 1e3};
+                            s->hbm_sat_cores,
+                            /* As the library models them: ACLCPU_MODEL_*_NS override the profile's. */
+                            (double)config_u64_or(CFG_MODEL_DISPATCH_NS, s->dispatch_ns) / 1e3,
+                            (double)config_u64_or(CFG_MODEL_EVENT_NS, s->event_ns) / 1e3};
 }
 
 size_t libconf_soc_count(void)
