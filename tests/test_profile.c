@@ -1622,6 +1622,46 @@ static double released_kernel_start(bool costs, double *k1_end, double *kb_wait)
     return NAN;
 }
 
+/* The ts of the first trace_view.json event whose text starts with head. */
+static double trace_ts_after(const char *trace, const char *head)
+{
+    const char *p = strstr(trace, head), *ts;
+    ts = p != NULL ? strstr(p, "\"ts\":\"") : NULL;
+    return ts != NULL ? strtod(ts + 6, NULL) : NAN;
+}
+
+/* The record-to-wait flow runs from the record's end to the wait's end:
+ * its length is the release latency. */
+TEST(profile, event_flow_in_the_trace_spans_the_release_latency)
+{
+    char dir[64] = "";
+    aclrtStream s1, s2;
+    aclrtEvent e;
+    aclrtFuncHandle k;
+    aclprofConfig *cfg;
+    char *trace;
+    open_two(&s1, &s2);
+    k = costed("k", 0, 10, 0, 0);
+    ASSERT_OK(aclrtCreateEvent(&e));
+    sync_costs = true;
+    cfg = prof_start(dir, sizeof(dir));
+    sync_costs = false;
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    trace = read_out(dir, "trace_view.json");
+    ASSERT(trace != NULL);
+    /* The record: dispatched 1 us after k ends at 11; released 2 us later. */
+    ASSERT_NEAR(trace_ts_after(trace, "{\"ph\":\"s\",\"cat\":\"event\""), 12);
+    ASSERT_NEAR(trace_ts_after(trace, "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"event\""), 14);
+    free(trace);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    close_two(s1, s2);
+}
+
 TEST(profile, event_pairs_cost_the_profiles_dispatch_and_release_latency)
 {
     double k1_end = 0, kb_wait = 0, kb;
