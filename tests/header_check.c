@@ -606,6 +606,15 @@ CHECK(ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED == 507913);
 CHECK(ACL_ERROR_RT_L3_PORT_ERROR == 507914);
 CHECK(ACL_ERROR_RT_CCU_TIMEOUT == 507915);
 CHECK(ACL_ERROR_RT_CCU_EXCEPTION == 507916);
+/* ACL_DEPRECATED marks declarations for GCC 6 and later only, as CANN's
+ * acl_base_rt.h does: clang (which reports __GNUC__ 4) sees it empty. */
+#define HC_STR2(x) #x
+#define HC_STR(x) HC_STR2(x)
+#if defined(__GNUC__) && __GNUC__ >= 6
+CHECK(sizeof(HC_STR(ACL_DEPRECATED)) > 1);
+#else
+CHECK(sizeof(HC_STR(ACL_DEPRECATED)) == 1);
+#endif
 
 /* ---- ACL error codes (static const int) and the error table ---- */
 

@@ -2,7 +2,7 @@
 # vendor_samples.sh - compiles the vendor's own sample host code, unchanged,
 # against aclcpu's headers and prints pass/fail per sample.
 #
-#   tools/vendor_samples.sh <reference-checkout> [--all] [--cc <c++ compiler>]
+#   tools/vendor_samples.sh <reference-checkout> [--all] [--headers] [--cc <c++ compiler>]
 #
 # <reference-checkout> is a checkout of the public CANN runtime repository
 # (the one whose example/ folder holds the samples), or a bare git directory
@@ -24,18 +24,27 @@
 # --all also tries every other sample host file (not TDT and not adump),
 # printed as "info" lines: those samples are not claimed to compile.
 #
-# Exit status: 0 when every supported sample compiles, 1 otherwise.
+# --headers then compares include/acl with the reference's include/external/acl
+# declaration by declaration (tools/header_diff.py: needs python3 and clang++):
+# function types and C++ default arguments, typedefs, record layouts, enum
+# values, static const codes and macros. "missing" lines are information;
+# a "DIFFERS" line fails the run.
+#
+# Exit status: 0 when every supported sample compiles (and, with --headers,
+# nothing the two header sets both declare differs), 1 otherwise.
 # Not run by CI: CI has no checkout of the reference repository.
 set -u
 
-usage() { echo "usage: $0 <reference-checkout> [--all] [--cc <c++ compiler>]" >&2; exit 2; }
+usage() { echo "usage: $0 <reference-checkout> [--all] [--headers] [--cc <c++ compiler>]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 REF=$1; shift
 ALL=0
+HEADERS_DIFF=0
 CXX=${CXX:-g++}
 while [ $# -gt 0 ]; do
   case $1 in
     --all) ALL=1 ;;
+    --headers) HEADERS_DIFF=1 ;;
     --cc) shift; [ $# -gt 0 ] || usage; CXX=$1 ;;
     *) usage ;;
   esac
@@ -49,9 +58,12 @@ trap 'rm -rf "$WORK"' EXIT
 
 if [ -d "$REF/example" ]; then
   EX=$(cd "$REF/example" && pwd)
+  REFINC=$(cd "$REF" && pwd)/include/external
 elif git -C "$REF" rev-parse --git-dir >/dev/null 2>&1; then
-  git -C "$REF" archive HEAD example | tar -x -C "$WORK" || { echo "cannot export example/ from $REF" >&2; exit 2; }
+  git -C "$REF" archive HEAD example include/external | tar -x -C "$WORK" ||
+    { echo "cannot export example/ from $REF" >&2; exit 2; }
   EX=$WORK/example
+  REFINC=$WORK/include/external
 else
   echo "$REF: neither a checkout with example/ nor a git directory" >&2; exit 2
 fi
@@ -217,4 +229,8 @@ if [ $ALL = 1 ]; then
 fi
 
 if [ $FAILED = 0 ]; then echo "all supported samples compile"; else echo "some supported samples do not compile"; fi
+if [ $HEADERS_DIFF = 1 ]; then
+  echo "---- include/acl against $REFINC/acl ----"
+  python3 "$HERE/tools/header_diff.py" "$REFINC" "$INC" || FAILED=1
+fi
 exit $FAILED

@@ -23,8 +23,9 @@ extern "C" {
  */
 #define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
 
-/* Marks a declaration as deprecated, with a message where supported. */
-#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6)
+/* Marks a declaration as deprecated, with a message where supported: as in
+ * CANN, for GCC 6 and later only (clang reports __GNUC__ 4, so it warns not). */
+#if defined(__GNUC__) && __GNUC__ >= 6
 #define ACL_DEPRECATED __attribute__((deprecated))
 #define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
 #else
