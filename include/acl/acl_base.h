@@ -116,14 +116,14 @@ static const int ACL_ERROR_GE_FAILURE = 500002;
 static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 
-/* The other codes of the ACL layer: model, operator, dump, queue and file
- * codes of the full CANN headers. aclcpu's runtime API returns none of them;
- * they are declared so that host code that names them compiles. */
+/* The other codes of the ACL layer: model, operator, queue and file codes
+ * of the full CANN headers (the dump codes come with the dump API). aclcpu's
+ * runtime API returns none of them; they are declared so that host code that
+ * names them compiles. */
 static const int ACL_ERROR_WRITE_FILE = 100004;
 static const int ACL_ERROR_INVALID_FILE_SIZE = 100005;
 static const int ACL_ERROR_FILE_MISSING_ATTR = 100007;
 static const int ACL_ERROR_FILE_ATTR_INVALID = 100008;
-static const int ACL_ERROR_INVALID_DUMP_CONFIG = 100009;
 static const int ACL_ERROR_DESERIALIZE_MODEL = 100012;
 static const int ACL_ERROR_PARSE_MODEL = 100013;
 static const int ACL_ERROR_READ_MODEL_FAILURE = 100014;
@@ -149,8 +149,6 @@ static const int ACL_ERROR_NOT_STATIC_AIPP = 100038;
 static const int ACL_ERROR_COMPILING_STUB_MODE = 100039;
 static const int ACL_ERROR_GROUP_NOT_SET = 100040;
 static const int ACL_ERROR_GROUP_NOT_CREATE = 100041;
-static const int ACL_ERROR_DUMP_ALREADY_RUN = 100044;
-static const int ACL_ERROR_DUMP_NOT_RUN = 100045;
 static const int ACL_ERROR_INVALID_MAX_OPQUEUE_NUM_CONFIG = 148048;
 static const int ACL_ERROR_INVALID_OPP_PATH = 148049;
 static const int ACL_ERROR_OP_UNSUPPORTED_DYNAMIC = 148050;
@@ -252,8 +250,9 @@ static const int ACL_ERROR_DRV_FAILURE = 500004;
 #define ACL_ERROR_HOST_MEMORY_NOT_REGISTERED 507911
 
 /* The other runtime codes of CANN's error_codes/rt_error_codes.h (hardware
- * faults, AICPU, dump, die, CCU and snapshot codes). aclcpu returns only the
- * codes its errors table lists; these are declared for host code that names them. */
+ * faults, AICPU, die and CCU codes; the snapshot codes come with the snapshot
+ * API). aclcpu returns only the codes its errors table lists; these are
+ * declared for host code that names them. */
 #define ACL_ERROR_RT_FILE_OPEN 107009
 #define ACL_ERROR_RT_FILE_WRITE 107010
 #define ACL_ERROR_RT_GROUP_NOT_SET 107013
@@ -306,13 +305,6 @@ static const int ACL_ERROR_DRV_FAILURE = 500004;
 #define ACL_ERROR_RT_LINK_ERROR 507056
 #define ACL_ERROR_RT_SUSPECT_REMOTE_ERROR 507057
 #define ACL_ERROR_RT_AICPU_INFO_LOAD_RSP_ERR 507902
-#define ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT 507905
-#define ACL_ERROR_SNAPSHOT_LOCK_FAILED 507906
-#define ACL_ERROR_SNAPSHOT_UNLOCK_FAILED 507907
-#define ACL_ERROR_SNAPSHOT_BACKUP_FAILED 507908
-#define ACL_ERROR_SNAPSHOT_RESTORE_FAILED 507909
-#define ACL_ERROR_SNAPSHOT_CALLBACK_FAILED 507912
-#define ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED 507913
 #define ACL_ERROR_RT_L3_PORT_ERROR 507914
 #define ACL_ERROR_RT_CCU_TIMEOUT 507915
 #define ACL_ERROR_RT_CCU_EXCEPTION 507916
