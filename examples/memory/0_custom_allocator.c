@@ -6,9 +6,10 @@
  * described with aclrtAllocatorCreateDesc and the Set*ToDesc calls,
  * registered with a stream, read back with aclrtAllocatorGetByStream and
  * used: one block of 256 bytes, one advised block of 128 bytes, both
- * freed. The last line prints the description as the vendor's README
- * shows it (with commas); aclcpu's handles are not pointers but fixed
- * values, so the first description of a process always prints the same.
+ * freed. The last line prints the description as the vendor's main.cpp
+ * does (no commas; its README shows commas, and the source wins);
+ * aclcpu's handles are not pointers but fixed values, so the first
+ * description of a process always prints the same.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -124,7 +125,7 @@ int main(void)
             freeFunc(allocatorOut, advisedBlock);
     }
     freeFunc(allocatorOut, block);
-    INFO_LOG("Allocator desc queried: descOut=%p, allocCount=%u, freeCount=%u", descOut, state.allocCount,
+    INFO_LOG("Allocator desc queried: descOut=%p allocCount=%u freeCount=%u", descOut, state.allocCount,
              state.freeCount);
     CHECK_ERROR(aclrtAllocatorUnregister(stream));
     CHECK_ERROR(aclrtAllocatorDestroyDesc(desc));

@@ -23,8 +23,9 @@ extern "C" {
  */
 #define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
 
-/* Marks a declaration as deprecated, with a message where supported. */
-#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6)
+/* Marks a declaration as deprecated, with a message where supported: as in
+ * CANN, for GCC 6 and later only (clang reports __GNUC__ 4, so it warns not). */
+#if defined(__GNUC__) && __GNUC__ >= 6
 #define ACL_DEPRECATED __attribute__((deprecated))
 #define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
 #else
@@ -115,6 +116,50 @@ static const int ACL_ERROR_GE_FAILURE = 500002;
 static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 
+/* The other codes of the ACL layer: model, operator, queue and file codes
+ * of the full CANN headers (the dump codes come with the dump API). aclcpu's
+ * runtime API returns none of them; they are declared so that host code that
+ * names them compiles. */
+static const int ACL_ERROR_WRITE_FILE = 100004;
+static const int ACL_ERROR_INVALID_FILE_SIZE = 100005;
+static const int ACL_ERROR_FILE_MISSING_ATTR = 100007;
+static const int ACL_ERROR_FILE_ATTR_INVALID = 100008;
+static const int ACL_ERROR_DESERIALIZE_MODEL = 100012;
+static const int ACL_ERROR_PARSE_MODEL = 100013;
+static const int ACL_ERROR_READ_MODEL_FAILURE = 100014;
+static const int ACL_ERROR_MODEL_SIZE_INVALID = 100015;
+static const int ACL_ERROR_MODEL_MISSING_ATTR = 100016;
+static const int ACL_ERROR_MODEL_INPUT_NOT_MATCH = 100017;
+static const int ACL_ERROR_MODEL_OUTPUT_NOT_MATCH = 100018;
+static const int ACL_ERROR_MODEL_NOT_DYNAMIC = 100019;
+static const int ACL_ERROR_OP_TYPE_NOT_MATCH = 100020;
+static const int ACL_ERROR_OP_INPUT_NOT_MATCH = 100021;
+static const int ACL_ERROR_OP_OUTPUT_NOT_MATCH = 100022;
+static const int ACL_ERROR_OP_ATTR_NOT_MATCH = 100023;
+static const int ACL_ERROR_OP_NOT_FOUND = 100024;
+static const int ACL_ERROR_OP_LOAD_FAILED = 100025;
+static const int ACL_ERROR_UNSUPPORTED_DATA_TYPE = 100026;
+static const int ACL_ERROR_FORMAT_NOT_MATCH = 100027;
+static const int ACL_ERROR_BIN_SELECTOR_NOT_REGISTERED = 100028;
+static const int ACL_ERROR_KERNEL_NOT_FOUND = 100029;
+static const int ACL_ERROR_BIN_SELECTOR_ALREADY_REGISTERED = 100030;
+static const int ACL_ERROR_KERNEL_ALREADY_REGISTERED = 100031;
+static const int ACL_ERROR_INVALID_QUEUE_ID = 100032;
+static const int ACL_ERROR_NOT_STATIC_AIPP = 100038;
+static const int ACL_ERROR_COMPILING_STUB_MODE = 100039;
+static const int ACL_ERROR_GROUP_NOT_SET = 100040;
+static const int ACL_ERROR_GROUP_NOT_CREATE = 100041;
+static const int ACL_ERROR_INVALID_MAX_OPQUEUE_NUM_CONFIG = 148048;
+static const int ACL_ERROR_INVALID_OPP_PATH = 148049;
+static const int ACL_ERROR_OP_UNSUPPORTED_DYNAMIC = 148050;
+static const int ACL_ERROR_RELATIVE_RESOURCE_NOT_CLEARED = 148051;
+static const int ACL_ERROR_UNSUPPORTED_JPEG = 148052;
+static const int ACL_ERROR_INVALID_BUNDLE_MODEL_ID = 148053;
+static const int ACL_ERROR_MEMORY_ADDRESS_UNALIGNED = 200003;
+static const int ACL_ERROR_RESOURCE_NOT_MATCH = 200004;
+static const int ACL_ERROR_STORAGE_OVER_LIMIT = 300000;
+static const int ACL_ERROR_DRV_FAILURE = 500004;
+
 /* ---- Error codes of the runtime layer (CANN declares these as macros) ---- */
 
 #define ACL_RT_SUCCESS 0
@@ -204,6 +249,66 @@ static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 #define ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED 507910
 #define ACL_ERROR_HOST_MEMORY_NOT_REGISTERED 507911
 
+/* The other runtime codes of CANN's error_codes/rt_error_codes.h (hardware
+ * faults, AICPU, die and CCU codes; the snapshot codes come with the snapshot
+ * API). aclcpu returns only the codes its errors table lists; these are
+ * declared for host code that names them. */
+#define ACL_ERROR_RT_FILE_OPEN 107009
+#define ACL_ERROR_RT_FILE_WRITE 107010
+#define ACL_ERROR_RT_GROUP_NOT_SET 107013
+#define ACL_ERROR_RT_GROUP_NOT_CREATE 107014
+#define ACL_ERROR_RT_INVALID_MALLOC_TYPE 107018
+#define ACL_ERROR_RT_STREAM_UNJOINED 107025
+#define ACL_ERROR_RT_MODEL_UPDATE_FAILED 107040
+#define ACL_ERROR_RT_SYMBOL_NOT_FOUND 107042
+#define ACL_ERROR_RT_NO_CDQ_RESOURCE 207011
+#define ACL_ERROR_RT_QUEUE_EMPTY 207013
+#define ACL_ERROR_RT_QUEUE_FULL 207014
+#define ACL_ERROR_RT_REPEATED_INIT 207015
+#define ACL_ERROR_RT_FEATURE_NOT_SUPPORT_UPDATE_OP 207019
+#define ACL_ERROR_RT_TIMEOUT 207020
+#define ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED 207021
+#define ACL_ERROR_RT_TS_ERROR 507001
+#define ACL_ERROR_RT_SOC_VERSION 507008
+#define ACL_ERROR_RT_LOST_HEARTBEAT 507010
+#define ACL_ERROR_RT_AICPU_TIMEOUT 507017
+#define ACL_ERROR_RT_AICPU_DATADUMP_RSP_ERR 507019
+#define ACL_ERROR_RT_AICPU_MODEL_RSP_ERR 507020
+#define ACL_ERROR_RT_PROFILING_ERROR 507021
+#define ACL_ERROR_RT_IPC_ERROR 507022
+#define ACL_ERROR_RT_KERNEL_UNREGISTERING 507024
+#define ACL_ERROR_RT_RINGBUFFER_NOT_INIT 507025
+#define ACL_ERROR_RT_RINGBUFFER_NO_DATA 507026
+#define ACL_ERROR_RT_KERNEL_LOOKUP 507027
+#define ACL_ERROR_RT_KERNEL_DUPLICATE 507028
+#define ACL_ERROR_RT_DEBUG_REGISTER_FAIL 507029
+#define ACL_ERROR_RT_DEBUG_UNREGISTER_FAIL 507030
+#define ACL_ERROR_RT_LABEL_CONTEXT 507031
+#define ACL_ERROR_RT_PROGRAM_USE_OUT 507032
+#define ACL_ERROR_RT_CDQ_BATCH_ABNORMAL 507037
+#define ACL_ERROR_RT_DIE_MODE_CHANGE_ERROR 507038
+#define ACL_ERROR_RT_DIE_SET_ERROR 507039
+#define ACL_ERROR_RT_INVALID_DIEID 507040
+#define ACL_ERROR_RT_DIE_MODE_NOT_SET 507041
+#define ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW 507042
+#define ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW 507043
+#define ACL_ERROR_RT_VECTOR_CORE_TRAP_READ_OVERFLOW 507044
+#define ACL_ERROR_RT_VECTOR_CORE_TRAP_WRITE_OVERFLOW 507045
+#define ACL_ERROR_RT_FFTS_PLUS_TIMEOUT 507048
+#define ACL_ERROR_RT_FFTS_PLUS_EXCEPTION 507049
+#define ACL_ERROR_RT_FFTS_PLUS_TRAP_EXCEPTION 507050
+#define ACL_ERROR_RT_SEND_MSG 507051
+#define ACL_ERROR_RT_COPY_DATA 507052
+#define ACL_ERROR_RT_DEVICE_MEM_ERROR 507053
+#define ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR 507054
+#define ACL_ERROR_RT_SUSPECT_DEVICE_MEM_ERROR 507055
+#define ACL_ERROR_RT_LINK_ERROR 507056
+#define ACL_ERROR_RT_SUSPECT_REMOTE_ERROR 507057
+#define ACL_ERROR_RT_AICPU_INFO_LOAD_RSP_ERR 507902
+#define ACL_ERROR_RT_L3_PORT_ERROR 507914
+#define ACL_ERROR_RT_CCU_TIMEOUT 507915
+#define ACL_ERROR_RT_CCU_EXCEPTION 507916
+
 /* ---- Functions ---- */
 
 /** Returns the name of the SoC being emulated, or NULL on failure. */
@@ -220,5 +325,7 @@ ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
  * acl_base.h includes it first; it needs the declarations above, and
  * includes this header itself, so either order works. */
 #include "acl_base_rt.h"
+/* The GE codes (CANN: error_codes/ge_error_codes.h, which acl_base.h includes). */
+#include "error_codes/ge_error_codes.h"
 
 #endif /* ACLCPU_ACL_ACL_BASE_H_ */

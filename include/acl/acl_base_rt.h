@@ -88,6 +88,9 @@ typedef enum {
     ACL_ERROR = 3,
 } aclLogLevel;
 
+/* Where a buffer lives (the model and operator APIs of CANN take it). */
+typedef enum { ACL_MEMTYPE_DEVICE = 0, ACL_MEMTYPE_HOST = 1, ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2 } aclMemType;
+
 /**
  * Half to float, exactly, as CANN does it: every finite half becomes the
  * same number; a half whose exponent field is all ones (infinity or NaN)

@@ -67,6 +67,24 @@ extern "C" {
 
 #define ACL_IPC_EVENT_HANDLE_SIZE 64U
 
+/* ---- Capability answers, physical-address records, memory links, host links ---- */
+
+/* Values aclrtGetDeviceCapability stores for a yes/no feature. */
+#define ACL_DEV_FEATURE_SUPPORT 0x00000001
+#define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
+
+/* Most physical addresses a memory UCE record holds per device. */
+#define ACL_RT_MAX_RECORD_PA_NUM_PER_DEV 20U
+
+/* Link indexes of memory mapped over a chosen link (SIO, HCCS). */
+#define ACL_RT_MEM_LINK_IDX_0 0U
+#define ACL_RT_MEM_LINK_IDX_1 1U
+
+/* How the host is connected to the device. */
+#define ACL_HOST_DEVICE_CONNECT_TYPE_PCIE 0
+#define ACL_HOST_DEVICE_CONNECT_TYPE_HCCS 1
+#define ACL_HOST_DEVICE_CONNECT_TYPE_UB 2
+
 /* ---- Flags of aclmdlRIDebugJsonPrint ---- */
 
 #define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
@@ -199,6 +217,36 @@ typedef enum aclrtMemAttr {
     ACL_MEM_P2P_HUGE = 16,
     ACL_MEM_P2P_HUGE1G = 17
 } aclrtMemAttr;
+
+/* Page size and memory kind of an allocation (CANN's untagged-typedef enums). */
+enum aclrtMemPgType {
+    NORMAL_PAGE_TYPE = 0U,
+    HUGE_PAGE_TYPE,
+    HUGE1G_PAGE_TYPE,
+};
+
+enum aclrtMemType {
+    HBM_TYPE = 0U,
+    DDR_TYPE,
+    P2P_HBM_TYPE,
+    P2P_DDR_TYPE,
+};
+
+/* Which link a memory mapping uses (aclrtMemMapSetLink in CANN). */
+typedef enum {
+    ACL_RT_MEM_ACCESS_LINK_SIO = 0,
+    ACL_RT_MEM_ACCESS_LINK_HCCS = 1,
+    ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2,
+    ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3,
+} aclrtMemLinkType;
+
+/* The page type, memory kind and host flag that an aclrtMemAttr stands for. */
+struct MemAttrMapping {
+    uint32_t pgType;
+    uint32_t memType;
+    bool isHostAlloc;
+    aclrtMemAttr memAttr;
+};
 
 /* Stream attribute selected in aclrtSetStreamAttribute / aclrtGetStreamAttribute. */
 typedef enum aclrtStreamAttr {
