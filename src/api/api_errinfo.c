@@ -4,10 +4,10 @@
  * (aclrtSetExceptionInfoCallback, aclrtExceptionInfoCallbackRegister and
  * Unregister, aclrtBinarySetExceptionCallback) and the getters of the
  * information they are handed, aclrtGetThreadLastTaskId, the device fault
- * query aclrtGetErrorVerbose (a CPU device never has a fault), and the
- * calls a CPU has no meaning for (aclrtRepairError, aclrtCacheLastTaskOpInfo,
- * aclrtCacheLastTaskExtendInfo: 207000 after the reference's argument
- * checks).
+ * query and repair (aclrtGetErrorVerbose, aclrtRepairError: a CPU device
+ * never has a fault), and the calls a CPU has no meaning for
+ * (aclrtCacheLastTaskOpInfo, aclrtCacheLastTaskExtendInfo: 207000 after the
+ * reference's argument checks).
  *
  * DESIGN: the last error is common/error.c's (every failed call sets it);
  * the callbacks live in engine/exception.c, which calls them when a task
@@ -201,16 +201,37 @@ ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorIn
     return ACL_SUCCESS;
 }
 
+/* The runtime's order on a chip that reports faults: tryRepair must be 1
+ * (107000), the device id (107001), the device set up (507033); then the
+ * fault type: "no error" needs no repair and succeeds, a memory fault is
+ * the driver's to repair (a CPU's memory has none: 207000), any other type
+ * cannot be repaired (107000). */
 ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo)
 {
     const char *fn = "aclrtRepairError";
-    (void)deviceId;
+    struct device *d;
     if (errorInfo == NULL)
         return null_arg(fn, "errorInfo");
-    /* Repairing means reclaiming memory a fault poisoned or bringing a link
-     * back; aclrtGetErrorVerbose never reports one here (tryRepair 0). */
-    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                    "%s: a CPU device has no hardware faults to repair (aclrtGetErrorVerbose reports none)", fn);
+    if (!soc_reports_faults(soc_configured()))
+        return no_device_faults(fn);
+    if (errorInfo->tryRepair == 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'errorInfo->tryRepair' is 0; a repair needs 1",
+                        fn);
+    if (deviceId < 0 || (d = device_get(deviceId)) == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'deviceId' (%d) is not a device; valid ids are "
+                        "0..%u (ACLCPU_DEVICE_COUNT)", fn, deviceId, device_count() - 1);
+    if (!device_is_open(d))
+        return acl_fail(ACL_ERROR_RT_DEV_SETUP_ERROR, "%s: device %d is not set up (aclrtSetDevice first)", fn,
+                        deviceId);
+    switch (errorInfo->errorType) {
+    case ACL_RT_NO_ERROR: return ACL_SUCCESS;
+    case ACL_RT_ERROR_MEMORY:
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a CPU device's memory has no uncorrectable errors to "
+                        "repair (aclrtGetErrorVerbose reports none)", fn);
+    default:
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'errorInfo->errorType' (%d) is not a repairable "
+                        "fault: ACL_RT_NO_ERROR or ACL_RT_ERROR_MEMORY", fn, (int)errorInfo->errorType);
+    }
 }
 
 /* The reference's runtime caches these only on chips with ACL graphs

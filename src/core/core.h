@@ -357,6 +357,8 @@ void device_describe(struct device *d, const struct soc_profile **soc, uint64_t 
 bool device_primary_active(struct device *d);
 /* Percent of d's workers running tasks at this instant (0 if d is closed). */
 int32_t device_busy_percent(struct device *d);
+/* Whether d is open: set (aclrtSetDevice) or holding a context. Takes d->lock. */
+bool device_is_open(struct device *d);
 /* Peer access from d to device `peer` (< ACLCPU_MAX_DEVICES): switched on
  * and off by aclrtDeviceEnablePeerAccess / DisablePeerAccess, one way. */
 void device_peer_set(struct device *d, int32_t peer, bool enabled);

@@ -223,6 +223,15 @@ int32_t device_busy_percent(struct device *d)
     return pct;
 }
 
+bool device_is_open(struct device *d)
+{
+    bool open;
+    plat_mutex_lock(&d->lock);
+    open = d->open;
+    plat_mutex_unlock(&d->lock);
+    return open;
+}
+
 void device_peer_set(struct device *d, int32_t peer, bool enabled)
 {
     uint32_t bit = 1u << (uint32_t)peer;
