@@ -468,22 +468,81 @@ TEST(errinfo, binary_callback_gets_its_user_data_after_the_process_callbacks)
 
 /* ---- what a CPU refuses --------------------------------------------------- */
 
-/* No hardware faults to describe or repair: errorInfo NULL is 100000, else
- * 207000, on any device id (the feature check comes before the id's). */
-TEST(errinfo, error_verbose_and_repair_are_not_supported_after_the_null_check)
+/* On the SoCs with device fault reporting (A2, A3, 950): errorInfo NULL is
+ * 100000, then a deviceId that is not a device 107001 (negative, and the
+ * first past the count), then success with "no error": a CPU device has no
+ * fault, and the fields the call answers are overwritten. */
+TEST(errinfo, error_verbose_reports_no_fault_after_the_null_and_device_checks)
+{
+    aclrtErrorInfo info;
+    uint32_t count = 0;
+    memset(&info, 0x5a, sizeof(info));
+    t_setup();
+    ASSERT_OK(aclrtGetDeviceCount(&count));
+    ASSERT_RC(aclrtGetErrorVerbose(0, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetErrorVerbose: argument 'errorInfo' is NULL");
+    ASSERT_RC(aclrtGetErrorVerbose(-1, NULL), ACL_ERROR_INVALID_PARAM); /* NULL first */
+    ASSERT_RC(aclrtGetErrorVerbose(-1, &info), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtGetErrorVerbose((int32_t)count, &info), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetErrorVerbose: argument 'deviceId'");
+    ASSERT_OK(aclrtGetErrorVerbose((int32_t)count - 1, &info));
+    ASSERT_EQ(info.errorType, ACL_RT_NO_ERROR);
+    ASSERT_EQ(info.tryRepair, 0);
+    ASSERT_EQ(info.hasDetail, 0);
+    /* A success leaves the thread's last error as the calls before left it. */
+    ASSERT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_OK(aclrtGetErrorVerbose(0, &info));
+    ASSERT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+    t_teardown();
+}
+
+/* Repair, on a SoC that reports faults: errorInfo NULL 100000, then
+ * tryRepair 0 (107000) before the device id (107001, negative and the first
+ * past the count), then the device set up (507033); then the fault type:
+ * ACL_RT_NO_ERROR succeeds, a memory fault is 207000 (a CPU has none), any
+ * other type 107000. */
+TEST(errinfo, repair_error_checks_try_repair_then_device_then_fault_type)
+{
+    aclrtErrorInfo info;
+    uint32_t count = 0;
+    memset(&info, 0, sizeof(info));
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetDeviceCount(&count));
+    ASSERT_EQ(count, 2);
+    ASSERT_RC(aclrtRepairError(0, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtRepairError(-1, &info), ACL_ERROR_RT_PARAM_INVALID); /* tryRepair 0 first */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRepairError: argument 'errorInfo->tryRepair' is 0");
+    info.tryRepair = 1;
+    ASSERT_RC(aclrtRepairError(-1, &info), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtRepairError(2, &info), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_RC(aclrtRepairError(1, &info), ACL_ERROR_RT_DEV_SETUP_ERROR); /* device 1 never set */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRepairError: device 1 is not set up");
+    ASSERT_OK(aclrtRepairError(0, &info));
+    info.errorType = ACL_RT_ERROR_MEMORY;
+    ASSERT_RC(aclrtRepairError(0, &info), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    info.errorType = ACL_RT_ERROR_LINK;
+    ASSERT_RC(aclrtRepairError(0, &info), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'errorInfo->errorType' (4)");
+    t_teardown();
+}
+
+/* On a SoC without the feature (the Atlas training series here) the query and
+ * the repair are refused with 207000 after the NULL check, on any device id:
+ * the feature check comes before the id's. */
+TEST(errinfo, error_verbose_and_repair_are_not_supported_without_fault_reporting)
 {
     aclrtErrorInfo info;
     memset(&info, 0, sizeof(info));
-    info.tryRepair = 1;
+    setenv("ACLCPU_SOC", "Ascend910A", 1);
     t_setup();
     ASSERT_RC(aclrtGetErrorVerbose(0, NULL), ACL_ERROR_INVALID_PARAM);
-    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetErrorVerbose: argument 'errorInfo' is NULL");
     ASSERT_RC(aclrtGetErrorVerbose(0, &info), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_RC(aclrtGetErrorVerbose(999, &info), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetErrorVerbose: a CPU device has no hardware faults");
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetErrorVerbose: SoC Ascend910A has no device fault reporting");
     ASSERT_RC(aclrtRepairError(0, NULL), ACL_ERROR_INVALID_PARAM);
-    ASSERT_RC(aclrtRepairError(0, &info), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRepairError:");
+    ASSERT_RC(aclrtRepairError(999, &info), ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* before tryRepair and the id */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRepairError: SoC Ascend910A");
     t_teardown();
 }
 

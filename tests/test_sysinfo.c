@@ -416,18 +416,41 @@ TEST(sysinfo, atomic_capabilities_check_order)
     ASSERT_RC(aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 1, 0, 2), ACL_ERROR_RT_INVALID_DEVICEID);
 }
 
-TEST(sysinfo, peer_access_status_between_devices)
+/* The status is the driver's flag: 1 from the enable on deviceId towards
+ * peerDeviceId until the disable, one way only (the other direction stays
+ * 0 until its own device enables it), 0 for a device and itself; the
+ * checks come first. */
+TEST(sysinfo, peer_access_status_is_one_only_while_enabled_one_way)
 {
     int32_t st = -1;
     setenv("ACLCPU_DEVICE_COUNT", "2", 1);
     ASSERT_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+    ASSERT_EQ(st, 0);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtDeviceEnablePeerAccess(1, 0));
+    ASSERT_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
     ASSERT_EQ(st, 1);
+    ASSERT_OK(aclrtDevicePeerAccessStatus(1, 0, &st));
+    ASSERT_EQ(st, 0);
     ASSERT_OK(aclrtDevicePeerAccessStatus(1, 1, &st));
     ASSERT_EQ(st, 0);
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtDeviceEnablePeerAccess(0, 0));
+    ASSERT_OK(aclrtDevicePeerAccessStatus(1, 0, &st));
+    ASSERT_EQ(st, 1);
+    ASSERT_OK(aclrtDeviceDisablePeerAccess(0));
+    ASSERT_OK(aclrtDevicePeerAccessStatus(1, 0, &st));
+    ASSERT_EQ(st, 0);
+    ASSERT_OK(aclrtDevicePeerAccessStatus(0, 1, &st)); /* device 0's flag is its own */
+    ASSERT_EQ(st, 1);
     ASSERT_RC(aclrtDevicePeerAccessStatus(0, 64, &st), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclrtDevicePeerAccessStatus(0, 63, &st), ACL_ERROR_RT_INVALID_DEVICEID);
     ASSERT_RC(aclrtDevicePeerAccessStatus(2, 64, &st), ACL_ERROR_RT_INVALID_DEVICEID);
     ASSERT_RC(aclrtDevicePeerAccessStatus(2, 64, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclFinalize());
 }
 
 /* ---- primary context ---------------------------------------------------------------------------------- */

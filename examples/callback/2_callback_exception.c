@@ -15,10 +15,10 @@
  * order (on a CPU the kernels would otherwise run while the main thread is
  * still issuing and printing). The task ids count the tasks of the stream
  * from 0, the host function included (task 0). aclrtGetErrorVerbose
- * returns 207000: a CPU has no hardware faults to describe, as a chip
- * without fault reporting answers; that failure is the thread's last error
- * then, as on such a chip. Lines with thread ids, pointers and messages are
- * matched with "..." in the expected output.
+ * reports no fault (errorType 0), as the reference does after a kernel
+ * exception, which is no device fault (those are HBM UCE and link errors);
+ * the sync's failure stays the thread's last error. Lines with thread ids,
+ * pointers and messages are matched with "..." in the expected output.
  *
  * Usage: 2_callback_exception [path/to/libexample_kernels.so]
  */

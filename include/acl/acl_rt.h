@@ -2058,9 +2058,10 @@ ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binH
 /** The id of the last task the calling thread issued to a stream. */
 ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
 
-/** A device fault's details, after the argument checks. Refused here (207000): a CPU has no device faults to report. */
+/** A device fault's details: on the A2, A3 and 950 families "no error" (a CPU device never has a fault), refused
+ * with 207000 on the other SoCs, as the reference refuses it on chips without fault reporting. */
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
-/** Repairs a device fault, after the argument checks. Refused here (207000): a CPU has no device faults to repair. */
+/** Repairs a device fault: "no error" needs none and succeeds; a memory fault (a CPU has none) gives 207000. */
 ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo);
 
 /**

@@ -3,9 +3,10 @@
  * error (aclrtGetLastError, aclrtPeekAtLastError), the exception callbacks
  * (aclrtSetExceptionInfoCallback, aclrtExceptionInfoCallbackRegister and
  * Unregister, aclrtBinarySetExceptionCallback) and the getters of the
- * information they are handed, aclrtGetThreadLastTaskId, and the calls a
- * CPU has no meaning for (aclrtGetErrorVerbose, aclrtRepairError,
- * aclrtCacheLastTaskOpInfo, aclrtCacheLastTaskExtendInfo: 207000 after the
+ * information they are handed, aclrtGetThreadLastTaskId, the device fault
+ * query and repair (aclrtGetErrorVerbose, aclrtRepairError: a CPU device
+ * never has a fault), and the calls a CPU has no meaning for
+ * (aclrtCacheLastTaskOpInfo, aclrtCacheLastTaskExtendInfo: 207000 after the
  * reference's argument checks).
  *
  * DESIGN: the last error is common/error.c's (every failed call sets it);
@@ -166,32 +167,71 @@ ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId)
 }
 
 /* The reference's runtime answers these only on chips with device fault
- * reporting and repair (RT_FEATURE_DFX_ERR_GET_AND_REPAIR); a CPU has no
- * such faults. */
+ * reporting and repair (RT_FEATURE_DFX_ERR_GET_AND_REPAIR: the A2, A3 and
+ * 950 families); on the others they are refused. */
+static bool soc_reports_faults(const struct soc_profile *soc)
+{
+    return soc->family == SOC_A2 || soc->family == SOC_A3 || soc->family == SOC_950;
+}
+
 static aclError no_device_faults(const char *fn)
 {
     return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                    "%s: a CPU device has no hardware faults to describe or repair (the feature needs fault "
-                    "reporting hardware)",
-                    fn);
+                    "%s: SoC %s has no device fault reporting and repair (the feature of the A2, A3 and 950 "
+                    "families)",
+                    fn, soc_configured()->name);
 }
 
+/* On a chip that reports faults, the device id is checked (107001) and a
+ * device without a fault answers "no error": a CPU device never has one
+ * (no HBM UCE, no link errors), so that is every answer here. */
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
 {
     const char *fn = "aclrtGetErrorVerbose";
-    (void)deviceId;
     if (errorInfo == NULL)
         return null_arg(fn, "errorInfo");
-    return no_device_faults(fn);
+    if (!soc_reports_faults(soc_configured()))
+        return no_device_faults(fn);
+    if (deviceId < 0 || device_get(deviceId) == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'deviceId' (%d) is not a device; valid ids are "
+                        "0..%u (ACLCPU_DEVICE_COUNT)", fn, deviceId, device_count() - 1);
+    errorInfo->tryRepair = 0;
+    errorInfo->hasDetail = 0;
+    errorInfo->errorType = ACL_RT_NO_ERROR;
+    return ACL_SUCCESS;
 }
 
+/* The runtime's order on a chip that reports faults: tryRepair must be 1
+ * (107000), the device id (107001), the device set up (507033); then the
+ * fault type: "no error" needs no repair and succeeds, a memory fault is
+ * the driver's to repair (a CPU's memory has none: 207000), any other type
+ * cannot be repaired (107000). */
 ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo)
 {
     const char *fn = "aclrtRepairError";
-    (void)deviceId;
+    struct device *d;
     if (errorInfo == NULL)
         return null_arg(fn, "errorInfo");
-    return no_device_faults(fn);
+    if (!soc_reports_faults(soc_configured()))
+        return no_device_faults(fn);
+    if (errorInfo->tryRepair == 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'errorInfo->tryRepair' is 0; a repair needs 1",
+                        fn);
+    if (deviceId < 0 || (d = device_get(deviceId)) == NULL)
+        return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: argument 'deviceId' (%d) is not a device; valid ids are "
+                        "0..%u (ACLCPU_DEVICE_COUNT)", fn, deviceId, device_count() - 1);
+    if (!device_is_open(d))
+        return acl_fail(ACL_ERROR_RT_DEV_SETUP_ERROR, "%s: device %d is not set up (aclrtSetDevice first)", fn,
+                        deviceId);
+    switch (errorInfo->errorType) {
+    case ACL_RT_NO_ERROR: return ACL_SUCCESS;
+    case ACL_RT_ERROR_MEMORY:
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a CPU device's memory has no uncorrectable errors to "
+                        "repair (aclrtGetErrorVerbose reports none)", fn);
+    default:
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'errorInfo->errorType' (%d) is not a repairable "
+                        "fault: ACL_RT_NO_ERROR or ACL_RT_ERROR_MEMORY", fn, (int)errorInfo->errorType);
+    }
 }
 
 /* The reference's runtime caches these only on chips with ACL graphs

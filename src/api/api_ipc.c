@@ -117,13 +117,18 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, in
     return ACL_SUCCESS;
 }
 
-/* Enable and disable: the current device and a peer. Nothing to switch:
- * every device reaches every other's memory already. */
-static aclError peer_access(const char *fn, int32_t peerDeviceId)
+/* Enable and disable: from the current device to a peer, one way, as the
+ * driver keeps it (aclrtDevicePeerAccessStatus reports it). Every device
+ * reaches every other's memory already, so copies do not depend on it. */
+static aclError peer_access(const char *fn, int32_t peerDeviceId, bool enable)
 {
     struct context *ctx;
     aclError err = ctx_require(fn, &ctx);
-    return err != ACL_SUCCESS ? err : check_peer(fn, ctx->dev->id, peerDeviceId);
+    if (err == ACL_SUCCESS)
+        err = check_peer(fn, ctx->dev->id, peerDeviceId);
+    if (err == ACL_SUCCESS)
+        device_peer_set(ctx->dev, peerDeviceId, enable);
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
@@ -131,12 +136,12 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, u
     if (flags != 0)
         return acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED, "aclrtDeviceEnablePeerAccess: argument 'flags' (%u) is "
                         "reserved and must be 0", flags);
-    return peer_access("aclrtDeviceEnablePeerAccess", peerDeviceId);
+    return peer_access("aclrtDeviceEnablePeerAccess", peerDeviceId, true);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
 {
-    return peer_access("aclrtDeviceDisablePeerAccess", peerDeviceId);
+    return peer_access("aclrtDeviceDisablePeerAccess", peerDeviceId, false);
 }
 
 /* ---- IPC notifies ------------------------------------------------------------- */

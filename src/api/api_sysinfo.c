@@ -666,18 +666,19 @@ enum { P2P_ID_LIMIT = 64 };
 ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status)
 {
     const char *fn = "aclrtDevicePeerAccessStatus";
+    struct device *d;
     if (status == NULL)
         return null_arg(fn, "status");
-    if (need_device(fn, "deviceId", deviceId, ACL_ERROR_RT_INVALID_DEVICEID) == NULL)
+    if ((d = need_device(fn, "deviceId", deviceId, ACL_ERROR_RT_INVALID_DEVICEID)) == NULL)
         return ACL_ERROR_RT_INVALID_DEVICEID;
     if ((uint32_t)peerDeviceId >= P2P_ID_LIMIT)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'peerDeviceId' (%d) is outside [0, %d)", fn,
                         peerDeviceId, P2P_ID_LIMIT);
     if (need_device(fn, "peerDeviceId", peerDeviceId, ACL_ERROR_RT_INVALID_DEVICEID) == NULL)
         return ACL_ERROR_RT_INVALID_DEVICEID;
-    /* Every pair of aclcpu's devices shares the host's memory (as
-     * aclrtDeviceCanAccessPeer says); a device is no peer of itself. */
-    *status = deviceId != peerDeviceId ? 1 : 0;
+    /* 1 once deviceId enabled access to peerDeviceId (and did not disable
+     * it since); a device is no peer of itself. */
+    *status = deviceId != peerDeviceId && device_peer_enabled(d, peerDeviceId) ? 1 : 0;
     return ACL_SUCCESS;
 }
 

@@ -337,6 +337,10 @@ struct device {
      * limit in force, and a limit set concurrently may or may not apply. */
     _Atomic uint32_t res_limit[2];
     struct engine *engine;      /* workers, ready set: engine.h */
+    /* Bit p: this device may reach device p's memory
+     * (aclrtDeviceEnablePeerAccess from this device). Relaxed atomics: a
+     * flag of the process, as the driver keeps it, past resets. */
+    _Atomic uint32_t peers_enabled;
 };
 
 struct device *device_get(int32_t id);          /* NULL if id out of range */
@@ -359,6 +363,12 @@ void device_describe(struct device *d, const struct soc_profile **soc, uint64_t 
 bool device_primary_active(struct device *d);
 /* Percent of d's workers running tasks at this instant (0 if d is closed). */
 int32_t device_busy_percent(struct device *d);
+/* Whether d is open: set (aclrtSetDevice) or holding a context. Takes d->lock. */
+bool device_is_open(struct device *d);
+/* Peer access from d to device `peer` (< ACLCPU_MAX_DEVICES): switched on
+ * and off by aclrtDeviceEnablePeerAccess / DisablePeerAccess, one way. */
+void device_peer_set(struct device *d, int32_t peer, bool enabled);
+bool device_peer_enabled(struct device *d, int32_t peer);
 
 /* ---- aclInit / aclFinalize callbacks (initcb.c) ---------------------------- */
 

@@ -15,7 +15,9 @@
  * against the next opening's budget.
  *
  * The information getters (device_describe, device_busy_percent) take
- * device->lock only to read a consistent open state.
+ * device->lock only to read a consistent open state. The peer-access flags
+ * (peers_enabled) are relaxed atomics without a lock: each is one bit the
+ * caller switches, and no other state depends on it.
  *
  * Threads: any host thread (opened and closed under admin_lock); launchers
  * and executors read the SoC and caps.
@@ -33,6 +35,7 @@
 
 static struct device devices[ACLCPU_MAX_DEVICES];
 _Static_assert(ACLCPU_MAX_DEVICES <= ACLCPU_DEVMEM_MAX_DEVICES, "every device has a memory slot");
+_Static_assert(ACLCPU_MAX_DEVICES <= 32, "peers_enabled has a bit per device");
 /* 0 until read; then ACLCPU_DEVICE_COUNT. Relaxed: any thread computes the
  * same value from the environment, so a race only repeats the work. */
 static _Atomic uint32_t ndevices;
@@ -218,4 +221,27 @@ int32_t device_busy_percent(struct device *d)
         pct = engine_busy_percent(d->engine);
     plat_mutex_unlock(&d->lock);
     return pct;
+}
+
+bool device_is_open(struct device *d)
+{
+    bool open;
+    plat_mutex_lock(&d->lock);
+    open = d->open;
+    plat_mutex_unlock(&d->lock);
+    return open;
+}
+
+void device_peer_set(struct device *d, int32_t peer, bool enabled)
+{
+    uint32_t bit = 1u << (uint32_t)peer;
+    if (enabled)
+        fetch_or_relaxed(&d->peers_enabled, bit);
+    else
+        fetch_and_relaxed(&d->peers_enabled, ~bit);
+}
+
+bool device_peer_enabled(struct device *d, int32_t peer)
+{
+    return (load_relaxed(&d->peers_enabled) >> (uint32_t)peer) & 1u;
 }

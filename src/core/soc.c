@@ -3,7 +3,9 @@
  *
  * DESIGN: a constant table, read by any thread without a lock. Core
  * counts, memory, stream and event caps come from the public product
- * documentation (docs/differences.md, "The SoC profiles"); bandwidths are round public figures used only by
+ * documentation (docs/differences.md, "The SoC profiles"), the
+ * Ascend910_9362's cores, L2 and clock from the reference's platform file
+ * (src/platform/platform_config/cann/Ascend910_9362.ini); bandwidths are round public figures used only by
  * the timeline model. ACLCPU_SOC picks a profile by name when a device
  * opens (soc_configured); the aclcpu command reports the same choice.
  *
@@ -25,6 +27,7 @@ static const struct soc_profile profiles[] = {
     {"Ascend910B3", SOC_A2, "Atlas A2 training/inference", 20, 40, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1800, 12.5, 1000, 2000},
     {"Ascend910B4", SOC_A2, "Atlas A2 training/inference", 20, 40, 32 * GIB, 1984, 65536, 96 * MIB, 800, 25, 1500, 12.5, 1000, 2000},
     {"Ascend910_9392", SOC_A3, "Atlas A3 (one die)", 24, 48, 64 * GIB, 1984, 65536, 192 * MIB, 1600, 25, 1850, 15, 1000, 2000},
+    {"Ascend910_9362", SOC_A3, "Atlas A3 (one die)", 20, 40, 64 * GIB, 1984, 65536, 168 * MIB, 1600, 25, 1500, 12.5, 1000, 2000},
     {"Ascend950PR", SOC_950, "Ascend 950PR (one die)", 18, 36, 96 * GIB, 1984, 65536, 128 * MIB, 1600, 50, 1650, 11.25, 1000, 2000},
     {"Ascend310P3", SOC_310P, "Atlas inference (300I)", 8, 7, 24 * GIB, 1024, 1023, 16 * MIB, 204, 16, 1080, 5, 1000, 2000},
     {"Ascend910A", SOC_910, "Atlas training", 32, 0, 32 * GIB, 2048, 65535, 32 * MIB, 1200, 16, 1000, 20, 1000, 2000},
