@@ -408,3 +408,121 @@ TEST(cond, destroy_while_runs_are_going_waits_for_them)
     ASSERT_OK(aclrtFree(t.x));
     t_teardown();
 }
+
+static void k_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+/* A sub model whose kernel fails fails the parent's run with the kernel's
+ * code; the parent's stream goes on past the task, and the next run with
+ * the other branch succeeds. */
+TEST(cond, a_failing_sub_model_fails_the_parent_run)
+{
+    aclrtStream s = NULL, sub = NULL, exec = NULL;
+    aclmdlRI m = NULL, subs[2] = {NULL, NULL}, got = NULL;
+    aclmdlRICondHandle c = NULL;
+    aclmdlRICaptureStatus st;
+    aclmdlRICondTaskParams p;
+    uint64_t *w = NULL;
+    int64_t *x;
+    aclError rc;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&sub));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclmdlRICaptureGetInfo(s, &st, &m));
+    ASSERT_OK(aclmdlRICondHandleCreate(m, 0, (aclmdlRICondHandleFlag)0, &c));
+    ASSERT_OK(aclmdlRICondHandleGetCondPtr(c, &w));
+    p.handle = c;
+    p.type = ACL_MODEL_RI_COND_TYPE_IF;
+    p.size = 2;
+    p.modelRIArray = subs;
+    ASSERT_OK(aclmdlRIAddCondTask(p, s, 0));
+    ASSERT_OK(aclmdlRICaptureToModelRIBegin(sub, subs[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("cond_trap", k_trap), 1, NULL, 0, sub));
+    ASSERT_OK(aclmdlRICaptureEnd(sub, &got));
+    ASSERT_OK(aclmdlRICaptureToModelRIBegin(sub, subs[1], ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    t_launch_add(x, 10, sub);
+    ASSERT_OK(aclmdlRICaptureEnd(sub, &got));
+    t_launch_add(x, 1000, s);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    *w = 1;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    rc = aclrtSynchronizeStream(exec);
+    ASSERT(rc == ACL_ERROR_RT_VECTOR_CORE_EXCEPTION || rc == ACL_ERROR_RT_AICORE_EXCEPTION); /* the kernel's */
+    ASSERT_EQ(x[0], 1000);
+    *w = 0;
+    x[0] = 0;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 1010);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(sub));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* A sub model can hold a conditional task of its own: the inner sub model
+ * runs when both conditions say so, and a launch of the root writes the
+ * defaults of both (ASSIGN_DEFAULT, default 1 for the inner one). */
+TEST(cond, nested_conditional_tasks_run_and_take_defaults)
+{
+    aclrtStream s = NULL, sub = NULL, inner = NULL, exec = NULL;
+    aclmdlRI m = NULL, subs[1] = {NULL}, isubs[1] = {NULL}, got = NULL;
+    aclmdlRICondHandle c = NULL, ic = NULL;
+    aclmdlRICaptureStatus st;
+    aclmdlRICondTaskParams p;
+    uint64_t *w = NULL, *iw = NULL;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&sub));
+    ASSERT_OK(aclrtCreateStream(&inner));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclmdlRICaptureGetInfo(s, &st, &m));
+    ASSERT_OK(aclmdlRICondHandleCreate(m, 0, (aclmdlRICondHandleFlag)0, &c));
+    ASSERT_OK(aclmdlRICondHandleGetCondPtr(c, &w));
+    p.handle = c;
+    p.type = ACL_MODEL_RI_COND_TYPE_IF;
+    p.size = 1;
+    p.modelRIArray = subs;
+    ASSERT_OK(aclmdlRIAddCondTask(p, s, 0));
+    ASSERT_OK(aclmdlRICaptureToModelRIBegin(sub, subs[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    t_launch_add(x, 1, sub);
+    ASSERT_OK(aclmdlRICondHandleCreate(subs[0], 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &ic));
+    ASSERT_OK(aclmdlRICondHandleGetCondPtr(ic, &iw));
+    p.handle = ic;
+    p.modelRIArray = isubs;
+    ASSERT_OK(aclmdlRIAddCondTask(p, sub, 0));
+    ASSERT_OK(aclmdlRICaptureToModelRIBegin(inner, isubs[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    t_launch_add(x, 10, inner);
+    ASSERT_OK(aclmdlRICaptureEnd(inner, &got));
+    ASSERT_OK(aclmdlRICaptureEnd(sub, &got));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    *w = 1;
+    *iw = 0; /* overwritten with 1 by the launch */
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 11);
+    ASSERT_EQ(*iw, 1u);
+    *w = 0;
+    x[0] = 0;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(sub));
+    ASSERT_OK(aclrtDestroyStream(inner));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}

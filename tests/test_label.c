@@ -281,7 +281,7 @@ TEST(label, switch_checks_in_order)
     aclrtStream plain = NULL, p = NULL, dead = NULL;
     aclrtLabel l = NULL;
     aclrtLabelList list = NULL;
-    aclmdlRI m = NULL;
+    aclmdlRI m = NULL, cm = NULL;
     uint32_t *idx = NULL;
     t_setup();
     ASSERT_OK(aclrtMalloc((void **)&idx, sizeof(*idx), ACL_MEM_MALLOC_HUGE_FIRST));
@@ -303,6 +303,10 @@ TEST(label, switch_checks_in_order)
     ASSERT_RC(aclrtSwitchLabelByIndex(idx, 1, plain, plain), ACL_ERROR_RT_STREAM_MODEL); /* stream before list */
     ASSERT_RC(aclrtSwitchLabelByIndex(idx, 1, plain, p), ACL_ERROR_RT_INVALID_HANDLE); /* not a list */
     ASSERT_OK(aclrtSwitchLabelByIndex(idx, 1, list, p));
+    ASSERT_OK(aclmdlRICaptureBegin(plain, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_RC(aclrtSwitchLabelByIndex(idx, 1, list, plain), ACL_ERROR_RT_STREAM_MODEL); /* a capture is no bound model */
+    ASSERT_OK(aclmdlRICaptureEnd(plain, &cm));
+    ASSERT_OK(aclmdlRIDestroy(cm));
 
     ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(aclrtDestroyLabelList(list));
@@ -380,5 +384,23 @@ TEST(label, label_on_another_stream_fails_the_run)
     ASSERT_OK(aclrtDestroyStream(exec));
     ASSERT_OK(aclrtFree(idx));
     ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* The process has 65535 label ids (runtime.cc InitLabelAllocator): the
+ * last one is given, the next refused (507000), and a destroy gives one back. */
+TEST(label, at_most_65535_labels_live)
+{
+    static aclrtLabel l[65535];
+    aclrtLabel more = NULL;
+    t_setup();
+    for (int i = 0; i < 65535; i++)
+        ASSERT_OK(aclrtCreateLabel(&l[i]));
+    ASSERT_RC(aclrtCreateLabel(&more), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "65535");
+    ASSERT_OK(aclrtDestroyLabel(l[0]));
+    ASSERT_OK(aclrtCreateLabel(&l[0]));
+    for (int i = 0; i < 65535; i++)
+        ASSERT_OK(aclrtDestroyLabel(l[i]));
     t_teardown();
 }
