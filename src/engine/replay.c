@@ -18,7 +18,11 @@
  * fails the run (its first failure is the run's result) but the run goes
  * on, so that its edges are all recorded and nothing waits forever. A lane
  * that cannot start (no memory for its task) fails the run as a whole
- * (model_fail_run): the other lanes stop, and the edges are reached.
+ * (model_fail_run): the other lanes stop, and the edges are reached. A
+ * label switch moves the lane to the label's set in the same lane; a
+ * conditional task starts a run of the sub model its condition names on
+ * that model's runners and parks the lane on the sub model's done event
+ * until that run ends.
  *
  * Threads: executors (workers, synchronising hosts). Locks: none held while
  * a task runs; the model's run counters take m->lock (model.c); a switch
