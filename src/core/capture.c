@@ -247,6 +247,7 @@ static void stop_capture_locked(struct model *m)
  * are still going stop (m is dropped, and they with it). */
 static void stop_sub_captures_locked(struct model *m)
 {
+    capture_assert_held();
     for (struct list *pos = m->conds.next; pos != &m->conds; pos = pos->next) {
         struct cond *c = ACLCPU_CONTAINER_OF(pos, struct cond, link);
         for (uint32_t i = 0; i < c->nsubs; i++) {

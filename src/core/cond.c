@@ -90,6 +90,7 @@ aclError cond_add_subs(struct cond *c, int type, uint32_t size, void **out)
 
 static void assign_locked(struct model *m)
 {
+    capture_assert_held();
     struct list *pos;
     for (pos = m->conds.next; pos != &m->conds; pos = pos->next) {
         struct cond *c = ACLCPU_CONTAINER_OF(pos, struct cond, link);

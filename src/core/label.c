@@ -121,11 +121,11 @@ void label_list_destroy(struct label_list *ll)
 
 aclError label_set_locked(const char *fn, struct label *lb, const void *label, struct stream *s, const void *stream)
 {
+    capture_assert_held();
     struct task *t;
     const void *list;
     uint32_t index;
     aclError err = ACL_SUCCESS;
-    capture_assert_held();
     /* label.cc Label::Set / label_starsv2.cc CondLabelSet, after the
      * model check the caller made: another stream, set before, no list. */
     plat_mutex_lock(&label_lock);

@@ -322,6 +322,7 @@ static void model_free_locked(struct model *m)
 
 void model_free_sub_locked(struct model *sub)
 {
+    PLAT_ASSERT_HELD(&capture_lock_);
     obj_kill(&sub->hdr);
     model_free_locked(sub);
 }
