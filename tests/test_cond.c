@@ -5,8 +5,11 @@
  * they make (captured with aclmdlRICaptureToModelRIBegin), and what runs
  * do: IF, WHILE, SWITCH, the default written at every launch.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "test.h"
 
@@ -524,5 +527,90 @@ TEST(cond, nested_conditional_tasks_run_and_take_defaults)
     ASSERT_OK(aclrtDestroyStream(inner));
     ASSERT_OK(aclrtDestroyStream(exec));
     ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* The parent of a gated sub model run, for the hang tests: IF over one
+ * sub model (gate, then x += 1), then x += 1000 on the parent's stream. */
+static void gated_model(struct cmodel *t, _Atomic int *open)
+{
+    aclmdlRICaptureStatus st;
+    aclmdlRICondTaskParams p;
+    aclmdlRI got = NULL;
+    memset(t, 0, sizeof(*t));
+    t->x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&t->s));
+    ASSERT_OK(aclrtCreateStream(&t->sub));
+    ASSERT_OK(aclrtCreateStream(&t->exec));
+    ASSERT_OK(aclmdlRICaptureBegin(t->s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclmdlRICaptureGetInfo(t->s, &st, &t->m));
+    ASSERT_OK(aclmdlRICondHandleCreate(t->m, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &t->c));
+    p.handle = t->c;
+    p.type = ACL_MODEL_RI_COND_TYPE_IF;
+    p.size = 1;
+    p.modelRIArray = t->subs;
+    ASSERT_OK(aclmdlRIAddCondTask(p, t->s, 0));
+    ASSERT_OK(aclmdlRICaptureToModelRIBegin(t->sub, t->subs[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    t_launch_flag_gate(open, t->sub);
+    t_launch_add(t->x, 1, t->sub);
+    ASSERT_OK(aclmdlRICaptureEnd(t->sub, &got));
+    t_launch_add(t->x, 1000, t->s);
+    ASSERT_OK(aclmdlRICaptureEnd(t->s, &t->m));
+}
+
+/* A timed sync that expires while a sub model's kernel runs says so: the
+ * run waits for the sub model's run, whose lane runs (not a hang). */
+TEST(cond, a_timed_out_sync_names_the_sub_model_run)
+{
+    struct cmodel t;
+    _Atomic int open = 0;
+    t_setup();
+    gated_model(&t, &open);
+    ASSERT_OK(aclmdlRIExecuteAsync(t.m, t.exec));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(t.exec, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "sub model");
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(t.exec));
+    ASSERT_EQ(t.x[0], 1001);
+    cmodel_free(&t);
+    t_teardown();
+}
+
+struct opener {
+    _Atomic int *open;
+    uint64_t after_ns;
+};
+
+static void *open_later(void *arg)
+{
+    const struct opener *o = arg;
+    struct timespec ts = {(time_t)(o->after_ns / 1000000000ull), (long)(o->after_ns % 1000000000ull)};
+    nanosleep(&ts, NULL);
+    atomic_store(o->open, 1);
+    return NULL;
+}
+
+/* Destroying the parent while a sub model's kernel runs longer than the
+ * teardown's grace (200 ms) waits for it: a lane waiting for its sub
+ * model's run is not a hang, so the run is not stopped (the parent's
+ * stream still adds its 1000). */
+TEST(cond, teardown_waits_for_a_long_sub_model_run)
+{
+    struct cmodel t;
+    _Atomic int open = 0;
+    struct opener o = {&open, 600000000ull}; /* three graces */
+    pthread_t th;
+    t_setup();
+    gated_model(&t, &open);
+    ASSERT_OK(aclmdlRIExecuteAsync(t.m, t.exec));
+    ASSERT_EQ(pthread_create(&th, NULL, open_later, &o), 0);
+    ASSERT_OK(aclmdlRIDestroy(t.m));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(aclrtSynchronizeStream(t.exec));
+    ASSERT_EQ(t.x[0], 1001);
+    ASSERT_OK(aclrtDestroyStream(t.s));
+    ASSERT_OK(aclrtDestroyStream(t.sub));
+    ASSERT_OK(aclrtDestroyStream(t.exec));
+    ASSERT_OK(aclrtFree(t.x));
     t_teardown();
 }
