@@ -10,6 +10,8 @@
  * recorded and waited inside the model become edge events private to it,
  * whose generation is the run number, so runs never see each other's
  * records. Runs of one model are serialised: run r starts once r - 1 ended.
+ * A captured model's conditional tasks own sub models (cond.c): models of
+ * their own, run by the task, freed with the model that holds the task.
  *
  * Locks: capture_lock, model->lock (ranks: common/lockrank.h).
  */
