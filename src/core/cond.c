@@ -170,7 +170,9 @@ aclError cond_add_task(const char *fn, struct cond *c, const void *handle, struc
     capture_enter();
     l = s->rec_lane;
     /* api_impl_aclgraph.cc StreamAddCondTaskParasCheck, in its order. */
-    if (!obj_same(&c->hdr, handle))
+    /* Acquire: as obj_same; a model being destroyed takes no more sub
+     * models (its destroy walks them without the lock). */
+    if (!obj_same(&c->hdr, handle) || !load_acquire(&c->m->hdr.live))
         err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: argument 'params.handle' was destroyed meanwhile", fn);
     else if (c->type >= 0)
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'params.handle' already has its conditional task "
