@@ -309,6 +309,11 @@ TEST(cond, sub_models_go_with_their_parent)
     ASSERT_RC(aclmdlRIDestroy(t.subs[0]), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_RC(aclmdlRIExecuteAsync(t.subs[0], t.exec), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_RC(aclmdlRIAbort(t.subs[1]), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclmdlRIGetStreams(t.subs[0], NULL, NULL), ACL_ERROR_RT_PARAM_INVALID); /* numStreams first */
+    {
+        uint32_t n = 0;
+        ASSERT_RC(aclmdlRIGetStreams(t.subs[0], NULL, &n), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    }
     ASSERT_RC(aclmdlRIBindStream(t.subs[0], p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_RC(aclmdlRICaptureToModelRIBegin(t.sub, t.subs[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED),
               ACL_ERROR_RT_PARAM_INVALID); /* captured already */

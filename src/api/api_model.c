@@ -547,6 +547,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *s
     if (err == ACL_SUCCESS && numStreams == NULL)
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'numStreams' is NULL", fn);
     if (err == ACL_SUCCESS)
+        err = sub_model_refused(fn, m);
+    if (err == ACL_SUCCESS)
         err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
