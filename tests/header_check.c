@@ -161,6 +161,19 @@ CHECK(ACL_MODEL_RI_CAPTURE_STATUS_NONE == 0);
 CHECK(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE == 1);
 CHECK(ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED == 2);
 
+CHECK(ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT == 1);
+CHECK(ACL_MODEL_RI_COND_TYPE_IF == 0);
+CHECK(ACL_MODEL_RI_COND_TYPE_WHILE == 1);
+CHECK(ACL_MODEL_RI_COND_TYPE_SWITCH == 2);
+CHECK(sizeof(aclmdlRICondHandleFlag) == sizeof(int));
+CHECK(sizeof(aclmdlRICondTaskType) == sizeof(int));
+CHECK(sizeof(aclmdlRICondHandle) == sizeof(void *));
+CHECK(sizeof(aclrtLabel) == sizeof(void *) && sizeof(aclrtLabelList) == sizeof(void *));
+/* handle, type, size, modelRIArray: the reference's layout. */
+CHECK(offsetof(aclmdlRICondTaskParams, type) == sizeof(void *));
+CHECK(offsetof(aclmdlRICondTaskParams, size) == sizeof(void *) + 4);
+CHECK(offsetof(aclmdlRICondTaskParams, modelRIArray) == 2 * sizeof(void *));
+
 CHECK(ACL_RT_STREAM_WORK_ADDR_PTR == 0);
 CHECK(ACL_RT_STREAM_WORK_SIZE == 1);
 CHECK(ACL_RT_STREAM_FLAG == 2);

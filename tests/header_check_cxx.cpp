@@ -8,6 +8,9 @@
 
 // acl_base_rt.h included first must work too (it includes acl_base.h).
 static_assert(ACL_FLOAT16 == 1 && ACL_FORMAT_ND == 2 && ACL_ERROR == 3, "acl_base_rt.h values");
+// The conditional-task enums, as the reference's C++ samples use them.
+static_assert(ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT == 1 && ACL_MODEL_RI_COND_TYPE_SWITCH == 2, "acl_rt.h cond values");
+static_assert(sizeof(aclmdlRICondTaskParams) == 3 * sizeof(void *), "aclmdlRICondTaskParams layout");
 
 // The codes the reference declares as static const are constant expressions in C++:
 // pin those aclcpu never returns (the others are checked against errors.def in C).

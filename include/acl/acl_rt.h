@@ -301,6 +301,32 @@ typedef enum aclmdlRICaptureStatus {
     ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2
 } aclmdlRICaptureStatus;
 
+/* A condition of a captured model (aclmdlRICondHandleCreate): an 8-byte
+ * device word that the model's conditional tasks read when they run. */
+typedef void *aclmdlRICondHandle;
+
+/* aclmdlRICondHandleCreate's flag: write the default into the condition
+ * each time the model is launched. */
+typedef enum {
+    ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT = 1,
+} aclmdlRICondHandleFlag;
+
+/* What a conditional task (aclmdlRIAddCondTask) does with its sub models. */
+typedef enum {
+    ACL_MODEL_RI_COND_TYPE_IF = 0,
+    ACL_MODEL_RI_COND_TYPE_WHILE = 1,
+    ACL_MODEL_RI_COND_TYPE_SWITCH = 2,
+} aclmdlRICondTaskType;
+
+/* aclmdlRIAddCondTask's parameters: size is the number of sub models
+ * (IF: 1 or 2, WHILE: 1, SWITCH: at least 1); modelRIArray receives them. */
+typedef struct tagAclmdlRICondTaskParams {
+    aclmdlRICondHandle handle;
+    aclmdlRICondTaskType type;
+    uint32_t size;
+    aclmdlRI *modelRIArray;
+} aclmdlRICondTaskParams;
+
 /* Option set by aclrtSetStreamConfigOpt. */
 typedef enum aclrtStreamConfigAttr {
     ACL_RT_STREAM_WORK_ADDR_PTR = 0,
@@ -663,6 +689,40 @@ ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stre
 
 /** Returns the core limit of one type that applies to the calling thread. */
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+
+/* ---- Labels (build-mode models: a switch by index jumps to a label set on
+ * the same model stream, within the model's run) ---- */
+
+/** Creates a label (at most 65535 live in the process). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+
+/**
+ * Records the label's place in a stream bound to a model (aclmdlRIBindStream):
+ * a stream not bound -> 107005; a label set before, or set on another
+ * stream, or not yet in a label list -> 507000; of another context -> 507031.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+
+/** Destroys a label; a place it was set keeps working as a target. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+
+/**
+ * Makes a list of num labels (1..65535) for aclrtSwitchLabelByIndex; a label
+ * joins one list in its life (a second, or twice in one list -> 507000).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList);
+
+/** Destroys a label list. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+
+/**
+ * Records in a model stream a jump to labelList[*ptr] (a uint32_t in device
+ * memory, read when the run reaches the task; an index of maxValue or more
+ * takes the last, maxValue - 1). The label must be set on the same stream;
+ * an index past the labels set in the model fails the run (507011).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList,
+                                                     aclrtStream stream);
 
 /* ==== Events ==== */
 
@@ -1589,6 +1649,29 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
 
+/**
+ * Makes a condition for the model being captured (modelRI from
+ * aclmdlRICaptureGetInfo): an 8-byte device word, 0 at first; with
+ * ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, each aclmdlRIExecuteAsync of the
+ * model writes defaultLaunchValue into it when it launches the run.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+                                                      aclmdlRICondHandleFlag flag, aclmdlRICondHandle *handle);
+
+/** The condition's device word. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr);
+
+/**
+ * Adds to a capturing stream a conditional task on params.handle, and makes
+ * its sub models (params.modelRIArray), to be captured with
+ * aclmdlRICaptureToModelRIBegin. When a run reaches it: IF runs sub model
+ * 0 when the condition is not 0, else sub model 1 (if any); WHILE runs its
+ * sub model while the condition is not 0; SWITCH runs sub model
+ * [condition] (none when it is size or more). The stream goes on once the
+ * sub model's run has ended.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags);
+
 /** Sets a model's name. */
 ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name);
 
@@ -1653,10 +1736,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *mo
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
 
 /**
- * Starts recording the tasks issued to a stream into an existing model. The
- * runtime takes a sub ACL Graph (from aclmdlRIAddCondTask) only; aclcpu,
- * which has no conditional tasks, takes an empty model from
- * aclmdlRIBuildBegin of the stream's context (107000 otherwise).
+ * Starts recording the tasks issued to a stream into an existing model: a
+ * sub model of aclmdlRIAddCondTask not captured yet, or (aclcpu's own) an
+ * empty model from aclmdlRIBuildBegin of the stream's context (107000
+ * otherwise).
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
                                                            aclmdlRICaptureMode mode);

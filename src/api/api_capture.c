@@ -100,8 +100,8 @@ static aclError begin(const char *fn, aclrtStream stream, aclmdlRI into_handle, 
     if (into != NULL) {
         capture_enter();
         if (into->kind != MODEL_BUILT || into->state != MODEL_BUILDING || into->nlanes != 0 || into->ctx != stream_ctx(s))
-            err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model must be an empty one from aclmdlRIBuildBegin "
-                           "of this context", fn);
+            err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model must be a sub model of aclmdlRIAddCondTask "
+                           "not captured yet, or an empty one from aclmdlRIBuildBegin, of this context", fn);
         capture_leave();
         if (err != ACL_SUCCESS)
             return err;

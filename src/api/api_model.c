@@ -69,7 +69,7 @@ static aclError resolve_pair(const char *fn, aclmdlRI modelRI, aclrtStream strea
  * Graph mode is not supported" 107000, then 107027). */
 static aclError build_call_check(const char *fn, const struct model *m, struct stream *s)
 {
-    if (m->kind == MODEL_CAPTURED)
+    if (m->kind == MODEL_CAPTURED || m->parent != NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture takes no "
                         "build calls", fn);
     if (model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
@@ -79,6 +79,17 @@ static aclError build_call_check(const char *fn, const struct model *m, struct s
 }
 
 static bool capturing(struct stream *s) { return model_capture_status(s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE; }
+
+/* A sub model of a conditional task runs, aborts and dies only with its
+ * parent (api_error.cc ModelDestroy, ModelExecute, ModelAbort: "sub ACL
+ * Graph does not support ...", 207000). */
+static aclError sub_model_refused(const char *fn, const struct model *m)
+{
+    if (m->parent == NULL)
+        return ACL_SUCCESS;
+    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: argument 'modelRI' is a sub model of a conditional task "
+                    "(aclmdlRIAddCondTask); it runs and goes with the model that holds the task", fn);
+}
 
 /* ---- build ---------------------------------------------------------------------------- */
 
@@ -216,7 +227,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
     if (reserve != NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'reserve' must be NULL", fn);
     err = model_resolve(fn, modelRI, &m);
-    if (err == ACL_SUCCESS && m->kind == MODEL_CAPTURED) /* api_error.cc ModelLoadComplete */
+    if (err == ACL_SUCCESS && (m->kind == MODEL_CAPTURED || m->parent != NULL)) /* api_error.cc ModelLoadComplete */
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture takes no build "
                        "calls", fn);
     if (err == ACL_SUCCESS)
@@ -269,8 +280,10 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
     struct ext_run *ext;
     uint64_t run;
     struct task *t;
-    aclError err;
+    aclError err = sub_model_refused(fn, m);
 
+    if (err != ACL_SUCCESS)
+        return err;
     if (s->model != NULL)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is bound to a model; run models on other streams",
                         fn, load_relaxed(&s->id));
@@ -300,6 +313,9 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
     if (err != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not ready to run (end its build with "
                         "aclmdlRIBuildEnd, or its capture with aclmdlRICaptureEnd)", fn);
+    /* capture_model.cc PreModelExecute: the launch writes the conditions'
+     * defaults (ASSIGN_DEFAULT), in every model of the tree. */
+    cond_assign_defaults(m);
     err = stream_task_new(fn, TASK_MODEL_RUN, &t);
     if (err != ACL_SUCCESS) {
         model_skip_run(m, run);
@@ -366,7 +382,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     err = model_resolve(fn, modelRI, &m);
     if (err != ACL_SUCCESS)
         return err;
-    if (m->kind == MODEL_CAPTURED) /* api_error.cc ModelExecuteSync: "ACL Graph mode is not supported" */
+    if (m->kind == MODEL_CAPTURED || m->parent != NULL) /* api_error.cc ModelExecuteSync: "ACL Graph mode is not supported" */
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI': a model made by a capture runs with "
                         "aclmdlRIExecuteAsync only", fn);
     err = model_ctx_check(fn, m);
@@ -397,6 +413,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)
     struct model *m;
     aclError err = model_resolve(fn, modelRI, &m);
     if (err == ACL_SUCCESS)
+        err = sub_model_refused(fn, m);
+    if (err == ACL_SUCCESS)
         err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
@@ -415,6 +433,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI)
     if (modelRI == NULL) /* the acl layer leaves it to the runtime: api_error.cc ModelAbort, 107000 */
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'modelRI' is NULL", fn);
     err = model_resolve(fn, modelRI, &m);
+    if (err == ACL_SUCCESS)
+        err = sub_model_refused(fn, m);
     if (err == ACL_SUCCESS)
         err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
@@ -527,6 +547,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *s
     if (err == ACL_SUCCESS && numStreams == NULL)
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'numStreams' is NULL", fn);
     if (err == ACL_SUCCESS)
+        err = sub_model_refused(fn, m);
+    if (err == ACL_SUCCESS)
         err = model_ctx_check(fn, m);
     if (err != ACL_SUCCESS)
         return err;
@@ -590,6 +612,12 @@ static const char *kind_name(uint8_t kind)
         "UNKNOWN", "KERNEL", "MEMCPY", "MEMSET", "HOST_FUNC", "CALLBACK", "EVENT_RECORD", "EVENT_WAIT", "EVENT_RESET",
         "NOTIFY_RECORD", "NOTIFY_WAIT", "MODEL_RUN", "LANE_RUN", "STREAM_ACTIVE", "STREAM_SWITCH", "MODEL_END",
         "TASK_UPDATE", "CMO", "MARK", "STEP"};
+    if (kind == TASK_LABEL_SET)
+        return "LABEL_SET";
+    if (kind == TASK_LABEL_SWITCH)
+        return "LABEL_SWITCH_BY_INDEX";
+    if (kind == TASK_COND)
+        return "CONDITION_OP";
     return kind < ACLCPU_ARRAY_SIZE(names) ? names[kind] : "UNKNOWN";
 }
 

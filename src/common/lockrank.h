@@ -26,6 +26,7 @@
  *   capture_lock -> model, context, device, depot, sub_lock, handle, stream,
  *                   event, wd_lock, engine
  *   model -> event;  device -> hf_lock, wd_lock, engine
+ *   capture_lock -> label_lock -> handle
  *   reg_lock, binary -> handle
  *   stream -> event, wd_lock, engine, prof_lock, cost_lock
  *   grow_lock -> prof_lock (taken before a stream's lock, never under one)
@@ -46,6 +47,7 @@
     X(LOCK_ADMIN, "admin_lock", "core/context.c", "device and context lifecycle: d->contexts, d->primary") \
     X(LOCK_CAPTURE, "capture_lock", "core/model.c", "lanes, edges and state of every model; s->rec_lane, s->model") \
     X(LOCK_MODEL, "model->lock", "core/model.c", "a model's run counters") \
+    X(LOCK_LABEL, "label_lock", "core/label.c", "the live-label count, labels' lists and streams") \
     X(LOCK_CONTEXT, "context->lock", "core/context.c", "a context's stream and event lists") \
     X(LOCK_DEVICE, "device->lock", "core/device.c", "a device's open state and stream ids") \
     X(LOCK_BINARY, "binary->lock", "core/kernel.c", "a binary's functions") \

@@ -243,6 +243,21 @@ static void stop_capture_locked(struct model *m)
         thread_strict--; /* ended by the thread that began it (checked by the caller) */
 }
 
+/* Called with capture_lock held: the captures into m's sub models that
+ * are still going stop (m is dropped, and they with it). */
+static void stop_sub_captures_locked(struct model *m)
+{
+    capture_assert_held();
+    for (struct list *pos = m->conds.next; pos != &m->conds; pos = pos->next) {
+        struct cond *c = ACLCPU_CONTAINER_OF(pos, struct cond, link);
+        for (uint32_t i = 0; i < c->nsubs; i++) {
+            if (c->subs[i]->state == MODEL_CAPTURING && list_linked(&c->subs[i]->capture_link))
+                stop_capture_locked(c->subs[i]);
+            stop_sub_captures_locked(c->subs[i]);
+        }
+    }
+}
+
 /* Called with capture_lock held: why m cannot become a model, or 0. */
 static aclError capture_verdict(struct model *m, char *why, size_t n)
 {
@@ -251,6 +266,13 @@ static aclError capture_verdict(struct model *m, char *why, size_t n)
     if (invalid != 0) {
         snprintf(why, n, "%s", m->invalid_why);
         return ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED;
+    }
+    /* context_aclgraph.cc StreamEndCapture: CheckSubModelsIsEndCapture,
+     * after the invalidation and before the model's validity. */
+    if (cond_sub_capturing(m)) {
+        snprintf(why, n, "a sub model of one of its conditional tasks is still being captured (end that capture "
+                 "first)");
+        return ACL_ERROR_RT_SUB_ACLGRAPH_IS_CAPTURING;
     }
     l = unjoined_lane(m);
     if (l != NULL) {
@@ -289,10 +311,12 @@ aclError model_capture_end(struct stream *s, struct model **out, char *why, size
     err = capture_verdict(m, why, n);
     if (err == ACL_SUCCESS)
         err = model_finish(m);
-    if (err == ACL_SUCCESS)
+    if (err == ACL_SUCCESS) {
         *out = m;
-    else
+    } else {
+        stop_sub_captures_locked(m); /* they go with m */
         model_free_unlocked_capture(m);
+    }
     capture_leave();
     return err;
 }
@@ -450,6 +474,9 @@ static aclError external_check_locked(const char *fn, struct stream *s, struct e
     if (l != NULL && l->m->state == MODEL_BUILDING)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model: an Ex event cannot be "
                         "used there", fn, load_relaxed(&s->id));
+    if (l != NULL && l->m->parent != NULL) /* api_error.cc: IsStreamBindWithSubModel */
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is captured into a sub model of a "
+                        "conditional task, which takes no %s", fn, load_relaxed(&s->id), what);
     if (l == NULL || l->m->state != MODEL_CAPTURING)
         return acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: %s needs a capturing stream; stream %d is not being "
                         "captured", fn, what, load_relaxed(&s->id));

@@ -98,6 +98,10 @@ enum task_kind {
     TASK_SET32,         /* aclrtMemsetD32Async */
     TASK_VALUE_WRITE,   /* aclrtValueWrite */
     TASK_VALUE_WAIT,    /* aclrtValueWait: parks its stream until the value passes */
+    /* Model control flow (core/label.c, core/cond.c; played in replay.c). */
+    TASK_LABEL_SET,     /* aclrtSetLabel: a place a label switch may jump to */
+    TASK_LABEL_SWITCH,  /* aclrtSwitchLabelByIndex */
+    TASK_COND,          /* aclmdlRIAddCondTask: runs a sub model as its condition says */
     TASK_KIND_END       /* not a kind: one past the last (engine/kinds.c has a row for each) */
 };
 
@@ -120,6 +124,7 @@ struct model;
 struct lane;
 struct task_group;
 struct task_update;
+struct cond;
 
 /* A link in a stream's task queue (squeue.h); the stream's stub is a bare
  * one. */
@@ -225,6 +230,18 @@ struct task {
             const void *left, *right;
             uint8_t cond, type;     /* aclrtCondition, aclrtCompareDataType */
         } ctl;
+        struct {
+            const void *list;       /* the label list's handle */
+            const void *ptr;        /* switch: the index, a uint32_t in device memory */
+            uint32_t max;           /* switch: maxValue */
+            uint32_t index;         /* set: the label's place in its list */
+        } label;
+        struct {
+            struct cond *c;
+            struct model *sub;      /* the sub model run in flight, if any */
+            uint64_t for_run;       /* the run of the lane's model it was started for (0: none) */
+            uint64_t sub_run;       /* its run number */
+        } cond;
         struct {
             const void *grp;        /* the task group's handle (resolved when the update runs) */
             struct task *with;      /* the replacement kernels, linked by task_next */

@@ -32,6 +32,9 @@ enum obj_type {
     OBJ_TASKGRP,
     OBJ_BINDESC,   /* aclrtCreateBinary's descriptions (api/api_binary.c) */
     OBJ_DATABUF,   /* aclCreateDataBuffer's buffers (api/api_databuf.c) */
+    OBJ_LABEL,     /* labels and label lists (core/label.c) */
+    OBJ_LABELLIST,
+    OBJ_COND,      /* a captured model's conditions (core/cond.c) */
     OBJ_TYPE_COUNT
 };
 

@@ -69,6 +69,7 @@ aclError model_create(struct context *ctx, enum model_kind kind, struct model **
     m->state = kind == MODEL_BUILT ? MODEL_BUILDING : MODEL_CAPTURING;
     list_init(&m->groups);
     list_init(&m->capture_link);
+    list_init(&m->conds);
     m->done = model_new_event(m);
     if (m->done == NULL) {
         obj_kill(&m->hdr);
@@ -266,6 +267,14 @@ static void wait_for_runs(struct model *m)
         plat_thread_yield();
 }
 
+/* wait_for_runs for m and for the sub models of its conditions, whose
+ * runs m's runs started (an aborted run may leave one going). */
+static void wait_tree(struct model *m)
+{
+    wait_for_runs(m);
+    cond_each_sub(m, wait_tree);
+}
+
 /* Called with capture_lock held, m's handle already killed and its runs
  * ended (wait_for_runs, called without the lock). */
 static void model_free_locked(struct model *m)
@@ -278,6 +287,7 @@ static void model_free_locked(struct model *m)
         store_relaxed(&m->subscribed, false);
     }
     struct list *pos;
+    cond_free_all_locked(m);
     for (uint32_t i = 0; i < m->nlanes; i++)
         lane_free(m, m->lanes[i]);
     acl_free(m->lanes);
@@ -310,6 +320,13 @@ static void model_free_locked(struct model *m)
     obj_recycle(&m->hdr);
 }
 
+void model_free_sub_locked(struct model *sub)
+{
+    PLAT_ASSERT_HELD(&capture_lock_);
+    obj_kill(&sub->hdr);
+    model_free_locked(sub);
+}
+
 /* Called with capture_lock held: a capture that gives no model (invalid
  * or unjoined). A model of its own is dropped; one captured into with
  * aclmdlRICaptureToModelRIBegin goes back to empty, as it was. */
@@ -320,9 +337,11 @@ void model_free_unlocked_capture(struct model *m)
         model_free_locked(m);
         return;
     }
+    cond_free_all_locked(m); /* its runs never started */
     for (uint32_t i = 0; i < m->nlanes; i++)
         lane_free(m, m->lanes[i]);
     m->nlanes = 0;
+    m->nlabels = 0;
     for (uint32_t i = 0; i < m->nedges; i++)
         event_destroy(m->edges[i], NULL);
     m->nedges = m->nuses = 0;
@@ -341,7 +360,7 @@ aclError model_destroy(struct model *m, const void *handle)
     }
     obj_kill(&m->hdr); /* ours to free from here on: nobody else finds it */
     capture_leave();
-    wait_for_runs(m); /* without capture_lock: other threads' capture calls go on */
+    wait_tree(m); /* without capture_lock: other threads' capture calls go on */
     capture_enter();
     model_free_locked(m);
     capture_leave();
@@ -368,7 +387,7 @@ void model_destroy_all(struct context *ctx)
             plat_thread_yield();
             continue;
         }
-        wait_for_runs(m);
+        wait_tree(m);
         capture_enter();
         model_free_locked(m);
         capture_leave();

@@ -10,6 +10,8 @@
  * recorded and waited inside the model become edge events private to it,
  * whose generation is the run number, so runs never see each other's
  * records. Runs of one model are serialised: run r starts once r - 1 ended.
+ * A captured model's conditional tasks own sub models (cond.c): models of
+ * their own, run by the task, freed with the model that holds the task.
  *
  * Locks: capture_lock, model->lock (ranks: common/lockrank.h).
  */
@@ -154,6 +156,14 @@ struct model {
      * cleared there and when the model is freed; services/profsub.c holds
      * the subscription); relaxed, a hint checked again under its lock. */
     _Atomic bool subscribed;
+    /* Conditional tasks (cond.c; under capture_lock): the conditions made
+     * for this model, and, for a sub model of one, that condition (the sub
+     * model is freed with it, never by itself). */
+    struct list conds;
+    struct cond *parent;
+    /* Labels set on its streams (label.c; under capture_lock): a label
+     * switch's index must stay below it. */
+    uint32_t nlabels;
 };
 
 struct task_group {
@@ -175,6 +185,84 @@ struct task_update {
     uint32_t count;
 };
 
+/* A label (aclrtCreateLabel) and a label list (aclrtCreateLabelList). A
+ * label joins one list in its life and is set once, on a model stream: the
+ * set is a TASK_LABEL_SET recorded in the lane, naming the list and the
+ * label's place in it, which a switch of the same lane finds when it runs. */
+struct label {
+    struct obj_header hdr;
+    struct context *ctx;         /* recycling clears from here on */
+    const void *list;            /* the list it joined (a handle; NULL: none yet) */
+    uint32_t index;              /* its place in that list */
+    const void *stream;          /* the stream it was set on (a handle; NULL: not set) */
+};
+
+struct label_list {
+    struct obj_header hdr;
+    struct context *ctx;         /* recycling clears from here on */
+    uint32_t n;
+};
+
+/* A condition of a captured model (aclmdlRICondHandleCreate): its word of
+ * device memory, and the sub models of the one conditional task that uses
+ * it. Freed with its model. */
+struct cond {
+    struct obj_header hdr;
+    struct model *m;             /* recycling clears from here on */
+    uint64_t *word;              /* 8 bytes of device memory of m's device */
+    uint32_t def;                /* written at each launch when flag is ASSIGN_DEFAULT */
+    uint32_t flag;
+    int type;                    /* aclmdlRICondTaskType; -1 until aclmdlRIAddCondTask */
+    uint32_t nsubs;
+    struct model **subs;
+    struct list link;            /* in m->conds */
+};
+
+/* ---- label.c -------------------------------------------------------------------- */
+
+aclError label_create(struct context *ctx, struct label **out);
+/* 507031 if the label is not of ctx (then nothing changes). */
+aclError label_destroy(struct label *lb, const void *handle);
+/* 507000 (*bad: the offending index) when a label is already in a list or
+ * twice in this one; nothing changes then. */
+aclError label_list_create(struct context *ctx, struct label **labels, const void *const *handles, uint32_t n,
+                           struct label_list **out, uint32_t *bad);
+void label_list_destroy(struct label_list *ll);
+/* Called with capture_lock held: records the set of lb on s (bound to a
+ * model, checked by the caller), with the runtime's rules in order. fn
+ * names the failure. */
+aclError label_set_locked(const char *fn, struct label *lb, const void *label, struct stream *s, const void *stream);
+/* The task a switch of lane l reaches: the set of label `index` of list in
+ * l (NULL if it is not set there). */
+struct task *label_find_set(const struct lane *l, const void *list, uint32_t index);
+
+/* ---- cond.c --------------------------------------------------------------------- */
+
+/* Called with capture_lock held: a condition of m (a capture under way). */
+aclError cond_create(struct model *m, uint32_t def, uint32_t flag, struct cond **out);
+/* Called with capture_lock held: c's sub models, size of them, made for a
+ * conditional task of type on s; their handles go to out. */
+aclError cond_add_subs(struct cond *c, int type, uint32_t size, void **out);
+/* aclmdlRIAddCondTask after its argument checks: the runtime's rules in
+ * order (the handle unused, context, stream's context, capturing, the
+ * handle's model, the size for the type), then the task and the sub
+ * models (handles to out). */
+aclError cond_add_task(const char *fn, struct cond *c, const void *handle, struct stream *s, const void *stream,
+                       int type, uint32_t size, void **out);
+/* Writes the defaults of m's conditions and of its sub models', as a
+ * launch of m does. */
+void cond_assign_defaults(struct model *m);
+/* The sub model a task on c runs for the value v of its condition (NULL:
+ * none). */
+struct model *cond_pick(const struct cond *c, uint64_t v);
+/* Called with capture_lock held: frees m's conditions and their sub models
+ * (their runs ended). */
+void cond_free_all_locked(struct model *m);
+/* Calls fn on every sub model of m's conditions (m is dead: they no longer change). */
+void cond_each_sub(struct model *m, void (*fn)(struct model *));
+/* Called with capture_lock held: true when a sub model of m's conditions is still being captured. */
+bool cond_sub_capturing(const struct model *m);
+
 /* ---- model.c --------------------------------------------------------------- */
 
 /* The lock of every model's lanes and states (its rank: lockrank.h). */
@@ -183,6 +271,9 @@ void capture_leave(void);
 /* Aborts in debug builds unless the calling thread holds capture_lock. */
 void capture_assert_held(void);
 aclError model_create(struct context *ctx, enum model_kind kind, struct model **out);
+/* Called with capture_lock held: frees sub model sub of a condition (its
+ * runs ended: cond_each_sub waited for them). */
+void model_free_sub_locked(struct model *sub);
 /* Waits for the model's runs, then frees it; 107017 if handle stopped
  * naming m. */
 aclError model_destroy(struct model *m, const void *handle);

@@ -97,6 +97,8 @@ static void describe(const struct task *t, struct prof_task *pt, aclcpuKernelCos
         pt->bytes = t->u.cmo.size;
         break;
     case TASK_MARK: pt->kind = PK_MARK, pt->name = t->u.mark.msg; break;
+    /* Model control flow: shown as the stream switches they are. */
+    case TASK_LABEL_SET: case TASK_LABEL_SWITCH: case TASK_COND: pt->kind = PK_SWITCH; break;
     case TASK_STEP: pt->kind = t->u.step.end ? PK_STEP_END : PK_STEP_START, pt->step = t->u.step.index; break;
     case TASK_MODEL_RUN:
         pt->object = t->u.model.m;

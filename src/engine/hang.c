@@ -16,7 +16,8 @@
  * into the run's lanes (their runners): the run is stuck when every lane
  * being played is; a lane parked on an edge of the run leads to the lane
  * that records the edge, and one parked on the user's event to the stream
- * of its newest queued record. The walk is a diagnosis, not a decision: it
+ * of its newest queued record, one parked on a conditional task to the
+ * lanes of the sub model's run. The walk is a diagnosis, not a decision: it
  * takes each stream's lock on its own for a moment, so the picture may be
  * a little stale; callers only report it, or treat "stuck" as a reason to
  * give up after a timeout the user asked for.
@@ -118,6 +119,13 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
             put(c, "stream %d (lane %u of model %u)%s", load_relaxed(&s->id), l->index, l->m->hdr.index, which);
         else
             put(c, "stream %d (a lane of a model run)%s", load_relaxed(&s->id), which);
+        if (w != NULL && w->kind == TASK_COND && l != NULL && w->u.cond.sub != NULL) {
+            /* A conditional task waits for its sub model's run: it moves on when that run's lanes do. */
+            put(c, " waits for run #%llu of sub model %u (its conditional task)",
+                (unsigned long long)w->u.cond.sub_run, w->u.cond.sub->hdr.index);
+            h.model = w->u.cond.sub;
+            return h;
+        }
         if (w != NULL && w->u.event.in_model == MEV_EDGE && l != NULL) {
             put(c, " waits for the lane that records its event %d in run #%llu", load_relaxed(&ev->id),
                 (unsigned long long)t->u.lane.run);
@@ -275,8 +283,10 @@ static bool head_refers_to(struct stream *s, const struct model *m)
     const struct task *t = state == STREAM_PARKED || state == STREAM_IDLE ? squeue_next(s) : NULL;
     if (t != NULL && t->kind == TASK_MODEL_RUN)
         refers = t->u.model.m == m;
-    else if (t != NULL && t->kind == TASK_LANE_RUN)
-        refers = t->u.lane.lane != NULL && t->u.lane.lane->m == m;
+    else if (t != NULL && t->kind == TASK_LANE_RUN) /* a lane of m, or one whose conditional task runs m */
+        refers = t->u.lane.lane != NULL &&
+                 (t->u.lane.lane->m == m ||
+                  (t->u.lane.cur != NULL && t->u.lane.cur->kind == TASK_COND && t->u.lane.cur->u.cond.sub == m));
     plat_spin_unlock(&s->lock);
     return refers;
 }

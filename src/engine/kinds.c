@@ -191,6 +191,12 @@ const struct task_kind_ops engine_task_kinds[TASK_KIND_END] = {
     [TASK_SET32]         = {engine_run_set32,       engine_run_set32,       0},
     [TASK_VALUE_WRITE]   = {engine_run_value_write, engine_run_value_write, 0},
     [TASK_VALUE_WAIT]    = {engine_run_value_wait,  NULL,                   0},
+    /* Model control flow: only ever in a model. A label's set marks a place;
+     * a label switch and a conditional task are played by the lane itself
+     * (replay.c play_lane), as they move it or park it. */
+    [TASK_LABEL_SET]     = {NULL,               run_nothing,        0},
+    [TASK_LABEL_SWITCH]  = {NULL,               NULL,               0},
+    [TASK_COND]          = {NULL,               NULL,               0},
 };
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)

@@ -18,7 +18,11 @@
  * fails the run (its first failure is the run's result) but the run goes
  * on, so that its edges are all recorded and nothing waits forever. A lane
  * that cannot start (no memory for its task) fails the run as a whole
- * (model_fail_run): the other lanes stop, and the edges are reached.
+ * (model_fail_run): the other lanes stop, and the edges are reached. A
+ * label switch moves the lane to the label's set in the same lane; a
+ * conditional task starts a run of the sub model its condition names on
+ * that model's runners and parks the lane on the sub model's done event
+ * until that run ends.
  *
  * Threads: executors (workers, synchronising hosts). Locks: none held while
  * a task runs; the model's run counters take m->lock (model.c); a switch
@@ -220,6 +224,115 @@ enum run_result replay_switch(struct executor *x, struct stream *s, struct task 
     return RUN_LANE_ENDS; /* the rest of this lane is skipped */
 }
 
+/* ---- labels and conditional tasks --------------------------------------------- */
+
+/* A label switch (aclrtSwitchLabelByIndex) reached in lane l: the set of
+ * the label its index names, to go on from. The index, read now, is
+ * clamped to maxValue - 1, as the device does; one past the labels set in
+ * the model, or a label set on no place of this lane, fails the run and
+ * the lane goes on past the switch (NULL). */
+static struct task *label_target(struct lane *l, const struct task *rt)
+{
+    struct model *m = l->m;
+    uint32_t idx;
+    struct task *to;
+    if (!devmem_read_device(rt->u.label.ptr, &idx, sizeof(idx))) {
+        LOGE("model %u: a label switch's index (%p) is not device memory", m->hdr.index, rt->u.label.ptr);
+        model_note_error(m, ACL_ERROR_RT_MODEL_EXECUTE);
+        return NULL;
+    }
+    if (idx >= rt->u.label.max)
+        idx = rt->u.label.max > 0 ? rt->u.label.max - 1 : 0;
+    /* Relaxed reads of nlabels: written while the model was built, which
+     * the run's start published. */
+    if (idx >= m->nlabels) {
+        LOGE("model %u: a label switch's index %u is past the %u labels set in the model", m->hdr.index, idx,
+             m->nlabels);
+        model_note_error(m, ACL_ERROR_RT_MODEL_EXECUTE);
+        return NULL;
+    }
+    to = label_find_set(l, rt->u.label.list, idx);
+    if (to == NULL) {
+        LOGE("model %u: label %u of the switch's list is not set on the switch's stream (aclcpu jumps within a "
+             "stream only)", m->hdr.index, idx);
+        model_note_error(m, ACL_ERROR_RT_MODEL_EXECUTE);
+    }
+    return to;
+}
+
+/* Starts run `run` of sub model sub (numbered by the caller) on its HEAD
+ * lanes' runners. Runs of a sub model are serialised by its one
+ * conditional task, which waits for each to end. */
+static void start_sub_run(struct model *sub, uint64_t run)
+{
+    struct lane **lanes;
+    uint32_t n;
+    sub->prof_run_begin = 0;
+    sub->prof_run_end = 0;
+    sub->cur_ext = NULL; /* a sub model takes no external events (capture.c) */
+    model_run_started(sub, run, &lanes, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (lanes[i]->flag != ACL_MODEL_STREAM_FLAG_HEAD)
+            continue;
+        lanes[i]->prof_after = 0;
+        replay_start_lane(lanes[i], run);
+    }
+}
+
+/* Waits (parks on park_on, or only looks without) for run sr of sub. */
+static bool sub_run_ended(struct stream *park_on, struct model *sub, uint64_t sr)
+{
+    return park_on != NULL ? event_wait_gen_or_park(park_on, sub->done, sr, NULL) : event_passed(sub->done, sr);
+}
+
+/* A conditional task (aclmdlRIAddCondTask) reached in lane l of run: reads
+ * the condition, runs the sub model it names and waits for that run's end
+ * (a WHILE reads it again after each). False when it waits (parked, or
+ * only looked at): played again, it goes on waiting for the same sub run,
+ * which the task keeps in its record (a lane plays one task at a time). */
+static bool play_cond(struct lane *l, struct task *rt, uint64_t run, struct stream *park_on)
+{
+    struct model *m = l->m;
+    const struct cond *c = rt->u.cond.c;
+    if (rt->u.cond.for_run != 0 && rt->u.cond.for_run != run) {
+        /* An aborted run left its sub run going: it ends before another starts. */
+        if (!sub_run_ended(park_on, rt->u.cond.sub, rt->u.cond.sub_run))
+            return false;
+        rt->u.cond.for_run = 0;
+    }
+    /* Relaxed: a request, as in play_lane. */
+    while (load_relaxed(&m->aborted_run) != run) {
+        aclError e;
+        if (rt->u.cond.for_run == 0) {
+            uint64_t v, sr;
+            struct ext_run *x = NULL;
+            struct model *sub;
+            if (!devmem_read_device(c->word, &v, sizeof(v))) { /* freed by the user: the run fails */
+                LOGE("model %u: a condition's word (%p) is no longer device memory", m->hdr.index, (void *)c->word);
+                model_note_error(m, ACL_ERROR_RT_MODEL_EXECUTE);
+                return true;
+            }
+            sub = cond_pick(c, v);
+            if (sub == NULL || model_issue_run(sub, NULL, &sr, &x) != ACL_SUCCESS)
+                return true; /* no branch, or a sub model never captured: nothing to run */
+            model_ext_release(x); /* none: a sub model has no external events */
+            rt->u.cond.sub = sub;
+            rt->u.cond.sub_run = sr;
+            rt->u.cond.for_run = run;
+            start_sub_run(sub, sr);
+        }
+        if (!sub_run_ended(park_on, rt->u.cond.sub, rt->u.cond.sub_run))
+            return false;
+        rt->u.cond.for_run = 0;
+        e = model_run_result(rt->u.cond.sub, rt->u.cond.sub_run);
+        if (e != ACL_SUCCESS)
+            model_note_error(m, e);
+        if (c->type != ACL_MODEL_RI_COND_TYPE_WHILE)
+            return true;
+    }
+    return true;
+}
+
 /* Runs one recorded task that cannot park (its kind's `play`, kinds.c; a
  * kind without one has nothing to do here). A failing kernel fails the
  * run. Returns false when the lane ends here (a switch that jumped). */
@@ -316,6 +429,17 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
                                                  t0, plat_now_ns(), 0, engine_worker_index());
                 *prof_last = id != 0 ? id : *prof_last;
             }
+        } else if (rt->kind == TASK_LABEL_SWITCH) {
+            struct task *to = label_target(l, rt);
+            if (to != NULL) {
+                rt = to; /* on from the label's set */
+                continue;
+            }
+        } else if (rt->kind == TASK_COND) {
+            if (lt != NULL)
+                lt->u.lane.cur = rt;
+            if (!play_cond(l, rt, run, park_on))
+                return rt;
         } else if (!(profiled ? play_profiled(x, l, rt, run, prof_last) : play(x, l->runner, m, rt, run, NULL))) {
             return NULL;
         }

@@ -460,6 +460,17 @@ bool devmem_read_device(const void *p, void *out, size_t len)
     return ok;
 }
 
+bool devmem_write_device(void *p, const void *in, size_t len)
+{
+    bool ok;
+    plat_mutex_lock(&mem_lock);
+    ok = classify_locked((uintptr_t)p, len) == MEM_DEVICE;
+    if (ok)
+        memcpy(p, in, len);
+    plat_mutex_unlock(&mem_lock);
+    return ok;
+}
+
 aclError devmem_map_add(void *base, size_t size, int32_t device, enum mem_origin origin)
 {
     uintptr_t a = (uintptr_t)base;

@@ -104,6 +104,8 @@ enum mem_kind devmem_classify(const void *p, size_t len);
 /* Copies len bytes at p to out if [p, p+len) lies inside one live device
  * block, else returns false (a racing free cannot free it during the copy). */
 bool devmem_read_device(const void *p, void *out, size_t len);
+/* The same, writing len bytes of in at p. */
+bool devmem_write_device(void *p, const void *in, size_t len);
 /* Frees every block charged to *used: a device's memory at its close. */
 void devmem_release_charged_to(_Atomic uint64_t *used);
 void devmem_release_all(void);
