@@ -8,6 +8,8 @@
 // acl_base_rt.h included first must work too (it includes acl_base.h).
 static_assert(ACL_FLOAT16 == 1 && ACL_FORMAT_ND == 2 && ACL_ERROR == 3, "acl_base_rt.h values");
 
+static_assert(ACL_MODEL_RI_TASK_VALUE_WAIT == 6 && sizeof(aclmdlRITaskParams) == 200, "acl_rt.h model tasks");
+
 int main()
 {
     return 0;

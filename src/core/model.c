@@ -299,6 +299,7 @@ static void model_free_locked(struct model *m)
     acl_free(m->ext);
     acl_free(m->cap_events);
     acl_free(m->name);
+    model_tasks_free(m);
     event_destroy(m->done, NULL);
     if (list_linked(&m->capture_link)) { /* freed while capturing (its context went) */
         capture_forget_events_locked(m);
@@ -320,6 +321,7 @@ void model_free_unlocked_capture(struct model *m)
         model_free_locked(m);
         return;
     }
+    model_tasks_forget(m);
     for (uint32_t i = 0; i < m->nlanes; i++)
         lane_free(m, m->lanes[i]);
     m->nlanes = 0;
@@ -342,6 +344,7 @@ aclError model_destroy(struct model *m, const void *handle)
     obj_kill(&m->hdr); /* ours to free from here on: nobody else finds it */
     capture_leave();
     wait_for_runs(m); /* without capture_lock: other threads' capture calls go on */
+    model_destroy_callbacks(m); /* no lock held: they may call the API */
     capture_enter();
     model_free_locked(m);
     capture_leave();
@@ -369,6 +372,7 @@ void model_destroy_all(struct context *ctx)
             continue;
         }
         wait_for_runs(m);
+        model_destroy_callbacks(m);
         capture_enter();
         model_free_locked(m);
         capture_leave();
@@ -497,6 +501,7 @@ aclError model_build_end(struct model *m)
 void model_clean_lane(struct lane *l)
 {
     struct stream *s = l->user;
+    model_tasks_forget(l->m);
     plat_spin_lock(&s->lock);
     lane_clear(l);
     l->closed = false;
@@ -508,6 +513,7 @@ void model_clean_lane(struct lane *l)
 void model_unbind(struct model *m, struct lane *l)
 {
     uint32_t j = 0;
+    model_tasks_forget(m); /* the lanes' places change */
     for (uint32_t i = 0; i < m->nlanes; i++)
         if (m->lanes[i] != l)
             m->lanes[j++] = m->lanes[i];
@@ -602,6 +608,10 @@ aclError model_issue_run(struct model *m, const void *recorder, uint64_t *run, s
     if (m->state != MODEL_READY) {
         plat_mutex_unlock(&m->lock);
         return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (m->upd != UPD_READY) { /* its tasks changed: aclmdlRIUpdate first (model_task.c) */
+        plat_mutex_unlock(&m->lock);
+        return ACL_ERROR_RT_MODEL_EXECUTE;
     }
     plat_mutex_unlock(&m->lock);
     /* READY is for good, and m->ext was fixed before it (under this lock). */
