@@ -5,6 +5,7 @@
  * model destroy callbacks. Checks in the reference's order (api_error.cc,
  * api_impl.cc, kernel_utils.cc, memory_task.cc, model.cc; docs/conformance.md).
  */
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "test.h"
@@ -685,4 +686,71 @@ TEST(model_task, destroy_callbacks_run_when_the_context_goes)
     ASSERT_EQ(atomic_load(&cb_calls[1]), 1);
     t_teardown();
     ASSERT_EQ(atomic_load(&cb_calls[1]), 1);
+}
+
+/* ---- order of checks with two bad arguments, and two threads ---------------------------------- */
+
+TEST(model_task, null_arguments_come_before_the_task_handle)
+{
+    aclmdlRITaskType type;
+    aclmdlRITaskParams p;
+    uint32_t id;
+    aclmdlRITask stale = (aclmdlRITask)0xD000000000000001ull;
+    t_setup();
+    ASSERT_RC(aclmdlRITaskGetType(stale, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRITaskGetSeqId(stale, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRITaskGetParams(stale, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRITaskSetParams(stale, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclmdlRIKernelTaskGetAttribute(stale, ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, NULL), ACL_ERROR_INVALID_PARAM);
+    /* The model handle is validated first, then func (rtModelDestroyRegisterCallback). */
+    ASSERT_RC(aclmdlRIDestroyRegisterCallback((aclmdlRI)0x3, NULL, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRIDestroyUnregisterCallback((aclmdlRI)0x3, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRITaskGetType(stale, &type), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRITaskGetSeqId(stale, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclmdlRITaskGetParams(stale, &p), ACL_ERROR_RT_INVALID_HANDLE);
+    t_teardown();
+}
+
+struct racer {
+    struct cap *c;
+    _Atomic int stop;
+    int bad;
+};
+
+static void *change_loop(void *arg)
+{
+    struct racer *r = arg;
+    struct mad_args a = {&r->c->x[0], 2};
+    aclmdlRITaskParams p = kernel_params(&a, 1);
+    for (int i = 0; i < 300 && !atomic_load(&r->stop); i++) {
+        aclError e = aclmdlRITaskSetParams(r->c->t[1], &p);
+        if (e != ACL_SUCCESS && e != ACL_ERROR_RT_MODEL_UPDATE_FAILED)
+            r->bad = e;
+        if (aclmdlRIUpdate(r->c->m) != ACL_SUCCESS)
+            r->bad = -1;
+    }
+    return NULL;
+}
+
+TEST(model_task, changes_and_runs_from_two_threads_never_overlap)
+{
+    struct cap c;
+    struct racer r = {&c, 0, 0};
+    pthread_t th;
+    t_setup();
+    cap_make(&c);
+    ASSERT_EQ(pthread_create(&th, NULL, change_loop, &r), 0);
+    for (int i = 0; i < 300; i++) {
+        /* Either the model runs whole (it was READY) or it is refused while a change waits for its update. */
+        aclError e = aclmdlRIExecuteAsync(c.m, c.s);
+        ASSERT(e == ACL_SUCCESS || e == ACL_ERROR_RT_MODEL_EXECUTE);
+        ASSERT_OK(aclrtSynchronizeStream(c.s));
+    }
+    atomic_store(&r.stop, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_EQ(r.bad, 0);
+    ASSERT_OK(aclmdlRIUpdate(c.m));
+    ASSERT_EQ(cap_run(&c), 5); /* the same kernel, as set: (0*3+1)*3+2 */
+    cap_free(&c);
+    t_teardown();
 }
