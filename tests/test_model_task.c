@@ -754,3 +754,26 @@ TEST(model_task, changes_and_runs_from_two_threads_never_overlap)
     cap_free(&c);
     t_teardown();
 }
+
+static aclrtContext cb_ctx;
+static aclError cb_ctx_rc = -1;
+
+static void cb_destroy_ctx(void *arg)
+{
+    (void)arg;
+    cb_ctx_rc = aclrtDestroyContext(cb_ctx);
+}
+
+TEST(model_task, destroy_callback_may_destroy_the_models_context)
+{
+    aclmdlRI b = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateContext(&cb_ctx, 0));
+    ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
+    ASSERT_OK(aclmdlRIDestroyRegisterCallback(b, cb_destroy_ctx, NULL));
+    /* The model has left its context when the callback runs (context.cc
+     * Context::ModelDestroy: removed, then TearDown): no wait on itself. */
+    ASSERT_OK(aclmdlRIDestroy(b));
+    ASSERT_OK(cb_ctx_rc);
+    t_teardown();
+}

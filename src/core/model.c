@@ -336,6 +336,8 @@ void model_free_unlocked_capture(struct model *m)
 
 aclError model_destroy(struct model *m, const void *handle)
 {
+    struct destroy_cb *cbs;
+    uint32_t ncbs;
     capture_enter();
     if (handle != NULL && !obj_same(&m->hdr, handle)) {
         capture_leave();
@@ -344,10 +346,11 @@ aclError model_destroy(struct model *m, const void *handle)
     obj_kill(&m->hdr); /* ours to free from here on: nobody else finds it */
     capture_leave();
     wait_for_runs(m); /* without capture_lock: other threads' capture calls go on */
-    model_destroy_callbacks(m); /* no lock held: they may call the API */
     capture_enter();
+    cbs = model_take_callbacks(m, &ncbs);
     model_free_locked(m);
     capture_leave();
+    model_run_callbacks(cbs, ncbs); /* no lock held: they may call the API */
     return ACL_SUCCESS;
 }
 
@@ -355,6 +358,8 @@ void model_destroy_all(struct context *ctx)
 {
     for (;;) {
         struct model *m = NULL;
+        struct destroy_cb *cbs;
+        uint32_t ncbs;
         bool mine;
         plat_mutex_lock(&ctx->lock);
         if (!list_empty(&ctx->models))
@@ -372,10 +377,11 @@ void model_destroy_all(struct context *ctx)
             continue;
         }
         wait_for_runs(m);
-        model_destroy_callbacks(m);
         capture_enter();
+        cbs = model_take_callbacks(m, &ncbs);
         model_free_locked(m);
         capture_leave();
+        model_run_callbacks(cbs, ncbs);
     }
 }
 

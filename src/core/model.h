@@ -274,8 +274,10 @@ void model_update_apply(struct model *m);
 /* Lane numbering starts anew (a built model's lane was cleaned or
  * unbound): every task handle of m goes stale. */
 void model_tasks_forget(struct model *m);
-/* Calls m's destroy callbacks (no lock held; m's handle is dead). */
-void model_destroy_callbacks(struct model *m);
+/* Takes m's destroy callbacks (its handle is dead), to be run, with no
+ * lock held, once m is freed; model_run_callbacks frees the list. */
+struct destroy_cb *model_take_callbacks(struct model *m, uint32_t *n);
+void model_run_callbacks(struct destroy_cb *cbs, uint32_t n);
 /* aclmdlRIDestroyRegisterCallback / UnregisterCallback on m, which handle
  * named when resolved (107017 if it stopped; 107000: registered already,
  * or not registered). They take capture_lock. */

@@ -20,7 +20,8 @@
  * READY model) until aclmdlRIUpdate, which drops the disabled tasks.
  * Destroy callbacks are kept sorted by function address (the runtime keeps
  * a set ordered so) and called by the destroying thread, no lock held,
- * after the model's runs ended.
+ * once the model's runs ended and it left its context (it is freed by
+ * then: a callback may destroy the context itself).
  *
  * Threads: host threads. Locks: capture_lock around the table, the lanes
  * and the callbacks; m->lock for the update state (runs are issued under
@@ -254,11 +255,21 @@ void model_tasks_forget(struct model *m)
         m->lanes[i]->numbered = 0;
 }
 
-void model_destroy_callbacks(struct model *m)
+struct destroy_cb *model_take_callbacks(struct model *m, uint32_t *n)
 {
     /* Nobody adds or removes callbacks now: the handle is dead. */
-    for (uint32_t i = 0; i < m->ncbs; i++)
-        m->cbs[i].fn(m->cbs[i].arg);
+    struct destroy_cb *cbs = m->cbs;
+    *n = m->ncbs;
+    m->cbs = NULL;
+    m->ncbs = m->cap_cbs = 0;
+    return cbs;
+}
+
+void model_run_callbacks(struct destroy_cb *cbs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        cbs[i].fn(cbs[i].arg);
+    acl_free(cbs);
 }
 
 void model_tasks_free(struct model *m)
