@@ -1683,7 +1683,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *i
  * Registers func(userData) to be called when the model is destroyed
  * (aclmdlRIDestroy, or its context's teardown), once, on the destroying
  * thread, after its runs ended. Callbacks run in the order of their
- * functions' addresses; a function registered already -> 107000.
+ * functions' addresses; a function registered already -> 107000. aclcpu:
+ * those run by a context's teardown (aclrtDestroyContext, aclrtResetDevice,
+ * aclFinalize) must not set, reset or create devices and contexts.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void *userData);
 
