@@ -777,3 +777,70 @@ TEST(model_task, destroy_callback_may_destroy_the_models_context)
     ASSERT_OK(cb_ctx_rc);
     t_teardown();
 }
+
+TEST(model_task, set_params_keeps_the_operator_information)
+{
+    struct cap c;
+    struct mad_args a;
+    aclmdlRITaskParams p;
+    char info[24] = "shape:4x2;dtype:float";
+    t_setup();
+    cap_make(&c);
+    a = (struct mad_args){&c.x[0], 3};
+    p = kernel_params(&a, 1);
+    p.opInfoPtr = info;
+    p.opInfoSize = sizeof(info);
+    ASSERT_OK(aclmdlRITaskSetParams(c.t[0], &p));
+    info[0] = 'X'; /* copied */
+    ASSERT_OK(aclmdlRITaskGetParams(c.t[0], &p));
+    ASSERT_EQ(p.opInfoSize, sizeof(info));
+    ASSERT(p.opInfoPtr != NULL && p.opInfoPtr != (void *)info);
+    ASSERT(memcmp(p.opInfoPtr, "shape:4x2;dtype:float", 22) == 0);
+    /* Changed again without it: gone (kernel_utils.cc ClearShapeInfo). */
+    p = kernel_params(&a, 1);
+    ASSERT_OK(aclmdlRITaskSetParams(c.t[0], &p));
+    ASSERT_OK(aclmdlRITaskGetParams(c.t[0], &p));
+    ASSERT(p.opInfoPtr == NULL && p.opInfoSize == 0);
+    ASSERT_OK(aclmdlRIUpdate(c.m));
+    ASSERT_EQ(cap_run(&c), 11); /* (0*3+3)*3+2 */
+    cap_free(&c);
+    t_teardown();
+}
+
+TEST(model_task, external_record_and_wait_report_their_flags)
+{
+    aclrtStream s = NULL;
+    aclrtEvent rec = NULL, wait = NULL;
+    aclmdlRI m = NULL;
+    aclmdlRITask t[2];
+    aclmdlRITaskParams p;
+    uint32_t n = 2;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&rec, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&wait, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtStreamWaitEventWithFlag(s, wait, 0U, ACL_EVENT_WAIT_EXTERNAL));
+    ASSERT_OK(aclrtRecordEventWithFlag(rec, s, ACL_EVENT_RECORD_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIGetTasksByStream(s, t, &n));
+    ASSERT_OK(aclmdlRITaskGetParams(t[0], &p));
+    ASSERT_EQ(p.type, ACL_MODEL_RI_TASK_EVENT_WAIT);
+    ASSERT(p.eventWaitTaskParams.event == wait);
+    ASSERT_EQ(p.eventWaitTaskParams.waitFlag, ACL_EVENT_WAIT_EXTERNAL);
+    ASSERT_OK(aclmdlRITaskGetParams(t[1], &p));
+    ASSERT_EQ(p.type, ACL_MODEL_RI_TASK_EVENT_RECORD);
+    ASSERT(p.eventRecordTaskParams.event == rec);
+    ASSERT_EQ(p.eventRecordTaskParams.recordFlag, ACL_EVENT_RECORD_EXTERNAL);
+    /* aclcpu: an event task does not become a value task (207000), and the model is not FAULT. */
+    memset(&p, 0, sizeof(p));
+    p.type = ACL_MODEL_RI_TASK_VALUE_WRITE;
+    p.valueWriteTaskParams.devAddr = &n;
+    ASSERT_RC(aclmdlRITaskSetParams(t[1], &p), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRIUpdate(m));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(rec));
+    ASSERT_OK(aclrtDestroyEvent(wait));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
