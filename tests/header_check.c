@@ -628,6 +628,15 @@ CHECK(sizeof(HC_STR(ACL_DEPRECATED)) > 1);
 #else
 CHECK(sizeof(HC_STR(ACL_DEPRECATED)) == 1);
 #endif
+/* ---- model tasks (acl_rt.h): the reference's values and layout on LP64 ---- */
+CHECK(ACL_MODEL_RI_TASK_DEFAULT == 0 && ACL_MODEL_RI_TASK_KERNEL == 1 && ACL_MODEL_RI_TASK_EVENT_RECORD == 2);
+CHECK(ACL_MODEL_RI_TASK_EVENT_WAIT == 3 && ACL_MODEL_RI_TASK_EVENT_RESET == 4);
+CHECK(ACL_MODEL_RI_TASK_VALUE_WRITE == 5 && ACL_MODEL_RI_TASK_VALUE_WAIT == 6);
+CHECK(sizeof(aclmdlRIKernelTaskParams) == 88);
+CHECK(sizeof(aclmdlRIEventRecordTaskParams) == 16 && sizeof(aclmdlRIValueWaitTaskParams) == 24);
+CHECK(offsetof(aclmdlRITaskParams, taskGrp) == 16 && offsetof(aclmdlRITaskParams, opInfoSize) == 32);
+CHECK(offsetof(aclmdlRITaskParams, kernelTaskParams) == 72 && sizeof(aclmdlRITaskParams) == 200);
+CHECK(ACL_ERROR_RT_MODEL_UPDATE_FAILED == 107040);
 
 /* ---- ACL error codes (static const int) and the error table ---- */
 

@@ -95,6 +95,8 @@ static_assert(ACL_ERROR_GE_MODEL_EXECUTE_TIMEOUT == 545601U, "ACL_ERROR_GE_MODEL
 static_assert(ACL_ERROR_GE_REDEPLOYING == 545602U, "ACL_ERROR_GE_REDEPLOYING");
 static_assert(sizeof(MemAttrMapping) == 16 && HUGE1G_PAGE_TYPE == 2 && P2P_DDR_TYPE == 3, "memory kinds");
 
+static_assert(ACL_MODEL_RI_TASK_VALUE_WAIT == 6 && sizeof(aclmdlRITaskParams) == 200, "acl_rt.h model tasks");
+
 int main()
 {
     return 0;

@@ -1601,6 +1601,115 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 
                                                                aclrtPlaceHolderInfo *placeHolderArray,
                                                                size_t placeHolderNum);
 
+/* ==== Model run instances: their tasks ==== */
+
+/* What aclmdlRITaskGetType and aclmdlRITaskGetParams say a model's task is. */
+typedef enum aclmdlRITaskType {
+    ACL_MODEL_RI_TASK_DEFAULT,
+    ACL_MODEL_RI_TASK_KERNEL,
+    ACL_MODEL_RI_TASK_EVENT_RECORD,
+    ACL_MODEL_RI_TASK_EVENT_WAIT,
+    ACL_MODEL_RI_TASK_EVENT_RESET,
+    ACL_MODEL_RI_TASK_VALUE_WRITE,
+    ACL_MODEL_RI_TASK_VALUE_WAIT,
+} aclmdlRITaskType;
+
+typedef struct aclmdlRIKernelTaskParams {
+    aclrtFuncHandle funcHandle;
+    aclrtLaunchKernelCfg *cfg;
+    void *args;
+    uint32_t isHostArgs;
+    size_t argsSize;
+    uint32_t numBlocks;
+    uint32_t rsv[10];
+} aclmdlRIKernelTaskParams;
+
+typedef struct aclmdlRIEventRecordTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;  /* the flags the event was created with */
+    uint32_t recordFlag; /* ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL */
+} aclmdlRIEventRecordTaskParams;
+
+typedef struct aclmdlRIEventWaitTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;
+    uint32_t waitFlag;   /* ACL_EVENT_WAIT_DEFAULT or ACL_EVENT_WAIT_EXTERNAL */
+} aclmdlRIEventWaitTaskParams;
+
+typedef struct aclmdlRIEventResetTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;
+    uint32_t resetFlag;
+} aclmdlRIEventResetTaskParams;
+
+typedef struct aclmdlRIValueWriteTaskParams {
+    void *devAddr;
+    uint64_t value;
+} aclmdlRIValueWriteTaskParams;
+
+typedef struct aclmdlRIValueWaitTaskParams {
+    void *devAddr;
+    uint64_t value;
+    uint32_t flag;
+} aclmdlRIValueWaitTaskParams;
+
+typedef struct aclmdlRITaskParams {
+    aclmdlRITaskType type;
+    uint32_t rsv0[3];
+    aclrtTaskGrp taskGrp;
+    void *opInfoPtr;
+    size_t opInfoSize;
+    uint8_t rsv1[32];
+    union {
+        uint8_t rsv2[128];
+        struct aclmdlRIKernelTaskParams kernelTaskParams;
+        struct aclmdlRIEventRecordTaskParams eventRecordTaskParams;
+        struct aclmdlRIEventWaitTaskParams eventWaitTaskParams;
+        struct aclmdlRIEventResetTaskParams eventResetTaskParams;
+        struct aclmdlRIValueWriteTaskParams valueWriteTaskParams;
+        struct aclmdlRIValueWaitTaskParams valueWaitTaskParams;
+    };
+} aclmdlRITaskParams;
+
+/**
+ * A task's parameters (a captured model's; the event tasks of a built
+ * model too). A kernel's args point at aclcpu's copy of its argument
+ * bytes (isHostArgs 0, cfg NULL). The handles of aclmdlRIGetTasksByStream
+ * name a task until its model is destroyed or an aclmdlRIUpdate drops it
+ * (disabled); a stale one -> 107017. Not on Atlas inference (310P):
+ * 207000.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params);
+
+/**
+ * Changes a captured model's task: a kernel task takes a kernel, its
+ * arguments (copied now), block count and launch attributes; a kernel or
+ * value task can become a value write or wait. The model then refuses to
+ * run (507011) until aclmdlRIUpdate. A model that runs or is captured ->
+ * 107040; a failed change leaves the model unusable (its update fails,
+ * 107040), as in the runtime. aclcpu: an event task cannot be changed
+ * (207000), and value tasks need device memory (107000).
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params);
+
+/**
+ * A kernel task's launch attribute: SCHEM_MODE, DYN_UBUF_SIZE (0 on
+ * aclcpu), DATA_DUMP (0), TIMEOUT (s), TIMEOUT_US; ENGINE_TYPE,
+ * BLOCKDIM_OFFSET, BLOCK_TASK_PREFETCH and other ids -> 107000.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
+                                                            aclrtLaunchKernelAttrValue *attrValue);
+
+/**
+ * Applies a captured model's task changes: disabled tasks leave the model
+ * (their handles go stale), changed ones stay, and the model runs again.
+ * Nothing changed -> success; a failed change -> 107040.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
+
+/** Marks a captured model's task to leave the model at the next aclmdlRIUpdate. */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+
 /* ==== Model run instances: building ==== */
 
 /** Creates an empty model run instance to be built from bound streams (flag must be 0). */
@@ -1691,9 +1800,28 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *s
 /**
  * Like aclmdlRIGetStreams, for the tasks of the model stream (the bound or
  * last captured lane of stream; 107000 if it has none). The handles are
- * opaque names, not pointers.
+ * opaque names, not pointers, that the aclmdlRITask* calls take.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks);
+
+/** A task's type (207000 on Atlas training and Atlas 200I/500 A2, before the arguments). */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type);
+
+/** A captured model's task's sequence id: its place among the model's tasks (built model -> 207000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id);
+
+/**
+ * Registers func(userData) to be called when the model is destroyed
+ * (aclmdlRIDestroy, or its context's teardown), once, on the destroying
+ * thread, after its runs ended. Callbacks run in the order of their
+ * functions' addresses; a function registered already -> 107000. aclcpu:
+ * those run by a context's teardown (aclrtDestroyContext, aclrtResetDevice,
+ * aclFinalize) must not set, reset or create devices and contexts.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void *userData);
+
+/** Unregisters a model's destroy callback (not registered -> 107000). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
 
 /** Prints a description of a model to the log (deprecated form). */
 ACL_DEPRECATED_MESSAGE("aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")

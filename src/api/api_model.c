@@ -310,6 +310,9 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
     err = model_issue_run(m, obj_handle(&s->hdr), &run, &ext);
     if (err == ACL_ERROR_RT_MEMORY_ALLOCATION)
         return acl_fail(err, "%s: out of memory for the run's external events", fn);
+    if (err == ACL_ERROR_RT_MODEL_EXECUTE) /* capture_model.cc CaptureModel::CheckExecuteReady */
+        return acl_fail(err, "%s: argument 'modelRI': its tasks were changed (aclmdlRITaskSetParams, "
+                        "aclmdlRITaskDisable) and it is not updated (aclmdlRIUpdate), or a change failed", fn);
     if (err != ACL_SUCCESS)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the model is not ready to run (end its build with "
                         "aclmdlRIBuildEnd, or its capture with aclmdlRICaptureEnd)", fn);
@@ -589,16 +592,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdl
     if (l == NULL)
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'stream': stream %d belongs to no model", fn,
                        load_relaxed(&s->id));
-    if (err == ACL_SUCCESS && tasks == NULL) {
-        *numTasks = l->ntasks;
-    } else if (err == ACL_SUCCESS) {
-        uint32_t k = 0;
-        /* Opaque task names: model slot, lane and position; no call takes
-         * them back yet, and they are never pointers. */
-        for (struct task *t = task_next(&l->head); t != NULL && k < *numTasks; t = task_next(t), k++)
-            tasks[k] = (aclmdlRITask)(uintptr_t)(((uint64_t)(l->m->hdr.index + 1) << 40) |
-                                                 ((uint64_t)l->index << 20) | (k + 1));
-        err = list_fill_end(fn, tasks, numTasks, k, l->ntasks);
+    if (err == ACL_SUCCESS) {
+        /* Opaque task names the aclmdlRITask* calls resolve
+         * (core/model_task.c); never pointers. */
+        uint32_t total = 0, cap = tasks != NULL ? *numTasks : 0;
+        if (model_tasks_list(l, tasks, cap, &total) != ACL_SUCCESS)
+            err = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory numbering the model's tasks", fn);
+        else if (tasks == NULL)
+            *numTasks = total;
+        else
+            err = list_fill_end(fn, tasks, numTasks, cap < total ? cap : total, total);
     }
     capture_leave();
     return err;

@@ -392,9 +392,19 @@ static aclError queue_planned(const char *fn, struct stream *s, const void *stre
     return ACL_SUCCESS;
 }
 
-/* Called with capture_lock held: keeps ev in m's edge list. */
-static bool add_edge(struct model *m, struct event *edge)
+/* Called with capture_lock held: keeps ev in m's edge list, with the
+ * user's event it stands for (the task calls report that one). */
+static bool add_edge(struct model *m, struct event *edge, const void *user)
 {
+    if (m->nedges >= m->cap_edge_user) {
+        uint32_t c = m->cap_edge_user ? m->cap_edge_user * 2 : 8;
+        const void **u = acl_realloc(m->edge_user, c * sizeof(*u));
+        if (u == NULL)
+            return false;
+        m->edge_user = u;
+        m->cap_edge_user = c;
+    }
+    m->edge_user[m->nedges] = user;
     if (m->nedges == m->cap_edges) {
         uint32_t c = m->cap_edges ? m->cap_edges * 2 : 8;
         struct event **e = acl_realloc(m->edges, c * sizeof(*e));
@@ -550,7 +560,7 @@ aclError model_event_record(const char *fn, struct event *ev, const void *event,
         p.target = model_new_event(m);
         p.use = MEV_EDGE;
         p.gen = 0;
-        if (p.target == NULL || !add_edge(m, p.target)) {
+        if (p.target == NULL || !add_edge(m, p.target, event)) {
             if (p.target != NULL)
                 event_destroy(p.target, NULL);
             capture_leave();

@@ -308,6 +308,7 @@ static void model_free_locked(struct model *m)
     acl_free(m->skipped);
     acl_free(m->ext);
     acl_free(m->name);
+    model_tasks_free(m);
     event_destroy(m->done, NULL);
     if (list_linked(&m->capture_link)) { /* freed while capturing (its context went) */
         capture_forget_events_locked(m); /* reads cap_events: freed after */
@@ -338,6 +339,7 @@ void model_free_unlocked_capture(struct model *m)
         return;
     }
     cond_free_all_locked(m); /* its runs never started */
+    model_tasks_forget(m);
     for (uint32_t i = 0; i < m->nlanes; i++)
         lane_free(m, m->lanes[i]);
     m->nlanes = 0;
@@ -353,6 +355,8 @@ void model_free_unlocked_capture(struct model *m)
 
 aclError model_destroy(struct model *m, const void *handle)
 {
+    struct destroy_cb *cbs;
+    uint32_t ncbs;
     capture_enter();
     if (handle != NULL && !obj_same(&m->hdr, handle)) {
         capture_leave();
@@ -362,8 +366,10 @@ aclError model_destroy(struct model *m, const void *handle)
     capture_leave();
     wait_tree(m); /* without capture_lock: other threads' capture calls go on */
     capture_enter();
+    cbs = model_take_callbacks(m, &ncbs);
     model_free_locked(m);
     capture_leave();
+    model_run_callbacks(cbs, ncbs); /* no lock held: they may call the API */
     return ACL_SUCCESS;
 }
 
@@ -371,6 +377,8 @@ void model_destroy_all(struct context *ctx)
 {
     for (;;) {
         struct model *m = NULL;
+        struct destroy_cb *cbs;
+        uint32_t ncbs;
         bool mine;
         plat_mutex_lock(&ctx->lock);
         if (!list_empty(&ctx->models))
@@ -389,8 +397,10 @@ void model_destroy_all(struct context *ctx)
         }
         wait_tree(m);
         capture_enter();
+        cbs = model_take_callbacks(m, &ncbs);
         model_free_locked(m);
         capture_leave();
+        model_run_callbacks(cbs, ncbs);
     }
 }
 
@@ -516,6 +526,7 @@ aclError model_build_end(struct model *m)
 void model_clean_lane(struct lane *l)
 {
     struct stream *s = l->user;
+    model_tasks_forget(l->m);
     plat_spin_lock(&s->lock);
     lane_clear(l);
     l->closed = false;
@@ -527,6 +538,7 @@ void model_clean_lane(struct lane *l)
 void model_unbind(struct model *m, struct lane *l)
 {
     uint32_t j = 0;
+    model_tasks_forget(m); /* the lanes' places change */
     for (uint32_t i = 0; i < m->nlanes; i++)
         if (m->lanes[i] != l)
             m->lanes[j++] = m->lanes[i];
@@ -621,6 +633,10 @@ aclError model_issue_run(struct model *m, const void *recorder, uint64_t *run, s
     if (m->state != MODEL_READY) {
         plat_mutex_unlock(&m->lock);
         return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (m->upd != UPD_READY) { /* its tasks changed: aclmdlRIUpdate first (model_task.c) */
+        plat_mutex_unlock(&m->lock);
+        return ACL_ERROR_RT_MODEL_EXECUTE;
     }
     plat_mutex_unlock(&m->lock);
     /* READY is for good, and m->ext was fixed before it (under this lock). */

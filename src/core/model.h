@@ -76,6 +76,9 @@ struct lane {
      * run's begin, or the task that activated it), set by whoever starts
      * the lane before it pushes the lane's task (that push publishes it). */
     uint32_t prof_after;
+    /* The lane's tasks that have an entry in m->mt (model_task.c), under
+     * capture_lock: positions below it are numbered. */
+    uint32_t numbered;
 };
 
 /* A wait in lane `lane` on the edge `edge` (capture join check). */
@@ -164,6 +167,22 @@ struct model {
     /* Labels set on its streams (label.c; under capture_lock): a label
      * switch's index must stay below it. */
     uint32_t nlabels;
+    /* The tasks as the aclmdlRITask* calls name them (model_task.c), under
+     * capture_lock: entry i is the task of sequence id i. */
+    struct mtask *mt;
+    uint32_t nmt, cap_mt;
+    /* The user's event each edge stands for (parallel to edges, under
+     * capture_lock; NULL: none known). */
+    const void **edge_user;
+    uint32_t cap_edge_user;
+    /* enum model_upd: a captured model's task changes (aclmdlRITaskSetParams,
+     * aclmdlRITaskDisable, aclmdlRIUpdate); under m->lock, as runs are
+     * issued under it. */
+    uint8_t upd;
+    /* aclmdlRIDestroyRegisterCallback's, sorted by function address, under
+     * capture_lock. */
+    struct destroy_cb *cbs;
+    uint32_t ncbs, cap_cbs;
 };
 
 struct task_group {
@@ -285,13 +304,78 @@ void model_unbind(struct model *m, struct lane *l);
 void model_clean_lane(struct lane *l);
 /* True while runs issued to m have not all ended. */
 bool model_busy(struct model *m);
-/* Numbers a new run of a READY model (107000 otherwise), and issues its
+/* Numbers a new run of a READY model (107000 otherwise; 507011 while its
+ * task changes wait for aclmdlRIUpdate), and issues its
  * external records on behalf of the stream `recorder` (a handle): *ext is
  * the run's (NULL when the model has none; 207001 when out of memory). */
 aclError model_issue_run(struct model *m, const void *recorder, uint64_t *run, struct ext_run **ext);
 /* The run's task is released: its external records not played yet are
  * reached (as a dropped record is), and x is freed. NULL is ignored. */
 void model_ext_release(struct ext_run *x);
+
+/* ---- model_task.c ---------------------------------------------------------------- */
+
+/* A task of a model as the task calls see it: where it is (lane, place in
+ * the lane), and what aclmdlRIUpdate will do with it. Its sequence id is
+ * its index in m->mt. */
+enum mtask_flag { MT_KEEP, MT_UPDATE, MT_DISABLE, MT_GONE };
+struct mtask {
+    uint32_t lane, pos;
+    uint8_t flag;
+    void *opinfo;                /* aclmdlRITaskSetParams' opInfoPtr bytes (a copy) */
+    size_t opinfo_size;
+};
+/* A captured model's update state (model->upd). */
+enum model_upd { UPD_READY = 0, UPD_UPDATING, UPD_FAULT };
+struct destroy_cb {
+    aclrtCallback fn;
+    void *arg;
+};
+/* What a task handle names, found with capture_lock held. */
+struct mtask_ref {
+    struct model *m;
+    struct lane *l;
+    struct mtask *e;
+    uint32_t seq;
+    struct task *t, *prev;       /* the record, and the one before it in its lane */
+};
+
+/* Called with capture_lock held (but the callbacks' calls). The handles of
+ * lane l's tasks: the first min(cap, count) into tasks (NULL: none), the
+ * count into *total; 207001 when out of memory. */
+aclError model_tasks_list(struct lane *l, void **tasks, uint32_t cap, uint32_t *total);
+/* The task handle names, or 107017 (with the message naming fn). */
+aclError model_task_find(const char *fn, const void *handle, struct mtask_ref *r);
+/* aclmdlRITaskType of a recorded task. */
+int model_task_type(const struct task *t);
+/* The user's event an event task stands for (its edge's, for an edge). */
+const void *model_task_event(const struct model *m, const struct task *t);
+/* The task group t is in, or NULL. */
+void *model_task_group(struct model *m, const struct lane *l, const struct task *t);
+/* The runtime's updatable rule for r's model: captured (207000), not
+ * running and READY or UPDATING (107040); then it is UPDATING. */
+aclError model_update_enter(const char *fn, struct model *m);
+/* A change failed: the model is FAULT until destroyed. */
+void model_update_fault(struct model *m);
+/* Puts replacement `with` in r's place (r's record is kept until the model
+ * goes); the entry is MT_UPDATE. */
+void model_task_replace(struct mtask_ref *r, struct task *with);
+/* aclmdlRIUpdate's work for a model in UPDATING: drops disabled tasks. */
+void model_update_apply(struct model *m);
+/* Lane numbering starts anew (a built model's lane was cleaned or
+ * unbound): every task handle of m goes stale. */
+void model_tasks_forget(struct model *m);
+/* Takes m's destroy callbacks (its handle is dead), to be run, with no
+ * lock held, once m is freed; model_run_callbacks frees the list. */
+struct destroy_cb *model_take_callbacks(struct model *m, uint32_t *n);
+void model_run_callbacks(struct destroy_cb *cbs, uint32_t n);
+/* aclmdlRIDestroyRegisterCallback / UnregisterCallback on m, which handle
+ * named when resolved (107017 if it stopped; 107000: registered already,
+ * or not registered). They take capture_lock. */
+aclError model_destroy_cb_add(const char *fn, struct model *m, const void *handle, aclrtCallback func, void *arg);
+aclError model_destroy_cb_remove(const char *fn, struct model *m, const void *handle, aclrtCallback func);
+/* Frees the task table and the callbacks (with capture_lock held). */
+void model_tasks_free(struct model *m);
 
 /* ---- capture.c --------------------------------------------------------------- */
 

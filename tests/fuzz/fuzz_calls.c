@@ -934,6 +934,58 @@ CALL(ModelQuery)
     }
     }
 }
+/* A model's tasks: a handle from a random stream's model (or a made-up
+ * one), then one of the task calls, a change, an update, or a destroy
+ * callback registered or not. */
+static void fz_on_destroy(void *arg) { (void)arg; }
+static void fz_on_destroy2(void *arg) { (void)arg; }
+CALL(ModelTask)
+{
+    aclmdlRITask tasks[8] = {NULL};
+    aclmdlRITaskParams p;
+    aclrtLaunchKernelAttrValue v;
+    aclrtLaunchKernelCfg cfg;
+    aclrtLaunchKernelAttr attr;
+    aclmdlRITaskType type;
+    uint32_t id, n = 8;
+    aclmdlRITask t;
+    (void)aclmdlRIGetTasksByStream(any_stream(f), tasks, &n);
+    t = fz_chance(f, 85) ? tasks[fz_below(f, 8)] : (aclmdlRITask)(uintptr_t)(0xD000000000000000ull | u32(f));
+    memset(&p, 0, sizeof(p));
+    switch (fz_below(f, 8)) {
+    case 0: fz_check(f, aclmdlRITaskGetType(t, fz_out(f, &type))); break;
+    case 1: fz_check(f, aclmdlRITaskGetSeqId(t, fz_out(f, &id))); break;
+    case 2: fz_check(f, aclmdlRITaskGetParams(t, fz_out(f, &p))); break;
+    case 3:
+        fz_check(f, aclmdlRIKernelTaskGetAttribute(t, (aclrtLaunchKernelAttrId)fz_enum(f, 0, 10), fz_out(f, &v)));
+        break;
+    case 4:
+        p.type = (aclmdlRITaskType)fz_enum(f, 0, 7);
+        if (p.type == ACL_MODEL_RI_TASK_KERNEL) {
+            p.kernelTaskParams.funcHandle = fz_func(f);
+            p.kernelTaskParams.args = fz_chance(f, 95) ? fz_host_buf : NULL;
+            p.kernelTaskParams.argsSize = args_size(f);
+            p.kernelTaskParams.numBlocks = blocks(f);
+            p.kernelTaskParams.cfg = launch_cfg(f, &cfg, &attr);
+        } else {
+            p.valueWaitTaskParams.devAddr = fz_chance(f, 80) ? fz_dev_ptr(f, 8, 0) : fz_host_buf;
+            p.valueWaitTaskParams.value = u32(f);
+            p.valueWaitTaskParams.flag = (uint32_t)fz_enum(f, 0, 4);
+        }
+        fz_check(f, aclmdlRITaskSetParams(t, fz_out(f, &p)));
+        break;
+    case 5: fz_check(f, aclmdlRITaskDisable(t)); break;
+    case 6: fz_check(f, aclmdlRIUpdate(H(FZ_MODEL))); break;
+    default: {
+        aclrtCallback cb = fz_chance(f, 50) ? fz_on_destroy : fz_chance(f, 90) ? fz_on_destroy2 : NULL;
+        if (fz_chance(f, 60))
+            fz_check(f, aclmdlRIDestroyRegisterCallback(H(FZ_MODEL), cb, NULL));
+        else
+            fz_check(f, aclmdlRIDestroyUnregisterCallback(H(FZ_MODEL), cb));
+        break;
+    }
+    }
+}
 CALL(ModelDebugPrint)
 {
     aclmdlRI m = H(FZ_MODEL);
@@ -1259,6 +1311,7 @@ const struct fz_call fz_calls[] = {
     ENTRY(ModelAbort, 1, 0),
     ENTRY(ModelName, 1, 0),
     ENTRY(ModelQuery, 2, 0),
+    ENTRY(ModelTask, 3, 0),
     ENTRY(ModelDebugPrint, 1, FZ_MAIN),
     ENTRY(CaptureBegin, 3, 0),
     ENTRY(CaptureEnd, 3, 0),
