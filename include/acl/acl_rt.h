@@ -781,6 +781,61 @@ typedef enum aclrtCmoType {
  */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
 
+/* ==== Shared buffers (mbufs) ==== */
+
+/*
+ * A shared buffer is a header (a checked handle) with a valid-data length
+ * and a 96-byte user-data area, pointing at a data area that
+ * aclrtCopyBufRef shares between headers; the data area goes when its last
+ * header is freed. Buffers chain: the first buffer of a chain owns the ones
+ * appended to it (at most 128 a chain) and freeing it frees them. None of
+ * these calls needs aclInit or a device; the data area is host memory (the
+ * CPU is the device). A NULL argument -> 100000; a buffer freed, or never
+ * made -> 107017.
+ */
+
+/** The index-th buffer (0: headBuf itself) of the chain headBuf heads; index past the chain -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf *buf);
+
+/** The buffers of the chain headBuf heads, itself included; a buffer appended to another's chain -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t *num);
+
+/**
+ * Appends a lone buffer to the end of headBuf's chain. headBuf appended to
+ * another chain, buf == headBuf, buf already appended or heading a chain
+ * of its own -> 107000; a chain of 128 already -> 207012.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+
+/** A new lone buffer on buf's data area, with a copy of buf's valid-data length and user data. */
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf *newBuf);
+
+/**
+ * Copies size bytes at offset of buf's user-data area to dataPtr. As in
+ * CANN: offset + size (modulo the size type) above 96 -> 100000, checked
+ * first; size 0 or a sum that wrapped -> 500001.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset);
+
+/** Copies size bytes from dataPtr to offset of buf's user-data area; checks as aclrtGetBufUserData, but size 0 is
+ *  accepted below offset 96. */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset);
+
+/** The address and size of buf's data area. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf, void **dataPtr, size_t *size);
+
+/** buf's valid-data length: 0 until aclrtSetBufDataLen. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
+
+/** Sets buf's valid-data length; above the data area's size -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+
+/** Frees buf and, if it heads a chain, every buffer appended to it; a buffer appended to a chain -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+
+/** A buffer with a data area of size bytes (0 -> 100000, above 4 GiB -> 107000), valid-data length 0. */
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
+
 /** Returns the free and total bytes of one kind of device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 

@@ -32,6 +32,7 @@ enum obj_type {
     OBJ_TASKGRP,
     OBJ_BINDESC,   /* aclrtCreateBinary's descriptions (api/api_binary.c) */
     OBJ_DATABUF,   /* aclCreateDataBuffer's buffers (api/api_databuf.c) */
+    OBJ_MBUF,      /* aclrtAllocBuf's shared buffers (core/mbuf.c) */
     OBJ_TYPE_COUNT
 };
 
