@@ -781,6 +781,64 @@ typedef enum aclrtCmoType {
  */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
 
+/* One barrier of aclrtCmoWaitBarrier: an INVALID operation's barrier id. */
+typedef struct {
+    aclrtCmoType cmoType;
+    uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+
+typedef struct {
+    size_t barrierNum;
+    aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
+/*
+ * The cache tasks below exist only in a model: on a stream that is neither
+ * being captured nor bound to a model being built they give 507000, as in
+ * CANN. A CPU keeps no cache to maintain, so in a run they do nothing.
+ */
+
+/**
+ * A cache operation with a barrier id, on the Atlas 200I/500 A2 (Ascend310B1) only. As in CANN: src NULL -> 100000;
+ * another SoC -> 207000; size 0 -> 107000; INVALID with barrierId 0, or another operation with a barrierId -> 107000;
+ * cmoType outside 0..3 -> 207000; a stale stream -> 107017; then the context (107002, 107003) and the model (507000).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
+                                                      aclrtStream stream);
+
+/**
+ * A barrier waiting for the INVALID operations of taskInfo's barrier ids (Ascend310B1 only). As in CANN: taskInfo
+ * NULL, or barrierNum 0 or above 6 -> 100000; an entry not INVALID or with barrier id 0 -> 107000; another SoC ->
+ * 207000; then the stream, the context and the model as aclrtCmoAsyncWithBarrier. flag is not checked.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag);
+
+/** The bytes of a cache descriptor: 32 on A2 and A3, 64 on the 950; another SoC -> 207000, then size NULL -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
+
+/**
+ * Writes src and size (kept as 32 bits) into the cache descriptor at cmoDesc, device memory of aclrtCmoGetDescSize's
+ * bytes. Another SoC -> 207000; cmoDesc NULL, src NULL, size 0 -> 107000; no current context -> 107002; cmoDesc not
+ * device memory -> 107000.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size);
+
+/**
+ * A cache operation on the range a descriptor names (A2, A3, 950), in a model only. reserve not NULL -> 107000;
+ * another SoC -> 207000; a stale stream -> 107017; cmoDesc NULL or cmoType outside 0..3 -> 107000; the context
+ * (107002, 107003); the model (507000); cmoDesc not device memory -> 107000.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
+                                                   const void *reserve);
+
+/**
+ * Flushes the current device's L2 cache: rsv not NULL -> 100000; no current context -> 107002. A CPU's caches are
+ * coherent, so nothing is left to flush (the profiler's modelled L2 keeps its contents).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
+
 /* ==== Shared buffers (mbufs) ==== */
 
 /*
