@@ -894,6 +894,23 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
 /** A buffer with a data area of size bytes (0 -> 100000, above 4 GiB -> 107000), valid-data length 0. */
 ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
 
+/* ==== Trace points and the kernels' hardware sync address ==== */
+
+/**
+ * Issues to stream a trace point carrying the first length bytes of userdata read as the packed record {uint64_t
+ * id; uint64_t modelId; uint16_t tagId} (18 bytes; the rest zero). A running profile shows it as a mark
+ * "trace id=... model=... tag=...". As in CANN: userdata NULL -> 100000; length outside 1..18 -> 107000; a stale
+ * stream -> 107017; then the context (107002, 107003).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream);
+
+/**
+ * The address of the current device's inter-core sync area, which its kernels may use for synchronisation between
+ * cores (4096 bytes, zero at first, the device's for the whole process). As in CANN: addr NULL -> 107000; a SoC
+ * other than A2 and A3 -> 207000; no current context -> 107002.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
+
 /** Returns the free and total bytes of one kind of device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 
@@ -1181,6 +1198,39 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void *shareableHa
 /* The pid other processes name this one by (pid lists of shareable
  * handles and IPC keys). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+
+/** As aclrtReserveMemAddress (the same checks and reservation): a CPU has no uncached memory to leave out. */
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment,
+                                                              void *expectPtr, uint64_t flags);
+
+/**
+ * Maps handle at virPtr as aclrtMapMem does (the same checks, in its order), but no location may read or write the
+ * range until aclrtMemSetAccess grants it: aclrtMemGetAccess reports NONE, copies refuse it (107000).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                                 uint64_t flags);
+
+#define ACL_RT_MEM_LINK_IDX_0 0U /* SIO */
+#define ACL_RT_MEM_LINK_IDX_1 1U /* HCCS */
+
+typedef enum {
+    ACL_RT_MEM_ACCESS_LINK_SIO = 0,
+    ACL_RT_MEM_ACCESS_LINK_HCCS = 1,
+    ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2,
+    ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3,
+} aclrtMemLinkType;
+
+/**
+ * Maps at virPtrDst, mapping by mapping, the physical allocations mapped from virPtrSrc on, until size bytes are
+ * covered (each step maps a whole source mapping; the steps before a failure stay). NULLs, size 0, linkIdx above 1
+ * -> 100000; a source address that starts no mapping of a live allocation, or a destination aclrtMapMem would
+ * refuse -> 107000. The link picks a route; a CPU has one.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx);
+
+/** The link mappings of handle prefer: handle NULL -> 100000; adviceLink not an aclrtMemLinkType -> 107000; handle
+ *  not a live physical allocation -> 107000. A CPU has one route, so the choice changes nothing. */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink);
 
 /* ==== Memory: IPC between processes ==== */
 
