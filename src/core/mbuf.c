@@ -54,10 +54,8 @@ __attribute__((constructor)) static void mbuf_init(void) { plat_mutex_init(&mbuf
 /* The live header handle names, or NULL after recording why (107017). */
 static struct mbuf *resolve_locked(const char *fn, const char *arg, aclrtMbuf handle)
 {
-    struct mbuf *m;
-
     PLAT_ASSERT_HELD(&mbuf_lock);
-    m = (struct mbuf *)obj_resolve(handle, OBJ_MBUF);
+    struct mbuf *m = (struct mbuf *)obj_resolve(handle, OBJ_MBUF);
     if (m == NULL)
         (void)acl_fail(ACL_ERROR_RT_INVALID_HANDLE,
                        "%s: argument '%s' (%p) is not a live shared buffer: it was freed (or its chain's head was), "

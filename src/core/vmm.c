@@ -394,12 +394,10 @@ static void apply_access_locked(struct mapping *m);
  * no location may touch it until aclrtMemSetAccess). */
 static aclError map_locked(const char *fn, void *at, size_t size, size_t offset, struct phys *p, bool no_access)
 {
+    PLAT_ASSERT_HELD(&vmm_lock);
     struct mapping *m;
     struct resv *r = NULL;
-    aclError err;
-
-    PLAT_ASSERT_HELD(&vmm_lock);
-    err = map_check_locked(fn, (uintptr_t)at, size, offset, p, &r);
+    aclError err = map_check_locked(fn, (uintptr_t)at, size, offset, p, &r);
     if (err != ACL_SUCCESS)
         return err;
     m = acl_calloc(1, sizeof(*m)); /* under a mutex, never a spinlock */
