@@ -49,16 +49,13 @@ TEST(buf, alloc_above_4_gib_is_107000)
 {
 #if SIZE_MAX > UINT32_MAX
     aclrtMbuf b = NULL;
-    aclError rc;
+    /* The first size refused. (4 GiB itself passes the check; it is not
+     * allocated here: valgrind would fill a heap block that large page by
+     * page.) */
     ASSERT_RC(aclrtAllocBuf(&b, (size_t)4 * 1024 * 1024 * 1024 + 1), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocBuf: argument 'size' (4294967297) is above 4 GiB");
     ASSERT_RC(aclrtAllocBuf(&b, SIZE_MAX), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT(b == NULL);
-    /* 4 GiB itself passes the check; the host may still lack the memory. */
-    rc = aclrtAllocBuf(&b, (size_t)4 * 1024 * 1024 * 1024);
-    ASSERT(rc == ACL_SUCCESS || rc == ACL_ERROR_RT_MEMORY_ALLOCATION);
-    if (rc == ACL_SUCCESS)
-        ASSERT_OK(aclrtFreeBuf(b));
 #endif
 }
 
