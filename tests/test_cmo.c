@@ -238,6 +238,28 @@ TEST(cmo, set_desc_checks_in_order)
     t_teardown();
 }
 
+/* The descriptor is written by a synchronous copy, which a capture in the
+ * calling thread's mode forbids (api_impl.cc MemCopySync's capture check). */
+TEST(cmo, set_desc_is_a_sync_copy_refused_while_capturing)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    void *desc = NULL;
+    static char src[64];
+    use_soc("Ascend910B1");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtMalloc(&desc, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    FAILS(aclrtCmoSetDesc(desc, src, sizeof(src)), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, "aclrtCmoSetDesc");
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtCmoSetDesc(desc, src, sizeof(src))); /* after the capture */
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(desc));
+    t_teardown();
+}
+
 /* The bytes a descriptor holds: the source address and a 32-bit length
  * where the runtime's rtCmoAddrInfo (A2, A3) and rtDavidCmoAddrInfo (950)
  * keep them, the rest zero. */

@@ -820,8 +820,8 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
 
 /**
  * Writes src and size (kept as 32 bits) into the cache descriptor at cmoDesc, device memory of aclrtCmoGetDescSize's
- * bytes. Another SoC -> 207000; cmoDesc NULL, src NULL, size 0 -> 107000; no current context -> 107002; cmoDesc not
- * device memory -> 107000.
+ * bytes. Another SoC -> 207000; cmoDesc NULL, src NULL, size 0 -> 107000; no current context -> 107002; a capture
+ * forbidding synchronous copies in this thread -> 107030; cmoDesc not device memory -> 107000.
  */
 ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size);
 

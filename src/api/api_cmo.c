@@ -162,8 +162,11 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t si
                         cmoDesc == NULL ? "cmoDesc" : "src");
     if (size == 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'size' is 0; it must be greater than 0", fn);
-    /* The runtime writes the descriptor with a synchronous host-to-device copy. */
-    if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS || (err = check_cmo_desc(fn, cmoDesc, desc_size)) != ACL_SUCCESS)
+    /* The runtime writes the descriptor with a synchronous host-to-device
+     * copy: a context, the capture mode's rule for such a copy, device memory. */
+    if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS ||
+        (err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT)) != ACL_SUCCESS ||
+        (err = check_cmo_desc(fn, cmoDesc, desc_size)) != ACL_SUCCESS)
         return err;
     if (size > UINT32_MAX)
         LOGW("%s: size %zu does not fit the descriptor's 32 bits; it describes %u bytes, as on the device", fn, size,
