@@ -110,8 +110,8 @@ aclError mbuf_alloc(const char *fn, size_t size, aclrtMbuf *out)
         acl_free(b);
         if (m != NULL)
             obj_recycle(&m->hdr);
-        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a shared buffer of %zu bytes", fn,
-                        size);
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory (or of shared buffer handles) for a "
+                        "buffer of %zu bytes", fn, size);
     }
     b->refs = 1;
     b->size = size;
