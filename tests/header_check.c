@@ -460,6 +460,13 @@ CHECK(ACL_PROF_MESSAGE_TYPE_TENSOR_INFO == 0);
 CHECK(sizeof(aclprofTensor) == 48);
 CHECK(ACL_RT_CMO_TYPE_PREFETCH == 0 && ACL_RT_CMO_TYPE_WRITEBACK == 1);
 CHECK(ACL_RT_CMO_TYPE_INVALID == 2 && ACL_RT_CMO_TYPE_FLUSH == 3);
+CHECK(ACL_RT_CMO_MAX_BARRIER_NUM == 6U && sizeof(aclrtBarrierCmoInfo) == 8);
+CHECK(offsetof(aclrtBarrierTaskInfo, cmoInfo) == sizeof(size_t) &&
+      sizeof(aclrtBarrierTaskInfo) == sizeof(size_t) + 6 * sizeof(aclrtBarrierCmoInfo));
+CHECK(ACL_RT_MEM_LINK_IDX_0 == 0U && ACL_RT_MEM_LINK_IDX_1 == 1U);
+CHECK(ACL_RT_MEM_ACCESS_LINK_SIO == 0 && ACL_RT_MEM_ACCESS_LINK_HCCS == 1);
+CHECK(ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH == 2 && ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH == 3);
+CHECK(sizeof(aclrtMemLinkType) == sizeof(int));
 
 /* ---- Host registration, managed memory, allocators, pools (CANN acl_rt.h,
  * acl_rt_allocator.h, acl_rt_memory_soma.h) ---- */

@@ -119,7 +119,7 @@ TEST(databuf, a_pointer_not_made_by_create_is_refused)
      * (tag 0xAC, type 11) but of generation 0, which no object has; an
      * aclrtBinary. */
     aclDataBuffer *fake[] = {(aclDataBuffer *)bytes, (aclDataBuffer *)(uintptr_t)0xAC00000000000001ull,
-                             (aclDataBuffer *)(uintptr_t)0xACB0000000000000ull, (aclDataBuffer *)bin};
+                             (aclDataBuffer *)(uintptr_t)0xAC58000000000000ull, (aclDataBuffer *)bin};
     ASSERT(bin != NULL);
     for (size_t i = 0; i < sizeof(fake) / sizeof(fake[0]); i++) {
         ASSERT_RC(aclDestroyDataBuffer(fake[i]), ACL_ERROR_INVALID_PARAM);

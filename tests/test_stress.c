@@ -398,8 +398,8 @@ TEST(stress, fuzz_random_handles)
         case 1: /* small integers */
             v = (v & 0xFFFFu) | 1u;
             break;
-        case 2: /* aclcpu's handle tag, every type nibble, generations no object reaches */
-            v = 0xAC00000000000000ull | ((uint64_t)(i % 16) << 52) | ((0x80000ull | ((v >> 40) & 0x7FFFFull)) << 32) |
+        case 2: /* aclcpu's handle tag, every type value, generations no object reaches */
+            v = 0xAC00000000000000ull | ((uint64_t)(i % 32) << 51) | ((0x40000ull | ((v >> 40) & 0x3FFFFull)) << 32) |
                 (v & 0xFFFFFFFFull);
             break;
         case 3: /* host pointers */

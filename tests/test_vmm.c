@@ -562,6 +562,171 @@ static int memfile_count(void)
     return n;
 }
 
+/* ---- mapping without access, mapping another's physical memory, links --------------------- */
+
+TEST(vmm, reserve_no_uc_memory_checks_as_reserve_and_reserves)
+{
+    void *v = NULL;
+    aclrtDrvMemHandle h;
+    t_setup();
+    ASSERT_RC(aclrtReserveMemAddressNoUCMemory(NULL, 0, 0, NULL, 7), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtReserveMemAddressNoUCMemory: argument 'virPtr' is NULL");
+    ASSERT_RC(aclrtReserveMemAddressNoUCMemory(&v, 0, 0, NULL, 7), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'size' is 0");
+    ASSERT_RC(aclrtReserveMemAddressNoUCMemory(&v, 2 * MIB, 0, NULL, 2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'flags' (2)");
+    ASSERT_OK(aclrtReserveMemAddressNoUCMemory(&v, 2 * MIB, 0, NULL, 1)); /* 1 is kept for older callers */
+    ASSERT(v != NULL);
+    h = phys(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0)); /* an ordinary reservation */
+    ((char *)v)[5] = 5;
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    t_teardown();
+}
+
+TEST(vmm, map_no_access_checks_in_map_order)
+{
+    aclrtDrvMemHandle h;
+    void *v;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(4 * MIB);
+    ASSERT_RC(aclrtMemMapNoAccess(NULL, 0, 0, NULL, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemMapNoAccess: argument 'virPtr' is NULL");
+    ASSERT_RC(aclrtMemMapNoAccess(v, 0, 0, NULL, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'handle' is NULL");
+    ASSERT_RC(aclrtMemMapNoAccess(v, 0, 0, h, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'size' is 0");
+    ASSERT_RC(aclrtMemMapNoAccess(v, 2 * MIB, 0, h, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'flags' (1) is reserved");
+    ASSERT_RC(aclrtMemMapNoAccess(v, 2 * MIB, 4096, h, 0), ACL_ERROR_RT_PARAM_INVALID); /* as aclrtMapMem */
+    ASSERT_RC(aclrtMemMapNoAccess(v, MIB, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMemMapNoAccess(v, 2 * MIB, 0, (aclrtDrvMemHandle)(uintptr_t)0x40, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not a live physical allocation");
+    ASSERT_OK(aclrtMemMapNoAccess(v, 2 * MIB, 0, h, 0));
+    ASSERT_RC(aclrtMemMapNoAccess(v, 2 * MIB, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID); /* mapped already */
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    t_teardown();
+}
+
+TEST(vmm, map_no_access_gives_no_access_until_set_access)
+{
+    aclrtDrvMemHandle h;
+    aclrtMemLocation loc = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+    uint64_t flags = 99;
+    char host[16] = "no access yet", out[16] = {0};
+    void *v;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMemMapNoAccess(v, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtMemGetAccess(v, &loc, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_NONE);
+    ASSERT_RC(aclrtMemcpy(v, 16, host, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    set_access(v, 2 * MIB, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+    ASSERT_OK(aclrtMemcpy(v, 16, host, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtMemcpy(out, 16, v, 16, ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT(memcmp(out, host, 16) == 0);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    t_teardown();
+}
+
+TEST(vmm, map_selected_link_checks_in_order)
+{
+    char x;
+    t_setup();
+    ASSERT_RC(aclrtMemMapSelectedLink(NULL, 0, NULL, 2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemMapSelectedLink: argument 'virPtrDst' is NULL");
+    ASSERT_RC(aclrtMemMapSelectedLink(&x, 0, NULL, 2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'virPtrSrc' is NULL");
+    ASSERT_RC(aclrtMemMapSelectedLink(&x, 0, &x, 2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'size' is 0");
+    ASSERT_RC(aclrtMemMapSelectedLink(&x, 1, &x, 2), ACL_ERROR_INVALID_PARAM); /* the first index refused */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'linkIdx' (2) must be 0 or 1");
+    ASSERT_RC(aclrtMemMapSelectedLink(&x, 1, &x, 1), ACL_ERROR_RT_PARAM_INVALID); /* 1 passes: no mapping there */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not the start of a mapping of a live physical allocation");
+    t_teardown();
+}
+
+TEST(vmm, map_selected_link_maps_each_source_mapping_again)
+{
+    aclrtDrvMemHandle h1, h2;
+    char *src, *dst;
+    t_setup();
+    h1 = phys(2 * MIB);
+    h2 = phys(2 * MIB);
+    src = reserve(4 * MIB);
+    dst = reserve(4 * MIB);
+    ASSERT_OK(aclrtMapMem(src, 2 * MIB, 0, h1, 0));
+    ASSERT_OK(aclrtMapMem(src + 2 * MIB, 2 * MIB, 0, h2, 0));
+    src[10] = 'a';
+    src[2 * MIB + 10] = 'b';
+    ASSERT_OK(aclrtMemMapSelectedLink(dst, 2 * MIB + 1, src, ACL_RT_MEM_LINK_IDX_1)); /* spans both */
+    ASSERT_EQ(dst[10], 'a');
+    ASSERT_EQ(dst[2 * MIB + 10], 'b');
+    dst[11] = 'c'; /* the same physical memory */
+    ASSERT_EQ(src[11], 'c');
+    ASSERT_OK(aclrtUnmapMem(dst));
+    ASSERT_OK(aclrtUnmapMem(dst + 2 * MIB));
+    /* One byte of the first mapping maps it whole; the second stays free. */
+    ASSERT_OK(aclrtMemMapSelectedLink(dst, 1, src, ACL_RT_MEM_LINK_IDX_0));
+    ASSERT_RC(aclrtUnmapMem(dst + 2 * MIB), ACL_ERROR_RT_PARAM_INVALID);
+    /* Mapped already at the destination: refused as aclrtMapMem refuses. */
+    ASSERT_RC(aclrtMemMapSelectedLink(dst, 1, src, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "overlaps the mapping");
+    ASSERT_OK(aclrtUnmapMem(dst));
+    ASSERT_OK(aclrtUnmapMem(src));
+    ASSERT_OK(aclrtUnmapMem(src + 2 * MIB));
+    ASSERT_OK(aclrtFreePhysical(h1));
+    ASSERT_OK(aclrtFreePhysical(h2));
+    ASSERT_OK(aclrtReleaseMemAddress(src));
+    ASSERT_OK(aclrtReleaseMemAddress(dst));
+    t_teardown();
+}
+
+TEST(vmm, map_selected_link_stops_at_a_gap_keeping_what_it_mapped)
+{
+    aclrtDrvMemHandle h;
+    char *src, *dst;
+    t_setup();
+    h = phys(2 * MIB);
+    src = reserve(4 * MIB);
+    dst = reserve(4 * MIB);
+    ASSERT_OK(aclrtMapMem(src, 2 * MIB, 0, h, 0));
+    ASSERT_RC(aclrtMemMapSelectedLink(dst, 4 * MIB, src, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'virPtrSrc' + 2097152");
+    ASSERT_OK(aclrtUnmapMem(dst)); /* the first step stayed, as in the reference */
+    ASSERT_OK(aclrtUnmapMem(src));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtReleaseMemAddress(src));
+    ASSERT_OK(aclrtReleaseMemAddress(dst));
+    t_teardown();
+}
+
+TEST(vmm, map_set_link_checks_handle_then_link_then_live)
+{
+    aclrtDrvMemHandle h;
+    t_setup();
+    h = phys(2 * MIB);
+    ASSERT_RC(aclrtMemMapSetLink(NULL, (aclrtMemLinkType)9), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtMemMapSetLink: argument 'handle' is NULL");
+    ASSERT_RC(aclrtMemMapSetLink(h, (aclrtMemLinkType)4), ACL_ERROR_RT_PARAM_INVALID); /* the first refused */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'adviceLink' (4)");
+    ASSERT_RC(aclrtMemMapSetLink(h, (aclrtMemLinkType)-1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtMemMapSetLink(h, ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH)); /* the last accepted */
+    ASSERT_OK(aclrtMemMapSetLink(h, ACL_RT_MEM_ACCESS_LINK_SIO));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_RC(aclrtMemMapSetLink(h, ACL_RT_MEM_ACCESS_LINK_HCCS), ACL_ERROR_RT_PARAM_INVALID); /* freed */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not a live physical allocation");
+    t_teardown();
+}
+
 TEST(vmm, counts_back_to_zero_after_reset_and_finalize)
 {
     aclrtPhysicalMemProp hp = dev_prop(ACL_MEM_NORMAL);

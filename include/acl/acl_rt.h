@@ -889,6 +889,136 @@ typedef enum aclrtCmoType {
  */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
 
+/* One barrier of aclrtCmoWaitBarrier: an INVALID operation's barrier id. */
+typedef struct {
+    aclrtCmoType cmoType;
+    uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+
+typedef struct {
+    size_t barrierNum;
+    aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
+/*
+ * The cache tasks below exist only in a model: on a stream that is neither
+ * being captured nor bound to a model being built they give 507000, as in
+ * CANN. A CPU keeps no cache to maintain, so in a run they do nothing.
+ */
+
+/**
+ * A cache operation with a barrier id, on the Atlas 200I/500 A2 (Ascend310B1) only. As in CANN: src NULL -> 100000;
+ * another SoC -> 207000; size 0 -> 107000; INVALID with barrierId 0, or another operation with a barrierId -> 107000;
+ * cmoType outside 0..3 -> 207000; a stale stream -> 107017; then the context (107002, 107003) and the model (507000).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
+                                                      aclrtStream stream);
+
+/**
+ * A barrier waiting for the INVALID operations of taskInfo's barrier ids (Ascend310B1 only). As in CANN: taskInfo
+ * NULL, or barrierNum 0 or above 6 -> 100000; an entry not INVALID or with barrier id 0 -> 107000; another SoC ->
+ * 207000; then the stream, the context and the model as aclrtCmoAsyncWithBarrier. flag is not checked.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag);
+
+/** The bytes of a cache descriptor: 32 on A2 and A3, 64 on the 950; another SoC -> 207000, then size NULL -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
+
+/**
+ * Writes src and size (kept as 32 bits) into the cache descriptor at cmoDesc, device memory of aclrtCmoGetDescSize's
+ * bytes. Another SoC -> 207000; cmoDesc NULL, src NULL, size 0 -> 107000; no current context -> 107002; a capture
+ * forbidding synchronous copies in this thread -> 107030; cmoDesc not device memory -> 107000.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size);
+
+/**
+ * A cache operation on the range a descriptor names (A2, A3, 950), in a model only. reserve not NULL -> 107000;
+ * another SoC -> 207000; a stale stream -> 107017; cmoDesc NULL or cmoType outside 0..3 -> 107000; the context
+ * (107002, 107003); the model (507000); cmoDesc not device memory -> 107000.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
+                                                   const void *reserve);
+
+/**
+ * Flushes the current device's L2 cache: rsv not NULL -> 100000; no current context -> 107002. A CPU's caches are
+ * coherent, so nothing is left to flush (the profiler's modelled L2 keeps its contents).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
+
+/* ==== Shared buffers (mbufs) ==== */
+
+/*
+ * A shared buffer is a header (a checked handle) with a valid-data length
+ * and a 96-byte user-data area, pointing at a data area that
+ * aclrtCopyBufRef shares between headers; the data area goes when its last
+ * header is freed. Buffers chain: the first buffer of a chain owns the ones
+ * appended to it (at most 128 a chain) and freeing it frees them. None of
+ * these calls needs aclInit or a device; the data area is host memory (the
+ * CPU is the device). A NULL argument -> 100000; a buffer freed, or never
+ * made -> 107017.
+ */
+
+/** The index-th buffer (0: headBuf itself) of the chain headBuf heads; index past the chain -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf *buf);
+
+/** The buffers of the chain headBuf heads, itself included; a buffer appended to another's chain -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t *num);
+
+/**
+ * Appends a lone buffer to the end of headBuf's chain. headBuf appended to
+ * another chain, buf == headBuf, buf already appended or heading a chain
+ * of its own -> 107000; a chain of 128 already -> 207012.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+
+/** A new lone buffer on buf's data area, with a copy of buf's valid-data length and user data. */
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf *newBuf);
+
+/**
+ * Copies size bytes at offset of buf's user-data area to dataPtr. As in
+ * CANN: offset + size (modulo the size type) above 96 -> 100000, checked
+ * first; size 0 or a sum that wrapped -> 500001.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset);
+
+/** Copies size bytes from dataPtr to offset of buf's user-data area; checks as aclrtGetBufUserData, but size 0 is
+ *  accepted below offset 96. */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset);
+
+/** The address and size of buf's data area. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf, void **dataPtr, size_t *size);
+
+/** buf's valid-data length: 0 until aclrtSetBufDataLen. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
+
+/** Sets buf's valid-data length; above the data area's size -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+
+/** Frees buf and, if it heads a chain, every buffer appended to it; a buffer appended to a chain -> 107000. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+
+/** A buffer with a data area of size bytes (0 -> 100000, above 4 GiB -> 107000), valid-data length 0. */
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
+
+/* ==== Trace points and the kernels' hardware sync address ==== */
+
+/**
+ * Issues to stream a trace point carrying the first length bytes of userdata read as the packed record {uint64_t
+ * id; uint64_t modelId; uint16_t tagId} (18 bytes; the rest zero). A running profile shows it as a mark
+ * "trace id=... model=... tag=...". As in CANN: userdata NULL -> 100000; length outside 1..18 -> 107000; a stale
+ * stream -> 107017; then the context (107002, 107003).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream);
+
+/**
+ * The address of the current device's inter-core sync area, which its kernels may use for synchronisation between
+ * cores (4096 bytes, zero at first, the device's for the whole process). As in CANN: addr NULL -> 107000; a SoC
+ * other than A2 and A3 -> 207000; no current context -> 107002.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
+
 /** Returns the free and total bytes of one kind of device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 
@@ -1176,6 +1306,31 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void *shareableHa
 /* The pid other processes name this one by (pid lists of shareable
  * handles and IPC keys). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+
+/** As aclrtReserveMemAddress (the same checks and reservation): a CPU has no uncached memory to leave out. */
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment,
+                                                              void *expectPtr, uint64_t flags);
+
+/**
+ * Maps handle at virPtr as aclrtMapMem does (the same checks, in its order), but no location may read or write the
+ * range until aclrtMemSetAccess grants it: aclrtMemGetAccess reports NONE, copies refuse it (107000).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                                 uint64_t flags);
+
+/* The link indexes and aclrtMemLinkType are declared with the memory types above. */
+
+/**
+ * Maps at virPtrDst, mapping by mapping, the physical allocations mapped from virPtrSrc on, until size bytes are
+ * covered (each step maps a whole source mapping; the steps before a failure stay). NULLs, size 0, linkIdx above 1
+ * -> 100000; a source address that starts no mapping of a live allocation, or a destination aclrtMapMem would
+ * refuse -> 107000. The link picks a route; a CPU has one.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx);
+
+/** The link mappings of handle prefer: handle NULL -> 100000; adviceLink not an aclrtMemLinkType -> 107000; handle
+ *  not a live physical allocation -> 107000. A CPU has one route, so the choice changes nothing. */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink);
 
 /* ==== Memory: IPC between processes ==== */
 

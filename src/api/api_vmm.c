@@ -43,6 +43,23 @@ ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, 
     return vmm_reserve(fn, size, alignment, expectPtr, current_device(), virPtr);
 }
 
+/* The reservation the runtime makes when the device must not back it with
+ * uncached memory (bit 9 of the driver's flags): the same checks, and on a
+ * CPU the same reservation, all memory being cached. */
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment,
+                                                              void *expectPtr, uint64_t flags)
+{
+    const char *fn = "aclrtReserveMemAddressNoUCMemory";
+    if (virPtr == NULL)
+        return null_arg(fn, "virPtr");
+    if (size == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    if (flags != 0 && flags != 1) /* 1 is kept for older callers */
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flags' (%llu) must be 0", fn,
+                        (unsigned long long)flags);
+    return vmm_reserve(fn, size, alignment, expectPtr, current_device(), virPtr);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr)
 {
     if (virPtr == NULL)
@@ -158,6 +175,51 @@ ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offse
     if (flags != 0)
         return reserved_nonzero(fn, "flags", flags, "0");
     return vmm_map(fn, virPtr, size, offset, handle);
+}
+
+/* aclrtMapMem's checks (memory.cpp aclrtMemMapNoAccessImpl), then a
+ * mapping no location may touch until aclrtMemSetAccess grants it. */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                                 uint64_t flags)
+{
+    const char *fn = "aclrtMemMapNoAccess";
+    if (virPtr == NULL || handle == NULL)
+        return null_arg(fn, virPtr == NULL ? "virPtr" : "handle");
+    if (size == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    if (flags != 0)
+        return reserved_nonzero(fn, "flags", flags, "0");
+    return vmm_map_no_access(fn, virPtr, size, offset, handle);
+}
+
+/* memory.cpp aclrtMemMapSelectedLinkImpl: NULLs, size 0, linkIdx above 1
+ * (100000); then api_impl.cc MemMapSelectedLink: from virPtrSrc on, each
+ * mapping's physical allocation is mapped again at virPtrDst (the link
+ * picks a route; a CPU has one). */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx)
+{
+    const char *fn = "aclrtMemMapSelectedLink";
+    if (virPtrDst == NULL || virPtrSrc == NULL)
+        return null_arg(fn, virPtrDst == NULL ? "virPtrDst" : "virPtrSrc");
+    if (size == 0)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0; it must be greater than 0", fn);
+    if (linkIdx > ACL_RT_MEM_LINK_IDX_1)
+        return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'linkIdx' (%u) must be 0 or 1", fn, linkIdx);
+    return vmm_map_like(fn, virPtrDst, size, virPtrSrc);
+}
+
+/* memory.cpp aclrtMemMapSetLinkImpl: handle NULL (100000); api_error.cc
+ * MemMapSetLink: adviceLink above UB_MULTI_PORT_PATH (107000); then the
+ * driver's: a live physical allocation (107000). */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink)
+{
+    const char *fn = "aclrtMemMapSetLink";
+    if (handle == NULL)
+        return null_arg(fn, "handle");
+    if ((uint32_t)adviceLink > ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'adviceLink' (%d) is not an aclrtMemLinkType (0..3)",
+                        fn, (int)adviceLink);
+    return vmm_set_link(fn, handle);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr)

@@ -61,6 +61,7 @@
     X(LOCK_VMM, "vmm_lock", "core/vmm.c", "reservations, physical allocations and their mappings") \
     X(LOCK_SHARE, "share_lock", "services/share.c", "this process's exports of memory files") \
     X(LOCK_ALLOCATOR, "allocator_lock", "core/allocator.c", "custom allocators registered with streams") \
+    X(LOCK_MBUF, "mbuf_lock", "core/mbuf.c", "shared buffers: data blocks' references, chains, lengths, user data") \
     X(LOCK_MEMPOOL, "pool_lock", "services/mempool.c", "memory pools and their blocks") \
     X(LOCK_HOSTMEM, "hostmem_lock", "services/hostmem.c", "registered host memory, managed memory") \
     X(LOCK_QUARANTINE, "quar_lock", "core/quarantine.c", "freed memory held from reuse while tasks may use it") \

@@ -714,6 +714,7 @@ enum refusal {
     REFUSE_NEVER_RECORDED,       /* a wait on a plain event (aclrtCreateEvent) never recorded */
     SKIP_NEVER_RECORDED,         /* a wait on a never-recorded Ex event: nothing to queue */
     SKIP_MODEL_PATH,             /* an event task that belongs to a model after all (see submit.model_asked) */
+    REFUSE_NOT_IN_MODEL,         /* a model-only task (submit.model_only) on a stream that records for no model */
 };
 
 /* What stream_submit needs besides the task, and what it tells back. */
@@ -725,6 +726,9 @@ struct submit {
      * already offered the task to the model path. */
     const void *event;
     bool model_asked;
+    /* The task exists only in a model (the cache tasks with a descriptor
+     * or a barrier): a stream recording for no model refuses it (507000). */
+    bool model_only;
     /* Out: the caller must wait for the stream (ASCEND_RT_LAUNCH_BLOCKING;
      * kernels and model runs). */
     bool blocks;
@@ -779,6 +783,9 @@ void stream_set_priority(struct stream *s, uint32_t prio);
 /* aclrtNonBlockingLaunchBegin / End. End returns false when no region is
  * open; *sync: the region closed and its launches would have blocked, so
  * the caller synchronises the stream. */
+/* Whether s records its tasks for a model now (a capture, or a model
+ * being built): a model-only task would be taken (submit.model_only). */
+bool stream_records(struct stream *s);
 void stream_nonblocking_begin(struct stream *s);
 bool stream_nonblocking_end(struct stream *s, bool *sync);
 /* The streams of ctx and their handles, taken under its lock (one

@@ -146,7 +146,7 @@ void obj_recycle(struct obj_header *h)
 void *obj_handle(const struct obj_header *h)
 {
     uint64_t gen = load_relaxed(&h->gen) & OBJ_GEN_MASK;
-    uint64_t v = ((uint64_t)OBJ_HANDLE_TAG << 56) | ((uint64_t)h->type << 52) | (gen << 32) | h->index;
+    uint64_t v = ((uint64_t)OBJ_HANDLE_TAG << 56) | ((uint64_t)h->type << OBJ_TYPE_SHIFT) | (gen << 32) | h->index;
     return (void *)(uintptr_t)v;
 }
 

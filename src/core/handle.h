@@ -35,6 +35,7 @@ enum obj_type {
     OBJ_LABEL,     /* labels and label lists (core/label.c) */
     OBJ_LABELLIST,
     OBJ_COND,      /* a captured model's conditions (core/cond.c) */
+    OBJ_MBUF,      /* aclrtAllocBuf's shared buffers (core/mbuf.c) */
     OBJ_TYPE_COUNT
 };
 
@@ -91,7 +92,12 @@ void *obj_handle_at(enum obj_type type, uint32_t index);
 #define OBJ_CHUNK_SHIFT 10
 #define OBJ_CHUNK_SIZE (1u << OBJ_CHUNK_SHIFT)
 #define OBJ_MAX_CHUNKS 1024u /* 1M objects per type */
-#define OBJ_GEN_MASK 0xFFFFFu
+/* A handle: the tag (bits 56-63), the type (51-55), the generation (32-50)
+ * and the slot (0-31). */
+#define OBJ_TYPE_SHIFT 51
+#define OBJ_TYPE_MASK 0x1Fu
+#define OBJ_GEN_MASK 0x7FFFFu
+_Static_assert(OBJ_TYPE_COUNT - 1 <= OBJ_TYPE_MASK, "object types must fit the handle's type field");
 
 /* Per type, the chunks of slots (handle.c): set once, never moved. */
 extern _Atomic(_Atomic(struct obj_header *) *) obj_chunks[OBJ_TYPE_COUNT][OBJ_MAX_CHUNKS];
@@ -113,7 +119,7 @@ static inline struct obj_header *obj_resolve(const void *handle, enum obj_type t
     _Atomic(struct obj_header *) *chunk;
     struct obj_header *h;
 
-    if ((v >> 56) != OBJ_HANDLE_TAG || ((v >> 52) & 0xF) != (uint64_t)type || c >= OBJ_MAX_CHUNKS)
+    if ((v >> 56) != OBJ_HANDLE_TAG || ((v >> OBJ_TYPE_SHIFT) & OBJ_TYPE_MASK) != (uint64_t)type || c >= OBJ_MAX_CHUNKS)
         return NULL;
     /* Acquire: pairs with the release stores that publish a chunk and a
      * slot (new_slot), so a slot seen is seen initialised. */

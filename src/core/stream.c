@@ -404,6 +404,11 @@ static ACLCPU_COLD aclError refusal_error(const struct submit *sub, const struct
                         "a stream waits on it (events with ACL_EVENT_SYNC wait for a later record; Ex events skip "
                         "the wait)",
                         fn);
+    case REFUSE_NOT_IN_MODEL:
+        return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                        "%s: stream %d is in no model; this task exists only in a model (capture the stream, or bind "
+                        "it to a model being built)",
+                        fn, id);
     case REFUSE_NO_EVENT_SLOT:
         return acl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: device %d has no event id left", fn,
                         load_relaxed(&t->u.event.ev->dev)->id);
@@ -432,6 +437,8 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
     why = refusal_locked(s, sub->stream, kind);
     if (ACLCPU_UNLIKELY(task_kind_is_event(kind)) && why == REFUSE_NONE)
         why = event_issue_locked(s, t, sub);
+    if (ACLCPU_UNLIKELY(sub->model_only) && why == REFUSE_NONE && s->rec_lane == NULL)
+        why = REFUSE_NOT_IN_MODEL;
     if (ACLCPU_UNLIKELY(why != REFUSE_NONE)) {
         stop_code = why == REFUSE_CONTEXT_FAILED ? load_relaxed(&stream_ctx(s)->failure_error)
                                                  : load_relaxed(&s->stop_error);
@@ -493,6 +500,15 @@ void stream_set_priority(struct stream *s, uint32_t prio)
     plat_spin_lock(&s->lock);
     engine_set_priority_locked(s, prio);
     plat_spin_unlock(&s->lock);
+}
+
+bool stream_records(struct stream *s)
+{
+    bool records;
+    plat_spin_lock(&s->lock);
+    records = s->rec_lane != NULL;
+    plat_spin_unlock(&s->lock);
+    return records;
 }
 
 void stream_nonblocking_begin(struct stream *s)

@@ -387,10 +387,47 @@ static aclError map_check_locked(const char *fn, uintptr_t a, size_t size, size_
     return ACL_SUCCESS;
 }
 
-aclError vmm_map(const char *fn, void *at, size_t size, size_t offset, aclrtDrvMemHandle h)
+static void apply_access_locked(struct mapping *m);
+
+/* Called with vmm_lock held: maps p at [at, +size) (checked as aclrtMapMem
+ * checks), readable and writable by p's location unless no_access (then
+ * no location may touch it until aclrtMemSetAccess). */
+static aclError map_locked(const char *fn, void *at, size_t size, size_t offset, struct phys *p, bool no_access)
 {
-    struct mapping *m = acl_calloc(1, sizeof(*m));
+    PLAT_ASSERT_HELD(&vmm_lock);
+    struct mapping *m;
     struct resv *r = NULL;
+    aclError err = map_check_locked(fn, (uintptr_t)at, size, offset, p, &r);
+    if (err != ACL_SUCCESS)
+        return err;
+    m = acl_calloc(1, sizeof(*m)); /* under a mutex, never a spinlock */
+    if (m == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
+    if (!plat_vm_map_file(at, size, p->fd, 0, true)) {
+        acl_free(m);
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: the host could not map %zu bytes at %p", fn, size, at);
+    }
+    err = devmem_map_add(at, size, p->device, origin_of(p));
+    if (err != ACL_SUCCESS) {
+        plat_vm_unmap_to_reserved(at, size);
+        acl_free(m);
+        return acl_fail(err, "%s: [%p, +%zu) could not enter the memory table", fn, at, size);
+    }
+    *m = (struct mapping){.next = maps, .base = (uintptr_t)at, .size = size, .p = p, .r = r, .in_table = true,
+                          .naccess = 1};
+    m->acc[0] = (struct access_entry){p->device >= 0 ? ACL_MEM_LOCATION_TYPE_DEVICE : ACL_MEM_LOCATION_TYPE_HOST,
+                                      p->device >= 0 ? (uint32_t)p->device : 0,
+                                      no_access ? ACL_RT_MEM_ACCESS_FLAGS_NONE : ACL_RT_MEM_ACCESS_FLAGS_READWRITE};
+    maps = m;
+    p->maps++;
+    r->maps++;
+    if (no_access)
+        apply_access_locked(m);
+    return ACL_SUCCESS;
+}
+
+static aclError map_handle(const char *fn, void *at, size_t size, size_t offset, aclrtDrvMemHandle h, bool no_access)
+{
     struct phys *p;
     aclError err;
 
@@ -400,31 +437,54 @@ aclError vmm_map(const char *fn, void *at, size_t size, size_t offset, aclrtDrvM
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'handle' (%p) is not a live physical allocation", fn,
                        h);
     else
-        err = map_check_locked(fn, (uintptr_t)at, size, offset, p, &r);
-    if (err == ACL_SUCCESS && m == NULL)
-        err = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
-    if (err == ACL_SUCCESS && !plat_vm_map_file(at, size, p->fd, 0, true))
-        err = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: the host could not map %zu bytes at %p", fn, size, at);
-    if (err == ACL_SUCCESS) {
-        err = devmem_map_add(at, size, p->device, origin_of(p));
-        if (err != ACL_SUCCESS) {
-            plat_vm_unmap_to_reserved(at, size);
-            err = acl_fail(err, "%s: [%p, +%zu) could not enter the memory table", fn, at, size);
-        }
-    }
-    if (err == ACL_SUCCESS) {
-        *m = (struct mapping){.next = maps, .base = (uintptr_t)at, .size = size, .p = p, .r = r, .in_table = true,
-                              .naccess = 1};
-        m->acc[0] = (struct access_entry){p->device >= 0 ? ACL_MEM_LOCATION_TYPE_DEVICE : ACL_MEM_LOCATION_TYPE_HOST,
-                                          p->device >= 0 ? (uint32_t)p->device : 0, ACL_RT_MEM_ACCESS_FLAGS_READWRITE};
-        maps = m;
-        p->maps++;
-        r->maps++;
-        m = NULL;
+        err = map_locked(fn, at, size, offset, p, no_access);
+    plat_mutex_unlock(&vmm_lock);
+    return err;
+}
+
+aclError vmm_map(const char *fn, void *at, size_t size, size_t offset, aclrtDrvMemHandle h)
+{
+    return map_handle(fn, at, size, offset, h, false);
+}
+
+aclError vmm_map_no_access(const char *fn, void *at, size_t size, size_t offset, aclrtDrvMemHandle h)
+{
+    return map_handle(fn, at, size, offset, h, true);
+}
+
+aclError vmm_map_like(const char *fn, void *dst, size_t size, void *src)
+{
+    aclError err = ACL_SUCCESS;
+    size_t done = 0;
+
+    plat_mutex_lock(&vmm_lock);
+    /* Mapping by mapping, as the runtime walks it: each step maps the whole
+     * of the next source mapping; the steps made before a failure stay. */
+    while (err == ACL_SUCCESS && done < size) {
+        uintptr_t from = (uintptr_t)src + done;
+        struct mapping *m = map_at_locked(from);
+        if (m == NULL || m->p->freed)
+            err = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: 'virPtrSrc' + %zu (%p) is not the start of a mapping of a live physical allocation "
+                           "(the source is walked mapping by mapping)", fn, done, (void *)from);
+        else if ((err = map_locked(fn, (char *)dst + done, m->size, 0, m->p, false)) == ACL_SUCCESS)
+            done += m->size;
     }
     plat_mutex_unlock(&vmm_lock);
-    acl_free(m);
     return err;
+}
+
+aclError vmm_set_link(const char *fn, aclrtDrvMemHandle h)
+{
+    struct phys *p;
+
+    plat_mutex_lock(&vmm_lock);
+    p = phys_find_locked(h);
+    plat_mutex_unlock(&vmm_lock);
+    if (p == NULL)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'handle' (%p) is not a live physical allocation",
+                        fn, h);
+    return ACL_SUCCESS; /* one memory, one route: nothing to choose on a CPU */
 }
 
 /* Called with vmm_lock held: takes m out and frees what it leaves unused. */

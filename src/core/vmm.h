@@ -22,6 +22,13 @@ aclError vmm_malloc_physical(const char *fn, size_t size, const aclrtPhysicalMem
                              aclrtDrvMemHandle *out);
 aclError vmm_free_physical(const char *fn, aclrtDrvMemHandle h);
 aclError vmm_map(const char *fn, void *at, size_t size, size_t offset, aclrtDrvMemHandle h);
+/* aclrtMemMapNoAccess: vmm_map, with no location's access until aclrtMemSetAccess. */
+aclError vmm_map_no_access(const char *fn, void *at, size_t size, size_t offset, aclrtDrvMemHandle h);
+/* aclrtMemMapSelectedLink: maps at dst, mapping by mapping, the physical
+ * allocations mapped from src on, until size bytes are covered. */
+aclError vmm_map_like(const char *fn, void *dst, size_t size, void *src);
+/* aclrtMemMapSetLink: h must be a live physical allocation. */
+aclError vmm_set_link(const char *fn, aclrtDrvMemHandle h);
 aclError vmm_unmap(const char *fn, void *at);
 aclError vmm_set_access(const char *fn, void *at, size_t size, const aclrtMemAccessDesc *desc, size_t count);
 aclError vmm_get_access(const char *fn, void *at, const aclrtMemLocation *loc, uint64_t *flags);
