@@ -210,6 +210,15 @@ bool device_primary_active(struct device *d)
     return active;
 }
 
+bool device_is_open(struct device *d)
+{
+    bool open;
+    plat_mutex_lock(&d->lock);
+    open = d->open;
+    plat_mutex_unlock(&d->lock);
+    return open;
+}
+
 int32_t device_busy_percent(struct device *d)
 {
     int32_t pct = 0;
