@@ -2104,8 +2104,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo
 ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
 
 /**
- * Sets the dump configuration from a JSON file: an empty file sets nothing. Refused here (207000) for a file
- * with a configuration: aclcpu has no dump server to write operator data.
+ * Sets the dump configuration from a JSON file, after the state and file checks. Refused here (207000): aclcpu
+ * has no data-dump server to write operator data, so only an empty configuration file is accepted.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
 
