@@ -602,6 +602,23 @@ TEST(recovery, device_state_callbacks_hear_set_and_reset)
     ASSERT_OK(aclFinalize());
 }
 
+/* A context opens its device too (api_impl.cc NewContext, DeviceRetain):
+ * SET_PRE when the device was closed, no SET_POST (that is aclrtSetDevice's). */
+TEST(recovery, device_state_create_context_tells_set_pre_when_it_opens_the_device)
+{
+    aclrtContext c1 = NULL, c2 = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtRegDeviceStateCallback("state", state_cb, NULL));
+    ASSERT_OK(aclrtCreateContext(&c1, 0));
+    ASSERT_EQ(atomic_load(&state_n), 1);
+    ASSERT_EQ(atomic_load(&state_log[0]), ACL_RT_DEVICE_STATE_SET_PRE);
+    ASSERT_OK(aclrtCreateContext(&c2, 0)); /* open already */
+    ASSERT_EQ(atomic_load(&state_n), 1);
+    ASSERT_OK(aclrtDestroyContext(c2));
+    ASSERT_OK(aclrtDestroyContext(c1));
+    ASSERT_OK(aclFinalize());
+}
+
 TEST(recovery, device_state_reset_force_tells_reset_once)
 {
     ASSERT_OK(aclInit(NULL));

@@ -375,6 +375,8 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t d
     d = device_get(deviceId);
     if (d == NULL)
         return bad_device("aclrtCreateContext", deviceId);
+    if (!device_is_open(d)) /* a context opens its device too (api_impl.cc NewContext: DeviceRetain) */
+        devstate_notify(deviceId, ACL_RT_DEVICE_STATE_SET_PRE);
     admin_enter();
     err = ctx_create(d, false, &ctx);
     if (err == ACL_SUCCESS) {
