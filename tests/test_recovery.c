@@ -102,37 +102,40 @@ TEST(recovery, snapshot_state_machine_refuses_wrong_order)
     t_teardown();
 }
 
-/* The restore copies the backup's contents back into the allocations that
- * are still the same blocks; one freed since is passed over. */
+/* The restore copies the backup's contents back into the allocations
+ * (while locked the program cannot free or allocate: those calls wait for
+ * the unlock; the test writes device memory directly, one address space). */
 TEST(recovery, snapshot_restore_brings_back_device_memory)
 {
     int pid = getpid();
     enum { N = 4096 };
     static unsigned char host[N], back[N];
-    void *a = NULL, *b = NULL, *c = NULL;
+    void *a = NULL, *b = NULL;
     t_setup();
     ASSERT_OK(aclrtMalloc(&a, N, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_OK(aclrtMalloc(&b, 100, ACL_MEM_MALLOC_HUGE_FIRST));
     for (int i = 0; i < N; i++)
         host[i] = (unsigned char)(i * 7 + 1);
     ASSERT_OK(aclrtMemcpy(a, N, host, N, ACL_MEMCPY_HOST_TO_DEVICE));
-    ASSERT_OK(aclrtMemcpy(b, 100, host, 100, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtMemcpy(b, 100, host + 1, 100, ACL_MEMCPY_HOST_TO_DEVICE));
     ASSERT_OK(aclrtSnapShotProcessLock(pid, NULL));
     ASSERT_OK(aclrtSnapShotProcessBackup(pid, NULL));
-    memset(back, 0xEE, N);
-    ASSERT_OK(aclrtMemcpy(a, N, back, N, ACL_MEMCPY_HOST_TO_DEVICE)); /* host-side copies go on while locked */
-    ASSERT_OK(aclrtFree(b));
-    ASSERT_OK(aclrtMalloc(&c, 200, ACL_MEM_MALLOC_HUGE_FIRST)); /* not in the backup, wherever it lands */
-    ASSERT_OK(aclrtMemcpy(c, 200, back, 200, ACL_MEMCPY_HOST_TO_DEVICE));
+    memset(a, 0xEE, N);
+    memset(b, 0xEE, 100);
     ASSERT_OK(aclrtSnapShotProcessRestore(pid, NULL));
-    ASSERT_OK(aclrtMemcpy(back, N, a, N, ACL_MEMCPY_DEVICE_TO_HOST));
-    ASSERT_EQ(memcmp(back, host, N), 0);
-    ASSERT_OK(aclrtMemcpy(back, 200, c, 200, ACL_MEMCPY_DEVICE_TO_HOST));
-    for (int i = 0; i < 200; i++)
-        ASSERT_EQ(back[i], 0xEE);
+    ASSERT_EQ(memcmp(a, host, N), 0);
+    ASSERT_EQ(memcmp(b, host + 1, 100), 0);
+    memset(a, 0x55, N); /* a second restore needs a second backup */
+    ASSERT_RC(aclrtSnapShotProcessRestore(pid, NULL), ACL_ERROR_SNAPSHOT_RESTORE_FAILED);
+    ASSERT_OK(aclrtSnapShotProcessBackup(pid, NULL));
+    memset(a, 0x66, N);
+    ASSERT_OK(aclrtSnapShotProcessRestore(pid, NULL));
     ASSERT_OK(aclrtSnapShotProcessUnlock(pid, NULL));
+    ASSERT_OK(aclrtMemcpy(back, N, a, N, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < N; i++)
+        ASSERT_EQ(back[i], 0x55); /* the last backup counts */
     ASSERT_OK(aclrtFree(a));
-    ASSERT_OK(aclrtFree(c));
+    ASSERT_OK(aclrtFree(b));
     t_teardown();
 }
 
@@ -150,23 +153,26 @@ TEST(recovery, snapshot_backup_waits_for_queued_work)
         t_launch_add(x, 2, s);
     ASSERT_OK(aclrtSnapShotProcessLock(pid, NULL));
     ASSERT_OK(aclrtSnapShotProcessBackup(pid, NULL));
-    ASSERT_OK(aclrtMemcpy(&v, sizeof(v), x, sizeof(v), ACL_MEMCPY_DEVICE_TO_HOST));
-    ASSERT_EQ(v, 100); /* no sync since: the backup waited */
-    v = 0;
-    ASSERT_OK(aclrtMemcpy(x, sizeof(v), &v, sizeof(v), ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_EQ(atomic_load((_Atomic int64_t *)x), 100); /* no sync since: the backup waited */
+    atomic_store((_Atomic int64_t *)x, 0);
     ASSERT_OK(aclrtSnapShotProcessRestore(pid, NULL));
+    ASSERT_EQ(atomic_load((_Atomic int64_t *)x), 100);
+    ASSERT_OK(aclrtSnapShotProcessUnlock(pid, NULL));
     ASSERT_OK(aclrtMemcpy(&v, sizeof(v), x, sizeof(v), ACL_MEMCPY_DEVICE_TO_HOST));
     ASSERT_EQ(v, 100);
-    ASSERT_OK(aclrtSnapShotProcessUnlock(pid, NULL));
     ASSERT_OK(aclrtFree(x));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
 
+enum held_call { HELD_LAUNCH, HELD_MALLOC, HELD_CREATE_EVENT, HELD_CREATE_STREAM, HELD_SET_DEVICE };
+
 struct launcher {
     aclrtContext ctx;
     aclrtStream s;
-    _Atomic int calling, done, saw_unlocking;
+    enum held_call call;
+    void *made;
+    _Atomic int calling, done, saw_unlocking, rc;
 };
 
 static _Atomic int unlocking;
@@ -175,39 +181,99 @@ static void *launch_thread(void *p)
 {
     struct launcher *l = p;
     if (aclrtSetCurrentContext(l->ctx) == ACL_SUCCESS) {
+        aclError rc = ACL_SUCCESS;
         atomic_store(&l->calling, 1);
-        t_launch_log(1, l->s); /* waits at the gate while the process is locked */
+        switch (l->call) { /* each waits at the gate while the process is locked */
+        case HELD_LAUNCH:
+            t_launch_log(1, l->s);
+            break;
+        case HELD_MALLOC:
+            rc = aclrtMalloc(&l->made, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+            break;
+        case HELD_CREATE_EVENT:
+            rc = aclrtCreateEvent((aclrtEvent *)&l->made);
+            break;
+        case HELD_CREATE_STREAM:
+            rc = aclrtCreateStream((aclrtStream *)&l->made);
+            break;
+        case HELD_SET_DEVICE:
+            rc = aclrtSetDevice(0);
+            break;
+        }
+        atomic_store(&l->rc, rc);
         atomic_store(&l->saw_unlocking, atomic_load(&unlocking));
     }
     atomic_store(&l->done, 1);
     return NULL;
 }
 
+/* Runs call on another thread while the process is locked: it must not
+ * return before the unlock, and succeed after it. */
+static void held_until_unlock(struct launcher *l, enum held_call call)
+{
+    int pid = getpid();
+    pthread_t th;
+    uint64_t end;
+    l->call = call;
+    atomic_store(&unlocking, 0);
+    ASSERT_OK(aclrtSnapShotProcessLock(pid, NULL));
+    ASSERT_EQ(pthread_create(&th, NULL, launch_thread, l), 0);
+    ASSERT(t_wait_flag(&l->calling, 1));
+    end = t_now_ns() + 50000000ull; /* a call that is not held returns well within this */
+    while (atomic_load(&l->done) == 0 && t_now_ns() < end)
+        sched_yield();
+    ASSERT_EQ(atomic_load(&l->done), 0);
+    atomic_store(&unlocking, 1);
+    ASSERT_OK(aclrtSnapShotProcessUnlock(pid, NULL));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_EQ(atomic_load(&l->saw_unlocking), 1); /* it returned only after the unlock began */
+    ASSERT_OK(atomic_load(&l->rc));
+}
+
 /* A locked process holds new stream work back until the unlock. */
 TEST(recovery, snapshot_lock_holds_new_stream_work_until_unlock)
 {
     static struct launcher l;
-    int pid = getpid();
-    pthread_t th;
-    uint64_t end;
     t_setup();
     ASSERT_OK(aclrtGetCurrentContext(&l.ctx));
     ASSERT_OK(aclrtCreateStream(&l.s));
-    ASSERT_OK(aclrtSnapShotProcessLock(pid, NULL));
-    ASSERT_EQ(pthread_create(&th, NULL, launch_thread, &l), 0);
-    ASSERT(t_wait_flag(&l.calling, 1));
-    end = t_now_ns() + 50000000ull; /* a launch that is not held returns well within this */
-    while (atomic_load(&l.done) == 0 && t_now_ns() < end)
-        sched_yield();
-    ASSERT_EQ(atomic_load(&l.done), 0);
-    ASSERT_EQ(atomic_load(&t_log_n), 0);
-    atomic_store(&unlocking, 1);
-    ASSERT_OK(aclrtSnapShotProcessUnlock(pid, NULL));
-    ASSERT_EQ(pthread_join(th, NULL), 0);
-    ASSERT_EQ(atomic_load(&l.saw_unlocking), 1); /* it returned only after the unlock began */
+    held_until_unlock(&l, HELD_LAUNCH);
     ASSERT_OK(aclrtSynchronizeStream(l.s));
     ASSERT_EQ(atomic_load(&t_log_v[0]), 1);
     ASSERT_OK(aclrtDestroyStream(l.s));
+    t_teardown();
+}
+
+/* It holds back memory, object and device calls too, as the reference's
+ * API entries wait (docs/zh/api_ref/21_snapshot_management.md). */
+TEST(recovery, snapshot_lock_holds_memory_object_and_device_calls)
+{
+    static struct launcher l[4];
+    const enum held_call calls[4] = {HELD_MALLOC, HELD_CREATE_EVENT, HELD_CREATE_STREAM, HELD_SET_DEVICE};
+    t_setup();
+    for (int i = 0; i < 4; i++) {
+        ASSERT_OK(aclrtGetCurrentContext(&l[i].ctx));
+        held_until_unlock(&l[i], calls[i]);
+    }
+    ASSERT_OK(aclrtFree(l[0].made));
+    ASSERT_OK(aclrtDestroyEvent(l[1].made));
+    ASSERT_OK(aclrtDestroyStream(l[2].made));
+    ASSERT_OK(aclrtResetDevice(0)); /* the thread's set */
+    t_teardown();
+}
+
+/* The ACL layer's argument checks come before the wait. */
+TEST(recovery, snapshot_lock_does_not_hold_bad_arguments_back)
+{
+    int pid = getpid();
+    t_setup();
+    ASSERT_OK(aclrtSnapShotProcessLock(pid, NULL));
+    ASSERT_RC(aclrtMalloc(NULL, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtSetDevice(99), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_OK(aclrtSnapShotProcessUnlock(pid, NULL));
     t_teardown();
 }
 

@@ -60,8 +60,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t tim
     const char *fn = "aclrtDeviceTaskAbort";
     struct device *d;
     aclError err;
-    if (snapshot_gate_closed())
-        snapshot_gate_wait();
+    snapshot_gate(); /* a snapshot lock holds it back (api_c_device.cc rtDeviceTaskAbort) */
     if (!recovery_soc())
         return no_recovery(fn, "device task abort");
     if (timeout > TASK_ABORT_TIMEOUT_MAX)

@@ -280,6 +280,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
 
     if (d == NULL)
         return bad_device("aclrtSetDevice", deviceId);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     /* The device state callbacks hear SET_PRE before the device opens and
      * SET_POST after every set that succeeds (runtime.cc
      * PrepareDeviceRetain, api_impl.cc SetDevice), with no lock held: two
@@ -310,6 +311,7 @@ static aclError reset_device(const char *fn, int32_t deviceId, bool force)
     bool last, destroyed = false;
     if (d == NULL)
         return bad_device(fn, deviceId);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     /* The device state callbacks hear RESET_PRE before the default context
      * goes and RESET_POST after (runtime.cc PrimaryContextCallBack and
      * PrimaryContextCallBackAfterTeardown), with no lock held. */
@@ -375,6 +377,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t d
     d = device_get(deviceId);
     if (d == NULL)
         return bad_device("aclrtCreateContext", deviceId);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     if (!device_is_open(d)) /* a context opens its device too (api_impl.cc NewContext: DeviceRetain) */
         devstate_notify(deviceId, ACL_RT_DEVICE_STATE_SET_PRE);
     admin_enter();
@@ -396,6 +399,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
 
     if (context == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: argument 'context' is NULL");
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     admin_enter();
     ctx = (struct context *)obj_resolve(context, OBJ_CONTEXT);
     err = ACL_SUCCESS;

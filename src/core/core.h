@@ -1076,6 +1076,14 @@ extern _Atomic uint32_t snapshot_gate_word;
 static inline bool snapshot_gate_closed(void) { return load_relaxed(&snapshot_gate_word) != 0; }
 /* Blocks the calling thread until the gate opens. */
 void snapshot_gate_wait(void);
+/* The API entries the reference holds while locked (GLOBAL_STATE_WAIT_IF_LOCKED:
+ * devices, contexts, streams, events, notifies, memory) call this after
+ * their ACL-layer checks. */
+static inline void snapshot_gate(void)
+{
+    if (ACLCPU_UNLIKELY(snapshot_gate_closed()))
+        snapshot_gate_wait();
+}
 /* The state machine, each with the reference's codes: lock from RUNNING
  * (507906), unlock from LOCKED or BACKED_UP (507907), backup from LOCKED
  * (507908), restore from BACKED_UP (507909); a stage callback that fails:

@@ -6,8 +6,10 @@
  * reference's (global_state_manager.cc, api_impl.cc SnapShotProcess*,
  * api_error.cc): lock from RUNNING, backup from LOCKED, restore from
  * BACKED_UP (back to LOCKED), unlock from LOCKED or BACKED_UP. While the
- * process is locked, stream_submit waits at the gate (snapshot_gate_wait),
- * as the reference's API entries wait while it is locked; work queued
+ * process is locked, new stream work (stream_submit) and the API entries
+ * the reference holds - devices set and reset, contexts, streams, events
+ * and notifies created and destroyed, memory allocated, freed, copied and
+ * set - wait at the gate (snapshot_gate) until the unlock; work queued
  * before goes on. A backup waits for every stream of every context, then
  * copies the contents of every live device allocation (devmem's image); a
  * restore copies them back into the allocations that are still the same
