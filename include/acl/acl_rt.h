@@ -2120,7 +2120,10 @@ ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(const char *regName, ac
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(const char *regName,
                                                              aclrtDeviceTaskAbortCallback callback, void *args);
 
-/** Locks the process for a snapshot: new work submitted to streams waits until aclrtSnapShotProcessUnlock. */
+/**
+ * Locks the process for a snapshot: until aclrtSnapShotProcessUnlock, new work submitted to streams waits, and so
+ * do device, context, stream, event, notify and memory calls (after their argument checks).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
 
 /** Unlocks the process (locked or backed up); waiting submissions go on. */
