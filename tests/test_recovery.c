@@ -531,6 +531,58 @@ TEST(recovery, task_abort_stops_running_and_queued_tasks_of_every_stream)
     t_teardown();
 }
 
+/* A model run under way is stopped too (as aclmdlRIAbort stops it): the
+ * held kernel ends, nothing after it runs; the model then runs in full.
+ * The models are stopped before the streams: once the record queued behind
+ * the run completes (dropped by the abort), the run is marked aborted. */
+TEST(recovery, task_abort_stops_a_running_model)
+{
+    static struct abort_call a;
+    static struct t_gate g;
+    aclmdlRI m = NULL;
+    aclrtStream s = NULL, exec = NULL;
+    aclrtEvent e = NULL;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    pthread_t th;
+    uint64_t end;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_gate(&g, s);
+    t_launch_add(x, 1, s);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtRecordEvent(e, exec));
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_EQ(pthread_create(&th, NULL, device_abort_thread, &a), 0);
+    end = t_now_ns() + T_SPIN_LIMIT_NS;
+    while (st != ACL_EVENT_RECORDED_STATUS_COMPLETE && t_now_ns() < end) {
+        ASSERT_OK(aclrtQueryEventStatus(e, &st));
+        sched_yield();
+    }
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    atomic_store(&g.open, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&a.rc));
+    ASSERT_EQ(atomic_load(&g.timed_out), 0);
+    (void)aclrtSynchronizeStream(exec); /* the aborted run's code, or none: the abort reset the stream */
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 1);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
 static _Atomic int abort_log[16];
 static _Atomic int abort_n;
 static _Atomic int32_t abort_fail;
