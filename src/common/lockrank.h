@@ -55,7 +55,7 @@
     X(LOCK_KERNEL_REG, "reg_lock", "core/kernel.c", "the registered kernels") \
     X(LOCK_SYMBOL, "sym_lock", "core/symbol.c", "the registered device symbols") \
     X(LOCK_STREAM_CB, "cb_lock", "core/stream.c", "stream state callbacks") \
-    X(LOCK_SNAPSHOT_CB, "snapcb_lock", "core/snapshot.c", "the snapshot stage callbacks (taken alone or under snap_lock)") \
+    X(LOCK_SNAPSHOT_CB, "snapcb_lock", "core/snapshot.c", "the snapshot stage callbacks (alone or under snap_lock)") \
     X(LOCK_RECOVERY_CB, "rcb_lock", "core/recovery.c", "device state and device task abort callbacks (taken alone)") \
     X(LOCK_HOSTFUNC, "hf_lock", "engine/sched.c", "the host-function thread's queue") \
     X(LOCK_REPORT, "report_lock", "engine/report.c", "report subscriptions and queues") \
