@@ -18,7 +18,8 @@
  * is checked between the steps with what is left handed to the callbacks
  * (0: no limit). A callback's non-zero return ends the abort with that
  * value as the code (the reference passes codes below its own range
- * through, "for callbacks"); a value in the runtime's range is 507000.
+ * through, "for callbacks"); a value from the runtime's range (0x07000000
+ * up) is 507000.
  *
  * A stream or context destroyed during the abort is passed over (its
  * handle no longer matches); a stream destroyed and made again in that
@@ -128,7 +129,7 @@ static aclError tell_abort(const char *fn, int32_t device, aclrtDeviceTaskAbortS
     for (unsigned i = 0; i < n; i++) {
         int32_t ret = ((aclrtDeviceTaskAbortCallback)copy[i].fn)(device, stage, left, copy[i].args);
         if (ret != 0) {
-            aclError code = (ret < 0 || ret >= RT_ERRORCODE_RANGE) ? ACL_ERROR_RT_INTERNAL_ERROR : ret;
+            aclError code = ret >= RT_ERRORCODE_RANGE ? ACL_ERROR_RT_INTERNAL_ERROR : ret;
             return acl_fail(code, "%s: the abort callback \"%s\" returned %d at %s", fn, copy[i].name, ret,
                             stage == ACL_RT_DEVICE_TASK_ABORT_PRE ? "PRE" : "POST");
         }
@@ -166,25 +167,34 @@ static aclError list_contexts(const char *fn, struct device *d, struct context *
 }
 
 /* Stops the model runs of ctx, as aclmdlRIAbort does for one. */
-static void abort_models(struct context *ctx)
+static aclError abort_models(const char *fn, struct context *ctx)
 {
-    struct model *few[64];
-    size_t n = 0;
+    struct model **list;
+    size_t n = 0, cap = 0;
     struct list *pos;
     capture_enter();
     plat_mutex_lock(&ctx->lock);
-    list_for_each(pos, &ctx->models) {
-        struct model *m = ACLCPU_CONTAINER_OF(pos, struct model, ctx_link);
-        if (n == ACLCPU_ARRAY_SIZE(few))
-            break; /* more than 64 models of one context: the rest at the next pass */
-        if (m->kind != MODEL_CAPTURED && m->state == MODEL_READY)
-            few[n++] = m;
+    list_for_each(pos, &ctx->models) cap++;
+    /* Allocated under ctx->lock (a mutex): the list must not change between
+     * the count and the copy. replay_abort takes model locks, which come
+     * before ctx->lock in the lock order: it runs after the unlock. */
+    list = acl_malloc((cap != 0 ? cap : 1) * sizeof(*list));
+    if (list != NULL) {
+        list_for_each(pos, &ctx->models) {
+            struct model *m = ACLCPU_CONTAINER_OF(pos, struct model, ctx_link);
+            if (m->kind != MODEL_CAPTURED && m->state == MODEL_READY)
+                list[n++] = m;
+        }
     }
     plat_mutex_unlock(&ctx->lock);
     /* capture_lock is held: none of them can be destroyed meanwhile. */
     for (size_t i = 0; i < n; i++)
-        replay_abort(few[i]);
+        replay_abort(list[i]);
     capture_leave();
+    acl_free(list);
+    if (list == NULL)
+        return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory", fn);
+    return ACL_SUCCESS;
 }
 
 static aclError abort_streams(const char *fn, struct context *ctx)
@@ -234,8 +244,9 @@ aclError device_task_abort(const char *fn, struct device *d, uint32_t timeout_ms
     for (size_t i = 0; i < n && err == ACL_SUCCESS; i++) {
         if (!obj_same(&ctxs[i]->hdr, handles[i]))
             continue;
-        abort_models(ctxs[i]);
-        err = abort_streams(fn, ctxs[i]);
+        err = abort_models(fn, ctxs[i]);
+        if (err == ACL_SUCCESS)
+            err = abort_streams(fn, ctxs[i]);
     }
     if (err == ACL_SUCCESS && !time_left(timeout_ms, t0, &left))
         err = acl_fail(ACL_ERROR_RT_WAIT_TIMEOUT, "%s: the abort took more than %u ms", fn, timeout_ms);
