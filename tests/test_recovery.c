@@ -167,6 +167,32 @@ TEST(recovery, snapshot_backup_waits_for_queued_work)
 
 enum held_call { HELD_LAUNCH, HELD_MALLOC, HELD_CREATE_EVENT, HELD_CREATE_STREAM, HELD_SET_DEVICE };
 
+static void k_fail(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+/* The backup's wait reports a failed task as a device sync does, and the
+ * process stays locked (snapshot_process_helper.cc SnapShotPreProcessBackup:
+ * Synchronize's error); the failure is reported once. */
+TEST(recovery, snapshot_backup_reports_a_failed_task_and_stays_locked)
+{
+    int pid = getpid();
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("recovery_fail", k_fail), 1, NULL, 0, s));
+    ASSERT_OK(aclrtSnapShotProcessLock(pid, NULL));
+    ASSERT_RC(aclrtSnapShotProcessBackup(pid, NULL), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSnapShotProcessBackup: waiting for the streams");
+    ASSERT_RC(aclrtSnapShotProcessRestore(pid, NULL), ACL_ERROR_SNAPSHOT_RESTORE_FAILED); /* still LOCKED */
+    ASSERT_OK(aclrtSnapShotProcessBackup(pid, NULL));
+    ASSERT_OK(aclrtSnapShotProcessUnlock(pid, NULL));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 struct launcher {
     aclrtContext ctx;
     aclrtStream s;
