@@ -662,6 +662,36 @@ TEST(recovery, task_abort_failing_callback_code_is_returned)
     t_teardown();
 }
 
+/* Holds PRE for 5 ms (busy, bounded). */
+static int32_t slow_pre(int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout, void *args)
+{
+    (void)deviceId;
+    (void)timeout;
+    (void)args;
+    atomic_fetch_add(&abort_n, 1);
+    if (stage == ACL_RT_DEVICE_TASK_ABORT_PRE) {
+        uint64_t end = t_now_ns() + 5000000ull;
+        while (t_now_ns() < end)
+            sched_yield();
+    }
+    return 0;
+}
+
+/* The timeout bounds the whole abort: checked between its steps, it ends
+ * the abort with 107019 before POST (context_manage.cc DeviceTaskAbort,
+ * RT_ERROR_WAIT_TIMEOUT). */
+TEST(recovery, task_abort_timeout_ends_the_abort_before_post)
+{
+    t_setup();
+    ASSERT_OK(aclrtSetDeviceTaskAbortCallback("slow", slow_pre, NULL));
+    ASSERT_RC(aclrtDeviceTaskAbort(0, 1), ACL_ERROR_RT_WAIT_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "took more than 1 ms");
+    ASSERT_EQ(atomic_load(&abort_n), 1); /* PRE only */
+    ASSERT_OK(aclrtDeviceTaskAbort(0, 0)); /* no limit */
+    ASSERT_EQ(atomic_load(&abort_n), 3);
+    t_teardown();
+}
+
 /* callback.cpp: regName NULL (100000); runtime.cc SetTaskAbortCallBack: a
  * NULL callback removes the name (a missing name too), a name registered
  * already is 107000. */
