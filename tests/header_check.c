@@ -644,6 +644,19 @@ CHECK(sizeof(aclmdlRIEventRecordTaskParams) == 16 && sizeof(aclmdlRIValueWaitTas
 CHECK(offsetof(aclmdlRITaskParams, taskGrp) == 16 && offsetof(aclmdlRITaskParams, opInfoSize) == 32);
 CHECK(offsetof(aclmdlRITaskParams, kernelTaskParams) == 72 && sizeof(aclmdlRITaskParams) == 200);
 CHECK(ACL_ERROR_RT_MODEL_UPDATE_FAILED == 107040);
+/* ---- Recovery: device task abort, device state, snapshots, dump ---- */
+CHECK(ACL_RT_DEVICE_TASK_ABORT_PRE == 0 && ACL_RT_DEVICE_TASK_ABORT_POST == 1);
+CHECK(ACL_RT_DEVICE_STATE_SET_PRE == 0 && ACL_RT_DEVICE_STATE_SET_POST == 1);
+CHECK(ACL_RT_DEVICE_STATE_RESET_PRE == 2 && ACL_RT_DEVICE_STATE_RESET_POST == 3);
+CHECK(ACL_RT_SNAPSHOT_LOCK_PRE == 0 && ACL_RT_SNAPSHOT_BACKUP_PRE == 1 && ACL_RT_SNAPSHOT_BACKUP_POST == 2);
+CHECK(ACL_RT_SNAPSHOT_RESTORE_PRE == 3 && ACL_RT_SNAPSHOT_RESTORE_POST == 4 && ACL_RT_SNAPSHOT_UNLOCK_POST == 5);
+CHECK(ACL_RT_PROCESS_STATE_RUNNING == 0 && ACL_RT_PROCESS_STATE_LOCKED == 1);
+CHECK(sizeof(aclrtSnapShotBackupArgs) == 64 && sizeof(aclrtSnapShotRestoreArgs) == 64);
+CHECK(offsetof(aclrtSnapShotBackupArgs, reserved) == 4 && offsetof(aclrtSnapShotRestoreArgs, reserved) == 4);
+CHECK(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT == 507905 && ACL_ERROR_SNAPSHOT_LOCK_FAILED == 507906);
+CHECK(ACL_ERROR_SNAPSHOT_UNLOCK_FAILED == 507907 && ACL_ERROR_SNAPSHOT_BACKUP_FAILED == 507908);
+CHECK(ACL_ERROR_SNAPSHOT_RESTORE_FAILED == 507909 && ACL_ERROR_SNAPSHOT_CALLBACK_FAILED == 507912);
+CHECK(ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED == 507913);
 
 /* ---- ACL error codes (static const int) and the error table ---- */
 

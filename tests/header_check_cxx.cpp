@@ -96,6 +96,9 @@ static_assert(ACL_ERROR_GE_REDEPLOYING == 545602U, "ACL_ERROR_GE_REDEPLOYING");
 static_assert(sizeof(MemAttrMapping) == 16 && HUGE1G_PAGE_TYPE == 2 && P2P_DDR_TYPE == 3, "memory kinds");
 
 static_assert(ACL_MODEL_RI_TASK_VALUE_WAIT == 6 && sizeof(aclmdlRITaskParams) == 200, "acl_rt.h model tasks");
+static_assert(ACL_RT_SNAPSHOT_UNLOCK_POST == 5 && ACL_RT_DEVICE_STATE_RESET_POST == 3 &&
+                  sizeof(aclrtSnapShotBackupArgs) == 64,
+              "acl_rt.h recovery values");
 
 int main()
 {

@@ -2441,6 +2441,122 @@ ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr,
  */
 ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char *const extendInfoPtr, const size_t infoSize);
 
+/* ---- Recovery: device task abort, device state, memory UCE, snapshots, dump ---- */
+
+/* The stage a device task abort callback is called at. */
+typedef enum {
+    ACL_RT_DEVICE_TASK_ABORT_PRE = 0,
+    ACL_RT_DEVICE_TASK_ABORT_POST,
+} aclrtDeviceTaskAbortStage;
+
+/* A device's state change, as a device state callback hears of it. */
+typedef enum {
+    ACL_RT_DEVICE_STATE_SET_PRE = 0,
+    ACL_RT_DEVICE_STATE_SET_POST,
+    ACL_RT_DEVICE_STATE_RESET_PRE,
+    ACL_RT_DEVICE_STATE_RESET_POST,
+} aclrtDeviceState;
+
+typedef void (*aclrtDeviceStateCallback)(int32_t deviceId, aclrtDeviceState state, void *args);
+
+/*
+ * The snapshot stages. Backing up: LOCK_PRE, aclrtSnapShotProcessLock, BACKUP_PRE, aclrtSnapShotProcessBackup,
+ * BACKUP_POST, aclrtSnapShotProcessUnlock, UNLOCK_POST. Restoring: RESTORE_PRE, aclrtSnapShotProcessRestore,
+ * RESTORE_POST, aclrtSnapShotProcessUnlock, UNLOCK_POST.
+ */
+typedef enum {
+    ACL_RT_SNAPSHOT_LOCK_PRE = 0,
+    ACL_RT_SNAPSHOT_BACKUP_PRE,
+    ACL_RT_SNAPSHOT_BACKUP_POST,
+    ACL_RT_SNAPSHOT_RESTORE_PRE,
+    ACL_RT_SNAPSHOT_RESTORE_POST,
+    ACL_RT_SNAPSHOT_UNLOCK_POST,
+} aclrtSnapShotStage;
+
+/* A snapshot stage callback, called once per open device; non-zero fails the stage. */
+typedef uint32_t (*aclrtSnapShotCallBack)(int32_t deviceId, void *args);
+
+typedef struct aclrtSnapShotBackupArgs {
+    uint32_t backupFlags;
+    char reserved[60];
+} aclrtSnapShotBackupArgs;
+
+typedef struct aclrtSnapShotRestoreArgs {
+    uint32_t restoreFlags;
+    char reserved[60];
+} aclrtSnapShotRestoreArgs;
+
+/* A device task abort callback: non-zero fails the abort. timeout is what is left of the abort's (0: none). */
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout,
+                                                void *args);
+
+/* The process's snapshot state. */
+typedef enum aclrtProcessState {
+    ACL_RT_PROCESS_STATE_RUNNING = 0,
+    ACL_RT_PROCESS_STATE_LOCKED,
+} aclrtProcessState;
+
+/**
+ * The device's memory UCE (uncorrectable ECC error) addresses. A CPU device's memory reports none: *retSize is 0
+ * after the checks.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize,
+                                                size_t *retSize);
+
+/**
+ * Stops every task of a device: every stream's running task at its next block and its queued ones; the
+ * registered abort callbacks hear PRE before and POST after. Streams stay usable.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+
+/**
+ * Repairs memory UCE addresses, after the argument checks. Refused here (207000): a CPU device's memory reports
+ * no UCE, so there is nothing to repair.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize);
+
+/** Starts the data-dump state (after aclInit; once until aclmdlFinalizeDump). */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+
+/**
+ * Sets the dump configuration from a JSON file, after the state and file checks. Refused here (207000): aclcpu
+ * has no data-dump server to write operator data, so only an empty configuration file is accepted.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+
+/** Ends the data-dump state aclmdlInitDump started. */
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
+/** Registers (or, with a NULL callback, unregisters) a named device state callback. */
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(const char *regName, aclrtDeviceStateCallback callback,
+                                                         void *args);
+
+/** Registers (or, with a NULL callback, unregisters) a named device task abort callback. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(const char *regName,
+                                                             aclrtDeviceTaskAbortCallback callback, void *args);
+
+/**
+ * Locks the process for a snapshot: until aclrtSnapShotProcessUnlock, new work submitted to streams waits, and so
+ * do device, context, stream, event, notify and memory calls (after their argument checks).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
+
+/** Unlocks the process (locked or backed up); waiting submissions go on. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void *reserve);
+
+/** Backs up the locked process: waits for every stream, then copies the contents of every device allocation. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs *args);
+
+/** Restores the device allocations of the last backup that still exist; the process is locked again. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs *args);
+
+/** Registers a callback for a snapshot stage (once per stage and function). */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback,
+                                                           void *args);
+
+/** Unregisters a snapshot stage callback. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback);
+
 #ifdef __cplusplus
 }
 #endif

@@ -163,7 +163,9 @@ static aclError create_event(const char *fn, aclrtEvent *event, uint32_t flag, b
 {
     struct context *ctx;
     struct event *ev;
-    aclError err = ctx_require(fn, &ctx);
+    aclError err;
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
+    err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS && !ex && flag == ACL_EVENT_DEVICE_USE_ONLY)
         err = device_use_only_here(fn, ctx);
     if (err != ACL_SUCCESS)
@@ -231,6 +233,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
     aclError err;
     if (event == NULL)
         return null_arg(fn, "event");
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     err = event_arg(fn, "event", event, &ev);
     if (err == ACL_SUCCESS && event_destroy(ev, event) != ACL_SUCCESS)
         err = acl_fail(ACL_ERROR_RT_INVALID_HANDLE, "%s: another thread destroyed the event first", fn);
@@ -805,6 +808,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t fla
     if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'flag' (%llu) must be ACL_NOTIFY_DEFAULT (0) or "
                         "ACL_NOTIFY_DEVICE_USE_ONLY (1)", fn, (unsigned long long)flag);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS && flag == ACL_NOTIFY_DEVICE_USE_ONLY)
         err = device_use_only_here(fn, ctx);
@@ -823,7 +827,9 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
     const char *fn = "aclrtDestroyNotify";
     struct context *ctx;
     struct event *n;
-    aclError err = notify_arg(fn, notify, &n);
+    aclError err;
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
+    err = notify_arg(fn, notify, &n);
     if (err == ACL_SUCCESS)
         err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS && event_destroy(n, notify) != ACL_SUCCESS)

@@ -162,6 +162,8 @@ void reslimits_in_force(struct device *d, uint32_t out[2]);
 /* Whether aclInit is in force; if so, a copy of its configuration text
  * (NUL-terminated, from acl_malloc; NULL if out of memory) in *text. */
 bool init_config_copy(char **text, size_t *len);
+/* Whether aclInit is in force (api_runtime.c; takes the admin lock). */
+bool acl_initialised(void);
 /* Runs the aclInit callbacks in the reference's order of types (model,
  * op executor when a configuration path was given, DVPP, other) with the
  * configuration text; the first failure's code is returned. */

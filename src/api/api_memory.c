@@ -43,6 +43,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 {
     if (devPtr == NULL)
         return null_arg("aclrtFree", "devPtr");
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     return free_device_block("aclrtFree", devPtr);
 }
 
@@ -57,6 +58,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
         return null_arg(fn, "hostPtr");
     if (size == 0)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", fn);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     if ((err = ctx_require(fn, &ctx)) != ACL_SUCCESS) /* the runtime allocates for the current device */
         return err;
     if (size > DEVMEM_MAX_HOST_SIZE)
@@ -89,6 +91,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
 {
     if (hostPtr == NULL)
         return null_arg("aclrtFreeHost", "hostPtr");
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     return free_host_block("aclrtFreeHost", hostPtr);
 }
 
@@ -194,6 +197,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
         return err;
     if (dst == src) /* nothing to copy: the runtime returns before it looks for a context */
         return ACL_SUCCESS;
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS) /* a synchronous copy is "unsafe" while capturing */
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
@@ -393,6 +397,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
         return ACL_SUCCESS;
     if (devPtr == NULL)
         return null_arg(fn, "devPtr");
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     err = ctx_require(fn, &ctx);
     if (err == ACL_SUCCESS)
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);

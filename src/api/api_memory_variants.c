@@ -75,6 +75,7 @@ aclError malloc_device(const char *fn, void **devPtr, size_t size, aclrtMemMallo
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' (%zu) is too large: rounded up to 32 bytes%s "
                         "it would not fit a size_t (at most %zu)",
                         fn, size, padded ? " plus 32 bytes of padding" : "", max);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     return alloc_on_current(fn, devPtr, size, padded);
 }
 

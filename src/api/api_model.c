@@ -210,7 +210,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream strea
     if (err == ACL_SUCCESS)
         err = stream_task_new(fn, TASK_MODEL_END, &t);
     if (err == ACL_SUCCESS)
-        err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t); /* recorded into the lane */
+        /* Recorded into the lane; capture_lock is held (no snapshot gate). */
+        err = stream_submit(&(struct submit){.fn = fn, .stream = stream, .under_lock = true}, s, t);
     if (err == ACL_SUCCESS)
         m->has_end = true;
     capture_leave();
@@ -769,7 +770,8 @@ static aclError record_control(const char *fn, struct stream *s, aclrtStream str
         t->u.ctl.right = r;
         t->u.ctl.cond = cond;
         t->u.ctl.type = type;
-        err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t); /* s records into its lane */
+        /* s records into its lane; capture_lock is held (no snapshot gate). */
+        err = stream_submit(&(struct submit){.fn = fn, .stream = stream, .under_lock = true}, s, t);
     }
     if (err == ACL_SUCCESS)
         target->targeted = true;

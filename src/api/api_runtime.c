@@ -150,6 +150,15 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
     return err;
 }
 
+bool acl_initialised(void)
+{
+    bool inited;
+    admin_enter();
+    inited = initialised;
+    admin_leave();
+    return inited;
+}
+
 bool init_config_copy(char **text, size_t *len)
 {
     bool inited;
@@ -271,6 +280,13 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
 
     if (d == NULL)
         return bad_device("aclrtSetDevice", deviceId);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
+    /* The device state callbacks hear SET_PRE before the device opens and
+     * SET_POST after every set that succeeds (runtime.cc
+     * PrepareDeviceRetain, api_impl.cc SetDevice), with no lock held: two
+     * threads opening one device at once may both tell SET_PRE. */
+    if (!device_is_open(d))
+        devstate_notify(deviceId, ACL_RT_DEVICE_STATE_SET_PRE);
     admin_enter();
     err = device_primary(d, &ctx);
     if (err == ACL_SUCCESS) {
@@ -280,6 +296,8 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
         acl_fail(err, "aclrtSetDevice: device %d cannot be opened", deviceId);
     }
     admin_leave();
+    if (err == ACL_SUCCESS)
+        devstate_notify(deviceId, ACL_RT_DEVICE_STATE_SET_POST);
     return err;
 }
 
@@ -290,8 +308,18 @@ static aclError reset_device(const char *fn, int32_t deviceId, bool force)
 {
     aclError err = ACL_SUCCESS;
     struct device *d = device_get(deviceId);
+    bool last, destroyed = false;
     if (d == NULL)
         return bad_device(fn, deviceId);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
+    /* The device state callbacks hear RESET_PRE before the default context
+     * goes and RESET_POST after (runtime.cc PrimaryContextCallBack and
+     * PrimaryContextCallBackAfterTeardown), with no lock held. */
+    admin_enter();
+    last = d->primary != NULL && (force || d->set_count <= 1);
+    admin_leave();
+    if (last)
+        devstate_notify(deviceId, ACL_RT_DEVICE_STATE_RESET_PRE);
     admin_enter();
     if (d->primary == NULL) {
         err = acl_fail(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
@@ -301,10 +329,13 @@ static aclError reset_device(const char *fn, int32_t deviceId, bool force)
         if (cur == d->primary)
             ctx_set_current(NULL);
         ctx_destroy(d->primary);
+        destroyed = true;
     } else {
         d->set_count--;
     }
     admin_leave();
+    if (destroyed)
+        devstate_notify(deviceId, ACL_RT_DEVICE_STATE_RESET_POST);
     return err;
 }
 
@@ -346,6 +377,9 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t d
     d = device_get(deviceId);
     if (d == NULL)
         return bad_device("aclrtCreateContext", deviceId);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
+    if (!device_is_open(d)) /* a context opens its device too (api_impl.cc NewContext: DeviceRetain) */
+        devstate_notify(deviceId, ACL_RT_DEVICE_STATE_SET_PRE);
     admin_enter();
     err = ctx_create(d, false, &ctx);
     if (err == ACL_SUCCESS) {
@@ -365,6 +399,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
 
     if (context == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: argument 'context' is NULL");
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     admin_enter();
     ctx = (struct context *)obj_resolve(context, OBJ_CONTEXT);
     err = ACL_SUCCESS;

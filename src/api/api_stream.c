@@ -34,6 +34,7 @@ static aclError create_stream(const char *fn, aclrtStream *stream, uint32_t prio
 
     if (stream == NULL)
         return null_arg(fn, "stream");
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     flag &= KNOWN_STREAM_FLAGS; /* the acl layer maps only the known bits; the others are dropped */
     if ((flag & ACL_STREAM_HUGE) && soc_configured()->family == SOC_310P)
         return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -148,6 +149,7 @@ static aclError destroy_stream(const char *fn, aclrtStream stream, bool force)
     if (stream == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stream' is NULL (the default stream cannot be "
                         "destroyed)", fn);
+    snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
     err = stream_lookup(fn, stream, &s);
     if (err != ACL_SUCCESS)
         return err;

@@ -19,6 +19,7 @@
  * where two locks are never held together their relative place is free.
  * The nestings that exist today, outer -> inner:
  *
+ *   snap_lock -> every other lock (a backup waits for streams, reads memory)
  *   ap.lock (api_lock) -> grow_lock, prof_lock, sub_lock
  *   admin_lock -> capture_lock, context, device, cb_lock, hf_lock, depot,
  *                 mem_lock, handle, grow_lock, stream, event, wd_lock, engine,
@@ -41,8 +42,10 @@
 
 /* X(rank, the lock, where it lives, what it guards) */
 #define ACLCPU_LOCK_RANKS(X) /* outermost first */ \
+    X(LOCK_SNAPSHOT, "snap_lock", "core/snapshot.c", "the snapshot state and backup; held across a backup or restore") \
     X(LOCK_API_PROF, "ap.lock", "api/api_prof.c", "the profiling API: configs, steps, ranges") \
     X(LOCK_API_PROFSUB, "cfg_lock", "api/api_profsub.c", "subscription configs") \
+    X(LOCK_API_DUMP, "dump_lock", "api/api_recovery.c", "the data-dump state (taken alone)") \
     X(LOCK_INITCB, "initcb_lock", "core/initcb.c", "the aclInit and aclFinalize callbacks (taken alone)") \
     X(LOCK_ADMIN, "admin_lock", "core/context.c", "device and context lifecycle: d->contexts, d->primary") \
     X(LOCK_CAPTURE, "capture_lock", "core/model.c", "lanes, edges and state of every model; s->rec_lane, s->model") \
@@ -54,6 +57,8 @@
     X(LOCK_KERNEL_REG, "reg_lock", "core/kernel.c", "the registered kernels") \
     X(LOCK_SYMBOL, "sym_lock", "core/symbol.c", "the registered device symbols") \
     X(LOCK_STREAM_CB, "cb_lock", "core/stream.c", "stream state callbacks") \
+    X(LOCK_SNAPSHOT_CB, "snapcb_lock", "core/snapshot.c", "the snapshot stage callbacks (alone or under snap_lock)") \
+    X(LOCK_RECOVERY_CB, "rcb_lock", "core/recovery.c", "device state and device task abort callbacks (taken alone)") \
     X(LOCK_HOSTFUNC, "hf_lock", "engine/sched.c", "the host-function thread's queue") \
     X(LOCK_REPORT, "report_lock", "engine/report.c", "report subscriptions and queues") \
     X(LOCK_EXC_CB, "exc_lock", "engine/exception.c", "the exception callbacks registered") \

@@ -384,7 +384,7 @@ static aclError queue_planned(const char *fn, struct stream *s, const void *stre
     t->u.event.gen = p->gen;
     t->u.event.in_model = p->use;
     /* .event NULL: planned whole; the submit only counts it pending. */
-    err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
+    err = stream_submit(&(struct submit){.fn = fn, .stream = stream, .under_lock = true}, s, t);
     if (err != ACL_SUCCESS)
         return err;
     if (out != NULL)
@@ -843,7 +843,7 @@ aclError model_update_end(const char *fn, struct stream *s, const void *stream)
     } else {
         t->u.update.grp = u->grp_handle;
         t->u.update.with = u->first; /* the task owns the chain now, refused or not */
-        err = stream_submit(&(struct submit){.fn = fn, .stream = stream}, s, t);
+        err = stream_submit(&(struct submit){.fn = fn, .stream = stream, .under_lock = true}, s, t);
     }
     acl_free(u);
     capture_leave();

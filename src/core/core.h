@@ -55,6 +55,9 @@ const struct soc_profile *soc_list(size_t *count);
 const struct soc_profile *soc_configured(void);
 /* Feature questions the spec answers per product line. */
 bool soc_has_ctrl_sq(const struct soc_profile *soc); /* NULL stream ok for abort/failure mode */
+/* Device task abort, memory UCE queries and process snapshots (the
+ * reference's fast-recover and snapshot features). */
+bool soc_has_recovery(const struct soc_profile *soc);
 bool soc_has_cmo(const struct soc_profile *soc);     /* aclrtCmoAsync (950, A3, A2) */
 
 /* Overflow codes are "successful" sync results (spec §4): reported, but a
@@ -736,6 +739,9 @@ struct submit {
      * model (a capture began meanwhile): nothing was queued, ask the model
      * path. */
     bool model_path;
+    /* The caller holds capture_lock: the snapshot gate is not waited at
+     * (snapshot_gate would block with a lock held). */
+    bool under_lock;
 };
 
 /* ---- task records (task.c) ---------------------------------------------- */
@@ -1098,5 +1104,51 @@ uint32_t ipc_event_links(void);
 
 void stream_state_notify(struct stream *s, aclrtStreamState state);
 aclError stream_state_register(const char *name, aclrtStreamStateCallback cb, void *args);
+
+/* ---- process snapshots (snapshot.c) ------------------------------------------ */
+
+/* The gate new stream work passes (stream_submit): closed from a snapshot
+ * lock to its unlock. Relaxed: a submission racing the lock may pass; the
+ * backup waits for every stream, so what passed is in it. */
+extern _Atomic uint32_t snapshot_gate_word;
+static inline bool snapshot_gate_closed(void) { return load_relaxed(&snapshot_gate_word) != 0; }
+/* Blocks the calling thread until the gate opens. */
+void snapshot_gate_wait(void);
+/* The API entries the reference holds while locked (GLOBAL_STATE_WAIT_IF_LOCKED:
+ * devices, contexts, streams, events, notifies, memory) call this after
+ * their ACL-layer checks. */
+static inline void snapshot_gate(void)
+{
+    if (ACLCPU_UNLIKELY(snapshot_gate_closed()))
+        snapshot_gate_wait();
+}
+/* The state machine, each with the reference's codes: lock from RUNNING
+ * (507906), unlock from LOCKED or BACKED_UP (507907), backup from LOCKED
+ * (507908), restore from BACKED_UP (507909); a stage callback that fails:
+ * 507912. fn names the API function in messages. */
+aclError snapshot_lock(const char *fn);
+aclError snapshot_unlock(const char *fn);
+aclError snapshot_backup(const char *fn);
+aclError snapshot_restore(const char *fn);
+/* stage is valid and cb not NULL (the caller checked): a second
+ * registration of cb for stage is 507913; unregistering one that is not
+ * registered is 107000. */
+aclError snapshot_cb_register(const char *fn, aclrtSnapShotStage stage, aclrtSnapShotCallBack cb, void *args);
+aclError snapshot_cb_unregister(const char *fn, aclrtSnapShotStage stage, aclrtSnapShotCallBack cb);
+
+/* ---- device state and device task abort (recovery.c) ------------------------ */
+
+/* Registers (cb NULL: removes) a named device state callback; a name
+ * registered already is 107000. */
+aclError devstate_register(const char *fn, const char *name, aclrtDeviceStateCallback cb, void *args);
+/* Tells every device state callback, with no lock held by the caller. */
+void devstate_notify(int32_t device, aclrtDeviceState state);
+/* The same pair for device task abort callbacks. */
+aclError taskabort_register(const char *fn, const char *name, aclrtDeviceTaskAbortCallback cb, void *args);
+/* Aborts every task of d: its contexts' streams (running task at its next
+ * block, queued ones dropped) and model runs, with the callbacks told PRE
+ * before and POST after; clears the contexts' STOP failures. timeout_ms
+ * (0: none) bounds the whole (107019). No context on d: 107002. */
+aclError device_task_abort(const char *fn, struct device *d, uint32_t timeout_ms);
 
 #endif

@@ -213,6 +213,15 @@ bool device_primary_active(struct device *d)
     return active;
 }
 
+bool device_is_open(struct device *d)
+{
+    bool open;
+    plat_mutex_lock(&d->lock);
+    open = d->open;
+    plat_mutex_unlock(&d->lock);
+    return open;
+}
+
 int32_t device_busy_percent(struct device *d)
 {
     int32_t pct = 0;
@@ -221,15 +230,6 @@ int32_t device_busy_percent(struct device *d)
         pct = engine_busy_percent(d->engine);
     plat_mutex_unlock(&d->lock);
     return pct;
-}
-
-bool device_is_open(struct device *d)
-{
-    bool open;
-    plat_mutex_lock(&d->lock);
-    open = d->open;
-    plat_mutex_unlock(&d->lock);
-    return open;
 }
 
 void device_peer_set(struct device *d, int32_t peer, bool enabled)

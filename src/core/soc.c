@@ -60,6 +60,13 @@ bool soc_has_cmo(const struct soc_profile *soc)
     return soc->family == SOC_A2 || soc->family == SOC_A3 || soc->family == SOC_950;
 }
 
+bool soc_has_recovery(const struct soc_profile *soc)
+{
+    /* RT_FEATURE_DFX_FAST_RECOVER and RT_FEATURE_DFX_PROCESS_SNAPSHOT:
+     * the reference's 910_B_93 (A2, A3) and 950 feature sets. */
+    return soc->family == SOC_A2 || soc->family == SOC_A3 || soc->family == SOC_950;
+}
+
 const struct soc_profile *soc_configured(void)
 {
     const char *name = config_str(CFG_SOC);

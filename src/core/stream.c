@@ -432,6 +432,8 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
     enum refusal why;
     aclError stop_code;
 
+    if (ACLCPU_UNLIKELY(snapshot_gate_closed()) && !sub->under_lock)
+        snapshot_gate_wait(); /* a snapshot lock holds new work back (snapshot.c) */
     prof_prepare(); /* the profile grows here, never under the lock (profile.h) */
     plat_spin_lock(&s->lock);
     why = refusal_locked(s, sub->stream, kind);

@@ -435,6 +435,22 @@ static struct blk *block_at(struct arena *a, const void *p)
     return b;
 }
 
+bool arena_next(struct arena *a, const void *after, struct arena_block *out)
+{
+    struct blk *b;
+    if (after == NULL) {
+        b = treap_floor(a, 0);
+    } else {
+        uint64_t off = (uintptr_t)after - (uintptr_t)a->base;
+        b = off < a->capacity ? treap_floor(a, off) : NULL;
+        b = b != NULL ? b->next : NULL;
+    }
+    if (b == NULL)
+        return false;
+    *out = (struct arena_block){a->base + b->off, b->size, b->usable, b->charged, b->state};
+    return true;
+}
+
 bool arena_retire(struct arena *a, void *p)
 {
     struct blk *b = block_at(a, p);

@@ -56,6 +56,9 @@ void *arena_base(const struct arena *a);
 void *arena_carve(struct arena *a, size_t bytes, size_t usable, size_t charged);
 /* The block holding p (of any state); false if p is in none. */
 bool arena_find(struct arena *a, const void *p, struct arena_block *out);
+/* The block after the one holding `after` in address order (NULL: the
+ * first block), of any state; false when there is none. */
+bool arena_next(struct arena *a, const void *after, struct arena_block *out);
 /* USED -> QUARANTINED for the block starting exactly at p; false (nothing
  * changed) if no used block starts there. */
 bool arena_retire(struct arena *a, void *p);

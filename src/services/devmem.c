@@ -555,6 +555,102 @@ void devmem_release_charged_to(_Atomic uint64_t *used)
     plat_mutex_unlock(&mem_lock);
 }
 
+/* ---- images: the snapshot's copy of device memory ------------------------ */
+
+struct image_entry {
+    void *base;
+    size_t len; /* the block's usable bytes, at data + offset */
+    size_t offset;
+};
+
+struct devmem_image {
+    size_t count;
+    struct image_entry *entries;
+    unsigned char *data;
+};
+
+/* Called with mem_lock held: counts (data NULL) or copies the live device
+ * blocks into img; returns the bytes they hold. */
+static size_t image_walk_locked(struct devmem_image *img)
+{
+    PLAT_ASSERT_HELD(&mem_lock);
+    size_t bytes = 0, n = 0;
+    for (size_t i = 0; i < DEVMEM_SLOTS; i++) {
+        struct arena_block b;
+        const void *at = NULL;
+        if (slots[i].arena == NULL)
+            continue;
+        while (arena_next(slots[i].arena, at, &b)) {
+            at = b.base;
+            if (b.state != BLOCK_USED)
+                continue;
+            if (img->data != NULL) {
+                img->entries[n] = (struct image_entry){b.base, b.usable, bytes};
+                memcpy(img->data + bytes, b.base, b.usable);
+            }
+            n++;
+            bytes += b.usable;
+        }
+    }
+    img->count = n;
+    return bytes;
+}
+
+aclError devmem_image_take(struct devmem_image **out)
+{
+    struct devmem_image *img = acl_calloc(1, sizeof(*img));
+    size_t bytes;
+    *out = NULL;
+    if (img == NULL)
+        return ACL_ERROR_BAD_ALLOC;
+    plat_mutex_lock(&mem_lock);
+    bytes = image_walk_locked(img);
+    /* One allocation each, under the lock (a mutex): the set of blocks must
+     * not change between the count and the copy. */
+    img->entries = acl_malloc((img->count != 0 ? img->count : 1) * sizeof(img->entries[0]));
+    img->data = acl_malloc(bytes != 0 ? bytes : 1);
+    if (img->entries != NULL && img->data != NULL)
+        (void)image_walk_locked(img);
+    plat_mutex_unlock(&mem_lock);
+    if (img->entries == NULL || img->data == NULL) {
+        devmem_image_free(img);
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    *out = img;
+    return ACL_SUCCESS;
+}
+
+size_t devmem_image_restore(const struct devmem_image *img)
+{
+    size_t restored = 0;
+    plat_mutex_lock(&mem_lock);
+    for (size_t i = 0; i < img->count; i++) {
+        const struct image_entry *e = &img->entries[i];
+        struct dev_slot *slot;
+        struct arena_block b;
+        struct arena *a = arena_of_locked(e->base, &slot);
+        /* Only a block that is still the same live device block. */
+        if (a == NULL || slot == NULL || !arena_find(a, e->base, &b) || b.base != e->base ||
+            b.state != BLOCK_USED || b.usable != e->len)
+            continue;
+        memcpy(e->base, img->data + e->offset, e->len);
+        restored++;
+    }
+    plat_mutex_unlock(&mem_lock);
+    return restored;
+}
+
+size_t devmem_image_blocks(const struct devmem_image *img) { return img->count; }
+
+void devmem_image_free(struct devmem_image *img)
+{
+    if (img == NULL)
+        return;
+    acl_free(img->entries);
+    acl_free(img->data);
+    acl_free(img);
+}
+
 /* Called at aclFinalize: every arena goes, and the table. */
 void devmem_release_all(void)
 {

@@ -106,6 +106,15 @@ enum mem_kind devmem_classify(const void *p, size_t len);
 bool devmem_read_device(const void *p, void *out, size_t len);
 /* The same, writing len bytes of in at p. */
 bool devmem_write_device(void *p, const void *in, size_t len);
+/* A copy of the contents of every live device allocation (a snapshot's
+ * backup): 200000 (ACL_ERROR_BAD_ALLOC) when host memory runs out. */
+struct devmem_image;
+aclError devmem_image_take(struct devmem_image **out);
+/* Copies the image back into the allocations that are still the same live
+ * blocks (same start and size); returns how many were. */
+size_t devmem_image_restore(const struct devmem_image *img);
+size_t devmem_image_blocks(const struct devmem_image *img);
+void devmem_image_free(struct devmem_image *img);
 /* Frees every block charged to *used: a device's memory at its close. */
 void devmem_release_charged_to(_Atomic uint64_t *used);
 void devmem_release_all(void);

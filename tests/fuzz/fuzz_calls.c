@@ -70,6 +70,17 @@ static void state_cb(aclrtStream s, aclrtStreamState st, void *args)
     (void)s, (void)st, (void)args;
 }
 
+static void device_state_cb(int32_t d, aclrtDeviceState st, void *args)
+{
+    (void)d, (void)st, (void)args;
+}
+
+static int32_t task_abort_cb(int32_t d, aclrtDeviceTaskAbortStage st, uint32_t timeout, void *args)
+{
+    (void)d, (void)st, (void)timeout, (void)args;
+    return 0;
+}
+
 void fz_register_kernels(void)
 {
     aclcpuRegisterKernel("fz_count", kern_count, &k_count);
@@ -231,6 +242,30 @@ CALL(GetStreamAttribute)
     fz_check(f, aclrtGetStreamAttribute(s, (aclrtStreamAttr)a, fz_out(f, &v)));
 }
 CALL(StreamAbort) { fz_check(f, aclrtStreamAbort(any_stream(f))); }
+CALL(DeviceTaskAbort)
+{
+    fz_check(f, aclrtDeviceTaskAbort((int32_t)fz_enum(f, 0, 1), fz_chance(f, 50) ? 0u : 60000u));
+}
+CALL(SetDeviceTaskAbortCallback)
+{
+    static const char *const names[] = {"fz", "fz2", "", NULL};
+    const char *n = names[fz_below(f, 4)];
+    fz_note(f, "\"%s\"", n ? n : "(null)");
+    fz_check(f, aclrtSetDeviceTaskAbortCallback(n, fz_chance(f, 70) ? task_abort_cb : NULL, NULL));
+}
+CALL(RegDeviceStateCallback)
+{
+    static const char *const names[] = {"fz", "fz2", "", NULL};
+    const char *n = names[fz_below(f, 4)];
+    fz_note(f, "\"%s\"", n ? n : "(null)");
+    fz_check(f, aclrtRegDeviceStateCallback(n, fz_chance(f, 70) ? device_state_cb : NULL, NULL));
+}
+CALL(GetMemUceInfo)
+{
+    aclrtMemUceInfo info[2];
+    size_t n;
+    fz_check(f, aclrtGetMemUceInfo((int32_t)fz_enum(f, 0, 1), fz_out(f, info), 2, fz_out(f, &n)));
+}
 CALL(StreamStop) { fz_check(f, aclrtStreamStop(any_stream(f))); }
 CALL(PersistentTaskClean) { fz_check(f, aclrtPersistentTaskClean(any_stream(f))); }
 CALL(ActiveStream)
@@ -1232,6 +1267,10 @@ const struct fz_call fz_calls[] = {
     ENTRY(SetStreamAttribute, 2, 0),
     ENTRY(GetStreamAttribute, 1, 0),
     ENTRY(StreamAbort, 2, 0),
+    ENTRY(DeviceTaskAbort, 1, 0),
+    ENTRY(SetDeviceTaskAbortCallback, 1, 0),
+    ENTRY(RegDeviceStateCallback, 1, 0),
+    ENTRY(GetMemUceInfo, 1, 0),
     ENTRY(StreamStop, 1, 0),
     ENTRY(PersistentTaskClean, 1, 0),
     ENTRY(ActiveStream, 1, 0),
