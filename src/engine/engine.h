@@ -47,6 +47,13 @@ struct engine {
 
     uint64_t hang_timeout_ns;                /* ACLCPU_HANG_TIMEOUT_MS; 0 = never give up */
 
+    /* Seeded schedules (ACLCPU_SCHED=random:<seed>, perturb.c): set at
+     * engine_start, read-only after. picks counts the ready-stream picks,
+     * under lock. */
+    bool perturb;
+    uint64_t perturb_seed;
+    uint64_t perturb_picks;
+
     /* Watchdog: ends parked waits that outlive their timeout. Its lock is
      * a spinlock and its thread starts with the engine, since waits are
      * watched under the stream's and the event's spinlocks. */

@@ -236,4 +236,15 @@ enum run_result replay_model_run(struct executor *x, struct stream *s, struct ta
 enum run_result replay_lane_run(struct executor *x, struct stream *s, struct task *t, aclError *err);
 void replay_group_update(struct task *t);
 
+/* ---- perturb.c: seeded schedules (ACLCPU_SCHED) ---- */
+
+/* "random:<seed>" (decimal) -> true and *seed; anything else false. */
+bool perturb_parse(const char *text, uint64_t *seed);
+/* Reads ACLCPU_SCHED into e (engine_start). */
+void perturb_configure(struct engine *e);
+/* Delays the task seq (1-based, in its stream) of s as the seed says. */
+void perturb_task(const struct engine *e, const struct stream *s, uint64_t seq);
+/* Called with e->lock held: which of n ready streams to take. */
+uint32_t perturb_pick(struct engine *e, uint32_t n);
+
 #endif

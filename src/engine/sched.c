@@ -266,7 +266,10 @@ void engine_run_stream(struct executor *x, struct stream *s)
         return;
     for (unsigned n = 1;; n++) {
         aclError err = ACL_SUCCESS;
-        enum run_result r = exec_task(x, s, squeue_next(s), &err);
+        enum run_result r;
+        if (ACLCPU_UNLIKELY(x->eng->perturb)) /* relaxed: done is the owner's own count */
+            perturb_task(x->eng, s, load_relaxed(&s->done) + 1);
+        r = exec_task(x, s, squeue_next(s), &err);
         if (r != RUN_DONE)
             return; /* parked or handed off: the task stays at the head */
         engine_complete_current(s, err);
@@ -299,6 +302,22 @@ static struct kernel_run *best_shared(struct engine *e, uint32_t prio)
     return best;
 }
 
+/* Called with e->lock held: a seeded schedule's pick among the ready
+ * streams of priority prio (all ready, so any of them may go first). */
+static struct stream *random_ready(struct engine *e, uint32_t prio)
+{
+    uint32_t n = 0, k;
+    struct list *pos;
+    list_for_each(pos, &e->ready[prio])
+        n++;
+    k = perturb_pick(e, n);
+    list_for_each(pos, &e->ready[prio]) {
+        if (k-- == 0)
+            break;
+    }
+    return ACLCPU_CONTAINER_OF(pos, struct stream, ready_link);
+}
+
 /* Called with e->lock held. */
 static bool take_work(struct engine *e, struct stream **sp, struct kernel_run **kp)
 {
@@ -316,6 +335,8 @@ static bool take_work(struct engine *e, struct stream **sp, struct kernel_run **
     if (mask == 0)
         return false;
     struct stream *s = ACLCPU_CONTAINER_OF(e->ready[prio].next, struct stream, ready_link);
+    if (ACLCPU_UNLIKELY(e->perturb))
+        s = random_ready(e, prio);
     ready_unlink(e, s);
     store_relaxed(&s->state, STREAM_RUNNING);
     *sp = s;
@@ -392,9 +413,11 @@ static void worker_main(void *arg)
 /* ---- host-function thread ------------------------------------------------ */
 
 /* Runs the host function at the head of s, which the caller owns. */
-static void run_host_func(struct stream *s)
+static void run_host_func(struct engine *e, struct stream *s)
 {
     struct task *t = squeue_next(s);
+    if (ACLCPU_UNLIKELY(e->perturb)) /* a host function late (relaxed: the owner's count) */
+        perturb_task(e, s, load_relaxed(&s->done) + 1);
     t->u.host.fn(t->u.host.arg);
     engine_finish_handed_off(s, ACL_SUCCESS);
 }
@@ -415,7 +438,7 @@ static void hostfunc_main(void *arg)
         if (e->hf_head == NULL)
             e->hf_tail = NULL;
         plat_mutex_unlock(&e->hf_lock);
-        run_host_func(s);
+        run_host_func(e, s);
         plat_mutex_lock(&e->hf_lock);
     }
     plat_mutex_unlock(&e->hf_lock);
@@ -431,7 +454,7 @@ void engine_hostfunc_post(struct engine *e, struct stream *s)
         if (plat_thread_create(&e->hf_thread, "aclcpu-hostfn", hostfunc_main, e) != 0) {
             plat_mutex_unlock(&e->hf_lock);
             /* No thread to be had: run it here rather than lose it. */
-            run_host_func(s);
+            run_host_func(e, s);
             return;
         }
         e->hf_started = true;
@@ -487,6 +510,7 @@ aclError engine_start(struct device *d)
     e->spin_ns = config_u64(CFG_SPIN_US) * 1000u;
     e->linger_ns = config_u64(CFG_LINGER_US) * 1000u;
     e->hang_timeout_ns = config_u64(CFG_HANG_TIMEOUT_MS) * 1000000u;
+    perturb_configure(e);
     e->nworkers = engine_worker_count();
     e->workers = acl_calloc(e->nworkers, sizeof(*e->workers));
     if (e->workers == NULL) {

@@ -99,6 +99,11 @@ int args_parse(struct args *a, const struct command *cmd, int argc, char **argv)
         }
         if (!options_done && str_eq(argv[i], "--")) {
             options_done = true;
+            if (cmd->takes_program) { /* the rest is a program's own command line */
+                a->rest = argv + i + 1;
+                a->nrest = argc - i - 1;
+                break;
+            }
         } else if (!options_done && argv[i][0] == '-' && argv[i][1] != '\0') {
             if ((rc = take_option(a, argc, argv, &i)) >= 0)
                 return rc;

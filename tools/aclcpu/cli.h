@@ -33,6 +33,8 @@ struct command {
     const struct option_spec *options;
     size_t noptions;
     int min_args, max_args;
+    /* Everything after "--" is a program's command line (args.rest). */
+    bool takes_program;
     int (*run)(const struct args *a);
 };
 
@@ -42,6 +44,8 @@ struct args {
     int npositional;
     int count[MAX_OPTIONS];                    /* times each option was given */
     const char *values[MAX_OPTIONS][MAX_REPEATS];
+    char **rest; /* takes_program: the command line after "--" (NULL-terminated), or NULL */
+    int nrest;
 };
 
 /* Parses argv (after the subcommand's name). Returns -1 to go on, or the
@@ -57,6 +61,6 @@ void command_help(const struct command *cmd, FILE *f);
 int usage_error(const struct command *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 int input_error(const struct command *cmd, const struct cli_error *err);
 
-extern const struct command cmd_info, cmd_summary, cmd_timeline, cmd_doctor, cmd_advise;
+extern const struct command cmd_info, cmd_summary, cmd_timeline, cmd_doctor, cmd_advise, cmd_stress;
 
 #endif

@@ -4,13 +4,14 @@
  * DESIGN: every subcommand is a struct command (cli.h) in its own file;
  * this file only lists them, answers `aclcpu`, `aclcpu --help`,
  * `aclcpu help CMD` and `--version`, and passes the exit code through:
- * 0 ok, 1 findings (doctor), 2 usage or input error.
+ * 0 ok, 1 findings (doctor, stress), 2 usage or input error.
  */
 #include <string.h>
 
 #include "cli.h"
 
-static const struct command *const commands[] = {&cmd_info, &cmd_summary, &cmd_timeline, &cmd_doctor, &cmd_advise};
+static const struct command *const commands[] = {&cmd_info,   &cmd_summary, &cmd_timeline,
+                                                 &cmd_doctor, &cmd_advise,  &cmd_stress};
 
 static void main_help(FILE *f)
 {
@@ -18,7 +19,7 @@ static void main_help(FILE *f)
                "Reads aclcpu's (and Ascend's) profiles and applies the multi-stream routing table.\n\ncommands:\n");
     for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "\n'aclcpu <command> --help' describes each. Exit codes: 0 ok, 1 findings (doctor),\n"
+    fprintf(f, "\n'aclcpu <command> --help' describes each. Exit codes: 0 ok, 1 findings (doctor, stress),\n"
                "2 usage or input error.\n");
 }
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# stress.sh ACLCPU PLANTED_RACE - `aclcpu stress` on the planted race of
+# examples/stress: the racy program must draw a difference within 20 seeds
+# (exit 1, the seeds listed), its fixed twin none (exit 0); and the usage
+# errors. CTest runs it (test "cli_stress"). Exit 0 when every check passed.
+set -u
+aclcpu=${1:?usage: stress.sh ACLCPU PLANTED_RACE}
+race=${2:?usage: stress.sh ACLCPU PLANTED_RACE}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/aclcpu-stress.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+unset ACLCPU_SCHED ACLCPU_SOC ACLCPU_WORKERS
+failed=0
+fail() {
+    failed=1
+    echo "FAIL: $*"
+    sed 's/^/  out| /' "$tmp/out" | head -n 30
+}
+# expect RC PATTERN ARGS...: runs aclcpu ARGS; checks the exit code and that stdout matches PATTERN.
+expect() {
+    local want=$1 pat=$2
+    shift 2
+    "$aclcpu" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    [ "$rc" = "$want" ] || fail "aclcpu $* exited $rc, expected $want"
+    grep -Eq -- "$pat" "$tmp/out" "$tmp/err" || fail "aclcpu $*: no line matches '$pat'"
+}
+
+expect 1 "^Verdict: [0-9]+ of 20 seeds differ from seed 1: " stress -n 20 -- "$race"
+grep -q "output differs at line 1: \"sum " "$tmp/out" || fail "the racy run names no differing sum"
+expect 0 "^Verdict: all 20 seeds agree\.$" stress -n 20 -- "$race" --fixed
+grep -q "seed 1: exit 0, 12 bytes of output (the reference)" "$tmp/out" || fail "the reference run is not described"
+# A seeded schedule keeps the guaranteed orders: the fixed twin prints the whole sum every time.
+for seed in 3 7 11; do
+    out=$(ACLCPU_SCHED=random:$seed "$race" --fixed)
+    [ "$out" = "sum 8390656" ] || { failed=1; echo "FAIL: seed $seed printed '$out'"; }
+done
+# The library says which schedule it plays, and ignores a value that is not random:<seed>.
+log=$(ACLCPU_SCHED=random:5 ASCEND_GLOBAL_LOG_LEVEL=1 ASCEND_SLOG_PRINT_TO_STDOUT=1 "$race" --fixed 2>&1)
+echo "$log" | grep -q "ACLCPU_SCHED: seeded schedule 5 on device 0" || { failed=1; echo "FAIL: no seeded-schedule line: $log"; }
+for bad in "random:" "random:x" "random:12z" "chaos" "random:-1"; do
+    log=$(ACLCPU_SCHED=$bad ASCEND_GLOBAL_LOG_LEVEL=1 ASCEND_SLOG_PRINT_TO_STDOUT=1 "$race" --fixed 2>&1)
+    echo "$log" | grep -q "ACLCPU_SCHED=$bad is not random:<seed>" || { failed=1; echo "FAIL: '$bad' drew no warning"; }
+    echo "$log" | grep -q "seeded schedule" && { failed=1; echo "FAIL: '$bad' turned a seeded schedule on"; }
+    echo "$log" | grep -q "^sum 8390656$" || { failed=1; echo "FAIL: '$bad': the program did not run"; }
+done
+expect 2 "no program" stress -n 3
+expect 2 "seeds 0: a count" stress -n 0 -- "$race"
+expect 2 "cannot run /no/such/program" stress -n 2 -- /no/such/program
+expect 0 "usage: aclcpu stress" stress --help
+[ "$failed" = 0 ] && echo "stress: all checks passed"
+exit "$failed"
