@@ -10,12 +10,13 @@
 
 #include "test.h"
 
-/* x = x * 3 + c: the order of two of them shows in the result. */
+/* x = x * 3 + c: the order of two of them shows in the result (computed
+ * unsigned: many runs wrap it, which is defined for unsigned arithmetic). */
 static void k_mad(void *args)
 {
     int64_t *const *p = args;
     int64_t c = ((const int64_t *)args)[1];
-    *p[0] = *p[0] * 3 + c;
+    *p[0] = (int64_t)((uint64_t)*p[0] * 3u + (uint64_t)c);
 }
 
 struct mad_args {

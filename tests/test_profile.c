@@ -1706,7 +1706,11 @@ TEST(profile, model_latencies_follow_the_environment)
         ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
         k1_end = kernel_end(&r[0]);
         kb = r[1].start;
-        kb_wait = json_num(read_out(dir, "summary.json"), "event_us");
+        {
+            char *sum = read_out(dir, "summary.json");
+            kb_wait = json_num(sum, "event_us");
+            free(sum);
+        }
         ASSERT_NEAR(k1_end, 10);
         ASSERT_NEAR(kb, 15.5);
         ASSERT_NEAR(kb_wait, 5.5); /* summary.json says what was modelled */
