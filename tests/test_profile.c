@@ -279,6 +279,37 @@ TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
     close_two(s1, s2);
 }
 
+/* Contention is between streams: one kernel asking for more blocks than
+ * the pool has runs in waves on its own, and summary.json lists no
+ * contention for it; a kernel of a second stream ready meanwhile does. */
+TEST(profile, a_kernel_wider_than_the_cores_alone_is_no_contention_two_streams_are)
+{
+    char dir[64] = "", dir2[64] = "";
+    aclrtStream s1, s2;
+    char *sum;
+    aclrtFuncHandle wide = cost_kernel("wide", 10, 520, 0, 0), other = cost_kernel("other", 10, 80, 0, 0);
+    aclprofConfig *cfg;
+    open_two(&s1, &s2);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(wide, 52, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0); /* 52 blocks on 48 vector cores */
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT_STR_CONTAINS(sum, "\"contention\": []");
+    free(sum);
+
+    cfg = prof_start(dir2, sizeof(dir2));
+    launch(wide, 52, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    launch(other, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir2, "summary.json");
+    ASSERT_STR_CONTAINS(sum, "\"engine\": \"vector\"");
+    ASSERT_STR_CONTAINS(sum, "\"name\": \"other\"");
+    free(sum);
+    close_two(s1, s2);
+}
+
 /* A kernel that ignores its stream's limit is flagged (and loses the gain:
  * the other stream's kernel waits for cores). */
 TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)

@@ -241,23 +241,48 @@ static void contention_kernels(struct sum *sm, bool vector, double lo, double hi
     }
 }
 
-/* Intervals where the blocks asked for (ready or running kernels) exceed
- * the engine's cores: on the device they cannot all run at once. */
-static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct step_ev *ev, bool *first)
+/* Streams with demand at the moment: a count per stream (dense index
+ * sidx[k] of kernel k) and how many have any. */
+struct stream_load {
+    const uint32_t *sidx;
+    uint32_t *count;
+    uint32_t active;
+};
+
+static void load_apply(struct stream_load *l, const struct step_ev *e)
+{
+    uint32_t s = l->sidx[e->k];
+    if (e->d > 0 && l->count[s]++ == 0)
+        l->active++;
+    else if (e->d < 0 && --l->count[s] == 0)
+        l->active--;
+}
+
+/* Intervals where the blocks asked for (ready or running kernels) of at
+ * least two streams exceed the engine's cores: on the device they cannot
+ * all run at once. One stream over the cores alone is a launch wider than
+ * the engine, whose blocks run in waves: its shape, not contention. */
+static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct step_ev *ev, struct stream_load *l,
+                             bool *first)
 {
     uint32_t n = demand_events(sm, vector, true, ev);
     int64_t cur = 0, peak = 0;
     double since = 0;
+    bool over = false;
+    l->active = 0;
+    memset(l->count, 0, (sm->nk + 1) * sizeof(*l->count));
     for (uint32_t i = 0; i < n; i++) {
-        bool over = cur > (int64_t)cores;
+        bool was = over;
         cur += ev[i].d;
-        if (!over && cur > (int64_t)cores) {
+        load_apply(l, &ev[i]);
+        over = cur > (int64_t)cores && l->active >= 2;
+        if (!was && over) {
             since = ev[i].t;
             peak = cur;
         } else if (over && cur > peak) {
             peak = cur;
         }
-        if (over && cur <= (int64_t)cores && ev[i].t > since + EPS) {
+        if (was && !over && ev[i].t > since + EPS) {
             fprintf(sm->f, "%s\n      {\"engine\": \"%s\", \"start_us\": %s, \"end_us\": %s, \"demand_blocks\": "
                            "%lld, \"cores\": %u, \"kernels\": [",
                     *first ? "" : ",", vector ? "vector" : "cube", pv_f3(since), pv_f3(ev[i].t), (long long)peak, cores);
@@ -268,23 +293,44 @@ static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct
     }
 }
 
+/* Dense stream indexes of the kernels (the view is sorted by device and
+ * stream, so a stream's kernels are adjacent). */
+static void index_streams(const struct sum *sm, uint32_t *sidx)
+{
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]), *prev = i > 0 ? prof_entry(sm->kid[i - 1]) : NULL;
+        if (prev != NULL && (prev->device != e->device || prev->stream_id != e->stream_id))
+            next++;
+        sidx[i] = next;
+    }
+}
+
 static void write_core_usage(struct sum *sm)
 {
     struct step_ev *ev = acl_malloc((2 * sm->nk + 1) * sizeof(*ev));
+    uint32_t *counts = acl_malloc(2 * (sm->nk + 1) * sizeof(*counts));
     uint32_t vcores = sm->soc->vector_cores;
+    struct stream_load load;
     bool first = true;
-    if (ev == NULL)
+    if (ev == NULL || counts == NULL) {
+        acl_free(ev);
+        acl_free(counts);
         return;
+    }
+    load = (struct stream_load){.sidx = counts, .count = counts + sm->nk + 1};
+    index_streams(sm, counts);
     fprintf(sm->f, "  \"core_usage\": {\n    \"cube_cores\": %u, \"vector_cores\": %u,\n", sm->soc->cube_cores,
             vcores);
     fprintf(sm->f, "    \"max_concurrent_cube_blocks\": %u, \"max_concurrent_vector_blocks\": %u,\n",
             max_concurrent(sm, false, ev), max_concurrent(sm, true, ev));
     fputs("    \"contention\": [", sm->f);
-    write_contention(sm, false, sm->soc->cube_cores, ev, &first);
+    write_contention(sm, false, sm->soc->cube_cores, ev, &load, &first);
     if (vcores > 0)
-        write_contention(sm, true, vcores, ev, &first);
+        write_contention(sm, true, vcores, ev, &load, &first);
     fputs(first ? "]\n  },\n" : "\n    ]\n  },\n", sm->f);
     acl_free(ev);
+    acl_free(counts);
 }
 
 /* ---- limits, batch waits, event waits ---------------------------------------------------------------- */

@@ -277,6 +277,32 @@ check 1 "Block Num over the core limit: stream 5 launched aclnnGroupedMatmul_Gro
     -- doctor --soc Ascend910_9392 --limit 5=c8v16 "$a3"
 lacks "pass --limit"
 
+# Real-shaped files (make_fixtures.py, write_real): Start Time(us) quoted with its TAB inside.
+# Contention needs two streams: a 52-block kernel alone on the 48 vector cores runs in waves,
+# said as its launch shape (a note), never as oversubscription with a split of the cores.
+wide=$fx/ascend_wide_kernel.csv
+check 0 "Launch shape (no finding): aclnnSoftmax_SoftmaxV2_SoftmaxV2 (stream 2) asks 52 vector blocks of 48 cores on its own, 2 launches" \
+    "its blocks run in 2 waves (the last of 4 blocks), one stream, no contention" \
+    "Verdict: no findings in what could be checked." -- doctor "$wide"
+lacks "oversubscribed"
+lacks "c24"
+check 0 '"notes": [' '"Launch shape (no finding)' '"exit_code": 0' -- doctor --json "$wide"
+check 0 "vector peak 52 of 48 cores: no contention between streams" \
+    "wider than the cores alone: aclnnSoftmax_SoftmaxV2_SoftmaxV2 (stream 2) 52 blocks, 2 launches, 2 waves" -- summary "$wide"
+lacks "over the cores for"
+check 0 '"wider_than_cores": [' '"launches": 2' '"blocks": 52' '"waves": 2' '"contention": []' -- summary --json "$wide"
+# A row written twice on one stream is one kernel: 30 + 10 of 48 vector cores, not 70; the
+# allReduce with N/A ids is left out of the streams.
+dup=$fx/ascend_duplicate_rows.csv
+check 0 "5 rows, Block Num, 1 repeated row dropped" "vector peak 48 of 48 cores: within the cores" \
+    "(1 kernel row has Stream ID N/A and is left out here)" "aclnnGelu_Gelu_Gelu                      AI_VECTOR_CORE       1" \
+    -- summary "$dup"
+check 0 "overlap_pct 1.00, real" "Verdict: no findings in what could be checked." -- doctor "$dup"
+lacks "oversubscribed"
+# Overlapping rows of one stream that are not repeats count once too (the larger).
+sed '0,/aclnnGelu/s/^\(0,4294967295,22,2,aclnnGelu_Gelu_Gelu,.*"1733356800000010\)\.500/\1.600/' "$dup" >"$tmp/overlapping_rows.csv"
+check 0 "6 rows, Block Num)" "vector peak 48 of 48 cores: within the cores" -- summary "$tmp/overlapping_rows.csv"
+
 refuse "fixtures: holds [0-9]+ profiler runs" doctor "$fx"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
 refuse "nostream.csv:1:1: missing column 'Stream ID'" doctor "$tmp/nostream.csv"

@@ -106,11 +106,25 @@ static unsigned most_asked(const struct pool_usage *u)
     return most;
 }
 
+/* Launches wider than the pool alone: waves of one stream, not contention. */
+static void print_wide(const struct pool_usage *u)
+{
+    for (size_t i = 0; i < u->nwide && i < 3; i++) {
+        const struct wide_launch *w = &u->wide[i];
+        printf("         wider than the cores alone: %s (stream %d) %u blocks, %zu launch%s, %u waves "
+               "(launch shape, not contention)\n", w->name, w->stream, w->blocks, w->launches,
+               w->launches == 1 ? "" : "es", w->waves);
+    }
+    if (u->nwide > 3)
+        printf("         ... %zu more wider than the cores (--json lists them)\n", u->nwide - 3);
+}
+
 static void print_pool(const struct profile *p, const struct pool_usage *u)
 {
     printf("  %-6s peak %u of %u cores", pool_name(u->pool), u->peak, u->cores);
     if (u->nspans == 0) {
-        printf(": within the cores\n");
+        printf(": %s\n", u->nwide > 0 ? "no contention between streams" : "within the cores");
+        print_wide(u);
         return;
     }
     if (u->queued)
@@ -129,6 +143,7 @@ static void print_pool(const struct profile *p, const struct pool_usage *u)
     }
     if (u->nspans > 3)
         printf("         ... %zu more (--json lists them)\n", u->nspans - 3);
+    print_wide(u);
 }
 
 static void print_cores(const struct profile *p, const struct summary *s)
@@ -222,6 +237,17 @@ static void write_cores_json(struct jw *w, const struct profile *p, const struct
         jw_array(w, "contention");
         for (size_t i = 0; i < u->nspans; i++)
             write_span_json(w, p, u, &u->spans[i]);
+        jw_end(w);
+        jw_array(w, "wider_than_cores");
+        for (size_t i = 0; i < u->nwide; i++) {
+            jw_object(w, NULL);
+            jw_int(w, "stream_id", u->wide[i].stream);
+            jw_str(w, "name", u->wide[i].name);
+            jw_int(w, "blocks", u->wide[i].blocks);
+            jw_int(w, "launches", (long long)u->wide[i].launches);
+            jw_int(w, "waves", u->wide[i].waves);
+            jw_end(w);
+        }
         jw_end(w);
         jw_end(w);
     }

@@ -67,6 +67,9 @@ void describe_files(const struct profile *p, char *buf, size_t n)
         return;
     if (c->metric_columns > 0)
         w += snprintf(buf + w, n - (size_t)w, ", %d metric columns", c->metric_columns);
+    if (p->duplicates > 0 && (size_t)w < n)
+        w += snprintf(buf + w, n - (size_t)w, ", %zu repeated row%s dropped", p->duplicates,
+                      p->duplicates == 1 ? "" : "s");
     if ((size_t)w < n)
         w += snprintf(buf + w, n - (size_t)w, ")%s%s%s%s", p->has_trace ? ", " : "",
                       p->has_trace ? base_name(p->trace_path) : "", p->has_summary ? ", " : "",

@@ -68,6 +68,12 @@ static void note_unchecked(struct doctor_report *r, const char *what)
         r->not_checked[r->nnot_checked++] = what;
 }
 
+void doctor_note(struct profile *p, struct doctor_report *r, const char *text)
+{
+    if (r->nnotes < CLI_ARRAY_SIZE(r->notes))
+        r->notes[r->nnotes++] = arena_strdup(&p->arena, text);
+}
+
 /* ---- waits: summary.json's event_waits, else the trace's wait tasks ----------------------- */
 
 static bool has_facts(const struct profile *p) { return p->has_facts; }

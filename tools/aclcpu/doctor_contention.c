@@ -14,7 +14,10 @@
  * left to the batch-wait finding (one cause, one finding). The split
  * suggested shares the cores out in proportion to the core time (blocks x
  * duration) of each stream's contending kernels, so that the streams
- * would end together if their kernels scaled with cores.
+ * would end together if their kernels scaled with cores. Contention needs
+ * two streams (analysis.c, pool_sweep): a kernel that asks a pool alone for
+ * more blocks than it has runs in waves, which is its launch shape and is
+ * said in a note, never as contention with a split of the cores.
  */
 #include "doctor.h"
 
@@ -253,6 +256,22 @@ static void contention_finding(struct profile *p, struct doctor_report *r, const
     finding_number(f, "intervals", (double)n, 0);
 }
 
+/* "one kernel wider than the cores": launches that run in waves alone. */
+static void note_wide(struct profile *p, struct doctor_report *r, const struct pool_usage *u)
+{
+    for (size_t i = 0; i < u->nwide; i++) {
+        const struct wide_launch *w = &u->wide[i];
+        char note[512];
+        unsigned last = w->blocks - (w->waves - 1) * u->cores;
+        snprintf(note, sizeof(note), "Launch shape (no finding): %s (stream %d) asks %u %s blocks of %u cores on its "
+                 "own, %zu launch%s (first at %.3f us): its blocks run in %u waves (the last of %u blocks), one "
+                 "stream, no contention. A Block Num that is a multiple of the cores (or at most %u) leaves no "
+                 "partial wave.", w->name, w->stream, w->blocks, pool_name(u->pool), u->cores, w->launches,
+                 w->launches == 1 ? "" : "es", w->first->start, w->waves, last, u->cores);
+        doctor_note(p, r, note);
+    }
+}
+
 void check_core_contention(struct profile *p, struct doctor_report *r)
 {
     for (int pool = 0; pool < POOLS; pool++) {
@@ -263,6 +282,7 @@ void check_core_contention(struct profile *p, struct doctor_report *r)
         pool_usage(p, (enum pool)pool, &p->arena, &u);
         sp = arena_alloc(&p->arena, (u.nspans + 1) * sizeof(*sp));
         n = unexplained(p, &u, sp, &over_us);
+        note_wide(p, r, &u);
         if (n > 0)
             contention_finding(p, r, &u, sp, n, over_us);
     }

@@ -137,6 +137,7 @@ struct profile {
     struct task *kernels;  /* kernel_details.csv, sorted by start, stream, task */
     size_t nkernels;
     size_t no_stream;      /* kernel rows whose Stream ID is N/A (communication ops) */
+    size_t duplicates;     /* rows dropped as repeats of another of their stream (kdetails.c) */
 
     bool has_trace;
     struct task *tasks;    /* trace_view.json device tasks, sorted by stream, start */
