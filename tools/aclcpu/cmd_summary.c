@@ -33,7 +33,7 @@ struct summary {
     size_t ngroups, top;
     double kernel_time; /* the sum of all kernel durations */
     struct pool_usage pools[POOLS];
-    int steps[1024];
+    int *steps;
     size_t nsteps;
 };
 
@@ -47,7 +47,7 @@ static void compute(struct profile *p, struct summary *s)
         s->kernel_time += s->groups[i].total;
     for (int pool = 0; pool < POOLS; pool++)
         pool_usage(p, (enum pool)pool, &p->arena, &s->pools[pool]);
-    s->nsteps = profile_steps(p, s->steps, CLI_ARRAY_SIZE(s->steps));
+    s->nsteps = profile_steps(p, &s->steps);
 }
 
 /* ---- text ---------------------------------------------------------------------------- */

@@ -16,7 +16,7 @@ static int pick_step(const struct args *a, struct profile *p, enum step_policy p
 {
     const char *step = args_value(a, "--step");
     struct cli_error err;
-    int steps[1024];
+    int *steps;
     size_t n;
     long v;
     if (step != NULL) {
@@ -24,7 +24,7 @@ static int pick_step(const struct args *a, struct profile *p, enum step_policy p
             return usage_error(a->cmd, "--step %s: not a step number", step);
         return profile_select_step(p, (int)v, &err) ? -1 : input_error(a->cmd, &err);
     }
-    n = profile_steps(p, steps, CLI_ARRAY_SIZE(steps));
+    n = profile_steps(p, &steps);
     if (policy == STEPS_LAST && n > 1 && !profile_select_step(p, steps[n - 1], &err))
         return input_error(a->cmd, &err);
     return -1;

@@ -178,8 +178,9 @@ void profile_free(struct profile *p);
 /* Keeps only step `step` (kernels with that Step Id, trace tasks, edges
  * and waits inside its span). */
 bool profile_select_step(struct profile *p, int step, struct cli_error *err);
-/* The distinct Step Id values, ascending; returns how many (0: no steps). */
-size_t profile_steps(const struct profile *p, int *steps, size_t max);
+/* The distinct Step Id values, ascending, however many (in p's arena);
+ * returns how many (0: no steps). */
+size_t profile_steps(struct profile *p, int **steps);
 
 /* Readers, one per file (kdetails.c, traceview.c, sumfile.c). */
 bool kdetails_load(struct profile *p, const char *path, bool need_streams, struct cli_error *err);
