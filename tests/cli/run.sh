@@ -260,6 +260,13 @@ for d in trace_only no_flows; do
         "assumed: the profile in force" "batch-mode kernels that could not start, and kernels queued for cores in use: needs summary.json" -- doctor "$tmp/$d"
 done
 
+# A newer release's trace_view.json (stream in args "Physic Stream Id", tids that are not the
+# stream ids): the same verdict and barrier as fake_parallel's.
+check 1 "stream 1       4 kernels" "stream 2       2 kernels" \
+    "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2, which held stream 1 for 29.800 us" \
+    "Verdict: 1 finding." -- doctor "$(prof physic_stream)"
+lacks "stream 101"
+
 # A bare CSV of the same profile: the same verdict, and the barrier said to be unknown rather than guessed.
 check 1 "fake parallelism: streams 1 and 2" "Barrier: not known. kernel_details.csv has no event tasks" "Not checked" \
     -- doctor "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
