@@ -681,7 +681,7 @@ static void det_run(char *dir, size_t cap, const char *workers, bool busy)
 TEST(profile, modelled_files_are_identical_whatever_the_workers_and_host_load)
 {
     static const char *const files[] = {"kernel_details.csv", "trace_view.json", "step_trace_time.csv",
-                                        "summary.json"};
+                                        "op_statistic.csv", "summary.json"};
     char d1[64], d2[64], d3[64];
     det_run(d1, sizeof(d1), "1", false);
     det_run(d2, sizeof(d2), "2", false);
@@ -801,7 +801,7 @@ static void check_trace(const char *dir, const char *name)
     ASSERT(json_document_ok(text));
     ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Ascend Hardware\"}");
     ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Overlap Analysis\"}");
-    ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Host\"}");
+    ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"CANN\"}"); /* the host API calls, as Ascend names them */
     ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Host Thread 1\"}");
     for (char *line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
         const char *ts = strstr(line, "\"ts\":");
@@ -968,6 +968,48 @@ TEST(profile, block_dim_switch_writes_the_older_column_names)
     ASSERT_STR_CONTAINS(csv, ",Block Dim,Mix Block Dim,");
     ASSERT(strstr(csv, "Block Num") == NULL);
     free(csv);
+    t_teardown();
+}
+
+/* What Ascend's analysis tools read: OP State static (aclcpu's kernels keep
+ * the shapes they were launched with), an empty Step without marked steps,
+ * op_statistic.csv per (OP Type, Core Type), and profiler_info_0.json beside
+ * ASCEND_PROFILER_OUTPUT naming rank 0 and the collection's settings. */
+TEST(profile, files_ascend_tools_read_have_op_state_empty_step_op_statistic_and_profiler_info)
+{
+    char dir[64] = "", path[128];
+    char *csv, *steps, *stat, *info;
+    FILE *f;
+    long n;
+    t_setup();
+    every_kind(dir, sizeof(dir), NULL);
+    csv = read_out(dir, "kernel_details.csv");
+    ASSERT_STR_CONTAINS(csv, ",cube_op,cube_op,static,AI_CORE,");
+    ASSERT(strstr(csv, ",N/A,AI_") == NULL);
+    free(csv);
+    steps = read_out(dir, "step_trace_time.csv");
+    ASSERT_STR_CONTAINS(steps, "Preparing\n0,,"); /* no step marked: empty, not 0 */
+    free(steps);
+    stat = read_out(dir, "op_statistic.csv");
+    ASSERT(stat != NULL);
+    ASSERT(strncmp(stat, "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n",
+                   85) == 0);
+    ASSERT_STR_CONTAINS(stat, "\ncube_op,AI_CORE,1,10.000,10.000,10.000,10.000,");
+    ASSERT_STR_CONTAINS(stat, "\nmix_op,MIX_AIC,1,20.000,20.000,20.000,20.000,");
+    free(stat);
+    snprintf(path, sizeof(path), "%s/profiler_info_0.json", dir);
+    f = fopen(path, "rb");
+    ASSERT(f != NULL);
+    info = calloc(1, 4096);
+    ASSERT(info != NULL);
+    n = (long)fread(info, 1, 4095, f);
+    fclose(f);
+    ASSERT(n > 0);
+    ASSERT(json_document_ok(info));
+    ASSERT_STR_CONTAINS(info, "\"rank_id\": 0");
+    ASSERT_STR_CONTAINS(info, "\"_profiler_level\": \"Level1\"");
+    ASSERT_STR_CONTAINS(info, "\"_aic_metrics\": \"ACL_AICORE_NONE\"");
+    free(info);
     t_teardown();
 }
 
@@ -1659,11 +1701,43 @@ TEST(profile, event_pairs_cost_the_profiles_dispatch_and_release_latency)
     kb = released_kernel_start(true, &k1_end, &kb_wait);
     ASSERT_NEAR(k1_end, 1 + 10); /* its own dispatch first */
     ASSERT_NEAR(kb, k1_end + 1 + 2 + 1);
-    ASSERT_NEAR(kb_wait, kb - (1 + 5)); /* Wait Time: since kA ended */
+    ASSERT_NEAR(kb_wait, kb - (1 + 5)); /* Wait Time: since the previous row, kA, ended */
     /* Without them (the published examples' arithmetic) kB follows k1 at once. */
     kb = released_kernel_start(false, &k1_end, &kb_wait);
     ASSERT_NEAR(k1_end, 10);
     ASSERT_NEAR(kb, 10);
+}
+
+/* Wait Time is device-wide, as Ascend's op summary has it: the gap from
+ * the previous row's end (rows in start order, whatever their stream) to
+ * the row's start. kB, the first kernel of its stream, starts dispatch +
+ * event + dispatch after k1 (the row before it) ends: that gap, not 0. */
+TEST(profile, wait_time_is_the_gap_since_the_previous_row_of_the_device_whatever_its_stream)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2;
+    aclrtEvent e;
+    aclrtFuncHandle k1 = costed("k1", 0, 10, 0, 0), kb = costed("kB", 0, 5, 0, 0);
+    aclprofConfig *cfg;
+    open_two(&s1, &s2);
+    ASSERT_OK(aclrtCreateEvent(&e));
+    sync_costs = true;
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k1, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    launch(kb, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sync_costs = false;
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_EQ(strcmp(r[1].name, "kB"), 0);
+    ASSERT_NEAR(r[0].wait, 0);
+    ASSERT(r[1].wait > 1);
+    ASSERT_NEAR(r[1].wait, r[1].start - kernel_end(&r[0]));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    close_two(s1, s2);
 }
 
 /* ACLCPU_MODEL_*_NS set what a user measured on the chip. */

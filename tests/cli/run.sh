@@ -381,6 +381,18 @@ agree() {
 }
 
 if [ -n "$profiles" ]; then
+    # The files Ascend's tools read, as the library writes them now: OP State static, Wait Time
+    # device-wide (the side stream's first kernel waits from the row before it), op_statistic.csv,
+    # profiler_info_0.json beside ASCEND_PROFILER_OUTPUT, an empty Step without marked steps.
+    kd=$(rp fixed)/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+    grep -q ',static,AI_' "$kd" && ! grep -q ',N/A,AI_' "$kd" && ok || fail "fixed: OP State is not static"
+    [ -f "$(rp fixed)/profiler_info_0.json" ] && grep -q '"rank_id": 0' "$(rp fixed)/profiler_info_0.json" && ok ||
+        fail "fixed: no profiler_info_0.json with rank_id 0"
+    head -n 1 "$(rp fixed)/ASCEND_PROFILER_OUTPUT/op_statistic.csv" |
+        grep -qx 'OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)' && ok ||
+        fail "fixed: op_statistic.csv header"
+    sed -n 2p "$(rp fixed)/ASCEND_PROFILER_OUTPUT/step_trace_time.csv" | grep -q '^0,,' && ok ||
+        fail "fixed: step_trace_time.csv Step is not empty without steps"
     agree fake_parallel 1
     agree fixed 0
     agree oversubscribed 1
