@@ -1013,6 +1013,28 @@ TEST(profile, files_ascend_tools_read_have_op_state_empty_step_op_statistic_and_
     t_teardown();
 }
 
+/* summary.json lists the kernels modelled from their measured CPU time (no
+ * declared cost), with their launches and the spread of their times; kernels
+ * with a declared cost are not listed. */
+TEST(profile, summary_lists_kernels_modelled_from_measured_cpu_time)
+{
+    char dir[64] = "";
+    char *sum, *list;
+    t_setup();
+    every_kind(dir, sizeof(dir), NULL);
+    sum = read_out(dir, "summary.json");
+    ASSERT(json_document_ok(sum));
+    list = strstr(sum, "\"measured_kernels\": [");
+    ASSERT(list != NULL);
+    ASSERT_STR_CONTAINS(list, "{\"name\": \"measured_op\", \"engine\": \"AI_VECTOR_CORE\", \"launches\": 1, \"min_us\": ");
+    ASSERT(json_num(list, "min_us") >= 100.0); /* it spun 100 us */
+    ASSERT(json_num(list, "max_us") >= json_num(list, "min_us"));
+    *strstr(list, "]") = '\0';
+    ASSERT(strstr(list, "cube_op") == NULL); /* declared: not listed */
+    free(sum);
+    t_teardown();
+}
+
 /* ---- host syncs, model runs, ACLCPU_PROFILE, results ------------------------------------------------ */
 
 TEST(profile, a_task_issued_after_a_host_sync_starts_after_what_the_sync_waited_for)

@@ -175,6 +175,58 @@ static void write_top(struct sum *sm)
     acl_free(t);
 }
 
+/* Kernels without a declared cost: their modelled time is the CPU time
+ * they took here (docs/model.md), so it says little about the chip. One
+ * entry per (name, engine), in name order, with the spread of durations. */
+struct measured {
+    const char *name, *engine;
+    uint32_t count;
+    double total, min, max;
+};
+
+static int cmp_measured(const void *a, const void *b)
+{
+    const struct measured *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c != 0 ? c : strcmp(x->engine, y->engine);
+}
+
+static void write_measured(struct sum *sm)
+{
+    struct measured *m = acl_calloc(sm->nk + 1, sizeof(*m));
+    uint32_t n = 0;
+    if (m == NULL)
+        return;
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        const char *name = pv_task_name(e), *engine = pv_core_type(e);
+        double d = sm->ke[i] - sm->ks[i];
+        uint32_t j = 0;
+        if (e->declared)
+            continue;
+        while (j < n && (strcmp(m[j].name, name) != 0 || strcmp(m[j].engine, engine) != 0))
+            j++;
+        if (j == n)
+            m[n++] = (struct measured){name, engine, 0, 0, d, d};
+        m[j].count++;
+        m[j].total += d;
+        m[j].min = d < m[j].min ? d : m[j].min;
+        m[j].max = d > m[j].max ? d : m[j].max;
+    }
+    qsort(m, n, sizeof(*m), cmp_measured);
+    fputs("  \"measured_kernels\": [", sm->f);
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(sm->f, "%s\n    {\"name\": ", i ? "," : "");
+        pv_json_string(sm->f, m[i].name);
+        fprintf(sm->f, ", \"engine\": \"%s\", \"launches\": %u, \"min_us\": %s,", m[i].engine, m[i].count,
+                pv_f3(m[i].min));
+        fprintf(sm->f, " \"avg_us\": %s,", pv_f3(m[i].total / m[i].count));
+        fprintf(sm->f, " \"max_us\": %s}", pv_f3(m[i].max));
+    }
+    fputs(n > 0 ? "\n  ],\n" : "],\n", sm->f);
+    acl_free(m);
+}
+
 /* ---- core usage -------------------------------------------------------------------------------- */
 
 /* A change of demand at time t: +blocks when a kernel enters, - when it leaves. */
@@ -501,6 +553,7 @@ bool profsummary_write(FILE *f, const struct prof_view *v)
         write_totals(&sm);
         write_streams(&sm, ss, ns);
         write_top(&sm);
+        write_measured(&sm);
         write_core_usage(&sm);
         write_limits(&sm);
         write_batch_waits(&sm);

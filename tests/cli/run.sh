@@ -446,6 +446,20 @@ if [ -n "$profiles" ]; then
     check 1 "EVENT_WAIT gap after the join: stream 1 idled 0.500 us waiting for event" "Verdict: 1 finding." \
         -- doctor "$(rp gap_at_min)"
     check 1 '"kind": "join_wait_gap"' '"wait_us": 0.500' '"waits": 1' -- doctor --json "$(rp gap_at_min)"
+    # Kernels without a declared cost are modelled from the CPU time they took: summary, doctor
+    # and the timeline header list them (name, launches, the spread of their times).
+    check 0 "Kernels modelled from measured CPU time (no declared cost)" "undeclared (AI_VECTOR_CORE): 3 launches, " \
+        -- summary "$(rp measured_cost)"
+    lacks "rms_norm (AI_VECTOR_CORE): 1 launch"
+    check 0 '"measured_kernels": [' '"name": "undeclared"' '"launches": 3' -- summary --json "$(rp measured_cost)"
+    check 1 "Modelled from measured CPU time (no declared cost, so their times are this CPU's, not the chip's" \
+        "undeclared (AI_VECTOR_CORE): 3 launches," -- doctor "$(rp measured_cost)"
+    check 0 "modelled from measured CPU time (no declared cost): undeclared (AI_VECTOR_CORE): 3 launches" \
+        -- timeline "$(rp measured_cost)" -o "$tmp/measured.html"
+    grep -q 'class="facts measured-kernels">Modelled from measured CPU time (no declared cost): undeclared' \
+        "$tmp/measured.html" && ok || fail "timeline page: no list of kernels modelled from measured CPU time"
+    check 0 "none: every kernel has a declared cost" -- summary "$(rp fixed)"
+    check 0 '"measured_kernels": null' -- summary --json "$(prof fixed)"  # older summary.json: not known
     # A side stream idling for the main stream's fork record is slack, not a gap after a join.
     check 0 "stream 2       2 kernels, busy 21.000 us in [0.000, 30.000]" "Verdict: no findings." -- doctor "$(rp fork_wait)"
     lacks "EVENT_WAIT gap"

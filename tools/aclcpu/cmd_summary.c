@@ -154,6 +154,21 @@ static void print_cores(const struct profile *p, const struct summary *s)
             print_pool(p, &s->pools[pool]);
 }
 
+/* Kernels without a declared cost: their modelled time is this CPU's. */
+static void print_measured(const struct profile *p)
+{
+    char line[512];
+    if (!p->has_measured_list)
+        return;
+    text_heading(stdout, "Kernels modelled from measured CPU time (no declared cost)");
+    if (p->nmeasured == 0)
+        printf("  none: every kernel has a declared cost\n");
+    for (size_t i = 0; i < p->nmeasured; i++) {
+        describe_measured(&p->measured[i], line, sizeof(line));
+        printf("  %s\n", line);
+    }
+}
+
 static void print_text(const struct profile *p, const struct summary *s)
 {
     print_profile_header(p, "summary");
@@ -162,6 +177,7 @@ static void print_text(const struct profile *p, const struct summary *s)
     print_times(s);
     print_streams(p, s);
     print_top(s);
+    print_measured(p);
     print_cores(p, s);
 }
 
@@ -272,6 +288,7 @@ static void write_json(const struct profile *p, const struct summary *s)
     else
         jw_null(&w, "streams");
     write_top_json(&w, s);
+    write_measured_json(&w, p);
     write_cores_json(&w, p, s);
     jw_finish(&w);
 }

@@ -51,6 +51,33 @@ int load_profile(const struct args *a, struct profile *p, bool need_streams, enu
     return rc;
 }
 
+void describe_measured(const struct measured_kernel *m, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s (%s): %u launch%s, %.3f-%.3f us (avg %.3f)", m->name, m->engine, m->launches,
+             m->launches == 1 ? "" : "es", m->min, m->max, m->avg);
+}
+
+void write_measured_json(struct jw *w, const struct profile *p)
+{
+    if (!p->has_measured_list) {
+        jw_null(w, "measured_kernels");
+        return;
+    }
+    jw_array(w, "measured_kernels");
+    for (size_t i = 0; i < p->nmeasured; i++) {
+        const struct measured_kernel *m = &p->measured[i];
+        jw_object(w, NULL);
+        jw_str(w, "name", m->name);
+        jw_str(w, "engine", m->engine);
+        jw_int(w, "launches", m->launches);
+        jw_us(w, "min_us", m->min);
+        jw_us(w, "avg_us", m->avg);
+        jw_us(w, "max_us", m->max);
+        jw_end(w);
+    }
+    jw_end(w);
+}
+
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');

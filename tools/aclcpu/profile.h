@@ -107,6 +107,14 @@ struct contention {
     size_t nkernels;
 };
 
+/* summary.json's measured_kernels: kernels without a declared cost, whose
+ * modelled time is the CPU time they took (a name and engine each). */
+struct measured_kernel {
+    const char *name, *engine;
+    unsigned launches;
+    double min, avg, max; /* us */
+};
+
 struct soc_info {
     char name[64];
     unsigned cores[POOLS]; /* vector 0: coupled AI Cores, vector work counts as cube */
@@ -159,6 +167,9 @@ struct profile {
     size_t nevent_waits;
     struct contention *contention;
     size_t ncontention;
+    bool has_measured_list; /* summary.json has measured_kernels (newer aclcpu) */
+    struct measured_kernel *measured;
+    size_t nmeasured;
 
     struct soc_info soc;
     int step;              /* the step analysed, -1 all */
