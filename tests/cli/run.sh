@@ -299,6 +299,9 @@ check 0 "vector peak 52 of 48 cores: no contention between streams" \
     "wider than the cores alone: aclnnSoftmax_SoftmaxV2_SoftmaxV2 (stream 2) 52 blocks, 2 launches, 2 waves" -- summary "$wide"
 lacks "over the cores for"
 check 0 '"wider_than_cores": [' '"launches": 2' '"blocks": 52' '"waves": 2' '"contention": []' -- summary --json "$wide"
+# A bad value inside quotes is named where it is, like any other.
+sed '3s/"1733356800000012.500\t"/"17333568000000x2.500\t"/' "$wide" >"$tmp/bad_quoted.csv"
+refuse "bad_quoted.csv:3:85: column 'Start Time\(us\)': '17333568000000x2.500' is not a time in us" summary "$tmp/bad_quoted.csv"
 # A row written twice on one stream is one kernel: 30 + 10 of 48 vector cores, not 70; the
 # allReduce with N/A ids is left out of the streams.
 dup=$fx/ascend_duplicate_rows.csv
