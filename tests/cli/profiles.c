@@ -206,6 +206,15 @@ static void split(struct session *s, bool gmm_first, uint32_t swiglu_blocks)
 static void core_split(struct session *s) { split(s, true, 16); }
 static void limit_exceeded(struct session *s) { split(s, false, 40); }
 
+/* One kernel wider than the vector cores (52 blocks of 48) on the main
+ * stream while the side stream runs on the cube cores: waves of one
+ * launch, no contention between the streams. */
+static void wide_launch(struct session *s)
+{
+    run_k(RMS_NORM, 52, VEC, s->main);
+    run_k(MATMUL_OUT, 8, CUBE, s->side);
+}
+
 /* A kernel without a declared cost, launched 3 times beside a declared one:
  * the tools list it as modelled from measured CPU time. */
 static void measured_cost(struct session *s)
@@ -285,7 +294,7 @@ static const struct {
     {"limit_exceeded", limit_exceeded}, {"core_split", core_split}, {"single_stream", single_stream},
     {"prefetch", prefetch},           {"near_tie", near_tie},         {"gap_under_min", gap_under_min},
     {"gap_under_share", gap_under_share}, {"gap_at_min", gap_at_min}, {"fork_wait", fork_wait},
-    {"measured_cost", measured_cost},
+    {"measured_cost", measured_cost}, {"wide_launch", wide_launch},
 };
 
 /* ---- sessions --------------------------------------------------------------------------------- */

@@ -449,6 +449,13 @@ if [ -n "$profiles" ]; then
     check 1 "EVENT_WAIT gap after the join: stream 1 idled 0.500 us waiting for event" "Verdict: 1 finding." \
         -- doctor "$(rp gap_at_min)"
     check 1 '"kind": "join_wait_gap"' '"wait_us": 0.500' '"waits": 1' -- doctor --json "$(rp gap_at_min)"
+    # One 52-block launch on the 48 vector cores beside a cube kernel of the other stream: its
+    # waves are its launch shape (a note); summary.json lists no contention, doctor finds none.
+    check 0 "Launch shape (no finding): rms_norm (stream 1) asks 52 vector blocks of 48 cores on its own, 1 launch" \
+        "Verdict: no findings." -- doctor "$(rp wide_launch)"
+    lacks "oversubscribed"
+    grep -q '"contention": \[\]' "$(rp wide_launch)/ASCEND_PROFILER_OUTPUT/summary.json" && ok ||
+        fail "wide_launch: summary.json lists contention for one stream's waves"
     # Kernels without a declared cost are modelled from the CPU time they took: summary, doctor
     # and the timeline header list them (name, launches, the spread of their times).
     check 0 "Kernels modelled from measured CPU time (no declared cost)" "undeclared (AI_VECTOR_CORE): 3 launches, " \
