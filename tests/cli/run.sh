@@ -309,6 +309,7 @@ check 0 "5 rows, Block Num, 1 repeated row dropped" "vector peak 48 of 48 cores:
     "(1 kernel row has Stream ID N/A and is left out here)" "aclnnGelu_Gelu_Gelu                      AI_VECTOR_CORE       1" \
     -- summary "$dup"
 check 0 "overlap_pct 1.00, real" "Verdict: no findings in what could be checked." -- doctor "$dup"
+check 0 '"repeated_rows_dropped": 1' -- doctor --json "$dup"
 lacks "oversubscribed"
 # Overlapping rows of one stream that are not repeats count once too (the larger).
 sed '0,/aclnnGelu/s/^\(0,4294967295,22,2,aclnnGelu_Gelu_Gelu,.*"1733356800000010\)\.500/\1.600/' "$dup" >"$tmp/overlapping_rows.csv"

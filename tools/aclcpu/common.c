@@ -121,6 +121,7 @@ void write_profile_json(struct jw *w, const struct profile *p)
     jw_str(w, "clock", clock_name(p));
     jw_bool(w, "trace_view", p->has_trace);
     jw_bool(w, "summary_json", p->has_summary);
+    jw_int(w, "repeated_rows_dropped", (long long)p->duplicates);
     if (p->step >= 0)
         jw_int(w, "step", p->step);
     else
