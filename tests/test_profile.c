@@ -279,6 +279,37 @@ TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
     close_two(s1, s2);
 }
 
+/* Contention is between streams: one kernel asking for more blocks than
+ * the pool has runs in waves on its own, and summary.json lists no
+ * contention for it; a kernel of a second stream ready meanwhile does. */
+TEST(profile, a_kernel_wider_than_the_cores_alone_is_no_contention_two_streams_are)
+{
+    char dir[64] = "", dir2[64] = "";
+    aclrtStream s1, s2;
+    char *sum;
+    aclrtFuncHandle wide = cost_kernel("wide", 10, 520, 0, 0), other = cost_kernel("other", 10, 80, 0, 0);
+    aclprofConfig *cfg;
+    open_two(&s1, &s2);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(wide, 52, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0); /* 52 blocks on 48 vector cores */
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT_STR_CONTAINS(sum, "\"contention\": []");
+    free(sum);
+
+    cfg = prof_start(dir2, sizeof(dir2));
+    launch(wide, 52, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    launch(other, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir2, "summary.json");
+    ASSERT_STR_CONTAINS(sum, "\"engine\": \"vector\"");
+    ASSERT_STR_CONTAINS(sum, "\"name\": \"other\"");
+    free(sum);
+    close_two(s1, s2);
+}
+
 /* A kernel that ignores its stream's limit is flagged (and loses the gain:
  * the other stream's kernel waits for cores). */
 TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)
@@ -650,7 +681,7 @@ static void det_run(char *dir, size_t cap, const char *workers, bool busy)
 TEST(profile, modelled_files_are_identical_whatever_the_workers_and_host_load)
 {
     static const char *const files[] = {"kernel_details.csv", "trace_view.json", "step_trace_time.csv",
-                                        "summary.json"};
+                                        "op_statistic.csv", "summary.json"};
     char d1[64], d2[64], d3[64];
     det_run(d1, sizeof(d1), "1", false);
     det_run(d2, sizeof(d2), "2", false);
@@ -770,7 +801,7 @@ static void check_trace(const char *dir, const char *name)
     ASSERT(json_document_ok(text));
     ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Ascend Hardware\"}");
     ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Overlap Analysis\"}");
-    ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Host\"}");
+    ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"CANN\"}"); /* the host API calls, as Ascend names them */
     ASSERT_STR_CONTAINS(text, "\"args\":{\"name\":\"Host Thread 1\"}");
     for (char *line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
         const char *ts = strstr(line, "\"ts\":");
@@ -937,6 +968,70 @@ TEST(profile, block_dim_switch_writes_the_older_column_names)
     ASSERT_STR_CONTAINS(csv, ",Block Dim,Mix Block Dim,");
     ASSERT(strstr(csv, "Block Num") == NULL);
     free(csv);
+    t_teardown();
+}
+
+/* What Ascend's analysis tools read: OP State static (aclcpu's kernels keep
+ * the shapes they were launched with), an empty Step without marked steps,
+ * op_statistic.csv per (OP Type, Core Type), and profiler_info_0.json beside
+ * ASCEND_PROFILER_OUTPUT naming rank 0 and the collection's settings. */
+TEST(profile, files_ascend_tools_read_have_op_state_empty_step_op_statistic_and_profiler_info)
+{
+    char dir[64] = "", path[128];
+    char *csv, *steps, *stat, *info;
+    FILE *f;
+    long n;
+    t_setup();
+    every_kind(dir, sizeof(dir), NULL);
+    csv = read_out(dir, "kernel_details.csv");
+    ASSERT_STR_CONTAINS(csv, ",cube_op,cube_op,static,AI_CORE,");
+    ASSERT(strstr(csv, ",N/A,AI_") == NULL);
+    free(csv);
+    steps = read_out(dir, "step_trace_time.csv");
+    ASSERT_STR_CONTAINS(steps, "Preparing\n0,,"); /* no step marked: empty, not 0 */
+    free(steps);
+    stat = read_out(dir, "op_statistic.csv");
+    ASSERT(stat != NULL);
+    ASSERT(strncmp(stat, "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n",
+                   85) == 0);
+    ASSERT_STR_CONTAINS(stat, "\ncube_op,AI_CORE,1,10.000,10.000,10.000,10.000,");
+    ASSERT_STR_CONTAINS(stat, "\nmix_op,MIX_AIC,1,20.000,20.000,20.000,20.000,");
+    free(stat);
+    snprintf(path, sizeof(path), "%s/profiler_info_0.json", dir);
+    f = fopen(path, "rb");
+    ASSERT(f != NULL);
+    info = calloc(1, 4096);
+    ASSERT(info != NULL);
+    n = (long)fread(info, 1, 4095, f);
+    fclose(f);
+    ASSERT(n > 0);
+    ASSERT(json_document_ok(info));
+    ASSERT_STR_CONTAINS(info, "\"rank_id\": 0");
+    ASSERT_STR_CONTAINS(info, "\"_profiler_level\": \"Level1\"");
+    ASSERT_STR_CONTAINS(info, "\"_aic_metrics\": \"ACL_AICORE_NONE\"");
+    free(info);
+    t_teardown();
+}
+
+/* summary.json lists the kernels modelled from their measured CPU time (no
+ * declared cost), with their launches and the spread of their times; kernels
+ * with a declared cost are not listed. */
+TEST(profile, summary_lists_kernels_modelled_from_measured_cpu_time)
+{
+    char dir[64] = "";
+    char *sum, *list;
+    t_setup();
+    every_kind(dir, sizeof(dir), NULL);
+    sum = read_out(dir, "summary.json");
+    ASSERT(json_document_ok(sum));
+    list = strstr(sum, "\"measured_kernels\": [");
+    ASSERT(list != NULL);
+    ASSERT_STR_CONTAINS(list, "{\"name\": \"measured_op\", \"engine\": \"AI_VECTOR_CORE\", \"launches\": 1, \"min_us\": ");
+    ASSERT(json_num(list, "min_us") >= 100.0); /* it spun 100 us */
+    ASSERT(json_num(list, "max_us") >= json_num(list, "min_us"));
+    *strstr(list, "]") = '\0';
+    ASSERT(strstr(list, "cube_op") == NULL); /* declared: not listed */
+    free(sum);
     t_teardown();
 }
 
@@ -1668,11 +1763,43 @@ TEST(profile, event_pairs_cost_the_profiles_dispatch_and_release_latency)
     kb = released_kernel_start(true, &k1_end, &kb_wait);
     ASSERT_NEAR(k1_end, 1 + 10); /* its own dispatch first */
     ASSERT_NEAR(kb, k1_end + 1 + 2 + 1);
-    ASSERT_NEAR(kb_wait, kb - (1 + 5)); /* Wait Time: since kA ended */
+    ASSERT_NEAR(kb_wait, kb - (1 + 5)); /* Wait Time: since the previous row, kA, ended */
     /* Without them (the published examples' arithmetic) kB follows k1 at once. */
     kb = released_kernel_start(false, &k1_end, &kb_wait);
     ASSERT_NEAR(k1_end, 10);
     ASSERT_NEAR(kb, 10);
+}
+
+/* Wait Time is device-wide, as Ascend's op summary has it: the gap from
+ * the previous row's end (rows in start order, whatever their stream) to
+ * the row's start. kB, the first kernel of its stream, starts dispatch +
+ * event + dispatch after k1 (the row before it) ends: that gap, not 0. */
+TEST(profile, wait_time_is_the_gap_since_the_previous_row_of_the_device_whatever_its_stream)
+{
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtStream s1, s2;
+    aclrtEvent e;
+    aclrtFuncHandle k1 = costed("k1", 0, 10, 0, 0), kb = costed("kB", 0, 5, 0, 0);
+    aclprofConfig *cfg;
+    open_two(&s1, &s2);
+    ASSERT_OK(aclrtCreateEvent(&e));
+    sync_costs = true;
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k1, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    launch(kb, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sync_costs = false;
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_EQ(strcmp(r[1].name, "kB"), 0);
+    ASSERT_NEAR(r[0].wait, 0);
+    ASSERT(r[1].wait > 1);
+    ASSERT_NEAR(r[1].wait, r[1].start - kernel_end(&r[0]));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    close_two(s1, s2);
 }
 
 /* ACLCPU_MODEL_*_NS set what a user measured on the chip. */

@@ -175,6 +175,58 @@ static void write_top(struct sum *sm)
     acl_free(t);
 }
 
+/* Kernels without a declared cost: their modelled time is the CPU time
+ * they took here (docs/model.md), so it says little about the chip. One
+ * entry per (name, engine), in name order, with the spread of durations. */
+struct measured {
+    const char *name, *engine;
+    uint32_t count;
+    double total, min, max;
+};
+
+static int cmp_measured(const void *a, const void *b)
+{
+    const struct measured *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c != 0 ? c : strcmp(x->engine, y->engine);
+}
+
+static void write_measured(struct sum *sm)
+{
+    struct measured *m = acl_calloc(sm->nk + 1, sizeof(*m));
+    uint32_t n = 0;
+    if (m == NULL)
+        return;
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]);
+        const char *name = pv_task_name(e), *engine = pv_core_type(e);
+        double d = sm->ke[i] - sm->ks[i];
+        uint32_t j = 0;
+        if (e->declared)
+            continue;
+        while (j < n && (strcmp(m[j].name, name) != 0 || strcmp(m[j].engine, engine) != 0))
+            j++;
+        if (j == n)
+            m[n++] = (struct measured){name, engine, 0, 0, d, d};
+        m[j].count++;
+        m[j].total += d;
+        m[j].min = d < m[j].min ? d : m[j].min;
+        m[j].max = d > m[j].max ? d : m[j].max;
+    }
+    qsort(m, n, sizeof(*m), cmp_measured);
+    fputs("  \"measured_kernels\": [", sm->f);
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(sm->f, "%s\n    {\"name\": ", i ? "," : "");
+        pv_json_string(sm->f, m[i].name);
+        fprintf(sm->f, ", \"engine\": \"%s\", \"launches\": %u, \"min_us\": %s,", m[i].engine, m[i].count,
+                pv_f3(m[i].min));
+        fprintf(sm->f, " \"avg_us\": %s,", pv_f3(m[i].total / m[i].count));
+        fprintf(sm->f, " \"max_us\": %s}", pv_f3(m[i].max));
+    }
+    fputs(n > 0 ? "\n  ],\n" : "],\n", sm->f);
+    acl_free(m);
+}
+
 /* ---- core usage -------------------------------------------------------------------------------- */
 
 /* A change of demand at time t: +blocks when a kernel enters, - when it leaves. */
@@ -241,23 +293,48 @@ static void contention_kernels(struct sum *sm, bool vector, double lo, double hi
     }
 }
 
-/* Intervals where the blocks asked for (ready or running kernels) exceed
- * the engine's cores: on the device they cannot all run at once. */
-static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct step_ev *ev, bool *first)
+/* Streams with demand at the moment: a count per stream (dense index
+ * sidx[k] of kernel k) and how many have any. */
+struct stream_load {
+    const uint32_t *sidx;
+    uint32_t *count;
+    uint32_t active;
+};
+
+static void load_apply(struct stream_load *l, const struct step_ev *e)
+{
+    uint32_t s = l->sidx[e->k];
+    if (e->d > 0 && l->count[s]++ == 0)
+        l->active++;
+    else if (e->d < 0 && --l->count[s] == 0)
+        l->active--;
+}
+
+/* Intervals where the blocks asked for (ready or running kernels) of at
+ * least two streams exceed the engine's cores: on the device they cannot
+ * all run at once. One stream over the cores alone is a launch wider than
+ * the engine, whose blocks run in waves: its shape, not contention. */
+static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct step_ev *ev, struct stream_load *l,
+                             bool *first)
 {
     uint32_t n = demand_events(sm, vector, true, ev);
     int64_t cur = 0, peak = 0;
     double since = 0;
+    bool over = false;
+    l->active = 0;
+    memset(l->count, 0, (sm->nk + 1) * sizeof(*l->count));
     for (uint32_t i = 0; i < n; i++) {
-        bool over = cur > (int64_t)cores;
+        bool was = over;
         cur += ev[i].d;
-        if (!over && cur > (int64_t)cores) {
+        load_apply(l, &ev[i]);
+        over = cur > (int64_t)cores && l->active >= 2;
+        if (!was && over) {
             since = ev[i].t;
             peak = cur;
         } else if (over && cur > peak) {
             peak = cur;
         }
-        if (over && cur <= (int64_t)cores && ev[i].t > since + EPS) {
+        if (was && !over && ev[i].t > since + EPS) {
             fprintf(sm->f, "%s\n      {\"engine\": \"%s\", \"start_us\": %s, \"end_us\": %s, \"demand_blocks\": "
                            "%lld, \"cores\": %u, \"kernels\": [",
                     *first ? "" : ",", vector ? "vector" : "cube", pv_f3(since), pv_f3(ev[i].t), (long long)peak, cores);
@@ -268,23 +345,44 @@ static void write_contention(struct sum *sm, bool vector, uint32_t cores, struct
     }
 }
 
+/* Dense stream indexes of the kernels (the view is sorted by device and
+ * stream, so a stream's kernels are adjacent). */
+static void index_streams(const struct sum *sm, uint32_t *sidx)
+{
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[i]), *prev = i > 0 ? prof_entry(sm->kid[i - 1]) : NULL;
+        if (prev != NULL && (prev->device != e->device || prev->stream_id != e->stream_id))
+            next++;
+        sidx[i] = next;
+    }
+}
+
 static void write_core_usage(struct sum *sm)
 {
     struct step_ev *ev = acl_malloc((2 * sm->nk + 1) * sizeof(*ev));
+    uint32_t *counts = acl_malloc(2 * (sm->nk + 1) * sizeof(*counts));
     uint32_t vcores = sm->soc->vector_cores;
+    struct stream_load load;
     bool first = true;
-    if (ev == NULL)
+    if (ev == NULL || counts == NULL) {
+        acl_free(ev);
+        acl_free(counts);
         return;
+    }
+    load = (struct stream_load){.sidx = counts, .count = counts + sm->nk + 1};
+    index_streams(sm, counts);
     fprintf(sm->f, "  \"core_usage\": {\n    \"cube_cores\": %u, \"vector_cores\": %u,\n", sm->soc->cube_cores,
             vcores);
     fprintf(sm->f, "    \"max_concurrent_cube_blocks\": %u, \"max_concurrent_vector_blocks\": %u,\n",
             max_concurrent(sm, false, ev), max_concurrent(sm, true, ev));
     fputs("    \"contention\": [", sm->f);
-    write_contention(sm, false, sm->soc->cube_cores, ev, &first);
+    write_contention(sm, false, sm->soc->cube_cores, ev, &load, &first);
     if (vcores > 0)
-        write_contention(sm, true, vcores, ev, &first);
+        write_contention(sm, true, vcores, ev, &load, &first);
     fputs(first ? "]\n  },\n" : "\n    ]\n  },\n", sm->f);
     acl_free(ev);
+    acl_free(counts);
 }
 
 /* ---- limits, batch waits, event waits ---------------------------------------------------------------- */
@@ -455,6 +553,7 @@ bool profsummary_write(FILE *f, const struct prof_view *v)
         write_totals(&sm);
         write_streams(&sm, ss, ns);
         write_top(&sm);
+        write_measured(&sm);
         write_core_usage(&sm);
         write_limits(&sm);
         write_batch_waits(&sm);

@@ -1,8 +1,10 @@
 /*
  * profwrite.c - the files of a profile: kernel_details.csv,
  * trace_view.json and step_trace_time.csv, on the modelled clock and
- * (the *_measured twins) on the measured one; summary.json comes from
- * profsummary.c. Formats: docs/profile-format.md.
+ * (the *_measured twins) on the measured one, op_statistic.csv and, beside
+ * ASCEND_PROFILER_OUTPUT, profiler_info_0.json (what Ascend's analysis
+ * tools look for); summary.json comes from profsummary.c. Formats:
+ * docs/profile-format.md.
  *
  * DESIGN: a view (profview.h) puts the entries in an order that depends on
  * the program only (device, stream and task numbers; host thread and
@@ -427,9 +429,12 @@ static void kernel_header(FILE *f, const struct prof_view *v, bool block_dim)
             block_dim ? "Block Dim" : "Block Num", block_dim ? "Mix Block Dim" : "Mix Block Num");
 }
 
-/* The end of the previous kernel row of each stream, for Wait Time. */
+/* Wait Time as Ascend's op summary defines it: device-wide, the gap from
+ * the end of the previous row of the same device (rows in start order,
+ * whatever its stream) to this row's start; 0 when that row has not ended
+ * yet (they overlap). The previous end is kept per device. */
 struct last_end {
-    int32_t device, stream;
+    int32_t device;
     double end;
 };
 
@@ -439,10 +444,10 @@ static double wait_time(struct last_end *ends, uint32_t *nends, const struct pro
     double w = 0;
     uint32_t i;
     for (i = 0; i < *nends; i++)
-        if (ends[i].device == e->device && ends[i].stream == e->stream_id)
+        if (ends[i].device == e->device)
             break;
     if (i == *nends)
-        ends[(*nends)++] = (struct last_end){e->device, e->stream_id, end};
+        ends[(*nends)++] = (struct last_end){e->device, end};
     else if ((w = start - ends[i].end) < 0)
         w = 0;
     ends[i].end = end;
@@ -460,7 +465,8 @@ static void kernel_row(FILE *f, const struct prof_view *v, const struct prof_ent
     }
     l_i(&l, e->device), l_s(&l, ","), l_u(&l, e->model_id), l_s(&l, ","), l_u(&l, e->task_id), l_s(&l, ",");
     l_i(&l, e->stream_id), l_s(&l, ","), l_csv(&l, pv_task_name(e)), l_s(&l, ","), l_csv(&l, pv_task_name(e));
-    l_s(&l, ",N/A,"), l_s(&l, pv_core_type(e)), l_s(&l, ","), l_f3(&l, start), l_s(&l, "\t,");
+    /* OP State: aclcpu's kernels have the shapes they were launched with (static). */
+    l_s(&l, ",static,"), l_s(&l, pv_core_type(e)), l_s(&l, ","), l_f3(&l, start), l_s(&l, "\t,");
     l_f3(&l, dur > 0 ? dur : 0), l_s(&l, ","), l_f3(&l, wait), l_s(&l, ","), l_u(&l, e->blocks), l_s(&l, ",");
     l_u(&l, pv_mix_blocks(e)), l_s(&l, ",N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A\n");
     l_out(&l, f);
@@ -523,7 +529,7 @@ static void trace_meta(FILE *f, const struct prof_view *v, bool *first)
     char buf[64];
     int32_t last_dev = -1, last_stream = -1;
     uint32_t last_thread = 0;
-    process_meta(f, first, PID_HOST, "Host", "CPU", 0);
+    process_meta(f, first, PID_HOST, "CANN", "CPU", 0); /* the ACL API calls: Ascend names their process CANN */
     for (uint32_t i = 0; i < v->nhost; i++) {
         uint32_t t = prof_entry(v->host[i])->host_thread;
         if (t == last_thread)
@@ -745,7 +751,12 @@ static void step_row(FILE *f, const struct prof_view *v, uint32_t step, double l
         if (t->kind != PK_STEP_START && t->kind != PK_STEP_END && ts >= lo && ts <= hi && ts < first)
             first = ts;
     }
-    fprintf(f, "0,%u,%s,0.000,0.000,0.000,%s,%s,0.000,0.000,%s\n", step, pv_f3(computing),
+    /* No step marked: the Step column is empty (Ascend's writer leaves it so), not 0. */
+    if (step != 0)
+        fprintf(f, "0,%u,", step);
+    else
+        fputs("0,,", f);
+    fprintf(f, "%s,0.000,0.000,0.000,%s,%s,0.000,0.000,%s\n", pv_f3(computing),
             pv_f3(hi - lo - computing > 0 ? hi - lo - computing : 0), pv_f3(hi - lo), pv_f3(step != 0 ? first - lo : 0.0));
 }
 
@@ -764,6 +775,86 @@ static bool write_steps(FILE *f, const struct prof_view *v)
     for (uint32_t i = 0; i < v->nsteps; i++)
         step_row(f, v, i + 1, v->step_start[2 * i], v->step_start[2 * i + 1], s, e, n);
     acl_free(s);
+    return true;
+}
+
+/* ---- op_statistic.csv --------------------------------------------------------------------------------------- */
+
+/* One row per (OP Type, Core Type): aclcpu's OP Type is the kernel name. */
+struct op_stat {
+    const char *type, *core;
+    uint32_t count;
+    double total, min, max;
+};
+
+static int cmp_op_stat(const void *a, const void *b)
+{
+    const struct op_stat *x = a, *y = b;
+    int c;
+    if (x->total != y->total)
+        return x->total < y->total ? 1 : -1;
+    if ((c = strcmp(x->type, y->type)) != 0)
+        return c;
+    return strcmp(x->core, y->core);
+}
+
+static bool write_op_statistic(FILE *f, const struct prof_view *v)
+{
+    struct op_stat *st = acl_malloc((v->ndev + 1) * sizeof(*st));
+    uint32_t n = 0;
+    double all = 0;
+    if (st == NULL)
+        return false;
+    for (uint32_t i = 0; i < v->ndev; i++) {
+        const struct prof_entry *e = prof_entry(v->dev[i]);
+        const char *type, *core;
+        double dur;
+        uint32_t k;
+        if (e->kind != PK_KERNEL)
+            continue;
+        type = pv_task_name(e);
+        core = pv_core_type(e);
+        dur = pv_end(v, e) - pv_start(v, e);
+        dur = dur > 0 ? dur : 0;
+        for (k = 0; k < n && (strcmp(st[k].type, type) != 0 || strcmp(st[k].core, core) != 0); k++)
+            ;
+        if (k == n)
+            st[n++] = (struct op_stat){type, core, 0, 0, dur, dur};
+        st[k].count++;
+        st[k].total += dur;
+        st[k].min = dur < st[k].min ? dur : st[k].min;
+        st[k].max = dur > st[k].max ? dur : st[k].max;
+        all += dur;
+    }
+    qsort(st, n, sizeof(*st), cmp_op_stat);
+    fputs("OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n", f);
+    for (uint32_t k = 0; k < n; k++) {
+        struct line l = {.n = 0};
+        l_csv(&l, st[k].type), l_s(&l, ","), l_s(&l, st[k].core), l_s(&l, ","), l_u(&l, st[k].count);
+        l_s(&l, ","), l_f3(&l, st[k].total), l_s(&l, ","), l_f3(&l, st[k].min), l_s(&l, ",");
+        l_f3(&l, st[k].total / st[k].count), l_s(&l, ","), l_f3(&l, st[k].max), l_s(&l, ",");
+        l_f3(&l, all > 0 ? 100.0 * st[k].total / all : 0), l_s(&l, "\n");
+        l_out(&l, f);
+    }
+    acl_free(st);
+    return true;
+}
+
+/* ---- profiler_info_{rank}.json -------------------------------------------------------------------------------- */
+
+/* What msprof-analyze and MindStudio Insight look for beside
+ * ASCEND_PROFILER_OUTPUT: the rank in the file's name (and rank_id), and
+ * the collection's settings as torch_npu writes them (task time, no PMU
+ * metrics). aclcpu runs one rank: 0. */
+static bool write_profiler_info(FILE *f, const struct prof_view *v)
+{
+    fprintf(f, "{\n  \"config\": {\n    \"common_config\": {\"activities\": [\"ProfilerActivity.NPU\"], "
+               "\"schedule\": {}, \"record_shapes\": false, \"profile_memory\": false, \"with_stack\": false, "
+               "\"with_flops\": false, \"with_modules\": false},\n    \"experimental_config\": {\"_profiler_level\": "
+               "\"Level1\", \"_aic_metrics\": \"ACL_AICORE_NONE\", \"_l2_cache\": false, \"_op_attr\": false, "
+               "\"_data_simplification\": true, \"_record_op_args\": false, \"_export_type\": [\"text\"]}\n  },\n"
+               "  \"rank_id\": 0,\n  \"clock\": \"%s\",\n  \"writer\": \"aclcpu\"\n}\n",
+            v->modelled ? "modelled" : "measured");
     return true;
 }
 
@@ -812,6 +903,8 @@ aclError profwrite_all(const char *dir, bool block_dim_names, char *why, size_t 
          write_file(out, "trace_view.json", write_trace, &mod, why, n) &&
          write_file(out, "trace_view_measured.json", write_trace, &meas, why, n) &&
          write_file(out, "step_trace_time.csv", write_steps, &mod, why, n) &&
+         write_file(out, "op_statistic.csv", write_op_statistic, &mod, why, n) &&
+         write_file(dir, "profiler_info_0.json", write_profiler_info, &mod, why, n) &&
          write_file(out, "summary.json", profsummary_write, &mod, why, n) &&
          write_file(out, "summary_measured.json", profsummary_write, &meas, why, n);
     pv_free(&mod);

@@ -68,13 +68,13 @@ static struct kern kerns[] = {
     {"ffn_up", 20, 0, NULL},             {"ffn_down", 20.001, 0, NULL},      {"side_pre", 1, 0, NULL},
     {"side_post", 20.5, 0, NULL},        {"gap_lead", 10, 0, NULL},          {"gap_lead_long", 100, 0, NULL},
     {"gap_main", 20, 0, NULL},           {"gap_side_045", 20.45, 0, NULL},   {"gap_side_05", 20.5, 0, NULL},
-    {"gap_side_1", 21, 0, NULL},         {"gap_tail", 10, 0, NULL},
+    {"gap_side_1", 21, 0, NULL},         {"gap_tail", 10, 0, NULL},          {"undeclared", -1, 0, NULL},
 };
 
 enum {
     RMS_NORM, CAST_SILU, ATTENTION, MATMUL_OUT, GATE, DOWN, PREP, NONZERO, DISPATCH, COMBINE, MLA_PROLOG,
     RESIDUAL_ADD, MOE_GMM, MOE_SWIGLU, MATMUL, FFN_UP, FFN_DOWN, SIDE_PRE, SIDE_POST, GAP_LEAD, GAP_LEAD_LONG,
-    GAP_MAIN, GAP_SIDE_045, GAP_SIDE_05, GAP_SIDE_1, GAP_TAIL
+    GAP_MAIN, GAP_SIDE_045, GAP_SIDE_05, GAP_SIDE_1, GAP_TAIL, UNDECLARED
 };
 
 static void k_noop(void *args) { (void)args; }
@@ -85,10 +85,14 @@ static void register_kernels(void)
         CHECK(aclcpuRegisterKernel(kerns[i].name, k_noop, &kerns[i].fn));
 }
 
-/* The cost, declared before each launch: mix kernels need mix = 1. */
+/* The cost, declared before each launch: mix kernels need mix = 1. A
+ * kernel whose us is negative declares none: it is modelled from the CPU
+ * time it takes. */
 static void declare(struct kern *k, bool mix)
 {
     aclcpuKernelCost c;
+    if (k->us < 0)
+        return;
     memset(&c, 0, sizeof(c));
     c.usFixed = k->us;
     c.hbmBytes = k->hbm_bytes;
@@ -202,6 +206,24 @@ static void split(struct session *s, bool gmm_first, uint32_t swiglu_blocks)
 static void core_split(struct session *s) { split(s, true, 16); }
 static void limit_exceeded(struct session *s) { split(s, false, 40); }
 
+/* One kernel wider than the vector cores (52 blocks of 48) on the main
+ * stream while the side stream runs on the cube cores: waves of one
+ * launch, no contention between the streams. */
+static void wide_launch(struct session *s)
+{
+    run_k(RMS_NORM, 52, VEC, s->main);
+    run_k(MATMUL_OUT, 8, CUBE, s->side);
+}
+
+/* A kernel without a declared cost, launched 3 times beside a declared one:
+ * the tools list it as modelled from measured CPU time. */
+static void measured_cost(struct session *s)
+{
+    run_k(RMS_NORM, 24, VEC, s->main);
+    for (int i = 0; i < 3; i++)
+        run_k(UNDECLARED, 8, VEC, s->main);
+}
+
 /* The side ops stayed on main: stream 2 only waits and records. */
 static void single_stream(struct session *s)
 {
@@ -272,6 +294,7 @@ static const struct {
     {"limit_exceeded", limit_exceeded}, {"core_split", core_split}, {"single_stream", single_stream},
     {"prefetch", prefetch},           {"near_tie", near_tie},         {"gap_under_min", gap_under_min},
     {"gap_under_share", gap_under_share}, {"gap_at_min", gap_at_min}, {"fork_wait", fork_wait},
+    {"measured_cost", measured_cost}, {"wide_launch", wide_launch},
 };
 
 /* ---- sessions --------------------------------------------------------------------------------- */

@@ -233,9 +233,10 @@ check 1 "fake parallelism: streams 1 and 2" "No event orders them: moe_dispatch 
     "batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.000 us for 32 vector cores" \
     "nonzero_full (stream 1, task 3) held 32: 32 + 32 = 64 > 48 vector cores" \
     "EVENT_WAIT gap after the join: stream 1 idled 20.200 us waiting for event 2 of stream 2" \
+    "Reported at or above 0.654 us: the larger of 1% of the profile's E2E (65.400 us, the whole profile) and 0.500 us." \
     "step:     2 of 4 (core limits)" "Verdict: 3 findings." -- doctor "$(prof oversubscribed)"
 lacks "1 of 4 (dependencies)"
-check 1 '"kind": "cores"' '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' \
+check 1 '"kind": "cores"' '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' '"threshold_us": 0.654' \
     -- doctor --json "$(prof oversubscribed)"
 check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof core_split)"
 check 1 "Block Num over the core limit: stream 2 launched moe_swiglu with 40 vector blocks under a limit of 16" \
@@ -264,6 +265,13 @@ for d in trace_only no_flows; do
         "assumed: the profile in force" "batch-mode kernels that could not start, and kernels queued for cores in use: needs summary.json" -- doctor "$tmp/$d"
 done
 
+# A newer release's trace_view.json (stream in args "Physic Stream Id", tids that are not the
+# stream ids): the same verdict and barrier as fake_parallel's.
+check 1 "stream 1       4 kernels" "stream 2       2 kernels" \
+    "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2, which held stream 1 for 29.800 us" \
+    "Verdict: 1 finding." -- doctor "$(prof physic_stream)"
+lacks "stream 101"
+
 # A bare CSV of the same profile: the same verdict, and the barrier said to be unknown rather than guessed.
 check 1 "fake parallelism: streams 1 and 2" "Barrier: not known. kernel_details.csv has no event tasks" "Not checked" \
     -- doctor "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
@@ -281,6 +289,49 @@ lacks "[3b]"
 check 1 "Block Num over the core limit: stream 5 launched aclnnGroupedMatmul_GroupedMatmul_GroupedMatmul with 12 cube blocks under a limit of 8" \
     -- doctor --soc Ascend910_9392 --limit 5=c8v16 "$a3"
 lacks "pass --limit"
+
+# Real-shaped files (make_fixtures.py, write_real): Start Time(us) quoted with its TAB inside.
+# Contention needs two streams: a 52-block kernel alone on the 48 vector cores runs in waves,
+# said as its launch shape (a note), never as oversubscription with a split of the cores.
+wide=$fx/ascend_wide_kernel.csv
+check 0 "Launch shape (no finding): aclnnSoftmax_SoftmaxV2_SoftmaxV2 (stream 2) asks 52 vector blocks of 48 cores on its own, 2 launches" \
+    "its blocks run in 2 waves (the last of 4 blocks), one stream, no contention" \
+    "Verdict: no findings in what could be checked." -- doctor "$wide"
+lacks "oversubscribed"
+lacks "c24"
+check 0 '"notes": [' '"Launch shape (no finding)' '"exit_code": 0' -- doctor --json "$wide"
+check 0 "vector peak 52 of 48 cores: no contention between streams" \
+    "wider than the cores alone: aclnnSoftmax_SoftmaxV2_SoftmaxV2 (stream 2) 52 blocks, 2 launches, 2 waves" -- summary "$wide"
+lacks "over the cores for"
+check 0 '"wider_than_cores": [' '"launches": 2' '"blocks": 52' '"waves": 2' '"contention": []' -- summary --json "$wide"
+# A bad value inside quotes is named where it is, like any other.
+sed '3s/"1733356800000012.500\t"/"17333568000000x2.500\t"/' "$wide" >"$tmp/bad_quoted.csv"
+refuse "bad_quoted.csv:3:85: column 'Start Time\(us\)': '17333568000000x2.500' is not a time in us" summary "$tmp/bad_quoted.csv"
+# A row written twice on one stream is one kernel: 30 + 10 of 48 vector cores, not 70; the
+# allReduce with N/A ids is left out of the streams.
+dup=$fx/ascend_duplicate_rows.csv
+check 0 "5 rows, Block Num, 1 repeated row dropped" "vector peak 48 of 48 cores: within the cores" \
+    "(1 kernel row has Stream ID N/A and is left out here)" "aclnnGelu_Gelu_Gelu                      AI_VECTOR_CORE       1" \
+    -- summary "$dup"
+check 0 "overlap_pct 1.00, real" "Verdict: no findings in what could be checked." -- doctor "$dup"
+check 0 '"repeated_rows_dropped": 1' -- doctor --json "$dup"
+lacks "oversubscribed"
+# Overlapping rows of one stream that are not repeats count once too (the larger).
+sed '0,/aclnnGelu/s/^\(0,4294967295,22,2,aclnnGelu_Gelu_Gelu,.*"1733356800000010\)\.500/\1.600/' "$dup" >"$tmp/overlapping_rows.csv"
+check 0 "6 rows, Block Num)" "vector peak 48 of 48 cores: within the cores" -- summary "$tmp/overlapping_rows.csv"
+
+# Any number of steps: 1100 (more than any fixed table would hold); doctor analyses the last.
+awk 'BEGIN {
+    print "Step Id,Device_id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Num,Mix Block Num"
+    for (s = 1; s <= 1100; s++) {
+        t = 1000 + (s - 1) * 100
+        printf "%d,0,4294967295,%d,2,attn,attn,dynamic,AI_CORE,\"%.3f\t\",60.000,0.000,24,0\n", s, 2 * s, t
+        printf "%d,0,4294967295,%d,3,gate,gate,dynamic,AI_VECTOR_CORE,\"%.3f\t\",30.000,0.000,8,0\n", s, 2 * s + 1, t + 10
+    }
+}' >"$tmp/many_steps.csv"
+check 0 "steps  1100 (Step Id 1..1100" "E2E          109960.000" -- summary "$tmp/many_steps.csv"
+check 0 "step   1100 (Step Id" "overlap_pct 1.00, real" -- doctor "$tmp/many_steps.csv"
+check 0 "step   1050" "main 2 / side 3: side window [104910.000, 104940.000]" -- doctor --step 1050 "$tmp/many_steps.csv"
 
 refuse "fixtures: holds [0-9]+ profiler runs" doctor "$fx"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
@@ -339,6 +390,18 @@ agree() {
 }
 
 if [ -n "$profiles" ]; then
+    # The files Ascend's tools read, as the library writes them now: OP State static, Wait Time
+    # device-wide (the side stream's first kernel waits from the row before it), op_statistic.csv,
+    # profiler_info_0.json beside ASCEND_PROFILER_OUTPUT, an empty Step without marked steps.
+    kd=$(rp fixed)/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+    grep -q ',static,AI_' "$kd" && ! grep -q ',N/A,AI_' "$kd" && ok || fail "fixed: OP State is not static"
+    [ -f "$(rp fixed)/profiler_info_0.json" ] && grep -q '"rank_id": 0' "$(rp fixed)/profiler_info_0.json" && ok ||
+        fail "fixed: no profiler_info_0.json with rank_id 0"
+    head -n 1 "$(rp fixed)/ASCEND_PROFILER_OUTPUT/op_statistic.csv" |
+        grep -qx 'OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)' && ok ||
+        fail "fixed: op_statistic.csv header"
+    sed -n 2p "$(rp fixed)/ASCEND_PROFILER_OUTPUT/step_trace_time.csv" | grep -q '^0,,' && ok ||
+        fail "fixed: step_trace_time.csv Step is not empty without steps"
     agree fake_parallel 1
     agree fixed 0
     agree oversubscribed 1
@@ -392,6 +455,27 @@ if [ -n "$profiles" ]; then
     check 1 "EVENT_WAIT gap after the join: stream 1 idled 0.500 us waiting for event" "Verdict: 1 finding." \
         -- doctor "$(rp gap_at_min)"
     check 1 '"kind": "join_wait_gap"' '"wait_us": 0.500' '"waits": 1' -- doctor --json "$(rp gap_at_min)"
+    # One 52-block launch on the 48 vector cores beside a cube kernel of the other stream: its
+    # waves are its launch shape (a note); summary.json lists no contention, doctor finds none.
+    check 0 "Launch shape (no finding): rms_norm (stream 1) asks 52 vector blocks of 48 cores on its own, 1 launch" \
+        "Verdict: no findings." -- doctor "$(rp wide_launch)"
+    lacks "oversubscribed"
+    grep -q '"contention": \[\]' "$(rp wide_launch)/ASCEND_PROFILER_OUTPUT/summary.json" && ok ||
+        fail "wide_launch: summary.json lists contention for one stream's waves"
+    # Kernels without a declared cost are modelled from the CPU time they took: summary, doctor
+    # and the timeline header list them (name, launches, the spread of their times).
+    check 0 "Kernels modelled from measured CPU time (no declared cost)" "undeclared (AI_VECTOR_CORE): 3 launches, " \
+        -- summary "$(rp measured_cost)"
+    lacks "rms_norm (AI_VECTOR_CORE): 1 launch"
+    check 0 '"measured_kernels": [' '"name": "undeclared"' '"launches": 3' -- summary --json "$(rp measured_cost)"
+    check 1 "Modelled from measured CPU time (no declared cost, so their times are this CPU's, not the chip's" \
+        "undeclared (AI_VECTOR_CORE): 3 launches," -- doctor "$(rp measured_cost)"
+    check 0 "modelled from measured CPU time (no declared cost): undeclared (AI_VECTOR_CORE): 3 launches" \
+        -- timeline "$(rp measured_cost)" -o "$tmp/measured.html"
+    grep -q 'class="facts measured-kernels">Modelled from measured CPU time (no declared cost): undeclared' \
+        "$tmp/measured.html" && ok || fail "timeline page: no list of kernels modelled from measured CPU time"
+    check 0 "none: every kernel has a declared cost" -- summary "$(rp fixed)"
+    check 0 '"measured_kernels": null' -- summary --json "$(prof fixed)"  # older summary.json: not known
     # A side stream idling for the main stream's fork record is slack, not a gap after a join.
     check 0 "stream 2       2 kernels, busy 21.000 us in [0.000, 30.000]" "Verdict: no findings." -- doctor "$(rp fork_wait)"
     lacks "EVENT_WAIT gap"

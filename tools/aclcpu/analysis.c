@@ -223,7 +223,8 @@ struct sweep {
     struct pool_usage *u;
     struct arena *a;
     size_t *active, *slot, nactive; /* running kernels; slot[k] = index in active */
-    unsigned demand;
+    unsigned demand;                /* per stream the most any of its running kernels asks, summed */
+    size_t streams;                 /* distinct streams among the running kernels */
     bool open;
     struct over_span cur;
     const struct task **cur_k;
@@ -242,16 +243,41 @@ static int point_order(const void *a, const void *b)
 
 static void apply_point(struct sweep *s, const struct point *pt)
 {
-    unsigned d = task_demand(&s->p->kernels[pt->k], s->u->pool, &s->p->soc);
     if (pt->start) {
         s->slot[pt->k] = s->nactive;
         s->active[s->nactive++] = pt->k;
-        s->demand += d;
     } else {
         size_t at = s->slot[pt->k], last = s->active[--s->nactive];
         s->active[at] = last;
         s->slot[last] = at;
-        s->demand -= d;
+    }
+}
+
+/* The demand of the running kernels. A stream runs one kernel at a time,
+ * so rows of one stream that overlap (a duplicated row, a launch written
+ * twice) are one kernel: each stream counts the most any of its running
+ * kernels asks, not their sum. Quadratic in the kernels running at once,
+ * which a device bounds by its streams. */
+static void measure_active(struct sweep *s)
+{
+    s->demand = 0;
+    s->streams = 0;
+    for (size_t i = 0; i < s->nactive; i++) {
+        const struct task *t = &s->p->kernels[s->active[i]];
+        unsigned d = task_demand(t, s->u->pool, &s->p->soc);
+        bool beaten = false;
+        for (size_t j = 0; j < s->nactive && !beaten; j++) {
+            const struct task *o = &s->p->kernels[s->active[j]];
+            unsigned od;
+            if (j == i || o->stream != t->stream)
+                continue;
+            od = task_demand(o, s->u->pool, &s->p->soc);
+            beaten = od > d || (od == d && j < i);
+        }
+        if (!beaten) {
+            s->demand += d;
+            s->streams++;
+        }
     }
 }
 
@@ -272,7 +298,11 @@ static void close_span(struct sweep *s, double t)
 /* Judges the instant t after all its points (pts[from..to)) were applied. */
 static void judge_instant(struct sweep *s, double t, const struct point *pts, size_t from, size_t to)
 {
-    bool over = s->demand > s->u->cores;
+    bool over;
+    measure_active(s);
+    /* Contention is between streams: one stream over the cores alone is
+     * a launch wider than the pool, whose blocks run in waves (wide_launches). */
+    over = s->demand > s->u->cores && s->streams >= 2;
     if (s->demand > s->u->peak) {
         s->u->peak = s->demand;
         s->u->peak_at = t;
@@ -307,6 +337,44 @@ static size_t make_points(const struct profile *p, enum pool pool, struct point 
     return n;
 }
 
+static int wide_order(const void *a, const void *b)
+{
+    const struct wide_launch *x = a, *y = b;
+    int c;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    if ((c = strcmp(x->name, y->name)) != 0)
+        return c;
+    return (x->blocks > y->blocks) - (x->blocks < y->blocks);
+}
+
+/* Kernels that ask the pool alone for more blocks than it has, grouped by
+ * stream, name and blocks. */
+static void find_wide(const struct profile *p, struct arena *a, struct pool_usage *u)
+{
+    struct wide_launch *w = arena_alloc(a, (p->nkernels + 1) * sizeof(*w));
+    size_t n = 0;
+    for (size_t k = 0; k < p->nkernels && u->cores > 0; k++) {
+        const struct task *t = &p->kernels[k];
+        unsigned d = task_demand(t, u->pool, &p->soc);
+        if (d > u->cores)
+            w[n++] = (struct wide_launch){.stream = t->stream, .name = t->name, .blocks = d,
+                                          .waves = (d + u->cores - 1) / u->cores, .launches = 1, .first = t};
+    }
+    sort_items(w, n, sizeof(*w), wide_order);
+    u->nwide = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct wide_launch *last = u->nwide > 0 ? &w[u->nwide - 1] : NULL;
+        if (last != NULL && wide_order(last, &w[i]) == 0) {
+            last->launches++;
+            last->first = w[i].first->start < last->first->start ? w[i].first : last->first;
+        } else {
+            w[u->nwide++] = w[i];
+        }
+    }
+    u->wide = w;
+}
+
 void pool_sweep(const struct profile *p, enum pool pool, struct arena *a, struct pool_usage *u)
 {
     struct point *pts = xmalloc((2 * p->nkernels + 1) * sizeof(*pts));
@@ -326,6 +394,7 @@ void pool_sweep(const struct profile *p, enum pool pool, struct arena *a, struct
     }
     u->spans = arena_memdup(a, s.spans, s.nspans * sizeof(*s.spans));
     u->nspans = s.nspans;
+    find_wide(p, a, u);
     free(s.spans);
     free(s.cur_k);
     free(s.active);

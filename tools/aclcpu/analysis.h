@@ -66,6 +66,17 @@ struct over_span {
     size_t nkernels;
 };
 
+/* Launches of one kernel (stream, name, blocks) that ask the pool alone
+ * for more blocks than it has cores: they run in waves of at most the
+ * cores, which is the launch's shape, not contention between streams. */
+struct wide_launch {
+    int stream;
+    const char *name;
+    unsigned blocks, waves;
+    size_t launches;
+    const struct task *first; /* the earliest of them */
+};
+
 struct pool_usage {
     enum pool pool;
     unsigned cores, peak; /* peak: the most blocks running at once */
@@ -74,10 +85,15 @@ struct pool_usage {
     struct over_span *spans;
     size_t nspans;
     bool queued; /* spans are summary.json's: kernels running or ready and queued */
+    struct wide_launch *wide;
+    size_t nwide;
 };
 
-/* The running-at-once sweep: the peak, and the spans in which kernels
- * running at once ask for more blocks than the pool has. */
+/* The running-at-once sweep: the peak, and the spans in which kernels of
+ * at least two streams running at once ask for more blocks than the pool
+ * has (each stream counting the most one of its running kernels asks:
+ * overlapping rows of one stream are not concurrent kernels); and the
+ * launches wider than the pool on their own. */
 void pool_sweep(const struct profile *p, enum pool pool, struct arena *a, struct pool_usage *u);
 /* The sweep's peak, and the spans over the cores: summary.json's when the
  * profile has them and its cores are the ones counted against (on the

@@ -130,6 +130,10 @@ static void print_text(const struct profile *p, const struct doctor_opts *o, con
                              "stream limits, prefetch)");
     for (size_t i = 0; i < r->nfindings; i++)
         print_finding(i, &r->findings[i], o);
+    if (r->nnotes > 0)
+        text_heading(stdout, "Notes");
+    for (size_t i = 0; i < r->nnotes; i++)
+        text_wrapped(stdout, 2, "- ", r->notes[i]);
     if (r->nnot_checked > 0)
         text_heading(stdout, "Not checked");
     for (size_t i = 0; i < r->nnot_checked; i++)
@@ -256,6 +260,10 @@ static void write_json(const struct profile *p, const struct doctor_opts *o, con
     jw_array(&w, "findings");
     for (size_t i = 0; i < r->nfindings; i++)
         write_finding_json(&w, &r->findings[i], o);
+    jw_end(&w);
+    jw_array(&w, "notes");
+    for (size_t i = 0; i < r->nnotes; i++)
+        jw_str(&w, NULL, r->notes[i]);
     jw_end(&w);
     jw_array(&w, "not_checked");
     for (size_t i = 0; i < r->nnot_checked; i++)

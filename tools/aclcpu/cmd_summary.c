@@ -33,7 +33,7 @@ struct summary {
     size_t ngroups, top;
     double kernel_time; /* the sum of all kernel durations */
     struct pool_usage pools[POOLS];
-    int steps[1024];
+    int *steps;
     size_t nsteps;
 };
 
@@ -47,7 +47,7 @@ static void compute(struct profile *p, struct summary *s)
         s->kernel_time += s->groups[i].total;
     for (int pool = 0; pool < POOLS; pool++)
         pool_usage(p, (enum pool)pool, &p->arena, &s->pools[pool]);
-    s->nsteps = profile_steps(p, s->steps, CLI_ARRAY_SIZE(s->steps));
+    s->nsteps = profile_steps(p, &s->steps);
 }
 
 /* ---- text ---------------------------------------------------------------------------- */
@@ -106,11 +106,25 @@ static unsigned most_asked(const struct pool_usage *u)
     return most;
 }
 
+/* Launches wider than the pool alone: waves of one stream, not contention. */
+static void print_wide(const struct pool_usage *u)
+{
+    for (size_t i = 0; i < u->nwide && i < 3; i++) {
+        const struct wide_launch *w = &u->wide[i];
+        printf("         wider than the cores alone: %s (stream %d) %u blocks, %zu launch%s, %u waves "
+               "(launch shape, not contention)\n", w->name, w->stream, w->blocks, w->launches,
+               w->launches == 1 ? "" : "es", w->waves);
+    }
+    if (u->nwide > 3)
+        printf("         ... %zu more wider than the cores (--json lists them)\n", u->nwide - 3);
+}
+
 static void print_pool(const struct profile *p, const struct pool_usage *u)
 {
     printf("  %-6s peak %u of %u cores", pool_name(u->pool), u->peak, u->cores);
     if (u->nspans == 0) {
-        printf(": within the cores\n");
+        printf(": %s\n", u->nwide > 0 ? "no contention between streams" : "within the cores");
+        print_wide(u);
         return;
     }
     if (u->queued)
@@ -129,6 +143,7 @@ static void print_pool(const struct profile *p, const struct pool_usage *u)
     }
     if (u->nspans > 3)
         printf("         ... %zu more (--json lists them)\n", u->nspans - 3);
+    print_wide(u);
 }
 
 static void print_cores(const struct profile *p, const struct summary *s)
@@ -139,6 +154,21 @@ static void print_cores(const struct profile *p, const struct summary *s)
             print_pool(p, &s->pools[pool]);
 }
 
+/* Kernels without a declared cost: their modelled time is this CPU's. */
+static void print_measured(const struct profile *p)
+{
+    char line[512];
+    if (!p->has_measured_list)
+        return;
+    text_heading(stdout, "Kernels modelled from measured CPU time (no declared cost)");
+    if (p->nmeasured == 0)
+        printf("  none: every kernel has a declared cost\n");
+    for (size_t i = 0; i < p->nmeasured; i++) {
+        describe_measured(&p->measured[i], line, sizeof(line));
+        printf("  %s\n", line);
+    }
+}
+
 static void print_text(const struct profile *p, const struct summary *s)
 {
     print_profile_header(p, "summary");
@@ -147,6 +177,7 @@ static void print_text(const struct profile *p, const struct summary *s)
     print_times(s);
     print_streams(p, s);
     print_top(s);
+    print_measured(p);
     print_cores(p, s);
 }
 
@@ -223,6 +254,17 @@ static void write_cores_json(struct jw *w, const struct profile *p, const struct
         for (size_t i = 0; i < u->nspans; i++)
             write_span_json(w, p, u, &u->spans[i]);
         jw_end(w);
+        jw_array(w, "wider_than_cores");
+        for (size_t i = 0; i < u->nwide; i++) {
+            jw_object(w, NULL);
+            jw_int(w, "stream_id", u->wide[i].stream);
+            jw_str(w, "name", u->wide[i].name);
+            jw_int(w, "blocks", u->wide[i].blocks);
+            jw_int(w, "launches", (long long)u->wide[i].launches);
+            jw_int(w, "waves", u->wide[i].waves);
+            jw_end(w);
+        }
+        jw_end(w);
         jw_end(w);
     }
     jw_end(w);
@@ -246,6 +288,7 @@ static void write_json(const struct profile *p, const struct summary *s)
     else
         jw_null(&w, "streams");
     write_top_json(&w, s);
+    write_measured_json(&w, p);
     write_cores_json(&w, p, s);
     jw_finish(&w);
 }

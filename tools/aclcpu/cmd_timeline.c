@@ -61,11 +61,17 @@ static void report(const struct args *a, const char *out, struct profile *p, boo
         jw_int(&w, "kernels", (long long)p->nkernels);
         jw_int(&w, "event_edges", (long long)p->nedges);
         jw_bool(&w, "measured_clock", measured);
+        write_measured_json(&w, p);
         jw_finish(&w);
         return;
     }
     printf("wrote %s: %zu kernels on %zu streams, %zu event edges, %s\n", out, p->nkernels, streams,
            p->nedges, measured ? "the measured clock on the toggle" : "no measured clock in this profile");
+    for (size_t i = 0; i < p->nmeasured; i++) {
+        char line[512];
+        describe_measured(&p->measured[i], line, sizeof(line));
+        printf("  modelled from measured CPU time (no declared cost): %s\n", line);
+    }
 }
 
 static int write_page(const struct args *a, const char *out, struct profile *p, struct profile *m, int width)

@@ -16,7 +16,7 @@ static int pick_step(const struct args *a, struct profile *p, enum step_policy p
 {
     const char *step = args_value(a, "--step");
     struct cli_error err;
-    int steps[1024];
+    int *steps;
     size_t n;
     long v;
     if (step != NULL) {
@@ -24,7 +24,7 @@ static int pick_step(const struct args *a, struct profile *p, enum step_policy p
             return usage_error(a->cmd, "--step %s: not a step number", step);
         return profile_select_step(p, (int)v, &err) ? -1 : input_error(a->cmd, &err);
     }
-    n = profile_steps(p, steps, CLI_ARRAY_SIZE(steps));
+    n = profile_steps(p, &steps);
     if (policy == STEPS_LAST && n > 1 && !profile_select_step(p, steps[n - 1], &err))
         return input_error(a->cmd, &err);
     return -1;
@@ -51,6 +51,33 @@ int load_profile(const struct args *a, struct profile *p, bool need_streams, enu
     return rc;
 }
 
+void describe_measured(const struct measured_kernel *m, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s (%s): %u launch%s, %.3f-%.3f us (avg %.3f)", m->name, m->engine, m->launches,
+             m->launches == 1 ? "" : "es", m->min, m->max, m->avg);
+}
+
+void write_measured_json(struct jw *w, const struct profile *p)
+{
+    if (!p->has_measured_list) {
+        jw_null(w, "measured_kernels");
+        return;
+    }
+    jw_array(w, "measured_kernels");
+    for (size_t i = 0; i < p->nmeasured; i++) {
+        const struct measured_kernel *m = &p->measured[i];
+        jw_object(w, NULL);
+        jw_str(w, "name", m->name);
+        jw_str(w, "engine", m->engine);
+        jw_int(w, "launches", m->launches);
+        jw_us(w, "min_us", m->min);
+        jw_us(w, "avg_us", m->avg);
+        jw_us(w, "max_us", m->max);
+        jw_end(w);
+    }
+    jw_end(w);
+}
+
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -67,6 +94,9 @@ void describe_files(const struct profile *p, char *buf, size_t n)
         return;
     if (c->metric_columns > 0)
         w += snprintf(buf + w, n - (size_t)w, ", %d metric columns", c->metric_columns);
+    if (p->duplicates > 0 && (size_t)w < n)
+        w += snprintf(buf + w, n - (size_t)w, ", %zu repeated row%s dropped", p->duplicates,
+                      p->duplicates == 1 ? "" : "s");
     if ((size_t)w < n)
         w += snprintf(buf + w, n - (size_t)w, ")%s%s%s%s", p->has_trace ? ", " : "",
                       p->has_trace ? base_name(p->trace_path) : "", p->has_summary ? ", " : "",
@@ -91,6 +121,7 @@ void write_profile_json(struct jw *w, const struct profile *p)
     jw_str(w, "clock", clock_name(p));
     jw_bool(w, "trace_view", p->has_trace);
     jw_bool(w, "summary_json", p->has_summary);
+    jw_int(w, "repeated_rows_dropped", (long long)p->duplicates);
     if (p->step >= 0)
         jw_int(w, "step", p->step);
     else

@@ -27,6 +27,13 @@ int load_profile(const struct args *a, struct profile *p, bool need_streams, enu
 void describe_files(const struct profile *p, char *buf, size_t n);
 /* The "profile" part shared by every --json output. */
 void write_profile_json(struct jw *w, const struct profile *p);
+/* "measured_op (AI_VECTOR_CORE): 3 launches, 98.100-104.200 us (avg 100.500)": a kernel
+ * modelled from its measured CPU time (summary.json's measured_kernels). */
+void describe_measured(const struct measured_kernel *m, char *buf, size_t n);
+/* The kernels modelled from measured CPU time, as a --json array (null when
+ * the profile does not say). */
+void write_measured_json(struct jw *w, const struct profile *p);
+
 /* Text header lines: profile, files, clock, SoC (and step). */
 void print_profile_header(const struct profile *p, const char *what);
 

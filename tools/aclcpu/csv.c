@@ -5,8 +5,9 @@
  * unquoted field is never longer than its quoted form), so a record costs
  * no allocation beyond its field array. Fields may be quoted ("a,b", "a""b");
  * records end at LF or CRLF; a UTF-8 byte-order mark is skipped. Blanks and
- * TABs around a field are trimmed: Ascend writes "Start Time(us)" with a
- * trailing TAB. Every field keeps its line and column so that a bad value
+ * TABs around a field are trimmed, inside its quotes too: Ascend writes
+ * "Start Time(us)" with a trailing TAB, bare (123.456<TAB>) or, from
+ * torch_npu's writer, quoted ("123.456<TAB>"). Every field keeps its line and column so that a bad value
  * can be reported as file:line:column.
  */
 #include "csv.h"
@@ -96,8 +97,15 @@ static int read_field(struct csv *c, struct csv_field *f, struct cli_error *err)
     f->col = column_of(c, c->pos);
     out = c->buf + c->pos;
     if (c->pos < c->len && c->buf[c->pos] == '"') {
+        size_t lead = 0;
         if (!read_quoted(c, out, &n, err))
             return -1;
+        while (lead < n && is_blank(out[lead]))
+            lead++;
+        memmove(out, out + lead, n - lead);
+        n -= lead;
+        while (n > 0 && is_blank(out[n - 1]))
+            n--;
     } else {
         while (!at_record_end(c) && c->buf[c->pos] != ',')
             out[n++] = c->buf[c->pos++];

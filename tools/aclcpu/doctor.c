@@ -17,6 +17,8 @@
  */
 #include "doctor.h"
 
+#include "common.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +68,12 @@ static void note_unchecked(struct doctor_report *r, const char *what)
 {
     if (r->nnot_checked < CLI_ARRAY_SIZE(r->not_checked))
         r->not_checked[r->nnot_checked++] = what;
+}
+
+void doctor_note(struct profile *p, struct doctor_report *r, const char *text)
+{
+    if (r->nnotes < CLI_ARRAY_SIZE(r->notes))
+        r->notes[r->nnotes++] = arena_strdup(&p->arena, text);
 }
 
 /* ---- waits: summary.json's event_waits, else the trace's wait tasks ----------------------- */
@@ -450,6 +458,25 @@ static void sort_by_order(struct doctor_report *r)
     }
 }
 
+/* Kernels modelled from their measured CPU time (summary.json's
+ * measured_kernels): every verdict on them is about this host's times. */
+static void note_measured(struct profile *p, struct doctor_report *r)
+{
+    char note[1024], one[256];
+    if (p->nmeasured == 0)
+        return;
+    snprintf(note, sizeof(note), "Modelled from measured CPU time (no declared cost, so their times are this CPU's, "
+             "not the chip's; aclcpuSetKernelCost declares one): ");
+    for (size_t i = 0; i < p->nmeasured && i < 4; i++) {
+        describe_measured(&p->measured[i], one, sizeof(one));
+        append(note, sizeof(note), "%s%s", i ? "; " : "", one);
+    }
+    if (p->nmeasured > 4)
+        append(note, sizeof(note), "; and %zu more (aclcpu summary lists them)", p->nmeasured - 4);
+    append(note, sizeof(note), ".");
+    doctor_note(p, r, note);
+}
+
 void doctor_run(struct profile *p, const struct doctor_opts *o, struct doctor_report *r)
 {
     memset(r, 0, sizeof(*r));
@@ -464,6 +491,7 @@ void doctor_run(struct profile *p, const struct doctor_opts *o, struct doctor_re
     check_limits(p, o, r);
     check_stream_tails(p, o, r);
     check_join_gaps(p, r);
+    note_measured(p, r);
     list_unchecked(p, o, r);
     sort_by_order(r);
 }

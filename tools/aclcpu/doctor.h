@@ -93,6 +93,10 @@ struct doctor_report {
     size_t nfindings, cap;
     const char *not_checked[8];
     size_t nnot_checked;
+    /* Facts worth knowing that are no finding (the exit code ignores
+     * them): launches wider than the cores, which run in waves. */
+    const char *notes[8];
+    size_t nnotes;
 };
 
 /* Runs every check; results live in p's arena and in r (doctor_free). */
@@ -110,6 +114,8 @@ void finding_stream(struct finding *f, int stream);
 const char *kernel_ref(char *buf, size_t n, const struct task *k);
 
 void check_core_contention(struct profile *p, struct doctor_report *r);
+/* Adds text (in p's arena) to r's notes. */
+void doctor_note(struct profile *p, struct doctor_report *r, const char *text);
 void check_batch_waits(struct profile *p, struct doctor_report *r);
 void check_limits(struct profile *p, const struct doctor_opts *o, struct doctor_report *r);
 void check_stream_tails(struct profile *p, const struct doctor_opts *o, struct doctor_report *r);

@@ -14,14 +14,16 @@
  * left to the batch-wait finding (one cause, one finding). The split
  * suggested shares the cores out in proportion to the core time (blocks x
  * duration) of each stream's contending kernels, so that the streams
- * would end together if their kernels scaled with cores.
+ * would end together if their kernels scaled with cores. Contention needs
+ * two streams (analysis.c, pool_sweep): a kernel that asks a pool alone for
+ * more blocks than it has runs in waves, which is its launch shape and is
+ * said in a note, never as contention with a split of the cores.
  */
 #include "doctor.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#define MAX_STREAMS 8
 #define MAX_WAITED 4
 
 /* A span in which a batch-mode kernel of it waited for cores. */
@@ -68,6 +70,7 @@ struct stream_work {
     int stream;
     double work;  /* core us: blocks x duration of its contending kernels */
     unsigned share;
+    double rest;  /* the fraction of a core its exact share left over */
 };
 
 static int address_order(const void *a, const void *b)
@@ -97,17 +100,18 @@ static size_t distinct_kernels(struct profile *p, const struct over_span *const 
     return total;
 }
 
+/* Every stream of the spans' kernels, however many (in p's arena). */
 static size_t work_by_stream(struct profile *p, enum pool pool, const struct over_span *const *sp, size_t n,
-                             struct stream_work w[MAX_STREAMS])
+                             struct stream_work **out)
 {
     const struct task **ks;
     size_t nk = distinct_kernels(p, sp, n, &ks), nw = 0;
+    struct stream_work *w = arena_alloc(&p->arena, (nk + 1) * sizeof(*w));
+    *out = w;
     for (size_t i = 0; i < nk; i++) {
         size_t j = 0;
         while (j < nw && w[j].stream != ks[i]->stream)
             j++;
-        if (j == nw && nw == MAX_STREAMS)
-            continue;
         if (j == nw)
             w[nw++] = (struct stream_work){.stream = ks[i]->stream};
         w[j].work += task_demand(ks[i], pool, &p->soc) * ks[i]->dur;
@@ -119,22 +123,22 @@ static size_t work_by_stream(struct profile *p, enum pool pool, const struct ove
  * (largest remainders get the cores left). */
 static void share_cores(struct stream_work *w, size_t n, unsigned cores)
 {
-    double total = 0, rest[MAX_STREAMS];
+    double total = 0;
     unsigned given = 0;
     for (size_t i = 0; i < n; i++)
         total += w[i].work;
     for (size_t i = 0; i < n; i++) {
         double exact = total > 0 ? cores * w[i].work / total : (double)cores / (double)n;
         w[i].share = (unsigned)exact;
-        rest[i] = exact - w[i].share;
+        w[i].rest = exact - w[i].share;
         given += w[i].share;
     }
     while (given < cores) {
         size_t best = 0;
         for (size_t i = 1; i < n; i++)
-            best = rest[i] > rest[best] ? i : best;
+            best = w[i].rest > w[best].rest ? i : best;
         w[best].share++;
-        rest[best] = -1;
+        w[best].rest = -1;
         given++;
     }
     for (size_t i = 0; i < n; i++)
@@ -145,8 +149,8 @@ static void share_cores(struct stream_work *w, size_t n, unsigned cores)
 static void suggest_split(char *buf, size_t n, struct profile *p, const struct pool_usage *u,
                           const struct over_span *const *sp, size_t nsp)
 {
-    struct stream_work w[MAX_STREAMS];
-    size_t nw = work_by_stream(p, u->pool, sp, nsp, w);
+    struct stream_work *w;
+    size_t nw = work_by_stream(p, u->pool, sp, nsp, &w);
     share_cores(w, nw, u->cores);
     for (size_t i = 0; i < nw; i++)
         append(buf, n, "%sstream %d %c%u", i ? " + " : "", w[i].stream, u->pool == POOL_CUBE ? 'c' : 'v', w[i].share);
@@ -253,6 +257,22 @@ static void contention_finding(struct profile *p, struct doctor_report *r, const
     finding_number(f, "intervals", (double)n, 0);
 }
 
+/* "one kernel wider than the cores": launches that run in waves alone. */
+static void note_wide(struct profile *p, struct doctor_report *r, const struct pool_usage *u)
+{
+    for (size_t i = 0; i < u->nwide; i++) {
+        const struct wide_launch *w = &u->wide[i];
+        char note[512];
+        unsigned last = w->blocks - (w->waves - 1) * u->cores;
+        snprintf(note, sizeof(note), "Launch shape (no finding): %s (stream %d) asks %u %s blocks of %u cores on its "
+                 "own, %zu launch%s (first at %.3f us): its blocks run in %u waves (the last of %u blocks), one "
+                 "stream, no contention. A Block Num that is a multiple of the cores (or at most %u) leaves no "
+                 "partial wave.", w->name, w->stream, w->blocks, pool_name(u->pool), u->cores, w->launches,
+                 w->launches == 1 ? "" : "es", w->first->start, w->waves, last, u->cores);
+        doctor_note(p, r, note);
+    }
+}
+
 void check_core_contention(struct profile *p, struct doctor_report *r)
 {
     for (int pool = 0; pool < POOLS; pool++) {
@@ -263,6 +283,7 @@ void check_core_contention(struct profile *p, struct doctor_report *r)
         pool_usage(p, (enum pool)pool, &p->arena, &u);
         sp = arena_alloc(&p->arena, (u.nspans + 1) * sizeof(*sp));
         n = unexplained(p, &u, sp, &over_us);
+        note_wide(p, r, &u);
         if (n > 0)
             contention_finding(p, r, &u, sp, n, over_us);
     }

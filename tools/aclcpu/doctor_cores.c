@@ -187,17 +187,17 @@ static void limit_finding(const struct profile *p, struct doctor_report *r, cons
 
 void check_limits(struct profile *p, const struct doctor_opts *o, struct doctor_report *r)
 {
-    struct limit_group groups[32];
-    size_t ng = 0;
+    /* At most one group per hit: as many as there are kernels and facts. */
+    size_t max = POOLS * p->nkernels + p->nlimits + 1, ng = 0;
+    struct limit_group *groups = arena_alloc(&p->arena, max * sizeof(*groups));
     if (p->has_facts && o->nlimits == 0) {
         for (size_t i = 0; i < p->nlimits; i++) {
             const struct limit_hit *h = &p->limits[i];
             if (h->limit < p->soc.cores[h->pool] && h->blocks > h->limit)
-                add_hit(groups, &ng, CLI_ARRAY_SIZE(groups), h->stream, h->pool, h->limit, h->name, h->task_id,
-                        h->blocks);
+                add_hit(groups, &ng, max, h->stream, h->pool, h->limit, h->name, h->task_id, h->blocks);
         }
     } else {
-        ng = hits_from_kernels(p, o, groups, CLI_ARRAY_SIZE(groups));
+        ng = hits_from_kernels(p, o, groups, max);
     }
     for (size_t i = 0; i < ng; i++)
         limit_finding(p, r, &groups[i]);
@@ -306,7 +306,7 @@ static void gap_title(struct finding *f, const struct wait_fact *const *w, size_
 }
 
 static void gap_finding(const struct profile *p, struct doctor_report *r, const struct wait_fact *const *w, size_t n,
-                        double total)
+                        double total, double threshold)
 {
     struct finding *f = finding_new(r, "join_wait_gap", "acceptance", ORDER_CORE_LIMITS, RQ_tail);
     const struct wait_fact *longest = w[0];
@@ -326,6 +326,12 @@ static void gap_finding(const struct profile *p, struct doctor_report *r, const 
     if (p->soc.sync_us > EPS_US)
         append(f->facts, sizeof(f->facts), " Idle beyond the %.3f us each join costs on this SoC when the stream "
                "waited for is on time (dispatch and event release): %.3f us.", p->soc.sync_us, total);
+    if (p->step >= 0)
+        append(f->facts, sizeof(f->facts), " Reported at or above %.3f us: the larger of %.0f%% of step %d's E2E (%.3f us) "
+               "and %.3f us.", threshold, GAP_FRACTION * 100, p->step, r->totals.e2e, GAP_MIN_US);
+    else
+        append(f->facts, sizeof(f->facts), " Reported at or above %.3f us: the larger of %.0f%% of the profile's E2E "
+               "(%.3f us, the whole profile) and %.3f us.", threshold, GAP_FRACTION * 100, r->totals.e2e, GAP_MIN_US);
     snprintf(f->remedy, sizeof(f->remedy), "Make stream %d finish in time: first fix what delays it (a batch wait, "
              "core contention or a dependency above), then move cores to it (core limits), or join later if stream "
              "%d has independent work to run meanwhile.", w[0]->recorded_on, w[0]->stream);
@@ -333,6 +339,7 @@ static void gap_finding(const struct profile *p, struct doctor_report *r, const 
     finding_number(f, "waits", (double)n, 0);
     finding_number(f, "longest_us", longest->wait, 3);
     finding_number(f, "event_id", w[0]->event_id, 0);
+    finding_number(f, "threshold_us", threshold, 3);
 }
 
 /* A side stream waiting for the main stream's record is a fork (the side
@@ -382,6 +389,6 @@ void check_join_gaps(struct profile *p, struct doctor_report *r)
                 total += idle_beyond_sync(p, &r->waits[j]);
             }
         if (total >= threshold)
-            gap_finding(p, r, group, n, total);
+            gap_finding(p, r, group, n, total, threshold);
     }
 }

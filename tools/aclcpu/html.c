@@ -15,6 +15,8 @@
  */
 #include "html.h"
 
+#include "common.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -364,6 +366,22 @@ static const char page_script[] =
     "var d=document.body.dataset;d.lanes=drawn('g.lane>rect.lane-bg');d.kernels=drawn('rect.kernel');"
     "d.edges=drawn('line.edge');d.overlapLanes=drawn('g.overlap-lane>rect.lane-bg');})();\n</script>\n";
 
+/* The kernels modelled from measured CPU time, under the header: their
+ * bars are this CPU's times. */
+static void write_measured(FILE *f, const struct profile *p)
+{
+    char line[512];
+    if (p->nmeasured == 0)
+        return;
+    fputs("<div class=\"facts measured-kernels\">Modelled from measured CPU time (no declared cost):", f);
+    for (size_t i = 0; i < p->nmeasured; i++) {
+        describe_measured(&p->measured[i], line, sizeof(line));
+        fputs(i ? "; " : " ", f);
+        escape(f, line);
+    }
+    fputs("</div>\n", f);
+}
+
 void html_timeline(FILE *f, const struct timeline_page *page)
 {
     const struct profile *p = page->modelled;
@@ -375,6 +393,7 @@ void html_timeline(FILE *f, const struct timeline_page *page)
     escape(f, page->title);
     fprintf(f, " · SoC %s (%u cube / %u vector cores, %s)</div>\n", p->soc.name, p->soc.cores[POOL_CUBE],
             p->soc.cores[POOL_VECTOR], p->soc.source);
+    write_measured(f, p);
     write_legend(f);
     fprintf(f, "<input type=\"checkbox\" id=\"clock\"%s><label for=\"clock\"> measured clock%s</label>\n",
             page->measured ? "" : " disabled", page->measured ? " (what this CPU really took)" : ": not in this profile");

@@ -13,7 +13,10 @@
  * is a missing one it needs, so that a file of another kind is never
  * analysed as if it were this one. Start times are parsed exactly into ns
  * (Ascend writes epoch-based µs like 1704161511420306.491, past a double's
- * ns precision).
+ * ns precision). A row that repeats another of its stream (same task id,
+ * start, duration and name: some releases write a task twice) is dropped
+ * and counted, so that it is neither summed as a concurrent kernel nor
+ * counted twice.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +239,23 @@ static int by_start(const void *a, const void *b)
     return (x->task_id > y->task_id) - (x->task_id < y->task_id);
 }
 
+static bool same_row(const struct task *x, const struct task *y)
+{
+    return x->stream >= 0 && x->task_id >= 0 && x->stream == y->stream && x->task_id == y->task_id &&
+           x->start_ns == y->start_ns && x->dur == y->dur && str_eq(x->name, y->name);
+}
+
+/* Drops rows that repeat the previous one (sorted by start, stream, task). */
+static void drop_duplicates(struct reader *r)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        if (kept == 0 || !same_row(&r->rows[kept - 1], &r->rows[i]))
+            r->rows[kept++] = r->rows[i];
+    r->p->duplicates = r->nrows - kept;
+    r->nrows = kept;
+}
+
 static bool read_rows(struct reader *r, struct cli_error *err)
 {
     int got;
@@ -247,6 +267,7 @@ static bool read_rows(struct reader *r, struct cli_error *err)
     if (r->nrows == 0)
         return err_at(err, r->csv.path, r->csv.line, 1, "the profile is empty: a header and no kernel rows");
     sort_items(r->rows, r->nrows, sizeof(*r->rows), by_start);
+    drop_duplicates(r);
     r->p->kernels = arena_memdup(&r->p->arena, r->rows, r->nrows * sizeof(*r->rows));
     r->p->nkernels = r->nrows;
     return true;

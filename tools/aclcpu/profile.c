@@ -275,19 +275,19 @@ void profile_free(struct profile *p) { arena_free(&p->arena); }
 
 static int int_order(const void *a, const void *b) { return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b); }
 
-size_t profile_steps(const struct profile *p, int *steps, size_t max)
+size_t profile_steps(struct profile *p, int **out)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < p->nkernels; i++) {
-        int s = p->kernels[i].step;
-        bool seen = s < 0;
-        for (size_t j = 0; j < n && !seen; j++)
-            seen = steps[j] == s;
-        if (!seen && n < max)
-            steps[n++] = s;
-    }
+    int *steps = arena_alloc(&p->arena, (p->nkernels + 1) * sizeof(*steps));
+    size_t n = 0, m = 0;
+    for (size_t i = 0; i < p->nkernels; i++)
+        if (p->kernels[i].step >= 0)
+            steps[n++] = p->kernels[i].step;
     sort_items(steps, n, sizeof(*steps), int_order);
-    return n;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || steps[m - 1] != steps[i])
+            steps[m++] = steps[i];
+    *out = steps;
+    return m;
 }
 
 static bool in_span(double start, double end, const struct interval *span)

@@ -107,6 +107,14 @@ struct contention {
     size_t nkernels;
 };
 
+/* summary.json's measured_kernels: kernels without a declared cost, whose
+ * modelled time is the CPU time they took (a name and engine each). */
+struct measured_kernel {
+    const char *name, *engine;
+    unsigned launches;
+    double min, avg, max; /* us */
+};
+
 struct soc_info {
     char name[64];
     unsigned cores[POOLS]; /* vector 0: coupled AI Cores, vector work counts as cube */
@@ -137,6 +145,7 @@ struct profile {
     struct task *kernels;  /* kernel_details.csv, sorted by start, stream, task */
     size_t nkernels;
     size_t no_stream;      /* kernel rows whose Stream ID is N/A (communication ops) */
+    size_t duplicates;     /* rows dropped as repeats of another of their stream (kdetails.c) */
 
     bool has_trace;
     struct task *tasks;    /* trace_view.json device tasks, sorted by stream, start */
@@ -158,6 +167,9 @@ struct profile {
     size_t nevent_waits;
     struct contention *contention;
     size_t ncontention;
+    bool has_measured_list; /* summary.json has measured_kernels (newer aclcpu) */
+    struct measured_kernel *measured;
+    size_t nmeasured;
 
     struct soc_info soc;
     int step;              /* the step analysed, -1 all */
@@ -177,8 +189,9 @@ void profile_free(struct profile *p);
 /* Keeps only step `step` (kernels with that Step Id, trace tasks, edges
  * and waits inside its span). */
 bool profile_select_step(struct profile *p, int step, struct cli_error *err);
-/* The distinct Step Id values, ascending; returns how many (0: no steps). */
-size_t profile_steps(const struct profile *p, int *steps, size_t max);
+/* The distinct Step Id values, ascending, however many (in p's arena);
+ * returns how many (0: no steps). */
+size_t profile_steps(struct profile *p, int **steps);
 
 /* Readers, one per file (kdetails.c, traceview.c, sumfile.c). */
 bool kdetails_load(struct profile *p, const char *path, bool need_streams, struct cli_error *err);

@@ -18,7 +18,7 @@
 #include "json.h"
 #include "profile.h"
 
-enum field_kind { F_INT, F_LONG, F_UNSIGNED, F_US, F_STR, F_POOL };
+enum field_kind { F_INT, F_LONG, F_UNSIGNED, F_US, F_DUR, F_STR, F_POOL }; /* F_US: a time, F_DUR: a duration */
 
 struct field_spec {
     const char *key;
@@ -74,6 +74,15 @@ static const struct field_spec wait_fields[] = {
     {"wait_us", F_US, offsetof(struct event_wait, wait)},
 };
 
+static const struct field_spec measured_fields[] = {
+    {"name", F_STR, offsetof(struct measured_kernel, name)},
+    {"engine", F_STR, offsetof(struct measured_kernel, engine)},
+    {"launches", F_UNSIGNED, offsetof(struct measured_kernel, launches)},
+    {"min_us", F_DUR, offsetof(struct measured_kernel, min)},
+    {"avg_us", F_DUR, offsetof(struct measured_kernel, avg)},
+    {"max_us", F_DUR, offsetof(struct measured_kernel, max)},
+};
+
 static bool read_string_field(struct sum_reader *r, const struct json *v, const struct field_spec *f, char *base,
                               struct cli_error *err)
 {
@@ -98,9 +107,10 @@ static bool read_number_field(struct sum_reader *r, const struct json *v, const 
         return json_err(&r->doc, v, err, "\"%s\" must be a number, not %s", f->key, json_type_name(v->type));
     x = v->u.number;
     /* The range first: casting a double out of range is undefined. */
-    if (f->kind != F_US && (x < -1 || x > 2147483647.0 || x != (double)(long)x))
+    bool time = f->kind == F_US || f->kind == F_DUR;
+    if (!time && (x < -1 || x > 2147483647.0 || x != (double)(long)x))
         return json_err(&r->doc, v, err, "\"%s\" must be a whole number, not %g", f->key, x);
-    if (f->kind == F_US && (x != x || x < -1e15 || x > 1e15))
+    if (time && (x != x || x < -1e15 || x > 1e15))
         return json_err(&r->doc, v, err, "\"%s\" must be a time in us, not %g", f->key, x);
     if (f->kind == F_UNSIGNED && x < 0)
         return json_err(&r->doc, v, err, "\"%s\" must not be negative", f->key);
@@ -111,7 +121,7 @@ static bool read_number_field(struct sum_reader *r, const struct json *v, const 
     else if (f->kind == F_UNSIGNED)
         *(unsigned *)(void *)(base + f->offset) = (unsigned)x;
     else
-        *(double *)(void *)(base + f->offset) = x - r->origin_us;
+        *(double *)(void *)(base + f->offset) = f->kind == F_DUR ? x : x - r->origin_us;
     return true;
 }
 
@@ -243,9 +253,21 @@ static bool read_facts(struct sum_reader *r, struct cli_error *err)
     return true;
 }
 
+/* measured_kernels (absent from older files: then not known). */
+static bool read_measured(struct sum_reader *r, struct cli_error *err)
+{
+    void *list;
+    r->p->has_measured_list = json_get(&r->doc.root, "measured_kernels") != NULL;
+    if (!read_list(r, &r->doc.root, "measured_kernels", measured_fields, CLI_ARRAY_SIZE(measured_fields),
+                   sizeof(struct measured_kernel), &list, &r->p->nmeasured, err))
+        return false;
+    r->p->measured = list;
+    return true;
+}
+
 static bool read_summary(struct sum_reader *r, const char *path, bool facts, struct cli_error *err)
 {
-    if (!json_load(&r->doc, path, err) || !check_version(r, err) || !read_soc(r, err))
+    if (!json_load(&r->doc, path, err) || !check_version(r, err) || !read_soc(r, err) || !read_measured(r, err))
         return false;
     r->p->has_summary = true;
     return !facts || read_facts(r, err);

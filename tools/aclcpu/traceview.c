@@ -11,7 +11,10 @@
  * "event" by id into edges. ts may be a string (as Ascend and aclcpu write
  * it) or a number; args values may be numbers or numeric strings. What a
  * device task must have (a name, tid, ts, dur) is checked and reported at
- * the event's position; the rest is optional.
+ * the event's position; the rest is optional. A task's stream is its args'
+ * "Physic Stream Id" (newer Ascend releases), else "Stream Id" (older ones
+ * and aclcpu), else its tid; flows carry only a tid, and are put on the
+ * stream the tasks of that tid named.
  */
 #include <limits.h>
 #include <math.h>
@@ -29,6 +32,11 @@ struct flow {
     bool start;
 };
 
+struct tid_stream {
+    long tid;
+    int stream;
+};
+
 struct trace_reader {
     struct profile *p;
     struct json_doc doc;
@@ -41,6 +49,8 @@ struct trace_reader {
     size_t nflows, flows_cap;
     struct interval *lanes[OVERLAP_LANES];
     size_t nlanes[OVERLAP_LANES], lanes_cap[OVERLAP_LANES];
+    struct tid_stream *tid_map; /* tids whose tasks name another stream */
+    size_t ntid_map, tid_map_cap;
 };
 
 const char *const overlap_lane_names[OVERLAP_LANES] = {"Computing", "Communication",
@@ -163,6 +173,8 @@ static void read_task_args(struct trace_reader *r, const struct json *args, stru
     const char *type = get_str(args, "Task Type");
     if (get_int(args, "Task Id", 0, INT_MAX, &v))
         t->task_id = v;
+    if (get_int(args, "Physic Stream Id", 0, INT_MAX, &v) || get_int(args, "Stream Id", 0, INT_MAX, &v))
+        t->stream = (int)v;
     if (get_int(args, "Block Num", 0, INT_MAX, &v) || get_int(args, "Block Dim", 0, INT_MAX, &v))
         t->blocks = (unsigned)v;
     if (get_int(args, "Mix Block Num", 0, INT_MAX, &v) || get_int(args, "Mix Block Dim", 0, INT_MAX, &v))
@@ -172,6 +184,22 @@ static void read_task_args(struct trace_reader *r, const struct json *args, stru
     read_core_limit(get_str(args, "Core Limit"), t->limit);
     t->batch = mode != NULL && str_eq(mode, "batch");
     t->core_name = arena_strdup(&r->p->arena, type != NULL ? type : "");
+}
+
+static void note_tid(struct trace_reader *r, long tid, int stream)
+{
+    for (size_t i = 0; i < r->ntid_map; i++)
+        if (r->tid_map[i].tid == tid)
+            return;
+    *VEC_PUSH(r->tid_map, r->ntid_map, r->tid_map_cap) = (struct tid_stream){tid, stream};
+}
+
+static int stream_of_tid(const struct trace_reader *r, int tid)
+{
+    for (size_t i = 0; i < r->ntid_map; i++)
+        if (r->tid_map[i].tid == tid)
+            return r->tid_map[i].stream;
+    return tid;
 }
 
 static bool read_device_task(struct trace_reader *r, const struct json *ev, struct cli_error *err)
@@ -193,6 +221,8 @@ static bool read_device_task(struct trace_reader *r, const struct json *ev, stru
     t.dur = dur;
     t.kind = task_kind_from_name(name);
     read_task_args(r, json_get(ev, "args"), &t);
+    if (t.stream != (int)tid)
+        note_tid(r, tid, t.stream);
     t.engine = t.kind == TASK_KERNEL ? engine_from_name(t.core_name) : ENG_OTHER;
     *VEC_PUSH(r->tasks, r->ntasks, r->tasks_cap) = t;
     return true;
@@ -285,7 +315,8 @@ static void pair_flows(struct trace_reader *r)
         const struct flow *s = &r->flows[i], *f = &r->flows[i + 1];
         if (!s->start || f->start || strcmp(s->id, f->id) != 0)
             continue;
-        *VEC_PUSH(edges, n, cap) = (struct edge){s->event_id >= 0 ? s->event_id : f->event_id, s->stream, f->stream,
+        *VEC_PUSH(edges, n, cap) = (struct edge){s->event_id >= 0 ? s->event_id : f->event_id,
+                                                 stream_of_tid(r, s->stream), stream_of_tid(r, f->stream),
                                                  rel_us(r, s->ts_ns), rel_us(r, f->ts_ns)};
         i++;
     }
@@ -363,6 +394,7 @@ bool traceview_load(struct profile *p, const char *path, struct cli_error *err)
     json_free(&r.doc);
     free(r.tasks);
     free(r.flows);
+    free(r.tid_map);
     for (int lane = 0; lane < OVERLAP_LANES; lane++)
         free(r.lanes[lane]);
     return ok;
