@@ -72,6 +72,9 @@ TEST(perturb, a_seeded_schedule_keeps_the_event_order)
 TEST(perturb, a_seeded_schedule_makes_an_unordered_race_show_within_20_seeds)
 {
     int before = 0, after = 0;
+#ifdef T_TSAN
+    SKIP("the race is planted: ThreadSanitizer reports it, as it should");
+#endif
     for (unsigned seed = 1; seed <= 20 && (before == 0 || after == 0); seed++) {
         int64_t sum = filled_sum(seed, false);
         before += sum == 0;

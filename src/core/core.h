@@ -618,7 +618,9 @@ struct stream {
      * engine/memtask.c, with park_event NULL). */
     struct stream *park_next;
     uint64_t park_gen;
-    struct event *park_event;
+    /* Atomic: the hang report reads it under s->lock only (relaxed: what
+     * it reads there is a description, re-checked by whoever acts). */
+    _Atomic(struct event *) park_event;
     /* The value wait it parked on, or NULL. Written under val_lock (memtask.c);
      * atomic because the hang report reads it under s->lock only. */
     _Atomic(const struct task *) park_value;

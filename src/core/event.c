@@ -377,7 +377,7 @@ static struct stream *take_released_locked(struct event *ev)
             return NULL;
         *op = oldest->park_next;
         oldest->park_next = NULL;
-        oldest->park_event = NULL;
+        store_relaxed(&oldest->park_event, NULL);
         oldest->park_gen = NOTIFY_GRANTED;
         ev->notified = false;
         return oldest;
@@ -387,7 +387,7 @@ static struct stream *take_released_locked(struct event *ev)
         if (s->park_gen == GEN_FLAG ? flag_set_locked(ev) : event_gen_done_locked(ev, s->park_gen)) {
             *pp = s->park_next;
             s->park_next = released;
-            s->park_event = NULL;
+            store_relaxed(&s->park_event, NULL);
             released = s;
         } else {
             pp = &s->park_next;
@@ -524,7 +524,7 @@ bool event_wait_gen_or_park(struct stream *s, struct event *ev, uint64_t gen, st
                 timer->u.event.deadline = plat_now_ns() + (uint64_t)timer->u.event.timeout_ms * 1000000u;
             engine_watch_wait(s, timer->u.event.deadline);
         }
-        s->park_event = ev; /* the task stays at the head of the queue */
+        store_relaxed(&s->park_event, ev); /* the task stays at the head of the queue */
         s->park_gen = gen;
         s->park_next = ev->waiters;
         ev->waiters = s;

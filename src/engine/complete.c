@@ -170,7 +170,7 @@ void engine_finish_handed_off(struct stream *s, aclError err)
 void engine_unlink_parked_locked(struct stream *s)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    struct event *ev = s->park_event;
+    struct event *ev = load_relaxed(&s->park_event);
     if (ev == NULL) { /* parked on a value (memtask.c) */
         engine_value_unlink_locked(s);
         return;
@@ -183,7 +183,7 @@ void engine_unlink_parked_locked(struct stream *s)
         }
     }
     plat_spin_unlock(&ev->lock);
-    s->park_event = NULL;
+    store_relaxed(&s->park_event, NULL);
 }
 
 void engine_nudge(struct stream *s)
@@ -191,7 +191,7 @@ void engine_nudge(struct stream *s)
     struct worker *w = NULL;
     plat_spin_lock(&s->lock);
     if (load_relaxed(&s->state) == STREAM_PARKED &&
-        (s->park_event != NULL || load_relaxed(&s->park_value) != NULL)) {
+        (load_relaxed(&s->park_event) != NULL || load_relaxed(&s->park_value) != NULL)) {
         engine_unlink_parked_locked(s);
         engine_unwatch(s);
         store_relaxed(&s->state, STREAM_IDLE);

@@ -89,7 +89,7 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
 {
     PLAT_ASSERT_HELD(&s->lock);
     struct hop h = {NULL, false, NULL, NULL};
-    struct event *ev = s->park_event;
+    struct event *ev = load_relaxed(&s->park_event);
     struct task *t = squeue_next(s); /* PARKED: no owner moves head */
     uint64_t done;
 
@@ -512,7 +512,7 @@ struct timed_out {
 static struct worker *time_out_locked(struct stream *s, uint64_t now, struct timed_out *what)
 {
     PLAT_ASSERT_HELD(&s->lock);
-    struct event *ev = s->park_event;
+    struct event *ev = load_relaxed(&s->park_event);
     struct task *t;
     if (ev == NULL && load_relaxed(&s->park_value) != NULL) /* a value wait's poll (memtask.c) */
         return engine_value_poll_locked(s, now);

@@ -259,7 +259,7 @@ bool engine_value_wait_or_park(struct stream *s, const struct task *w)
         fetch_sub_relaxed(&val_parked, 1);
     } else {
         store_relaxed(&s->park_value, w); /* the task stays at the head of the queue */
-        s->park_event = NULL;
+        store_relaxed(&s->park_event, NULL);
         s->park_next = val_waiters;
         val_waiters = s;
         s->park_poll_us = POLL_FIRST_US;
