@@ -7,6 +7,7 @@
 
 // acl_base_rt.h included first must work too (it includes acl_base.h).
 static_assert(ACL_FLOAT16 == 1 && ACL_FORMAT_ND == 2 && ACL_ERROR == 3, "acl_base_rt.h values");
+static_assert(sizeof(aclrtRandomNumTaskInfo) == 104 && sizeof(aclrtCntNotifyWaitInfo) == 16, "built-in task types");
 
 int main()
 {

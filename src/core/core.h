@@ -92,6 +92,9 @@ enum task_kind {
     TASK_SET32,         /* aclrtMemsetD32Async */
     TASK_VALUE_WRITE,   /* aclrtValueWrite */
     TASK_VALUE_WAIT,    /* aclrtValueWait: parks its stream until the value passes */
+    /* Built-in tasks (api/api_builtin.c; they run in engine/builtin.c). */
+    TASK_REDUCE,        /* aclrtReduceAsync: dst = dst op src, element by element */
+    TASK_RANDOM,        /* aclrtRandomNumAsync: its task info is a copy in inline_args */
     TASK_KIND_END       /* not a kind: one past the last (engine/kinds.c has a row for each) */
 };
 
@@ -200,6 +203,12 @@ struct task {
             /* A record: linked in ev->pending. Cleared under ev->lock by the
              * thread that reaches it, which is also the one that releases it. */
             bool pending;
+            /* A counting notify's record (aclrtCntNotifyRecordMode) or wait
+             * (aclrtCntNotifyWaitMode, whether it clears the count): the
+             * operation and its operand. */
+            uint8_t cnt_mode;
+            bool cnt_clear;
+            uint32_t cnt_value;
         } event;
         struct {
             struct model *m;
@@ -268,6 +277,14 @@ struct task {
             int32_t loc_id;
             uint8_t loc_type;       /* aclrtMemManagedLocationType */
         } prefetch;
+        struct {
+            void *dst;
+            const void *src;
+            size_t n;               /* elements */
+            uint8_t kind;           /* aclrtReduceKind */
+            uint8_t type;           /* aclDataType */
+            uint8_t esize;          /* bytes per element */
+        } reduce;
         struct {
             void *ptr;              /* a pool block, freed on this stream */
             uint64_t ticket;        /* the block's use this free ends (services/mempool.h); 0: an aclrtMalloc block */
@@ -809,6 +826,10 @@ struct event {
     _Atomic uint32_t op_flag[2];
     bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
     bool notified;               /* notify: set by a record, cleared by the wait it releases */
+    /* An aclrtCntNotify (also `notify`): records change `count` (set, add,
+     * or, and) and a wait passes while it passes the wait's test. */
+    bool counting;
+    uint32_t count;
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
     /* aclrtCreateEventWithFlag with SYNC or EXTERNAL: one hardware flag for
      * all records. A record sets it, only a reset clears it, and a wait
@@ -1019,6 +1040,13 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
  * handles never resolve to it. */
 aclError event_create_internal(struct context *ctx, struct event **out);
 aclError notify_create(struct context *ctx, struct event **out);
+/* A counting notify of ctx (aclrtCntNotifyCreate); its count now (for
+ * tests and queries); a counting wait's test as its task's gen. */
+aclError cnt_notify_create(struct context *ctx, struct event **out);
+uint32_t cnt_notify_count(struct event *n);
+/* aclrtNotifyBatchReset: clears a record no wait has consumed yet. */
+void notify_reset(struct event *n);
+uint64_t cnt_cond(uint8_t mode, uint32_t value, bool clear);
 /* Ends an event (or notify); fails with 107017 if handle (when given) no
  * longer names it. */
 aclError event_destroy(struct event *ev, const void *handle);

@@ -32,6 +32,7 @@ enum obj_type {
     OBJ_TASKGRP,
     OBJ_BINDESC,   /* aclrtCreateBinary's descriptions (api/api_binary.c) */
     OBJ_DATABUF,   /* aclCreateDataBuffer's buffers (api/api_databuf.c) */
+    OBJ_CNT_NOTIFY, /* aclrtCntNotifyCreate's counting notifies (core/event.c) */
     OBJ_TYPE_COUNT
 };
 

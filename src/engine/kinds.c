@@ -191,6 +191,9 @@ const struct task_kind_ops engine_task_kinds[TASK_KIND_END] = {
     [TASK_SET32]         = {engine_run_set32,       engine_run_set32,       0},
     [TASK_VALUE_WRITE]   = {engine_run_value_write, engine_run_value_write, 0},
     [TASK_VALUE_WAIT]    = {engine_run_value_wait,  NULL,                   0},
+    /* Built-in tasks (builtin.c). */
+    [TASK_REDUCE]        = {engine_run_reduce,      engine_run_reduce,      0},
+    [TASK_RANDOM]        = {engine_run_random,      engine_run_random,      0},
 };
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)
