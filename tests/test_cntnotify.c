@@ -379,3 +379,30 @@ TEST(cntnotify, records_keep_stream_order)
     ASSERT_OK(aclrtCntNotifyDestroy(n));
     t_teardown();
 }
+
+/* A wait no queued record can release (waiting forever): a plain stream
+ * destroy drops it after its grace, and the hang report names the
+ * counting notify, its count and the call that would release it. */
+TEST(cntnotify, destroy_drops_a_wait_nothing_records)
+{
+    aclrtCntNotify n = NULL;
+    aclrtStream s = NULL;
+    aclrtCntNotifyWaitInfo w = wait_info(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 9, 0, 0);
+    int64_t *x;
+    setup950();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCntNotifyCreate(&n, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCntNotifyWaitWithTimeout(n, s, &w));
+    t_launch_add(x, 1, s);
+    ASSERT_OK(aclrtDestroyStream(s));
+    {
+        const char *m = aclGetRecentErrMsg(); /* read once: reading it clears it */
+        ASSERT_STR_CONTAINS(m, "waits on counting notify");
+        ASSERT_STR_CONTAINS(m, "its count is 0");
+        ASSERT_STR_CONTAINS(m, "aclrtCntNotifyRecord");
+    }
+    ASSERT_EQ(x[0], 0); /* dropped, not run */
+    ASSERT_OK(aclrtCntNotifyDestroy(n));
+    t_teardown();
+}
