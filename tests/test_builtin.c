@@ -203,6 +203,33 @@ TEST(builtin, reduce_products_take_their_kinds_and_types)
     t_teardown();
 }
 
+/* Captured into a model, a reduction runs at each replay, not at the
+ * capture (stream capture records every task of its stream). */
+TEST(builtin, reduce_is_captured_and_replayed)
+{
+    int32_t *d, *s;
+    aclrtStream st = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    d = dev(8);
+    s = dev(8);
+    d[0] = 1, d[1] = 0, s[0] = 2, s[1] = 3;
+    ASSERT_OK(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtReduceAsync(d, s, 8, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, st, NULL));
+    ASSERT_OK(aclmdlRICaptureEnd(st, &m));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(d[0], 1); /* not run by the capture */
+    for (int i = 0; i < 3; i++)
+        ASSERT_OK(aclmdlRIExecuteAsync(m, st));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(d[0], 7);
+    ASSERT_EQ(d[1], 9);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
 /* ---- aclrtRandomNumAsync ----------------------------------------------------------- */
 
 static void para(aclrtRandomParaInfo *p, const void *v, uint8_t size)
@@ -578,6 +605,42 @@ TEST(builtin, random_dropout_bitmask_distribution)
     for (int i = 0; i < NS / 8; i++)
         set += __builtin_popcount(out[i]);
     ASSERT(fabs(set / (double)NS - 0.6) < 5 * sqrt(0.24 / NS));
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* Captured into a model, a random number task draws at each replay from
+ * the counter in device memory, so each replay gives the next numbers. */
+TEST(builtin, random_is_captured_and_each_replay_goes_on)
+{
+    aclrtStream st = NULL;
+    aclmdlRI m = NULL;
+    uint64_t *ctr;
+    uint32_t *out, first[4];
+    uint32_t lo = 0, hi = 0xffffffffu;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(16);
+    memset(ctr, 0, 16);
+    ti = task_info(ACL_UINT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 0, 4, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 4);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 4);
+    ASSERT_OK(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclmdlRICaptureEnd(st, &m));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(ctr[0], 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, st));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(out[0], 0x6627e8d5u); /* seed 0, counter 0 */
+    memcpy(first, out, sizeof(first));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, st));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(ctr[0], 2);
+    ASSERT(memcmp(first, out, sizeof(first)) != 0);
+    ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(aclrtDestroyStream(st));
     t_teardown();
 }

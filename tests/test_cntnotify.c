@@ -406,3 +406,30 @@ TEST(cntnotify, destroy_drops_a_wait_nothing_records)
     ASSERT_OK(aclrtCntNotifyDestroy(n));
     t_teardown();
 }
+
+/* aclcpu does not capture counting notify tasks into a model: a record,
+ * reset or wait on a capturing stream is refused (207000,
+ * docs/differences.md) and the capture goes on. */
+TEST(cntnotify, capture_refuses_counting_notify_tasks)
+{
+    aclrtCntNotify n = NULL;
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    aclrtCntNotifyRecordInfo r = rec_info(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1);
+    aclrtCntNotifyWaitInfo w = wait_info(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 1, 0, 0);
+    setup950();
+    ASSERT_OK(aclrtCntNotifyCreate(&n, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(aclrtCntNotifyRecord(n, s, &r), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "does not capture counting notify tasks");
+    ASSERT_RC(aclrtCntNotifyWaitWithTimeout(n, s, &w), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtCntNotifyReset(n, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclrtCntNotifyRecord(n, s, &r)); /* an ordinary stream again */
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtCntNotifyDestroy(n));
+    t_teardown();
+}
