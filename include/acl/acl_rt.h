@@ -2151,7 +2151,10 @@ ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64
 ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
                                                  void *reserve);
 
-/** Updates a queued task's parameters from execStream. Refused here (207000) after the checks: see differences.md. */
+/**
+ * Updates a queued task's parameters, after the checks. Refused here (207000): aclcpu does not rewrite a queued
+ * task.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
                                                   aclrtStream execStream);
 
