@@ -677,6 +677,45 @@ TEST(builtin, task_update_checks_then_refuses)
     info.val.randomTaskAttr.size = sizeof(src);
     ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, st), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "does not rewrite a task");
+    /* An AI Core task's: rtModelTaskUpdate's handles, then its NULLs in
+     * order (api_error.cc ModelTaskUpdate), then refused. */
+    memset(&info, 0, sizeof(info));
+    info.id = ACL_RT_UPDATE_AIC_AIV_TASK;
+    ASSERT_RC(aclrtTaskUpdateAsync(dead, 0, &info, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtTaskUpdateAsync(NULL, 0, &info, dead), ACL_ERROR_RT_INVALID_HANDLE);
+    ASSERT_RC(aclrtTaskUpdateAsync(NULL, 0, &info, st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'taskStream' is NULL");
+    ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'execStream' is NULL");
+    ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "funcEntryAddr");
+    info.val.aicAivTaskAttr.funcEntryAddr = src;
+    ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "blockDimAddr");
+    info.val.aicAivTaskAttr.blockDimAddr = src;
+    ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "binHandle");
+    info.val.aicAivTaskAttr.binHandle = src;
+    ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, st), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "does not rewrite a task");
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* RT_FEATURE_TASK_DSA_UPDATE: random task updates on A2 and A3 only
+ * (207000 after the target stream's checks). */
+TEST(builtin, task_update_of_a_random_task_only_on_a2_and_a3)
+{
+    aclrtStream st = NULL;
+    aclrtTaskUpdateInfo info;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    memset(&info, 0, sizeof(info));
+    info.id = ACL_RT_UPDATE_RANDOM_TASK;
+    ASSERT_RC(aclrtTaskUpdateAsync(NULL, 0, &info, st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, st), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "cannot update random number tasks");
     ASSERT_OK(aclrtDestroyStream(st));
     t_teardown();
 }

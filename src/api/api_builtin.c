@@ -240,8 +240,8 @@ ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *t
 /* rtsLaunchUpdateTask: info (ACL layer, 100000); by its id: a random
  * task's target stream (107000 NULL, 107017 stale), the product (A2/A3),
  * the executing stream, the source (107000 NULL) and its size (that of
- * the task info); an AI Core task's goes to the model task update. Then
- * refused: aclcpu's tasks are not rewritten once queued. */
+ * the task info); an AI Core task's goes to the model task update's
+ * checks. Then refused: aclcpu's tasks are not rewritten once queued. */
 ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
                                                   aclrtStream execStream)
 {
@@ -273,8 +273,28 @@ ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32
                             "aclrtRandomNumTaskInfo)", fn, info->val.randomTaskAttr.size,
                             sizeof(aclrtRandomNumTaskInfo));
         break;
-    case ACL_RT_UPDATE_AIC_AIV_TASK:
+    case ACL_RT_UPDATE_AIC_AIV_TASK: {
+        /* rtModelTaskUpdate: both streams' handles, then api_error.cc
+         * ModelTaskUpdate: the streams, the tiling key (funcEntryAddr),
+         * block dim and program addresses not NULL, then the product
+         * (RT_FEATURE_MODEL_UPDATE_SQE_TILING_KEY: A2, A3, 950, 310P). */
+        const aclrtAicAivTaskUpdateAttr *a = &info->val.aicAivTaskAttr;
+        struct stream *sink;
+        if ((err = stream_handle_get(fn, taskStream, &s)) != ACL_SUCCESS ||
+            (err = stream_handle_get(fn, execStream, &sink)) != ACL_SUCCESS)
+            return err;
+        if (taskStream == NULL || execStream == NULL)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' is NULL", fn,
+                            taskStream == NULL ? "taskStream" : "execStream");
+        if (a->funcEntryAddr == NULL || a->blockDimAddr == NULL || a->binHandle == NULL)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'info->val.aicAivTaskAttr.%s' is NULL", fn,
+                            a->funcEntryAddr == NULL ? "funcEntryAddr"
+                            : a->blockDimAddr == NULL ? "blockDimAddr" : "binHandle");
+        soc = load_relaxed(&sink->dev)->soc;
+        if (soc->family != SOC_A2 && soc->family != SOC_A3 && soc->family != SOC_950 && soc->family != SOC_310P)
+            return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s cannot update AI Core tasks", fn, soc->name);
         break;
+    }
     default:
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'info->id' (%d) must be in [1, 3)", fn,
                         (int)info->id);

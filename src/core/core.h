@@ -1040,10 +1040,9 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
  * handles never resolve to it. */
 aclError event_create_internal(struct context *ctx, struct event **out);
 aclError notify_create(struct context *ctx, struct event **out);
-/* A counting notify of ctx (aclrtCntNotifyCreate); its count now (for
- * tests and queries); a counting wait's test as its task's gen. */
+/* A counting notify of ctx (aclrtCntNotifyCreate); a counting wait's
+ * test, as its task's gen. */
 aclError cnt_notify_create(struct context *ctx, struct event **out);
-uint32_t cnt_notify_count(struct event *n);
 /* aclrtNotifyBatchReset: clears a record no wait has consumed yet. */
 void notify_reset(struct event *n);
 uint64_t cnt_cond(uint8_t mode, uint32_t value, bool clear);

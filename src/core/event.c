@@ -207,15 +207,6 @@ void notify_reset(struct event *n)
     plat_spin_unlock(&n->lock);
 }
 
-uint32_t cnt_notify_count(struct event *n)
-{
-    uint32_t c;
-    plat_spin_lock(&n->lock);
-    c = n->count;
-    plat_spin_unlock(&n->lock);
-    return c;
-}
-
 aclError event_destroy(struct event *ev, const void *handle)
 {
     bool recycle;

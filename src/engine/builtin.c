@@ -21,6 +21,7 @@
  *
  * Threads: the executor running the task. Locks: none.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "engine_int.h"
@@ -414,6 +415,12 @@ enum run_result engine_run_random(struct executor *x, struct stream *s, struct t
     if (!engine_mem_guarded(random_run, t, "random number task")) {
         *err = ACL_ERROR_RT_SYS_DMA;
         return RUN_DONE;
+    }
+    /* The counter moved: a value wait on it may pass now. */
+    {
+        void *counter;
+        memcpy(&counter, t->inline_args + offsetof(aclrtRandomNumTaskInfo, randomCounterAddr), sizeof(counter));
+        engine_value_written(counter, 16);
     }
     return RUN_DONE;
 }
