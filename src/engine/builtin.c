@@ -179,7 +179,6 @@ struct philox {
     uint32_t ctr[4];
     uint32_t out[4];
     unsigned used;   /* words of out[] handed out; 4: generate the next block */
-    uint64_t blocks; /* counter steps taken */
 };
 
 static void philox_block(const uint32_t ctr_in[4], const uint32_t key_in[2], uint32_t out[4])
@@ -210,7 +209,6 @@ static uint32_t philox_next(struct philox *g)
     if (g->used == 4) {
         philox_block(g->ctr, g->key, g->out);
         ctr_step(g->ctr);
-        g->blocks++;
         g->used = 0;
     }
     return g->out[g->used++];
@@ -259,12 +257,8 @@ static double root(double x)
     return r;
 }
 
-/* A uniform float in [0, 1) from 24 bits; in (0, 1] when open_low. */
-static float unit(struct philox *g, bool open_low)
-{
-    uint32_t w = philox_next(g) >> 8;
-    return ((float)w + (open_low ? 1.0f : 0.0f)) * (1.0f / 16777216.0f);
-}
+/* A uniform float in [0, 1) from a word's top 24 bits. */
+static float unit(struct philox *g) { return (float)(philox_next(g) >> 8) * (1.0f / 16777216.0f); }
 
 /* ---- random number tasks ---------------------------------------------------------- */
 
@@ -355,7 +349,6 @@ static void random_run(void *arg)
     g.ctr[2] = (uint32_t)words[1];
     g.ctr[3] = (uint32_t)(words[1] >> 32);
     g.used = 4;
-    g.blocks = 0;
 
     switch (fp->funcType) {
     case ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK: {
@@ -364,7 +357,7 @@ static void random_run(void *arg)
         for (uint64_t i = 0; i < num; i++) {
             if (i % 8 == 0)
                 bytes[i / 8] = 0;
-            if (unit(&g, false) >= ratio)
+            if (unit(&g) >= ratio)
                 bytes[i / 8] |= (uint8_t)(1u << (i % 8));
         }
         break;
@@ -374,7 +367,7 @@ static void random_run(void *arg)
             float lo = param_float(&fp->paramInfo.uniformDisInfo.min, ti.dataType);
             float hi = param_float(&fp->paramInfo.uniformDisInfo.max, ti.dataType);
             for (uint64_t i = 0; i < num; i++)
-                store_float(out, i, ti.dataType, lo + unit(&g, false) * (hi - lo));
+                store_float(out, i, ti.dataType, lo + unit(&g) * (hi - lo));
         } else {
             uniform_ints(&g, &ti, out, num);
         }
@@ -386,7 +379,7 @@ static void random_run(void *arg)
         uint64_t i = 0;
         while (i < num) {
             /* Marsaglia's polar method: a point in the unit disc gives two. */
-            double u = 2.0 * unit(&g, false) - 1.0, v = 2.0 * unit(&g, false) - 1.0, q = u * u + v * v, f;
+            double u = 2.0 * unit(&g) - 1.0, v = 2.0 * unit(&g) - 1.0, q = u * u + v * v, f;
             double z[2];
             if (q >= 1.0 || q == 0.0)
                 continue;
