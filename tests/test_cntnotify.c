@@ -433,3 +433,48 @@ TEST(cntnotify, capture_refuses_counting_notify_tasks)
     ASSERT_OK(aclrtCntNotifyDestroy(n));
     t_teardown();
 }
+
+/* Eight streams parked on one notify, each for its own count (>= i): ADD
+ * records released behind a gate bring the count up one at a time, and
+ * each waiter goes on once the count reaches its value, not before. */
+TEST(cntnotify, records_release_each_waiter_at_its_count)
+{
+    enum { W = 8 };
+    static struct t_gate g[W];
+    aclrtCntNotify n = NULL;
+    aclrtStream rs = NULL, ws[W] = {NULL};
+    aclrtCntNotifyRecordInfo add = rec_info(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1);
+    int64_t *x;
+    setup950();
+    x = t_dev_i64(W);
+    ASSERT_OK(aclrtCntNotifyCreate(&n, 0));
+    ASSERT_OK(aclrtCreateStream(&rs));
+    for (int i = 0; i < W; i++) {
+        aclrtCntNotifyWaitInfo w = wait_info(ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, (uint32_t)i + 1, 10, 0);
+        ASSERT_OK(aclrtCreateStream(&ws[i]));
+        ASSERT_OK(aclrtCntNotifyWaitWithTimeout(n, ws[i], &w));
+        t_launch_add(&x[i], 1, ws[i]);
+    }
+    for (int i = 0; i < W; i++) {
+        t_launch_gate(&g[i], rs);
+        ASSERT_OK(aclrtCntNotifyRecord(n, rs, &add));
+    }
+    for (int i = 0; i < W; i++) {
+        /* Count i: waiters 0..i-1 have gone on, waiter i has not. */
+        ASSERT(t_wait_flag(&g[i].started, 1));
+        for (int j = 0; j < i; j++)
+            ASSERT_OK(aclrtSynchronizeStreamWithTimeout(ws[j], 4000));
+        ASSERT_RC(aclrtSynchronizeStreamWithTimeout(ws[i], 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        ASSERT_EQ(x[i], 0);
+        atomic_store(&g[i].open, 1);
+    }
+    for (int i = 0; i < W; i++) {
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(ws[i], 4000));
+        ASSERT_EQ(x[i], 1);
+        ASSERT_OK(aclrtDestroyStream(ws[i]));
+    }
+    ASSERT_OK(aclrtSynchronizeStream(rs));
+    ASSERT_OK(aclrtDestroyStream(rs));
+    ASSERT_OK(aclrtCntNotifyDestroy(n));
+    t_teardown();
+}
