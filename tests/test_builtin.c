@@ -203,6 +203,40 @@ TEST(builtin, reduce_products_take_their_kinds_and_types)
     t_teardown();
 }
 
+/* Atlas inference (310P): SUM only, on float, float16 and int16; the
+ * Ascend 950 adds uint32 to the A2's types (docs, aclrtReduceAsync). */
+TEST(builtin, reduce_types_of_atlas_inference_and_950)
+{
+    aclrtStream st = NULL;
+    uint32_t *d;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    d = dev(16);
+    ASSERT_RC(aclrtReduceAsync(d, d, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN, ACL_INT16, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtReduceAsync(d, d, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, st, NULL),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtReduceAsync(d, d, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT16, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    d = dev(16);
+    d[0] = 7, d[1] = 0xffffffffu;
+    d[2] = 1, d[3] = 1;
+    ASSERT_OK(aclrtReduceAsync(d, d + 2, 8, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_UINT32, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(d[0], 8);
+    ASSERT_EQ(d[1], 0); /* wraps */
+    ASSERT_RC(aclrtReduceAsync(d, d + 2, 8, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_UINT16, st, NULL),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
 /* Captured into a model, a reduction runs at each replay, not at the
  * capture (stream capture records every task of its stream). */
 TEST(builtin, reduce_is_captured_and_replayed)
