@@ -203,6 +203,39 @@ TEST(builtin, reduce_products_take_their_kinds_and_types)
     t_teardown();
 }
 
+/* The reduce engine works on the stream's device's memory (docs, the
+ * constraint of aclrtReduceAsync): host memory, a range past its block's
+ * end, or another device's memory give 107000, before anything is queued. */
+TEST(builtin, reduce_needs_device_memory_of_the_streams_device)
+{
+    float host[4] = {0};
+    float *d, *other;
+    aclrtStream st = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    d = dev(16);
+    ASSERT_RC(aclrtReduceAsync(host, d, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'dst' (0x");
+    ASSERT_RC(aclrtReduceAsync(d, host, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not device memory from aclrtMalloc");
+    ASSERT_RC(aclrtReduceAsync(d, d, 256, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end");
+    ASSERT_OK(aclrtSetDevice(1));
+    other = dev(16);
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_RC(aclrtReduceAsync(d, other, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "not of the stream's device 0");
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_OK(aclrtDestroyStream(st));
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    t_teardown();
+}
+
 /* Atlas inference (310P): SUM only, on float, float16 and int16; the
  * Ascend 950 adds uint32 to the A2's types (docs, aclrtReduceAsync). */
 TEST(builtin, reduce_types_of_atlas_inference_and_950)
@@ -363,6 +396,52 @@ TEST(builtin, random_checks_in_the_reference_order)
         for (int i = 0; i < 8; i++)
             ASSERT(((int32_t *)out)[i] >= 0 && ((int32_t *)out)[i] < 10);
     }
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* A random task whose counter, results or parameters by address are not
+ * device memory fails when it runs (107000 at the sync), touching nothing,
+ * as a copy through a descriptor does. */
+TEST(builtin, random_task_on_memory_not_the_devices_fails)
+{
+    aclrtStream st = NULL;
+    uint64_t host_ctr[2] = {0, 0};
+    uint32_t host_out[4] = {1, 2, 3, 4};
+    void *ctr, *out;
+    uint32_t lo = 0, hi = 10;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(16);
+    ti = task_info(ACL_UINT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 1, 4, host_ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 4);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 4);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_RC(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+    ti.randomCounterAddr = ctr;
+    ti.randomResultAddr = host_out;
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_RC(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_EQ(host_out[0], 1); /* untouched */
+    {
+        uint64_t many = 100; /* 100 results do not fit the 16-byte block */
+        ti.randomResultAddr = out;
+        para(&ti.randomNum, &many, 8);
+        ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+        ASSERT_RC(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+    }
+    {
+        uint64_t four = 4;
+        const void *hp = &hi; /* max by address, in host memory */
+        para(&ti.randomNum, &four, 8);
+        memcpy(ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max.valueOrAddr, &hp, sizeof(hp));
+        ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max.isAddr = 1;
+        ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+        ASSERT_RC(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+    }
+    ASSERT_EQ(((uint64_t *)ctr)[0], 0); /* no failed task moved the counter */
     ASSERT_OK(aclrtDestroyStream(st));
     t_teardown();
 }

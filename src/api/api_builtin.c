@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "../services/devmem.h"
 #include "api_int.h"
 
 /* 4 GiB: the largest reduction the reference takes in one task (base_info.hpp MAX_MEMCPY_SIZE_OF_D2D). */
@@ -69,6 +70,7 @@ ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64
     const char *fn = "aclrtReduceAsync";
     size_t esize = reduce_type_size(type);
     enum soc_family fam;
+    struct mem_range r;
     struct context *ctx;
     struct stream *s;
     struct task *t;
@@ -122,6 +124,22 @@ ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%p) is not aligned to its %zu-byte elements",
                         fn, ((uintptr_t)src % esize) != 0 ? "src" : "dst",
                         ((uintptr_t)src % esize) != 0 ? src : (const void *)dst, esize);
+    /* The reduce engine works on device memory (docs: dst and src on the
+     * stream's device); other memory would be the runtime's DMA address
+     * translation failing. */
+    for (int side = 0; side < 2; side++) {
+        const void *p = side == 0 ? (const void *)dst : src;
+        size_t n = (size_t)(count / esize) * esize;
+        enum mem_kind k = devmem_classify(p, n != 0 ? n : 1);
+        if (k != MEM_DEVICE)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%p) %s", fn, side == 0 ? "dst" : "src", p,
+                            k == MEM_OVERRUN ? "+ 'count' runs past the end of its block"
+                                             : "is not device memory from aclrtMalloc");
+        if (devmem_lookup(p, &r) && r.device != load_relaxed(&s->dev)->id)
+            return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument '%s' (%p) is memory of device %d, not of the "
+                            "stream's device %d", fn, side == 0 ? "dst" : "src", p, r.device,
+                            load_relaxed(&s->dev)->id);
+    }
     err = stream_task_new(fn, TASK_REDUCE, &t);
     if (err != ACL_SUCCESS)
         return err;

@@ -16,14 +16,17 @@
  * are drawn again until within two standard deviations of the mean; a
  * dropout bitmask keeps element i (bit i%8 of byte i/8 set) when its
  * uniform number is at least the ratio. Parameters given by address
- * (isAddr 1) are read when the task runs. Both run under the memory
- * tasks' fault guard (memtask.c): a fault fails the task with 507013.
+ * (isAddr 1) are read when the task runs. A random task whose memory is
+ * not device memory (aclrtMalloc's) fails with 107000 before it touches
+ * any; both run under the memory tasks' fault guard (memtask.c): a fault
+ * fails the task with 507013.
  *
  * Threads: the executor running the task. Locks: none.
  */
-#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "../services/devmem.h"
 #include "engine_int.h"
 
 /* ---- half and bfloat16 ------------------------------------------------------- */
@@ -401,19 +404,56 @@ static void random_run(void *arg)
     memcpy(ti.randomCounterAddr, words, sizeof(words));
 }
 
+static bool in_device(const void *p, uint64_t n) { return n <= SIZE_MAX && devmem_classify(p, (size_t)n) == MEM_DEVICE; }
+
+static bool param_in_device(const aclrtRandomParaInfo *p)
+{
+    const void *addr;
+    if (!p->isAddr)
+        return true;
+    memcpy(&addr, p->valueOrAddr, sizeof(addr));
+    return in_device(addr, p->size);
+}
+
+/* What the task reads and writes is device memory: the parameters given
+ * by address, the counter, and the results (num of them, or num bits). */
+static bool random_ranges_ok(const aclrtRandomNumTaskInfo *ti)
+{
+    const aclrtRandomNumFuncParaInfo *fp = &ti->randomNumFuncParaInfo;
+    uint64_t num, size;
+    if (!param_in_device(&ti->randomSeed) || !param_in_device(&ti->randomNum) ||
+        !param_in_device(&fp->paramInfo.uniformDisInfo.min) || /* the union's first parameter, whichever */
+        (fp->funcType != ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK &&
+         !param_in_device(&fp->paramInfo.uniformDisInfo.max)))
+        return false;
+    if (!in_device(ti->randomCounterAddr, 16))
+        return false;
+    num = param_raw(&ti->randomNum);
+    if (num == 0)
+        return true;
+    if (fp->funcType == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK)
+        return in_device(ti->randomResultAddr, num / 8 + (num % 8 != 0));
+    size = ti->dataType == ACL_INT64 || ti->dataType == ACL_UINT64 ? 8
+           : ti->dataType == ACL_FLOAT16 || ti->dataType == ACL_BF16 ? 2 : 4;
+    return num <= UINT64_MAX / size && in_device(ti->randomResultAddr, num * size);
+}
+
+/* One whose memory is not (or no longer) device memory fails (107000)
+ * instead of touching memory that is not the device's. */
 enum run_result engine_run_random(struct executor *x, struct stream *s, struct task *t, const struct in_run *in,
                                   aclError *err)
 {
+    aclrtRandomNumTaskInfo ti;
     (void)x, (void)s, (void)in;
+    memcpy(&ti, t->inline_args, sizeof(ti));
+    if (!random_ranges_ok(&ti)) {
+        *err = ACL_ERROR_RT_PARAM_INVALID;
+        return RUN_DONE;
+    }
     if (!engine_mem_guarded(random_run, t, "random number task")) {
         *err = ACL_ERROR_RT_SYS_DMA;
         return RUN_DONE;
     }
-    /* The counter moved: a value wait on it may pass now. */
-    {
-        void *counter;
-        memcpy(&counter, t->inline_args + offsetof(aclrtRandomNumTaskInfo, randomCounterAddr), sizeof(counter));
-        engine_value_written(counter, 16);
-    }
+    engine_value_written(ti.randomCounterAddr, 16); /* the counter moved: a value wait on it may pass now */
     return RUN_DONE;
 }
