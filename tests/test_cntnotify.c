@@ -407,28 +407,59 @@ TEST(cntnotify, destroy_drops_a_wait_nothing_records)
     t_teardown();
 }
 
-/* aclcpu does not capture counting notify tasks into a model: a record,
- * reset or wait on a capturing stream is refused (207000,
- * docs/differences.md) and the capture goes on. */
-TEST(cntnotify, capture_refuses_counting_notify_tasks)
+/* Counting notify tasks on a capturing stream become tasks of the model
+ * (the reference's record and wait take a capture's task slot,
+ * count_notify.cc): nothing runs at the capture; each replay adds, then
+ * waits for and clears its count, so every replay finds the same state. */
+TEST(cntnotify, tasks_are_captured_and_replayed)
 {
     aclrtCntNotify n = NULL;
     aclrtStream s = NULL;
     aclmdlRI m = NULL;
-    aclrtCntNotifyRecordInfo r = rec_info(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1);
-    aclrtCntNotifyWaitInfo w = wait_info(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 1, 0, 0);
+    aclrtCntNotifyRecordInfo r = rec_info(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 2);
+    aclrtCntNotifyWaitInfo w = wait_info(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 2, 0, 1);
+    int64_t *x;
     setup950();
+    x = t_dev_i64(1);
     ASSERT_OK(aclrtCntNotifyCreate(&n, 0));
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-    ASSERT_RC(aclrtCntNotifyRecord(n, s, &r), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "does not capture counting notify tasks");
-    ASSERT_RC(aclrtCntNotifyWaitWithTimeout(n, s, &w), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    ASSERT_RC(aclrtCntNotifyReset(n, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtCntNotifyRecord(n, s, &r));
+    ASSERT_OK(aclrtCntNotifyWaitWithTimeout(n, s, &w));
+    t_launch_add(x, 1, s);
     ASSERT_OK(aclmdlRICaptureEnd(s, &m));
-    ASSERT_OK(aclrtCntNotifyRecord(n, s, &r)); /* an ordinary stream again */
-    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(count_is(n, 0)); /* nothing ran at the capture */
+    for (int i = 0; i < 3; i++)
+        ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 4000));
+    ASSERT_EQ(x[0], 3);
+    ASSERT_OK(count_is(n, 0)); /* each replay's wait cleared its count */
     ASSERT_OK(aclmdlRIDestroy(m));
+    /* A captured wait alone: a replay parks until a record on another
+     * stream brings the count up. */
+    {
+        aclrtStream other = NULL;
+        static struct t_gate g;
+        aclrtCntNotifyRecordInfo one = rec_info(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1);
+        aclrtCntNotifyWaitInfo ge1 = wait_info(ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, 1, 0, 1);
+        ASSERT_OK(aclrtCreateStream(&other));
+        ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+        ASSERT_OK(aclrtCntNotifyWaitWithTimeout(n, s, &ge1));
+        t_launch_add(x, 10, s);
+        ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+        ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+        t_launch_gate(&g, other);
+        ASSERT_OK(aclrtCntNotifyRecord(n, other, &one));
+        ASSERT(t_wait_flag(&g.started, 1));
+        ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        ASSERT_EQ(x[0], 3);
+        atomic_store(&g.open, 1);
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 4000));
+        ASSERT_EQ(x[0], 13);
+        ASSERT_OK(aclrtSynchronizeStream(other));
+        ASSERT_OK(aclrtDestroyStream(other));
+        ASSERT_OK(aclmdlRIDestroy(m));
+    }
     ASSERT_OK(aclrtDestroyStream(s));
     ASSERT_OK(aclrtCntNotifyDestroy(n));
     t_teardown();

@@ -120,9 +120,6 @@ static aclError cnt_queue(const char *fn, aclrtCntNotify h, aclrtStream stream, 
         err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: the counting notify belongs to device %d but stream %d to "
                        "device %d", fn, load_relaxed(&c->n->dev)->id, load_relaxed(&c->s->id),
                        load_relaxed(&c->s->dev)->id);
-    if (err == ACL_SUCCESS && model_capture_status(c->s, NULL) != ACL_MODEL_RI_CAPTURE_STATUS_NONE)
-        err = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: aclcpu does not capture counting notify tasks into a "
-                       "model (stream %d is capturing)", fn, load_relaxed(&c->s->id));
     if (err == ACL_SUCCESS)
         err = stream_task_new(fn, kind, &t);
     if (err != ACL_SUCCESS)

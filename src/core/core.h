@@ -1008,6 +1008,9 @@ void event_record_done(struct task *t, uint64_t now_ns);
 /* Completes record gen of ev (GEN_LATEST: a new record made now) and
  * releases what waits for it. Called without locks. */
 void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns);
+/* A notify record t played in a model's run: a new record made now, with
+ * t's operation when the notify counts. */
+void event_notify_played(struct task *t, uint64_t now_ns);
 /* Parks s on ev until record gen (or GEN_FLAG / GEN_LATEST, model.h) is
  * done, unless it is already: returns whether it passed. timer (may be
  * NULL) is the task whose wait timeout applies. */

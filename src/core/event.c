@@ -578,6 +578,8 @@ void event_ipc_refresh(struct event *ev)
 
 void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns) { reach(ev, gen, now_ns, NULL); }
 
+void event_notify_played(struct task *t, uint64_t now_ns) { reach(t->u.event.ev, GEN_LATEST, now_ns, t); }
+
 void event_record_done(struct task *t, uint64_t now_ns) { reach(t->u.event.ev, t->u.event.gen, now_ns, t); }
 
 /* Called with ev->lock (and s->lock) held: has the wait for gen passed? A

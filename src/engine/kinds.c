@@ -109,9 +109,10 @@ static enum run_result run_record(struct executor *x, struct stream *s, struct t
         event_record_done(t, plat_now_ns());
     else if (t->u.event.in_model == MEV_EXT_RECORD)
         replay_ext_record(in->m, t);
+    else if (t->kind == TASK_NOTIFY_RECORD)
+        event_notify_played(t, plat_now_ns());
     else
-        event_reach(t->u.event.ev, t->kind == TASK_NOTIFY_RECORD ? GEN_LATEST : replay_event_gen(t, in->m, in->run),
-                    plat_now_ns());
+        event_reach(t->u.event.ev, replay_event_gen(t, in->m, in->run), plat_now_ns());
     return RUN_DONE;
 }
 
