@@ -296,6 +296,24 @@ TEST(cntnotify, clearing_wait_zeroes_the_count)
     /* Second occurrence: nothing recorded since, the clearing wait times out. */
     ASSERT_OK(aclrtCntNotifyWaitWithTimeout(n, b, &clear));
     ASSERT_RC(aclrtSynchronizeStreamWithTimeout(b, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
+    /* Parked first, then released by a record held behind a gate: the
+     * record's release clears the count as well. */
+    {
+        static struct t_gate g;
+        aclrtStream rs = NULL;
+        aclrtCntNotifyWaitInfo clear_long = wait_info(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 4, 5, 1);
+        ASSERT_OK(aclrtCreateStream(&rs));
+        ASSERT_OK(aclrtCntNotifyWaitWithTimeout(n, a, &clear_long));
+        t_launch_gate(&g, rs);
+        ASSERT_OK(aclrtCntNotifyRecord(n, rs, &r));
+        ASSERT(t_wait_flag(&g.started, 1));
+        ASSERT_RC(aclrtSynchronizeStreamWithTimeout(a, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        atomic_store(&g.open, 1);
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(a, 4000));
+        ASSERT_OK(aclrtSynchronizeStream(rs));
+        ASSERT_OK(count_is(n, 0));
+        ASSERT_OK(aclrtDestroyStream(rs));
+    }
     ASSERT_OK(aclrtDestroyStreamForce(b));
     ASSERT_OK(aclrtDestroyStream(a));
     ASSERT_OK(aclrtCntNotifyDestroy(n));
@@ -456,6 +474,7 @@ TEST(cntnotify, tasks_are_captured_and_replayed)
         atomic_store(&g.open, 1);
         ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 4000));
         ASSERT_EQ(x[0], 13);
+        ASSERT_OK(count_is(n, 0)); /* the released wait cleared the count */
         ASSERT_OK(aclrtSynchronizeStream(other));
         ASSERT_OK(aclrtDestroyStream(other));
         ASSERT_OK(aclmdlRIDestroy(m));
