@@ -528,3 +528,40 @@ TEST(cntnotify, records_release_each_waiter_at_its_count)
     ASSERT_OK(aclrtCntNotifyDestroy(n));
     t_teardown();
 }
+
+/* A wait a record released but its stream dropped before it ran again
+ * (an abort while every worker is busy) leaves nothing behind: the
+ * stream's next wait still tests its count. One worker, held by a gate,
+ * keeps the released stream from running; the record runs on the syncing
+ * thread. */
+TEST(cntnotify, abort_drops_a_released_wait_with_its_grant)
+{
+    static struct t_gate g;
+    aclrtCntNotify n = NULL;
+    aclrtStream a = NULL, gs = NULL, rs = NULL;
+    aclrtCntNotifyRecordInfo r = rec_info(ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 1);
+    aclrtCntNotifyWaitInfo w1 = wait_info(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 1, 0, 0);
+    aclrtCntNotifyWaitInfo w5 = wait_info(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 5, 1, 0);
+    setenv("ACLCPU_WORKERS", "1", 1);
+    setup950();
+    ASSERT_OK(aclrtCntNotifyCreate(&n, 0));
+    ASSERT_OK(aclrtCreateStream(&a));
+    ASSERT_OK(aclrtCreateStream(&gs));
+    ASSERT_OK(aclrtCreateStream(&rs));
+    ASSERT_OK(aclrtCntNotifyWaitWithTimeout(n, a, &w1));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(a, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT); /* parked */
+    t_launch_gate(&g, gs);
+    ASSERT(t_wait_flag(&g.started, 1)); /* the only worker is busy */
+    ASSERT_OK(aclrtCntNotifyRecord(n, rs, &r));
+    ASSERT_OK(aclrtSynchronizeStream(rs)); /* run here: a is released, not run */
+    ASSERT_OK(aclrtStreamAbort(a));
+    ASSERT_OK(aclrtCntNotifyWaitWithTimeout(n, a, &w5));
+    atomic_store(&g.open, 1);
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(a, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
+    ASSERT_OK(aclrtSynchronizeStream(gs));
+    ASSERT_OK(aclrtDestroyStreamForce(a));
+    ASSERT_OK(aclrtDestroyStream(gs));
+    ASSERT_OK(aclrtDestroyStream(rs));
+    ASSERT_OK(aclrtCntNotifyDestroy(n));
+    t_teardown();
+}
