@@ -657,6 +657,25 @@ CHECK(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT == 507905 && ACL_ERROR_SNAPSHOT_LOCK_FAILE
 CHECK(ACL_ERROR_SNAPSHOT_UNLOCK_FAILED == 507907 && ACL_ERROR_SNAPSHOT_BACKUP_FAILED == 507908);
 CHECK(ACL_ERROR_SNAPSHOT_RESTORE_FAILED == 507909 && ACL_ERROR_SNAPSHOT_CALLBACK_FAILED == 507912);
 CHECK(ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED == 507913);
+/* ---- built-in tasks and counting notifies (acl_rt.h) ---- */
+CHECK(ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM == 10 && ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX == 11);
+CHECK(ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN == 12 && ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL == 13);
+CHECK(sizeof(aclrtRandomParaInfo) == 16 && offsetof(aclrtRandomParaInfo, size) == 9);
+CHECK(ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK == 0 && ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS == 3);
+CHECK(sizeof(aclrtRandomNumFuncParaInfo) == 36);
+CHECK(offsetof(aclrtRandomNumTaskInfo, randomParaAddr) == 40);
+CHECK(offsetof(aclrtRandomNumTaskInfo, randomSeed) == 64 && offsetof(aclrtRandomNumTaskInfo, rsv) == 96);
+CHECK(sizeof(aclrtRandomNumTaskInfo) == 104);
+CHECK(ACL_RT_UPDATE_RANDOM_TASK == 1 && ACL_RT_UPDATE_AIC_AIV_TASK == 2);
+CHECK(sizeof(aclrtRandomTaskUpdateAttr) == 32 && sizeof(aclrtAicAivTaskUpdateAttr) == 40);
+CHECK(offsetof(aclrtTaskUpdateInfo, val) == 8 && sizeof(aclrtTaskUpdateInfo) == 48);
+CHECK(ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE == 0 && ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE == 1);
+CHECK(ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE == 2 && ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE == 4);
+CHECK(ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE == 0 && ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE == 1);
+CHECK(ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE == 2 && ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE == 3);
+CHECK(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE == 4);
+CHECK(sizeof(aclrtCntNotifyRecordInfo) == 8 && sizeof(aclrtCntNotifyWaitInfo) == 16);
+CHECK(offsetof(aclrtCntNotifyWaitInfo, isClear) == 12);
 
 /* ---- ACL error codes (static const int) and the error table ---- */
 

@@ -99,6 +99,7 @@ static_assert(ACL_MODEL_RI_TASK_VALUE_WAIT == 6 && sizeof(aclmdlRITaskParams) ==
 static_assert(ACL_RT_SNAPSHOT_UNLOCK_POST == 5 && ACL_RT_DEVICE_STATE_RESET_POST == 3 &&
                   sizeof(aclrtSnapShotBackupArgs) == 64,
               "acl_rt.h recovery values");
+static_assert(sizeof(aclrtRandomNumTaskInfo) == 104 && sizeof(aclrtCntNotifyWaitInfo) == 16, "built-in task types");
 
 int main()
 {

@@ -105,6 +105,9 @@ enum task_kind {
     TASK_LABEL_SET,     /* aclrtSetLabel: a place a label switch may jump to */
     TASK_LABEL_SWITCH,  /* aclrtSwitchLabelByIndex */
     TASK_COND,          /* aclmdlRIAddCondTask: runs a sub model as its condition says */
+    /* Built-in tasks (api/api_builtin.c; they run in engine/builtin.c). */
+    TASK_REDUCE,        /* aclrtReduceAsync: dst = dst op src, element by element */
+    TASK_RANDOM,        /* aclrtRandomNumAsync: its task info is a copy in inline_args */
     TASK_KIND_END       /* not a kind: one past the last (engine/kinds.c has a row for each) */
 };
 
@@ -214,6 +217,12 @@ struct task {
             /* A record: linked in ev->pending. Cleared under ev->lock by the
              * thread that reaches it, which is also the one that releases it. */
             bool pending;
+            /* A counting notify's record (aclrtCntNotifyRecordMode) or wait
+             * (aclrtCntNotifyWaitMode, whether it clears the count): the
+             * operation and its operand. */
+            uint8_t cnt_mode;
+            bool cnt_clear;
+            uint32_t cnt_value;
         } event;
         struct {
             struct model *m;
@@ -294,6 +303,14 @@ struct task {
             int32_t loc_id;
             uint8_t loc_type;       /* aclrtMemManagedLocationType */
         } prefetch;
+        struct {
+            void *dst;
+            const void *src;
+            size_t n;               /* elements */
+            uint8_t kind;           /* aclrtReduceKind */
+            uint8_t type;           /* aclDataType */
+            uint8_t esize;          /* bytes per element */
+        } reduce;
         struct {
             void *ptr;              /* a pool block, freed on this stream */
             uint64_t ticket;        /* the block's use this free ends (services/mempool.h); 0: an aclrtMalloc block */
@@ -857,6 +874,10 @@ struct event {
     _Atomic uint32_t op_flag[2];
     bool notify;                 /* an aclrtNotify: records set it, a wait consumes it */
     bool notified;               /* notify: set by a record, cleared by the wait it releases */
+    /* An aclrtCntNotify (also `notify`): records change `count` (set, add,
+     * or, and) and a wait passes while it passes the wait's test. */
+    bool counting;
+    uint32_t count;
     bool lazy_slot;              /* aclrtCreateEvent: takes its id at first record */
     /* aclrtCreateEventWithFlag with SYNC or EXTERNAL: one hardware flag for
      * all records. A record sets it, only a reset clears it, and a wait
@@ -1035,6 +1056,9 @@ void event_record_done(struct task *t, uint64_t now_ns);
 /* Completes record gen of ev (GEN_LATEST: a new record made now) and
  * releases what waits for it. Called without locks. */
 void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns);
+/* A notify record t played in a model's run: a new record made now, with
+ * t's operation when the notify counts. */
+void event_notify_played(struct task *t, uint64_t now_ns);
 /* Parks s on ev until record gen (or GEN_FLAG / GEN_LATEST, model.h) is
  * done, unless it is already: returns whether it passed. timer (may be
  * NULL) is the task whose wait timeout applies. */
@@ -1067,6 +1091,12 @@ aclError event_create(struct context *ctx, uint32_t flags, bool ex, bool lazy_sl
  * handles never resolve to it. */
 aclError event_create_internal(struct context *ctx, struct event **out);
 aclError notify_create(struct context *ctx, struct event **out);
+/* A counting notify of ctx (aclrtCntNotifyCreate); a counting wait's
+ * test, as its task's gen. */
+aclError cnt_notify_create(struct context *ctx, struct event **out);
+/* aclrtNotifyBatchReset: clears a record no wait has consumed yet. */
+void notify_reset(struct event *n);
+uint64_t cnt_cond(uint8_t mode, uint32_t value, bool clear);
 /* Ends an event (or notify); fails with 107017 if handle (when given) no
  * longer names it. */
 aclError event_destroy(struct event *ev, const void *handle);

@@ -24,7 +24,11 @@
  * notify shared with another process (ev->ipc, core/ipc.c) keeps its record
  * and done numbers, or its flag, in shared memory: the functions below read
  * and write those instead, and ipc.c's watcher calls event_ipc_refresh when
- * another process changed them.
+ * another process changed them. A counting notify (aclrtCntNotify) is a
+ * notify whose record sets, adds, ORs or ANDs its 32-bit count, and whose
+ * waits pass while the count passes their test: each parked waiter keeps
+ * its test in park_gen (cnt_cond), and a record releases every waiter its
+ * new count passes (a clearing wait zeroes the count as it passes).
  *
  * Threads: host threads (API), executors (record/wait/reset tasks).
  * Locks: event->lock (rank: lockrank.h); it is dropped before released
@@ -130,6 +134,77 @@ aclError notify_create(struct context *ctx, struct event **out)
     obj_publish(&n->hdr);
     *out = n;
     return ACL_SUCCESS;
+}
+
+/* A counting notify: a notify of its own handle type whose records
+ * change a count (see the DESIGN note). */
+aclError cnt_notify_create(struct context *ctx, struct event **out)
+{
+    bool fresh;
+    struct event *n = obj_create(OBJ_CNT_NOTIFY, sizeof(*n), sizeof(*n), &fresh);
+    if (n == NULL)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    if (fresh)
+        plat_spin_init(&n->lock, LOCK_EVENT);
+    event_clear(n);
+    store_relaxed(&n->flags, 0);
+    store_relaxed(&n->ex, false);
+    store_relaxed(&n->ctx, ctx);
+    store_relaxed(&n->dev, ctx->dev); /* see event->id */
+    n->notify = true;
+    n->counting = true;
+    store_relaxed(&n->id, (int32_t)n->hdr.index);
+    plat_mutex_lock(&ctx->lock);
+    list_add_tail(&ctx->events, &n->ctx_link);
+    plat_mutex_unlock(&ctx->lock);
+    obj_publish(&n->hdr);
+    *out = n;
+    return ACL_SUCCESS;
+}
+
+/* A counting wait parked on its notify: its test, kept in park_gen (below
+ * GEN_LATEST: bit 48 marks it, bit 40 the clear, bits 32-39 the mode). */
+#define CNT_GRANTED (UINT64_MAX - 3)
+
+uint64_t cnt_cond(uint8_t mode, uint32_t value, bool clear)
+{
+    return (1ull << 48) | ((uint64_t)clear << 40) | ((uint64_t)mode << 32) | value;
+}
+
+static bool cnt_passes(uint32_t count, uint64_t cond)
+{
+    uint32_t v = (uint32_t)cond;
+    switch ((uint8_t)(cond >> 32)) {
+    case ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE: return count < v;
+    case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE: return count == v;
+    case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE: return count > v;
+    case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE: return count >= v;
+    default: return (count & v) == v; /* EQUAL_WITH_BITMASK */
+    }
+}
+
+static bool cnt_clears(uint64_t cond) { return ((cond >> 40) & 1u) != 0; }
+
+/* Called with n->lock held: a counting record applies its operation. */
+static void cnt_apply_locked(struct event *n, const struct task *rec)
+{
+    PLAT_ASSERT_HELD(&n->lock);
+    uint32_t v = rec->u.event.cnt_value;
+    switch (rec->u.event.cnt_mode) {
+    case ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE: n->count = v; break;
+    case ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE: n->count += v; break; /* wraps at 2^32, as a 32-bit register does */
+    case ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE: n->count |= v; break;
+    default: n->count &= v; break; /* BIT_AND */
+    }
+}
+
+void notify_reset(struct event *n)
+{
+    plat_spin_lock(&n->lock);
+    if (n->ipc != NULL) /* a shared notify's flag is in the shared slot */
+        (void)ipcshm_notify_take(ipc_event_slot(n));
+    n->notified = false;
+    plat_spin_unlock(&n->lock);
 }
 
 aclError event_destroy(struct event *ev, const void *handle)
@@ -363,6 +438,25 @@ static struct stream *take_released_locked(struct event *ev)
 {
     PLAT_ASSERT_HELD(&ev->lock);
     struct stream *released = NULL, **pp = &ev->waiters;
+    if (ev->counting) {
+        /* Every waiter the count passes goes; one that clears takes the
+         * count to 0 for those after it. */
+        while (*pp != NULL) {
+            struct stream *s = *pp;
+            if (s->park_gen != CNT_GRANTED && cnt_passes(ev->count, s->park_gen)) {
+                if (cnt_clears(s->park_gen))
+                    ev->count = 0;
+                *pp = s->park_next;
+                s->park_next = released;
+                s->park_event = NULL;
+                s->park_gen = CNT_GRANTED;
+                released = s;
+            } else {
+                pp = &s->park_next;
+            }
+        }
+        return released;
+    }
     if (ev->notify) {
         /* A notify releases the oldest waiter, which consumes the flag. */
         struct stream *oldest = NULL, **op = NULL;
@@ -448,6 +542,9 @@ static void reach(struct event *ev, uint64_t gen, uint64_t now_ns, struct task *
             ipcshm_notify_set(shared);
         else
             ipcshm_event_reach(shared, gen);
+    } else if (ev->counting) {
+        if (rec != NULL)
+            cnt_apply_locked(ev, rec);
     } else if (ev->notify) {
         ev->notified = true;
     }
@@ -481,6 +578,8 @@ void event_ipc_refresh(struct event *ev)
 
 void event_reach(struct event *ev, uint64_t gen, uint64_t now_ns) { reach(ev, gen, now_ns, NULL); }
 
+void event_notify_played(struct task *t, uint64_t now_ns) { reach(t->u.event.ev, GEN_LATEST, now_ns, t); }
+
 void event_record_done(struct task *t, uint64_t now_ns) { reach(t->u.event.ev, t->u.event.gen, now_ns, t); }
 
 /* Called with ev->lock (and s->lock) held: has the wait for gen passed? A
@@ -490,6 +589,14 @@ static bool wait_passed_locked(struct stream *s, struct event *ev, uint64_t gen)
     PLAT_ASSERT_HELD(&s->lock);
     PLAT_ASSERT_HELD(&ev->lock);
     bool passed;
+    if (ev->counting) {
+        /* Released by a record (which applied any clear), or passing now. */
+        passed = s->park_gen == CNT_GRANTED || cnt_passes(ev->count, gen);
+        if (passed && s->park_gen != CNT_GRANTED && cnt_clears(gen))
+            ev->count = 0;
+        s->park_gen = 0;
+        return passed;
+    }
     if (ev->notify) {
         /* A waiter released by a record was handed the flag already
          * (NOTIFY_GRANTED); any other consumes the flag if it is set. */

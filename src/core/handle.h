@@ -36,6 +36,7 @@ enum obj_type {
     OBJ_LABELLIST,
     OBJ_COND,      /* a captured model's conditions (core/cond.c) */
     OBJ_MBUF,      /* aclrtAllocBuf's shared buffers (core/mbuf.c) */
+    OBJ_CNT_NOTIFY, /* aclrtCntNotifyCreate's counting notifies (core/event.c) */
     OBJ_TYPE_COUNT
 };
 

@@ -90,6 +90,11 @@ static void describe(const struct task *t, struct prof_task *pt, aclcpuKernelCos
     case TASK_COPY_DESC: pt->kind = PK_COPY, pt->copy_dir = CD_D2D, pt->bytes = t->u.copy_desc.count; break;
     case TASK_SET32: pt->kind = PK_SET, pt->bytes = (uint64_t)t->u.set32.n * sizeof(uint32_t); break;
     case TASK_VALUE_WRITE: case TASK_VALUE_WAIT: pt->kind = PK_SET, pt->bytes = sizeof(uint64_t); break;
+    case TASK_REDUCE: /* a device-to-device copy that adds (or compares) on the way */
+        pt->kind = PK_COPY, pt->copy_dir = CD_D2D;
+        pt->bytes = (uint64_t)t->u.reduce.n * t->u.reduce.esize;
+        break;
+    case TASK_RANDOM: pt->kind = PK_SET; break; /* writes its results where it is told */
     case TASK_CMO:
         pt->kind = PK_CMO;
         pt->cmo_type = t->u.cmo.type;

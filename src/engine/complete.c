@@ -292,6 +292,9 @@ void engine_discard_stream(struct stream *s)
     if (state == STREAM_IDLE) { /* no owner (or a stopped stream's kept queue): ours to drop */
         chain = squeue_detach_after_locked(s, squeue_head(s));
         dummy = engine_go_idle_locked(s);
+        /* A wait a notify's record released (granted) and not run since
+         * goes with its grant: the stream's next wait must test afresh. */
+        s->park_gen = 0;
     } else {
         chain = squeue_detach_behind_owner_locked(s);
     }

@@ -199,6 +199,8 @@ void engine_watchdog_init(struct engine *e);
 bool engine_watchdog_start(struct engine *e);
 void engine_watchdog_stop(struct engine *e);
 
+/* builtin.c: the built-in tasks (aclrtReduceAsync, aclrtRandomNumAsync). */
+task_run_fn engine_run_reduce, engine_run_random;
 /* memtask.c: the memory tasks beyond a plain copy and memset, and value waits. */
 task_run_fn engine_run_copy2d, engine_run_copy_desc, engine_run_set32, engine_run_value_write,
     engine_run_value_wait;

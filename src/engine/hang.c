@@ -70,7 +70,16 @@ ACLCPU_PRINTF(2, 3) static void put(struct chain_text *c, const char *fmt, ...)
         c->len = c->len + (size_t)n < c->cap ? c->len + (size_t)n : c->cap - 1;
 }
 
-static const char *wait_noun(const struct event *ev) { return ev->notify ? "notify" : "event"; }
+static const char *wait_noun(const struct event *ev)
+{
+    return ev->counting ? "counting notify" : ev->notify ? "notify" : "event";
+}
+
+/* The call whose record would release a wait on ev. */
+static const char *record_call(const struct event *ev)
+{
+    return ev->counting ? "CntNotifyRecord" : ev->notify ? "RecordNotify" : "RecordEvent";
+}
 
 /* What one hop found: the stream it leads to next (or NULL to end) and
  * whether the chain ends in something that cannot move on by itself. */
@@ -151,11 +160,14 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
             wait_noun(ev), load_relaxed(&ev->id));
         plat_spin_unlock(&ev->lock);
         put(c, ", which only a record in a process sharing it (or a later aclrt%s call) can release",
-            ev->notify ? "RecordNotify" : "RecordEvent");
+            record_call(ev));
         h.stuck = c->teardown; /* this process is going: it cannot wait for another one */
         return h;
     }
-    if (ev->notify) {
+    if (ev->counting) {
+        put(c, "stream %d%s waits on counting notify %d (its count is %u)", load_relaxed(&s->id), which,
+            load_relaxed(&ev->id), ev->count);
+    } else if (ev->notify) {
         put(c, "stream %d%s waits on notify %d", load_relaxed(&s->id), which, load_relaxed(&ev->id));
     } else if (t->u.event.gen == GEN_FLAG) {
         /* A flag event's wait waits for it to be set, by any record: only a
@@ -177,7 +189,7 @@ static struct hop describe_parked_locked(struct stream *s, struct chain_text *c,
     h.stuck = h.next == NULL;
     if (h.next == NULL)
         put(c, ", which no queued task records (only a later aclrt%s call can release it)",
-            ev->notify ? "RecordNotify" : "RecordEvent");
+            record_call(ev));
     else
         put(c, ", recorded on ");
     return h;

@@ -109,9 +109,10 @@ static enum run_result run_record(struct executor *x, struct stream *s, struct t
         event_record_done(t, plat_now_ns());
     else if (t->u.event.in_model == MEV_EXT_RECORD)
         replay_ext_record(in->m, t);
+    else if (t->kind == TASK_NOTIFY_RECORD)
+        event_notify_played(t, plat_now_ns());
     else
-        event_reach(t->u.event.ev, t->kind == TASK_NOTIFY_RECORD ? GEN_LATEST : replay_event_gen(t, in->m, in->run),
-                    plat_now_ns());
+        event_reach(t->u.event.ev, replay_event_gen(t, in->m, in->run), plat_now_ns());
     return RUN_DONE;
 }
 
@@ -197,6 +198,9 @@ const struct task_kind_ops engine_task_kinds[TASK_KIND_END] = {
     [TASK_LABEL_SET]     = {NULL,               run_nothing,        0},
     [TASK_LABEL_SWITCH]  = {NULL,               NULL,               0},
     [TASK_COND]          = {NULL,               NULL,               0},
+    /* Built-in tasks (builtin.c). */
+    [TASK_REDUCE]        = {engine_run_reduce,      engine_run_reduce,      0},
+    [TASK_RANDOM]        = {engine_run_random,      engine_run_random,      0},
 };
 
 enum run_result exec_task(struct executor *x, struct stream *s, struct task *t, aclError *err)

@@ -418,7 +418,12 @@ static struct task *play_lane(struct executor *x, struct lane *l, struct task *r
             if (park_on != NULL ? !engine_value_wait_or_park(park_on, rt) : !engine_value_passed(rt))
                 return rt;
         } else if (task_kind_of(rt)->traits & KIND_WAIT) {
-            uint64_t gen = rt->kind == TASK_NOTIFY_WAIT ? 0 : replay_event_gen(rt, m, run), t0 = plat_now_ns();
+            /* A notify's wait takes whatever record is there (a counting
+             * notify's: its test, kept in gen). */
+            uint64_t gen = rt->kind != TASK_NOTIFY_WAIT      ? replay_event_gen(rt, m, run)
+                           : rt->u.event.ev->counting ? rt->u.event.gen
+                                                      : 0,
+                     t0 = plat_now_ns();
             if (lt != NULL)
                 lt->u.lane.cur = rt;
             if (park_on != NULL ? !event_wait_gen_or_park(park_on, rt->u.event.ev, gen, NULL)
