@@ -1053,7 +1053,15 @@ TEST(memory, memset_checks_null_then_handle_then_max_count_then_context)
     ASSERT_OK(aclrtMemset(dev, 16, 0, 16));
     ASSERT_OK(aclrtMemsetAsync(dev, 16, 0, 16, NULL));
     ASSERT_OK(aclrtSynchronizeStream(NULL));
-    ASSERT_RC(aclrtMemset(host, 16, 0, 16), ACL_ERROR_RT_PARAM_INVALID); /* not aclcpu's memory */
+    /* Ordinary host memory: the synchronous fill writes it (the driver's
+     * drvMemsetD8 does; the vendor's 12_cross_server sample clears a
+     * sockaddr with it), the queued one refuses it (a task cannot reach it). */
+    memset(host, 7, sizeof(host));
+    ASSERT_OK(aclrtMemset(host, 16, 0, 15));
+    ASSERT(host[0] == 0 && host[14] == 0 && host[15] == 7); /* count bytes, not one more */
+    ASSERT_RC(aclrtMemsetAsync(host, 16, 0, 16, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not memory from aclrtMalloc/aclrtMallocHost");
+    ASSERT_RC(aclrtMemset(host, 15, 0, 16), ACL_ERROR_RT_PARAM_INVALID); /* maxCount still bounds it */
     ASSERT_OK(aclrtResetDeviceForce(0));
     /* No context: the synchronous fill asks for it before the driver's checks. */
     ASSERT_RC(aclrtMemset(host, 8, 0, 16), ACL_ERROR_RT_CONTEXT_NULL);
@@ -1182,5 +1190,21 @@ TEST(memory, free_with_work_in_flight_skips_streams_still_being_made)
     atomic_store(&g.open, 1);
     ASSERT_OK(aclrtSynchronizeStream(busy));
     ASSERT_OK(aclrtDestroyStream(busy));
+    t_teardown();
+}
+
+/* A synchronous fill of host memory the process cannot write is an error,
+ * not a crash (the fill is guarded as a memory task is). */
+TEST(memory, memset_of_unwritable_host_memory_is_refused_not_a_crash)
+{
+    static const char text[4096] __attribute__((aligned(4096))) = "read only";
+#ifdef T_TSAN
+    SKIP("ThreadSanitizer cannot follow a longjmp out of a signal handler");
+#endif
+    t_setup();
+    ASSERT_RC(aclrtMemset((void *)(uintptr_t)text, sizeof(text), 0, sizeof(text)), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "are not writable memory");
+    ASSERT_RC(aclrtMemset((void *)(uintptr_t)0x10, 64, 0, 64), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(text[0] == 'r');
     t_teardown();
 }

@@ -1141,3 +1141,117 @@ TEST(vmm, killed_exporter_leaves_nothing)
     ASSERT(got == NULL);
     t_teardown();
 }
+
+/* ---- FABRIC handles: the server is this host ---- */
+
+/* A child that imports the FABRIC handle it is sent, reads int 0 and
+ * writes 456 to int 1. */
+static void fabric_child(int in, int out)
+{
+    struct child_report r = {-1, -1, -1};
+    aclrtMemFabricHandle fh;
+    aclrtDrvMemHandle h = NULL;
+    int32_t *v = NULL;
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+        _exit(3);
+    if (read(in, &fh, sizeof(fh)) != sizeof(fh))
+        _exit(4);
+    r.import_rc = aclrtMemImportFromShareableHandleV2(&fh, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &h);
+    if (h != NULL && aclrtReserveMemAddress((void **)&v, 2 * MIB, 0, NULL, 0) == ACL_SUCCESS &&
+        aclrtMapMem(v, 2 * MIB, 0, h, 0) == ACL_SUCCESS) {
+        r.value = v[0];
+        v[1] = 456;
+        aclrtUnmapMem(v);
+        aclrtReleaseMemAddress(v);
+        aclrtFreePhysical(h);
+    }
+    if (write(out, &r, sizeof(r)) != sizeof(r))
+        _exit(6);
+    aclrtResetDeviceForce(0);
+    aclFinalize();
+    _exit(0);
+}
+
+/* On an Atlas A3 (a device with a server id), a FABRIC handle exported on
+ * this host imports in another process as a DEFAULT one does (the
+ * runtime's same-server path), and both see one memory. */
+TEST(vmm, fabric_handle_from_this_server_imports_in_another_process)
+{
+    int down[2], up[2];
+    struct child_report r;
+    struct peer c;
+    aclrtMemFabricHandle fh;
+    aclrtDrvMemHandle h;
+    int32_t *view;
+    setenv("ACLCPU_SOC", "Ascend910_9392", 1);
+    ASSERT(pipe(down) == 0 && pipe(up) == 0);
+    c.pid = fork();
+    ASSERT(c.pid >= 0);
+    if (c.pid == 0) {
+        close(down[1]);
+        close(up[0]);
+        fabric_child(down[0], up[1]);
+    }
+    close(down[0]);
+    close(up[1]);
+    c.to_child = down[1];
+    c.from_child = up[0];
+    t_setup();
+    h = phys(2 * MIB);
+    view = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(view, 2 * MIB, 0, h, 0));
+    view[0] = 123;
+    memset(&fh, 0xEE, sizeof(fh));
+    ASSERT_OK(aclrtMemExportToShareableHandleV2(h, ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION,
+                                                ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &fh));
+    ASSERT_EQ(fh.data[127], 0); /* the rest of the 128 bytes is cleared */
+    write_all(c.to_child, &fh, sizeof(fh));
+    read_all(c.from_child, &r, sizeof(r));
+    ASSERT_EQ(r.import_rc, ACL_SUCCESS);
+    ASSERT_EQ(r.value, 123);
+    ASSERT_EQ(view[1], 456);
+    end_child(&c);
+    release_view(h, view);
+    t_teardown();
+    unsetenv("ACLCPU_SOC");
+}
+
+/* A handle of another server (its server field changed) cannot be
+ * imported: aclcpu's servers share no memory (207000); bytes that are no
+ * FABRIC handle are a bad value (107000); a device without a server id
+ * (the Atlas A2 here) has no FABRIC at all (207000), export or import. */
+TEST(vmm, fabric_handle_of_another_server_or_device_is_refused)
+{
+    aclrtMemFabricHandle fh, other, junk;
+    aclrtDrvMemHandle h, got = NULL;
+    uint64_t server;
+    setenv("ACLCPU_SOC", "Ascend910_9392", 1);
+    t_setup();
+    h = phys(2 * MIB);
+    ASSERT_OK(aclrtMemExportToShareableHandleV2(h, ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION,
+                                                ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &fh));
+    other = fh;
+    memcpy(&server, other.data + 8, sizeof(server));
+    server ^= 1;
+    memcpy(other.data + 8, &server, sizeof(server));
+    ASSERT_RC(aclrtMemImportFromShareableHandleV2(&other, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &got),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "exported on another server");
+    memset(&junk, 0, sizeof(junk));
+    ASSERT_RC(aclrtMemImportFromShareableHandleV2(&junk, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &got),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(got == NULL);
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+    setenv("ACLCPU_SOC", "Ascend910B1", 1);
+    t_setup();
+    h = phys(2 * MIB);
+    ASSERT_RC(aclrtMemExportToShareableHandleV2(h, 0, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &fh),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "Ascend910B1 does not support cross-server communication");
+    ASSERT_RC(aclrtMemImportFromShareableHandleV2(&fh, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &got),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+    unsetenv("ACLCPU_SOC");
+}

@@ -367,8 +367,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
 }
 
 /* The driver's checks of a fill: devPtr + count must lie inside one
- * aclrtMalloc or aclrtMallocHost block, and count fit maxCount (107000). */
-static aclError check_set_memory(const char *fn, void *devPtr, size_t maxCount, size_t count)
+ * aclrtMalloc or aclrtMallocHost block, and count fit maxCount (107000).
+ * host_ok: other host memory too (a synchronous fill: the driver's
+ * drvMemsetD8 writes host memory, as the vendor's samples rely on). */
+static aclError check_set_memory(const char *fn, void *devPtr, size_t maxCount, size_t count, bool host_ok)
 {
     aclError err = check_count(fn, count, "maxCount", maxCount);
     if (err != ACL_SUCCESS)
@@ -380,6 +382,10 @@ static aclError check_set_memory(const char *fn, void *devPtr, size_t maxCount, 
     case MEM_OVERRUN:
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'devPtr' (%p) + %zu bytes runs past the end of its block",
                         fn, devPtr, count);
+    case MEM_UNKNOWN:
+        if (host_ok)
+            return ACL_SUCCESS;
+        /* fall through */
     default:
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'devPtr' (%p) is not memory from aclrtMalloc/aclrtMallocHost",
                         fn, devPtr);
@@ -402,9 +408,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
     if (err == ACL_SUCCESS)
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err == ACL_SUCCESS)
-        err = check_set_memory(fn, devPtr, maxCount, count);
-    if (err == ACL_SUCCESS)
-        memset(devPtr, value, count);
+        err = check_set_memory(fn, devPtr, maxCount, count, true);
+    /* Guarded: host memory the program names may not be writable. */
+    if (err == ACL_SUCCESS && !engine_guarded_host_set(devPtr, value, count))
+        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'devPtr' (%p): %zu bytes from it are not writable memory", fn,
+                       devPtr, count);
     return err;
 }
 
@@ -426,7 +434,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int
     if ((err = stream_handle_first(fn, stream)) != ACL_SUCCESS ||
         (err = check_count(fn, count, "maxCount", maxCount)) != ACL_SUCCESS ||
         (err = stream_resolve(fn, stream, &s)) != ACL_SUCCESS ||
-        (err = check_set_memory(fn, devPtr, maxCount, count)) != ACL_SUCCESS ||
+        (err = check_set_memory(fn, devPtr, maxCount, count, false)) != ACL_SUCCESS ||
         (err = stream_task_new(fn, TASK_SET, &t)) != ACL_SUCCESS)
         return err;
     t->u.set.dst = devPtr;

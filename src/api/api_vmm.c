@@ -308,10 +308,54 @@ static aclError check_share_type(const char *fn, aclrtMemSharedHandleType t)
     return ACL_SUCCESS;
 }
 
-static aclError fabric_unsupported(const char *fn)
+/* A FABRIC handle (128 bytes): aclcpu's mark, the server it was exported on
+ * and the shareable handle, then zeros. As the runtime's, it names the
+ * server; one from this server imports as a DEFAULT one does, one from
+ * another cannot: aclcpu's servers share no memory. */
+#define FABRIC_MARK "aclcpuFB"
+struct fabric_wire {
+    char mark[8];
+    uint64_t server;
+    uint64_t key;
+};
+_Static_assert(sizeof(struct fabric_wire) <= sizeof(aclrtMemFabricHandle), "a FABRIC handle holds aclcpu's");
+
+/* The runtime asks the device for its server id (GetServerId): only
+ * devices that can reach other servers have one, the Atlas A3's here. */
+static aclError fabric_server(const char *fn, uint64_t *server)
 {
-    return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                    "%s: share type FABRIC crosses servers; aclcpu shares between processes of one host (DEFAULT)", fn);
+    struct context *ctx;
+    aclError err = ctx_require(fn, &ctx);
+    if (err != ACL_SUCCESS)
+        return err;
+    if (ctx->dev->soc->family != SOC_A3)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: share type FABRIC: %s does not support cross-server communication (Atlas A3 does)", fn,
+                        ctx->dev->soc->name);
+    *server = plat_host_id();
+    return ACL_SUCCESS;
+}
+
+/* The shareable handle in a FABRIC handle exported on this server. */
+static aclError fabric_key(const char *fn, const void *shareableHandle, uint64_t *key)
+{
+    struct fabric_wire w;
+    uint64_t server;
+    aclError err = fabric_server(fn, &server);
+    if (err != ACL_SUCCESS)
+        return err;
+    memcpy(&w, shareableHandle, sizeof(w));
+    if (memcmp(w.mark, FABRIC_MARK, sizeof(w.mark)) != 0)
+        return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: argument 'shareableHandle' is not a FABRIC handle aclrtMemExportToShareableHandleV2 made",
+                        fn);
+    if (w.server != server)
+        return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: argument 'shareableHandle' was exported on another server: aclcpu shares physical memory "
+                        "between the processes of one host",
+                        fn);
+    *key = w.key;
+    return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
@@ -341,8 +385,15 @@ ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle
     err = check_share_type(fn, shareType);
     if (err == ACL_SUCCESS)
         err = check_export_flags(fn, flags);
-    if (err == ACL_SUCCESS && shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)
-        err = fabric_unsupported(fn);
+    if (err == ACL_SUCCESS && shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC) {
+        struct fabric_wire w = {FABRIC_MARK, 0, 0};
+        if ((err = fabric_server(fn, &w.server)) == ACL_SUCCESS &&
+            (err = vmm_export(fn, handle, flags, &w.key)) == ACL_SUCCESS) {
+            memset(shareableHandle, 0, sizeof(aclrtMemFabricHandle));
+            memcpy(shareableHandle, &w, sizeof(w));
+        }
+        return err;
+    }
     return err != ACL_SUCCESS ? err : vmm_export(fn, handle, flags, (uint64_t *)shareableHandle);
 }
 
@@ -383,10 +434,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(void *shareable
     if (err == ACL_SUCCESS)
         err = check_share_type(fn, shareType);
     if (err == ACL_SUCCESS && shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)
-        err = fabric_unsupported(fn);
+        err = fabric_key(fn, shareableHandle, &key);
+    else if (err == ACL_SUCCESS)
+        memcpy(&key, shareableHandle, sizeof(key));
     if (err != ACL_SUCCESS)
         return err;
-    memcpy(&key, shareableHandle, sizeof(key));
     return vmm_import(fn, key, ctx->dev->id, handle);
 }
 
@@ -414,10 +466,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void *shareableHa
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'pidNum' is 0", fn);
     err = check_share_type(fn, shareType);
     if (err == ACL_SUCCESS && shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)
-        err = fabric_unsupported(fn);
+        err = fabric_key(fn, shareableHandle, &key);
+    else if (err == ACL_SUCCESS)
+        memcpy(&key, shareableHandle, sizeof(key));
     if (err != ACL_SUCCESS)
         return err;
-    memcpy(&key, shareableHandle, sizeof(key));
     return vmm_set_pids(fn, key, pid, pidNum);
 }
 

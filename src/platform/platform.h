@@ -279,6 +279,9 @@ uint64_t plat_random64(void);
 int32_t plat_pid(void);
 /* The host's physical memory in bytes. */
 uint64_t plat_host_memory_bytes(void);
+/* This host, as a number the processes of one boot of it share (a hash of
+ * the kernel's boot id; of the host name where there is none). */
+uint64_t plat_host_id(void);
 bool plat_pid_alive(int32_t pid);
 
 /* Environment lookups in one place, so configuration is easy to audit. */

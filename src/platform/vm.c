@@ -275,6 +275,21 @@ uint64_t plat_host_memory_bytes(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 1ull << 30;
 }
 
+uint64_t plat_host_id(void)
+{
+    char text[128] = "";
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0 && gethostname(text, sizeof(text) - 1) != 0)
+        text[0] = '\0';
+    for (const char *p = text; *p != '\0' && *p != '\n'; p++)
+        h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+    return h;
+}
+
 /* ThreadSanitizer's hooks for a read it must not record (libtsan exports
  * them). */
 #ifdef VM_TSAN
