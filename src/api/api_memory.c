@@ -368,8 +368,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
 
 /* The driver's checks of a fill: devPtr + count must lie inside one
  * aclrtMalloc or aclrtMallocHost block, and count fit maxCount (107000).
- * host_ok: other host memory too (a synchronous fill: the driver's
- * drvMemsetD8 writes host memory, as the vendor's samples rely on). */
+ * host_ok: a synchronous fill may also write the caller's own stack, as
+ * the driver's drvMemsetD8 writes host memory (the vendor's 12_cross_server
+ * sample clears a sockaddr_in there). Other host memory is refused: aclcpu
+ * cannot tell a live host buffer from a wild pointer, and a fill through
+ * one would corrupt the host heap. */
 static aclError check_set_memory(const char *fn, void *devPtr, size_t maxCount, size_t count, bool host_ok)
 {
     aclError err = check_count(fn, count, "maxCount", maxCount);
@@ -383,7 +386,7 @@ static aclError check_set_memory(const char *fn, void *devPtr, size_t maxCount, 
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'devPtr' (%p) + %zu bytes runs past the end of its block",
                         fn, devPtr, count);
     case MEM_UNKNOWN:
-        if (host_ok)
+        if (host_ok && plat_in_caller_stack(devPtr, count))
             return ACL_SUCCESS;
         /* fall through */
     default:
@@ -409,10 +412,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err == ACL_SUCCESS)
         err = check_set_memory(fn, devPtr, maxCount, count, true);
-    /* Guarded: host memory the program names may not be writable. */
-    if (err == ACL_SUCCESS && !engine_guarded_host_set(devPtr, value, count))
-        err = acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: 'devPtr' (%p): %zu bytes from it are not writable memory", fn,
-                       devPtr, count);
+    if (err == ACL_SUCCESS)
+        memset(devPtr, value, count);
     return err;
 }
 

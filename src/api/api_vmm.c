@@ -340,7 +340,7 @@ static aclError fabric_server(const char *fn, uint64_t *server)
 static aclError fabric_key(const char *fn, const void *shareableHandle, uint64_t *key)
 {
     struct fabric_wire w;
-    uint64_t server;
+    uint64_t server = 0;
     aclError err = fabric_server(fn, &server);
     if (err != ACL_SUCCESS)
         return err;

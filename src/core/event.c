@@ -448,7 +448,7 @@ static struct stream *take_released_locked(struct event *ev)
                     ev->count = 0;
                 *pp = s->park_next;
                 s->park_next = released;
-                s->park_event = NULL;
+                store_relaxed(&s->park_event, NULL);
                 s->park_gen = CNT_GRANTED;
                 released = s;
             } else {

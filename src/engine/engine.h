@@ -234,9 +234,4 @@ void engine_exc_unregister(aclrtExceptionInfoCallback cb);
 /* A binary's callback for its failing kernels (binary_set_exc_callback). */
 void engine_exc_set_binary(struct binary *b, aclrtOpExceptionCallback cb, void *user);
 
-/* memset(dst, value, n) of memory the program names on the host: a fault
- * anywhere (unmapped, read-only) ends the fill instead of the process
- * (memtask.c); false, logged, if it faulted. */
-bool engine_guarded_host_set(void *dst, int value, size_t n);
-
 #endif

@@ -209,9 +209,6 @@ task_run_fn engine_run_copy2d, engine_run_copy_desc, engine_run_set32, engine_ru
 bool engine_mem_guarded(void (*op)(void *arg), void *arg, const char *what);
 bool engine_guarded_move(void *dst, const void *src, size_t n, const char *what);
 bool engine_guarded_set(void *dst, int value, size_t n);
-/* True while engine_guarded_host_set runs on this thread: a fault outside
- * device memory is its too. */
-bool engine_mem_catches_any(void);
 /* From engine_fault: longjmps out of the memory task running on this
  * thread, if one is. */
 void engine_mem_fault(void *addr);

@@ -58,7 +58,7 @@ void engine_fault(void *addr, bool device_memory)
 {
     struct block_ctx *bc = tls_block;
     if (bc == NULL || bc->trap_jmp == NULL) {
-        if (device_memory || engine_mem_catches_any())
+        if (device_memory)
             engine_mem_fault(addr); /* a memory task's, if one runs here */
         return;                     /* else the process's handlers decide */
     }

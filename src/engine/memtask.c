@@ -107,19 +107,6 @@ bool engine_guarded_move(void *dst, const void *src, size_t n, const char *what)
     return engine_mem_guarded(do_move, &m, what);
 }
 
-static _Thread_local bool tls_mem_any;
-
-bool engine_mem_catches_any(void) { return tls_mem_any; }
-
-bool engine_guarded_host_set(void *dst, int value, size_t n)
-{
-    bool ok;
-    tls_mem_any = true;
-    ok = engine_guarded_set(dst, value, n);
-    tls_mem_any = false;
-    return ok;
-}
-
 bool engine_guarded_set(void *dst, int value, size_t n)
 {
     struct mem_op m = {dst, NULL, n, value};

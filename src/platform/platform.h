@@ -282,6 +282,9 @@ uint64_t plat_host_memory_bytes(void);
 /* This host, as a number the processes of one boot of it share (a hash of
  * the kernel's boot id; of the host name where there is none). */
 uint64_t plat_host_id(void);
+/* Whether [p, p + n) lies in the calling thread's stack, in its live part:
+ * between the caller's frame and the stack's top. */
+bool plat_in_caller_stack(const void *p, size_t n);
 bool plat_pid_alive(int32_t pid);
 
 /* Environment lookups in one place, so configuration is easy to audit. */

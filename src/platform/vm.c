@@ -275,6 +275,21 @@ uint64_t plat_host_memory_bytes(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 1ull << 30;
 }
 
+bool plat_in_caller_stack(const void *p, size_t n)
+{
+    pthread_attr_t attr;
+    void *lo = NULL;
+    size_t size = 0;
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0), a = (uintptr_t)p, top;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return false;
+    if (pthread_attr_getstack(&attr, &lo, &size) != 0)
+        size = 0;
+    pthread_attr_destroy(&attr);
+    top = (uintptr_t)lo + size;
+    return size != 0 && a > here && a < top && n <= top - a;
+}
+
 uint64_t plat_host_id(void)
 {
     char text[128] = "";
