@@ -23,6 +23,7 @@
 
 #include <acl/acl_prof.h>
 #include <mstx/ms_tools_ext.h>
+#include <profiling/aprof_pub.h>
 
 #include "test.h"
 
@@ -1965,5 +1966,34 @@ TEST(prof_api, mstx_calls_without_a_tool_answer_invalid_range_and_null_domain)
     ASSERT_EQ(sizeof(mstxRangeId), (size_t)8);
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A model id a loader registered (MsprofSetDeviceIdByGeModelIdx, as the
+ * vendor's 2_subscribe_model does in place of aclmdlLoadFromFile) is one
+ * aclprofModelSubscribe and aclprofModelUnSubscribe take; unsubscribing
+ * closes the pipe, so the reader sees its end. Unregistered, or registered
+ * on no device, it is 500002 / -1. */
+TEST(prof_api, a_model_id_a_loader_registered_can_be_subscribed)
+{
+    int fds[2];
+    char byte;
+    aclprofSubscribeConfig *cfg;
+    t_setup();
+    ASSERT(pipe(fds) == 0);
+    ASSERT_EQ(MsprofSetDeviceIdByGeModelIdx(70000, 64), -1); /* no device 64 */
+    ASSERT_RC(aclprofModelSubscribe(70000, NULL), ACL_ERROR_INVALID_MODEL_ID);
+    ASSERT_EQ(MsprofSetDeviceIdByGeModelIdx(70000, 0), 0);
+    cfg = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
+    ASSERT(cfg != NULL);
+    ASSERT_OK(aclprofModelSubscribe(70000, cfg));
+    ASSERT_RC(aclprofModelSubscribe(70000, cfg), ACL_ERROR_PROF_REPEAT_SUBSCRIBE);
+    ASSERT_OK(aclprofModelUnSubscribe(70000));
+    ASSERT_EQ(read(fds[0], &byte, 1), 0); /* closed: the reader ends */
+    ASSERT_OK(aclprofDestroySubscribeConfig(cfg));
+    ASSERT_EQ(MsprofUnsetDeviceIdByGeModelIdx(70000, 1), -1); /* not there */
+    ASSERT_EQ(MsprofUnsetDeviceIdByGeModelIdx(70000, 0), 0);
+    ASSERT_RC(aclprofModelUnSubscribe(70000), ACL_ERROR_INVALID_MODEL_ID);
+    close(fds[0]);
     t_teardown();
 }

@@ -12,7 +12,12 @@
  * getters that return values. They only read the caller's buffer, so they
  * work in any mode (CANN does not check it there either).
  *
- * Threads: any host thread. Locks: cfg_lock (rank: lockrank.h).
+ * Model ids a loader registered (MsprofSetDeviceIdByGeModelIdx: aclcpu has
+ * no loader, but a program may register one as the vendor's sample does)
+ * are subscribed as live models are; no run carries their id.
+ *
+ * Threads: any host thread. Locks: cfg_lock (rank: lockrank.h), also over
+ * the registered model ids.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +27,7 @@
 #include "../services/profile.h"
 #include "../services/profsub.h"
 #include "acl/acl_prof.h"
+#include "profiling/aprof_pub.h"
 
 #define SUB_MAGIC 0x73756273u /* "subs" */
 
@@ -35,6 +41,13 @@ struct aclprofSubscribeConfig {
 
 static plat_mutex cfg_lock;
 static struct list sub_configs;
+
+#define MAX_GE_MODELS 4096
+struct ge_model {
+    uint32_t id, device;
+};
+static struct ge_model ge_models[MAX_GE_MODELS]; /* under cfg_lock */
+static size_t nge_models;
 
 __attribute__((constructor)) static void profsub_api_init(void)
 {
@@ -116,6 +129,55 @@ static struct model *model_by_id(uint32_t modelId)
     return h != NULL ? (struct model *)obj_resolve(h, OBJ_MODEL) : NULL;
 }
 
+/* Called with cfg_lock held: where modelId is registered, or nge_models. */
+static size_t ge_model_at_locked(uint32_t modelId)
+{
+    PLAT_ASSERT_HELD(&cfg_lock);
+    size_t i = 0;
+    while (i < nge_models && ge_models[i].id != modelId)
+        i++;
+    return i;
+}
+
+static bool ge_model_registered(uint32_t modelId)
+{
+    bool found;
+    plat_mutex_lock(&cfg_lock);
+    found = ge_model_at_locked(modelId) < nge_models;
+    plat_mutex_unlock(&cfg_lock);
+    return found;
+}
+
+MSVP_PROF_API int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId)
+{
+    size_t i;
+    int32_t rc = 0;
+    if (deviceId >= device_count())
+        return -1;
+    plat_mutex_lock(&cfg_lock);
+    i = ge_model_at_locked(geModelIdx);
+    if (i == nge_models && nge_models == MAX_GE_MODELS)
+        rc = -1;
+    else
+        ge_models[i == nge_models ? nge_models++ : i] = (struct ge_model){geModelIdx, deviceId};
+    plat_mutex_unlock(&cfg_lock);
+    return rc;
+}
+
+MSVP_PROF_API int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId)
+{
+    size_t i;
+    int32_t rc = -1;
+    plat_mutex_lock(&cfg_lock);
+    i = ge_model_at_locked(geModelIdx);
+    if (i < nge_models && ge_models[i].device == deviceId) {
+        ge_models[i] = ge_models[--nge_models];
+        rc = 0;
+    }
+    plat_mutex_unlock(&cfg_lock);
+    return rc;
+}
+
 ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig)
 {
     const char *fn = "aclprofModelSubscribe";
@@ -124,7 +186,8 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
     int8_t ti = 0;
     int metrics = 0;
     aclError err;
-    if ((m = model_by_id(modelId)) == NULL || m->state != MODEL_READY)
+    m = model_by_id(modelId);
+    if ((m == NULL || m->state != MODEL_READY) && !(m == NULL && ge_model_registered(modelId)))
         return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "%s: argument 'modelId' (%u) is no model ready to run", fn, modelId);
     if (profSubscribeConfig == NULL)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profSubscribeConfig' is NULL", fn);
@@ -143,8 +206,8 @@ ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclpr
     if (ti == 0 && metrics == (int)ACL_AICORE_NONE) /* CANN's CheckSubscribeConfig */
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'profSubscribeConfig' asks for nothing (timeInfoSwitch "
                         "0 and ACL_AICORE_NONE); set timeInfoSwitch to 1 to receive the op records", fn);
-    err = profsub_add(m->hdr.index, fd, ti, metrics);
-    if (err == ACL_SUCCESS) /* relaxed: a hint, checked again under the subscription's lock */
+    err = profsub_add(modelId, fd, ti, metrics);
+    if (err == ACL_SUCCESS && m != NULL) /* relaxed: a hint, checked again under the subscription's lock */
         store_relaxed(&m->subscribed, true);
     if (err == ACL_ERROR_PROF_REPEAT_SUBSCRIBE)
         return acl_fail(err, "%s: model %u is subscribed already", fn, modelId);
@@ -158,13 +221,14 @@ ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId)
     const char *fn = "aclprofModelUnSubscribe";
     struct model *m;
     aclError err;
-    if ((m = model_by_id(modelId)) == NULL)
+    if ((m = model_by_id(modelId)) == NULL && !ge_model_registered(modelId))
         return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "%s: argument 'modelId' (%u) is no loaded model", fn, modelId);
     if ((err = check_mode(fn)) != ACL_SUCCESS)
         return err;
     if (!profsub_remove(modelId))
         return acl_fail(ACL_ERROR_INVALID_MODEL_ID, "%s: argument 'modelId' (%u) is not subscribed", fn, modelId);
-    store_relaxed(&m->subscribed, false); /* relaxed: a hint */
+    if (m != NULL)
+        store_relaxed(&m->subscribed, false); /* relaxed: a hint */
     return ACL_SUCCESS;
 }
 

@@ -70,7 +70,7 @@ step "install $build into $prefix"
     cat "$tmp/install.log" >&2
     fail "cmake --install failed"
 }
-for h in acl/acl.h acl/acl_base.h acl/acl_rt.h aclcpu/aclcpu.h mstx/ms_tools_ext.h; do
+for h in acl/acl.h acl/acl_base.h acl/acl_rt.h aclcpu/aclcpu.h mstx/ms_tools_ext.h profiling/aprof_pub.h; do
     [ -f "$prefix/include/$h" ] || fail "$prefix/include/$h was not installed"
 done
 lib=$(find "$prefix" -name libaclcpu.so -print -quit)
