@@ -455,6 +455,15 @@ if [ -n "$profiles" ]; then
     check 1 "EVENT_WAIT gap after the join: stream 1 idled 0.500 us waiting for event" "Verdict: 1 finding." \
         -- doctor "$(rp gap_at_min)"
     check 1 '"kind": "join_wait_gap"' '"wait_us": 0.500' '"waits": 1' -- doctor --json "$(rp gap_at_min)"
+    # The same wait where the SoC's join costs 0.5 us (summary.json's dispatch and event latencies):
+    # the stream waited for was on time, and the wait is the join's own cost, no gap.
+    cp -r "$(rp gap_at_min)" "$tmp/gap_is_sync"
+    sed -i 's/"dispatch_us": 0.000, "event_us": 0.000/"dispatch_us": 0.300, "event_us": 0.200/' \
+        "$tmp/gap_is_sync/ASCEND_PROFILER_OUTPUT/summary.json"
+    grep -q '"event_us": 0.200' "$tmp/gap_is_sync/ASCEND_PROFILER_OUTPUT/summary.json" && ok ||
+        fail "gap_is_sync: summary.json has no latencies to set"
+    check 0 "Verdict: no findings." -- doctor "$tmp/gap_is_sync"
+    lacks "EVENT_WAIT gap"
     # One 52-block launch on the 48 vector cores beside a cube kernel of the other stream: its
     # waves are its launch shape (a note); summary.json lists no contention, doctor finds none.
     check 0 "Launch shape (no finding): rms_norm (stream 1) asks 52 vector blocks of 48 cores on its own, 1 launch" \
