@@ -127,13 +127,20 @@ static int Producer(int consumerNum)
 
     aclrtIpcEventHandle handle;
     CHECK_ERROR(aclrtIpcGetEventHandle(ipcEvent, &handle));
-    FILE *fp = fopen(EVENT_HANDLE_FILE, "wb");
+    /* Written under another name and renamed: the consumers poll for the
+     * file and read it at once, and the vendor's sample, which writes it
+     * in place, lets one read it half written (a bad handle, 107000). */
+    FILE *fp = fopen(EVENT_HANDLE_FILE ".tmp", "wb");
     if (fp == NULL) {
         ERROR_LOG("Failed to create %s", EVENT_HANDLE_FILE);
         return -1;
     }
     fwrite(&handle, sizeof(handle), 1, fp);
     fclose(fp);
+    if (rename(EVENT_HANDLE_FILE ".tmp", EVENT_HANDLE_FILE) != 0) {
+        ERROR_LOG("Failed to create %s", EVENT_HANDLE_FILE);
+        return -1;
+    }
     INFO_LOG("Producer: IPC event handle written to %s", EVENT_HANDLE_FILE);
 
     INFO_LOG("Producer: waiting for %d consumer(s) to finish...", consumerNum);
