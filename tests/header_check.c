@@ -559,6 +559,9 @@ CHECK(sizeof(aclrtErrorInfo) == 8 + sizeof(aclrtErrorInfoDetail));
  * error_codes/rt_error_codes.h) ---- */
 #include <acl/error_codes/rt_error_codes.h>
 #include <acl/error_codes/ge_error_codes.h>
+#ifndef GE_FUNC_VISIBILITY
+#error "ge_error_codes.h defines GE_FUNC_VISIBILITY, as CANN's does"
+#endif
 CHECK(ACL_DEV_FEATURE_SUPPORT == 0x00000001 && ACL_DEV_FEATURE_NOT_SUPPORT == 0x00000000);
 CHECK(ACL_RT_MAX_RECORD_PA_NUM_PER_DEV == 20U && ACL_RT_MEM_LINK_IDX_0 == 0U && ACL_RT_MEM_LINK_IDX_1 == 1U);
 CHECK(ACL_HOST_DEVICE_CONNECT_TYPE_PCIE == 0 && ACL_HOST_DEVICE_CONNECT_TYPE_HCCS == 1 &&

@@ -11,6 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The graph engine's export mark, as CANN's header defines it (empty unless
+ * the including build asks for exports with FUNC_VISIBILITY). */
+#ifndef GE_FUNC_VISIBILITY
+#ifdef FUNC_VISIBILITY
+#define GE_FUNC_VISIBILITY __attribute__((visibility("default")))
+#else
+#define GE_FUNC_VISIBILITY
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
