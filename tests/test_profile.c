@@ -32,18 +32,32 @@
 
 static void k_noop(void *args) { (void)args; }
 
-/* A kernel with a declared cost. */
-static aclrtFuncHandle cost_kernel(const char *name, double fixed, double total, uint64_t hbm, uint32_t mix)
+/* A kernel with a declared cost of any kind (aclcpuKernelCost's fields). */
+static aclrtFuncHandle costed_mix(const char *name, double launch_us, double fixed, double total, uint64_t hbm,
+                                  uint32_t mix)
 {
     aclcpuKernelCost c;
     aclrtFuncHandle k = t_kernel(name, k_noop);
     memset(&c, 0, sizeof(c));
+    c.usLaunch = launch_us;
     c.usFixed = fixed;
     c.usTotal = total;
     c.hbmBytes = hbm;
     c.mix = mix;
     ASSERT_OK(aclcpuSetKernelCost(k, &c));
     return k;
+}
+
+/* The per-block cost most tests declare (one engine, or mix). */
+static aclrtFuncHandle cost_kernel(const char *name, double fixed, double total, uint64_t hbm, uint32_t mix)
+{
+    return costed_mix(name, 0, fixed, total, hbm, mix);
+}
+
+/* With a once-per-launch part, on one engine. */
+static aclrtFuncHandle costed(const char *name, double launch_us, double fixed, double total, uint64_t hbm)
+{
+    return costed_mix(name, launch_us, fixed, total, hbm, 0);
 }
 
 /* Launches k with numBlocks, engine (AIC/AIV) and schedule mode (0/1). */
@@ -1552,20 +1566,6 @@ TEST(profile, measured_clock_starts_at_the_first_issue)
 /* ---- the chip's laws (docs/model.md) ------------------------------------------------------------ */
 
 #define READ_BYTES 16000000ull /* 16 MB: 10 us at the 910B1's 1600 GB/s */
-
-/* A kernel with a declared cost of any kind. */
-static aclrtFuncHandle costed(const char *name, double launch_us, double fixed, double total, uint64_t hbm)
-{
-    aclcpuKernelCost c;
-    aclrtFuncHandle k = t_kernel(name, k_noop);
-    memset(&c, 0, sizeof(c));
-    c.usLaunch = launch_us;
-    c.usFixed = fixed;
-    c.usTotal = total;
-    c.hbmBytes = hbm;
-    ASSERT_OK(aclcpuSetKernelCost(k, &c));
-    return k;
-}
 
 /* The modelled duration of a kernel reading READ_BYTES alone on the SoC
  * with `blocks` blocks of engine. */
