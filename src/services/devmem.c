@@ -28,7 +28,8 @@
  *
  * Threads: any host thread; executors read switch operands
  * (devmem_read_device). Locks: mem_lock (rank: lockrank.h) over arenas
- * and table; the backing of fresh memory (arena_populate) runs after it.
+ * and table; the backing of fresh memory (arena_populate) runs after it,
+ * counted in the slot (`backing`) so that a device's close waits for it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,10 +49,18 @@ struct region {
 };
 
 static plat_mutex mem_lock;
+/* Broadcast when a slot's `backing` drops to zero: a device's close waits
+ * for it before it unmaps the arena those stores go to. */
+static plat_cond backing_done;
+static unsigned host_backing; /* the same for the pinned host arena */
 static struct region *regions;
 static size_t nregions, cap;
 
-__attribute__((constructor)) static void devmem_init(void) { plat_mutex_init(&mem_lock, LOCK_DEVMEM); }
+__attribute__((constructor)) static void devmem_init(void)
+{
+    plat_mutex_init(&mem_lock, LOCK_DEVMEM);
+    plat_cond_init(&backing_done);
+}
 
 /* Called with mem_lock held: index of the first region with base > p. */
 static size_t upper_bound(uintptr_t p)
@@ -129,6 +138,7 @@ struct dev_slot {
     struct arena *arena;
     uint64_t arena_charged;   /* charges of the arena's used blocks */
     uint64_t peak;            /* the most arena_charged has been */
+    unsigned backing;         /* allocations backing their cold pages outside mem_lock */
 };
 
 static struct dev_slot slots[DEVMEM_SLOTS];
@@ -182,7 +192,7 @@ void devmem_open_device(int32_t device, _Atomic uint64_t *used, uint64_t total)
             free_slot = &slots[i];
     }
     if (free_slot != NULL && free_slot->arena == NULL)
-        *free_slot = (struct dev_slot){device, used, total, NULL, 0, 0};
+        *free_slot = (struct dev_slot){device, used, total, NULL, 0, 0, 0};
     plat_mutex_unlock(&mem_lock);
 }
 
@@ -243,13 +253,22 @@ static aclError alloc_device(_Atomic uint64_t *used_bytes, uint64_t total, size_
         if (slot->arena_charged > slot->peak)
             slot->peak = slot->arena_charged;
         claim_cold_locked(a, p, bytes, &cold, &cold_len);
+        slot->backing += cold_len != 0;
     }
     plat_mutex_unlock(&mem_lock);
     if (p == NULL) {
         fetch_sub_relaxed(used_bytes, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    arena_populate(cold, cold_len, p, bytes);
+    if (cold_len != 0) {
+        /* Outside the lock (backing takes a while); the slot cannot close
+         * meanwhile: its close waits for `backing` to drop. */
+        arena_populate(cold, cold_len, p, bytes);
+        plat_mutex_lock(&mem_lock);
+        if (--slot->backing == 0)
+            plat_cond_broadcast(&backing_done);
+        plat_mutex_unlock(&mem_lock);
+    }
     *out = p;
     return ACL_SUCCESS;
 }
@@ -311,10 +330,17 @@ aclError devmem_alloc_host(size_t size, void **out)
         host_arena = arena_create(plat_host_memory_bytes());
     if (host_arena != NULL && (p = arena_carve(host_arena, bytes, usable, 0)) != NULL)
         claim_cold_locked(host_arena, p, bytes, &cold, &cold_len);
+    host_backing += cold_len != 0;
     plat_mutex_unlock(&mem_lock);
     if (p == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    arena_populate(cold, cold_len, p, bytes);
+    if (cold_len != 0) {
+        arena_populate(cold, cold_len, p, bytes);
+        plat_mutex_lock(&mem_lock);
+        if (--host_backing == 0)
+            plat_cond_broadcast(&backing_done);
+        plat_mutex_unlock(&mem_lock);
+    }
     *out = p;
     return ACL_SUCCESS;
 }
@@ -549,7 +575,11 @@ void devmem_release_charged_to(_Atomic uint64_t *used)
 {
     struct dev_slot *slot;
     plat_mutex_lock(&mem_lock);
-    slot = slot_of_locked(used);
+    /* A device reset racing an allocation on another thread: wait for the
+     * allocation to finish backing its block before unmapping the arena it
+     * stores into (the block then dies with the device, like any other). */
+    while ((slot = slot_of_locked(used)) != NULL && slot->backing != 0)
+        plat_cond_wait(&backing_done, &mem_lock);
     if (slot != NULL)
         close_slot_locked(slot);
     plat_mutex_unlock(&mem_lock);
@@ -655,6 +685,11 @@ void devmem_image_free(struct devmem_image *img)
 void devmem_release_all(void)
 {
     plat_mutex_lock(&mem_lock);
+    for (size_t i = 0; i < DEVMEM_SLOTS; i++)
+        while (slots[i].backing != 0)
+            plat_cond_wait(&backing_done, &mem_lock);
+    while (host_backing != 0)
+        plat_cond_wait(&backing_done, &mem_lock);
     for (size_t i = 0; i < DEVMEM_SLOTS; i++)
         close_slot_locked(&slots[i]);
     arena_destroy(host_arena);
