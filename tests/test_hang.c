@@ -159,6 +159,36 @@ TEST(hang, untimed_sync_gives_up_after_hang_timeout)
     t_teardown();
 }
 
+/* A blocking launch (launch-blocking mode) onto a stuck chain is an untimed
+ * wait like aclrtSynchronizeStream: it gives up after ACLCPU_HANG_TIMEOUT_MS
+ * with the same code and chain (fuzz seed 5072 waited forever). The
+ * kernel stays queued and runs once the chain is released. */
+TEST(hang, blocking_launch_gives_up_after_hang_timeout)
+{
+    static struct stuck_pair p;
+    aclrtStreamAttrValue v;
+    int two = 2, three = 3;
+    setenv("ACLCPU_HANG_TIMEOUT_MS", "200", 1);
+    t_setup();
+    stuck_pair_open(&p);
+    memset(&v, 0, sizeof(v));
+    v.launchBlockingMode = ACL_STREAM_LAUNCH_BLOCKING_MODE_BLOCKING;
+    ASSERT_OK(aclrtSetStreamAttribute(p.waiter, ACL_STREAM_LAUNCH_BLOCKING_MODE, &v));
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("t_log", t_k_log), 1, &two, sizeof(two), p.waiter),
+              ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "made no progress for ACLCPU_HANG_TIMEOUT_MS");
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    /* the second blocking launch behind the same chain gives up the same way */
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("t_log", t_k_log), 1, &three, sizeof(three), p.waiter),
+              ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_OK(aclrtDestroyStream(p.rec));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(p.waiter, 10000));
+    ASSERT_EQ(atomic_load(&t_log_n), 3);
+    ASSERT_OK(aclrtDestroyEvent(p.e));
+    ASSERT_OK(aclrtDestroyStream(p.waiter));
+    t_teardown();
+}
+
 /* ---- the log ------------------------------------------------------------------------------ */
 
 struct sync_call {

@@ -303,10 +303,13 @@ aclError sync_outcome(const char *fn, struct stream *s, int32_t timeout, enum sy
     return task_err;
 }
 
+/* A blocking launch is an untimed sync of its stream: like
+ * aclrtSynchronizeStream it watches for a chain that cannot go on. */
 aclError launch_wait(const char *fn, struct stream *s, const void *handle)
 {
     aclError err;
-    enum sync_result end = engine_wait_stream(s, handle != NULL ? handle : obj_handle(&s->hdr), 0, 0, &err);
+    enum sync_result end =
+        engine_wait_stream(s, handle != NULL ? handle : obj_handle(&s->hdr), 0, SYNC_WATCH_HANGS, &err);
     return sync_outcome(fn, s, -1, end, err);
 }
 
