@@ -22,7 +22,7 @@ static const char *why_not_live(enum cache_find f)
 {
     switch (f) {
     case CACHE_FREED:
-        return "it was freed already (aclcpuCacheFree): a double free";
+        return "it was freed already (aclcpuCacheFree)";
     case CACHE_INSIDE:
         return "it points inside the cache's memory but starts no block handed out (freed already, or not a "
                "block's start)";
@@ -75,7 +75,7 @@ ACLCPU_API aclError aclcpuCacheFree(void *devPtr)
     if (cachealloc_free(devPtr, &found) == ACL_SUCCESS)
         return ACL_SUCCESS;
     return acl_fail(ACL_ERROR_RT_MEMORY_FREE, "%s: argument 'devPtr' (%p) is no live block of the caching "
-                    "allocator: %s", fn, devPtr, why_not_live(found));
+                    "allocator: %s%s", fn, devPtr, why_not_live(found), found == CACHE_FREED ? ": a double free" : "");
 }
 
 /* record and erase: the pointer, then the stream, then the rule. */
