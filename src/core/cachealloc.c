@@ -147,8 +147,8 @@ static void add_reserved(struct cache_stats *c, int64_t bytes)
  * if missing (NULL when out of memory and make). */
 static struct sstat *sstat_of_locked(struct cdev *d, struct stream *s, void *h, bool make)
 {
-    struct sstat *st;
     PLAT_ASSERT_HELD(&cache_lock);
+    struct sstat *st;
     for (st = d->streams; st != NULL; st = st->next)
         if (st->h == h)
             return st;
@@ -164,8 +164,8 @@ static struct sstat *sstat_of_locked(struct cdev *d, struct stream *s, void *h, 
 /* Called with cache_lock held: drops the counters of streams that hold nothing. */
 static void sstat_trim_locked(struct cdev *d)
 {
-    struct sstat **link = &d->streams, *st;
     PLAT_ASSERT_HELD(&cache_lock);
+    struct sstat **link = &d->streams, *st;
     while ((st = *link) != NULL) {
         if (st->c.segments == 0 && st->c.active_blocks == 0 && st->c.pending_blocks == 0) {
             *link = st->next;
@@ -239,10 +239,10 @@ static struct seg *seg_of_locked(const void *p, int32_t *dev)
 /* Called with cache_lock held: what p is when no live block starts there. */
 static enum cache_find classify_locked(const void *p)
 {
+    PLAT_ASSERT_HELD(&cache_lock);
     int32_t dev;
     struct seg *g = seg_of_locked(p, &dev);
     struct cblock *b;
-    PLAT_ASSERT_HELD(&cache_lock);
     if (g == NULL)
         return CACHE_NOT_OURS;
     for (int pool = 0; pool < 2; pool++)
@@ -261,9 +261,9 @@ static enum cache_find classify_locked(const void *p)
  * the free neighbours of its segment. */
 static void block_cache_locked(struct cdev *d, struct cblock *b)
 {
+    PLAT_ASSERT_HELD(&cache_lock);
     struct cblock **pool = &d->free_list[b->seg->small ? 0 : 1];
     struct cblock *n;
-    PLAT_ASSERT_HELD(&cache_lock);
     b->state = BLOCK_FREE;
     b->nuses = 0;
     if ((n = b->prev) != NULL && n->state == BLOCK_FREE) {
@@ -302,8 +302,8 @@ static bool use_passed(const struct use *u)
 /* Called with cache_lock held: pending blocks of d whose streams are done go back to their pools. */
 static void poll_locked(struct cdev *d)
 {
-    struct cblock *b, *next;
     PLAT_ASSERT_HELD(&cache_lock);
+    struct cblock *b, *next;
     for (b = d->pending; b != NULL; b = next) {
         uint32_t i;
         next = b->lnext;
@@ -320,8 +320,8 @@ static void poll_locked(struct cdev *d)
 /* Called with cache_lock held: the best free block of st's in the pool for size, or NULL. */
 static struct cblock *best_fit_locked(struct cdev *d, const struct sstat *st, bool small, size_t size)
 {
-    struct cblock *best = NULL;
     PLAT_ASSERT_HELD(&cache_lock);
+    struct cblock *best = NULL;
     for (struct cblock *b = d->free_list[small ? 0 : 1]; b != NULL; b = b->lnext) {
         if (b->seg->st != st || b->size < size)
             continue;
@@ -334,8 +334,8 @@ static struct cblock *best_fit_locked(struct cdev *d, const struct sstat *st, bo
 /* Called with cache_lock held: gives back segment g of d (wholly free: its one block b). */
 static void seg_release_locked(struct cdev *d, struct seg *g, struct cblock *b)
 {
-    struct seg **link = &d->segs;
     PLAT_ASSERT_HELD(&cache_lock);
+    struct seg **link = &d->segs;
     list_take(&d->free_list[g->small ? 0 : 1], b);
     while (*link != g)
         link = &(*link)->next;
@@ -355,9 +355,9 @@ static void seg_release_locked(struct cdev *d, struct seg *g, struct cblock *b)
  * streams' records stay: sstat_trim_locked drops those left empty). */
 static uint64_t release_free_locked(struct cdev *d)
 {
+    PLAT_ASSERT_HELD(&cache_lock);
     uint64_t bytes = 0;
     struct seg *g, *next;
-    PLAT_ASSERT_HELD(&cache_lock);
     for (g = d->segs; g != NULL; g = next) {
         struct cblock *b;
         next = g->next;
@@ -377,11 +377,11 @@ static uint64_t release_free_locked(struct cdev *d)
 static aclError seg_new_locked(struct cdev *d, struct device *dev, struct sstat *st, bool small, size_t size,
                                struct cblock **out)
 {
+    PLAT_ASSERT_HELD(&cache_lock);
     struct seg *g = acl_calloc(1, sizeof(*g));
     struct cblock *b = acl_calloc(1, sizeof(*b));
     void *p = NULL;
     aclError err = g != NULL && b != NULL ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_ALLOCATION;
-    PLAT_ASSERT_HELD(&cache_lock);
     if (err == ACL_SUCCESS) {
         err = devmem_alloc(&dev->mem_used, dev->mem_total, size, &p);
         if (err == ACL_ERROR_RT_MEMORY_ALLOCATION && release_free_locked(d) != 0) /* st keeps its record */
@@ -409,9 +409,9 @@ static aclError seg_new_locked(struct cdev *d, struct device *dev, struct sstat 
  * staying in the pool, when the rest is worth keeping. */
 static void split_locked(struct cdev *d, struct cblock *b, size_t size)
 {
+    PLAT_ASSERT_HELD(&cache_lock);
     size_t rest = b->size - size;
     struct cblock *r;
-    PLAT_ASSERT_HELD(&cache_lock);
     if (b->seg->small ? rest < CACHE_MIN_BLOCK : rest <= CACHE_SMALL_SIZE)
         return;
     if ((r = acl_calloc(1, sizeof(*r))) == NULL)
@@ -473,8 +473,8 @@ aclError cachealloc_malloc(struct stream *s, size_t size, void **out)
  * fence each is at now; those already past it are dropped. */
 static void fence_uses_locked(struct cblock *b)
 {
-    uint32_t n = 0;
     PLAT_ASSERT_HELD(&cache_lock);
+    uint32_t n = 0;
     for (uint32_t i = 0; i < b->nuses; i++) {
         struct use u = b->uses[i];
         if (!obj_same(&u.s->hdr, u.h))
@@ -525,8 +525,8 @@ aclError cachealloc_free(void *p, enum cache_find *found)
 static aclError use_target_locked(void *p, struct stream *s, bool pending_too, enum cache_find *found,
                                   bool *other_device, struct cblock **out)
 {
-    struct cblock *b = hash_find(p);
     PLAT_ASSERT_HELD(&cache_lock);
+    struct cblock *b = hash_find(p);
     *other_device = false;
     if (b == NULL && pending_too) {
         int32_t dev;
