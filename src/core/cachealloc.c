@@ -22,8 +22,8 @@
  * issued to it at the free is kept (the fence an event recorded there at
  * that moment would be: it completes when the stream has done all work
  * issued before it), and the block goes back to its pool only when every
- * such stream has done that much, or was destroyed (which waits for or
- * drops its work). No task is queued for this, so a stream being captured
+ * such stream has done that much (a stream being destroyed counts the
+ * tasks it drops as done). No task is queued for this, so a stream being captured
  * or stopped is not disturbed. Pending blocks are looked at on every
  * allocation, stats query and empty of their device, as the framework
  * polls its events. erase_stream takes a stream off the users, and off a
@@ -288,15 +288,26 @@ static void block_cache_locked(struct cdev *d, struct cblock *b)
     list_push(pool, b);
 }
 
+/* The generation a handle names. */
+static uint32_t handle_gen(const void *handle) { return (uint32_t)((uintptr_t)handle >> 32) & OBJ_GEN_MASK; }
+
+/* Whether a new stream lives in the memory of the one u recorded: the old
+ * one's work was waited for or dropped before its memory was reused (a
+ * stream being destroyed is already dead, but may still be draining). */
+static bool use_replaced(const struct use *u)
+{
+    return (load_acquire(&u->s->hdr.gen) & OBJ_GEN_MASK) != handle_gen(u->h) && load_acquire(&u->s->hdr.live);
+}
+
 /* Whether a recorded stream has done what was issued to it at the free. */
 static bool use_passed(const struct use *u)
 {
     /* Acquire: the stream's tasks wrote before publishing done (squeue.h),
-     * so a block handed out after this sees their writes finished. */
+     * so a block handed out after this sees their writes finished. done
+     * counts dropped tasks too, and outlives a destroy. */
     if (load_acquire(&u->s->done) >= u->issued)
         return true;
-    /* Destroyed: its work was waited for or dropped first. */
-    return !obj_same(&u->s->hdr, u->h);
+    return use_replaced(u);
 }
 
 /* Called with cache_lock held: pending blocks of d whose streams are done go back to their pools. */
@@ -477,8 +488,8 @@ static void fence_uses_locked(struct cblock *b)
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->nuses; i++) {
         struct use u = b->uses[i];
-        if (!obj_same(&u.s->hdr, u.h))
-            continue; /* destroyed: its work is over */
+        if (use_replaced(&u))
+            continue; /* destroyed, and its memory made into a new stream: its work is over */
         plat_spin_lock(&u.s->lock);
         u.issued = u.s->issued;
         plat_spin_unlock(&u.s->lock);
