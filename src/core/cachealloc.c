@@ -656,48 +656,46 @@ bool cachealloc_owns(const void *p)
     return owns;
 }
 
-/* Called with cache_lock held: frees a list of block records. */
-static void drop_blocks_locked(struct cblock *b)
+/* Frees a block record. */
+static void block_drop(struct cblock *b)
 {
-    PLAT_ASSERT_HELD(&cache_lock);
-    while (b != NULL) {
-        struct cblock *next = b->next;
-        if (b->state == BLOCK_LIVE)
-            hash_take(b);
-        acl_free(b->uses);
-        acl_free(b);
-        b = next;
-    }
+    acl_free(b->uses);
+    acl_free(b);
 }
 
 void cachealloc_forget_device(int32_t id)
 {
     struct cdev *d = &devs[id];
+    struct cblock *b, *next;
     struct sstat *st;
+    struct seg *g;
+
     plat_mutex_lock(&cache_lock);
-    while (d->segs != NULL) {
-        struct seg *g = d->segs;
-        struct cblock *first = NULL;
-        /* The segment's blocks, from its first (no prev): found through
-         * any of them - a live one in the hash, or a free or pending one. */
-        for (int pool = 0; pool < 2 && first == NULL; pool++)
-            for (struct cblock *b = d->free_list[pool]; b != NULL && first == NULL; b = b->lnext)
-                if (b->seg == g)
-                    first = b;
-        for (struct cblock *b = d->pending; b != NULL && first == NULL; b = b->lnext)
-            if (b->seg == g)
-                first = b;
-        for (size_t i = 0; i < HASH_BUCKETS && first == NULL; i++)
-            for (struct cblock *b = live_hash[i]; b != NULL && first == NULL; b = b->hnext)
-                if (b->seg == g)
-                    first = b;
+    /* Every block is in one place: a pool's free list, the pending list,
+     * or (handed out) the hash. */
+    for (int pool = 0; pool < 2; pool++)
+        for (b = d->free_list[pool]; b != NULL; b = next) {
+            next = b->lnext;
+            block_drop(b);
+        }
+    for (b = d->pending; b != NULL; b = next) {
+        next = b->lnext;
+        block_drop(b);
+    }
+    for (size_t i = 0; i < HASH_BUCKETS; i++) {
+        struct cblock **link = &live_hash[i];
+        while ((b = *link) != NULL) {
+            if (b->dev != id) {
+                link = &b->hnext;
+                continue;
+            }
+            *link = b->hnext;
+            block_drop(b);
+        }
+    }
+    while ((g = d->segs) != NULL) {
         d->segs = g->next;
         fetch_sub_relaxed(&seg_count, 1);
-        if (first != NULL) {
-            while (first->prev != NULL)
-                first = first->prev;
-            drop_blocks_locked(first);
-        }
         acl_free(g);
     }
     while ((st = d->streams) != NULL) {
