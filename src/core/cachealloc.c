@@ -473,10 +473,13 @@ aclError cachealloc_malloc(struct stream *s, size_t size, void **out)
     hash_put(b);
     BOTH(d, st, add_allocated(c_, (int64_t)b->size, (int64_t)size); c_->active_blocks++; c_->allocs++);
     *out = b->ptr;
-    rounded = b->size; /* the block's own size (a block too small to split off is handed out whole) */
+    /* The block's own size: a rest too small to split off is handed out too. */
+    rounded = b->size;
     plat_mutex_unlock(&cache_lock);
+    /* A new lifetime of [*out, *out + rounded) on stream s (handle h). */
     /* checker: block handed out */
     (void)rounded;
+    (void)h;
     return ACL_SUCCESS;
 }
 
@@ -526,6 +529,8 @@ aclError cachealloc_free(void *p, enum cache_find *found)
         block_cache_locked(d, b);
     }
     plat_mutex_unlock(&cache_lock);
+    /* The program's lifetime of [p, p + size) ends (the bytes are reused
+     * only through a later hand-out, after the fence if one is pending). */
     /* checker: block released */
     (void)size;
     return ACL_SUCCESS;
