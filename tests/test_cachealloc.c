@@ -14,6 +14,7 @@
  * memory; bad arguments get the project's codes and messages.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 
 #include "test.h"
@@ -224,6 +225,62 @@ TEST(cachealloc, a_recorded_stream_destroyed_after_the_free_releases_the_block)
     ASSERT_EQ(dev_stats().pendingBlocks, 1);
     atomic_store(&open, 1);
     ASSERT_OK(aclrtDestroyStream(s2)); /* waits for its work */
+    ASSERT(cmalloc(1000, s1) == p);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    t_teardown();
+}
+
+struct destroyer {
+    aclrtContext ctx;
+    aclrtStream s;
+    aclError rc;
+};
+
+static void *destroy_stream(void *arg)
+{
+    struct destroyer *d = arg;
+    d->rc = aclrtSetCurrentContext(d->ctx);
+    if (d->rc == ACL_SUCCESS)
+        d->rc = aclrtDestroyStream(d->s); /* waits for the stream's work */
+    return NULL;
+}
+
+/* Bounded: 1 once stream no longer resolves (its destroy has begun). */
+static int wait_dead(aclrtStream s)
+{
+    uint64_t t0 = t_now_ns();
+    aclrtStreamStatus st;
+    while (aclrtStreamQuery(s, &st) != ACL_ERROR_RT_INVALID_HANDLE) {
+        if (t_now_ns() - t0 > T_SPIN_LIMIT_NS)
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+TEST(cachealloc, a_recorded_stream_being_destroyed_holds_the_block_until_its_work_is_drained)
+{
+    aclrtStream s1;
+    struct destroyer d;
+    pthread_t th;
+    _Atomic int open = 0;
+    void *p;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&d.ctx));
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&d.s));
+    p = cmalloc(1000, s1);
+    t_launch_flag_gate(&open, d.s);
+    ASSERT_OK(aclcpuCacheRecordStream(p, d.s));
+    ASSERT_OK(aclcpuCacheFree(p));
+    ASSERT_EQ(pthread_create(&th, NULL, destroy_stream, &d), 0);
+    ASSERT(wait_dead(d.s)); /* dead, but its kernel still runs on p */
+    ASSERT_EQ(dev_stats().pendingBlocks, 1);
+    ASSERT(cmalloc(1000, s1) != p);
+    atomic_store(&open, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(d.rc);
+    ASSERT_EQ(dev_stats().pendingBlocks, 0);
     ASSERT(cmalloc(1000, s1) == p);
     ASSERT_OK(aclrtDestroyStream(s1));
     t_teardown();
