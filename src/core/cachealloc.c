@@ -96,6 +96,11 @@ static plat_mutex cache_lock;
 static struct cdev devs[ACLCPU_MAX_DEVICES];
 static struct cblock *live_hash[HASH_BUCKETS];
 static _Atomic size_t seg_count; /* read without the lock: aclrtFree skips the lookup when 0 */
+/* Block records kept for reuse (a split and a merge on every warm
+ * allocation and free would otherwise cost a heap round trip each). */
+#define SPARE_MAX 256u
+static struct cblock *spare;
+static size_t nspare;
 
 __attribute__((constructor)) static void cachealloc_init(void) { plat_mutex_init(&cache_lock, LOCK_CACHEALLOC); }
 
@@ -174,6 +179,35 @@ static void sstat_trim_locked(struct cdev *d)
             link = &st->next;
         }
     }
+}
+
+/* ---- block records ------------------------------------------------------------ */
+
+/* Called with cache_lock held: a zeroed block record (NULL: out of memory). */
+static struct cblock *block_new_locked(void)
+{
+    PLAT_ASSERT_HELD(&cache_lock);
+    struct cblock *b = spare;
+    if (b == NULL)
+        return acl_calloc(1, sizeof(*b));
+    spare = b->lnext;
+    nspare--;
+    *b = (struct cblock){0};
+    return b;
+}
+
+/* Called with cache_lock held: gives a block record back. */
+static void block_put_locked(struct cblock *b)
+{
+    PLAT_ASSERT_HELD(&cache_lock);
+    acl_free(b->uses);
+    if (nspare == SPARE_MAX) {
+        acl_free(b);
+        return;
+    }
+    b->lnext = spare;
+    spare = b;
+    nspare++;
 }
 
 /* ---- lists ------------------------------------------------------------------ */
@@ -273,8 +307,7 @@ static void block_cache_locked(struct cdev *d, struct cblock *b)
         b->prev = n->prev;
         if (b->prev != NULL)
             b->prev->next = b;
-        acl_free(n->uses);
-        acl_free(n);
+        block_put_locked(n);
     }
     if ((n = b->next) != NULL && n->state == BLOCK_FREE) {
         list_take(pool, n);
@@ -282,8 +315,7 @@ static void block_cache_locked(struct cdev *d, struct cblock *b)
         b->next = n->next;
         if (b->next != NULL)
             b->next->prev = b;
-        acl_free(n->uses);
-        acl_free(n);
+        block_put_locked(n);
     }
     list_push(pool, b);
 }
@@ -357,8 +389,7 @@ static void seg_release_locked(struct cdev *d, struct seg *g, struct cblock *b)
      * keeps it out of reuse until done (quarantine.c). */
     if (!quarantine_free(g->base, true))
         LOGW("caching allocator: segment %p (%zu bytes) was no live device block", (void *)g->base, g->size);
-    acl_free(b->uses);
-    acl_free(b);
+    block_put_locked(b);
     acl_free(g);
 }
 
@@ -390,7 +421,7 @@ static aclError seg_new_locked(struct cdev *d, struct device *dev, struct sstat 
 {
     PLAT_ASSERT_HELD(&cache_lock);
     struct seg *g = acl_calloc(1, sizeof(*g));
-    struct cblock *b = acl_calloc(1, sizeof(*b));
+    struct cblock *b = block_new_locked();
     void *p = NULL;
     aclError err = g != NULL && b != NULL ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (err == ACL_SUCCESS) {
@@ -400,7 +431,8 @@ static aclError seg_new_locked(struct cdev *d, struct device *dev, struct sstat 
     }
     if (err != ACL_SUCCESS) {
         acl_free(g);
-        acl_free(b);
+        if (b != NULL)
+            block_put_locked(b);
         return err;
     }
     *g = (struct seg){.next = d->segs, .base = p, .size = size, .st = st, .small = small};
@@ -425,7 +457,7 @@ static void split_locked(struct cdev *d, struct cblock *b, size_t size)
     struct cblock *r;
     if (b->seg->small ? rest < CACHE_MIN_BLOCK : rest <= CACHE_SMALL_SIZE)
         return;
-    if ((r = acl_calloc(1, sizeof(*r))) == NULL)
+    if ((r = block_new_locked()) == NULL)
         return; /* the whole block is handed out: correct, only less frugal */
     r->ptr = b->ptr + size;
     r->size = rest;
@@ -661,12 +693,6 @@ bool cachealloc_owns(const void *p)
     return owns;
 }
 
-/* Frees a block record. */
-static void block_drop(struct cblock *b)
-{
-    acl_free(b->uses);
-    acl_free(b);
-}
 
 void cachealloc_forget_device(int32_t id)
 {
@@ -681,11 +707,11 @@ void cachealloc_forget_device(int32_t id)
     for (int pool = 0; pool < 2; pool++)
         for (b = d->free_list[pool]; b != NULL; b = next) {
             next = b->lnext;
-            block_drop(b);
+            block_put_locked(b);
         }
     for (b = d->pending; b != NULL; b = next) {
         next = b->lnext;
-        block_drop(b);
+        block_put_locked(b);
     }
     for (size_t i = 0; i < HASH_BUCKETS; i++) {
         struct cblock **link = &live_hash[i];
@@ -695,7 +721,7 @@ void cachealloc_forget_device(int32_t id)
                 continue;
             }
             *link = b->hnext;
-            block_drop(b);
+            block_put_locked(b);
         }
     }
     while ((g = d->segs) != NULL) {
@@ -708,5 +734,11 @@ void cachealloc_forget_device(int32_t id)
         acl_free(st);
     }
     memset(d, 0, sizeof(*d)); /* the memory is the arena's, which goes with the device */
+    if (load_relaxed(&seg_count) == 0) /* no device has a segment left: the spare records go too */
+        while ((b = spare) != NULL) {
+            spare = b->lnext;
+            nspare--;
+            acl_free(b);
+        }
     plat_mutex_unlock(&cache_lock);
 }
