@@ -163,6 +163,7 @@ void bench_mem_alloc_free(void);
 void bench_mem_first_copy(void);
 void bench_mem_copy_bw(void);
 void bench_mem_overhead(void);
+void bench_cache_alloc(void);
 
 /* Shared by launch_enqueue and streams_scale: one aclcpu sample of the
  * host cost of n launches on stream s, in ns per launch (drain excluded). */

@@ -28,6 +28,7 @@ static const struct {
     {"graph_replay", bench_graph_replay},     {"prof_overhead", bench_prof_overhead},
     {"mem_alloc_free", bench_mem_alloc_free}, {"mem_first_copy", bench_mem_first_copy},
     {"mem_copy_bw", bench_mem_copy_bw},       {"mem_overhead", bench_mem_overhead},
+    {"cache_alloc", bench_cache_alloc},
 };
 
 static void usage(FILE *f)

@@ -10,6 +10,7 @@
 #ifndef ACLCPU_ACLCPU_ACLCPU_H_
 #define ACLCPU_ACLCPU_ACLCPU_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <acl/acl_base.h>
@@ -140,6 +141,65 @@ typedef struct aclcpuKernelCost {
  * foreign handle -> 107017; a negative or non-finite time, mix > 1 or the
  * reserved field not 0 -> 100000. Costs apply to launches issued after. */
 ACLCPU_API aclError aclcpuSetKernelCost(aclrtFuncHandle funcHandle, const aclcpuKernelCost *cost);
+
+/*
+ * The caching allocator: the C form of the stream-ordered caching allocator
+ * frameworks put over aclrtMalloc (torch_npu's), for programs that allocate
+ * often. docs/allocator-cache.md has the rules and an example.
+ *
+ * aclcpuCacheMalloc hands out a block of at least size bytes for use on
+ * stream (NULL: the current context's default stream), which must be of the
+ * current device. Blocks come from segments the cache takes with
+ * aclrtMalloc's memory and keeps: requests are rounded up to 512 bytes; up
+ * to 1 MiB they come from 2 MiB segments, larger ones below 10 MiB from
+ * 20 MiB segments, the rest from a segment of their own rounded up to
+ * 2 MiB. A segment belongs to the stream that made it.
+ *
+ * aclcpuCacheFree gives a block back to its stream's cache: the next
+ * request on that stream may get it at once, since the stream runs its
+ * work in order. If other streams use the block, say so first with
+ * aclcpuCacheRecordStream (the C form of tensor.record_stream): the block
+ * is then reused only once each of them has done the work queued to it
+ * when the block was freed. aclcpuCacheEraseStream takes a stream off a
+ * block's users again (also after the free: the block need not wait for
+ * that stream any more). Free a block with aclcpuCacheFree, never with
+ * aclrtFree.
+ *
+ * aclcpuCacheEmpty gives every wholly free segment of a device back to
+ * its memory (aclrtGetMemInfo shows it free again); blocks still waiting
+ * for other streams stay. Statistics are per device or per stream.
+ *
+ * Errors: a NULL pointer argument, a size of 0 or too large: 100000; a
+ * stream handle that names no live stream: 107017; no current context:
+ * 107002; a stream of another device than the current one (malloc) or the
+ * block's (record, erase): 107000; freeing a pointer the cache did not
+ * hand out or freed already: 207002; record or erase of such a pointer:
+ * 107000; a device id out of range: 107001; out of device memory: 207001.
+ */
+typedef struct aclcpuCacheStats {
+    uint64_t allocatedBytes;     /* bytes in blocks handed out (rounded sizes) */
+    uint64_t requestedBytes;     /* the bytes those blocks were asked for */
+    uint64_t reservedBytes;      /* bytes in segments the cache holds */
+    uint64_t peakAllocatedBytes; /* the most allocatedBytes has been */
+    uint64_t peakReservedBytes;  /* the most reservedBytes has been */
+    uint64_t activeBlocks;       /* blocks handed out and not freed */
+    uint64_t pendingBlocks;      /* freed blocks waiting for recorded streams */
+    uint64_t segments;           /* segments the cache holds */
+    uint64_t allocations;        /* blocks handed out, ever */
+    uint64_t segmentAllocations; /* segments taken from device memory, ever */
+    uint64_t segmentFrees;       /* segments given back, ever */
+    uint64_t reserved[5];        /* 0 */
+} aclcpuCacheStats;
+
+ACLCPU_API aclError aclcpuCacheMalloc(void **devPtr, size_t size, aclrtStream stream);
+ACLCPU_API aclError aclcpuCacheFree(void *devPtr);
+ACLCPU_API aclError aclcpuCacheRecordStream(void *devPtr, aclrtStream stream);
+ACLCPU_API aclError aclcpuCacheEraseStream(void *devPtr, aclrtStream stream);
+/* The counters of device deviceId (all its streams), or of one stream
+ * (NULL: the current context's default stream). */
+ACLCPU_API aclError aclcpuCacheGetStats(int32_t deviceId, aclcpuCacheStats *stats);
+ACLCPU_API aclError aclcpuCacheGetStreamStats(aclrtStream stream, aclcpuCacheStats *stats);
+ACLCPU_API aclError aclcpuCacheEmpty(int32_t deviceId);
 
 #ifdef __cplusplus
 }

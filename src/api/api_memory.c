@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "api_int.h"
+#include "../core/cachealloc.h"
 #include "../services/devmem.h"
 #include "../services/hostmem.h"
 #include "../services/profile.h"
@@ -33,6 +34,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMal
 /* Frees the device or managed block p starts; the driver's 207002 if none. */
 aclError free_device_block(const char *fn, void *p)
 {
+    if (cachealloc_owns(p)) /* a segment of the caching allocator: its blocks are freed there */
+        return acl_fail(ACL_ERROR_RT_MEMORY_FREE, "%s: %p is memory of the caching allocator (aclcpuCacheMalloc): "
+                        "free its blocks with aclcpuCacheFree", fn, p);
     if (quarantine_free(p, true) || quarantine_free_managed(p)) /* aclrtFree frees managed memory too */
         return ACL_SUCCESS;
     return acl_fail(ACL_ERROR_RT_MEMORY_FREE,

@@ -33,6 +33,9 @@
  *   grow_lock -> prof_lock (taken before a stream's lock, never under one)
  *   event -> wd_lock;  prof_lock -> cost_lock
  *   stream -> val_lock -> wd_lock (a value wait parks; engine/memtask.c)
+ *   device -> cache_lock (a device's close forgets its segments)
+ *   cache_lock -> quar_lock, mem_lock, stream (segments taken and given
+ *                 back; a recorded stream's issued count at a free)
  *
  * A new lock gets a row here, where its nestings put it, and its rank at
  * its plat_mutex_init / plat_spin_init.
@@ -68,6 +71,7 @@
     X(LOCK_ALLOCATOR, "allocator_lock", "core/allocator.c", "custom allocators registered with streams") \
     X(LOCK_MBUF, "mbuf_lock", "core/mbuf.c", "shared buffers: data blocks' references, chains, lengths, user data") \
     X(LOCK_MEMPOOL, "pool_lock", "services/mempool.c", "memory pools and their blocks") \
+    X(LOCK_CACHEALLOC, "cache_lock", "core/cachealloc.c", "the caching allocator: segments, blocks, pools, counters") \
     X(LOCK_HOSTMEM, "hostmem_lock", "services/hostmem.c", "registered host memory, managed memory") \
     X(LOCK_QUARANTINE, "quar_lock", "core/quarantine.c", "freed memory held from reuse while tasks may use it") \
     X(LOCK_IPCMEM, "ipcmem_lock", "services/ipcmem.c", "IPC memory this process exported or imported") \

@@ -31,6 +31,7 @@
 #include "../services/mempool.h"
 #include "../services/ipcmem.h"
 #include "core.h"
+#include "cachealloc.h"
 #include "vmm.h"
 
 static struct device devices[ACLCPU_MAX_DEVICES];
@@ -111,6 +112,7 @@ void device_close(struct device *d)
     engine_stop(d);
     ipcmem_release_device(d->id); /* its IPC imports are mappings of the device's memory */
     quarantine_forget_device(d->id);
+    cachealloc_forget_device(d->id); /* its segments are the device's memory */
     vmm_release_device(d->id); /* its mappings leave devmem's table first */
     mempool_release_device(d->id);
     hostmem_release_device(d->id);
