@@ -2,12 +2,13 @@
  * bigprofile.c - writes a large profile for the timeline's size and speed
  * check (timeline.sh):
  *
- *   bigprofile DIR KERNELS   writes DIR/kernel_details.csv and DIR/trace_view.json
+ *   bigprofile DIR KERNELS [OTHERS]   writes DIR/kernel_details.csv and DIR/trace_view.json
  *
- * KERNELS kernels (at least 160) in steps of 160: per step the main stream
- * (1) records a fork event, runs 100 kernels and waits on the join event;
- * the side stream (2) waits on the fork, runs 40 kernels and records the
- * join; streams 3 to 22 run one kernel each. Kernel lengths, engines and
+ * KERNELS kernels in steps of 140 + OTHERS (20 when not given; KERNELS a
+ * multiple of that): per step the main stream (1) records a fork event,
+ * runs 100 kernels and waits on the join event; the side stream (2) waits
+ * on the fork, runs 40 kernels and records the join; streams 3 to
+ * OTHERS + 2 run one kernel each. Kernel lengths, engines and
  * blocks come from a fixed linear congruential sequence, so the same
  * arguments always write the same files. The columns, Step Id first, and
  * the trace's processes, tasks, args and event flows are laid out as
@@ -25,10 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PER_STEP 160
 #define MAIN_KERNELS 100
 #define SIDE_KERNELS 40
-#define OTHER_STREAMS 20
+#define MAX_OTHERS 100000
 #define MAIN 1
 #define SIDE 2
 
@@ -64,7 +64,8 @@ static int by_start(const void *a, const void *b)
 static const char *const op_names[] = {"matmul", "rms_norm", "rope", "softmax", "flash_attention", "swiglu",
                                        "add", "cast", "gather", "scatter", "topk", "transpose"};
 
-static unsigned task_ids[OTHER_STREAMS + 3];
+static unsigned *task_ids; /* per stream */
+static int others = 20;
 
 static struct row kernel(int stream, int step, long long start, long long dur)
 {
@@ -98,7 +99,7 @@ static long long one_step(struct row *rows, size_t *n, int step, long long t, in
     e = side_t > main_t ? side_t : main_t;
     rows[(*n)++] = (struct row){WAIT, MAIN, step, join, ++task_ids[MAIN], 0, main_t, e - main_t, NULL, 0};
     main_t = e;
-    for (int s = 0; s < OTHER_STREAMS; s++)
+    for (int s = 0; s < others; s++)
         rows[(*n)++] = kernel(3 + s, step, t + 1000 + rnd(20000), 300 + rnd(5000));
     return main_t + 1000;
 }
@@ -139,7 +140,7 @@ static void write_trace(FILE *f, const struct row *rows, size_t n)
     fputs("[\n{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"CANN\"}},\n"
           "{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"Ascend Hardware\"}},\n"
           "{\"ph\":\"M\",\"pid\":2,\"name\":\"process_labels\",\"args\":{\"labels\":\"NPU 0\"}}", f);
-    for (int s = 1; s <= OTHER_STREAMS + 2; s++)
+    for (int s = 1; s <= others + 2; s++)
         fprintf(f, ",\n{\"ph\":\"M\",\"pid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"Stream %d\"},\"tid\":%d}", s, s);
     for (size_t i = 0; i < n; i++) {
         const struct row *r = &rows[i];
@@ -195,23 +196,30 @@ static int write_file(const char *dir, const char *name, const struct row *rows,
 
 int main(int argc, char **argv)
 {
-    long kernels = argc == 3 ? strtol(argv[2], NULL, 10) : 0;
+    long kernels = argc >= 3 ? strtol(argv[2], NULL, 10) : 0, per_step;
     size_t steps, n = 0;
     struct row *rows;
     long long t = 0;
     int event = 1, rc;
-    if (argc != 3 || kernels < PER_STEP || kernels > 10000000 || kernels % PER_STEP != 0) {
-        fprintf(stderr, "usage: bigprofile DIR KERNELS (a multiple of %d, at least %d)\n", PER_STEP, PER_STEP);
+    if (argc == 4)
+        others = (int)strtol(argv[3], NULL, 10);
+    per_step = MAIN_KERNELS + SIDE_KERNELS + others;
+    if (argc < 3 || argc > 4 || others < 0 || others > MAX_OTHERS || kernels < per_step || kernels > 10000000 ||
+        kernels % per_step != 0) {
+        fprintf(stderr, "usage: bigprofile DIR KERNELS [OTHERS] (OTHERS 0 to %d, default 20; KERNELS a multiple "
+                        "of 140 + OTHERS)\n", MAX_OTHERS);
         return 1;
     }
-    steps = (size_t)kernels / PER_STEP;
-    rows = calloc(steps * (PER_STEP + 4), sizeof(*rows));
-    if (rows == NULL)
+    steps = (size_t)(kernels / per_step);
+    rows = calloc(steps * (size_t)(per_step + 4), sizeof(*rows));
+    task_ids = calloc((size_t)others + 3, sizeof(*task_ids));
+    if (rows == NULL || task_ids == NULL)
         return 1;
     for (size_t s = 0; s < steps; s++)
         t = one_step(rows, &n, (int)s + 1, t, &event);
     qsort(rows, n, sizeof(*rows), by_start);
     rc = write_file(argv[1], "kernel_details.csv", rows, n, true) || write_file(argv[1], "trace_view.json", rows, n, false);
     free(rows);
+    free(task_ids);
     return rc;
 }

@@ -8,21 +8,23 @@
 #    4 Overlap Analysis lanes, a cube and a vector cores lane with their
 #    capacities (24, 48), 1 fork/join episode; the wheel narrows the visible
 #    range (and fewer kernels are drawn), a drag moves it, the 0 key and
-#    the buttons reset it; the screenshot is a PNG of the window's size
+#    the buttons reset it, the clock toggle shows the measured clock's 6
+#    kernels and back; the screenshot is a PNG of the window's size
 #    holding far more than a blank page of the same size;
 #  - a 200,000-kernel profile written by BIGPROFILE (1,250 steps, 22
 #    streams): the page is under 10 MB, every lane and kernel is drawn, the
 #    step selector shows exactly the 160 kernels of one step, and the first
 #    frame is drawn in under 2 s (performance.now() when the drawing ends,
-#    which the page records). The time is always printed; it fails the test
-#    only when ACLCPU_TIMELINE_SANITIZED is not 1 (sanitizer or valgrind
-#    builds are slower by design).
+#    which the page records). The time is always printed; over 2 s fails
+#    the test only when ACLCPU_TIMELINE_SANITIZED is not 1 (sanitizer or
+#    valgrind builds are slower by design);
+#  - a profile of 1,002 streams: 1,002 lanes drawn, none left out.
 # Leaves OUTDIR/timeline.html and OUTDIR/timeline.png (docs/timeline.png is
 # such a screenshot). CTest runs it (test "cli_timeline").
 # Exit 0 pass, 1 fail, 77 skip (no Chromium: apt-get install chromium).
 set -u
 
-aclcpu=${1:?usage: timeline.sh ACLCPU FIXTURES OUTDIR}
+aclcpu=${1:?usage: timeline.sh ACLCPU FIXTURES OUTDIR BIGPROFILE}
 fx=${2:?usage: timeline.sh ACLCPU FIXTURES OUTDIR BIGPROFILE}
 out=${3:?usage: timeline.sh ACLCPU FIXTURES OUTDIR BIGPROFILE}
 bigprofile=${4:?usage: timeline.sh ACLCPU FIXTURES OUTDIR BIGPROFILE}
@@ -97,7 +99,7 @@ echo "laid out: $body"
 expect "$body" 'data-lanes="2"' 'data-kernels="6"' 'data-edges="2"' 'data-overlap-lanes="4"' \
     'data-core-lanes="2"' 'data-capacity="cube:24 vector:48"' 'data-episodes="1"' \
     'data-test-wheel="ok ' 'kernels 6 -&gt; 3"' 'data-test-drag="ok ' 'data-test-key0="ok ' 'data-test-buttons="ok ' \
-    'data-test="pass"'
+    'data-test-clock="ok measured clock: 6 kernels drawn of 6' 'data-test-clock-back="ok ' 'data-test="pass"'
 
 headless --screenshot="$png" "file://$page" >/dev/null || fail "$browser --screenshot exited $?"
 printf '<!DOCTYPE html><html><body style="background:#fff"></body></html>\n' >"$tmp/blank.html"
@@ -126,4 +128,11 @@ echo "time to drawn, $big_kernels kernels: $ms ms (limit $max_ms ms)"
 if [ "${ACLCPU_TIMELINE_SANITIZED:-0}" != 1 ] && [ "$ms" -ge "$max_ms" ]; then
     fail "the first frame of $big_kernels kernels took $ms ms, not under $max_ms"
 fi
+# Every stream has its lane, however many: 1,002 streams, two steps.
+mkdir -p "$tmp/wide"
+"$bigprofile" "$tmp/wide" 2280 1000 || fail "bigprofile (1,000 more streams) exited $?"
+"$aclcpu" timeline "$tmp/wide" -o "$tmp/wide.html" >/dev/null || fail "aclcpu timeline (1,002 streams) exited $?"
+body=$(body_of "$tmp/wide.html" "#test")
+echo "laid out: $body"
+expect "$body" 'data-lanes="1002"' 'data-kernels="2280"' 'data-step-kernels="1140"' 'data-test="pass"'
 echo "cli_timeline: passed"

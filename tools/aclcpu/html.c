@@ -525,9 +525,11 @@ static void write_clock_data(FILE *f, const struct timeline_clock *c, const char
 
 /* ---- the header ------------------------------------------------------------------------------ */
 
-/* overlap_pct of every stream pair (docs/multistream.md §3), under the
- * facts; past the first few, folded (a profile of many streams has many). */
+/* overlap_pct of the stream pairs (docs/multistream.md §3), under the
+ * facts: past the first few folded, past a hundred counted (a profile of
+ * n streams has n(n-1)/2 pairs). */
 #define PAIRS_SHOWN 6
+#define PAIRS_LISTED 100
 static void write_pairs(FILE *f, const struct profile *p)
 {
     struct arena a = {0};
@@ -536,7 +538,7 @@ static void write_pairs(FILE *f, const struct profile *p)
     size_t ns = stream_stats(p, &a, &st), np = stream_pairs(st, ns, &a, &pairs);
     if (np > 0)
         fputs("<div class=\"facts\">overlap_pct:", f);
-    for (size_t i = 0; i < np; i++) {
+    for (size_t i = 0; i < np && i < PAIRS_LISTED; i++) {
         if (i == PAIRS_SHOWN)
             fprintf(f, "<details><summary>%zu more stream pairs</summary>", np - PAIRS_SHOWN);
         fprintf(f, "%s main %d / side %d <b>%.2f %s</b> (dominator ", i ? ";" : "", pairs[i].main, pairs[i].side,
@@ -544,6 +546,8 @@ static void write_pairs(FILE *f, const struct profile *p)
         escape(f, pairs[i].dominator->name);
         fputc(')', f);
     }
+    if (np > PAIRS_LISTED)
+        fprintf(f, "; and %zu more (aclcpu doctor lists every pair)", np - PAIRS_LISTED);
     if (np > PAIRS_SHOWN)
         fputs("</details>", f);
     if (np > 0)
@@ -584,8 +588,7 @@ static void write_legend(FILE *f)
     fputs("<div class=\"legend\">", f);
     for (size_t i = 0; i < CLI_ARRAY_SIZE(engine_styles); i++)
         fprintf(f, "<span><i style=\"background:%s\"></i>%s</span>", engine_styles[i].colour, engine_styles[i].label);
-    fputs("<span><i style=\"background:#555\"></i>kernels of several engines under one pixel</span>"
-          "<span><i style=\"background:#b0b0b0\"></i>event / copy task</span><span><i style=\"background:#e3e3e3;"
+    fputs("<span>(kernels under one pixel: one mark, of the engine with the most time)</span><span><i style=\"background:#b0b0b0\"></i>event / copy task</span><span><i style=\"background:#e3e3e3;"
           "border:1px dashed #8a8a8a\"></i>wait</span><span>&#8594; event edge (record to wait)</span>"
           "<span>fork/join episode: <i style=\"background:#4caf50\"></i>real <i style=\"background:#ff9800\">"
           "</i>partial <i style=\"background:#c62828\"></i>fake</span><span><i style=\"background:#7a8fa6\"></i>"

@@ -106,8 +106,11 @@
   // ---- geometry ----------------------------------------------------------------------------
   function plan() {
     var n = D.lanes.length, h, gap;
-    if (n <= 16) { h = 28; gap = 6; } else if (n <= 64) { h = 14; gap = 3; } else if (n <= 400) { h = 6; gap = 1; }
-    else { h = Math.max(1, Math.floor(30000 / n) - 1); gap = h > 2 ? 1 : 0; }
+    // Lanes shrink as they grow in number (none is left out): from 28 px
+    // down to 1 px, so that up to 24,000 lanes stay inside what a canvas
+    // can be tall.
+    if (n <= 16) { h = 28; gap = 6; } else if (n <= 64) { h = 14; gap = 3; }
+    else { h = Math.max(1, Math.min(6, Math.floor(24000 / n) - 1)); gap = h > 2 ? 1 : 0; }
     var y = AXIS + 4, l = { laneH: h, laneGap: gap };
     l.epY = y; if (D.ep.length) y += EPH + 4;
     l.laneY0 = y; y += n * (h + gap) + 8;
@@ -184,17 +187,21 @@
   function inStep(s, e) { return step === null || (e >= step.s && s <= step.e); }
 
   // One lane's kernels: a run grows while the next kernel starts within
-  // half a pixel of its end and either it or the run is under 1.5 px wide
-  // (a run of several engines is drawn grey); wider kernels stay apart.
+  // half a pixel of its end and either it or the run is under 1.5 px wide;
+  // wider kernels stay apart. A run takes the colour of the engine that
+  // has the most time in it.
+  var engTime = new Float64Array(16);
   function drawKernels(li, stats) {
     var k = D.k, idx = D.kl.idx[li], ks = D.ks, ke = D.ke, y = laneY(li), h = layout.laneH;
     var i = lower(idx, ks, view.a - D.kl.maxd[li]), n = idx.length, sel = step ? step.id : null;
-    var rx0 = 0, rx1 = -1e9, reng = -2, rcount = 0, rfirst = -1;
+    var rx0 = 0, rx1 = -1e9, rcount = 0, rfirst = -1, mixed = false;
     var labels = h >= 14;
     function flush() {
       if (rcount === 0) return;
-      var w = Math.max(1, rx1 - rx0);
-      ctx.fillStyle = reng >= 0 ? cfg.engines[reng][1] : '#555';
+      var w = Math.max(1, rx1 - rx0), eng = k.e[rfirst];
+      if (mixed) for (var q = 0; q < cfg.engines.length; q++) if (engTime[q] > engTime[eng]) eng = q;
+      engTime.fill(0);
+      ctx.fillStyle = cfg.engines[eng][1];
       ctx.fillRect(rx0, y, w > 3 && rcount === 1 ? w - 0.6 : w, h);
       if (labels && rcount === 1 && w > 40) {
         var name = D.names[k.n[rfirst]], fit = Math.floor((w - 6) / 6);
@@ -204,7 +211,7 @@
         }
       }
       stats.kernels += rcount; stats.runs++;
-      rcount = 0;
+      rcount = 0; mixed = false;
     }
     ctx.font = '10px sans-serif';
     for (; i < n; i++) {
@@ -214,11 +221,13 @@
       var x0 = Math.max(LABEL - 1, X(s)), x1 = Math.min(LABEL + W + 1, X(ke[j]));
       if (rcount > 0 && x0 <= rx1 + 0.5 && (x1 - x0 < 1.5 || rx1 - rx0 < 1.5)) {
         if (x1 > rx1) rx1 = x1;
-        if (k.e[j] !== reng) reng = -1;
+        if (k.e[j] !== k.e[rfirst]) mixed = true;
+        engTime[k.e[j]] += k.d[j];
         rcount++;
       } else {
         flush();
-        rx0 = x0; rx1 = x1; reng = k.e[j]; rcount = 1; rfirst = j;
+        rx0 = x0; rx1 = x1; rcount = 1; rfirst = j;
+        engTime[k.e[j]] += k.d[j];
       }
     }
     flush();
@@ -256,23 +265,30 @@
     for (li = 0; li < L; li++) drawKernels(li, stats);
   }
 
+  // Event edges as arrows; when more than 200 distinct ones are in view,
+  // thin lines without heads (zooming in brings the arrows back).
   function drawEdges(stats) {
-    var eg = D.eg, seen = {}, h = layout.laneH;
-    ctx.strokeStyle = '#222'; ctx.fillStyle = '#222'; ctx.lineWidth = 1.2;
+    var eg = D.eg, seen = {}, h = layout.laneH, todo = [];
     for (var i = 0; i < eg.length; i += 5) {
       var fl = D.laneOf[eg[i + 1]], tl = D.laneOf[eg[i + 2]], ft = eg[i + 3], tt = eg[i + 4];
       if (fl === undefined || tl === undefined) continue;
       if (Math.max(ft, tt) < view.a || Math.min(ft, tt) > view.b || !inStep(Math.min(ft, tt), Math.max(ft, tt))) continue;
-      var x0 = X(ft), x1 = X(tt), y0 = laneY(fl) + h / 2, y1 = laneY(tl) + h / 2;
+      var x0 = X(ft), x1 = X(tt), key = Math.round(x0) + ',' + Math.round(x1) + ',' + fl + ',' + tl;
       stats.edges++;
-      var key = Math.round(x0) + ',' + Math.round(x1) + ',' + fl + ',' + tl;
       if (seen[key]) continue;
       seen[key] = 1;
-      ctx.beginPath(); ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); ctx.stroke();
-      var ang = Math.atan2(y1 - y0, x1 - x0);
-      ctx.beginPath(); ctx.moveTo(x1, y1);
-      ctx.lineTo(x1 - 7 * Math.cos(ang - 0.4), y1 - 7 * Math.sin(ang - 0.4));
-      ctx.lineTo(x1 - 7 * Math.cos(ang + 0.4), y1 - 7 * Math.sin(ang + 0.4));
+      todo.push(x0, laneY(fl) + h / 2, x1, laneY(tl) + h / 2);
+    }
+    var heads = todo.length <= 4 * 200;
+    ctx.strokeStyle = heads ? '#222' : 'rgba(34,34,34,0.3)'; ctx.fillStyle = '#222'; ctx.lineWidth = heads ? 1.2 : 1;
+    for (i = 0; i < todo.length; i += 4) {
+      var ax = todo[i], ay = todo[i + 1], bx = todo[i + 2], by = todo[i + 3];
+      ctx.beginPath(); ctx.moveTo(ax, ay); ctx.lineTo(bx, by); ctx.stroke();
+      if (!heads) continue;
+      var ang = Math.atan2(by - ay, bx - ax);
+      ctx.beginPath(); ctx.moveTo(bx, by);
+      ctx.lineTo(bx - 7 * Math.cos(ang - 0.4), by - 7 * Math.sin(ang - 0.4));
+      ctx.lineTo(bx - 7 * Math.cos(ang + 0.4), by - 7 * Math.sin(ang + 0.4));
       ctx.closePath(); ctx.fill();
     }
     ctx.lineWidth = 1;
@@ -565,6 +581,15 @@
       stepSel.value = 'all';
       stepSel.dispatchEvent(new Event('change'));
       rec('AllSteps', +body.kernels === k0, 'all steps again: ' + body.kernels + ' kernels');
+    }
+    if (!clockBox.disabled) {
+      clockBox.click();
+      var m = clocks.measured;
+      rec('Clock', m && +body.kernels === m.nk && body.view === Math.round(m.t0) + ',' + Math.round(m.t1),
+        'measured clock: ' + body.kernels + ' kernels drawn of ' + (m ? m.nk : 0) + ', view ' + body.view);
+      clockBox.click();
+      rec('ClockBack', +body.kernels === k0 && view.a === full[0] && view.b === full[1],
+        'modelled clock again: ' + body.kernels + ' kernels');
     }
     body.test = results.join('') === '' ? 'pass' : 'fail:' + results.filter(function (s) { return s; }).join(',');
   }
