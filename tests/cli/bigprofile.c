@@ -8,7 +8,9 @@
  * multiple of that): per step the main stream (1) records a fork event,
  * runs 100 kernels and waits on the join event; the side stream (2) waits
  * on the fork, runs 40 kernels and records the join; streams 3 to
- * OTHERS + 2 run one kernel each. Kernel lengths, engines and
+ * OTHERS + 2 run one kernel each, stream 3's starting 3 us before the
+ * step's fork, inside the previous step's span (a step is its Step Id,
+ * not a time range). Kernel lengths, engines and
  * blocks come from a fixed linear congruential sequence, so the same
  * arguments always write the same files. The columns, Step Id first, and
  * the trace's processes, tasks, args and event flows are laid out as
@@ -101,6 +103,8 @@ static long long one_step(struct row *rows, size_t *n, int step, long long t, in
     main_t = e;
     for (int s = 0; s < others; s++)
         rows[(*n)++] = kernel(3 + s, step, t + 1000 + rnd(20000), 300 + rnd(5000));
+    if (others > 0 && t >= 3000) /* the first of them starts while the previous step's kernels still run */
+        rows[*n - (size_t)others].start = t - 3000;
     return main_t + 1000;
 }
 
