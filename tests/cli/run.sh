@@ -578,5 +578,19 @@ grep -q 'disabled><label for="clock"> measured clock: not in this profile' "$tmp
 check 0 '"event_edges": 2' -- timeline --json "$tmp/trace_only" -o "$tmp/t.html"
 check 0 '"event_edges": 0' -- timeline --json "$tmp/no_flows" -o "$tmp/t.html"
 [ -e "$tmp/never.html" ] && fail "timeline wrote a page for bad input" || ok
+# The fork/join episodes the page marks: the fork edge main -> side, up to the next join edge
+# side -> main ([main, side, start ns, end ns, joined, verdict 0 real / 2 fake]); without the
+# join the episode runs to the profile's end, joined 0; without edges there is none.
+grep -q '"ep":\[1,2,10200,42000,1,0\]' "$tmp/fixed.html" && ok || fail "fixed page: not one joined real episode 1->2 [10.2, 42] us"
+check 0 "2 event edges" -- timeline "$(prof fake_parallel)" -o "$tmp/fp.html"
+grep -q '"ep":\[1,2,10200,40000,1,2\]' "$tmp/fp.html" && ok || fail "fake_parallel page: not one joined fake episode 1->2 [10.2, 40] us"
+mkdir -p "$tmp/no_join/ASCEND_PROFILER_OUTPUT"
+cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/no_join/ASCEND_PROFILER_OUTPUT/"
+sed '/"cat": "event",/{N;s/"cat": "event",\n\( *\)"name": "Event 2"/"cat": "elsewhere",\n\1"name": "Event 2"/}' \
+    "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/trace_view.json" >"$tmp/no_join/ASCEND_PROFILER_OUTPUT/trace_view.json"
+check 0 "1 event edges" -- timeline "$tmp/no_join" -o "$tmp/nj.html"
+grep -q '"ep":\[1,2,10200,112000,0,2\]' "$tmp/nj.html" && ok || fail "no_join page: not one unjoined episode 1->2 to the end (112 us)"
+check 0 "0 event edges" -- timeline "$tmp/no_flows" -o "$tmp/nf.html"
+grep -q '"ep":\[\]' "$tmp/nf.html" && ok || fail "no_flows page: episodes without edges"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
