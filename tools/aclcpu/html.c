@@ -148,7 +148,7 @@ static void strtab_free(struct strtab *t)
 
 struct clock_data {
     FILE *f;
-    const struct profile *p;
+    struct profile *p; /* not const: profile_steps allocates in its arena */
     struct arena a;
     struct strtab names;
     struct totals totals;
@@ -423,7 +423,7 @@ static void write_overlap(struct clock_data *d)
 static void write_steps(struct clock_data *d)
 {
     int *steps;
-    size_t n = profile_steps((struct profile *)d->p, &steps);
+    size_t n = profile_steps(d->p, &steps);
     struct interval *span = arena_alloc(&d->a, (n + 1) * sizeof(*span));
     for (size_t i = 0; i < n; i++)
         span[i] = (struct interval){INFINITY, -INFINITY};
