@@ -590,6 +590,12 @@ sed '/"cat": "event",/{N;s/"cat": "event",\n\( *\)"name": "Event 2"/"cat": "else
     "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/trace_view.json" >"$tmp/no_join/ASCEND_PROFILER_OUTPUT/trace_view.json"
 check 0 "1 event edges" -- timeline "$tmp/no_join" -o "$tmp/nj.html"
 grep -q '"ep":\[1,2,10200,112000,0,2\]' "$tmp/nj.html" && ok || fail "no_join page: not one unjoined episode 1->2 to the end (112 us)"
+# Rows whose Stream ID is N/A (communication) get their own lane; contention spans reach the page.
+check 0 "" -- timeline "$fx/ascend_a2_stepid_blockdim.csv" -o "$tmp/a2.html"
+grep -q '"lanes":\[-1,2,6\]' "$tmp/a2.html" && ok || fail "a2 page: no lane for the Stream ID N/A rows"
+check 0 "" -- timeline "$(prof oversubscribed)" -o "$tmp/over.html"
+grep -q '{"pool":1,"name":"vector cores","cap":48,"queued":true,"spans":\[5200,35200,64\]}' "$tmp/over.html" && ok ||
+    fail "oversubscribed page: no contention span of 64 vector blocks on 48 cores"
 check 0 "0 event edges" -- timeline "$tmp/no_flows" -o "$tmp/nf.html"
 grep -q '"ep":\[\]' "$tmp/nf.html" && ok || fail "no_flows page: episodes without edges"
 echo "cli: $passed passed, $failed failed"

@@ -9,8 +9,10 @@
 #    capacities (24, 48), 1 fork/join episode; the wheel narrows the visible
 #    range (and fewer kernels are drawn), a drag moves it, the 0 key and
 #    the buttons reset it, the clock toggle shows the measured clock's 6
-#    kernels and back; the screenshot is a PNG of the window's size
-#    holding far more than a blank page of the same size;
+#    kernels and back, hovering shows a kernel's facts and the cores in
+#    use; the screenshot is a PNG of the window's size holding far more
+#    than a blank page of the same size;
+#  - the oversubscribed fixture: its contention span on the cores lane;
 #  - a 200,000-kernel profile written by BIGPROFILE (1,250 steps, 22
 #    streams): the page is under 10 MB, every lane and kernel is drawn, the
 #    step selector shows exactly the 160 kernels of one step, and the first
@@ -99,7 +101,16 @@ echo "laid out: $body"
 expect "$body" 'data-lanes="2"' 'data-kernels="6"' 'data-edges="2"' 'data-overlap-lanes="4"' \
     'data-core-lanes="2"' 'data-capacity="cube:24 vector:48"' 'data-episodes="1"' \
     'data-test-wheel="ok ' 'kernels 6 -&gt; 3"' 'data-test-drag="ok ' 'data-test-key0="ok ' 'data-test-buttons="ok ' \
-    'data-test-clock="ok measured clock: 6 kernels drawn of 6' 'data-test-clock-back="ok ' 'data-test="pass"'
+    'data-test-clock="ok measured clock: 6 kernels drawn of 6' 'data-test-clock-back="ok ' \
+    'data-test-hover="ok rms_norm | Block Num 24 · Mix Block Num 0"' \
+    'data-test-hover-cores="ok vector cores at ' ' us: 24 blocks running of 48"' 'data-test="pass"'
+
+# Contention shows on the cores lane: the oversubscribed fixture's span of 64 vector blocks
+# asked of 48 cores (summary.json's), one span.
+"$aclcpu" timeline "$fx/oversubscribed" -o "$tmp/over.html" >/dev/null || fail "aclcpu timeline (oversubscribed) exited $?"
+body=$(body_of "$tmp/over.html" "#test")
+echo "laid out: $body"
+expect "$body" 'data-contention="1"' 'data-core-lanes="2"' 'data-test="pass"'
 
 headless --screenshot="$png" "file://$page" >/dev/null || fail "$browser --screenshot exited $?"
 printf '<!DOCTYPE html><html><body style="background:#fff"></body></html>\n' >"$tmp/blank.html"

@@ -571,6 +571,15 @@
     document.getElementById('reset').click();
     rec('Buttons', zin < (full[1] - full[0]) * 0.75 && view.a === full[0] && view.b === full[1],
       'zoom in to a span of ' + Math.round(zin) + ', reset to ' + Math.round(view.a) + ',' + Math.round(view.b));
+    var j0 = D.kl.idx[0][0], hx = r.left + X((D.ks[j0] + D.ke[j0]) / 2), line;
+    canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: hx, clientY: r.top + laneY(0) + layout.laneH / 2, bubbles: true }));
+    line = tip.textContent.split('\n');
+    rec('Hover', tip.style.display === 'block' && tip.textContent.indexOf(D.names[D.k.n[j0]]) >= 0, line[0] + ' | ' + (line[2] || ''));
+    if (D.cores.length) {
+      var ci = D.cores.length - 1;
+      canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: hx, clientY: r.top + layout.coreY0 + ci * (CORE_H + 8) + CORE_H / 2, bubbles: true }));
+      rec('HoverCores', tip.textContent.indexOf(D.cores[ci].name + ' at ') === 0, tip.textContent.split('\n')[0]);
+    }
     if (D.steps.length >= 6) {
       var id = D.steps[3], want = D.stepCount[id];
       stepSel.value = String(id);
