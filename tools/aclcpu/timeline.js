@@ -5,7 +5,8 @@
 // pixel merged into runs, other device tasks under them, event edges as
 // arrows), a cores-in-use lane per core pool against its capacity, and the
 // Overlap Analysis lanes. Wheel and the +/- keys or buttons zoom, drag and
-// the arrow keys pan, 0 or the button resets, the selector shows one step.
+// the arrow keys pan, 0 or the button resets, the selector shows one step;
+// the wheel over the lane names and the up/down keys scroll the lanes.
 // After the first frame it writes what it drew into data- attributes of
 // <body> (lanes, kernels, edges, ...) and the time it took (data-drawn-ms);
 // with the URL hash #test it then drives its own controls with synthetic
@@ -15,7 +16,7 @@
   var cfg = JSON.parse(document.getElementById('config').textContent);
   var LABEL = 190, AXIS = 26, EPH = 14, CORE_H = 44, OV_H = 14, PAD = 10, MIN_SPAN = 20;
   var canvas = document.getElementById('tl'), ctx = canvas.getContext('2d');
-  var tip = document.getElementById('tip'), rangeEl = document.getElementById('range');
+  var tip = document.getElementById('tip'), rangeEl = document.getElementById('range'), wrap = document.getElementById('wrap');
   var stepSel = document.getElementById('step'), clockBox = document.getElementById('clock');
   var body = document.body.dataset;
   var W = cfg.width;
@@ -501,8 +502,9 @@
   // ---- input ---------------------------------------------------------------------------------------
   var drag = null;
   canvas.addEventListener('wheel', function (ev) {
-    ev.preventDefault();
     var r = canvas.getBoundingClientRect(), x = ev.clientX - r.left;
+    if (x < LABEL) return; // over the lane names the wheel scrolls the lanes, as anywhere else
+    ev.preventDefault();
     var dy = ev.deltaY * (ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? 400 : 1);
     if (ev.shiftKey) { pan(dy / 1000); return; }
     zoomAt(x >= LABEL && x <= LABEL + W ? T(x) : (view.a + view.b) / 2, Math.exp(dy * 0.0015));
@@ -532,6 +534,7 @@
     else if (ev.key === '-' || ev.key === '_') zoomAt(mid, 2);
     else if (ev.key === 'ArrowLeft') pan(-0.2);
     else if (ev.key === 'ArrowRight') pan(0.2);
+    else if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown') wrap.scrollTop += ev.key === 'ArrowUp' ? -60 : 60;
     else return;
     ev.preventDefault();
   });
