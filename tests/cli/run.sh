@@ -560,11 +560,16 @@ refuse "^aclcpu timeline: error: --width 5" timeline --width 5 "$(prof fixed)"
 check 0 "wrote $tmp/fixed.html: 6 kernels on 2 streams, 2 event edges, the measured clock on the toggle" \
     -- timeline "$(prof fixed)" -o "$tmp/fixed.html"
 page=$tmp/fixed.html
-[ "$(grep -o '<rect class="kernel ' "$page" | wc -l)" = 12 ] && ok || fail "page: not 6 + 6 kernels (two clocks)"
-[ "$(grep -o '<g class="lane"' "$page" | wc -l)" = 4 ] && ok || fail "page: not 2 + 2 lanes"
-[ "$(grep -o '<line class="edge"' "$page" | wc -l)" = 4 ] && ok || fail "page: not 2 + 2 event edges"
-grep -q 'Block Num 20 · Mix Block Num 0' "$page" && ok || fail "page: no Block Num tooltip"
-grep -q 'data-lane="Free"' "$page" && grep -q 'data-lane="Computing"' "$page" && ok || fail "page: no Overlap Analysis lanes"
+# The page carries each clock as data (its script draws it; cli_timeline opens it in Chromium).
+[ "$(grep -o '"nkernels":6,' "$page" | wc -l)" = 2 ] && ok || fail "page: not 6 + 6 kernels (two clocks)"
+[ "$(grep -o '"lanes":\[1,2\]' "$page" | wc -l)" = 2 ] && ok || fail "page: not 2 + 2 lanes"
+[ "$(grep -o '"nedges":2,' "$page" | wc -l)" = 2 ] && ok || fail "page: not 2 + 2 event edges"
+grep -q '"b":\[24,20,16,4,8,24\],"m":\[0,0,0,0,0,0\]' "$page" && grep -q "Block Num ' + k.b\[j\]" "$page" && ok ||
+    fail "page: no Block Num tooltip"
+grep -q '"ov":\[\[' "$page" && grep -q '\["Computing","#' "$page" && grep -q '\["Free","#' "$page" && ok ||
+    fail "page: no Overlap Analysis lanes"
+grep -q '"cores":\[{"pool":0,"name":"cube cores","cap":24,' "$page" && grep -q '{"pool":1,"name":"vector cores","cap":48,' "$page" &&
+    ok || fail "page: no cores lanes with the SoC's capacity"
 grep -q 'id="clock"' "$page" && ok || fail "page: no clock toggle"
 grep -qiE '<link|src=|@import|url\(http|fetch\(' "$page" && fail "page: not self-contained" || ok
 check 0 '"kernels": 4' '"event_edges": 0' '"measured_clock": false' -- timeline --json "$a3" -o "$tmp/a3.html"
@@ -573,5 +578,25 @@ grep -q 'disabled><label for="clock"> measured clock: not in this profile' "$tmp
 check 0 '"event_edges": 2' -- timeline --json "$tmp/trace_only" -o "$tmp/t.html"
 check 0 '"event_edges": 0' -- timeline --json "$tmp/no_flows" -o "$tmp/t.html"
 [ -e "$tmp/never.html" ] && fail "timeline wrote a page for bad input" || ok
+# The fork/join episodes the page marks: the fork edge main -> side, up to the next join edge
+# side -> main ([main, side, start ns, end ns, joined, verdict 0 real / 2 fake]); without the
+# join the episode runs to the profile's end, joined 0; without edges there is none.
+grep -q '"ep":\[1,2,10200,42000,1,0\]' "$tmp/fixed.html" && ok || fail "fixed page: not one joined real episode 1->2 [10.2, 42] us"
+check 0 "2 event edges" -- timeline "$(prof fake_parallel)" -o "$tmp/fp.html"
+grep -q '"ep":\[1,2,10200,40000,1,2\]' "$tmp/fp.html" && ok || fail "fake_parallel page: not one joined fake episode 1->2 [10.2, 40] us"
+mkdir -p "$tmp/no_join/ASCEND_PROFILER_OUTPUT"
+cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/no_join/ASCEND_PROFILER_OUTPUT/"
+sed '/"cat": "event",/{N;s/"cat": "event",\n\( *\)"name": "Event 2"/"cat": "elsewhere",\n\1"name": "Event 2"/}' \
+    "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/trace_view.json" >"$tmp/no_join/ASCEND_PROFILER_OUTPUT/trace_view.json"
+check 0 "1 event edges" -- timeline "$tmp/no_join" -o "$tmp/nj.html"
+grep -q '"ep":\[1,2,10200,112000,0,2\]' "$tmp/nj.html" && ok || fail "no_join page: not one unjoined episode 1->2 to the end (112 us)"
+# Rows whose Stream ID is N/A (communication) get their own lane; contention spans reach the page.
+check 0 "" -- timeline "$fx/ascend_a2_stepid_blockdim.csv" -o "$tmp/a2.html"
+grep -q '"lanes":\[-1,2,6\]' "$tmp/a2.html" && ok || fail "a2 page: no lane for the Stream ID N/A rows"
+check 0 "" -- timeline "$(prof oversubscribed)" -o "$tmp/over.html"
+grep -q '{"pool":1,"name":"vector cores","cap":48,"queued":true,"spans":\[5200,35200,64\]}' "$tmp/over.html" && ok ||
+    fail "oversubscribed page: no contention span of 64 vector blocks on 48 cores"
+check 0 "0 event edges" -- timeline "$tmp/no_flows" -o "$tmp/nf.html"
+grep -q '"ep":\[\]' "$tmp/nf.html" && ok || fail "no_flows page: episodes without edges"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,7 +1,9 @@
 /*
  * cmd_timeline.c - `aclcpu timeline`: writes the timeline page of a profile
  * (html.c): one lane per stream on the modelled clock, the measured clock on
- * a toggle, kernels coloured by engine, event edges, Overlap Analysis.
+ * a toggle, kernels coloured by engine, event edges, cores in use against
+ * the SoC's cores, fork/join episodes, Overlap Analysis; zoom, pan and a
+ * step selector on the page.
  *
  * DESIGN: loads the modelled files and, when the directory has them, the
  * measured ones (a bad measured file is an input error like any other); a
@@ -76,14 +78,26 @@ static void report(const struct args *a, const char *out, struct profile *p, boo
 
 static int write_page(const struct args *a, const char *out, struct profile *p, struct profile *m, int width)
 {
-    struct timeline_page page = {a->positional[0], p, m, width, !path_is_dir(p->root)};
-    FILE *f = fopen(out, "w");
+    struct timeline_page page = {a->positional[0], {p, NULL, 0}, {m, NULL, 0}, width, !path_is_dir(p->root)};
+    struct timeline_episode *ep;
+    struct arena arena = {0};
+    FILE *f;
+    /* Today's source of the episodes: the event edges of each clock. */
+    page.modelled.nepisodes = timeline_episodes_from_edges(p, &arena, &ep);
+    page.modelled.episodes = ep;
+    if (m != NULL) {
+        page.measured.nepisodes = timeline_episodes_from_edges(m, &arena, &ep);
+        page.measured.episodes = ep;
+    }
+    f = fopen(out, "w");
     if (f == NULL) {
+        arena_free(&arena);
         struct cli_error err;
         err_at(&err, out, 0, 0, "cannot write the page");
         return input_error(a->cmd, &err);
     }
     html_timeline(f, &page);
+    arena_free(&arena);
     if (fclose(f) != 0) {
         struct cli_error err;
         err_at(&err, out, 0, 0, "write error");
@@ -116,11 +130,14 @@ const struct command cmd_timeline = {
     .name = "timeline",
     .summary = "a self-contained HTML picture of a profile: streams, kernels, event edges",
     .usage = "<profile dir | kernel_details.csv> [-o timeline.html] [--width PX] [--soc NAME] [--step N] [--json]",
-    .help = "Writes one self-contained HTML page (inline SVG, no network) showing one lane per stream on the\n"
-            "modelled clock (the measured clock on a toggle, when the profile has it), each kernel coloured by\n"
-            "engine with its Block Num, Mix Block Num, core limit and schedule mode in the tooltip, event\n"
-            "edges as arrows from a record to the wait it released, and the Overlap Analysis lanes\n"
-            "(Computing, Communication, Communication(Not Overlapped), Free).",
+    .help = "Writes one self-contained HTML page (a canvas drawn by its own script from compact data, no\n"
+            "network) showing one lane per stream, none left out, on the modelled clock (the measured clock\n"
+            "on a toggle, when the profile has it), each kernel coloured by engine with its Block Num, Mix\n"
+            "Block Num, core limit and schedule mode in the tooltip, event edges as arrows from a record to\n"
+            "the wait it released, the fork/join episodes with their verdict, a cores-in-use lane per core\n"
+            "pool against the SoC's cores (contention in red), and the Overlap Analysis lanes. Wheel or +/-\n"
+            "zoom, drag or the arrows pan, 0 resets, a selector shows one step. Kernels closer than a pixel\n"
+            "are drawn as one mark, so profiles of hundreds of thousands of kernels open quickly.",
     .options = timeline_options,
     .noptions = CLI_ARRAY_SIZE(timeline_options),
     .min_args = 1,
