@@ -250,6 +250,88 @@ void episodes_total(const struct ep_result *r, int step, int side, struct ep_tot
     t->verdict = overlap_verdict_of(t->pct);
 }
 
+static const struct ep_episode *worst_of(const struct ep_result *r, int side)
+{
+    const struct ep_episode *worst = NULL;
+    for (size_t i = 0; i < r->nep; i++)
+        if (r->ep[i].side == side && (worst == NULL || r->ep[i].pct < worst->pct))
+            worst = &r->ep[i];
+    return worst;
+}
+
+/* When main's next fork of the same side was recorded (FAR: none). */
+static double next_fork_of(const struct ep_result *r, const struct ep_episode *ep)
+{
+    double next = FAR;
+    for (size_t i = 0; i < r->nep; i++)
+        if (r->ep[i].side == ep->side && r->ep[i].fork_t > ep->fork_t && r->ep[i].fork_t < next)
+            next = r->ep[i].fork_t;
+    return next;
+}
+
+static void window_of(const struct ep_input *in, const struct ep_episode *ep, struct ep_pair *p)
+{
+    bool any = false;
+    p->win_lo = p->win_hi = ep->side_from;
+    for (size_t i = first_at(in, ep->side_from - OVERLAP_EPS_US); i < in->nk && in->k[i].start < ep->side_to; i++) {
+        if (in->k[i].stream != ep->side)
+            continue;
+        p->win_lo = any ? p->win_lo : in->k[i].start;
+        p->win_hi = any && p->win_hi > in->k[i].end ? p->win_hi : in->k[i].end;
+        any = true;
+    }
+}
+
+static double meet(const struct ep_kernel *k, double lo, double hi)
+{
+    double a = k->start > lo ? k->start : lo, b = k->end < hi ? k->end : hi;
+    return b > a ? b - a : 0;
+}
+
+static long longer(const struct ep_input *in, long best, size_t i)
+{
+    const struct ep_kernel *k = &in->k[i];
+    return best < 0 || k->end - k->start > in->k[best].end - in->k[best].start + OVERLAP_EPS_US ? (long)i : best;
+}
+
+static void dominator_of(const struct ep_input *in, const struct ep_result *r, const struct ep_episode *ep,
+                         struct ep_pair *p)
+{
+    long best = -1, longest = -1, after = -1;
+    double most = 0, hide_end = ep->join_t >= 0 ? ep->join_t - OVERLAP_EPS_US : FAR, next = next_fork_of(r, ep);
+    for (size_t i = first_at(in, ep->fork_t - OVERLAP_EPS_US); i < in->nk && in->k[i].start < next - OVERLAP_EPS_US;
+         i++) {
+        double x;
+        if (in->k[i].stream != r->main_stream)
+            continue;
+        if (in->k[i].start >= hide_end) {
+            after = longer(in, after, i);
+            continue;
+        }
+        x = meet(&in->k[i], p->win_lo, p->win_hi);
+        if (x > most + OVERLAP_EPS_US)
+            best = (long)i, most = x;
+        longest = longer(in, longest, i);
+    }
+    p->by_length = best < 0;
+    p->dominator = best >= 0 ? best : longest >= 0 ? longest : after;
+    if (p->dominator < 0) /* nothing of main after the fork: its longest kernel */
+        for (size_t i = 0; i < in->nk; i++)
+            if (in->k[i].stream == r->main_stream)
+                p->dominator = longer(in, p->dominator, i);
+}
+
+void episodes_pair(const struct ep_input *in, const struct ep_result *r, int side, struct ep_pair *p)
+{
+    *p = (struct ep_pair){.dominator = -1};
+    p->worst = worst_of(r, side);
+    episodes_total(r, EP_ANY_STEP, side, &p->total);
+    if (p->worst == NULL)
+        return;
+    window_of(in, p->worst, p);
+    dominator_of(in, r, p->worst, p);
+}
+
 const char *episodes_by_name(enum ep_main_by by)
 {
     static const char *const names[] = {"option", "fork_join", "step_marks", "busy_time", "none"};

@@ -91,6 +91,23 @@ void episodes_judge(const struct ep_input *in, struct ep_result *r);
 #define EP_ANY_SIDE (-2)
 void episodes_total(const struct ep_result *r, int step, int side, struct ep_total *t);
 
+/* Main and one side stream as a pair: the total of the side's episodes,
+ * and what explains the worst of them (the lowest overlap_pct, the first
+ * of equals): the side's window in it (its kernels' first start and last
+ * end) and the main kernel that should hide it. That dominator is the
+ * main kernel issued between fork and join that meets the window most;
+ * none meeting it, the longest of those (by_length); none issued there
+ * (an early join), the longest issued after the join and before the next
+ * fork of the side (by_length); none at all, main's longest kernel. */
+struct ep_pair {
+    const struct ep_episode *worst; /* NULL: the side has no episode */
+    struct ep_total total;
+    double win_lo, win_hi;
+    long dominator; /* index in in->k, -1: main ran no kernel */
+    bool by_length;
+};
+void episodes_pair(const struct ep_input *in, const struct ep_result *r, int side, struct ep_pair *p);
+
 const char *episodes_by_name(enum ep_main_by by);
 
 #endif

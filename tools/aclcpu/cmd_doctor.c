@@ -64,9 +64,29 @@ static int parse_doctor_opts(const struct args *a, struct doctor_opts *o, struct
 
 /* ---- text ---------------------------------------------------------------------------------- */
 
+static void print_episode(size_t i, const struct ep_episode *ep)
+{
+    char step[32] = "", join[96];
+    if (ep->step >= 0)
+        snprintf(step, sizeof(step), " (step %d)", ep->step);
+    if (ep->join_event >= 0)
+        snprintf(join, sizeof(join), "join event %d recorded %.3f, waited for until %.3f", ep->join_event,
+                 ep->side_to, ep->join_t);
+    else
+        snprintf(join, sizeof(join), "never joined");
+    printf("    episode %zu%s, side %d: fork event %d recorded %.3f, waited for until %.3f; %s: side %.3f us "
+           "(%zu kernel%s), main %.3f us (%zu kernel%s)%s, overlap %.3f us, overlap_pct %.2f, %s\n",
+           i + 1, step, ep->side, ep->fork_event, ep->fork_t, ep->side_from, join, ep->side_us, ep->side_kernels,
+           ep->side_kernels == 1 ? "" : "s", ep->hide_us, ep->main_kernels, ep->main_kernels == 1 ? "" : "s", ep->early ? " (joined right after the fork)" : "", ep->overlap_us, ep->pct,
+           overlap_verdict_name(ep->verdict));
+}
+
 static void print_overlap(const struct doctor_report *r)
 {
-    text_heading(stdout, "Overlap (overlap_pct per stream pair, docs/multistream.md §3)");
+    const struct structure *s = &r->structure;
+    text_heading(stdout, "Overlap (main stream by structure, overlap_pct per fork/join episode; docs/multistream.md §3)");
+    if (s->r.main_stream >= 0)
+        printf("  main stream %d: %s\n", s->r.main_stream, main_reason(s->r.by));
     if (r->npairs == 0)
         printf("  none: fewer than two streams ran kernels\n");
     for (size_t i = 0; i < r->npairs; i++) {
@@ -75,10 +95,21 @@ static void print_overlap(const struct doctor_report *r)
         snprintf(dom, sizeof(dom), pr->dominator_by_length ? "dominator none (no main-stream kernel meets it; the "
                  "longest, %s [%.3f, %.3f], should hide it)" : "dominator %s [%.3f, %.3f]", pr->dominator->name,
                  pr->dominator->start, pr->dominator->end);
-        printf("  main %d / side %d: side window [%.3f, %.3f], %s: overlap %.3f us, overlap_pct %.2f, %s\n", pr->main,
-               pr->side, pr->side_window.start, pr->side_window.end, dom, pr->overlap_us, pr->pct,
-               verdict_name(pr->verdict));
+        if (pr->by_episodes)
+            printf("  main %d / side %d: %zu episode%s (%zu real, %zu partial, %zu fake; %zu joined right after the "
+                   "fork, %zu never joined): overlap %.3f of %.3f us, overlap_pct %.2f, %s; worst: side window "
+                   "[%.3f, %.3f], %s\n",
+                   pr->main, pr->side, pr->total.episodes, pr->total.episodes == 1 ? "" : "s", pr->total.real,
+                   pr->total.partial, pr->total.fake, pr->total.early, pr->total.no_join, pr->overlap_us,
+                   pr->total.base_us, pr->pct, verdict_name(pr->verdict), pr->side_window.start,
+                   pr->side_window.end, dom);
+        else
+            printf("  main %d / side %d: side window [%.3f, %.3f], %s: overlap %.3f us, overlap_pct %.2f, %s\n",
+                   pr->main, pr->side, pr->side_window.start, pr->side_window.end, dom, pr->overlap_us, pr->pct,
+                   verdict_name(pr->verdict));
     }
+    for (size_t i = 0; i < s->r.nep; i++)
+        print_episode(i, &s->r.ep[i]);
 }
 
 static void print_streams(const struct profile *p, const struct doctor_report *r)
@@ -161,7 +192,7 @@ static void write_task_json(struct jw *w, const char *key, const struct task *k)
 static void write_barrier_json(struct jw *w, const struct barrier *b)
 {
     static const char *const kinds[] = {"unknown_no_trace", "op", "dominator_waits", "side_waits", "cores",
-                                        "unexplained"};
+                                        "unexplained", "contention"};
     jw_object(w, "barrier");
     jw_str(w, "kind", kinds[b->kind]);
     if (b->op != NULL && b->kind == BARRIER_OP)

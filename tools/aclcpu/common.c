@@ -30,11 +30,24 @@ static int pick_step(const struct args *a, struct profile *p, enum step_policy p
     return -1;
 }
 
+static bool has_stream(const struct profile *p, int stream)
+{
+    for (size_t i = 0; i < p->nkernels; i++)
+        if (p->kernels[i].stream == stream)
+            return true;
+    for (size_t i = 0; i < p->ntasks; i++)
+        if (p->tasks[i].stream == stream)
+            return true;
+    return false;
+}
+
 int load_profile(const struct args *a, struct profile *p, bool need_streams, enum step_policy steps)
 {
     const char *clock = args_value(a, "--clock");
     struct load_opts opts = {CLOCK_MODELLED, args_value(a, "--soc"), need_streams};
+    const char *main_stream = args_value(a, "--main");
     struct cli_error err;
+    long m = -1;
     int rc;
     if (clock != NULL && !str_eq(clock, "modelled") && !str_eq(clock, "measured"))
         return usage_error(a->cmd, "--clock %s: modelled or measured", clock);
@@ -43,8 +56,15 @@ int load_profile(const struct args *a, struct profile *p, bool need_streams, enu
     if (clock != NULL && path_is_file(a->positional[0]))
         return usage_error(a->cmd, "--clock picks the files of a profile directory; %s is read as it is",
                            a->positional[0]);
+    if (main_stream != NULL && (!parse_long(main_stream, &m) || m < 0 || m > INT_MAX))
+        return usage_error(a->cmd, "--main %s: not a stream id (a number >= 0)", main_stream);
     if (!profile_load(p, a->positional[0], &opts, &err))
         return input_error(a->cmd, &err);
+    p->forced_main = (int)m;
+    if (m >= 0 && !has_stream(p, (int)m)) {
+        profile_free(p);
+        return usage_error(a->cmd, "--main %s: no task of this profile ran on stream %ld", main_stream, m);
+    }
     rc = pick_step(a, p, steps);
     if (rc >= 0)
         profile_free(p);

@@ -12,13 +12,14 @@
 #define PROFILE_OPTIONS \
     {"--soc", 0, "NAME", "the SoC whose cores to count against (default: summary.json's, else ACLCPU_SOC's)"}, \
     {"--step", 0, "N", "analyse only the kernels of Step Id N"}, \
+    {"--main", 0, "N", "stream N is the main stream (default: the one that forks and joins)"}, \
     {"--clock", 0, "modelled|measured", "which clock's files to read (default modelled)"}, \
     {"--json", 0, NULL, "write JSON instead of text"}
 
 enum step_policy { STEPS_ALL, STEPS_LAST };
 
-/* Loads the profile named by the first argument with --soc, --clock and
- * --step. STEPS_LAST picks the last step of a multi-step profile unless
+/* Loads the profile named by the first argument with --soc, --clock,
+ * --main and --step. STEPS_LAST picks the last step of a multi-step profile unless
  * --step names one. Returns -1 when loaded, else the exit code (the error
  * already printed). */
 int load_profile(const struct args *a, struct profile *p, bool need_streams, enum step_policy steps);

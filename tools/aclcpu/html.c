@@ -289,7 +289,10 @@ static void write_pairs(FILE *f, const struct profile *p)
     struct arena a = {0};
     struct stream_stat *st;
     struct pair *pairs;
-    size_t ns = stream_stats(p, &a, &st), np = stream_pairs(st, ns, &a, &pairs);
+    struct structure s;
+    size_t ns = stream_stats(p, &a, &st), np;
+    profile_structure(p, st, ns, &a, &s);
+    np = stream_pairs(st, ns, &s, &a, &pairs);
     if (np > 0)
         fputs("<div class=\"facts\">overlap_pct:", f);
     for (size_t i = 0; i < np; i++) {

@@ -263,6 +263,7 @@ bool profile_load(struct profile *p, const char *path, const struct load_opts *o
     memset(p, 0, sizeof(*p));
     p->clock = opts->clock;
     p->step = -1;
+    p->forced_main = -1;
     if (locate(p, path, err) && load_files(p, opts, err))
         return true;
     profile_free(p);

@@ -173,6 +173,7 @@ struct profile {
 
     struct soc_info soc;
     int step;              /* the step analysed, -1 all */
+    int forced_main;       /* --main: the main stream named by the user, -1: chosen by structure */
 };
 
 struct load_opts {
