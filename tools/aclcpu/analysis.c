@@ -504,6 +504,12 @@ static void judge_pair(const struct stream_stat *x, const struct stream_stat *y,
 
 /* ---- the program's structure: the main stream and its fork/join episodes ----------------------------- */
 
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 static int edge_release_order(const void *a, const void *b)
 {
     const struct ep_edge *x = a, *y = b;
@@ -553,6 +559,17 @@ void profile_structure(const struct profile *p, const struct stream_stat *st, si
     s->in = in;
     episodes_judge(&s->in, &s->r);
     episodes_total(&s->r, EP_ANY_STEP, EP_ANY_SIDE, &s->run);
+    s->steps = arena_alloc(a, (s->r.nep + 1) * sizeof(*s->steps));
+    s->nsteps = 0;
+    for (size_t i = 0; i < s->r.nep; i++)
+        if (s->r.ep[i].step >= 0)
+            s->steps[s->nsteps++] = s->r.ep[i].step;
+    sort_items(s->steps, s->nsteps, sizeof(*s->steps), int_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < s->nsteps; i++) /* each once */
+        if (m == 0 || s->steps[m - 1] != s->steps[i])
+            s->steps[m++] = s->steps[i];
+    s->nsteps = m;
 }
 
 const char *main_reason(enum ep_main_by by)

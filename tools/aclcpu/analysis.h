@@ -120,6 +120,8 @@ struct structure {
     const struct task **task_of; /* in.k[i] is kernel task_of[i] */
     struct ep_result r;
     struct ep_total run; /* every episode */
+    int *steps;          /* the distinct steps of the episodes, ascending (none: no step marks) */
+    size_t nsteps;
 };
 
 /* --main (p->forced_main) wins; then fork/join, the step marks' stream,

@@ -64,52 +64,9 @@ static int parse_doctor_opts(const struct args *a, struct doctor_opts *o, struct
 
 /* ---- text ---------------------------------------------------------------------------------- */
 
-static void print_episode(size_t i, const struct ep_episode *ep)
-{
-    char step[32] = "", join[96];
-    if (ep->step >= 0)
-        snprintf(step, sizeof(step), " (step %d)", ep->step);
-    if (ep->join_event >= 0)
-        snprintf(join, sizeof(join), "join event %d recorded %.3f, waited for until %.3f", ep->join_event,
-                 ep->side_to, ep->join_t);
-    else
-        snprintf(join, sizeof(join), "never joined");
-    printf("    episode %zu%s, side %d: fork event %d recorded %.3f, waited for until %.3f; %s: side %.3f us "
-           "(%zu kernel%s), main %.3f us (%zu kernel%s)%s, overlap %.3f us, overlap_pct %.2f, %s\n",
-           i + 1, step, ep->side, ep->fork_event, ep->fork_t, ep->side_from, join, ep->side_us, ep->side_kernels,
-           ep->side_kernels == 1 ? "" : "s", ep->hide_us, ep->main_kernels, ep->main_kernels == 1 ? "" : "s", ep->early ? " (joined right after the fork)" : "", ep->overlap_us, ep->pct,
-           overlap_verdict_name(ep->verdict));
-}
-
 static void print_overlap(const struct doctor_report *r)
 {
-    const struct structure *s = &r->structure;
-    text_heading(stdout, "Overlap (main stream by structure, overlap_pct per fork/join episode; docs/multistream.md §3)");
-    if (s->r.main_stream >= 0)
-        printf("  main stream %d: %s\n", s->r.main_stream, main_reason(s->r.by));
-    if (r->npairs == 0)
-        printf("  none: fewer than two streams ran kernels\n");
-    for (size_t i = 0; i < r->npairs; i++) {
-        const struct pair *pr = &r->pairs[i];
-        char dom[512];
-        snprintf(dom, sizeof(dom), pr->dominator_by_length ? "dominator none (no main-stream kernel meets it; the "
-                 "longest, %s [%.3f, %.3f], should hide it)" : "dominator %s [%.3f, %.3f]", pr->dominator->name,
-                 pr->dominator->start, pr->dominator->end);
-        if (pr->by_episodes)
-            printf("  main %d / side %d: %zu episode%s (%zu real, %zu partial, %zu fake; %zu joined right after the "
-                   "fork, %zu never joined): overlap %.3f of %.3f us, overlap_pct %.2f, %s; worst: side window "
-                   "[%.3f, %.3f], %s\n",
-                   pr->main, pr->side, pr->total.episodes, pr->total.episodes == 1 ? "" : "s", pr->total.real,
-                   pr->total.partial, pr->total.fake, pr->total.early, pr->total.no_join, pr->overlap_us,
-                   pr->total.base_us, pr->pct, verdict_name(pr->verdict), pr->side_window.start,
-                   pr->side_window.end, dom);
-        else
-            printf("  main %d / side %d: side window [%.3f, %.3f], %s: overlap %.3f us, overlap_pct %.2f, %s\n",
-                   pr->main, pr->side, pr->side_window.start, pr->side_window.end, dom, pr->overlap_us, pr->pct,
-                   verdict_name(pr->verdict));
-    }
-    for (size_t i = 0; i < s->r.nep; i++)
-        print_episode(i, &s->r.ep[i]);
+    print_structure(&r->structure, r->pairs, r->npairs);
 }
 
 static void print_streams(const struct profile *p, const struct doctor_report *r)
@@ -178,17 +135,6 @@ static void print_text(const struct profile *p, const struct doctor_opts *o, con
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static void write_task_json(struct jw *w, const char *key, const struct task *k)
-{
-    jw_object(w, key);
-    jw_str(w, "name", k->name);
-    jw_int(w, "stream_id", k->stream);
-    jw_int(w, "task_id", k->task_id);
-    jw_us(w, "start_us", k->start);
-    jw_us(w, "end_us", k->end);
-    jw_end(w);
-}
-
 static void write_barrier_json(struct jw *w, const struct barrier *b)
 {
     static const char *const kinds[] = {"unknown_no_trace", "op", "dominator_waits", "side_waits", "cores",
@@ -217,26 +163,9 @@ static void write_overlap_json(struct jw *w, const struct doctor_report *r)
 {
     jw_array(w, "overlap");
     for (size_t i = 0; i < r->npairs; i++) {
-        const struct pair *pr = &r->pairs[i];
         jw_object(w, NULL);
-        jw_int(w, "main_stream", pr->main);
-        jw_int(w, "side_stream", pr->side);
-        jw_array(w, "side_window_us");
-        jw_us(w, NULL, pr->side_window.start);
-        jw_us(w, NULL, pr->side_window.end);
-        jw_end(w);
-        /* As summary.json's overlap: the dominator is the kernel that meets the
-         * side window most; none meets it, none is (should_hide says which would). */
-        if (pr->dominator_by_length) {
-            jw_null(w, "dominator");
-            write_task_json(w, "should_hide", pr->dominator);
-        } else {
-            write_task_json(w, "dominator", pr->dominator);
-        }
-        jw_us(w, "overlap_us", pr->overlap_us);
-        jw_fixed(w, "overlap_pct", pr->pct, 4);
-        jw_str(w, "verdict", verdict_name(pr->verdict));
-        if (pr->verdict != VERDICT_REAL)
+        write_pair_fields_json(w, &r->pairs[i]);
+        if (r->pairs[i].verdict != VERDICT_REAL)
             write_barrier_json(w, &r->barriers[i]);
         jw_end(w);
     }
@@ -288,6 +217,7 @@ static void write_json(const struct profile *p, const struct doctor_opts *o, con
     jw_us(&w, "computing_us", r->totals.computing);
     jw_us(&w, "free_us", r->totals.free);
     write_overlap_json(&w, r);
+    write_structure_json(&w, &r->structure);
     jw_array(&w, "findings");
     for (size_t i = 0; i < r->nfindings; i++)
         write_finding_json(&w, &r->findings[i], o);

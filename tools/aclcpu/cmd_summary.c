@@ -35,6 +35,9 @@ struct summary {
     struct pool_usage pools[POOLS];
     int *steps;
     size_t nsteps;
+    struct structure structure; /* the main stream and its fork/join episodes */
+    struct pair *pairs;
+    size_t npairs;
 };
 
 static void compute(struct profile *p, struct summary *s)
@@ -48,6 +51,8 @@ static void compute(struct profile *p, struct summary *s)
     for (int pool = 0; pool < POOLS; pool++)
         pool_usage(p, (enum pool)pool, &p->arena, &s->pools[pool]);
     s->nsteps = profile_steps(p, &s->steps);
+    profile_structure(p, s->streams, s->nstreams, &p->arena, &s->structure);
+    s->npairs = stream_pairs(s->streams, s->nstreams, &s->structure, &p->arena, &s->pairs);
 }
 
 /* ---- text ---------------------------------------------------------------------------- */
@@ -176,6 +181,8 @@ static void print_text(const struct profile *p, const struct summary *s)
         printf("  steps  %zu (Step Id %d..%d; --step N for one)\n", s->nsteps, s->steps[0], s->steps[s->nsteps - 1]);
     print_times(s);
     print_streams(p, s);
+    if (p->csv.stream_id)
+        print_structure(&s->structure, s->pairs, s->npairs);
     print_top(s);
     print_measured(p);
     print_cores(p, s);
@@ -287,6 +294,14 @@ static void write_json(const struct profile *p, const struct summary *s)
         write_streams_json(&w, s);
     else
         jw_null(&w, "streams");
+    jw_array(&w, "overlap");
+    for (size_t i = 0; i < s->npairs; i++) {
+        jw_object(&w, NULL);
+        write_pair_fields_json(&w, &s->pairs[i]);
+        jw_end(&w);
+    }
+    jw_end(&w);
+    write_structure_json(&w, &s->structure);
     write_top_json(&w, s);
     write_measured_json(&w, p);
     write_cores_json(&w, p, s);

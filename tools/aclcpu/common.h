@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "jsonw.h"
+#include "analysis.h"
 #include "profile.h"
 
 #define PROFILE_OPTIONS \
@@ -34,6 +35,19 @@ void describe_measured(const struct measured_kernel *m, char *buf, size_t n);
 /* The kernels modelled from measured CPU time, as a --json array (null when
  * the profile does not say). */
 void write_measured_json(struct jw *w, const struct profile *p);
+
+/* The overlap section doctor and summary print alike: the main stream and
+ * why, each pair's line (pair_line), each episode, and the totals per step. */
+void print_structure(const struct structure *s, const struct pair *pairs, size_t np);
+/* "main 1 / side 2: 4 episodes (...): overlap ..., overlap_pct 0.34, partial; worst: ..." */
+void pair_line(const struct pair *pr, char *buf, size_t n);
+/* "main_stream", "episodes" and "episode_totals", as summary.json has them. */
+void write_structure_json(struct jw *w, const struct structure *s);
+
+/* A kernel as an object: name, stream_id, task_id, start_us, end_us. */
+void write_task_json(struct jw *w, const char *key, const struct task *k);
+/* One pair's fields (inside the caller's object), as summary.json's overlap. */
+void write_pair_fields_json(struct jw *w, const struct pair *pr);
 
 /* Text header lines: profile, files, clock, SoC (and step). */
 void print_profile_header(const struct profile *p, const char *what);

@@ -283,7 +283,9 @@ static void draw_overlap(const struct view *v)
     arena_free(&a);
 }
 
-/* overlap_pct of every stream pair (docs/multistream.md §3), under the facts. */
+/* The main stream and overlap_pct of each pair (docs/multistream.md §3),
+ * under the facts: the verdict doctor and summary give (analysis.c's
+ * profile_structure and stream_pairs). */
 static void write_pairs(FILE *f, const struct profile *p)
 {
     struct arena a = {0};
@@ -294,10 +296,17 @@ static void write_pairs(FILE *f, const struct profile *p)
     profile_structure(p, st, ns, &a, &s);
     np = stream_pairs(st, ns, &s, &a, &pairs);
     if (np > 0)
-        fputs("<div class=\"facts\">overlap_pct:", f);
+        fprintf(f, "<div class=\"facts\">main stream %d (%s); overlap_pct:", s.r.main_stream,
+                episodes_by_name(s.r.by));
     for (size_t i = 0; i < np; i++) {
-        fprintf(f, "%s main %d / side %d <b>%.2f %s</b> (dominator ", i ? ";" : "", pairs[i].main, pairs[i].side,
+        fprintf(f, "%s main %d / side %d <b>%.2f %s</b> (", i ? ";" : "", pairs[i].main, pairs[i].side,
                 pairs[i].pct, verdict_name(pairs[i].verdict));
+        if (pairs[i].by_episodes)
+            fprintf(f, "%zu fork/join episode%s: %zu real, %zu partial, %zu fake; worst dominator ",
+                    pairs[i].total.episodes, pairs[i].total.episodes == 1 ? "" : "s", pairs[i].total.real,
+                    pairs[i].total.partial, pairs[i].total.fake);
+        else
+            fputs("whole run; dominator ", f);
         escape(f, pairs[i].dominator->name);
         fputc(')', f);
     }
