@@ -225,6 +225,8 @@ void episodes_judge(const struct ep_input *in, struct ep_result *r)
         if (!is_fork_of(&in->e[i], r->main_stream))
             continue;
         judge_one(in, i, &r->ep[r->nep]);
+        if (r->ep[r->nep].side_kernels == 0)
+            continue; /* the side ran nothing in it: no work to hide, no episode */
         r->complete += r->ep[r->nep].join_event >= 0;
         r->nep++;
     }

@@ -76,13 +76,14 @@ struct ep_total {
 struct ep_result {
     int main_stream;    /* -1: no kernels */
     enum ep_main_by by;
-    size_t complete;    /* the main stream's joined episodes */
+    size_t complete;    /* the main stream's joined episodes (with side work) */
     struct ep_episode *ep; /* the caller's array, ne + 1 long */
     size_t nep;
 };
 
 /* Chooses the main stream and lists its episodes (ordered by the side's
- * fork wait) into r->ep, which the caller sized ne + 1. */
+ * fork wait) into r->ep, which the caller sized ne + 1. A fork after
+ * which the side ran no kernel is no episode (nothing to hide). */
 void episodes_judge(const struct ep_input *in, struct ep_result *r);
 
 /* Totals of the episodes of step `step` (EP_ANY_STEP: all) and side

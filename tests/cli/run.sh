@@ -494,6 +494,83 @@ if [ -n "$profiles" ]; then
     # A side stream idling for the main stream's fork record is slack, not a gap after a join.
     check 0 "stream 2       2 kernels, busy 21.000 us in [0.000, 30.000]" "Verdict: no findings." -- doctor "$(rp fork_wait)"
     lacks "EVENT_WAIT gap"
+
+    # ---- fork/join episodes: the main stream by structure (services/episodes.c) ----
+    # The side stream (75 us an iteration) is busier than main (70): main is still the stream that
+    # forks and joins. Joined right after each fork, three iterations: every episode fake, never
+    # "1.00 real"; the finding blames the stream that waited (main's EVENT_WAIT, join later).
+    agree fj_serialised 1
+    check 1 "main stream 1: it forks and joins" \
+        "main 1 / side 2: 3 episodes (0 real, 0 partial, 3 fake; 3 joined right after the fork, 0 never joined): overlap 0.000 of 225.000 us, overlap_pct 0.00, fake" \
+        "[3b] fake parallelism: streams 1 and 2 ran one after the other (overlap_pct 0.00)" \
+        "Barrier: the EVENT_WAIT (stream 1, task 3) on event 1 recorded on stream 2 comes right before the dominator attention and held stream 1 for 75.000 us" \
+        "issue the wait after attention (join later)" -- doctor "$(rp fj_serialised)"
+    lacks "overlap_pct 1.00, real"
+    check 1 '"main_stream": {' '"stream_id": 1,' '"by": "fork_join"' '"early_join": true' '"early_joins": 3' \
+        -- doctor --json "$(rp fj_serialised)"
+    # --main names it: the side stream as main turns the roles (and is said to be the user's choice).
+    check 1 "main stream 2: named by --main" "main 2 / side 1:" -- doctor --main 2 "$(rp fj_serialised)"
+    refuse "^aclcpu doctor: error: --main x: not a stream id" doctor --main x "$(rp fj_serialised)"
+    refuse "^aclcpu doctor: error: --main -1: not a stream id" doctor --main -1 "$(rp fj_serialised)"
+    refuse "^aclcpu summary: error: --main 7: no task of this profile ran on stream 7" summary --main 7 "$(rp fj_serialised)"
+    # Without the edges (the bare CSV), busy time decides and says so: the busier side is main there.
+    # (Over the whole run the two streams' kernels do meet, so the fallback cannot see the
+    # serialisation: the reason the edges decide whenever the files have them.)
+    check 0 "main stream 2: the busiest stream: no event edges and no step marks" \
+        -- doctor "$(rp fj_serialised)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+    check 0 "main stream 1: named by --main" "main 1 / side 2: side window" \
+        -- doctor --main 1 "$(rp fj_serialised)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+    # Joined after the dominator, with step marks: real in every step; the last step by default.
+    check 0 "step 1: 1 episode (1 real, 0 partial, 0 fake)" "step 3: 1 episode (1 real, 0 partial, 0 fake)" \
+        "all episodes: 3 episodes (3 real, 0 partial, 0 fake), overlap 180.000 of 180.000 us, overlap_pct 1.00, real" \
+        -- summary "$(rp fj_late_steps)"
+    # (the side, 15 us longer than attention, is the tail at each join: a join gap, not an overlap finding)
+    check 1 "step   3 (Step Id" "episode 1 (step 3), side 2:" "main 1 / side 2: 1 episode (1 real" \
+        "EVENT_WAIT gap after the join: stream 1 idled 15.000 us" -- doctor "$(rp fj_late_steps)"
+    lacks "[3b]"
+    # The same step judged on the whole run's structure: step 2 alone keeps main 1.
+    check 1 "main stream 1: it forks and joins" "episode 1 (step 2), side 2:" -- doctor --step 2 "$(rp fj_late_steps)"
+    check 0 "step 2: 1 episode (0 real, 0 partial, 1 fake)" "main stream 1: it forks and joins" \
+        -- summary "$(rp fj_early_steps)"
+    # Never joined: the episodes say so; main is the stream that forks.
+    check 0 "main stream 1: it forks and joins" "3 never joined" "never joined: side 75.000 us" -- doctor "$(rp fj_no_join)"
+    # Undeclared side costs (modelled from measured CPU time): the same verdicts.
+    check 1 "main stream 1: it forks and joins" "(0 real, 0 partial, 3 fake; 3 joined right after the fork" \
+        -- doctor "$(rp fj_undeclared_early)"
+    check 0 "main stream 1: it forks and joins" "(3 real, 0 partial, 0 fake; 0 joined right after the fork" \
+        -- doctor "$(rp fj_undeclared_late)"
+    # Three streams: main (1) forks the side (2, late join: real) and the copy stream (3) waits for
+    # main's buffer-free record before each copy, which main waits for right away (serialised).
+    agree fj_three_streams 1
+    check 1 "main stream 1: it forks and joins" "main 1 / side 2: 3 episodes (3 real, 0 partial, 0 fake" \
+        "main 1 / side 3: 2 episodes (0 real, 0 partial, 2 fake; 2 joined right after the fork" \
+        "[3b] fake parallelism: streams 1 and 3" -- doctor "$(rp fj_three_streams)"
+    lacks "fake parallelism: streams 1 and 2"
+    # doctor, summary and the timeline header give the same main stream and verdicts, on every
+    # fork/join profile and on the same step.
+    for c in fj_serialised fj_late_steps fj_no_join fj_three_streams fake_parallel fixed; do
+        for stepopt in "" "--step 2" "--step 3"; do
+            # doctor judges the last step unless told: the multi-step profile is compared step by step
+            [ -n "$stepopt" ] && [ "$c" != fj_late_steps ] && continue
+            [ -z "$stepopt" ] && [ "$c" = fj_late_steps ] && continue
+            # shellcheck disable=SC2086  # the words of stepopt
+            "$aclcpu" doctor $stepopt "$(rp $c)" >"$tmp/doc.txt" 2>/dev/null
+            # shellcheck disable=SC2086
+            "$aclcpu" summary $stepopt "$(rp $c)" >"$tmp/sum.txt" 2>/dev/null
+            # shellcheck disable=SC2086
+            "$aclcpu" timeline $stepopt "$(rp $c)" -o "$tmp/agree.html" >/dev/null 2>&1
+            dl=$(grep -E '^  main [0-9]+ / side [0-9]+:' "$tmp/doc.txt")
+            sl=$(grep -E '^  main [0-9]+ / side [0-9]+:' "$tmp/sum.txt")
+            [ -n "$dl" ] && [ "$dl" = "$sl" ] && ok || fail "$c $stepopt: doctor and summary disagree: [$dl] [$sl]"
+            # The header's first view (the modelled clock): main stream and each pair's pct and verdict.
+            hl=$(grep -o 'main stream [0-9]* ([a-z_]*); overlap_pct:[^·]*' "$tmp/agree.html" | head -n 1 |
+                grep -oE 'main [0-9]+ / side [0-9]+ <b>[0-9.]+ [a-z]+</b>' | sed -E 's/<b>//; s/<\/b>//')
+            dv=$(echo "$dl" | sed -E 's/^  (main [0-9]+ \/ side [0-9]+):.*overlap_pct ([0-9.]+), ([a-z]+).*/\1 \2 \3/')
+            [ -n "$hl" ] && [ "$hl" = "$dv" ] && ok || fail "$c $stepopt: timeline header [$hl] != doctor [$dv]"
+            dm=$(grep -oE '^  main stream [0-9]+' "$tmp/doc.txt" | grep -oE '[0-9]+$')
+            grep -q "main stream $dm (" "$tmp/agree.html" && ok || fail "$c $stepopt: timeline header's main stream is not $dm"
+        done
+    done
 fi
 
 if [ -n "$moe" ]; then

@@ -537,27 +537,64 @@ static int busiest(const struct stream_stat *st, size_t n)
     return best != NULL ? best->stream : -1;
 }
 
+/* The kernel of the selected step that is k (a kernel of the whole
+ * profile), or k itself when the step does not hold it. */
+static const struct task *in_step(const struct profile *p, const struct task *k)
+{
+    size_t lo = 0, hi = p->nkernels;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->kernels[mid].start < k->start - EPS_US)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < p->nkernels && p->kernels[lo].start <= k->start + EPS_US; lo++)
+        if (p->kernels[lo].stream == k->stream && p->kernels[lo].task_id == k->task_id &&
+            str_eq(p->kernels[lo].name, k->name))
+            return &p->kernels[lo];
+    return k;
+}
+
+/* Keeps the episodes of step `step`. */
+static void keep_step(struct ep_result *r, int step)
+{
+    size_t kept = 0;
+    r->complete = 0;
+    for (size_t i = 0; i < r->nep; i++)
+        if (r->ep[i].step == step) {
+            r->complete += r->ep[i].join_event >= 0;
+            r->ep[kept++] = r->ep[i];
+        }
+    r->nep = kept;
+}
+
 void profile_structure(const struct profile *p, const struct stream_stat *st, size_t n, struct arena *a,
                        struct structure *s)
 {
-    struct ep_kernel *k = arena_alloc(a, (p->nkernels + 1) * sizeof(*k));
-    struct ep_edge *e = arena_alloc(a, (p->nedges + 1) * sizeof(*e));
+    bool whole = p->step >= 0 && p->all_kernels != NULL; /* judged on the whole run, kept for the step */
+    const struct task *kernels = whole ? p->all_kernels : p->kernels;
+    const struct edge *edges = whole ? p->all_edges : p->edges;
+    size_t nkernels = whole ? p->nall_kernels : p->nkernels, nedges = whole ? p->nall_edges : p->nedges, m = 0;
+    struct ep_kernel *k = arena_alloc(a, (nkernels + 1) * sizeof(*k));
+    struct ep_edge *e = arena_alloc(a, (nedges + 1) * sizeof(*e));
     struct ep_input in = {k, 0, e, 0, step_stream(p), p->forced_main, busiest(st, n)};
-    s->task_of = arena_alloc(a, (p->nkernels + 1) * sizeof(*s->task_of));
-    for (size_t i = 0; i < p->nkernels; i++) /* p->kernels is sorted by start */
-        if (p->kernels[i].stream >= 0 && is_compute(&p->kernels[i])) {
-            s->task_of[in.nk] = &p->kernels[i];
-            k[in.nk++] = (struct ep_kernel){p->kernels[i].stream, p->kernels[i].step, p->kernels[i].start,
-                                            p->kernels[i].end};
+    s->task_of = arena_alloc(a, (nkernels + 1) * sizeof(*s->task_of));
+    for (size_t i = 0; i < nkernels; i++) /* sorted by start */
+        if (kernels[i].stream >= 0 && is_compute(&kernels[i])) {
+            s->task_of[in.nk] = whole ? in_step(p, &kernels[i]) : &kernels[i];
+            k[in.nk++] = (struct ep_kernel){kernels[i].stream, kernels[i].step, kernels[i].start, kernels[i].end};
         }
-    for (size_t i = 0; i < p->nedges; i++)
-        if (p->edges[i].from_stream >= 0 && p->edges[i].to_stream >= 0)
-            e[in.ne++] = (struct ep_edge){p->edges[i].event_id, p->edges[i].from_stream, p->edges[i].to_stream,
-                                          p->edges[i].from_t, p->edges[i].to_t};
+    for (size_t i = 0; i < nedges; i++)
+        if (edges[i].from_stream >= 0 && edges[i].to_stream >= 0)
+            e[in.ne++] = (struct ep_edge){edges[i].event_id, edges[i].from_stream, edges[i].to_stream,
+                                          edges[i].from_t, edges[i].to_t};
     sort_items(e, in.ne, sizeof(*e), edge_release_order);
     s->r.ep = arena_alloc(a, (in.ne + 1) * sizeof(*s->r.ep));
     s->in = in;
     episodes_judge(&s->in, &s->r);
+    if (p->step >= 0)
+        keep_step(&s->r, p->step);
     episodes_total(&s->r, EP_ANY_STEP, EP_ANY_SIDE, &s->run);
     s->steps = arena_alloc(a, (s->r.nep + 1) * sizeof(*s->steps));
     s->nsteps = 0;
@@ -565,7 +602,6 @@ void profile_structure(const struct profile *p, const struct stream_stat *st, si
         if (s->r.ep[i].step >= 0)
             s->steps[s->nsteps++] = s->r.ep[i].step;
     sort_items(s->steps, s->nsteps, sizeof(*s->steps), int_cmp);
-    size_t m = 0;
     for (size_t i = 0; i < s->nsteps; i++) /* each once */
         if (m == 0 || s->steps[m - 1] != s->steps[i])
             s->steps[m++] = s->steps[i];

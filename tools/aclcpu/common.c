@@ -234,7 +234,7 @@ void print_structure(const struct structure *s, const struct pair *pairs, size_t
         print_total(what, &t);
     }
     if (s->r.nep > 0)
-        print_total("whole run", &s->run);
+        print_total("all episodes", &s->run);
 }
 
 static void total_json(struct jw *w, const struct ep_total *t)
