@@ -259,11 +259,12 @@ const struct command cmd_doctor = {
     .name = "doctor",
     .summary = "multi-stream triage: fake parallelism, core contention, tails, limits, join gaps",
     .usage = "<profile dir | kernel_details.csv> [--path eager|ge|npugraph_ex] [--limit S=cNvM]... [--soc NAME] "
-             "[--step N] [--clock modelled|measured] [--json]",
+             "[--step N] [--main N] [--clock modelled|measured] [--json]",
     .help = "Applies the triage of docs/multistream.md §3.2 to a profile, in the guide's order:\n"
             "  3a  side-stream ops never left the main stream;\n"
-            "  3b  fake parallelism: overlap_pct per stream pair (computed from kernel_details.csv), and the\n"
-            "      main-stream op that acts as the barrier (from trace_view.json when present);\n"
+            "  3b  fake parallelism: overlap_pct per fork/join episode of the main stream (the one that forks\n"
+            "      and joins, from trace_view.json's event edges; --main N names it; a bare CSV falls back\n"
+            "      to the busiest stream and says so), and the main-stream op that acts as the barrier;\n"
             "  3c  real overlap without speed-up: core contention (Block Num sums of kernels running at\n"
             "      once against the cores; on an aclcpu profile, of kernels ready at once, from summary.json,\n"
             "      as a kernel that asks for cores in use queues), a batch-mode kernel that cannot start,\n"

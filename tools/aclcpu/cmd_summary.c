@@ -4,7 +4,8 @@
  * the cores, for an aclcpu profile or an Ascend kernel_details.csv.
  *
  * DESIGN: reports, never judges: the exit code is 0 whatever the numbers
- * (doctor is the one that judges). Everything is computed by analysis.c
+ * (doctor is the one that judges); the overlap section prints the rule's
+ * verdicts (analysis.c, services/episodes.c) exactly as doctor does. Everything is computed by analysis.c
  * from the kernel rows, so a bare Ascend CSV gets the same figures; what
  * the file cannot tell (streams without a Stream ID column) is said so.
  * The one exception is core contention on aclcpu's modelled clock: there a
@@ -334,10 +335,13 @@ static int run_summary(const struct args *a)
 const struct command cmd_summary = {
     .name = "summary",
     .summary = "E2E, Computing, Free, per-stream busy time, top kernels, core demand",
-    .usage = "<profile dir | kernel_details.csv> [--soc NAME] [--step N] [--clock modelled|measured] [--top N] [--json]",
+    .usage = "<profile dir | kernel_details.csv> [--soc NAME] [--step N] [--main N] [--clock modelled|measured] "
+             "[--top N] [--json]",
     .help = "Summarises a profile: E2E (first task start to last task end), Computing (the union of kernel\n"
             "intervals over all streams), Free (E2E - Computing), per-stream busy time, the kernels that\n"
-            "took longest, and the Block Num sums of kernels running at once against the cube and vector\n"
+            "took longest, the main stream (the one that forks and joins, or --main) with overlap_pct per\n"
+            "fork/join episode and per step (the verdicts doctor gives), and the Block Num sums of kernels\n"
+            "running at once against the cube and vector\n"
             "cores (MIX kernels count on both); on an aclcpu profile also summary.json's intervals in which\n"
             "kernels ready at once asked for more cores than there are (on the modelled chip they queue).\n"
             "Reads an aclcpu profile directory or any kernel_details.csv, including one written by Ascend's\n"
