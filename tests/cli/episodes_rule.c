@@ -151,6 +151,17 @@ static void the_side_never_outranks_the_forking_stream(void)
     EXPECT(x.r.main_stream == 0 && x.r.nep == 2 && x.r.complete == 2);
 }
 
+/* The join is recorded after the side's fork wait: an edge back from the
+ * side recorded before it (released later) is no join of this fork. */
+static void a_record_before_the_fork_wait_is_no_join(void)
+{
+    struct ep_kernel k[] = {{1, -1, 0, 50}, {0, -1, 10, 60}, {1, -1, 50, 80}};
+    struct ep_edge e[] = {{1, 0, 1, 10, 50}, {2, 1, 0, 40, 60}, {3, 1, 0, 80, 90}};
+    struct run x;
+    judge(k, N(k), e, N(e), -1, -1, 0, &x);
+    EXPECT(x.r.main_stream == 0 && x.r.nep == 1 && x.ep[0].join_event == 3 && x.ep[0].side_to == 80);
+}
+
 static void fallbacks_step_marks_then_busy_time(void)
 {
     struct ep_kernel k[] = {{0, -1, 0, 10}, {1, -1, 0, 50}};
@@ -184,6 +195,7 @@ int main(void)
     no_join_is_an_episode_without_a_join();
     three_streams_main_joins_the_most();
     the_side_never_outranks_the_forking_stream();
+    a_record_before_the_fork_wait_is_no_join();
     fallbacks_step_marks_then_busy_time();
     half_hidden_is_real_at_the_boundary();
     printf("episodes_rule: %s\n", failed ? "FAILED" : "ok");
