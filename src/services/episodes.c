@@ -5,7 +5,8 @@
  *
  * DESIGN: a fork is an edge from stream M to stream S (M records, S waits);
  * its join is the first edge back from S to M recorded after S's wait was
- * released and before M's next fork of S was. The main stream is the one
+ * released and before M's next fork of S was (the search for it stops at
+ * the fork after next, so a run of unjoined forks costs linear time). The main stream is the one
  * with the most joined episodes (then the most forks, then the step marks'
  * stream, then the earliest fork, then the lowest id); a caller's choice
  * wins, and with no edges the step marks' stream, then the busiest one.
@@ -99,7 +100,10 @@ static struct fork_join find_join(const struct ep_input *in, size_t f)
     struct fork_join fj = {-1, -1};
     for (size_t j = f + 1; j < in->ne; j++) {
         const struct ep_edge *e = &in->e[j];
-        if (e->rec_stream == fk->rec_stream && e->wait_stream == fk->wait_stream && fj.next_fork < 0) {
+        bool fork = e->rec_stream == fk->rec_stream && e->wait_stream == fk->wait_stream;
+        if (fork && fj.next_fork >= 0)
+            break; /* the fork after next: a join of f would have come by now (bounds the scan) */
+        if (fork) {
             fj.next_fork = (long)j;
         } else if (e->rec_stream == fk->wait_stream && e->wait_stream == fk->rec_stream &&
                    e->rec_t >= fk->wait_t - OVERLAP_EPS_US) {
