@@ -532,6 +532,15 @@ if [ -n "$profiles" ]; then
     check 1 "main stream 1: it forks and joins" "episode 1 (step 2), side 2:" -- doctor --step 2 "$(rp fj_late_steps)"
     check 0 "step 2: 1 episode (0 real, 0 partial, 1 fake)" "main stream 1: it forks and joins" \
         -- summary "$(rp fj_early_steps)"
+    # No event edges (the flows renamed away) but step marks: the stream carrying them is main,
+    # though the side is busier.
+    mkdir -p "$tmp/steps_only/ASCEND_PROFILER_OUTPUT"
+    cp "$(rp fj_late_steps)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/steps_only/ASCEND_PROFILER_OUTPUT/"
+    sed 's/"cat":"event"/"cat":"elsewhere"/' "$(rp fj_late_steps)/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+        >"$tmp/steps_only/ASCEND_PROFILER_OUTPUT/trace_view.json"
+    check 0 "main stream 1: it carries the step marks (no fork/join edges)" "main 1 / side 2: side window" \
+        -- summary "$tmp/steps_only"
+    check 0 '"by": "step_marks"' '"episodes": []' -- summary --json "$tmp/steps_only"
     # Never joined: the episodes say so; main is the stream that forks.
     check 0 "main stream 1: it forks and joins" "3 never joined" "never joined: side 75.000 us" -- doctor "$(rp fj_no_join)"
     # Undeclared side costs (modelled from measured CPU time): the same verdicts.
