@@ -1049,6 +1049,229 @@ TEST(profile, summary_lists_kernels_modelled_from_measured_cpu_time)
     t_teardown();
 }
 
+/* ---- fork/join episodes: the main stream by structure (services/episodes.c) ------------------------- */
+
+enum fj_join { FJ_EARLY, FJ_LATE, FJ_NONE };
+
+/* A fork/join program: per iteration, main runs pre (10 us), records the
+ * fork, side waits for it and runs side_op (50 us, or 150 us when the side
+ * is busier than main's 120 us; no declared cost when undeclared: it spins
+ * 100 us of CPU), side records the join; main waits for it right away
+ * (early), after its dominator (late, 100 us) or never, then runs tail
+ * (10 us). With steps, each iteration is a step marked on main; with a copy
+ * stream, a third stream copies (5 us) before each iteration and main
+ * waits for it, then frees the buffer. Returns summary.json (malloc'd) and
+ * the main and side stream ids. */
+struct fj_case {
+    enum fj_join join;
+    int iterations;
+    bool steps, side_busier, undeclared, copy_stream;
+};
+
+static char *fork_join_summary(const struct fj_case *c, int32_t *main_id, int32_t *side_id)
+{
+    char dir[64] = "";
+    aclrtStream mainst, side, copy;
+    aclrtEvent fork, join, ready, freed;
+    aclprofStepInfo *si[4] = {NULL, NULL, NULL, NULL};
+    aclrtFuncHandle pre = cost_kernel("fj_pre", 10, 0, 0, 0), dom = cost_kernel("fj_dominator", 100, 0, 0, 0);
+    aclrtFuncHandle tail = cost_kernel("fj_tail", 10, 0, 0, 0), cp = cost_kernel("fj_copy", 5, 0, 0, 0);
+    aclrtFuncHandle sop = c->undeclared ? t_kernel("fj_side_undeclared", k_spin_100us)
+                                        : cost_kernel("fj_side", c->side_busier ? 150 : 50, 0, 0, 0);
+    aclprofConfig *cfg;
+    ASSERT(c->iterations <= 4);
+    ASSERT_OK(aclrtCreateStream(&mainst));
+    ASSERT_OK(aclrtCreateStream(&side));
+    ASSERT_OK(aclrtCreateStream(&copy));
+    ASSERT_OK(aclrtStreamGetId(mainst, main_id));
+    ASSERT_OK(aclrtStreamGetId(side, side_id));
+    ASSERT_OK(aclrtCreateEvent(&fork));
+    ASSERT_OK(aclrtCreateEvent(&join));
+    ASSERT_OK(aclrtCreateEvent(&ready));
+    ASSERT_OK(aclrtCreateEvent(&freed));
+    cfg = prof_start(dir, sizeof(dir));
+    for (int i = 0; i < c->iterations; i++) {
+        if (c->steps) {
+            si[i] = aclprofCreateStepInfo();
+            ASSERT_OK(aclprofGetStepTimestamp(si[i], ACL_STEP_START, mainst));
+        }
+        if (c->copy_stream) {
+            launch(cp, 8, ACL_RT_ENGINE_TYPE_AIV, 0, copy, NULL, 0);
+            ASSERT_OK(aclrtRecordEvent(ready, copy));
+            ASSERT_OK(aclrtStreamWaitEvent(mainst, ready));
+        }
+        launch(pre, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, NULL, 0);
+        ASSERT_OK(aclrtRecordEvent(fork, mainst));
+        ASSERT_OK(aclrtStreamWaitEvent(side, fork));
+        launch(sop, 16, ACL_RT_ENGINE_TYPE_AIV, 0, side, NULL, 0); /* vector cores: no contention */
+        ASSERT_OK(aclrtRecordEvent(join, side));
+        if (c->join == FJ_EARLY)
+            ASSERT_OK(aclrtStreamWaitEvent(mainst, join));
+        launch(dom, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, NULL, 0);
+        if (c->join == FJ_LATE)
+            ASSERT_OK(aclrtStreamWaitEvent(mainst, join));
+        launch(tail, 24, ACL_RT_ENGINE_TYPE_AIC, 0, mainst, NULL, 0);
+        if (c->copy_stream) {
+            ASSERT_OK(aclrtRecordEvent(freed, mainst));
+            ASSERT_OK(aclrtStreamWaitEvent(copy, freed));
+        }
+        if (c->steps)
+            ASSERT_OK(aclprofGetStepTimestamp(si[i], ACL_STEP_END, mainst));
+    }
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    for (int i = 0; i < 4; i++)
+        if (si[i] != NULL)
+            aclprofDestroyStepInfo(si[i]);
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyEvent(join));
+    ASSERT_OK(aclrtDestroyEvent(ready));
+    ASSERT_OK(aclrtDestroyEvent(freed));
+    ASSERT_OK(aclrtDestroyStream(mainst));
+    ASSERT_OK(aclrtDestroyStream(side));
+    ASSERT_OK(aclrtDestroyStream(copy));
+    return read_out(dir, "summary.json");
+}
+
+/* "main_stream": {"stream_id": id, "by": "fork_join"} */
+static void expect_main(const char *sum, int32_t id)
+{
+    char want[96];
+    snprintf(want, sizeof(want), "\"main_stream\": {\"stream_id\": %d, \"by\": \"fork_join\"}", (int)id);
+    ASSERT_STR_CONTAINS(sum, want);
+}
+
+/* The whole run's total of the episodes: its count and verdict. */
+static void expect_run(const char *sum, int episodes, const char *verdict)
+{
+    const char *run = strstr(sum, "\"episode_totals\": {\"run\": {");
+    char want[64];
+    ASSERT(run != NULL);
+    ASSERT_EQ((int)json_num(run, "episodes"), episodes);
+    snprintf(want, sizeof(want), "\"verdict\": \"%s\"}", verdict);
+    ASSERT(strstr(run, want) != NULL && strstr(run, want) < strstr(run, ", \"steps\""));
+}
+
+/* Three iterations joined right after each fork: serialised. Judged per
+ * episode, every one is fake; the whole run is fake, never "1.00 real". */
+TEST(profile, early_join_serialised_three_iterations_is_fake_in_every_episode)
+{
+    struct fj_case c = {FJ_EARLY, 3, false, false, false, false};
+    int32_t m, sd;
+    char *sum;
+    t_setup();
+    sum = fork_join_summary(&c, &m, &sd);
+    ASSERT(json_document_ok(sum));
+    expect_main(sum, m);
+    expect_run(sum, 3, "fake");
+    ASSERT_EQ((int)json_num(strstr(sum, "\"episode_totals\""), "early_joins"), 3);
+    ASSERT_EQ((int)json_num(strstr(sum, "\"episode_totals\""), "fake"), 3);
+    ASSERT_STR_CONTAINS(sum, "\"judged_on\": \"episodes\"");
+    ASSERT_NEAR(json_num(strstr(sum, "\"overlap\": ["), "overlap_pct"), 0);
+    free(sum);
+    t_teardown();
+}
+
+/* Joined after the dominator: every episode real. The side busier than
+ * main (150 us against 120) stays the side: main is the forking stream. */
+TEST(profile, late_join_is_real_and_main_is_the_forking_stream_even_when_the_side_is_busier)
+{
+    struct fj_case c = {FJ_LATE, 3, false, true, false, false};
+    int32_t m, sd;
+    char *sum;
+    char want[64];
+    t_setup();
+    sum = fork_join_summary(&c, &m, &sd);
+    expect_main(sum, m);
+    expect_run(sum, 3, "real");
+    snprintf(want, sizeof(want), "{\"main_stream\": %d, \"side_stream\": %d, \"judged_on\": \"episodes\"", (int)m,
+             (int)sd);
+    ASSERT_STR_CONTAINS(sum, want);
+    ASSERT_STR_CONTAINS(strstr(sum, "\"overlap\": ["), "\"name\": \"fj_dominator\"");
+    free(sum);
+    t_teardown();
+}
+
+/* Never joined: each episode says so (join_event null), and main is still
+ * the stream that forks. */
+TEST(profile, fork_without_join_is_an_episode_with_no_join_on_the_forking_main)
+{
+    struct fj_case c = {FJ_NONE, 2, false, false, false, false};
+    int32_t m, sd;
+    char *sum;
+    t_setup();
+    sum = fork_join_summary(&c, &m, &sd);
+    ASSERT(json_document_ok(sum));
+    expect_main(sum, m);
+    ASSERT_EQ((int)json_num(strstr(sum, "\"episode_totals\""), "never_joined"), 2);
+    ASSERT_STR_CONTAINS(sum, "\"join_event\": null, \"join_recorded_us\": null");
+    free(sum);
+    t_teardown();
+}
+
+/* With step marks, each step has its total: three steps, one episode each,
+ * every one fake (early joins), and the steps' stream is main. */
+TEST(profile, step_marks_give_a_total_per_step)
+{
+    struct fj_case c = {FJ_EARLY, 3, true, false, false, false};
+    int32_t m, sd;
+    char *sum, *steps;
+    t_setup();
+    sum = fork_join_summary(&c, &m, &sd);
+    ASSERT(json_document_ok(sum));
+    expect_main(sum, m);
+    steps = strstr(sum, "\"steps\": [");
+    ASSERT(steps != NULL);
+    for (int i = 1; i <= 3; i++) {
+        char want[96];
+        snprintf(want, sizeof(want), "{\"step\": %d, \"episodes\": 1, \"real\": 0, \"partial\": 0, \"fake\": 1", i);
+        ASSERT_STR_CONTAINS(steps, want);
+    }
+    ASSERT_STR_CONTAINS(sum, "\"side_stream\": ");
+    ASSERT_STR_CONTAINS(strstr(sum, "\"episodes\": ["), "\"step\": 2,");
+    free(sum);
+    t_teardown();
+}
+
+/* A third stream copies for main: main forks and joins the most episodes,
+ * so it stays main; the side's episodes are real (late join). */
+TEST(profile, three_streams_main_is_the_stream_that_joins_the_most)
+{
+    struct fj_case c = {FJ_LATE, 3, false, false, false, true};
+    int32_t m, sd;
+    char *sum;
+    char want[64];
+    t_setup();
+    sum = fork_join_summary(&c, &m, &sd);
+    ASSERT(json_document_ok(sum));
+    expect_main(sum, m);
+    snprintf(want, sizeof(want), "{\"main_stream\": %d, \"side_stream\": %d, \"judged_on\": \"episodes\"", (int)m,
+             (int)sd);
+    ASSERT_STR_CONTAINS(sum, want);
+    ASSERT_STR_CONTAINS(strstr(sum, want), "\"verdict\": \"real\"}");
+    free(sum);
+    t_teardown();
+}
+
+/* A side kernel without a declared cost (modelled from the CPU time it
+ * spins) gets the same verdicts: early fake, late real. */
+TEST(profile, undeclared_side_cost_gets_the_same_verdicts)
+{
+    struct fj_case early = {FJ_EARLY, 2, false, false, true, false}, late = {FJ_LATE, 2, false, false, true, false};
+    int32_t m, sd;
+    char *sum;
+    t_setup();
+    sum = fork_join_summary(&early, &m, &sd);
+    expect_main(sum, m);
+    expect_run(sum, 2, "fake");
+    free(sum);
+    sum = fork_join_summary(&late, &m, &sd);
+    expect_main(sum, m);
+    expect_run(sum, 2, "real");
+    free(sum);
+    t_teardown();
+}
+
 /* ---- host syncs, model runs, ACLCPU_PROFILE, results ------------------------------------------------ */
 
 TEST(profile, a_task_issued_after_a_host_sync_starts_after_what_the_sync_waited_for)

@@ -66,11 +66,18 @@ static void find_dominator(const struct overlap_iv *main_k, size_t n, struct ove
 void overlap_judge(const struct overlap_iv *a, size_t na, const struct overlap_iv *b, size_t nb,
                    struct overlap_result *r)
 {
-    const struct overlap_iv *main_k, *side;
-    size_t nmain, nside;
-    r->b_is_main = busy_of(b, nb) > busy_of(a, na) + OVERLAP_EPS_US;
-    main_k = r->b_is_main ? b : a, nmain = r->b_is_main ? nb : na;
-    side = r->b_is_main ? a : b, nside = r->b_is_main ? na : nb;
+    if (busy_of(b, nb) > busy_of(a, na) + OVERLAP_EPS_US) {
+        overlap_judge_main(b, nb, a, na, r);
+        r->b_is_main = 1;
+    } else {
+        overlap_judge_main(a, na, b, nb, r);
+    }
+}
+
+void overlap_judge_main(const struct overlap_iv *main_k, size_t nmain, const struct overlap_iv *side, size_t nside,
+                        struct overlap_result *r)
+{
+    r->b_is_main = 0;
     side_window(side, nside, r);
     find_dominator(main_k, nmain, r);
     r->pct = 0;

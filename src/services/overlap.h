@@ -42,6 +42,11 @@ struct overlap_result {
 void overlap_judge(const struct overlap_iv *a, size_t na, const struct overlap_iv *b, size_t nb,
                    struct overlap_result *r);
 
+/* The same with the main stream known (the program's structure, or the
+ * user, said which): b_is_main is 0. */
+void overlap_judge_main(const struct overlap_iv *main_k, size_t nmain, const struct overlap_iv *side, size_t nside,
+                        struct overlap_result *r);
+
 /* The verdict of an overlap_pct (a pct of exactly 0.5 is real). */
 enum overlap_verdict overlap_verdict_of(double pct);
 const char *overlap_verdict_name(enum overlap_verdict v);

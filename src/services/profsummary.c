@@ -18,6 +18,7 @@
 
 #include "../common/common.h"
 #include "../platform/platform.h"
+#include "episodes.h"
 #include "overlap.h"
 #include "profview.h"
 
@@ -498,6 +499,111 @@ static bool ov_build(const struct sum *sm, const struct stream_sum *ss, uint32_t
     return true;
 }
 
+/* ---- the program's structure: the main stream and its fork/join episodes (episodes.c) ------------------ */
+
+struct ep_build {
+    struct ep_input in;
+    struct ep_kernel *k;
+    struct ep_edge *e;
+    uint32_t *at; /* in.k[i] is o->iv[at[i]] */
+    struct ep_result r;
+};
+
+struct ep_sorting {
+    struct ep_kernel k;
+    uint32_t at;
+};
+
+static int by_start(const void *a, const void *b)
+{
+    const struct ep_sorting *x = a, *y = b;
+    if (x->k.start != y->k.start)
+        return x->k.start < y->k.start ? -1 : 1;
+    return x->k.stream != y->k.stream ? (x->k.stream < y->k.stream ? -1 : 1) : (x->at > y->at) - (x->at < y->at);
+}
+
+static int by_release(const void *a, const void *b)
+{
+    const struct ep_edge *x = a, *y = b;
+    if (x->wait_t != y->wait_t)
+        return x->wait_t < y->wait_t ? -1 : 1;
+    return (x->rec_t > y->rec_t) - (x->rec_t < y->rec_t);
+}
+
+/* A time of the view as the files print it, from the kernels' origin. */
+static double file_us(const struct ov_kernels *o, double t)
+{
+    return (double)(overlap_file_ns(t) - overlap_file_ns(o->origin)) / 1000.0;
+}
+
+/* The record-to-wait edges trace_view.json draws (profwrite.c, trace_device). */
+static uint32_t gather_edges(const struct sum *sm, const struct ov_kernels *o, struct ep_edge *e)
+{
+    const struct prof_view *v = sm->v;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < v->ndev; i++) {
+        const struct prof_entry *w = prof_entry(v->dev[i]), *r;
+        if (w->m_record == 0 || w->kind == PK_HOST_SYNC || v->conn[w->m_record] == 0)
+            continue;
+        r = prof_entry(w->m_record);
+        e[n++] = (struct ep_edge){w->ev_id, r->stream_id, w->stream_id, file_us(o, pv_end(v, r)),
+                                  file_us(o, pv_end(v, w))};
+    }
+    qsort(e, n, sizeof(*e), by_release);
+    return n;
+}
+
+static int step_stream(const struct prof_view *v)
+{
+    for (uint32_t i = 0; i < v->ndev; i++)
+        if (prof_entry(v->dev[i])->kind == PK_STEP_START)
+            return prof_entry(v->dev[i])->stream_id;
+    return -1;
+}
+
+static int busiest(const struct stream_sum *ss, uint32_t n)
+{
+    const struct stream_sum *best = NULL;
+    for (uint32_t i = 0; i < n; i++)
+        if (ss[i].kernels > 0 && (best == NULL || ss[i].busy > best->busy + OVERLAP_EPS_US))
+            best = &ss[i];
+    return best != NULL ? best->id : -1;
+}
+
+static bool ep_build(const struct sum *sm, const struct ov_kernels *o, const struct stream_sum *ss, uint32_t ns,
+                     struct ep_build *b)
+{
+    struct ep_sorting *srt = acl_malloc((sm->nk + 1) * sizeof(*srt));
+    b->k = acl_malloc((sm->nk + 1) * sizeof(*b->k));
+    b->at = acl_malloc((sm->nk + 1) * sizeof(*b->at));
+    b->e = acl_malloc((sm->v->ndev + 1) * sizeof(*b->e));
+    b->r.ep = acl_malloc((sm->v->ndev + 1) * sizeof(*b->r.ep));
+    if (srt == NULL || b->k == NULL || b->at == NULL || b->e == NULL || b->r.ep == NULL) {
+        acl_free(srt);
+        return false;
+    }
+    for (uint32_t i = 0; i < sm->nk; i++) {
+        const struct prof_entry *e = prof_entry(sm->kid[o->k[i]]);
+        uint32_t step = pv_step_of(sm->v, sm->ks[o->k[i]]);
+        srt[i] = (struct ep_sorting){{e->stream_id, step != 0 ? (int)step : -1, o->iv[i].start, o->iv[i].end}, i};
+    }
+    qsort(srt, sm->nk, sizeof(*srt), by_start);
+    for (uint32_t i = 0; i < sm->nk; i++)
+        b->k[i] = srt[i].k, b->at[i] = srt[i].at;
+    acl_free(srt);
+    b->in = (struct ep_input){b->k, sm->nk, b->e, gather_edges(sm, o, b->e), step_stream(sm->v), -1, busiest(ss, ns)};
+    episodes_judge(&b->in, &b->r);
+    return true;
+}
+
+static void ep_free(struct ep_build *b)
+{
+    acl_free(b->k);
+    acl_free(b->at);
+    acl_free(b->e);
+    acl_free(b->r.ep);
+}
+
 static void write_dominator(struct sum *sm, const struct ov_kernels *o, uint32_t at)
 {
     const struct prof_entry *d = prof_entry(sm->kid[o->k[at]]);
@@ -507,37 +613,121 @@ static void write_dominator(struct sum *sm, const struct ov_kernels *o, uint32_t
             pv_f3(o->origin + o->iv[at].end));
 }
 
-static void write_pair(struct sum *sm, const struct ov_kernels *o, const struct stream_sum *ss, uint32_t a,
-                       uint32_t b, bool *first)
+/* One pair: main m, side s (indices in ss). The side's episodes decide when
+ * it has any; else the whole run, main as the structure (or busy time) said. */
+static void write_pair(struct sum *sm, const struct ov_kernels *o, const struct ep_build *b,
+                       const struct stream_sum *ss, uint32_t m, uint32_t s, bool busy_rule, bool *first)
 {
     struct overlap_result r;
-    uint32_t m, s;
-    overlap_judge(o->iv + o->first[a], ss[a].kernels, o->iv + o->first[b], ss[b].kernels, &r);
-    m = r.b_is_main ? b : a, s = r.b_is_main ? a : b;
-    fprintf(sm->f, "%s\n    {\"stream_a\": %d, \"stream_b\": %d, \"main_stream\": %d, \"side_stream\": %d, "
-                   "\"side_window_us\": [%s, %s], \"dominator\": ",
-            *first ? "" : ",", ss[a].id, ss[b].id, ss[m].id, ss[s].id, pv_f3(o->origin + r.side_lo),
-            pv_f3(o->origin + r.side_hi));
-    if (r.dominator >= 0)
-        write_dominator(sm, o, o->first[m] + (uint32_t)r.dominator);
+    struct ep_pair ep = {.worst = NULL};
+    double lo, hi, ov, pct;
+    enum overlap_verdict verdict;
+    long dom;
+    if (busy_rule) {
+        overlap_judge(o->iv + o->first[m], ss[m].kernels, o->iv + o->first[s], ss[s].kernels, &r);
+        if (r.b_is_main) {
+            uint32_t t = m;
+            m = s, s = t;
+        }
+    } else {
+        overlap_judge_main(o->iv + o->first[m], ss[m].kernels, o->iv + o->first[s], ss[s].kernels, &r);
+        episodes_pair(&b->in, &b->r, ss[s].id, &ep);
+    }
+    if (ep.worst != NULL && ep.dominator >= 0) {
+        lo = ep.win_lo, hi = ep.win_hi, ov = ep.total.overlap_us, pct = ep.total.pct, verdict = ep.total.verdict;
+        dom = ep.by_length ? -1 : (long)b->at[ep.dominator];
+    } else {
+        lo = r.side_lo, hi = r.side_hi, ov = r.overlap_us, pct = r.pct, verdict = r.verdict;
+        dom = r.dominator >= 0 ? (long)(o->first[m] + (uint32_t)r.dominator) : -1;
+        ep.worst = NULL;
+    }
+    fprintf(sm->f, "%s\n    {\"main_stream\": %d, \"side_stream\": %d, \"judged_on\": \"%s\", \"side_window_us\": "
+                   "[%s, %s], \"dominator\": ",
+            *first ? "" : ",", ss[m].id, ss[s].id, ep.worst != NULL ? "episodes" : "whole_run",
+            pv_f3(o->origin + lo), pv_f3(o->origin + hi));
+    if (dom >= 0)
+        write_dominator(sm, o, (uint32_t)dom);
     else
         fputs("null", sm->f);
-    fprintf(sm->f, ", \"overlap_us\": %s, \"overlap_pct\": %s, \"verdict\": \"%s\"}", pv_f3(r.overlap_us),
-            pv_f3(r.pct), overlap_verdict_name(r.verdict));
+    fprintf(sm->f, ", \"overlap_us\": %s, \"overlap_pct\": %s, \"verdict\": \"%s\"}", pv_f3(ov), pv_f3(pct),
+            overlap_verdict_name(verdict));
     *first = false;
+}
+
+static void write_total(struct sum *sm, const struct ep_total *t)
+{
+    fprintf(sm->f, "\"episodes\": %zu, \"real\": %zu, \"partial\": %zu, \"fake\": %zu, \"early_joins\": %zu, "
+                   "\"never_joined\": %zu, \"overlap_us\": %s, \"base_us\": %s, \"overlap_pct\": %s, \"verdict\": \"%s\"}",
+            t->episodes, t->real, t->partial, t->fake, t->early, t->no_join, pv_f3(t->overlap_us), pv_f3(t->base_us),
+            pv_f3(t->pct), overlap_verdict_name(t->verdict));
+}
+
+static void write_episode(struct sum *sm, const struct ov_kernels *o, const struct ep_episode *ep, bool first)
+{
+    fprintf(sm->f, "%s\n    {\"side_stream\": %d, \"step\": ", first ? "" : ",", ep->side);
+    ep->step >= 0 ? fprintf(sm->f, "%d", ep->step) : fputs("null", sm->f);
+    fprintf(sm->f, ", \"fork_event\": %d, \"fork_recorded_us\": %s, \"fork_released_us\": %s, \"join_event\": ",
+            ep->fork_event, pv_f3(o->origin + ep->fork_t), pv_f3(o->origin + ep->side_from));
+    if (ep->join_event >= 0)
+        fprintf(sm->f, "%d, \"join_recorded_us\": %s, \"join_released_us\": %s", ep->join_event,
+                pv_f3(o->origin + ep->side_to), pv_f3(o->origin + ep->join_t));
+    else
+        fputs("null, \"join_recorded_us\": null, \"join_released_us\": null", sm->f);
+    fprintf(sm->f, ", \"side_kernels\": %zu, \"main_kernels\": %zu, \"side_us\": %s, \"hide_us\": %s, "
+                   "\"overlap_us\": %s, \"overlap_pct\": %s, \"verdict\": \"%s\", \"early_join\": %s}",
+            ep->side_kernels, ep->main_kernels, pv_f3(ep->side_us), pv_f3(ep->hide_us), pv_f3(ep->overlap_us),
+            pv_f3(ep->pct), overlap_verdict_name(ep->verdict), ep->early ? "true" : "false");
+}
+
+static void write_episodes(struct sum *sm, const struct ov_kernels *o, const struct ep_build *b)
+{
+    struct ep_total t;
+    bool first = true;
+    fprintf(sm->f, "  \"main_stream\": {\"stream_id\": %d, \"by\": \"%s\"},\n", b->r.main_stream,
+            episodes_by_name(b->r.by));
+    fputs("  \"episodes\": [", sm->f);
+    for (size_t i = 0; i < b->r.nep; i++)
+        write_episode(sm, o, &b->r.ep[i], i == 0);
+    fputs(b->r.nep == 0 ? "],\n" : "\n  ],\n", sm->f);
+    episodes_total(&b->r, EP_ANY_STEP, EP_ANY_SIDE, &t);
+    fputs("  \"episode_totals\": {\"run\": {", sm->f);
+    write_total(sm, &t);
+    fputs(", \"steps\": [", sm->f);
+    for (uint32_t step = 1; step <= sm->v->nsteps; step++) {
+        episodes_total(&b->r, (int)step, EP_ANY_SIDE, &t);
+        if (t.episodes == 0)
+            continue;
+        fprintf(sm->f, "%s\n    {\"step\": %u, ", first ? "" : ",", step);
+        write_total(sm, &t);
+        first = false;
+    }
+    fputs(first ? "]}\n" : "\n  ]}\n", sm->f);
 }
 
 static void write_overlap(struct sum *sm, struct stream_sum *ss, uint32_t n)
 {
     struct ov_kernels o = {NULL, NULL, NULL, 0};
-    bool first = true;
+    struct ep_build b = {.r = {.ep = NULL}};
+    bool first = true, built = ov_build(sm, ss, n, &o) && ep_build(sm, &o, ss, n, &b), busy_rule;
+    uint32_t m = n;
+    for (uint32_t i = 0; built && i < n; i++)
+        if (ss[i].id == b.r.main_stream && ss[i].kernels > 0)
+            m = i;
+    busy_rule = !built || b.r.by == EP_BY_BUSY_TIME || m == n;
     fputs("  \"overlap\": [", sm->f);
-    if (ov_build(sm, ss, n, &o))
-        for (uint32_t i = 0; i < n; i++)
-            for (uint32_t j = i + 1; j < n; j++)
-                if (ss[i].kernels > 0 && ss[j].kernels > 0 && ss[i].device == ss[j].device)
-                    write_pair(sm, &o, ss, i, j, &first);
-    fputs(first ? "]\n" : "\n  ]\n", sm->f);
+    for (uint32_t i = 0; built && i < n; i++)
+        for (uint32_t j = busy_rule ? i + 1 : 0; j < n; j++) {
+            bool pair = ss[i].kernels > 0 && ss[j].kernels > 0 && ss[i].device == ss[j].device && i != j;
+            if (pair && busy_rule)
+                write_pair(sm, &o, &b, ss, i, j, true, &first);
+            else if (pair && i == m)
+                write_pair(sm, &o, &b, ss, m, j, false, &first);
+        }
+    fputs(first ? "]" : "\n  ]", sm->f);
+    fputs(built ? ",\n" : "\n", sm->f);
+    if (built)
+        write_episodes(sm, &o, &b);
+    ep_free(&b);
     acl_free(o.iv);
     acl_free(o.k);
 }

@@ -17,7 +17,12 @@
  * 0.5 us), gap_under_share (a 1 us gap, E2E 131 us: over 0.5 us, under
  * 1%), gap_at_min (a gap of exactly 0.5 us, E2E 40.5 us), and fork_wait
  * (the side stream, after a kernel of its own, idles 9 us waiting for the
- * main stream's fork record: slack, not a join gap).
+ * main stream's fork record: slack, not a join gap). The fj_ cases are
+ * fork/join programs of three iterations whose side stream is busier than
+ * main: fj_serialised (joined right after each fork), fj_early_steps and
+ * fj_late_steps (each iteration a step marked on main), fj_no_join,
+ * fj_undeclared_early and fj_undeclared_late (the side kernel has no
+ * declared cost), and fj_three_streams (a copy stream feeds main).
  * Exit 0 when every profile was written, 1 otherwise.
  *
  * DESIGN: every kernel declares its cost (aclcpuSetKernelCost) with a
@@ -286,6 +291,79 @@ static void fork_wait(struct session *s)
     run_k(GAP_TAIL, 24, VEC, s->main);
 }
 
+/* ---- fork/join episodes: the main stream by structure ------------------------------------------------ */
+
+enum fj_join { FJ_EARLY, FJ_LATE, FJ_NONE };
+
+/* Three iterations of: main rms_norm (10 us), fork; side moe_gmm (55) and
+ * moe_swiglu (20), or the undeclared kernel; join; main attention (60)
+ * after the join (early) or before it (late), or no join. The side (75 us
+ * an iteration) is busier than main (70). With steps, each iteration is a
+ * step marked on main. */
+static void fork_join(struct session *s, enum fj_join join, bool steps, bool undeclared)
+{
+    for (int i = 0; i < 3; i++) {
+        aclprofStepInfo *si = steps ? aclprofCreateStepInfo() : NULL;
+        if (steps)
+            CHECK(aclprofGetStepTimestamp(si, ACL_STEP_START, s->main));
+        run_k(RMS_NORM, 24, VEC, s->main);
+        CHECK(aclrtRecordEvent(s->e[0], s->main));
+        CHECK(aclrtStreamWaitEvent(s->side, s->e[0]));
+        if (undeclared) {
+            run_k(UNDECLARED, 8, VEC, s->side);
+        } else {
+            run_k(MOE_GMM, 8, CUBE, s->side);
+            run_k(MOE_SWIGLU, 16, VEC, s->side);
+        }
+        CHECK(aclrtRecordEvent(s->e[1], s->side));
+        if (join == FJ_EARLY)
+            CHECK(aclrtStreamWaitEvent(s->main, s->e[1]));
+        run_k(ATTENTION, 16, CUBE, s->main);
+        if (join == FJ_LATE)
+            CHECK(aclrtStreamWaitEvent(s->main, s->e[1]));
+        if (steps) {
+            CHECK(aclprofGetStepTimestamp(si, ACL_STEP_END, s->main));
+            aclprofDestroyStepInfo(si);
+        }
+    }
+}
+
+static void fj_serialised(struct session *s) { fork_join(s, FJ_EARLY, false, false); }
+static void fj_late_steps(struct session *s) { fork_join(s, FJ_LATE, true, false); }
+static void fj_early_steps(struct session *s) { fork_join(s, FJ_EARLY, true, false); }
+static void fj_no_join(struct session *s) { fork_join(s, FJ_NONE, false, false); }
+static void fj_undeclared_early(struct session *s) { fork_join(s, FJ_EARLY, false, true); }
+static void fj_undeclared_late(struct session *s) { fork_join(s, FJ_LATE, false, true); }
+
+/* Three streams: a copy stream (the third, id 3) fills a buffer main waits
+ * for and waits for main to free it; main forks and joins the side (late)
+ * each iteration. */
+static void fj_three_streams(struct session *s)
+{
+    aclrtStream copy;
+    aclrtEvent ready, freed;
+    CHECK(aclrtCreateStream(&copy));
+    CHECK(aclrtCreateEvent(&ready));
+    CHECK(aclrtCreateEvent(&freed));
+    for (int i = 0; i < 3; i++) {
+        run_k(PREP, 8, VEC, copy);
+        CHECK(aclrtRecordEvent(ready, copy));
+        CHECK(aclrtStreamWaitEvent(s->main, ready));
+        run_k(RMS_NORM, 24, VEC, s->main);
+        edge(s, 0, s->main, s->side);
+        run_k(MOE_GMM, 8, CUBE, s->side);
+        CHECK(aclrtRecordEvent(s->e[1], s->side));
+        run_k(ATTENTION, 16, CUBE, s->main);
+        CHECK(aclrtStreamWaitEvent(s->main, s->e[1]));
+        CHECK(aclrtRecordEvent(freed, s->main));
+        CHECK(aclrtStreamWaitEvent(copy, freed));
+    }
+    CHECK(aclrtSynchronizeDevice());
+    CHECK(aclrtDestroyEvent(ready));
+    CHECK(aclrtDestroyEvent(freed));
+    CHECK(aclrtDestroyStream(copy));
+}
+
 static const struct {
     const char *name;
     void (*run)(struct session *s);
@@ -294,7 +372,10 @@ static const struct {
     {"limit_exceeded", limit_exceeded}, {"core_split", core_split}, {"single_stream", single_stream},
     {"prefetch", prefetch},           {"near_tie", near_tie},         {"gap_under_min", gap_under_min},
     {"gap_under_share", gap_under_share}, {"gap_at_min", gap_at_min}, {"fork_wait", fork_wait},
-    {"measured_cost", measured_cost}, {"wide_launch", wide_launch},
+    {"measured_cost", measured_cost}, {"wide_launch", wide_launch}, {"fj_serialised", fj_serialised},
+    {"fj_late_steps", fj_late_steps}, {"fj_early_steps", fj_early_steps}, {"fj_no_join", fj_no_join},
+    {"fj_undeclared_early", fj_undeclared_early}, {"fj_undeclared_late", fj_undeclared_late},
+    {"fj_three_streams", fj_three_streams},
 };
 
 /* ---- sessions --------------------------------------------------------------------------------- */

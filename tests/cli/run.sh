@@ -379,7 +379,7 @@ agree() {
         same "$(stream_busy "$tmp/summary.json" "$s")" "$(stream_busy "$sj" "$s")" "summary $1 stream $s busy_us vs summary.json"
     done
     check "$2" '"exit_code"' -- doctor --json "$d"
-    grep -q '"overlap_pct"' "$sj" || return 0
+    grep -q '"judged_on"' "$sj" || return 0 # no pair of streams
     same "$(json_num overlap_pct "$tmp/out")" "$(json_num overlap_pct "$sj")" "doctor $1 overlap_pct vs summary.json"
     if [ "$(json_num overlap_us "$sj")" = 0.000 ]; then
         [ "$(dominator_task "$tmp/out")" = null ] && ok || fail "doctor $1: a dominator where nothing meets the side window"
@@ -409,11 +409,17 @@ if [ -n "$profiles" ]; then
     agree core_split 0
     agree single_stream 1
     agree prefetch 0
-    # 20.000 and 20.001 us of overlap are a tie at the files' precision: the earlier kernel
-    # dominates, in summary.json and in doctor alike (one rule, services/overlap.c).
+    # Two forks, never joined: two episodes, each hidden by the main kernel issued after its fork.
     agree near_tie 0
-    check 0 "main 1 / side 2: side window [0.000, 40.500], dominator ffn_up [0.000, 20.000]: overlap 20.000 us" \
-        -- doctor "$(rp near_tie)"
+    check 0 "main stream 1: it forks and joins" \
+        "main 1 / side 2: 2 episodes (2 real, 0 partial, 0 fake; 0 joined right after the fork, 2 never joined)" \
+        "episode 2, side 2: fork event 1 recorded 20.000, waited for until 20.000; never joined" -- doctor "$(rp near_tie)"
+    # Without the edges (the bare CSV), busy time decides, said so, and the whole-run rule applies:
+    # 20.000 and 20.001 us of overlap are a tie at the files' precision: the earlier kernel
+    # dominates (one rule, services/overlap.c).
+    check 0 "main stream 1: the busiest stream: no event edges and no step marks" \
+        "main 1 / side 2: side window [0.000, 40.500], dominator ffn_up [0.000, 20.000]: overlap 20.000 us" \
+        -- doctor "$(rp near_tie)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
     check 1 "[3b] fake parallelism: streams 1 and 2 ran one after the other (overlap_pct 0.00)" \
         "dominator none (no main-stream kernel meets it; the longest, attention [41.600, 101.600], should hide it)" \
         "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event" \
@@ -421,7 +427,7 @@ if [ -n "$profiles" ]; then
     lacks "EVENT_WAIT gap"
     check 0 "E2E             111.600" "Free              0.000" "peak 24 of 24 cores: within the cores" \
         -- summary "$(rp fake_parallel)"
-    check 0 "main 1 / side 2: side window [10.000, 41.600], dominator attention [10.000, 70.000]: overlap 31.600 us, overlap_pct 1.00, real" \
+    check 0 "main 1 / side 2: 1 episode (1 real, 0 partial, 0 fake; 0 joined right after the fork, 0 never joined): overlap 31.600 of 31.600 us, overlap_pct 1.00, real; worst: side window [10.000, 41.600], dominator attention [10.000, 70.000]" \
         "Verdict: no findings." -- doctor "$(rp fixed)"
     lacks "Not checked"
     # The batch wait explains the one interval of contention: one finding for it, not two.
@@ -437,7 +443,7 @@ if [ -n "$profiles" ]; then
     check 1 "Block Num over the core limit: stream 2 launched moe_swiglu with 40 vector blocks under a limit of 16" \
         "Verdict: 1 finding." -- doctor "$(rp limit_exceeded)"
     check 1 '"block_num": 40' '"limit": 16' -- doctor --json "$(rp limit_exceeded)"
-    check 0 "main 1 / side 2: side window [0.000, 75.000], dominator attention [0.000, 60.000]" "Verdict: no findings." \
+    check 0 "worst: side window [0.000, 75.000], dominator attention [0.000, 60.000]" "Verdict: no findings." \
         -- doctor "$(rp core_split)"
     check 1 "[3a] side-stream ops never left the main stream: all 3 kernels ran on stream 1" \
         "Stream 2 exists (2 tasks in trace_view.json) but ran no kernel." "Verdict: 1 finding." -- doctor "$(rp single_stream)"
@@ -488,6 +494,92 @@ if [ -n "$profiles" ]; then
     # A side stream idling for the main stream's fork record is slack, not a gap after a join.
     check 0 "stream 2       2 kernels, busy 21.000 us in [0.000, 30.000]" "Verdict: no findings." -- doctor "$(rp fork_wait)"
     lacks "EVENT_WAIT gap"
+
+    # ---- fork/join episodes: the main stream by structure (services/episodes.c) ----
+    # The side stream (75 us an iteration) is busier than main (70): main is still the stream that
+    # forks and joins. Joined right after each fork, three iterations: every episode fake, never
+    # "1.00 real"; the finding blames the stream that waited (main's EVENT_WAIT, join later).
+    agree fj_serialised 1
+    check 1 "main stream 1: it forks and joins" \
+        "main 1 / side 2: 3 episodes (0 real, 0 partial, 3 fake; 3 joined right after the fork, 0 never joined): overlap 0.000 of 225.000 us, overlap_pct 0.00, fake" \
+        "[3b] fake parallelism: streams 1 and 2 ran one after the other (overlap_pct 0.00)" \
+        "Barrier: the EVENT_WAIT (stream 1, task 3) on event 1 recorded on stream 2 comes right before the dominator attention and held stream 1 for 75.000 us" \
+        "issue the wait after attention (join later)" -- doctor "$(rp fj_serialised)"
+    lacks "overlap_pct 1.00, real"
+    check 1 '"main_stream": {' '"stream_id": 1,' '"by": "fork_join"' '"early_join": true' '"early_joins": 3' \
+        -- doctor --json "$(rp fj_serialised)"
+    # --main names it: the side stream as main turns the roles (and is said to be the user's choice).
+    check 1 "main stream 2: named by --main" "main 2 / side 1:" -- doctor --main 2 "$(rp fj_serialised)"
+    refuse "^aclcpu doctor: error: --main x: not a stream id" doctor --main x "$(rp fj_serialised)"
+    refuse "^aclcpu doctor: error: --main -1: not a stream id" doctor --main -1 "$(rp fj_serialised)"
+    refuse "^aclcpu summary: error: --main 7: no task of this profile ran on stream 7" summary --main 7 "$(rp fj_serialised)"
+    # Without the edges (the bare CSV), busy time decides and says so: the busier side is main there.
+    # (Over the whole run the two streams' kernels do meet, so the fallback cannot see the
+    # serialisation: the reason the edges decide whenever the files have them.)
+    check 0 "main stream 2: the busiest stream: no event edges and no step marks" \
+        -- doctor "$(rp fj_serialised)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+    check 0 "main stream 1: named by --main" "main 1 / side 2: side window" \
+        -- doctor --main 1 "$(rp fj_serialised)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+    # Joined after the dominator, with step marks: real in every step; the last step by default.
+    check 0 "step 1: 1 episode (1 real, 0 partial, 0 fake)" "step 3: 1 episode (1 real, 0 partial, 0 fake)" \
+        "all episodes: 3 episodes (3 real, 0 partial, 0 fake), overlap 180.000 of 180.000 us, overlap_pct 1.00, real" \
+        -- summary "$(rp fj_late_steps)"
+    # (the side, 15 us longer than attention, is the tail at each join: a join gap, not an overlap finding)
+    check 1 "step   3 (Step Id" "episode 1 (step 3), side 2:" "main 1 / side 2: 1 episode (1 real" \
+        "EVENT_WAIT gap after the join: stream 1 idled 15.000 us" -- doctor "$(rp fj_late_steps)"
+    lacks "[3b]"
+    # The same step judged on the whole run's structure: step 2 alone keeps main 1.
+    check 1 "main stream 1: it forks and joins" "episode 1 (step 2), side 2:" -- doctor --step 2 "$(rp fj_late_steps)"
+    check 0 "step 2: 1 episode (0 real, 0 partial, 1 fake)" "main stream 1: it forks and joins" \
+        -- summary "$(rp fj_early_steps)"
+    # No event edges (the flows renamed away) but step marks: the stream carrying them is main,
+    # though the side is busier.
+    mkdir -p "$tmp/steps_only/ASCEND_PROFILER_OUTPUT"
+    cp "$(rp fj_late_steps)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/steps_only/ASCEND_PROFILER_OUTPUT/"
+    sed 's/"cat":"event"/"cat":"elsewhere"/' "$(rp fj_late_steps)/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+        >"$tmp/steps_only/ASCEND_PROFILER_OUTPUT/trace_view.json"
+    check 0 "main stream 1: it carries the step marks (no fork/join edges)" "main 1 / side 2: side window" \
+        -- summary "$tmp/steps_only"
+    check 0 '"by": "step_marks"' '"episodes": []' -- summary --json "$tmp/steps_only"
+    # Never joined: the episodes say so; main is the stream that forks.
+    check 0 "main stream 1: it forks and joins" "3 never joined" "never joined: side 75.000 us" -- doctor "$(rp fj_no_join)"
+    # Undeclared side costs (modelled from measured CPU time): the same verdicts.
+    check 1 "main stream 1: it forks and joins" "(0 real, 0 partial, 3 fake; 3 joined right after the fork" \
+        -- doctor "$(rp fj_undeclared_early)"
+    check 0 "main stream 1: it forks and joins" "(3 real, 0 partial, 0 fake; 0 joined right after the fork" \
+        -- doctor "$(rp fj_undeclared_late)"
+    # Three streams: main (1) forks the side (2, late join: real) and the copy stream (3) waits for
+    # main's buffer-free record before each copy, which main waits for right away (serialised).
+    agree fj_three_streams 1
+    check 1 "main stream 1: it forks and joins" "main 1 / side 2: 3 episodes (3 real, 0 partial, 0 fake" \
+        "main 1 / side 3: 2 episodes (0 real, 0 partial, 2 fake; 2 joined right after the fork" \
+        "[3b] fake parallelism: streams 1 and 3" -- doctor "$(rp fj_three_streams)"
+    lacks "fake parallelism: streams 1 and 2"
+    # doctor, summary and the timeline header give the same main stream and verdicts, on every
+    # fork/join profile and on the same step.
+    for c in fj_serialised fj_late_steps fj_no_join fj_three_streams fake_parallel fixed; do
+        for stepopt in "" "--step 2" "--step 3"; do
+            # doctor judges the last step unless told: the multi-step profile is compared step by step
+            [ -n "$stepopt" ] && [ "$c" != fj_late_steps ] && continue
+            [ -z "$stepopt" ] && [ "$c" = fj_late_steps ] && continue
+            # shellcheck disable=SC2086  # the words of stepopt
+            "$aclcpu" doctor $stepopt "$(rp $c)" >"$tmp/doc.txt" 2>/dev/null
+            # shellcheck disable=SC2086
+            "$aclcpu" summary $stepopt "$(rp $c)" >"$tmp/sum.txt" 2>/dev/null
+            # shellcheck disable=SC2086
+            "$aclcpu" timeline $stepopt "$(rp $c)" -o "$tmp/agree.html" >/dev/null 2>&1
+            dl=$(grep -E '^  main [0-9]+ / side [0-9]+:' "$tmp/doc.txt")
+            sl=$(grep -E '^  main [0-9]+ / side [0-9]+:' "$tmp/sum.txt")
+            [ -n "$dl" ] && [ "$dl" = "$sl" ] && ok || fail "$c $stepopt: doctor and summary disagree: [$dl] [$sl]"
+            # The header's first view (the modelled clock): main stream and each pair's pct and verdict.
+            hl=$(grep -o 'main stream [0-9]* ([a-z_]*); overlap_pct:[^·]*' "$tmp/agree.html" | head -n 1 |
+                grep -oE 'main [0-9]+ / side [0-9]+ <b>[0-9.]+ [a-z]+</b>' | sed -E 's/<b>//; s/<\/b>//')
+            dv=$(echo "$dl" | sed -E 's/^  (main [0-9]+ \/ side [0-9]+):.*overlap_pct ([0-9.]+), ([a-z]+).*/\1 \2 \3/')
+            [ -n "$hl" ] && [ "$hl" = "$dv" ] && ok || fail "$c $stepopt: timeline header [$hl] != doctor [$dv]"
+            dm=$(grep -oE '^  main stream [0-9]+' "$tmp/doc.txt" | grep -oE '[0-9]+$')
+            grep -q "main stream $dm (" "$tmp/agree.html" && ok || fail "$c $stepopt: timeline header's main stream is not $dm"
+        done
+    done
 fi
 
 if [ -n "$moe" ]; then
@@ -502,7 +594,12 @@ if [ -n "$moe" ]; then
     check 1 "[3a] side-stream ops never left the main stream: all 48 kernels ran on stream 1" -- doctor "$(rp moe/single)"
     # Two streams, every op on all the cores: the kernels never run over the cores (one that asks
     # for cores in use queues), so the contention is summary.json's, of kernels ready at once.
-    check 1 "main 1 / side 2: side window [146.008, 875.533], dominator flash_attention [244.508," \
+    # Judged per fork/join episode: in each of the 4 layers the side's kernels queue for the cube
+    # cores routed_experts holds, so only 11 of their 32 us are hidden (the whole-run window once
+    # named flash_attention, which never meets the side's work).
+    check 1 "main 1 / side 2: 4 episodes (0 real, 4 partial, 0 fake; 0 joined right after the fork, 0 never joined): overlap 44.000 of 128.000 us, overlap_pct 0.34, partial" \
+        "[3b] partial overlap: streams 1 and 2 ran mostly one after the other (overlap_pct 0.34)" \
+        "No event orders them: in [146.008, 162.008] the kernels of streams 1 and 2 ready at once asked 48 cube blocks of 24 cube cores" \
         "[3c] cube cores oversubscribed: kernels ready at once asked 48 blocks of 24, for 228.000 us in 12 intervals" \
         "the worst, [167.008, 202.008]: routed_experts (stream 1, task 8) 24 + shared_down (stream 2, task 4) 24 = 48 > 24 cube cores" \
         "Kernels that waited for those cores: shared_gate_up (stream 2) 4 times, routed_experts (stream 1) 4 times, shared_down (stream 2) 4 times" \
@@ -510,7 +607,7 @@ if [ -n "$moe" ]; then
         "[acceptance] EVENT_WAIT gaps after the join: stream 1 idled 16.000 us in 4 waits for stream 2" \
         "In the longest, [210.008, 217.008], stream 2 ran shared_down (stream 2, task 4) [202.008, 214.008]" \
         "Idle beyond the 3.000 us each join costs on this SoC" \
-        "Verdict: 2 findings." -- doctor "$(rp moe/dual)"
+        "Verdict: 3 findings." -- doctor "$(rp moe/dual)"
     check 1 '"kind": "core_contention"' '"demand_blocks": 48' '"over_us": 228.000' '"intervals": 12' \
         '"kind": "join_wait_gap"' '"wait_us": 16.000' '"waits": 4' -- doctor --json "$(rp moe/dual)"
     check 0 "peak 24 of 24 cores running at once;" \
@@ -519,7 +616,8 @@ if [ -n "$moe" ]; then
         -- summary "$(rp moe/dual)"
     check 0 '"contention_of": "kernels running or ready (summary.json)"' '"over_us": 228.000' -- summary --json "$(rp moe/dual)"
     # The split: no contention, no gap at the join.
-    check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(rp moe/dual_limited)"
+    check 0 "4 episodes (4 real, 0 partial, 0 fake" "overlap 236.000 of 248.000 us, overlap_pct 0.95, real" \
+        "Verdict: no findings." -- doctor "$(rp moe/dual_limited)"
     # Without summary.json the queued kernels cannot be seen: said, not guessed.
     mkdir -p "$tmp/dual_trace/ASCEND_PROFILER_OUTPUT"
     cp "$(rp moe/dual)"/ASCEND_PROFILER_OUTPUT/{kernel_details.csv,trace_view.json} "$tmp/dual_trace/ASCEND_PROFILER_OUTPUT/"
@@ -578,9 +676,10 @@ grep -q 'disabled><label for="clock"> measured clock: not in this profile' "$tmp
 check 0 '"event_edges": 2' -- timeline --json "$tmp/trace_only" -o "$tmp/t.html"
 check 0 '"event_edges": 0' -- timeline --json "$tmp/no_flows" -o "$tmp/t.html"
 [ -e "$tmp/never.html" ] && fail "timeline wrote a page for bad input" || ok
-# The fork/join episodes the page marks: the fork edge main -> side, up to the next join edge
-# side -> main ([main, side, start ns, end ns, joined, verdict 0 real / 2 fake]); without the
-# join the episode runs to the profile's end, joined 0; without edges there is none.
+# The fork/join episodes the page marks are doctor's, with their own verdicts: the side's span
+# from its wait on the fork to its record of the join ([main, side, start ns, end ns, joined,
+# verdict 0 real / 2 fake]); never joined, to the end of its last kernel, joined 0; without
+# edges there is none.
 grep -q '"ep":\[1,2,10200,42000,1,0\]' "$tmp/fixed.html" && ok || fail "fixed page: not one joined real episode 1->2 [10.2, 42] us"
 check 0 "2 event edges" -- timeline "$(prof fake_parallel)" -o "$tmp/fp.html"
 grep -q '"ep":\[1,2,10200,40000,1,2\]' "$tmp/fp.html" && ok || fail "fake_parallel page: not one joined fake episode 1->2 [10.2, 40] us"
@@ -589,7 +688,7 @@ cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/no_jo
 sed '/"cat": "event",/{N;s/"cat": "event",\n\( *\)"name": "Event 2"/"cat": "elsewhere",\n\1"name": "Event 2"/}' \
     "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/trace_view.json" >"$tmp/no_join/ASCEND_PROFILER_OUTPUT/trace_view.json"
 check 0 "1 event edges" -- timeline "$tmp/no_join" -o "$tmp/nj.html"
-grep -q '"ep":\[1,2,10200,112000,0,2\]' "$tmp/nj.html" && ok || fail "no_join page: not one unjoined episode 1->2 to the end (112 us)"
+grep -q '"ep":\[1,2,10200,39800,0,2\]' "$tmp/nj.html" && ok || fail "no_join page: not one unjoined fake episode 1->2 to its last kernel's end (39.8 us)"
 # Rows whose Stream ID is N/A (communication) get their own lane; contention spans reach the page.
 check 0 "" -- timeline "$fx/ascend_a2_stepid_blockdim.csv" -o "$tmp/a2.html"
 grep -q '"lanes":\[-1,2,6\]' "$tmp/a2.html" && ok || fail "a2 page: no lane for the Stream ID N/A rows"

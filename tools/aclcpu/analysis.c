@@ -481,28 +481,183 @@ static struct overlap_iv *intervals_of(const struct stream_stat *st, struct aren
     return iv;
 }
 
-/* x has the lower id. */
+static struct pair pair_of(const struct overlap_result *r, const struct stream_stat *main_st,
+                           const struct stream_stat *side_st, enum ep_main_by by)
+{
+    struct pair pr = {.main = main_st->stream, .side = side_st->stream, .by = by};
+    pr.side_window = (struct interval){r->side_lo, r->side_hi};
+    pr.dominator_by_length = r->dominator < 0;
+    pr.dominator = main_st->list[r->dominator >= 0 ? r->dominator : r->longest];
+    pr.overlap_us = r->overlap_us;
+    pr.pct = r->pct;
+    pr.verdict = (enum verdict)r->verdict;
+    return pr;
+}
+
+/* x has the lower id; main is the busier (the last resort). */
 static void judge_pair(const struct stream_stat *x, const struct stream_stat *y, struct arena *a, struct pair *pr)
 {
     struct overlap_result r;
-    const struct stream_stat *main_st;
     overlap_judge(intervals_of(x, a), x->kernels, intervals_of(y, a), y->kernels, &r);
-    main_st = r.b_is_main ? y : x;
-    pr->main = main_st->stream;
-    pr->side = r.b_is_main ? x->stream : y->stream;
-    pr->side_window = (struct interval){r.side_lo, r.side_hi};
-    pr->dominator_by_length = r.dominator < 0;
-    pr->dominator = main_st->list[r.dominator >= 0 ? r.dominator : r.longest];
-    pr->overlap_us = r.overlap_us;
-    pr->pct = r.pct;
-    pr->verdict = (enum verdict)r.verdict;
+    *pr = pair_of(&r, r.b_is_main ? y : x, r.b_is_main ? x : y, EP_BY_BUSY_TIME);
 }
 
-size_t stream_pairs(const struct stream_stat *st, size_t n, struct arena *a, struct pair **out)
+/* ---- the program's structure: the main stream and its fork/join episodes ----------------------------- */
+
+static int int_cmp(const void *a, const void *b)
 {
-    struct pair *pairs = arena_alloc(a, (n * n / 2 + 1) * sizeof(*pairs));
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int edge_release_order(const void *a, const void *b)
+{
+    const struct ep_edge *x = a, *y = b;
+    if (x->wait_t != y->wait_t)
+        return x->wait_t < y->wait_t ? -1 : 1;
+    return x->rec_t < y->rec_t ? -1 : x->rec_t > y->rec_t;
+}
+
+/* The stream the step marks were taken on (trace_view.json's STEP_START
+ * tasks), -1 when the files do not say. */
+static int step_stream(const struct profile *p)
+{
+    for (size_t i = 0; i < p->ntasks; i++)
+        if (p->tasks[i].stream >= 0 && str_eq(p->tasks[i].name, "STEP_START"))
+            return p->tasks[i].stream;
+    return -1;
+}
+
+static int busiest(const struct stream_stat *st, size_t n)
+{
+    const struct stream_stat *best = NULL;
+    for (size_t i = 0; i < n; i++) /* by id: a stream busier by less than EPS_US is not busier */
+        if (st[i].kernels > 0 && (best == NULL || st[i].busy > best->busy + EPS_US))
+            best = &st[i];
+    return best != NULL ? best->stream : -1;
+}
+
+/* The kernel of the selected step that is k (a kernel of the whole
+ * profile), or k itself when the step does not hold it. */
+static const struct task *in_step(const struct profile *p, const struct task *k)
+{
+    size_t lo = 0, hi = p->nkernels;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->kernels[mid].start < k->start - EPS_US)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < p->nkernels && p->kernels[lo].start <= k->start + EPS_US; lo++)
+        if (p->kernels[lo].stream == k->stream && p->kernels[lo].task_id == k->task_id &&
+            str_eq(p->kernels[lo].name, k->name))
+            return &p->kernels[lo];
+    return k;
+}
+
+/* Keeps the episodes of step `step`. */
+static void keep_step(struct ep_result *r, int step)
+{
+    size_t kept = 0;
+    r->complete = 0;
+    for (size_t i = 0; i < r->nep; i++)
+        if (r->ep[i].step == step) {
+            r->complete += r->ep[i].join_event >= 0;
+            r->ep[kept++] = r->ep[i];
+        }
+    r->nep = kept;
+}
+
+void profile_structure(const struct profile *p, const struct stream_stat *st, size_t n, struct arena *a,
+                       struct structure *s)
+{
+    bool whole = p->step >= 0 && p->all_kernels != NULL; /* judged on the whole run, kept for the step */
+    const struct task *kernels = whole ? p->all_kernels : p->kernels;
+    const struct edge *edges = whole ? p->all_edges : p->edges;
+    size_t nkernels = whole ? p->nall_kernels : p->nkernels, nedges = whole ? p->nall_edges : p->nedges, m = 0;
+    struct ep_kernel *k = arena_alloc(a, (nkernels + 1) * sizeof(*k));
+    struct ep_edge *e = arena_alloc(a, (nedges + 1) * sizeof(*e));
+    struct ep_input in = {k, 0, e, 0, step_stream(p), p->forced_main, busiest(st, n)};
+    s->task_of = arena_alloc(a, (nkernels + 1) * sizeof(*s->task_of));
+    for (size_t i = 0; i < nkernels; i++) /* sorted by start */
+        if (kernels[i].stream >= 0 && is_compute(&kernels[i])) {
+            s->task_of[in.nk] = whole ? in_step(p, &kernels[i]) : &kernels[i];
+            k[in.nk++] = (struct ep_kernel){kernels[i].stream, kernels[i].step, kernels[i].start, kernels[i].end};
+        }
+    for (size_t i = 0; i < nedges; i++)
+        if (edges[i].from_stream >= 0 && edges[i].to_stream >= 0)
+            e[in.ne++] = (struct ep_edge){edges[i].event_id, edges[i].from_stream, edges[i].to_stream,
+                                          edges[i].from_t, edges[i].to_t};
+    sort_items(e, in.ne, sizeof(*e), edge_release_order);
+    s->r.ep = arena_alloc(a, (in.ne + 1) * sizeof(*s->r.ep));
+    s->in = in;
+    episodes_judge(&s->in, &s->r);
+    if (p->step >= 0)
+        keep_step(&s->r, p->step);
+    episodes_total(&s->r, EP_ANY_STEP, EP_ANY_SIDE, &s->run);
+    s->steps = arena_alloc(a, (s->r.nep + 1) * sizeof(*s->steps));
+    s->nsteps = 0;
+    for (size_t i = 0; i < s->r.nep; i++)
+        if (s->r.ep[i].step >= 0)
+            s->steps[s->nsteps++] = s->r.ep[i].step;
+    sort_items(s->steps, s->nsteps, sizeof(*s->steps), int_cmp);
+    for (size_t i = 0; i < s->nsteps; i++) /* each once */
+        if (m == 0 || s->steps[m - 1] != s->steps[i])
+            s->steps[m++] = s->steps[i];
+    s->nsteps = m;
+}
+
+const char *main_reason(enum ep_main_by by)
+{
+    switch (by) {
+    case EP_BY_OPTION: return "named by --main";
+    case EP_BY_FORK_JOIN: return "it forks and joins: it records the events the side streams wait on and waits "
+                                 "on theirs";
+    case EP_BY_STEP_MARKS: return "it carries the step marks (no fork/join edges)";
+    case EP_BY_BUSY_TIME: return "the busiest stream: no event edges and no step marks to show the structure "
+                                 "(a bare kernel_details.csv), so busy time decides; --main names it";
+    case EP_BY_NONE: break;
+    }
+    return "none: no stream ran kernels";
+}
+
+/* Main and side by structure: the side's episodes decide (services/episodes.c,
+ * as summary.json), else the whole run with that main. */
+static void judge_by_structure(const struct stream_stat *main_st, const struct stream_stat *side_st,
+                               const struct structure *s, struct arena *a, struct pair *pr)
+{
+    struct overlap_result r;
+    struct ep_pair ep;
+    overlap_judge_main(intervals_of(main_st, a), main_st->kernels, intervals_of(side_st, a), side_st->kernels, &r);
+    *pr = pair_of(&r, main_st, side_st, s->r.by);
+    episodes_pair(&s->in, &s->r, side_st->stream, &ep);
+    if (ep.worst == NULL || ep.dominator < 0)
+        return;
+    pr->by_episodes = true;
+    pr->worst = ep.worst;
+    pr->total = ep.total;
+    pr->side_window = (struct interval){ep.win_lo, ep.win_hi};
+    pr->dominator = s->task_of[ep.dominator];
+    pr->dominator_by_length = ep.by_length;
+    pr->overlap_us = ep.total.overlap_us;
+    pr->pct = ep.total.pct;
+    pr->verdict = (enum verdict)ep.total.verdict;
+}
+
+size_t stream_pairs(const struct stream_stat *st, size_t n, const struct structure *s, struct arena *a,
+                    struct pair **out)
+{
+    struct pair *pairs = arena_alloc(a, (n * n / 2 + n + 1) * sizeof(*pairs));
+    const struct stream_stat *main_st = NULL;
     size_t np = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && s->r.by != EP_BY_BUSY_TIME; i++)
+        if (st[i].stream == s->r.main_stream && st[i].kernels > 0)
+            main_st = &st[i];
+    for (size_t i = 0; i < n && main_st != NULL; i++)
+        if (&st[i] != main_st && st[i].kernels > 0)
+            judge_by_structure(main_st, &st[i], s, a, &pairs[np++]);
+    for (size_t i = 0; i < n && main_st == NULL; i++)
         for (size_t j = i + 1; j < n; j++)
             if (st[i].kernels > 0 && st[j].kernels > 0)
                 judge_pair(&st[i], &st[j], a, &pairs[np++]);

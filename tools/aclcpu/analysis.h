@@ -9,6 +9,7 @@
 #define ACLCPU_CLI_ANALYSIS_H
 
 #include "profile.h"
+#include "services/episodes.h"
 #include "services/overlap.h"
 
 /* The files' times have 3 decimals, so start + duration can miss the next
@@ -111,8 +112,31 @@ enum verdict { VERDICT_REAL = OVERLAP_VERDICT_REAL, VERDICT_PARTIAL = OVERLAP_VE
                VERDICT_FAKE = OVERLAP_VERDICT_FAKE };
 const char *verdict_name(enum verdict v);
 
+/* The program's structure (services/episodes.h, the library's rule, as in
+ * summary.json): the main stream, how it was chosen, and its fork/join
+ * episodes, from the kernel rows and trace_view.json's event edges. */
+struct structure {
+    struct ep_input in;          /* the kernels and edges it was judged on (in the arena) */
+    const struct task **task_of; /* in.k[i] is kernel task_of[i] */
+    struct ep_result r;
+    struct ep_total run; /* every episode */
+    int *steps;          /* the distinct steps of the episodes, ascending (none: no step marks) */
+    size_t nsteps;
+};
+
+/* --main (p->forced_main) wins; then fork/join, the step marks' stream,
+ * and busy time (st: the stream stats) as the last resort. */
+void profile_structure(const struct profile *p, const struct stream_stat *st, size_t n, struct arena *a,
+                       struct structure *s);
+/* "fork/join: it records the events ...": how the main stream was chosen, for the output. */
+const char *main_reason(enum ep_main_by by);
+
 struct pair {
     int main, side;
+    enum ep_main_by by;           /* how main was chosen */
+    bool by_episodes;             /* pct and verdict are the total of the side's fork/join episodes */
+    struct ep_total total;        /* that total (by_episodes) */
+    const struct ep_episode *worst; /* the lowest-scoring episode: the window and dominator are its */
     struct interval side_window;
     const struct task *dominator; /* the main-stream kernel that should hide the side window */
     bool dominator_by_length;     /* nothing meets the side window: the longest one, the op that should have
@@ -121,7 +145,12 @@ struct pair {
     enum verdict verdict;
 };
 
-/* Every pair of streams that both ran kernels. */
-size_t stream_pairs(const struct stream_stat *st, size_t n, struct arena *a, struct pair **out);
+/* With a main stream by structure (or --main): main and each other stream
+ * that ran kernels, judged on their fork/join episodes when they have any
+ * (the window and dominator then come from the worst episode), else over
+ * the whole run with that main. With main by busy time: every pair of
+ * streams that both ran kernels, main the busier (the old rule). */
+size_t stream_pairs(const struct stream_stat *st, size_t n, const struct structure *s, struct arena *a,
+                    struct pair **out);
 
 #endif

@@ -66,19 +66,7 @@ static int parse_doctor_opts(const struct args *a, struct doctor_opts *o, struct
 
 static void print_overlap(const struct doctor_report *r)
 {
-    text_heading(stdout, "Overlap (overlap_pct per stream pair, docs/multistream.md §3)");
-    if (r->npairs == 0)
-        printf("  none: fewer than two streams ran kernels\n");
-    for (size_t i = 0; i < r->npairs; i++) {
-        const struct pair *pr = &r->pairs[i];
-        char dom[512];
-        snprintf(dom, sizeof(dom), pr->dominator_by_length ? "dominator none (no main-stream kernel meets it; the "
-                 "longest, %s [%.3f, %.3f], should hide it)" : "dominator %s [%.3f, %.3f]", pr->dominator->name,
-                 pr->dominator->start, pr->dominator->end);
-        printf("  main %d / side %d: side window [%.3f, %.3f], %s: overlap %.3f us, overlap_pct %.2f, %s\n", pr->main,
-               pr->side, pr->side_window.start, pr->side_window.end, dom, pr->overlap_us, pr->pct,
-               verdict_name(pr->verdict));
-    }
+    print_structure(&r->structure, r->pairs, r->npairs);
 }
 
 static void print_streams(const struct profile *p, const struct doctor_report *r)
@@ -147,21 +135,10 @@ static void print_text(const struct profile *p, const struct doctor_opts *o, con
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static void write_task_json(struct jw *w, const char *key, const struct task *k)
-{
-    jw_object(w, key);
-    jw_str(w, "name", k->name);
-    jw_int(w, "stream_id", k->stream);
-    jw_int(w, "task_id", k->task_id);
-    jw_us(w, "start_us", k->start);
-    jw_us(w, "end_us", k->end);
-    jw_end(w);
-}
-
 static void write_barrier_json(struct jw *w, const struct barrier *b)
 {
     static const char *const kinds[] = {"unknown_no_trace", "op", "dominator_waits", "side_waits", "cores",
-                                        "unexplained"};
+                                        "unexplained", "contention"};
     jw_object(w, "barrier");
     jw_str(w, "kind", kinds[b->kind]);
     if (b->op != NULL && b->kind == BARRIER_OP)
@@ -186,26 +163,9 @@ static void write_overlap_json(struct jw *w, const struct doctor_report *r)
 {
     jw_array(w, "overlap");
     for (size_t i = 0; i < r->npairs; i++) {
-        const struct pair *pr = &r->pairs[i];
         jw_object(w, NULL);
-        jw_int(w, "main_stream", pr->main);
-        jw_int(w, "side_stream", pr->side);
-        jw_array(w, "side_window_us");
-        jw_us(w, NULL, pr->side_window.start);
-        jw_us(w, NULL, pr->side_window.end);
-        jw_end(w);
-        /* As summary.json's overlap: the dominator is the kernel that meets the
-         * side window most; none meets it, none is (should_hide says which would). */
-        if (pr->dominator_by_length) {
-            jw_null(w, "dominator");
-            write_task_json(w, "should_hide", pr->dominator);
-        } else {
-            write_task_json(w, "dominator", pr->dominator);
-        }
-        jw_us(w, "overlap_us", pr->overlap_us);
-        jw_fixed(w, "overlap_pct", pr->pct, 4);
-        jw_str(w, "verdict", verdict_name(pr->verdict));
-        if (pr->verdict != VERDICT_REAL)
+        write_pair_fields_json(w, &r->pairs[i]);
+        if (r->pairs[i].verdict != VERDICT_REAL)
             write_barrier_json(w, &r->barriers[i]);
         jw_end(w);
     }
@@ -257,6 +217,7 @@ static void write_json(const struct profile *p, const struct doctor_opts *o, con
     jw_us(&w, "computing_us", r->totals.computing);
     jw_us(&w, "free_us", r->totals.free);
     write_overlap_json(&w, r);
+    write_structure_json(&w, &r->structure);
     jw_array(&w, "findings");
     for (size_t i = 0; i < r->nfindings; i++)
         write_finding_json(&w, &r->findings[i], o);
@@ -298,11 +259,12 @@ const struct command cmd_doctor = {
     .name = "doctor",
     .summary = "multi-stream triage: fake parallelism, core contention, tails, limits, join gaps",
     .usage = "<profile dir | kernel_details.csv> [--path eager|ge|npugraph_ex] [--limit S=cNvM]... [--soc NAME] "
-             "[--step N] [--clock modelled|measured] [--json]",
+             "[--step N] [--main N] [--clock modelled|measured] [--json]",
     .help = "Applies the triage of docs/multistream.md §3.2 to a profile, in the guide's order:\n"
             "  3a  side-stream ops never left the main stream;\n"
-            "  3b  fake parallelism: overlap_pct per stream pair (computed from kernel_details.csv), and the\n"
-            "      main-stream op that acts as the barrier (from trace_view.json when present);\n"
+            "  3b  fake parallelism: overlap_pct per fork/join episode of the main stream (the one that forks\n"
+            "      and joins, from trace_view.json's event edges; --main N names it; a bare CSV falls back\n"
+            "      to the busiest stream and says so), and the main-stream op that acts as the barrier;\n"
             "  3c  real overlap without speed-up: core contention (Block Num sums of kernels running at\n"
             "      once against the cores; on an aclcpu profile, of kernels ready at once, from summary.json,\n"
             "      as a kernel that asks for cores in use queues), a batch-mode kernel that cannot start,\n"

@@ -4,7 +4,8 @@
  * the cores, for an aclcpu profile or an Ascend kernel_details.csv.
  *
  * DESIGN: reports, never judges: the exit code is 0 whatever the numbers
- * (doctor is the one that judges). Everything is computed by analysis.c
+ * (doctor is the one that judges); the overlap section prints the rule's
+ * verdicts (analysis.c, services/episodes.c) exactly as doctor does. Everything is computed by analysis.c
  * from the kernel rows, so a bare Ascend CSV gets the same figures; what
  * the file cannot tell (streams without a Stream ID column) is said so.
  * The one exception is core contention on aclcpu's modelled clock: there a
@@ -35,6 +36,9 @@ struct summary {
     struct pool_usage pools[POOLS];
     int *steps;
     size_t nsteps;
+    struct structure structure; /* the main stream and its fork/join episodes */
+    struct pair *pairs;
+    size_t npairs;
 };
 
 static void compute(struct profile *p, struct summary *s)
@@ -48,6 +52,8 @@ static void compute(struct profile *p, struct summary *s)
     for (int pool = 0; pool < POOLS; pool++)
         pool_usage(p, (enum pool)pool, &p->arena, &s->pools[pool]);
     s->nsteps = profile_steps(p, &s->steps);
+    profile_structure(p, s->streams, s->nstreams, &p->arena, &s->structure);
+    s->npairs = stream_pairs(s->streams, s->nstreams, &s->structure, &p->arena, &s->pairs);
 }
 
 /* ---- text ---------------------------------------------------------------------------- */
@@ -176,6 +182,8 @@ static void print_text(const struct profile *p, const struct summary *s)
         printf("  steps  %zu (Step Id %d..%d; --step N for one)\n", s->nsteps, s->steps[0], s->steps[s->nsteps - 1]);
     print_times(s);
     print_streams(p, s);
+    if (p->csv.stream_id)
+        print_structure(&s->structure, s->pairs, s->npairs);
     print_top(s);
     print_measured(p);
     print_cores(p, s);
@@ -287,6 +295,14 @@ static void write_json(const struct profile *p, const struct summary *s)
         write_streams_json(&w, s);
     else
         jw_null(&w, "streams");
+    jw_array(&w, "overlap");
+    for (size_t i = 0; i < s->npairs; i++) {
+        jw_object(&w, NULL);
+        write_pair_fields_json(&w, &s->pairs[i]);
+        jw_end(&w);
+    }
+    jw_end(&w);
+    write_structure_json(&w, &s->structure);
     write_top_json(&w, s);
     write_measured_json(&w, p);
     write_cores_json(&w, p, s);
@@ -319,10 +335,13 @@ static int run_summary(const struct args *a)
 const struct command cmd_summary = {
     .name = "summary",
     .summary = "E2E, Computing, Free, per-stream busy time, top kernels, core demand",
-    .usage = "<profile dir | kernel_details.csv> [--soc NAME] [--step N] [--clock modelled|measured] [--top N] [--json]",
+    .usage = "<profile dir | kernel_details.csv> [--soc NAME] [--step N] [--main N] [--clock modelled|measured] "
+             "[--top N] [--json]",
     .help = "Summarises a profile: E2E (first task start to last task end), Computing (the union of kernel\n"
             "intervals over all streams), Free (E2E - Computing), per-stream busy time, the kernels that\n"
-            "took longest, and the Block Num sums of kernels running at once against the cube and vector\n"
+            "took longest, the main stream (the one that forks and joins, or --main) with overlap_pct per\n"
+            "fork/join episode and per step (the verdicts doctor gives), and the Block Num sums of kernels\n"
+            "running at once against the cube and vector\n"
             "cores (MIX kernels count on both); on an aclcpu profile also summary.json's intervals in which\n"
             "kernels ready at once asked for more cores than there are (on the modelled chip they queue).\n"
             "Reads an aclcpu profile directory or any kernel_details.csv, including one written by Ascend's\n"

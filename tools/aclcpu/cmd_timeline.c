@@ -82,11 +82,11 @@ static int write_page(const struct args *a, const char *out, struct profile *p, 
     struct timeline_episode *ep;
     struct arena arena = {0};
     FILE *f;
-    /* Today's source of the episodes: the event edges of each clock. */
-    page.modelled.nepisodes = timeline_episodes_from_edges(p, &arena, &ep);
+    /* The episodes doctor judges, on each clock. */
+    page.modelled.nepisodes = timeline_episodes_of(p, &arena, &ep);
     page.modelled.episodes = ep;
     if (m != NULL) {
-        page.measured.nepisodes = timeline_episodes_from_edges(m, &arena, &ep);
+        page.measured.nepisodes = timeline_episodes_of(m, &arena, &ep);
         page.measured.episodes = ep;
     }
     f = fopen(out, "w");

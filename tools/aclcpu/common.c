@@ -30,11 +30,24 @@ static int pick_step(const struct args *a, struct profile *p, enum step_policy p
     return -1;
 }
 
+static bool has_stream(const struct profile *p, int stream)
+{
+    for (size_t i = 0; i < p->nkernels; i++)
+        if (p->kernels[i].stream == stream)
+            return true;
+    for (size_t i = 0; i < p->ntasks; i++)
+        if (p->tasks[i].stream == stream)
+            return true;
+    return false;
+}
+
 int load_profile(const struct args *a, struct profile *p, bool need_streams, enum step_policy steps)
 {
     const char *clock = args_value(a, "--clock");
     struct load_opts opts = {CLOCK_MODELLED, args_value(a, "--soc"), need_streams};
+    const char *main_stream = args_value(a, "--main");
     struct cli_error err;
+    long m = -1;
     int rc;
     if (clock != NULL && !str_eq(clock, "modelled") && !str_eq(clock, "measured"))
         return usage_error(a->cmd, "--clock %s: modelled or measured", clock);
@@ -43,8 +56,15 @@ int load_profile(const struct args *a, struct profile *p, bool need_streams, enu
     if (clock != NULL && path_is_file(a->positional[0]))
         return usage_error(a->cmd, "--clock picks the files of a profile directory; %s is read as it is",
                            a->positional[0]);
+    if (main_stream != NULL && (!parse_long(main_stream, &m) || m < 0 || m > INT_MAX))
+        return usage_error(a->cmd, "--main %s: not a stream id (a number >= 0)", main_stream);
     if (!profile_load(p, a->positional[0], &opts, &err))
         return input_error(a->cmd, &err);
+    p->forced_main = (int)m;
+    if (m >= 0 && !has_stream(p, (int)m)) {
+        profile_free(p);
+        return usage_error(a->cmd, "--main %s: no task of this profile ran on stream %ld", main_stream, m);
+    }
     rc = pick_step(a, p, steps);
     if (rc >= 0)
         profile_free(p);
@@ -146,4 +166,176 @@ void print_profile_header(const struct profile *p, const char *what)
         printf("  step   %d (Step Id; --step picks another)\n", p->step);
     printf("  SoC    %s: %u cube / %u vector cores (%s)\n", p->soc.name, p->soc.cores[POOL_CUBE],
            p->soc.cores[POOL_VECTOR], p->soc.source);
+}
+
+/* ---- the program's structure: the overlap section of doctor and summary ------------------------------ */
+
+void pair_line(const struct pair *pr, char *buf, size_t n)
+{
+    char dom[512];
+    snprintf(dom, sizeof(dom), pr->dominator_by_length ? "dominator none (no main-stream kernel meets it; the "
+             "longest, %s [%.3f, %.3f], should hide it)" : "dominator %s [%.3f, %.3f]", pr->dominator->name,
+             pr->dominator->start, pr->dominator->end);
+    if (pr->by_episodes)
+        snprintf(buf, n, "main %d / side %d: %zu episode%s (%zu real, %zu partial, %zu fake; %zu joined right after "
+                 "the fork, %zu never joined): overlap %.3f of %.3f us, overlap_pct %.2f, %s; worst: side window "
+                 "[%.3f, %.3f], %s", pr->main, pr->side, pr->total.episodes, pr->total.episodes == 1 ? "" : "s",
+                 pr->total.real, pr->total.partial, pr->total.fake, pr->total.early, pr->total.no_join,
+                 pr->overlap_us, pr->total.base_us, pr->pct, verdict_name(pr->verdict), pr->side_window.start,
+                 pr->side_window.end, dom);
+    else
+        snprintf(buf, n, "main %d / side %d: side window [%.3f, %.3f], %s: overlap %.3f us, overlap_pct %.2f, %s",
+                 pr->main, pr->side, pr->side_window.start, pr->side_window.end, dom, pr->overlap_us, pr->pct,
+                 verdict_name(pr->verdict));
+}
+
+static void print_episode(size_t i, const struct ep_episode *ep)
+{
+    char step[32] = "", join[96];
+    if (ep->step >= 0)
+        snprintf(step, sizeof(step), " (step %d)", ep->step);
+    if (ep->join_event >= 0)
+        snprintf(join, sizeof(join), "join event %d recorded %.3f, waited for until %.3f", ep->join_event,
+                 ep->side_to, ep->join_t);
+    else
+        snprintf(join, sizeof(join), "never joined");
+    printf("    episode %zu%s, side %d: fork event %d recorded %.3f, waited for until %.3f; %s: side %.3f us "
+           "(%zu kernel%s), main %.3f us (%zu kernel%s)%s, overlap %.3f us, overlap_pct %.2f, %s\n",
+           i + 1, step, ep->side, ep->fork_event, ep->fork_t, ep->side_from, join, ep->side_us, ep->side_kernels,
+           ep->side_kernels == 1 ? "" : "s", ep->hide_us, ep->main_kernels, ep->main_kernels == 1 ? "" : "s",
+           ep->early ? " (joined right after the fork)" : "", ep->overlap_us, ep->pct, overlap_verdict_name(ep->verdict));
+}
+
+static void print_total(const char *what, const struct ep_total *t)
+{
+    printf("  %s: %zu episode%s (%zu real, %zu partial, %zu fake), overlap %.3f of %.3f us, overlap_pct %.2f, %s\n",
+           what, t->episodes, t->episodes == 1 ? "" : "s", t->real, t->partial, t->fake, t->overlap_us, t->base_us,
+           t->pct, overlap_verdict_name(t->verdict));
+}
+
+void print_structure(const struct structure *s, const struct pair *pairs, size_t np)
+{
+    char line[1024], what[32];
+    text_heading(stdout, "Overlap (main stream by structure, overlap_pct per fork/join episode; docs/multistream.md §3)");
+    if (s->r.main_stream >= 0)
+        printf("  main stream %d: %s\n", s->r.main_stream, main_reason(s->r.by));
+    if (np == 0)
+        printf("  none: fewer than two streams ran kernels\n");
+    for (size_t i = 0; i < np; i++) {
+        pair_line(&pairs[i], line, sizeof(line));
+        printf("  %s\n", line);
+    }
+    for (size_t i = 0; i < s->r.nep; i++)
+        print_episode(i, &s->r.ep[i]);
+    for (size_t i = 0; i < s->nsteps; i++) {
+        struct ep_total t;
+        episodes_total(&s->r, s->steps[i], EP_ANY_SIDE, &t);
+        snprintf(what, sizeof(what), "step %d", s->steps[i]);
+        print_total(what, &t);
+    }
+    if (s->r.nep > 0)
+        print_total("all episodes", &s->run);
+}
+
+static void total_json(struct jw *w, const struct ep_total *t)
+{
+    jw_int(w, "episodes", (long long)t->episodes);
+    jw_int(w, "real", (long long)t->real);
+    jw_int(w, "partial", (long long)t->partial);
+    jw_int(w, "fake", (long long)t->fake);
+    jw_int(w, "early_joins", (long long)t->early);
+    jw_int(w, "never_joined", (long long)t->no_join);
+    jw_us(w, "overlap_us", t->overlap_us);
+    jw_us(w, "base_us", t->base_us);
+    jw_fixed(w, "overlap_pct", t->pct, 4);
+    jw_str(w, "verdict", overlap_verdict_name(t->verdict));
+}
+
+static void episode_json(struct jw *w, const struct ep_episode *ep)
+{
+    jw_object(w, NULL);
+    jw_int(w, "side_stream", ep->side);
+    ep->step >= 0 ? jw_int(w, "step", ep->step) : jw_null(w, "step");
+    jw_int(w, "fork_event", ep->fork_event);
+    jw_us(w, "fork_recorded_us", ep->fork_t);
+    jw_us(w, "fork_released_us", ep->side_from);
+    if (ep->join_event >= 0) {
+        jw_int(w, "join_event", ep->join_event);
+        jw_us(w, "join_recorded_us", ep->side_to);
+        jw_us(w, "join_released_us", ep->join_t);
+    } else {
+        jw_null(w, "join_event");
+        jw_null(w, "join_recorded_us");
+        jw_null(w, "join_released_us");
+    }
+    jw_int(w, "side_kernels", (long long)ep->side_kernels);
+    jw_int(w, "main_kernels", (long long)ep->main_kernels);
+    jw_us(w, "side_us", ep->side_us);
+    jw_us(w, "hide_us", ep->hide_us);
+    jw_us(w, "overlap_us", ep->overlap_us);
+    jw_fixed(w, "overlap_pct", ep->pct, 4);
+    jw_str(w, "verdict", overlap_verdict_name(ep->verdict));
+    jw_bool(w, "early_join", ep->early);
+    jw_end(w);
+}
+
+void write_structure_json(struct jw *w, const struct structure *s)
+{
+    jw_object(w, "main_stream");
+    s->r.main_stream >= 0 ? jw_int(w, "stream_id", s->r.main_stream) : jw_null(w, "stream_id");
+    jw_str(w, "by", episodes_by_name(s->r.by));
+    jw_str(w, "why", main_reason(s->r.by));
+    jw_end(w);
+    jw_array(w, "episodes");
+    for (size_t i = 0; i < s->r.nep; i++)
+        episode_json(w, &s->r.ep[i]);
+    jw_end(w);
+    jw_object(w, "episode_totals");
+    jw_object(w, "run");
+    total_json(w, &s->run);
+    jw_end(w);
+    jw_array(w, "steps");
+    for (size_t i = 0; i < s->nsteps; i++) {
+        struct ep_total t;
+        episodes_total(&s->r, s->steps[i], EP_ANY_SIDE, &t);
+        jw_object(w, NULL);
+        jw_int(w, "step", s->steps[i]);
+        total_json(w, &t);
+        jw_end(w);
+    }
+    jw_end(w);
+    jw_end(w);
+}
+
+void write_task_json(struct jw *w, const char *key, const struct task *k)
+{
+    jw_object(w, key);
+    jw_str(w, "name", k->name);
+    jw_int(w, "stream_id", k->stream);
+    jw_int(w, "task_id", k->task_id);
+    jw_us(w, "start_us", k->start);
+    jw_us(w, "end_us", k->end);
+    jw_end(w);
+}
+
+void write_pair_fields_json(struct jw *w, const struct pair *pr)
+{
+    jw_int(w, "main_stream", pr->main);
+    jw_int(w, "side_stream", pr->side);
+    jw_str(w, "judged_on", pr->by_episodes ? "episodes" : "whole_run");
+    jw_array(w, "side_window_us");
+    jw_us(w, NULL, pr->side_window.start);
+    jw_us(w, NULL, pr->side_window.end);
+    jw_end(w);
+    /* As summary.json's overlap: the dominator is the kernel that meets the
+     * side window most; none meets it, none is (should_hide says which would). */
+    if (pr->dominator_by_length) {
+        jw_null(w, "dominator");
+        write_task_json(w, "should_hide", pr->dominator);
+    } else {
+        write_task_json(w, "dominator", pr->dominator);
+    }
+    jw_us(w, "overlap_us", pr->overlap_us);
+    jw_fixed(w, "overlap_pct", pr->pct, 4);
+    jw_str(w, "verdict", verdict_name(pr->verdict));
 }

@@ -248,6 +248,26 @@ static const struct batch_wait *pair_batch_wait(const struct profile *p, const s
     return NULL;
 }
 
+/* summary.json's contention (kernels running or ready at once over a
+ * pool) inside the side window, with kernels of both streams: the side's
+ * work queued for cores the main stream held. */
+static const struct contention *pair_contention(const struct profile *p, const struct pair *pr)
+{
+    for (size_t i = 0; i < p->ncontention; i++) {
+        const struct contention *c = &p->contention[i];
+        bool main_k = false, side_k = false;
+        if (c->end <= pr->side_window.start + EPS_US || c->start >= pr->side_window.end - EPS_US)
+            continue;
+        for (size_t k = 0; k < c->nkernels; k++) {
+            main_k = main_k || c->kernels[k].stream == pr->main;
+            side_k = side_k || c->kernels[k].stream == pr->side;
+        }
+        if (main_k && side_k)
+            return c;
+    }
+    return NULL;
+}
+
 /* The first main-stream kernel that starts at or after t and no later than
  * the dominator. */
 static const struct task *first_kernel_after(const struct profile *p, const struct pair *pr, double t)
@@ -271,6 +291,8 @@ static void find_barrier(const struct profile *p, const struct doctor_report *r,
         b->kind = BARRIER_SIDE_WAITS;
     } else if ((b->batch = pair_batch_wait(p, pr)) != NULL) {
         b->kind = BARRIER_CORES;
+    } else if ((b->contention = pair_contention(p, pr)) != NULL) {
+        b->kind = BARRIER_CONTENTION;
     } else {
         b->kind = p->has_trace || has_facts(p) ? BARRIER_UNEXPLAINED : BARRIER_NO_TRACE;
     }
@@ -287,10 +309,57 @@ static void append_gap(struct finding *f, const struct pair *pr)
                pr->side_window.start - pr->dominator->end);
 }
 
+/* The pair judged on its fork/join episodes: the totals, then the worst one. */
+static void describe_episodes(struct finding *f, const struct pair *pr)
+{
+    const struct ep_episode *ep = pr->worst;
+    const struct ep_total *t = &pr->total;
+    char dom[256];
+    kernel_ref(dom, sizeof(dom), pr->dominator);
+    snprintf(f->facts, sizeof(f->facts),
+             "Main stream %d (%s) forked side stream %d in %zu episode%s: %zu real, %zu partial, %zu fake (%zu joined "
+             "right after the fork, %zu never joined). overlap_pct = %.3f / %.3f = %.2f: the side's work hidden "
+             "behind the main kernels issued between fork and join, over the smaller of the two, summed over the "
+             "episodes (%s; real >= 0.5, fake <= 0.05). The worst: fork event %d recorded at %.3f; side window "
+             "[%.3f, %.3f] (%.3f us of kernels)",
+             pr->main, main_reason(pr->by), pr->side, t->episodes, t->episodes == 1 ? "" : "s", t->real, t->partial,
+             t->fake, t->early, t->no_join, t->overlap_us, t->base_us, pr->pct, verdict_name(pr->verdict),
+             ep->fork_event, ep->fork_t, pr->side_window.start, pr->side_window.end, ep->side_us);
+    if (ep->join_event >= 0)
+        append(f->facts, sizeof(f->facts), "; join event %d recorded at %.3f, main's wait released at %.3f",
+               ep->join_event, ep->side_to, ep->join_t);
+    else
+        append(f->facts, sizeof(f->facts), "; never joined");
+    if (ep->early)
+        append(f->facts, sizeof(f->facts), "; main issued no kernel between fork and join, so nothing could hide "
+               "it; the op that should, %s [%.3f, %.3f], came after the join", dom, pr->dominator->start,
+               pr->dominator->end);
+    else if (pr->dominator_by_length)
+        append(f->facts, sizeof(f->facts), "; no main kernel issued between fork and join meets it; the longest, "
+               "%s [%.3f, %.3f], should hide it", dom, pr->dominator->start, pr->dominator->end);
+    else
+        append(f->facts, sizeof(f->facts), "; main's %s [%.3f, %.3f] meets it most; it hid %.3f of %.3f us "
+               "(overlap_pct %.2f)", dom, pr->dominator->start, pr->dominator->end, ep->overlap_us, ep->side_us,
+               ep->pct);
+    append(f->facts, sizeof(f->facts), ".");
+    finding_stream(f, pr->main);
+    finding_stream(f, pr->side);
+    finding_number(f, "overlap_pct", pr->pct, 4);
+    finding_number(f, "overlap_us", pr->overlap_us, 3);
+    finding_number(f, "main_stream", pr->main, 0);
+    finding_number(f, "side_stream", pr->side, 0);
+    finding_number(f, "episodes", (double)t->episodes, 0);
+    finding_number(f, "early_joins", (double)t->early, 0);
+}
+
 static void describe_pair(struct finding *f, const struct pair *pr)
 {
     char dom[256];
     double side_len = pr->side_window.end - pr->side_window.start;
+    if (pr->by_episodes) {
+        describe_episodes(f, pr);
+        return;
+    }
     kernel_ref(dom, sizeof(dom), pr->dominator);
     snprintf(f->facts, sizeof(f->facts), "Side stream %d's window is [%.3f, %.3f] (%.3f us). ", pr->side,
              pr->side_window.start, pr->side_window.end, side_len);
@@ -377,6 +446,24 @@ static void explain_cores(struct finding *f, const struct profile *p, const stru
     f->problem = RQ_limits;
 }
 
+static void explain_contention(struct finding *f, const struct profile *p, const struct pair *pr,
+                               const struct barrier *b)
+{
+    const struct contention *c = b->contention;
+    snprintf(f->cause, sizeof(f->cause),
+             "No event orders them: in [%.3f, %.3f] the kernels of streams %d and %d ready at once asked %u %s "
+             "blocks of %u %s cores (summary.json): the side stream's kernels queued for cores the main stream "
+             "held, so they ran mostly one after the other.",
+             c->start, c->end, pr->main, pr->side, c->demand, pool_name(c->pool), p->soc.cores[c->pool],
+             pool_name(c->pool));
+    snprintf(f->remedy, sizeof(f->remedy),
+             "Not a dependency: limit the cores of streams %d and %d so that the kernels that must run together add "
+             "up to at most %u %s cores (see the core-contention finding).",
+             pr->main, pr->side, p->soc.cores[c->pool], pool_name(c->pool));
+    f->order = ORDER_CORE_LIMITS;
+    f->problem = RQ_limits;
+}
+
 static void explain_unknown(struct finding *f, const struct pair *pr, bool no_trace)
 {
     if (no_trace)
@@ -404,6 +491,7 @@ static void explain(struct finding *f, const struct profile *p, const struct pai
     case BARRIER_DOMINATOR_WAITS: explain_dominator_waits(f, pr, b); break;
     case BARRIER_SIDE_WAITS: explain_side_waits(f, pr, b); break;
     case BARRIER_CORES: explain_cores(f, p, pr, b); break;
+    case BARRIER_CONTENTION: explain_contention(f, p, pr, b); break;
     case BARRIER_NO_TRACE: explain_unknown(f, pr, true); break;
     case BARRIER_UNEXPLAINED: explain_unknown(f, pr, false); break;
     }
@@ -482,7 +570,8 @@ void doctor_run(struct profile *p, const struct doctor_opts *o, struct doctor_re
     memset(r, 0, sizeof(*r));
     profile_totals(p, &r->totals);
     r->nstreams = stream_stats(p, &p->arena, &r->streams);
-    r->npairs = stream_pairs(r->streams, r->nstreams, &p->arena, &r->pairs);
+    profile_structure(p, r->streams, r->nstreams, &p->arena, &r->structure);
+    r->npairs = stream_pairs(r->streams, r->nstreams, &r->structure, &p->arena, &r->pairs);
     collect_waits(p, &p->arena, r);
     check_side_streams(p, r);
     check_pairs(p, r);

@@ -71,19 +71,21 @@ struct doctor_opts {
 
 /* What serialised a fake or partial pair. */
 enum barrier_kind { BARRIER_NO_TRACE, BARRIER_OP, BARRIER_DOMINATOR_WAITS, BARRIER_SIDE_WAITS, BARRIER_CORES,
-                    BARRIER_UNEXPLAINED };
+                    BARRIER_UNEXPLAINED, BARRIER_CONTENTION };
 
 struct barrier {
     enum barrier_kind kind;
     const struct wait_fact *wait;  /* BARRIER_OP, _DOMINATOR_WAITS, _SIDE_WAITS */
     const struct task *op;         /* BARRIER_OP: the first main-stream op after the wait */
     const struct batch_wait *batch; /* BARRIER_CORES */
+    const struct contention *contention; /* BARRIER_CONTENTION: kernels of both streams ready at once over a pool */
 };
 
 struct doctor_report {
     struct totals totals;
     struct stream_stat *streams;
     size_t nstreams;
+    struct structure structure; /* the main stream and its fork/join episodes */
     struct pair *pairs;
     size_t npairs;
     struct barrier *barriers;   /* one per pair (fake/partial pairs only meaningful) */

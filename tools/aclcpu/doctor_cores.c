@@ -14,7 +14,7 @@
  * that outlives the side window. Join gaps add up per pair of streams: a
  * layered program joins once a layer, and a gap too small to matter alone
  * repeats. A side stream's wait for its fork is not a join: a wait on the
- * other stream of a pair counts only on the pair's main (busier) stream,
+ * other stream of a pair counts only on the pair's main stream (episodes.c),
  * where idling is lost time; on the side stream it is slack.
  */
 #include "doctor.h"

@@ -525,9 +525,10 @@ static void write_clock_data(FILE *f, const struct timeline_clock *c, const char
 
 /* ---- the header ------------------------------------------------------------------------------ */
 
-/* overlap_pct of the stream pairs (docs/multistream.md §3), under the
- * facts: past the first few folded, past a hundred counted (a profile of
- * n streams has n(n-1)/2 pairs). */
+/* The main stream and overlap_pct of each pair (docs/multistream.md §3),
+ * under the facts: the verdict doctor and summary give (analysis.c's
+ * profile_structure and stream_pairs); past the first few pairs folded,
+ * past a hundred counted (a profile of n streams has n(n-1)/2 pairs). */
 #define PAIRS_SHOWN 6
 #define PAIRS_LISTED 100
 static void write_pairs(FILE *f, const struct profile *p)
@@ -535,14 +536,24 @@ static void write_pairs(FILE *f, const struct profile *p)
     struct arena a = {0};
     struct stream_stat *st;
     struct pair *pairs;
-    size_t ns = stream_stats(p, &a, &st), np = stream_pairs(st, ns, &a, &pairs);
+    struct structure s;
+    size_t ns = stream_stats(p, &a, &st), np;
+    profile_structure(p, st, ns, &a, &s);
+    np = stream_pairs(st, ns, &s, &a, &pairs);
     if (np > 0)
-        fputs("<div class=\"facts\">overlap_pct:", f);
+        fprintf(f, "<div class=\"facts\">main stream %d (%s); overlap_pct:", s.r.main_stream,
+                episodes_by_name(s.r.by));
     for (size_t i = 0; i < np && i < PAIRS_LISTED; i++) {
         if (i == PAIRS_SHOWN)
             fprintf(f, "<details><summary>%zu more stream pairs</summary>", np - PAIRS_SHOWN);
-        fprintf(f, "%s main %d / side %d <b>%.2f %s</b> (dominator ", i ? ";" : "", pairs[i].main, pairs[i].side,
+        fprintf(f, "%s main %d / side %d <b>%.2f %s</b> (", i ? ";" : "", pairs[i].main, pairs[i].side,
                 pairs[i].pct, verdict_name(pairs[i].verdict));
+        if (pairs[i].by_episodes)
+            fprintf(f, "%zu fork/join episode%s: %zu real, %zu partial, %zu fake; worst dominator ",
+                    pairs[i].total.episodes, pairs[i].total.episodes == 1 ? "" : "s", pairs[i].total.real,
+                    pairs[i].total.partial, pairs[i].total.fake);
+        else
+            fputs("whole run; dominator ", f);
         escape(f, pairs[i].dominator->name);
         fputc(')', f);
     }

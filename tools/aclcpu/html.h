@@ -37,10 +37,10 @@ struct timeline_page {
 
 void html_timeline(FILE *f, const struct timeline_page *page);
 
-/* The episodes of p from its event edges (trace_view.json): each fork edge
- * main -> side paired with the next join edge side -> main; the verdict is
- * the overlap_pct verdict of that stream pair (timeline_episodes.c). In
- * arena a; returns how many. */
-size_t timeline_episodes_from_edges(const struct profile *p, struct arena *a, struct timeline_episode **out);
+/* The fork/join episodes of p as doctor judges them (the main stream by
+ * structure or --main; each episode's own verdict): the side's span from
+ * its fork wait to its join record, or to its last kernel's end when never
+ * joined (timeline_episodes.c). In arena a; returns how many. */
+size_t timeline_episodes_of(const struct profile *p, struct arena *a, struct timeline_episode **out);
 
 #endif

@@ -263,6 +263,7 @@ bool profile_load(struct profile *p, const char *path, const struct load_opts *o
     memset(p, 0, sizeof(*p));
     p->clock = opts->clock;
     p->step = -1;
+    p->forced_main = -1;
     if (locate(p, path, err) && load_files(p, opts, err))
         return true;
     profile_free(p);
@@ -374,6 +375,12 @@ bool profile_select_step(struct profile *p, int step, struct cli_error *err)
     }
     if (!any)
         return err_at(err, p->csv_path, 0, 0, "--step %d: no kernel row has that Step Id", step);
+    if (p->all_kernels == NULL) {
+        p->all_kernels = arena_memdup(&p->arena, p->kernels, p->nkernels * sizeof(*p->kernels));
+        p->nall_kernels = p->nkernels;
+        p->all_edges = p->edges != NULL ? arena_memdup(&p->arena, p->edges, p->nedges * sizeof(*p->edges)) : NULL;
+        p->nall_edges = p->edges != NULL ? p->nedges : 0;
+    }
     keep_tasks(p->kernels, &p->nkernels, &span, step);
     keep_tasks(p->tasks, &p->ntasks, &span, -1);
     keep_facts(p, &span);

@@ -173,6 +173,14 @@ struct profile {
 
     struct soc_info soc;
     int step;              /* the step analysed, -1 all */
+    /* With a step selected: the whole profile's kernels and edges as loaded,
+     * for the program's structure (the main stream is judged on the whole
+     * run, its episodes then kept for the step). NULL without a step. */
+    struct task *all_kernels;
+    size_t nall_kernels;
+    struct edge *all_edges;
+    size_t nall_edges;
+    int forced_main;       /* --main: the main stream named by the user, -1: chosen by structure */
 };
 
 struct load_opts {
