@@ -129,7 +129,7 @@ static int run_timeline(const struct args *a)
 const struct command cmd_timeline = {
     .name = "timeline",
     .summary = "a self-contained HTML picture of a profile: streams, kernels, event edges",
-    .usage = "<profile dir | kernel_details.csv> [-o timeline.html] [--width PX] [--soc NAME] [--step N] [--json]",
+    .usage = "<profile dir | kernel_details.csv> [-o timeline.html] [--width PX] [--soc NAME] [--step N] [--main N] [--json]",
     .help = "Writes one self-contained HTML page (a canvas drawn by its own script from compact data, no\n"
             "network) showing one lane per stream, none left out, on the modelled clock (the measured clock\n"
             "on a toggle, when the profile has it), each kernel coloured by engine with its Block Num, Mix\n"
