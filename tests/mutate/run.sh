@@ -24,7 +24,6 @@
 set -u
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-data=$root/tests/mutate/mutations.txt
 filter=${1:-}
 work=${MUTATE_DIR:-$root/build-mutate}
 jobs=${MUTATE_JOBS:-2}
@@ -45,6 +44,7 @@ mkdir -p "$work" "$log"
 rm -rf "$tree"
 mkdir -p "$tree"
 (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar cf - --no-recursion) | (cd "$tree" && tar xf -)
+data=$tree/tests/mutate/mutations.txt
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
     cmake -S "$tree" -B "$build" -G Ninja -DACLCPU_WERROR=OFF -DACLCPU_EXAMPLES=OFF -DACLCPU_BENCH=OFF \
@@ -54,10 +54,14 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     }
 fi
 
+# Mutants are made from the tree's copy (taken above), and the original is
+# put back from a saved copy: the working tree may change during the run
+# (an edit, a merge) without mixing its new files into the old tree.
 current=""
+saved=$work/original
 restore() {
     if [ -n "$current" ]; then
-        cp "$root/$current" "$tree/$current"
+        cp "$saved" "$tree/$current"
         current=""
     fi
 }
@@ -103,23 +107,24 @@ $line
 LINE
     id="M$lineno"
     folder=$(dirname "$file")
-    if [ ! -f "$root/$file" ]; then
+    if [ ! -f "$tree/$file" ]; then
         echo "$id	bad	$folder	$file	no such file" >>"$results"
         echo "mutate: $id: no file $file" >&2
         continue
     fi
-    matches=$(grep -cF -- "$pattern" "$root/$file")
+    matches=$(grep -cF -- "$pattern" "$tree/$file")
     if [ "$matches" != 1 ]; then
         echo "$id	bad	$folder	$file	the pattern matches $matches lines" >>"$results"
         echo "mutate: $id: '$pattern' matches $matches lines of $file" >&2
         continue
     fi
+    cp "$tree/$file" "$saved"
     current=$file
     awk -v pat="$pattern" -v rep="$replacement" '{
         i = index($0, pat)
         if (i) $0 = substr($0, 1, i - 1) rep substr($0, i + length(pat))
         print
-    }' "$root/$file" >"$tree/$file"
+    }' "$saved" >"$tree/$file"
     if build_mutant "$log/$id-build.txt"; then
         status=survived
         if [ -n "$suites" ] && [ "$suites" != - ]; then
