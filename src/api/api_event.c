@@ -326,6 +326,7 @@ static aclError record(const char *fn, aclrtEvent event, aclrtStream stream, uin
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
+    CHECK_SITE();
     if (event == NULL)
         return null_arg("aclrtRecordEvent", "event");
     return record("aclrtRecordEvent", event, stream, ACL_EVENT_RECORD_DEFAULT);
@@ -333,6 +334,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stre
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
 {
+    CHECK_SITE();
     const char *fn = "aclrtRecordEventWithFlag";
     if (event == NULL)
         return null_arg(fn, "event");
@@ -412,6 +414,7 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
+    CHECK_SITE();
     if (event == NULL)
         return null_arg("aclrtStreamWaitEvent", "event");
     /* aclrtSetOpWaitTimeout bounds plain waits (process-wide, 0 = none). */
@@ -420,6 +423,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
 {
+    CHECK_SITE();
     const char *fn = "aclrtStreamWaitEventWithTimeout";
     if (timeout < 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -430,6 +434,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
                                                           uint32_t flag)
 {
+    CHECK_SITE();
     const char *fn = "aclrtStreamWaitEventWithFlag";
     if (event == NULL)
         return null_arg(fn, "event");
@@ -445,6 +450,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, ac
  * event's kind, the context, Ex events (207000), the stream's context. */
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
+    CHECK_SITE();
     const char *fn = "aclrtResetEvent";
     struct event *ev;
     struct stream *s;
@@ -865,6 +871,7 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
 {
+    CHECK_SITE();
     return queue_notify_task("aclrtRecordNotify", notify, stream, TASK_NOTIFY_RECORD, 0);
 }
 
@@ -876,6 +883,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream s
  * which the next sync returns. */
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
 {
+    CHECK_SITE();
     struct context *ctx = ctx_current();
     uint32_t ms = wait_ms(timeout);
     if (timeout == UINT32_MAX)

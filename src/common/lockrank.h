@@ -33,6 +33,8 @@
  *   grow_lock -> prof_lock (taken before a stream's lock, never under one)
  *   event -> wd_lock;  prof_lock -> cost_lock
  *   stream -> val_lock -> wd_lock (a value wait parks; engine/memtask.c)
+ *   capture_lock -> check_lock -> grow_lock, stream, event, engine (a
+ *                   submission under the checker: core/check.c)
  *
  * A new lock gets a row here, where its nestings put it, and its rank at
  * its plat_mutex_init / plat_spin_init.
@@ -75,6 +77,7 @@
     X(LOCK_IPC, "ipc_lock", "services/ipcshm.c", "this process's IPC table, allow-lists, peers' tables") \
     X(LOCK_PROFSUB, "sub_lock", "services/profsub.c", "profiling subscriptions") \
     X(LOCK_HANDLE, "handle table lock", "core/handle.c", "one object type's handle table") \
+    X(LOCK_CHECK, "check_lock", "core/check.c", "the race checker: clocks, shadow memory, reports") \
     X(LOCK_PROF_GROW, "grow_lock", "services/profile.c", "growing the profiler's storage, ahead of use") \
     X(LOCK_STREAM, "stream->lock (S)", "core/stream.c", "a stream's queue and state") \
     X(LOCK_EVENT, "event->lock (S)", "core/event.c", "an event's or notify's records and waiters") \
