@@ -123,6 +123,10 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
 
     if (!is_internal(s))
         stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    /* The checker: whatever the stream had ends in this call (run or
+     * dropped), so the host is ordered after all of it. Taken while the
+     * handle still names the stream. */
+    struct check_snap *snap = check_on() ? check_sync_stream_begin(obj_handle(&s->hdr)) : NULL;
     plat_spin_lock(&s->lock);
     /* Check and kill in one critical section: of two racing destroyers,
      * one wins, and a launcher either queued before or sees it dead. */
@@ -130,8 +134,10 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
     if (mine)
         obj_kill(&s->hdr);
     plat_spin_unlock(&s->lock);
-    if (!mine)
+    if (!mine) {
+        check_sync_end(snap, false);
         return ACL_ERROR_RT_INVALID_HANDLE;
+    }
     engine_stream_killed(s);
     if (!is_internal(s)) {
         model_stream_gone(s); /* the lanes it fed keep their tasks */
@@ -144,6 +150,8 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
         engine_discard_stream(s);
     else
         wait_or_drop(s, how == STREAM_END_FORCE); /* its task errors die with it */
+    if (ACLCPU_UNLIKELY(snap != NULL))
+        check_sync_end(snap, true);
     engine_wait_unowned(s);
     plat_mutex_lock(&stream_ctx(s)->lock);
     list_del(&s->ctx_link);
