@@ -348,6 +348,53 @@ TEST(check, host_read_after_device_sync_is_clean)
     off();
 }
 
+/* A query that finds the work complete orders the host after it, as a
+ * sync does; one that finds it not ready orders nothing. */
+TEST(check, host_read_after_complete_queries_is_clean)
+{
+    on();
+    aclrtStream s = stream();
+    aclrtEvent e;
+    aclrtEventRecordedStatus es = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    aclrtStreamStatus ss = ACL_STREAM_STATUS_NOT_READY;
+    char *a = dev(256), *b = dev(256);
+    char host[256];
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtMemsetAsync(a, 256, 7, 256, s));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    while (es != ACL_EVENT_RECORDED_STATUS_COMPLETE && t_now_ns() < end)
+        ASSERT_OK(aclrtQueryEventStatus(e, &es));
+    ASSERT_EQ(es, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), a, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_OK(aclrtMemsetAsync(b, 256, 7, 256, s));
+    while (ss != ACL_STREAM_STATUS_COMPLETE && t_now_ns() < end)
+        ASSERT_OK(aclrtStreamQuery(s, &ss));
+    ASSERT_EQ(ss, ACL_STREAM_STATUS_COMPLETE);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), b, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+TEST(check, not_ready_query_gives_no_edge)
+{
+    on();
+    aclrtStream s = stream();
+    aclrtStreamStatus ss;
+    _Atomic int open = 0;
+    char *buf = dev(256);
+    char host[256];
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 7, 256, s));
+    ASSERT_OK(aclrtStreamQuery(s, &ss));
+    ASSERT_EQ(ss, ACL_STREAM_STATUS_NOT_READY);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), buf, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 1);
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    off();
+}
+
 /* A sync that timed out orders nothing: the host read after it is still
  * reported. */
 TEST(check, timed_out_sync_gives_no_edge)

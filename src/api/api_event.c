@@ -517,8 +517,10 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus 
     struct event_view v;
     if (ev == NULL)
         return err;
+    struct check_snap *snap = check_on() ? check_sync_event_begin(obj_handle(&ev->hdr)) : NULL;
     event_snapshot(ev, &v); /* never recorded counts as complete here (deprecated API) */
     *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    check_sync_end(snap, *status == ACL_EVENT_STATUS_COMPLETE); /* a completed query orders the host */
     return ACL_SUCCESS;
 }
 
@@ -529,11 +531,13 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
     struct event_view v;
     if (ev == NULL)
         return err;
+    struct check_snap *snap = check_on() ? check_sync_event_begin(obj_handle(&ev->hdr)) : NULL;
     event_snapshot(ev, &v);
     if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
         *status = load_relaxed(&ev->ex) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     else
         *status = complete(&v) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    check_sync_end(snap, *status == ACL_EVENT_RECORDED_STATUS_COMPLETE);
     return ACL_SUCCESS;
 }
 

@@ -345,7 +345,9 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
         return context_failed(fn, stream_ctx(s));
     if (load_relaxed(&s->stopped))
         return stopped_error(fn, s);
+    struct check_snap *snap = check_on() ? check_sync_stream_begin(obj_handle(&s->hdr)) : NULL;
     *status = engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    check_sync_end(snap, *status == ACL_STREAM_STATUS_COMPLETE); /* a completed query orders the host */
     return ACL_SUCCESS;
 }
 
