@@ -661,6 +661,7 @@ TEST(check, report_mode_keeps_the_exit_code)
 
 TEST(check, checker_off_draws_no_report)
 {
+    unsetenv("ACLCPU_CHECK");
     ASSERT_EQ(child_status("0", 0, true), 0);
     t_setup();
     racy_program();

@@ -33,8 +33,9 @@
  *   grow_lock -> prof_lock (taken before a stream's lock, never under one)
  *   event -> wd_lock;  prof_lock -> cost_lock
  *   stream -> val_lock -> wd_lock (a value wait parks; engine/memtask.c)
- *   capture_lock -> check_lock -> grow_lock, stream, event, engine (a
- *                   submission under the checker: core/check.c)
+ *   capture_lock -> check_lock -> binary, pool_lock, depot, grow_lock,
+ *                   stream, event, engine (a submission under the checker,
+ *                   a refused task given back: core/check.c)
  *
  * A new lock gets a row here, where its nestings put it, and its rank at
  * its plat_mutex_init / plat_spin_init.
@@ -55,6 +56,7 @@
     X(LOCK_LABEL, "label_lock", "core/label.c", "the live-label count, labels' lists and streams") \
     X(LOCK_CONTEXT, "context->lock", "core/context.c", "a context's stream and event lists") \
     X(LOCK_DEVICE, "device->lock", "core/device.c", "a device's open state and stream ids") \
+    X(LOCK_CHECK, "check_lock", "core/check.c", "the race checker: clocks, shadow memory, reports") \
     X(LOCK_BINARY, "binary->lock", "core/kernel.c", "a binary's functions") \
     X(LOCK_KERNEL_REG, "reg_lock", "core/kernel.c", "the registered kernels") \
     X(LOCK_SYMBOL, "sym_lock", "core/symbol.c", "the registered device symbols") \
@@ -77,7 +79,6 @@
     X(LOCK_IPC, "ipc_lock", "services/ipcshm.c", "this process's IPC table, allow-lists, peers' tables") \
     X(LOCK_PROFSUB, "sub_lock", "services/profsub.c", "profiling subscriptions") \
     X(LOCK_HANDLE, "handle table lock", "core/handle.c", "one object type's handle table") \
-    X(LOCK_CHECK, "check_lock", "core/check.c", "the race checker: clocks, shadow memory, reports") \
     X(LOCK_PROF_GROW, "grow_lock", "services/profile.c", "growing the profiler's storage, ahead of use") \
     X(LOCK_STREAM, "stream->lock (S)", "core/stream.c", "a stream's queue and state") \
     X(LOCK_EVENT, "event->lock (S)", "core/event.c", "an event's or notify's records and waiters") \

@@ -330,6 +330,8 @@ void check_configure(void)
     int expect = 0;
     if (load_relaxed(&ck.configured) != 0 || !cas_relaxed(&ck.configured, &expect, 1))
         return;
+    if (load_relaxed(&check_enabled))
+        return; /* aclcpuCheckEnable came first: the program's choice stands */
     const char *v = config_str(CFG_CHECK);
     if (v == NULL || v[0] == '\0' || strcmp(v, "0") == 0)
         return;
