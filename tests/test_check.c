@@ -195,32 +195,47 @@ TEST(check, adjacent_ranges_do_not_race_one_shared_byte_does)
 /* The issue's three-stream program: the copy stream uploads step k's input,
  * the main stream's kernel reads it; step k + 1's upload overwrites the
  * input while step k's kernel may still read it (write after read). */
-static void three_streams(bool fixed)
+struct pipeline {
+    aclrtStream copy_s, main_s, out_s;
+    float *in, *out;
+    aclrtFuncHandle k;
+    aclrtEvent uploaded, consumed, downloaded;
+};
+
+/* One step; not inlined, so that every step issues from the same call
+ * sites whatever the compiler does with the loop (reports are told once
+ * per pair of call sites). */
+static __attribute__((noinline)) void pipeline_step(struct pipeline *p, int step, bool fixed)
 {
     enum { N = 256 };
-    aclrtStream copy_s = stream(), main_s = stream(), out_s = stream();
-    float *in = dev(N * sizeof(float)), *out = dev(N * sizeof(float));
     static float host_in[N], host_out[N];
-    aclrtFuncHandle k = scale_kernel(true);
-    aclrtEvent uploaded, consumed, downloaded;
-    ASSERT_OK(aclrtCreateEvent(&uploaded));
-    ASSERT_OK(aclrtCreateEvent(&consumed));
-    ASSERT_OK(aclrtCreateEvent(&downloaded));
-    for (int step = 0; step < 3; step++) {
-        if (fixed && step > 0)
-            ASSERT_OK(aclrtStreamWaitEvent(copy_s, consumed)); /* the input is free again */
-        ASSERT_OK(aclrtMemcpyAsync(in, sizeof(host_in), host_in, sizeof(host_in), ACL_MEMCPY_HOST_TO_DEVICE, copy_s));
-        ASSERT_OK(aclrtRecordEvent(uploaded, copy_s));
-        ASSERT_OK(aclrtStreamWaitEvent(main_s, uploaded));
-        if (step > 0)
-            ASSERT_OK(aclrtStreamWaitEvent(main_s, downloaded)); /* out is free again */
-        scale(k, in, out, N, main_s);
-        ASSERT_OK(aclrtRecordEvent(consumed, main_s));
-        ASSERT_OK(aclrtStreamWaitEvent(out_s, consumed));
-        ASSERT_OK(aclrtMemcpyAsync(host_out, sizeof(host_out), out, sizeof(host_out), ACL_MEMCPY_DEVICE_TO_HOST,
-                                   out_s));
-        ASSERT_OK(aclrtRecordEvent(downloaded, out_s));
-    }
+    if (fixed && step > 0)
+        ASSERT_OK(aclrtStreamWaitEvent(p->copy_s, p->consumed)); /* the input is free again */
+    ASSERT_OK(aclrtMemcpyAsync(p->in, sizeof(host_in), host_in, sizeof(host_in), ACL_MEMCPY_HOST_TO_DEVICE,
+                               p->copy_s));
+    ASSERT_OK(aclrtRecordEvent(p->uploaded, p->copy_s));
+    ASSERT_OK(aclrtStreamWaitEvent(p->main_s, p->uploaded));
+    if (step > 0)
+        ASSERT_OK(aclrtStreamWaitEvent(p->main_s, p->downloaded)); /* out is free again */
+    scale(p->k, p->in, p->out, N, p->main_s);
+    ASSERT_OK(aclrtRecordEvent(p->consumed, p->main_s));
+    ASSERT_OK(aclrtStreamWaitEvent(p->out_s, p->consumed));
+    ASSERT_OK(aclrtMemcpyAsync(host_out, sizeof(host_out), p->out, sizeof(host_out), ACL_MEMCPY_DEVICE_TO_HOST,
+                               p->out_s));
+    ASSERT_OK(aclrtRecordEvent(p->downloaded, p->out_s));
+}
+
+/* The issue's three-stream program: the copy stream uploads step k's input,
+ * the main stream's kernel reads it; step k + 1's upload overwrites the
+ * input while step k's kernel may still read it (write after read). */
+static void three_streams(bool fixed)
+{
+    struct pipeline p = {stream(), stream(), stream(), dev(1024), dev(1024), scale_kernel(true), NULL, NULL, NULL};
+    ASSERT_OK(aclrtCreateEvent(&p.uploaded));
+    ASSERT_OK(aclrtCreateEvent(&p.consumed));
+    ASSERT_OK(aclrtCreateEvent(&p.downloaded));
+    for (int step = 0; step < 3; step++)
+        pipeline_step(&p, step, fixed);
     ASSERT_OK(aclrtSynchronizeDevice());
 }
 
@@ -272,16 +287,21 @@ TEST(check, declared_kernels_have_no_false_sharing)
     off();
 }
 
+/* Not inlined: its two calls are the same call sites every time. */
+static __attribute__((noinline)) void racy_pair(char *buf, aclrtStream s1, aclrtStream s2)
+{
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s2));
+}
+
 /* Identical reports (the same pair of call sites) are told once. */
 TEST(check, identical_reports_are_deduplicated)
 {
     on();
     aclrtStream s1 = stream(), s2 = stream();
     char *buf = dev(256);
-    for (int i = 0; i < 5; i++) {
-        ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
-        ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s2));
-    }
+    for (int i = 0; i < 5; i++)
+        racy_pair(buf, s1, s2);
     ASSERT_EQ(reports(), 2); /* s2 after s1, then s1 after s2: two pairs of call sites */
     ASSERT_OK(aclrtSynchronizeDevice());
     off();
