@@ -729,3 +729,24 @@ TEST(check, declare_arg_checks_each_argument)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "already has 16");
     t_teardown();
 }
+
+/* A destroyed stream's slot serves the next stream: the destroy orders the
+ * host after the old stream's work (no report against it), and the new
+ * stream's accesses are still told apart from the old one's (a race with
+ * a third stream is reported). */
+TEST(check, a_destroyed_streams_slot_is_reused_without_mixing_epochs)
+{
+    on();
+    char *buf = dev(256);
+    aclrtStream old = stream();
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, old));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, old));
+    ASSERT_OK(aclrtDestroyStream(old));
+    aclrtStream s2 = stream(), s3 = stream();
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 3, 256, s3));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}

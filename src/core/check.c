@@ -252,6 +252,8 @@ static struct {
     bool exit_hooked;
     struct cstream **streams; /* by slot; slot 0 is the host (NULL) */
     uint32_t nslots, capslots;
+    uint32_t *free_slots;    /* slots of destroyed streams, for new ones */
+    uint32_t nfree, capfree;
     struct hmap stream_by_handle, event_by_handle, shadow_by_base, seen_reports, decl_by_kf;
     _Atomic uint32_t ndecl;  /* declared kernels: launches look them up only when some exist */
     struct vc host;
@@ -451,6 +453,24 @@ static struct cstream *stream_of(uintptr_t handle, int32_t id, uint32_t *slot)
         *slot = (uint32_t)*v;
         return ck.streams[*slot];
     }
+    if (ck.nfree > 0) {
+        /* A destroyed stream's slot: its clock goes on from where it was,
+         * so its old epochs (all covered by the host since the destroy)
+         * are never taken for the new stream's. */
+        uint32_t s = ck.free_slots[--ck.nfree];
+        struct cstream *cs = ck.streams[s];
+        if (!h_put(&ck.stream_by_handle, handle, s)) {
+            ck.nfree++;
+            return NULL;
+        }
+        uint32_t clock = cs->clock;
+        struct vc keep = cs->vc;
+        keep.n = 0;
+        *cs = (struct cstream){.handle = handle, .id = id, .clock = clock, .vc = keep};
+        vc_set(&cs->vc, s, clock);
+        *slot = s;
+        return cs;
+    }
     if (ck.nslots >= ck.capslots) {
         uint32_t cap = ck.capslots ? ck.capslots * 2 : 16;
         struct cstream **a = acl_realloc(ck.streams, (size_t)cap * sizeof(*a));
@@ -485,6 +505,32 @@ static struct cevent *event_of(uintptr_t handle, bool create)
     }
     ce->handle = handle;
     return ce;
+}
+
+void check_forget_stream(const void *stream_handle)
+{
+    check_lock();
+    uintptr_t *v = h_find(&ck.stream_by_handle, (uintptr_t)stream_handle);
+    if (v != NULL) {
+        uint32_t slot = (uint32_t)*v;
+        struct cstream *cs = ck.streams[slot];
+        if (ck.nfree == ck.capfree) {
+            uint32_t cap = ck.capfree ? ck.capfree * 2 : 16;
+            uint32_t *a = acl_realloc(ck.free_slots, (size_t)cap * sizeof(*a));
+            if (a == NULL) {
+                check_unlock();
+                return; /* the slot stays taken: only memory is lost */
+            }
+            ck.free_slots = a;
+            ck.capfree = cap;
+        }
+        h_del(&ck.stream_by_handle, (uintptr_t)stream_handle);
+        if (cs->blind)
+            ck.nblind--;
+        cs->blind = false;
+        ck.free_slots[ck.nfree++] = slot;
+    }
+    check_unlock();
 }
 
 void check_forget_event(const void *event_handle)

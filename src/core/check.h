@@ -110,8 +110,10 @@ void check_sync_end(struct check_snap *snap, bool done);
 void check_host_access(const char *fn, const void *p, size_t n, bool write);
 /* The program frees the allocation at p (aclrtFree, aclrtFreeHost, ...). */
 void check_free(const char *fn, const void *p);
-/* An event or stream ends: its state is forgotten. */
+/* An event ends: its state is forgotten. A stream ends, after the host
+ * was ordered after all its work: its slot may serve a new stream. */
 void check_forget_event(const void *event_handle);
+void check_forget_stream(const void *stream_handle);
 
 /* The caching allocator (core/cachealloc.c): a block is handed out on a
  * stream (a new lifetime begins: accesses of the previous lifetime that

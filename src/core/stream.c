@@ -126,7 +126,8 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
     /* The checker: whatever the stream had ends in this call (run or
      * dropped), so the host is ordered after all of it. Taken while the
      * handle still names the stream. */
-    struct check_snap *snap = check_on() ? check_sync_stream_begin(obj_handle(&s->hdr)) : NULL;
+    const void *checked_handle = obj_handle(&s->hdr);
+    struct check_snap *snap = check_on() ? check_sync_stream_begin(checked_handle) : NULL;
     plat_spin_lock(&s->lock);
     /* Check and kill in one critical section: of two racing destroyers,
      * one wins, and a launcher either queued before or sees it dead. */
@@ -150,8 +151,10 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
         engine_discard_stream(s);
     else
         wait_or_drop(s, how == STREAM_END_FORCE); /* its task errors die with it */
-    if (ACLCPU_UNLIKELY(snap != NULL))
+    if (ACLCPU_UNLIKELY(snap != NULL)) {
         check_sync_end(snap, true);
+        check_forget_stream(checked_handle);
+    }
     engine_wait_unowned(s);
     plat_mutex_lock(&stream_ctx(s)->lock);
     list_del(&s->ctx_link);
