@@ -1013,6 +1013,7 @@ void check_op_of(struct check_op *op, const struct task *t, const char *fn)
     op->what = fn;
     op->name = NULL;
     op->site = site_now;
+    site_now = NULL; /* taken: a later call that notes none shows no stale site */
     op->ev = NULL;
     op->nacc = 0;
     op->accesses_unknown = false;
@@ -1111,7 +1112,7 @@ void check_sync_end(struct check_snap *snap, bool done)
 void check_host_access(const char *fn, const void *p, size_t n, bool write)
 {
     struct check_op op = {.what = fn, .site = site_now};
-    add_range(&op, p, n, write);
+    add_range(&op, p, n, write); /* the site stays: aclrtMemcpy notes both of its sides with it */
     if (op.nacc == 0)
         return;
     check_lock();
