@@ -126,7 +126,7 @@ bench: build
 
 # The launch workloads with the race checker off, then on (docs/checker.md: at
 # most 3x with it on).
-BENCH_CHECKED := launch_enqueue launch_drain mt_launch event_hop
+BENCH_CHECKED := launch_enqueue launch_args launch_drain mt_launch event_hop
 bench-check: build
 	@for w in $(BENCH_CHECKED); do \
 	  echo "== $$w, checker off"; $(BUILD)/bench/aclcpu-bench --no-peer --only $$w | grep -E "^$$w"; \

@@ -182,7 +182,7 @@ struct desc {
     int32_t stream_id;       /* -1: the host */
     uint64_t task_no;
     const char *what;
-    char name[48];
+    const char *name;        /* a kernel's: its record is type-stable, the name stays readable */
     uintptr_t lo, hi;
     const void *site;
     bool write;
@@ -359,9 +359,7 @@ static uint32_t desc_new(int32_t stream_id, uint64_t task_no, const struct check
     d->stream_id = stream_id;
     d->task_no = task_no;
     d->what = op->what;
-    d->name[0] = '\0';
-    if (op->name != NULL)
-        snprintf(d->name, sizeof(d->name), "%s", op->name);
+    d->name = op->name != NULL ? op->name : "";
     d->lo = a != NULL ? a->lo : 0;
     d->hi = a != NULL ? a->hi : 0;
     d->write = a != NULL && a->write;
