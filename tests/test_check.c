@@ -9,6 +9,7 @@
  * ACLCPU_CHECK=report are run in a forked child.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -748,5 +749,44 @@ TEST(check, a_destroyed_streams_slot_is_reused_without_mixing_epochs)
     ASSERT_OK(aclrtMemsetAsync(buf, 256, 3, 256, s3));
     ASSERT_EQ(reports(), 1);
     ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* Host threads submit under the checker at once: each on its own stream
+ * and buffer, then a device sync orders the host after all of it. */
+struct check_thread_arg {
+    aclrtStream s;
+    char *buf;
+};
+
+static void *check_thread(void *p)
+{
+    struct check_thread_arg *a = p;
+    aclrtSetDevice(0);
+    for (int i = 0; i < 200; i++)
+        if (aclrtMemsetAsync(a->buf, 256, i, 256, a->s) != ACL_SUCCESS)
+            return (void *)1;
+    return NULL;
+}
+
+TEST(check, threads_submitting_at_once_draw_no_false_report)
+{
+    on();
+    pthread_t th[4];
+    struct check_thread_arg args[4];
+    char host[256];
+    void *rc;
+    for (int i = 0; i < 4; i++) {
+        args[i] = (struct check_thread_arg){stream(), dev(256)};
+        ASSERT_EQ(pthread_create(&th[i], NULL, check_thread, &args[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        ASSERT_EQ(pthread_join(th[i], &rc), 0);
+        ASSERT(rc == NULL);
+    }
+    ASSERT_OK(aclrtSynchronizeDevice());
+    for (int i = 0; i < 4; i++)
+        ASSERT_OK(aclrtMemcpy(host, sizeof(host), args[i].buf, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 0);
     off();
 }
