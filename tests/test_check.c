@@ -16,6 +16,15 @@
 
 #include "test.h"
 
+/* The buggy twins race for real when they run (that is what they are
+ * for): under ThreadSanitizer their own race would be reported, so they
+ * skip there; their corrected twins and the checker's threads still run. */
+#ifdef T_TSAN
+#define RACY() SKIP("the program races for real on purpose; ThreadSanitizer would report it")
+#else
+#define RACY() ((void)0)
+#endif
+
 static int saved_stderr = -1;
 static char err_path[64];
 
@@ -125,6 +134,7 @@ static void scale(aclrtFuncHandle k, float *in, float *out, uint64_t n, aclrtStr
 
 TEST(check, write_read_race_across_streams_is_reported)
 {
+    RACY();
     on();
     aclrtStream s1 = stream(), s2 = stream();
     char *buf = dev(256), *copy = dev(256);
@@ -154,6 +164,7 @@ TEST(check, write_read_with_event_edge_is_clean)
 
 TEST(check, write_write_race_across_streams_is_reported)
 {
+    RACY();
     on();
     aclrtStream s1 = stream(), s2 = stream();
     char *buf = dev(256);
@@ -181,6 +192,7 @@ TEST(check, write_write_in_one_stream_is_clean)
  * shared byte does. */
 TEST(check, adjacent_ranges_do_not_race_one_shared_byte_does)
 {
+    RACY();
     on();
     aclrtStream s1 = stream(), s2 = stream();
     char *buf = dev(256);
@@ -242,6 +254,7 @@ static void three_streams(bool fixed)
 
 TEST(check, three_stream_reupload_while_kernel_reads_is_reported)
 {
+    RACY();
     on();
     three_streams(false);
     ASSERT_EQ(reports(), 1);
@@ -298,6 +311,7 @@ static __attribute__((noinline)) void racy_pair(char *buf, aclrtStream s1, aclrt
 /* Identical reports (the same pair of call sites) are told once. */
 TEST(check, identical_reports_are_deduplicated)
 {
+    RACY();
     on();
     aclrtStream s1 = stream(), s2 = stream();
     char *buf = dev(256);
@@ -312,6 +326,7 @@ TEST(check, identical_reports_are_deduplicated)
 
 TEST(check, host_read_of_pending_write_is_reported)
 {
+    RACY();
     on();
     aclrtStream s = stream();
     char *buf = dev(256);
@@ -489,6 +504,7 @@ TEST(check, free_after_sync_is_clean)
  * record it meant comes later, and the read races the write. */
 TEST(check, wait_before_first_record_is_reported)
 {
+    RACY();
     on();
     aclrtStream s1 = stream(), s2 = stream();
     aclrtEvent e;
@@ -525,6 +541,7 @@ TEST(check, wait_after_the_record_is_clean)
  * snapshot) when the program meant the next one. */
 TEST(check, wait_on_stale_snapshot_is_reported)
 {
+    RACY();
     on();
     aclrtStream s1 = stream(), s2 = stream();
     aclrtEvent e;
@@ -617,6 +634,7 @@ TEST(check, launch_blocking_orders_the_host_after_the_kernel)
 
 TEST(check, without_launch_blocking_the_host_read_is_reported)
 {
+    RACY();
     on();
     kernel_then_host_read();
     ASSERT_EQ(reports(), 1);
@@ -664,6 +682,7 @@ static int child_status(const char *env, int mode, bool racy)
 
 TEST(check, reports_make_the_process_exit_66)
 {
+    RACY();
     ASSERT_EQ(child_status("1", 0, true), 66);
     ASSERT_EQ(child_status(NULL, ACLCPU_CHECK_EXIT, true), 66);
 }
@@ -676,12 +695,14 @@ TEST(check, a_clean_program_keeps_its_exit_code)
 
 TEST(check, report_mode_keeps_the_exit_code)
 {
+    RACY();
     ASSERT_EQ(child_status("report", 0, true), 0);
     ASSERT_EQ(child_status(NULL, ACLCPU_CHECK_REPORT, true), 0);
 }
 
 TEST(check, checker_off_draws_no_report)
 {
+    RACY();
     unsetenv("ACLCPU_CHECK");
     ASSERT_EQ(child_status("0", 0, true), 0);
     t_setup();
@@ -737,6 +758,7 @@ TEST(check, declare_arg_checks_each_argument)
  * a third stream is reported). */
 TEST(check, a_destroyed_streams_slot_is_reused_without_mixing_epochs)
 {
+    RACY();
     on();
     char *buf = dev(256);
     aclrtStream old = stream();
