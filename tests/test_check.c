@@ -812,3 +812,33 @@ TEST(check, threads_submitting_at_once_draw_no_false_report)
     ASSERT_EQ(reports(), 0);
     off();
 }
+
+/* A host function runs in its stream's order: its own aclrtMemcpy of what
+ * the stream wrote before it is no host race (the host thread's same copy,
+ * without a sync, is: host_read_of_pending_write_is_reported). */
+struct hf_copy {
+    char *dev;
+    char host[256];
+    aclError rc;
+};
+
+static void hf_copy_back(void *p)
+{
+    struct hf_copy *c = p;
+    c->rc = aclrtMemcpy(c->host, sizeof(c->host), c->dev, sizeof(c->host), ACL_MEMCPY_DEVICE_TO_HOST);
+}
+
+TEST(check, host_function_copy_in_stream_order_is_clean)
+{
+    on();
+    aclrtStream s = stream();
+    static struct hf_copy c;
+    c.dev = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(c.dev, 256, 5, 256, s));
+    ASSERT_OK(aclrtLaunchHostFunc(s, hf_copy_back, &c));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(c.rc);
+    ASSERT_EQ(c.host[255], 5);
+    ASSERT_EQ(reports(), 0);
+    off();
+}

@@ -267,7 +267,11 @@ static struct {
 
 static _Thread_local const void *site_now;
 
+static _Thread_local bool in_task_code;
+
 void check_note_site(const void *site) { site_now = site; }
+
+void check_in_task_code(bool in) { in_task_code = in; }
 
 static void check_atexit(void)
 {
@@ -1110,6 +1114,8 @@ void check_sync_end(struct check_snap *snap, bool done)
 void check_host_access(const char *fn, const void *p, size_t n, bool write)
 {
     struct check_op op = {.what = fn, .site = site_now};
+    if (in_task_code)
+        return;
     add_range(&op, p, n, write); /* the site stays: aclrtMemcpy notes both of its sides with it */
     if (op.nacc == 0)
         return;
@@ -1129,6 +1135,10 @@ void check_free(const char *fn, const void *p)
         return;
     check_lock();
     struct shadow *sh = shadow_of((uintptr_t)p, r.size, false);
+    if (sh != NULL && in_task_code) { /* freed in stream order: forget it, report nothing */
+        shadow_drop(sh);
+        sh = NULL;
+    }
     if (sh == NULL) {
         check_unlock();
         return;

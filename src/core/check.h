@@ -106,6 +106,21 @@ struct check_snap *check_sync_stream_begin(const void *stream_handle);
 struct check_snap *check_sync_event_begin(const void *event_handle);
 void check_sync_end(struct check_snap *snap, bool done);
 
+/* A host function or callback runs on this thread, in its stream's order
+ * (CHECK_TASK_CODE): its own aclrtMemcpy and aclrtFree calls are not taken
+ * as the host's (they are ordered by the stream, which the host's clock
+ * does not know), so they are not checked. */
+void check_in_task_code(bool in);
+#define CHECK_TASK_CODE(call)                                                                                  \
+    do {                                                                                                       \
+        bool check_on_ = check_on();                                                                           \
+        if (check_on_)                                                                                         \
+            check_in_task_code(true);                                                                          \
+        call;                                                                                                  \
+        if (check_on_)                                                                                         \
+            check_in_task_code(false);                                                                         \
+    } while (0)
+
 /* The host reads or writes device memory now (aclrtMemcpy, aclrtMemset). */
 void check_host_access(const char *fn, const void *p, size_t n, bool write);
 /* The program frees the allocation at p (aclrtFree, aclrtFreeHost, ...). */
