@@ -37,9 +37,9 @@ VALGRIND_OPTS := --error-exitcode=99 --trace-children=yes --leak-check=full --sh
 # services_layer: nm), run tools (install, static_link and readme_lines: cmake
 # and the compiler; examples: cmake -P; cli: a shell script running the aclcpu
 # command, grep and Chromium).
-VALGRIND_EXCLUDE := ^(headers|headers_cxx|exported_symbols|source_rules|services_layer|install|static_link|bench_smoke|cli|cli_timeline|standalone_docs|config_reads|readme_lines|fuzz_smoke|faultinj_sweep)$$|^example_|^dag_stress_
+VALGRIND_EXCLUDE := ^(examples_under_check|headers|headers_cxx|exported_symbols|source_rules|services_layer|install|static_link|bench_smoke|cli|cli_timeline|standalone_docs|config_reads|readme_lines|fuzz_smoke|faultinj_sweep)$$|^example_|^dag_stress_
 
-.PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench install clean \
+.PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench bench-check install clean \
   fuzz stress faultinj reliability
 
 all: build
@@ -123,6 +123,15 @@ reliability: fuzz stress faultinj
 
 bench: build
 	$(BUILD)/bench/aclcpu-bench $(if $(BENCH_JSON),--json $(BENCH_JSON))
+
+# The launch workloads with the race checker off, then on (docs/checker.md: at
+# most 3x with it on).
+BENCH_CHECKED := launch_enqueue launch_args launch_drain mt_launch event_hop
+bench-check: build
+	@for w in $(BENCH_CHECKED); do \
+	  echo "== $$w, checker off"; $(BUILD)/bench/aclcpu-bench --no-peer --only $$w | grep -E "^$$w"; \
+	  echo "== $$w, ACLCPU_CHECK=1"; ACLCPU_CHECK=1 $(BUILD)/bench/aclcpu-bench --no-peer --only $$w | grep -E "^$$w"; \
+	done
 
 install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))

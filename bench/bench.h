@@ -150,6 +150,7 @@ bool write_json(const char *path, const char *machine);
 /* ---- workloads --------------------------------------------------------------------------- */
 
 void bench_launch_enqueue(void);
+void bench_launch_args(void);
 void bench_launch_drain(void);
 void bench_sync_roundtrip(void);
 void bench_event_hop(void);

@@ -21,7 +21,8 @@ static const struct {
     const char *name;
     void (*run)(void);
 } workloads[] = {
-    {"launch_enqueue", bench_launch_enqueue}, {"launch_drain", bench_launch_drain},
+    {"launch_enqueue", bench_launch_enqueue}, {"launch_args", bench_launch_args},
+    {"launch_drain", bench_launch_drain},
     {"sync_roundtrip", bench_sync_roundtrip}, {"event_hop", bench_event_hop},
     {"host_func", bench_host_func},           {"saxpy_bw", bench_saxpy_bw},
     {"streams_scale", bench_streams_scale},   {"mt_launch", bench_mt_launch},

@@ -109,6 +109,13 @@ int main(void)
     CHECK(aclrtMalloc((void **)&devY, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK(aclcpuRegisterKernel("AxpbOP", AxpbOP, &axpb));
     CHECK(aclcpuRegisterKernel("SquareOP", SquareOP, &square));
+    /* For the race checker (ACLCPU_CHECK=1): each kernel reads its x slice
+     * and writes its y slice, nothing else; without this it would take
+     * every pointer argument as the whole buffer, read and written. */
+    CHECK(aclcpuCheckDeclareArg(axpb, 0, ACLCPU_CHECK_READ, HALF * sizeof(float), -1));
+    CHECK(aclcpuCheckDeclareArg(axpb, 1, ACLCPU_CHECK_WRITE, HALF * sizeof(float), -1));
+    CHECK(aclcpuCheckDeclareArg(square, 0, ACLCPU_CHECK_READ, HALF * sizeof(float), -1));
+    CHECK(aclcpuCheckDeclareArg(square, 1, ACLCPU_CHECK_WRITE, HALF * sizeof(float), -1));
     for (uint32_t i = 0; i < N; i++)
         hostX[i] = (float)(i % 1000) * 0.5f; /* halves: every result below is exact in float */
 

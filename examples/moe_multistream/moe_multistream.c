@@ -102,6 +102,11 @@ static void register_ops(void)
         c.mix = ops[i].mix;
         CHECK(aclcpuRegisterKernel(ops[i].name, OpKernel, &ops[i].fn));
         CHECK(aclcpuSetKernelCost(ops[i].fn, &c));
+        /* For the race checker (ACLCPU_CHECK=1): x and z are read, y is
+         * written, HIDDEN floats each (z may be NULL: then nothing). */
+        CHECK(aclcpuCheckDeclareArg(ops[i].fn, 0, ACLCPU_CHECK_READ, HIDDEN * sizeof(float), -1));
+        CHECK(aclcpuCheckDeclareArg(ops[i].fn, 1, ACLCPU_CHECK_WRITE, HIDDEN * sizeof(float), -1));
+        CHECK(aclcpuCheckDeclareArg(ops[i].fn, 2, ACLCPU_CHECK_READ, HIDDEN * sizeof(float), -1));
     }
 }
 

@@ -201,6 +201,50 @@ ACLCPU_API aclError aclcpuCacheGetStats(int32_t deviceId, aclcpuCacheStats *stat
 ACLCPU_API aclError aclcpuCacheGetStreamStats(aclrtStream stream, aclcpuCacheStats *stats);
 ACLCPU_API aclError aclcpuCacheEmpty(int32_t deviceId);
 
+/*
+ * The race and lifetime checker (docs/checker.md). ACLCPU_CHECK=1 turns it
+ * on without a code change; aclcpuCheckEnable does the same from the
+ * program, and should be called before aclInit (work issued before it is
+ * not seen). It reports on stderr, each report starting "==aclcpu-check==".
+ * ACLCPU_CHECK_EXIT: a process that drew reports exits with 66 at exit;
+ * ACLCPU_CHECK_REPORT keeps the program's exit code. The checker cannot be
+ * turned off again; a later call only changes the mode. Any other mode ->
+ * 100000.
+ */
+typedef enum aclcpuCheckMode {
+    ACLCPU_CHECK_EXIT = 1,
+    ACLCPU_CHECK_REPORT = 2,
+} aclcpuCheckMode;
+
+ACLCPU_API aclError aclcpuCheckEnable(aclcpuCheckMode mode);
+
+/* The number of distinct reports the checker made so far (0 while it is
+ * off). NULL count -> 100000. */
+ACLCPU_API aclError aclcpuCheckGetReportCount(uint64_t *count);
+
+/*
+ * Declares what a kernel touches through its argument block, so that the
+ * checker needs no guess: argument word argIndex (the 8 bytes at offset
+ * 8 * argIndex) is a pointer the kernel reads, writes or both, over
+ * size bytes, or, with sizeArgIndex >= 0, over size times the integer in
+ * argument word sizeArgIndex (size is then the element size). Once a
+ * kernel has a declaration, its undeclared words are taken as no memory
+ * it touches; without one, every word pointing into device memory counts
+ * as a read and a write of its whole allocation. Up to 16 words per
+ * kernel; declaring a word again replaces its declaration.
+ * Errors (100000): funcHandle NULL or no live kernel; argIndex above 511;
+ * access not READ, WRITE or READ_WRITE; size 0; sizeArgIndex below -1 or
+ * above 511; a 17th word.
+ */
+typedef enum aclcpuCheckAccess {
+    ACLCPU_CHECK_READ = 1,
+    ACLCPU_CHECK_WRITE = 2,
+    ACLCPU_CHECK_READ_WRITE = 3,
+} aclcpuCheckAccess;
+
+ACLCPU_API aclError aclcpuCheckDeclareArg(aclrtFuncHandle funcHandle, uint32_t argIndex, aclcpuCheckAccess access,
+                                          size_t size, int32_t sizeArgIndex);
+
 #ifdef __cplusplus
 }
 #endif

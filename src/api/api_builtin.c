@@ -67,6 +67,7 @@ static bool reduce_v2(enum soc_family fam) { return fam == SOC_910 || fam == SOC
 ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
                                               aclDataType type, aclrtStream stream, void *reserve)
 {
+    CHECK_SITE();
     const char *fn = "aclrtReduceAsync";
     size_t esize = reduce_type_size(type);
     enum soc_family fam;

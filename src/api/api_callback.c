@@ -49,12 +49,14 @@ static aclError queue_host_task(const char *fn, aclrtStream stream, enum task_ki
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
 {
+    CHECK_SITE();
     return queue_host_task("aclrtLaunchHostFunc", stream, TASK_HOST_FUNC, fn, args, true);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
                                                  aclrtStream stream)
 {
+    CHECK_SITE();
     const char *name = "aclrtLaunchCallback";
     if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
         return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'blockType' (%d) is neither NO_BLOCK (0) nor BLOCK (1)",

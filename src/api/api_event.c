@@ -326,6 +326,7 @@ static aclError record(const char *fn, aclrtEvent event, aclrtStream stream, uin
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
+    CHECK_SITE();
     if (event == NULL)
         return null_arg("aclrtRecordEvent", "event");
     return record("aclrtRecordEvent", event, stream, ACL_EVENT_RECORD_DEFAULT);
@@ -333,6 +334,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stre
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
 {
+    CHECK_SITE();
     const char *fn = "aclrtRecordEventWithFlag";
     if (event == NULL)
         return null_arg(fn, "event");
@@ -412,6 +414,7 @@ static aclError wait_event(const char *fn, aclrtStream stream, aclrtEvent event,
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
+    CHECK_SITE();
     if (event == NULL)
         return null_arg("aclrtStreamWaitEvent", "event");
     /* aclrtSetOpWaitTimeout bounds plain waits (process-wide, 0 = none). */
@@ -420,6 +423,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
 {
+    CHECK_SITE();
     const char *fn = "aclrtStreamWaitEventWithTimeout";
     if (timeout < 0)
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -430,6 +434,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
                                                           uint32_t flag)
 {
+    CHECK_SITE();
     const char *fn = "aclrtStreamWaitEventWithFlag";
     if (event == NULL)
         return null_arg(fn, "event");
@@ -445,6 +450,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, ac
  * event's kind, the context, Ex events (207000), the stream's context. */
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
+    CHECK_SITE();
     const char *fn = "aclrtResetEvent";
     struct event *ev;
     struct stream *s;
@@ -511,8 +517,10 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus 
     struct event_view v;
     if (ev == NULL)
         return err;
+    struct check_snap *snap = check_on() ? check_sync_event_begin(obj_handle(&ev->hdr)) : NULL;
     event_snapshot(ev, &v); /* never recorded counts as complete here (deprecated API) */
     *status = v.record_gen == 0 || complete(&v) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    check_sync_end(snap, *status == ACL_EVENT_STATUS_COMPLETE); /* a completed query orders the host */
     return ACL_SUCCESS;
 }
 
@@ -523,11 +531,13 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
     struct event_view v;
     if (ev == NULL)
         return err;
+    struct check_snap *snap = check_on() ? check_sync_event_begin(obj_handle(&ev->hdr)) : NULL;
     event_snapshot(ev, &v);
     if (v.record_gen == 0) /* never recorded: Ex events count as complete, others not (spec §5) */
         *status = load_relaxed(&ev->ex) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     else
         *status = complete(&v) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    check_sync_end(snap, *status == ACL_EVENT_RECORDED_STATUS_COMPLETE);
     return ACL_SUCCESS;
 }
 
@@ -865,6 +875,7 @@ static aclError queue_notify_task(const char *fn, aclrtNotify notify, aclrtStrea
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
 {
+    CHECK_SITE();
     return queue_notify_task("aclrtRecordNotify", notify, stream, TASK_NOTIFY_RECORD, 0);
 }
 
@@ -876,6 +887,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream s
  * which the next sync returns. */
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
 {
+    CHECK_SITE();
     struct context *ctx = ctx_current();
     uint32_t ms = wait_ms(timeout);
     if (timeout == UINT32_MAX)

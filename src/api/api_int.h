@@ -8,6 +8,7 @@
 #include "../core/core.h"
 #include "../core/model.h"
 #include "../engine/engine.h"
+#include "../core/check.h"
 
 /* Records "fn: argument 'arg' is NULL" and returns 100000. Inline, so the
  * compiler sees that the code it returns is never ACL_SUCCESS. */

@@ -303,6 +303,7 @@ static aclError check_plain_args(const char *fn, const void *func, const void *a
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
                                                size_t argsSize, aclrtStream stream)
 {
+    CHECK_SITE();
     struct launch_desc d = {"aclrtLaunchKernel", funcHandle, numBlocks, stream, NULL, argsData, argsSize,
                             NULL, 0, FORM_PLAIN};
     aclError err = check_plain_args(d.fn, funcHandle, argsData, argsSize, "argsData");
@@ -312,6 +313,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint3
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
                                                  size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream)
 {
+    CHECK_SITE();
     struct launch_desc d = {"aclrtLaunchKernelV2", funcHandle, numBlocks, stream, cfg, argsData, argsSize,
                             NULL, 0, FORM_CFG};
     aclError err = check_plain_args(d.fn, funcHandle, argsData, argsSize, "argsData");
@@ -324,6 +326,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
                                                            aclrtPlaceHolderInfo *placeHolderArray,
                                                            size_t placeHolderNum)
 {
+    CHECK_SITE();
     struct launch_desc d = {"aclrtLaunchKernelWithHostArgs", funcHandle, numBlocks, stream, cfg, hostArgs, argsSize,
                             placeHolderArray, placeHolderNum, FORM_CFG};
     aclError err = check_plain_args(d.fn, funcHandle, hostArgs, argsSize, "hostArgs");
@@ -608,6 +611,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
                                                          aclrtStream stream, aclrtLaunchKernelCfg *cfg,
                                                          aclrtArgsHandle argsHandle, void *reserve)
 {
+    CHECK_SITE();
     const char *fn = "aclrtLaunchKernelWithConfig";
     aclrtPlaceHolderInfo ph[MAX_ARG_PARAMS];
     unsigned char *blob;
@@ -687,6 +691,7 @@ static aclError func_by_symbol_or_handle(const char *fn, void *func, aclrtFuncHa
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
                                                             aclrtLaunchKernelCfg *cfg, void **args)
 {
+    CHECK_SITE();
     const char *fn = "aclrtLaunchKernelWithArgsArray";
     aclrtFuncHandle h;
     aclError err;
@@ -791,6 +796,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 
                                                                aclrtPlaceHolderInfo *placeHolderArray,
                                                                size_t placeHolderNum)
 {
+    CHECK_SITE();
     const char *fn = "aclrtLaunchSIMTKernelWithHostArgs";
     struct launch_desc d = {fn, func, 0, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum,
                             FORM_GRID};
@@ -816,6 +822,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3
                                                                 size_t dynUbufSize, aclrtStream stream,
                                                                 aclrtLaunchKernelCfg *cfg, void **args)
 {
+    CHECK_SITE();
     const char *fn = "aclrtLaunchSIMTKernelWithArgsArray";
     aclrtFuncHandle h;
     aclError err;

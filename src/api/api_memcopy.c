@@ -49,6 +49,7 @@ static aclError check_pinned(const char *fn, const char *arg, const void *p, siz
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
                                                            aclrtMemcpyKind kind, aclrtStream stream)
 {
+    CHECK_SITE();
     const char *fn = "aclrtMemcpyAsyncWithCondition";
     struct stream *s;
     aclError err;
@@ -92,6 +93,7 @@ static aclError copy2d_direction(const char *fn, void *dst, const void *src, acl
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                                 size_t height, aclrtMemcpyKind kind, aclrtStream stream)
 {
+    CHECK_SITE();
     const char *fn = "aclrtMemcpy2dAsync";
     size_t dspan = 0, sspan = 0;
     struct stream *s;
@@ -189,6 +191,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N,
                                                  aclrtStream stream)
 {
+    CHECK_SITE();
     const char *fn = "aclrtMemsetD32Async";
     struct stream *s;
     struct task *t;
@@ -417,6 +420,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs
                                                    size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
                                                    aclrtStream stream)
 {
+    CHECK_SITE();
     struct batch b = {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex};
     if (failIndex == NULL)
         return null_arg("aclrtMemcpyBatchAsync", "failIndex");
@@ -427,6 +431,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMa
                                                      size_t numBatches, aclrtMemcpyBatchAttr *attrs,
                                                      size_t *attrsIndexes, size_t numAttrs, aclrtStream stream)
 {
+    CHECK_SITE();
     struct batch b = {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, NULL};
     return memcpy_batch("aclrtMemcpyBatchAsyncV2", &b, true, stream);
 }

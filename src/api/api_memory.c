@@ -37,6 +37,8 @@ aclError free_device_block(const char *fn, void *p)
     if (cachealloc_owns(p)) /* a segment of the caching allocator: its blocks are freed there */
         return acl_fail(ACL_ERROR_RT_MEMORY_FREE, "%s: %p is memory of the caching allocator (aclcpuCacheMalloc): "
                         "free its blocks with aclcpuCacheFree", fn, p);
+    if (check_on())
+        check_free(fn, p); /* reports a free of memory a pending task uses; the quarantine keeps it safe */
     if (quarantine_free(p, true) || quarantine_free_managed(p)) /* aclrtFree frees managed memory too */
         return ACL_SUCCESS;
     return acl_fail(ACL_ERROR_RT_MEMORY_FREE,
@@ -45,6 +47,7 @@ aclError free_device_block(const char *fn, void *p)
 
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 {
+    CHECK_SITE();
     if (devPtr == NULL)
         return null_arg("aclrtFree", "devPtr");
     snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
@@ -82,6 +85,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
 aclError free_host_block(const char *fn, void *p)
 {
     struct mem_range r;
+    if (check_on())
+        check_free(fn, p);
     if (quarantine_free(p, false))
         return ACL_SUCCESS;
     if (devmem_lookup(p, &r) ? r.origin != ORIGIN_HOST && r.origin != ORIGIN_REGISTERED : devmem_in_arena(p))
@@ -93,6 +98,7 @@ aclError free_host_block(const char *fn, void *p)
 /* aclrtFreeHost: hostPtr NULL (100000), then free_host_block's checks. */
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
 {
+    CHECK_SITE();
     if (hostPtr == NULL)
         return null_arg("aclrtFreeHost", "hostPtr");
     snapshot_gate(); /* a snapshot lock holds it back (snapshot.c) */
@@ -194,6 +200,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
     const char *fn = "aclrtMemcpy";
     struct context *ctx;
     aclError err;
+    CHECK_SITE();
     if (count == 0)
         return ACL_SUCCESS;
     if ((err = check_copy_acl(fn, dst, src, kind)) != ACL_SUCCESS ||
@@ -207,6 +214,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err == ACL_SUCCESS)
         err = check_copy_sides(fn, dst, src, count, kind);
+    if (err == ACL_SUCCESS && check_on()) { /* the host reads src and writes dst now */
+        check_host_access(fn, src, count, false);
+        check_host_access(fn, dst, count, true);
+    }
     if (err == ACL_SUCCESS)
         memmove(dst, src, count);
     return err;
@@ -260,6 +271,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
     const char *fn = "aclrtMemcpyAsync";
     struct stream *s;
     aclError err;
+    CHECK_SITE();
 
     if (count == 0)
         return ACL_SUCCESS;
@@ -406,6 +418,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
     const char *fn = "aclrtMemset";
     struct context *ctx;
     aclError err;
+    CHECK_SITE();
     if (count == 0)
         return ACL_SUCCESS;
     if (devPtr == NULL)
@@ -416,6 +429,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
         err = model_unsafe_call(fn, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
     if (err == ACL_SUCCESS)
         err = check_set_memory(fn, devPtr, maxCount, count, true);
+    if (err == ACL_SUCCESS && check_on())
+        check_host_access(fn, devPtr, count, true);
     if (err == ACL_SUCCESS)
         memset(devPtr, value, count);
     return err;
@@ -431,6 +446,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int
     struct stream *s;
     struct task *t;
     aclError err;
+    CHECK_SITE();
 
     if (count == 0)
         return ACL_SUCCESS;

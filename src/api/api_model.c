@@ -340,6 +340,7 @@ static aclError queue_run(const char *fn, struct model *m, struct stream *s, con
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 {
+    CHECK_SITE();
     const char *fn = "aclmdlRIExecuteAsync";
     struct model *m;
     struct stream *s;
@@ -371,6 +372,7 @@ static aclError exec_stream(struct model *m, struct stream **out)
 
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
 {
+    CHECK_SITE();
     const char *fn = "aclmdlRIExecute";
     struct model *m;
     struct stream *s;

@@ -140,6 +140,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
         init_text_len = len;
         devices_configure();
         stream_blocking_configure();
+        check_configure(); /* ACLCPU_CHECK */
         profhook_soc(0, &soc);
         prof_env_start(&soc); /* ACLCPU_PROFILE */
         initialised = true;

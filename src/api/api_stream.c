@@ -258,8 +258,15 @@ static aclError sync_stream(const char *fn, aclrtStream stream, int32_t timeout)
     err = sync_prologue(fn, stream, s, &at_once);
     if (err != ACL_SUCCESS || at_once)
         return err;
-    if (ACLCPU_UNLIKELY(load_relaxed(&stream_ctx(s)->failure_error) != ACL_SUCCESS))
+    if (ACLCPU_UNLIKELY(load_relaxed(&stream_ctx(s)->failure_error) != ACL_SUCCESS)) {
+        /* The checker: a stream that tripped STOP itself has ended all it
+         * was given (the failed task ran, the rest was dropped with the
+         * failure), as a sync that waited would have found; so the host is
+         * ordered after it whichever way this sync ends. */
+        if (check_on() && load_relaxed(&s->stop_error) != ACL_SUCCESS)
+            check_sync_end(check_sync_stream_begin(obj_handle(&s->hdr)), true);
         return context_failed(fn, stream_ctx(s));
+    }
     if (load_relaxed(&s->stopped))
         return stopped_error(fn, s);
     if (ACLCPU_UNLIKELY(prof_on()))
@@ -348,7 +355,9 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
         return context_failed(fn, stream_ctx(s));
     if (load_relaxed(&s->stopped))
         return stopped_error(fn, s);
+    struct check_snap *snap = check_on() ? check_sync_stream_begin(obj_handle(&s->hdr)) : NULL;
     *status = engine_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    check_sync_end(snap, *status == ACL_STREAM_STATUS_COMPLETE); /* a completed query orders the host */
     return ACL_SUCCESS;
 }
 

@@ -36,6 +36,9 @@
  *   device -> cache_lock (a device's close forgets its segments)
  *   cache_lock -> quar_lock, mem_lock, stream (segments taken and given
  *                 back; a recorded stream's issued count at a free)
+ *   capture_lock -> check_lock -> binary, pool_lock, depot, grow_lock,
+ *                   stream, event, engine (a submission under the checker,
+ *                   a refused task given back: core/check.c)
  *
  * A new lock gets a row here, where its nestings put it, and its rank at
  * its plat_mutex_init / plat_spin_init.
@@ -56,6 +59,7 @@
     X(LOCK_LABEL, "label_lock", "core/label.c", "the live-label count, labels' lists and streams") \
     X(LOCK_CONTEXT, "context->lock", "core/context.c", "a context's stream and event lists") \
     X(LOCK_DEVICE, "device->lock", "core/device.c", "a device's open state and stream ids") \
+    X(LOCK_CHECK, "check_lock", "core/check.c", "the race checker: clocks, shadow memory, reports") \
     X(LOCK_BINARY, "binary->lock", "core/kernel.c", "a binary's functions") \
     X(LOCK_KERNEL_REG, "reg_lock", "core/kernel.c", "the registered kernels") \
     X(LOCK_SYMBOL, "sym_lock", "core/symbol.c", "the registered device symbols") \

@@ -41,6 +41,7 @@
  */
 #include "../services/devmem.h"
 #include "cachealloc.h"
+#include "check.h"
 
 #define HASH_BUCKETS 4096u
 #define BLOCK_FREE 0
@@ -509,9 +510,8 @@ aclError cachealloc_malloc(struct stream *s, size_t size, void **out)
     rounded = b->size;
     plat_mutex_unlock(&cache_lock);
     /* A new lifetime of [*out, *out + rounded) on stream s (handle h). */
-    /* checker: block handed out */
-    (void)rounded;
-    (void)h;
+    if (check_on())
+        check_cache_block(*out, rounded, h);
     return ACL_SUCCESS;
 }
 
@@ -534,11 +534,16 @@ static void fence_uses_locked(struct cblock *b)
     b->nuses = n;
 }
 
+/* Recorded streams the checker is told of at a free (more are rare; their
+ * accesses would then be reported as reuse without record_stream). */
+#define CHECKED_USES_MAX 16
+
 aclError cachealloc_free(void *p, enum cache_find *found)
 {
     struct cblock *b;
     struct cdev *d;
-    size_t size;
+    size_t size, nrec;
+    void *recorded[CHECKED_USES_MAX];
 
     plat_mutex_lock(&cache_lock);
     b = hash_find(p);
@@ -552,6 +557,10 @@ aclError cachealloc_free(void *p, enum cache_find *found)
     size = b->size;
     hash_take(b);
     BOTH(d, b->seg->st, add_allocated(c_, -(int64_t)b->size, -(int64_t)b->requested); c_->active_blocks--);
+    /* Every recorded stream, fenced or already past it: the checker orders
+     * their work so far before the block's reuse. */
+    for (nrec = 0; nrec < b->nuses && nrec < CHECKED_USES_MAX; nrec++)
+        recorded[nrec] = b->uses[nrec].h;
     fence_uses_locked(b);
     if (b->nuses != 0) {
         b->state = BLOCK_PENDING;
@@ -563,8 +572,8 @@ aclError cachealloc_free(void *p, enum cache_find *found)
     plat_mutex_unlock(&cache_lock);
     /* The program's lifetime of [p, p + size) ends (the bytes are reused
      * only through a later hand-out, after the fence if one is pending). */
-    /* checker: block released */
-    (void)size;
+    if (check_on())
+        check_cache_release(p, size, recorded, nrec);
     return ACL_SUCCESS;
 }
 

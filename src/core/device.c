@@ -30,6 +30,7 @@
 #include "../services/hostmem.h"
 #include "../services/mempool.h"
 #include "../services/ipcmem.h"
+#include "check.h"
 #include "core.h"
 #include "cachealloc.h"
 #include "vmm.h"
@@ -83,6 +84,7 @@ aclError device_open(struct device *d)
     aclError err;
     if (d->open)
         return ACL_SUCCESS;
+    check_configure(); /* ACLCPU_CHECK, for programs that never call aclInit */
     d->soc = soc_configured();
     d->mem_total = config_u64_or(CFG_DEVICE_MEMORY, d->soc->memory_bytes);
     d->stream_ids = acl_calloc(d->soc->max_streams, 1);

@@ -40,6 +40,7 @@
 #include "../engine/engine.h"
 #include "../services/ipcshm.h"
 #include "profhook.h"
+#include "check.h"
 #include "core.h"
 #include "model.h"
 
@@ -212,6 +213,8 @@ aclError event_destroy(struct event *ev, const void *handle)
     bool recycle;
     struct context *ctx = event_ctx(ev);
 
+    if (check_on())
+        check_forget_event(obj_handle(&ev->hdr)); /* before the lock: the checker's is a mutex */
     plat_spin_lock(&ev->lock);
     /* Of two destroyers, the first to kill it goes on; the other is told
      * 107017. A teardown (no handle) meeting an event a user's destroy has

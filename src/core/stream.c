@@ -27,6 +27,7 @@
 
 #include "../engine/engine.h"
 #include "allocator.h"
+#include "check.h"
 #include "profhook.h"
 #include "core.h"
 #include "model.h"
@@ -122,6 +123,11 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
 
     if (!is_internal(s))
         stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    /* The checker: whatever the stream had ends in this call (run or
+     * dropped), so the host is ordered after all of it. Taken while the
+     * handle still names the stream. */
+    const void *checked_handle = obj_handle(&s->hdr);
+    struct check_snap *snap = check_on() ? check_sync_stream_begin(checked_handle) : NULL;
     plat_spin_lock(&s->lock);
     /* Check and kill in one critical section: of two racing destroyers,
      * one wins, and a launcher either queued before or sees it dead. */
@@ -129,8 +135,10 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
     if (mine)
         obj_kill(&s->hdr);
     plat_spin_unlock(&s->lock);
-    if (!mine)
+    if (!mine) {
+        check_sync_end(snap, false);
         return ACL_ERROR_RT_INVALID_HANDLE;
+    }
     engine_stream_killed(s);
     if (!is_internal(s)) {
         model_stream_gone(s); /* the lanes it fed keep their tasks */
@@ -143,6 +151,10 @@ aclError stream_destroy(struct stream *s, const void *handle, enum stream_end ho
         engine_discard_stream(s);
     else
         wait_or_drop(s, how == STREAM_END_FORCE); /* its task errors die with it */
+    if (ACLCPU_UNLIKELY(snap != NULL)) {
+        check_sync_end(snap, true);
+        check_forget_stream(checked_handle);
+    }
     engine_wait_unowned(s);
     plat_mutex_lock(&stream_ctx(s)->lock);
     list_del(&s->ctx_link);
@@ -426,13 +438,15 @@ static ACLCPU_COLD aclError refused(struct submit *sub, const struct stream *s, 
     return err;
 }
 
-aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
+/* The submission itself; with note (the checker is on) it also tells what
+ * the checker needs, read under the locks. */
+static inline aclError submit_path(struct submit *sub, struct stream *s, struct task *t, struct check_note *note)
 {
     enum task_kind kind = (enum task_kind)t->kind;
     enum refusal why;
     aclError stop_code;
 
-    if (ACLCPU_UNLIKELY(snapshot_gate_closed()) && !sub->under_lock)
+    if (ACLCPU_UNLIKELY(snapshot_gate_closed()) && !sub->under_lock && note == NULL)
         snapshot_gate_wait(); /* a snapshot lock holds new work back (snapshot.c) */
     prof_prepare(); /* the profile grows here, never under the lock (profile.h) */
     plat_spin_lock(&s->lock);
@@ -441,6 +455,12 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
         why = event_issue_locked(s, t, sub);
     if (ACLCPU_UNLIKELY(sub->model_only) && why == REFUSE_NONE && s->rec_lane == NULL)
         why = REFUSE_NOT_IN_MODEL;
+    if (ACLCPU_UNLIKELY(note != NULL)) {
+        note->live = s->rec_lane == NULL && s->update == NULL && !(load_relaxed(&s->flags) & ACL_STREAM_PERSISTENT);
+        note->queued = why == REFUSE_NONE;
+        note->gen = why == REFUSE_NONE && task_kind_is_event(kind) ? t->u.event.gen : 0;
+        note->task_no = s->issued;
+    }
     if (ACLCPU_UNLIKELY(why != REFUSE_NONE)) {
         stop_code = why == REFUSE_CONTEXT_FAILED ? load_relaxed(&stream_ctx(s)->failure_error)
                                                  : load_relaxed(&s->stop_error);
@@ -456,6 +476,36 @@ aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
     }
     stream_commit(s, t); /* drops s->lock */
     return ACL_SUCCESS;
+}
+
+/* A submission the checker watches (core/check.c): what the task touches
+ * is looked up first, without locks; check_lock is held across the
+ * submission so that the checker sees tasks in the order they were
+ * numbered. */
+static ACLCPU_COLD aclError checked_submit(struct submit *sub, struct stream *s, struct task *t)
+{
+    struct check_op op;
+    struct check_note note = {0};
+    uint8_t kind = t->kind;
+    const void *handle = obj_handle(&s->hdr);
+    aclError err;
+
+    check_op_of(&op, t, sub->fn);
+    if (ACLCPU_UNLIKELY(snapshot_gate_closed()) && !sub->under_lock)
+        snapshot_gate_wait(); /* before check_lock: a snapshot's syncs take it */
+    check_lock();
+    err = submit_path(sub, s, t, &note);
+    if (err == ACL_SUCCESS && !sub->model_path)
+        check_submitted(s, load_relaxed(&s->id), handle, &op, &note, kind);
+    check_unlock();
+    return err;
+}
+
+aclError stream_submit(struct submit *sub, struct stream *s, struct task *t)
+{
+    if (check_on())
+        return checked_submit(sub, s, t);
+    return submit_path(sub, s, t, NULL);
 }
 
 /* ---- settings ----------------------------------------------------------------- */

@@ -19,6 +19,7 @@
  */
 #include <string.h>
 
+#include "../core/check.h"
 #include "../core/model.h"
 #include "../core/profhook.h"
 #include "../services/hostmem.h"
@@ -88,7 +89,7 @@ static enum run_result run_host_func(struct executor *x, struct stream *s, struc
         engine_hostfunc_post(x->eng, s);
         return RUN_HANDED_OFF;
     }
-    t->u.host.fn(t->u.host.arg);
+    CHECK_TASK_CODE(t->u.host.fn(t->u.host.arg));
     return RUN_DONE;
 }
 

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/check.h"
 #include "engine_int.h"
 
 struct report_item {
@@ -151,7 +152,7 @@ bool report_is_subscribed(struct stream *s, enum report_kind kind)
 /* Runs one item; for BLOCK callbacks, lets the stream go on afterwards. */
 static void run_item(struct report_item *it)
 {
-    it->fn(it->data);
+    CHECK_TASK_CODE(it->fn(it->data));
     if (it->stream != NULL)
         engine_finish_handed_off(it->stream, ACL_SUCCESS);
     acl_free(it);
@@ -221,7 +222,7 @@ enum run_result report_post(struct stream *s, struct task *t)
         acl_free(it);
         /* Unsubscribed since the launch (or no memory): run it here so the
          * callback is not lost. */
-        t->u.host.fn(t->u.host.arg);
+        CHECK_TASK_CODE(t->u.host.fn(t->u.host.arg));
         if (t->u.host.block) {
             engine_finish_handed_off(s, ACL_SUCCESS);
             return RUN_HANDED_OFF;

@@ -37,6 +37,7 @@
  */
 #include <stdlib.h>
 
+#include "../core/check.h"
 #include "engine_int.h"
 
 _Thread_local struct worker *tls_worker ACLCPU_TLS_HOT;
@@ -418,7 +419,7 @@ static void run_host_func(struct engine *e, struct stream *s)
     struct task *t = squeue_next(s);
     if (ACLCPU_UNLIKELY(e->perturb)) /* a host function late (relaxed: the owner's count) */
         perturb_task(e, s, load_relaxed(&s->done) + 1);
-    t->u.host.fn(t->u.host.arg);
+    CHECK_TASK_CODE(t->u.host.fn(t->u.host.arg));
     engine_finish_handed_off(s, ACL_SUCCESS);
 }
 

@@ -20,10 +20,15 @@
  * untimed sync does, but gives up once the work is stuck by hang.c's
  * verdict (engine_wait_teardown): its caller then drops the work.
  *
+ * With the race checker on (core/check.c), a sync takes the checker's
+ * snapshot of what it waits for before it reads its target and hands it
+ * back when it ends: only a sync that succeeded orders the host after it.
+ *
  * Threads: any host thread. Locks: stream, event and engine locks (ranks:
- * lockrank.h).
+ * lockrank.h); the checker's check_lock, alone, before and after a wait.
  */
 #include "engine_int.h"
+#include "../core/check.h"
 
 /* Synchronize spins this long before sleeping; FAST_SYNC streams longer. */
 #define SYNC_SPIN_NS 20000u
@@ -150,6 +155,9 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
     bool aborting;
 
     *task_err = ACL_SUCCESS;
+    /* The checker's snapshot comes before target is read, so it covers no
+     * more than the wait does. */
+    struct check_snap *snap = check_on() ? check_sync_stream_begin(obj_handle(&s->hdr)) : NULL;
     plat_spin_lock(&s->lock);
     target = s->issued;
     aborts = s->aborts;
@@ -158,6 +166,8 @@ enum sync_result engine_wait_stream(struct stream *s, const void *handle, uint64
     if (deadline_ns == 0 && still_alive(s, handle))
         help_run(s, target);
     r = engine_wait_done(s, handle, target, deadline_ns, how);
+    if (ACLCPU_UNLIKELY(snap != NULL))
+        check_sync_end(snap, r == SYNC_DONE); /* a timed-out or stopped sync orders nothing */
     if (r != SYNC_DONE)
         return r;
     plat_spin_lock(&s->lock);
@@ -237,9 +247,24 @@ void engine_wait_unowned(struct stream *s)
     plat_spin_unlock(&s->lock);
 }
 
+static enum sync_result sync_event_wait(struct event *ev, const void *handle, uint64_t deadline_ns,
+                                        struct hang_watch *hwp);
+
 enum sync_result engine_sync_event(struct event *ev, const void *handle, uint64_t deadline_ns)
 {
     struct hang_watch hw = {0, plat_now_ns(), plat_now_ns() + HANG_CHECK_NS, 0, false};
+    struct check_snap *snap = check_on() ? check_sync_event_begin(obj_handle(&ev->hdr)) : NULL;
+    enum sync_result r = sync_event_wait(ev, handle, deadline_ns, &hw);
+    if (ACLCPU_UNLIKELY(snap != NULL))
+        check_sync_end(snap, r == SYNC_DONE);
+    return r;
+}
+
+/* engine_sync_event's wait, for the newest record when it begins. */
+static enum sync_result sync_event_wait(struct event *ev, const void *handle, uint64_t deadline_ns,
+                                        struct hang_watch *hwp)
+{
+    struct hang_watch hw = *hwp;
     struct device *dev;
     uint64_t target;
 

@@ -226,6 +226,10 @@ const char *plat_dl_error(void);
  * is loaded) and size in bytes (0 when the object does not say), and the
  * base address of its object. False if no symbol starts there. */
 bool plat_dl_symbol_at(const void *addr, const char **name, size_t *size, void **object_base);
+/* Where a code address lies, for a report: its object's path, the
+ * nearest symbol before it (NULL when none is exported) and the offset from
+ * that symbol (else from the object's base). False if no object holds it. */
+bool plat_dl_describe(const void *addr, const char **object, const char **symbol, uintptr_t *offset);
 /* The address range a loaded object (from plat_dl_open) spans: the lowest
  * and one past the highest byte of its loaded segments. */
 bool plat_dl_extent(void *lib, void **base, size_t *size);

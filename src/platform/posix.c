@@ -357,6 +357,17 @@ bool plat_dl_symbol_at(const void *addr, const char **name, size_t *size, void *
     return true;
 }
 
+bool plat_dl_describe(const void *addr, const char **object, const char **symbol, uintptr_t *offset)
+{
+    Dl_info info;
+    if (addr == NULL || dladdr(addr, &info) == 0)
+        return false;
+    *object = info.dli_fname;
+    *symbol = info.dli_sname;
+    *offset = (uintptr_t)addr - (uintptr_t)(info.dli_saddr != NULL ? info.dli_saddr : info.dli_fbase);
+    return true;
+}
+
 /* What dl_iterate_phdr is asked for, and what it found. */
 struct extent_query {
     ElfW(Addr) l_addr;

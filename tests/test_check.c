@@ -1,0 +1,905 @@
+/*
+ * test_check.c - the race and lifetime checker (ACLCPU_CHECK, docs/checker.md).
+ *
+ * One buggy program per report class, each with its corrected twin that
+ * draws no report. The checker decides at submission time, so no test
+ * depends on how the tasks happen to run. Reports are counted with
+ * aclcpuCheckGetReportCount (mode REPORT keeps the test's exit code), and
+ * their text is read back from stderr, captured in a file. Exit 66 and
+ * ACLCPU_CHECK=report are run in a forked child.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+/* The buggy twins race for real when they run (that is what they are
+ * for): under ThreadSanitizer their own race would be reported, so they
+ * skip there; their corrected twins and the checker's threads still run. */
+#ifdef T_TSAN
+#define RACY() SKIP("the program races for real on purpose; ThreadSanitizer would report it")
+#else
+#define RACY() ((void)0)
+#endif
+
+static int saved_stderr = -1;
+static char err_path[64];
+
+/* Checker on (REPORT mode), stderr into a file, then aclInit and the device. */
+static void on(void)
+{
+    int fd;
+    snprintf(err_path, sizeof(err_path), "/tmp/aclcpu-check-%d.txt", (int)getpid());
+    fd = open(err_path, O_CREAT | O_TRUNC | O_RDWR, 0600);
+    ASSERT(fd >= 0);
+    fflush(stderr);
+    saved_stderr = dup(2);
+    dup2(fd, 2);
+    close(fd);
+    ASSERT_OK(aclcpuCheckEnable(ACLCPU_CHECK_REPORT));
+    t_setup();
+}
+
+/* What the checker wrote so far (a static buffer). */
+static const char *said(void)
+{
+    static char buf[1 << 16];
+    FILE *f;
+    size_t n;
+    fflush(stderr);
+    f = fopen(err_path, "r");
+    if (f == NULL)
+        return "";
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static uint64_t reports(void)
+{
+    uint64_t n = 0;
+    ASSERT_OK(aclcpuCheckGetReportCount(&n));
+    return n;
+}
+
+static void off(void)
+{
+    t_teardown();
+    if (saved_stderr >= 0) {
+        fflush(stderr);
+        dup2(saved_stderr, 2);
+        close(saved_stderr);
+        saved_stderr = -1;
+    }
+    unlink(err_path);
+}
+
+static void *dev(size_t n)
+{
+    void *p = NULL;
+    ASSERT_OK(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST));
+    return p;
+}
+
+static aclrtStream stream(void)
+{
+    aclrtStream s = NULL;
+    ASSERT_OK(aclrtCreateStream(&s));
+    return s;
+}
+
+/* Orders everything issued so far on from before what is issued next on to. */
+static void edge(aclrtStream from, aclrtStream to)
+{
+    aclrtEvent e;
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtRecordEvent(e, from));
+    ASSERT_OK(aclrtStreamWaitEvent(to, e));
+    ASSERT_OK(aclrtDestroyEvent(e));
+}
+
+/* A kernel: args = {float *in, float *out, uint64_t n}: out[i] = 2 * in[i]. */
+struct scale_args {
+    float *in, *out;
+    uint64_t n;
+};
+static void k_scale(void *args)
+{
+    struct scale_args *a = args;
+    for (uint64_t i = aclcpuGetBlockIdx(); i < a->n; i += aclcpuGetBlockNum())
+        a->out[i] = 2 * a->in[i];
+}
+
+static aclrtFuncHandle scale_kernel(bool declared)
+{
+    aclrtFuncHandle k = t_kernel(declared ? "check_scale_declared" : "check_scale", k_scale);
+    if (declared) {
+        ASSERT_OK(aclcpuCheckDeclareArg(k, 0, ACLCPU_CHECK_READ, sizeof(float), 2));
+        ASSERT_OK(aclcpuCheckDeclareArg(k, 1, ACLCPU_CHECK_WRITE, sizeof(float), 2));
+    }
+    return k;
+}
+
+static void scale(aclrtFuncHandle k, float *in, float *out, uint64_t n, aclrtStream s)
+{
+    struct scale_args a = {in, out, n};
+    ASSERT_OK(aclrtLaunchKernel(k, 2, &a, sizeof(a), s));
+}
+
+/* ---- cross-stream races --------------------------------------------------- */
+
+TEST(check, write_read_race_across_streams_is_reported)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    char *buf = dev(256), *copy = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtMemcpyAsync(copy, 256, buf, 256, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "==aclcpu-check== unsynchronised cross-stream write-read race");
+    ASSERT_STR_CONTAINS(said(), "write by aclrtMemsetAsync");
+    ASSERT_STR_CONTAINS(said(), "read by aclrtMemcpyAsync");
+    ASSERT_STR_CONTAINS(said(), "record an event on stream");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+TEST(check, write_read_with_event_edge_is_clean)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    char *buf = dev(256), *copy = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    edge(s1, s2);
+    ASSERT_OK(aclrtMemcpyAsync(copy, 256, buf, 256, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+TEST(check, write_write_race_across_streams_is_reported)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    char *buf = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtMemsetAsync(buf + 128, 128, 2, 128, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "write-write race");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+TEST(check, write_write_in_one_stream_is_clean)
+{
+    on();
+    aclrtStream s1 = stream();
+    char *buf = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s1));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* Boundary: ranges that touch but do not overlap do not conflict; one
+ * shared byte does. */
+TEST(check, adjacent_ranges_do_not_race_one_shared_byte_does)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    char *buf = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(buf, 128, 1, 128, s1));
+    ASSERT_OK(aclrtMemsetAsync(buf + 128, 128, 2, 128, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtMemsetAsync(buf + 127, 1, 3, 1, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* The issue's three-stream program: the copy stream uploads step k's input,
+ * the main stream's kernel reads it; step k + 1's upload overwrites the
+ * input while step k's kernel may still read it (write after read). */
+struct pipeline {
+    aclrtStream copy_s, main_s, out_s;
+    float *in, *out;
+    aclrtFuncHandle k;
+    aclrtEvent uploaded, consumed, downloaded;
+};
+
+/* One step; not inlined, so that every step issues from the same call
+ * sites whatever the compiler does with the loop (reports are told once
+ * per pair of call sites). */
+static __attribute__((noinline)) void pipeline_step(struct pipeline *p, int step, bool fixed)
+{
+    enum { N = 256 };
+    static float host_in[N], host_out[N];
+    if (fixed && step > 0)
+        ASSERT_OK(aclrtStreamWaitEvent(p->copy_s, p->consumed)); /* the input is free again */
+    ASSERT_OK(aclrtMemcpyAsync(p->in, sizeof(host_in), host_in, sizeof(host_in), ACL_MEMCPY_HOST_TO_DEVICE,
+                               p->copy_s));
+    ASSERT_OK(aclrtRecordEvent(p->uploaded, p->copy_s));
+    ASSERT_OK(aclrtStreamWaitEvent(p->main_s, p->uploaded));
+    if (step > 0)
+        ASSERT_OK(aclrtStreamWaitEvent(p->main_s, p->downloaded)); /* out is free again */
+    scale(p->k, p->in, p->out, N, p->main_s);
+    ASSERT_OK(aclrtRecordEvent(p->consumed, p->main_s));
+    ASSERT_OK(aclrtStreamWaitEvent(p->out_s, p->consumed));
+    ASSERT_OK(aclrtMemcpyAsync(host_out, sizeof(host_out), p->out, sizeof(host_out), ACL_MEMCPY_DEVICE_TO_HOST,
+                               p->out_s));
+    ASSERT_OK(aclrtRecordEvent(p->downloaded, p->out_s));
+}
+
+/* The issue's three-stream program: the copy stream uploads step k's input,
+ * the main stream's kernel reads it; step k + 1's upload overwrites the
+ * input while step k's kernel may still read it (write after read). */
+static void three_streams(bool fixed)
+{
+    struct pipeline p = {stream(), stream(), stream(), dev(1024), dev(1024), scale_kernel(true), NULL, NULL, NULL};
+    ASSERT_OK(aclrtCreateEvent(&p.uploaded));
+    ASSERT_OK(aclrtCreateEvent(&p.consumed));
+    ASSERT_OK(aclrtCreateEvent(&p.downloaded));
+    for (int step = 0; step < 3; step++)
+        pipeline_step(&p, step, fixed);
+    ASSERT_OK(aclrtSynchronizeDevice());
+}
+
+TEST(check, three_stream_reupload_while_kernel_reads_is_reported)
+{
+    RACY();
+    on();
+    three_streams(false);
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "read-write race");
+    ASSERT_STR_CONTAINS(said(), "read by kernel 'check_scale_declared'");
+    ASSERT_STR_CONTAINS(said(), "write by aclrtMemcpyAsync");
+    off();
+}
+
+TEST(check, three_stream_reupload_after_consumed_event_is_clean)
+{
+    on();
+    three_streams(true);
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+/* Kernels: undeclared, a pointer argument counts as the whole allocation
+ * read and written; declared, two kernels on disjoint halves are apart. */
+static void halves(bool declared)
+{
+    aclrtStream s1 = stream(), s2 = stream();
+    float *a = dev(1024 * sizeof(float)), *b = dev(1024 * sizeof(float));
+    aclrtFuncHandle k = scale_kernel(declared);
+    scale(k, a, b, 512, s1);
+    scale(k, a + 512, b + 512, 512, s2);
+    ASSERT_OK(aclrtSynchronizeDevice());
+}
+
+TEST(check, undeclared_kernels_share_whole_allocations)
+{
+    on();
+    halves(false);
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "kernel 'check_scale'");
+    off();
+}
+
+TEST(check, declared_kernels_have_no_false_sharing)
+{
+    on();
+    halves(true);
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+/* Not inlined: its two calls are the same call sites every time. */
+static __attribute__((noinline)) void racy_pair(char *buf, aclrtStream s1, aclrtStream s2)
+{
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s2));
+}
+
+/* Identical reports (the same pair of call sites) are told once. */
+TEST(check, identical_reports_are_deduplicated)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    char *buf = dev(256);
+    for (int i = 0; i < 5; i++)
+        racy_pair(buf, s1, s2);
+    ASSERT_EQ(reports(), 2); /* s2 after s1, then s1 after s2: two pairs of call sites */
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* ---- the host ----------------------------------------------------------------- */
+
+TEST(check, host_read_of_pending_write_is_reported)
+{
+    RACY();
+    on();
+    aclrtStream s = stream();
+    char *buf = dev(256);
+    char host[256];
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 7, 256, s));
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), buf, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "host reads device memory that a pending task writes");
+    ASSERT_STR_CONTAINS(said(), "synchronise before reading");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    off();
+}
+
+TEST(check, host_read_after_stream_sync_is_clean)
+{
+    on();
+    aclrtStream s = stream();
+    char *buf = dev(256);
+    char host[256];
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 7, 256, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), buf, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+TEST(check, host_read_after_event_sync_is_clean)
+{
+    on();
+    aclrtStream s = stream();
+    aclrtEvent e;
+    char *buf = dev(256);
+    char host[256];
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 7, 256, s));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtSynchronizeEvent(e));
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), buf, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+TEST(check, host_read_after_device_sync_is_clean)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    char *a = dev(256), *b = dev(256);
+    char host[256];
+    ASSERT_OK(aclrtMemsetAsync(a, 256, 7, 256, s1));
+    ASSERT_OK(aclrtMemsetAsync(b, 256, 7, 256, s2));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), a, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), b, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+/* A query that finds the work complete orders the host after it, as a
+ * sync does; one that finds it not ready orders nothing. */
+TEST(check, host_read_after_complete_queries_is_clean)
+{
+    on();
+    aclrtStream s = stream();
+    aclrtEvent e;
+    aclrtEventRecordedStatus es = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    aclrtStreamStatus ss = ACL_STREAM_STATUS_NOT_READY;
+    char *a = dev(256), *b = dev(256);
+    char host[256];
+    uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtMemsetAsync(a, 256, 7, 256, s));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    while (es != ACL_EVENT_RECORDED_STATUS_COMPLETE && t_now_ns() < end)
+        ASSERT_OK(aclrtQueryEventStatus(e, &es));
+    ASSERT_EQ(es, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), a, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_OK(aclrtMemsetAsync(b, 256, 7, 256, s));
+    while (ss != ACL_STREAM_STATUS_COMPLETE && t_now_ns() < end)
+        ASSERT_OK(aclrtStreamQuery(s, &ss));
+    ASSERT_EQ(ss, ACL_STREAM_STATUS_COMPLETE);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), b, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+TEST(check, not_ready_query_gives_no_edge)
+{
+    on();
+    aclrtStream s = stream();
+    aclrtStreamStatus ss;
+    _Atomic int open = 0;
+    char *buf = dev(256);
+    char host[256];
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 7, 256, s));
+    ASSERT_OK(aclrtStreamQuery(s, &ss));
+    ASSERT_EQ(ss, ACL_STREAM_STATUS_NOT_READY);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), buf, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 1);
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    off();
+}
+
+/* A sync that timed out orders nothing: the host read after it is still
+ * reported. */
+TEST(check, timed_out_sync_gives_no_edge)
+{
+    on();
+    aclrtStream s = stream();
+    _Atomic int open = 0;
+    char *buf = dev(256);
+    char host[256];
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 7, 256, s));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), buf, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 1);
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    off();
+}
+
+/* ---- lifetimes ------------------------------------------------------------------ */
+
+/* Issue 12's first crash: a free while an async memset still uses the buffer. */
+TEST(check, free_during_async_memset_is_reported)
+{
+    on();
+    aclrtStream s = stream();
+    _Atomic int open = 0;
+    char *buf = dev(1 << 20);
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtMemsetAsync(buf, 1 << 20, 0, 1 << 20, s));
+    ASSERT_OK(aclrtFree(buf)); /* the quarantine keeps the late memset harmless */
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "free of memory that a pending task uses");
+    ASSERT_STR_CONTAINS(said(), "write by aclrtMemsetAsync");
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    off();
+}
+
+/* Issue 12's second crash: a free while a kernel still uses the buffer. */
+TEST(check, free_during_kernel_is_reported)
+{
+    on();
+    aclrtStream s = stream();
+    float *in = dev(4096), *out = dev(4096);
+    scale(scale_kernel(false), in, out, 1024, s);
+    ASSERT_OK(aclrtFree(out));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "free of memory that a pending task uses");
+    ASSERT_STR_CONTAINS(said(), "kernel 'check_scale'");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    off();
+}
+
+TEST(check, free_after_sync_is_clean)
+{
+    on();
+    aclrtStream s = stream();
+    float *in = dev(4096), *out = dev(4096);
+    scale(scale_kernel(false), in, out, 1024, s);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtFree(out));
+    ASSERT_OK(aclrtFree(in));
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+/* ---- events ----------------------------------------------------------------------- */
+
+/* A wait on an Ex event issued before its first record does nothing; the
+ * record it meant comes later, and the read races the write. */
+TEST(check, wait_before_first_record_is_reported)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtEvent e;
+    char *buf = dev(256), *copy = dev(256);
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e)); /* too early: nothing recorded yet */
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtMemcpyAsync(copy, 256, buf, 256, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "wait issued before the record it evidently meant");
+    ASSERT_STR_CONTAINS(said(), "had never been recorded");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+TEST(check, wait_after_the_record_is_clean)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtEvent e;
+    char *buf = dev(256), *copy = dev(256);
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    ASSERT_OK(aclrtMemcpyAsync(copy, 256, buf, 256, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* The second occurrence: a wait that took the previous record (a stale
+ * snapshot) when the program meant the next one. */
+TEST(check, wait_on_stale_snapshot_is_reported)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtEvent e;
+    char *buf = dev(256), *copy = dev(256);
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    ASSERT_OK(aclrtMemcpyAsync(copy, 256, buf, 256, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e)); /* step 2: waits before step 2's record */
+    edge(s2, s1);                           /* step 1's read is done before step 2's write */
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s1));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtMemcpyAsync(copy, 256, buf, 256, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "wait issued before the record it evidently meant");
+    ASSERT_STR_CONTAINS(said(), "stale snapshot");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+TEST(check, reset_of_event_still_waited_on_is_reported)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtEvent e;
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    ASSERT_OK(aclrtResetEvent(e, s1));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "reset of an event that a stream may still wait on");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+TEST(check, reset_after_the_wait_is_clean)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtEvent e;
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    ASSERT_OK(aclrtResetEvent(e, s2)); /* in the waiting stream: after its wait */
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* A notify's wait issued before its record: the waiting stream's work is
+ * ordered after the record once it is issued (no false report). */
+TEST(check, notify_wait_before_record_is_an_edge)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtNotify n;
+    char *buf = dev(256), *copy = dev(256);
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s2, 0));
+    ASSERT_OK(aclrtRecordNotify(n, s1));
+    ASSERT_OK(aclrtMemcpyAsync(copy, 256, buf, 256, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtDestroyNotify(n));
+    off();
+}
+
+/* ---- launch-blocking mode: each launch is a sync --------------------------------- */
+
+static void kernel_then_host_read(void)
+{
+    aclrtStream s = stream();
+    float *in = dev(4096), *out = dev(4096);
+    float host[16];
+    scale(scale_kernel(false), in, out, 1024, s);
+    ASSERT_OK(aclrtMemcpy(host, sizeof(host), out, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+}
+
+TEST(check, launch_blocking_orders_the_host_after_the_kernel)
+{
+    setenv("ASCEND_RT_LAUNCH_BLOCKING", "1", 1);
+    on();
+    kernel_then_host_read();
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+TEST(check, without_launch_blocking_the_host_read_is_reported)
+{
+    RACY();
+    on();
+    kernel_then_host_read();
+    ASSERT_EQ(reports(), 1);
+    off();
+}
+
+/* ---- exit code and modes ------------------------------------------------------------ */
+
+static void racy_program(void)
+{
+    aclrtStream s1, s2;
+    void *buf;
+    if (aclrtCreateStream(&s1) != ACL_SUCCESS || aclrtCreateStream(&s2) != ACL_SUCCESS ||
+        aclrtMalloc(&buf, 64, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        _exit(3);
+    aclrtMemsetAsync(buf, 64, 1, 64, s1);
+    aclrtMemsetAsync(buf, 64, 2, 64, s2);
+    aclrtSynchronizeDevice();
+}
+
+/* Runs racy_program (or a clean one) in a child: env ACLCPU_CHECK as given
+ * (NULL: the API in mode), exit(0) at the end; returns its exit status. */
+static int child_status(const char *env, int mode, bool racy)
+{
+    pid_t pid = fork();
+    int status = 0;
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 2);
+        if (env != NULL)
+            setenv("ACLCPU_CHECK", env, 1);
+        else if (aclcpuCheckEnable((aclcpuCheckMode)mode) != ACL_SUCCESS)
+            _exit(4);
+        if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+            _exit(5);
+        if (racy)
+            racy_program();
+        exit(0);
+    }
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+TEST(check, reports_make_the_process_exit_66)
+{
+    RACY();
+    ASSERT_EQ(child_status("1", 0, true), 66);
+    ASSERT_EQ(child_status(NULL, ACLCPU_CHECK_EXIT, true), 66);
+}
+
+TEST(check, a_clean_program_keeps_its_exit_code)
+{
+    ASSERT_EQ(child_status("1", 0, false), 0);
+    ASSERT_EQ(child_status(NULL, ACLCPU_CHECK_EXIT, false), 0);
+}
+
+TEST(check, report_mode_keeps_the_exit_code)
+{
+    RACY();
+    ASSERT_EQ(child_status("report", 0, true), 0);
+    ASSERT_EQ(child_status(NULL, ACLCPU_CHECK_REPORT, true), 0);
+}
+
+TEST(check, checker_off_draws_no_report)
+{
+    RACY();
+    unsetenv("ACLCPU_CHECK");
+    ASSERT_EQ(child_status("0", 0, true), 0);
+    t_setup();
+    racy_program();
+    ASSERT_EQ(reports(), 0);
+    t_teardown();
+}
+
+/* ---- the API's arguments --------------------------------------------------------------- */
+
+TEST(check, enable_refuses_an_unknown_mode)
+{
+    ASSERT_RC(aclcpuCheckEnable((aclcpuCheckMode)0), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclcpuCheckEnable((aclcpuCheckMode)3), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclcpuCheckEnable: argument 'mode'");
+    ASSERT_OK(aclcpuCheckEnable(ACLCPU_CHECK_REPORT));
+}
+
+TEST(check, report_count_refuses_null)
+{
+    ASSERT_RC(aclcpuCheckGetReportCount(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclcpuCheckGetReportCount");
+}
+
+TEST(check, declare_arg_checks_each_argument)
+{
+    t_setup();
+    aclrtFuncHandle k = t_kernel("check_declared_args", k_scale);
+    ASSERT_RC(aclcpuCheckDeclareArg(NULL, 0, ACLCPU_CHECK_READ, 4, -1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'funcHandle'");
+    ASSERT_RC(aclcpuCheckDeclareArg(k, 512, ACLCPU_CHECK_READ, 4, -1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'argIndex'");
+    ASSERT_OK(aclcpuCheckDeclareArg(k, 511, ACLCPU_CHECK_READ, 4, -1)); /* boundary */
+    ASSERT_RC(aclcpuCheckDeclareArg(k, 0, (aclcpuCheckAccess)0, 4, -1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclcpuCheckDeclareArg(k, 0, (aclcpuCheckAccess)4, 4, -1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'access'");
+    ASSERT_RC(aclcpuCheckDeclareArg(k, 0, ACLCPU_CHECK_READ, 0, -1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'size'");
+    ASSERT_RC(aclcpuCheckDeclareArg(k, 0, ACLCPU_CHECK_READ, 4, -2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclcpuCheckDeclareArg(k, 0, ACLCPU_CHECK_READ, 4, 512), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'sizeArgIndex'");
+    for (uint32_t i = 0; i < 15; i++)
+        ASSERT_OK(aclcpuCheckDeclareArg(k, i, ACLCPU_CHECK_READ_WRITE, 8, -1)); /* 16 with word 511 */
+    ASSERT_OK(aclcpuCheckDeclareArg(k, 3, ACLCPU_CHECK_WRITE, 8, -1));         /* again: replaces */
+    ASSERT_RC(aclcpuCheckDeclareArg(k, 100, ACLCPU_CHECK_READ, 8, -1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "already has 16");
+    t_teardown();
+}
+
+/* A destroyed stream's slot serves the next stream: the destroy orders the
+ * host after the old stream's work (no report against it), and the new
+ * stream's accesses are still told apart from the old one's (a race with
+ * a third stream is reported). */
+TEST(check, a_destroyed_streams_slot_is_reused_without_mixing_epochs)
+{
+    RACY();
+    on();
+    char *buf = dev(256);
+    aclrtStream old = stream();
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, old));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, old));
+    ASSERT_OK(aclrtDestroyStream(old));
+    aclrtStream s2 = stream(), s3 = stream();
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 3, 256, s3));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* Host threads submit under the checker at once: each on its own stream
+ * and buffer, then a device sync orders the host after all of it. */
+struct check_thread_arg {
+    aclrtStream s;
+    char *buf;
+};
+
+static void *check_thread(void *p)
+{
+    struct check_thread_arg *a = p;
+    aclrtSetDevice(0);
+    for (int i = 0; i < 200; i++)
+        if (aclrtMemsetAsync(a->buf, 256, i, 256, a->s) != ACL_SUCCESS)
+            return (void *)1;
+    return NULL;
+}
+
+TEST(check, threads_submitting_at_once_draw_no_false_report)
+{
+    on();
+    pthread_t th[4];
+    struct check_thread_arg args[4];
+    char host[256];
+    void *rc;
+    for (int i = 0; i < 4; i++) {
+        args[i] = (struct check_thread_arg){stream(), dev(256)};
+        ASSERT_EQ(pthread_create(&th[i], NULL, check_thread, &args[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        ASSERT_EQ(pthread_join(th[i], &rc), 0);
+        ASSERT(rc == NULL);
+    }
+    ASSERT_OK(aclrtSynchronizeDevice());
+    for (int i = 0; i < 4; i++)
+        ASSERT_OK(aclrtMemcpy(host, sizeof(host), args[i].buf, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+/* A host function runs in its stream's order: its own aclrtMemcpy of what
+ * the stream wrote before it is no host race (the host thread's same copy,
+ * without a sync, is: host_read_of_pending_write_is_reported). */
+struct hf_copy {
+    char *dev;
+    char host[256];
+    aclError rc;
+};
+
+static void hf_copy_back(void *p)
+{
+    struct hf_copy *c = p;
+    c->rc = aclrtMemcpy(c->host, sizeof(c->host), c->dev, sizeof(c->host), ACL_MEMCPY_DEVICE_TO_HOST);
+}
+
+TEST(check, host_function_copy_in_stream_order_is_clean)
+{
+    on();
+    aclrtStream s = stream();
+    static struct hf_copy c;
+    c.dev = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(c.dev, 256, 5, 256, s));
+    ASSERT_OK(aclrtLaunchHostFunc(s, hf_copy_back, &c));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(c.rc);
+    ASSERT_EQ(c.host[255], 5);
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+/* ---- the caching allocator ---------------------------------------------------------- */
+
+/* A cached block written on a second stream, freed without
+ * aclcpuCacheRecordStream and handed out again at once on its own stream
+ * (stream-ordered reuse): the new write races the old one. */
+TEST(check, cache_reuse_without_record_stream_is_reported)
+{
+    RACY();
+    on();
+    aclrtStream own = stream(), other = stream();
+    _Atomic int open = 0;
+    void *p = NULL, *q = NULL;
+    ASSERT_OK(aclcpuCacheMalloc(&p, 4096, own));
+    t_launch_flag_gate(&open, other);
+    ASSERT_OK(aclrtMemsetAsync(p, 4096, 1, 4096, other));
+    ASSERT_OK(aclcpuCacheFree(p));
+    ASSERT_OK(aclcpuCacheMalloc(&q, 4096, own));
+    ASSERT(q == p); /* reused on its stream at once */
+    ASSERT_OK(aclrtMemsetAsync(q, 4096, 2, 4096, own));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "caching-allocator reuse without record_stream");
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclcpuCacheFree(q));
+    off();
+}
+
+/* The same with the other stream recorded: the block comes back only once
+ * the other stream's work queued at the free is done, which orders that
+ * work before the reuse - no report, although the host never synced with
+ * the other stream (it only waited, unseen by the checker, for a flag). */
+TEST(check, cache_reuse_after_record_stream_is_clean)
+{
+    on();
+    aclrtStream own = stream(), other = stream();
+    struct t_gate g = {0};
+    void *p = NULL, *q = NULL;
+    uint64_t deadline = t_now_ns() + 10ull * 1000 * 1000 * 1000;
+    ASSERT_OK(aclcpuCacheMalloc(&p, 4096, own));
+    ASSERT_OK(aclrtMemsetAsync(p, 4096, 1, 4096, other));
+    t_launch_gate(&g, other);
+    ASSERT_OK(aclcpuCacheRecordStream(p, other));
+    ASSERT_OK(aclcpuCacheFree(p));
+    atomic_store(&g.open, 1);
+    ASSERT(t_wait_flag(&g.finished, 1));
+    /* The fence passes when the stream counts the gate done, a moment after
+     * the flag: ask until the block comes back (bounded). */
+    for (;;) {
+        ASSERT_OK(aclcpuCacheMalloc(&q, 4096, own));
+        if (q == p || t_now_ns() > deadline)
+            break;
+        ASSERT_OK(aclcpuCacheFree(q));
+    }
+    ASSERT(q == p);
+    ASSERT_OK(aclrtMemsetAsync(q, 4096, 2, 4096, own));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclcpuCacheFree(q));
+    off();
+}
