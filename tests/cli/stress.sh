@@ -43,6 +43,13 @@ for bad in "random:" "random:x" "random:12z" "chaos" "random:-1"; do
     echo "$log" | grep -q "seeded schedule" && { failed=1; echo "FAIL: '$bad' turned a seeded schedule on"; }
     echo "$log" | grep -q "^sum 8390656$" || { failed=1; echo "FAIL: '$bad': the program did not run"; }
 done
+# --check: each run under the race checker; the race is reported from the order of calls in
+# every run (exit 66), the fixed twin draws no report.
+expect 1 "^The race checker reported in 5 of 5 runs" stress -n 5 --check -- "$race"
+grep -q "==aclcpu-check== unsynchronised cross-stream write-read race" "$tmp/err" || fail "--check: no checker report on stderr"
+grep -q "each under the race checker (ACLCPU_CHECK=1)" "$tmp/out" || fail "--check: the header does not say the checker is on"
+expect 0 "^Verdict: all 5 seeds agree\.$" stress -n 5 --check -- "$race" --fixed
+grep -q "race checker reported" "$tmp/out" && fail "--check: the fixed twin drew a report"
 expect 2 "no program" stress -n 3
 expect 2 "seeds 0: a count" stress -n 0 -- "$race"
 expect 2 "cannot run /no/such/program" stress -n 2 -- /no/such/program

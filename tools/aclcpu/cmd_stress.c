@@ -34,6 +34,8 @@ static const struct option_spec stress_options[] = {
     {"--seeds", 'n', "N", "how many seeds to run (default 20)"},
     {"--from", 0, "SEED", "the first seed (default 1)"},
     {"--timeout", 0, "SEC", "a run that takes longer is stopped and counts as a difference (default 60)"},
+    {"--check", 0, NULL, "run each seed under the race checker (ACLCPU_CHECK=1): its verdict, exit 66 on reports, "
+                         "is compared too"},
 };
 
 struct run {
@@ -85,8 +87,9 @@ static bool read_output(int fd, struct run *r, double deadline)
     }
 }
 
-/* Runs argv under seed; false when it could not be started. */
-static bool run_seed(char **argv, unsigned long long seed, double timeout, struct run *r)
+/* Runs argv under seed (and, check, the race checker); false when it
+ * could not be started. */
+static bool run_seed(char **argv, unsigned long long seed, double timeout, bool check, struct run *r)
 {
     int fds[2];
     char sched[48];
@@ -105,6 +108,8 @@ static bool run_seed(char **argv, unsigned long long seed, double timeout, struc
     if (pid == 0) {
         setpgid(0, 0); /* a time-out ends the program's own children too */
         setenv("ACLCPU_SCHED", sched, 1);
+        if (check)
+            setenv("ACLCPU_CHECK", "1", 1); /* a report makes the exit status 66: compared like any */
         dup2(fds[1], STDOUT_FILENO);
         close(fds[0]);
         close(fds[1]);
@@ -157,6 +162,12 @@ static size_t first_difference(const struct run *a, const struct run *b, char *l
     }
 }
 
+/* The run ended with the checker's exit code (ACLCPU_CHECK=1 and reports). */
+static bool drew_reports(const struct run *r)
+{
+    return !r->timed_out && WIFEXITED(r->status) && WEXITSTATUS(r->status) == 66;
+}
+
 static bool same_end(const struct run *a, const struct run *b)
 {
     return a->timed_out == b->timed_out && (a->timed_out || a->status == b->status);
@@ -176,7 +187,8 @@ static int run_stress(const struct args *a)
     unsigned long long n = 20, from = 1, timeout = 60;
     const char *v;
     struct run ref, cur;
-    size_t differ = 0;
+    size_t differ = 0, checked_bad = 0;
+    bool check = args_flag(a, "--check");
     char end_ref[64], end_cur[64], la[128], lb[128], seeds[256] = "";
     if (a->nrest == 0)
         return usage_error(a->cmd, "no program: usage: aclcpu stress %s", a->cmd->usage);
@@ -186,19 +198,21 @@ static int run_stress(const struct args *a)
         return usage_error(a->cmd, "--from %s: a seed (a decimal number)", v);
     if ((v = args_value(a, "--timeout")) != NULL && !parse_count(v, 1, 86400, &timeout))
         return usage_error(a->cmd, "--timeout %s: seconds, 1 to 86400", v);
-    printf("aclcpu stress: %s under %llu seeded schedules (ACLCPU_SCHED=random:%llu..%llu)\n", a->rest[0], n, from,
-           from + n - 1);
-    if (!run_seed(a->rest, from, (double)timeout, &ref)) {
+    printf("aclcpu stress: %s under %llu seeded schedules (ACLCPU_SCHED=random:%llu..%llu)%s\n", a->rest[0], n, from,
+           from + n - 1, check ? ", each under the race checker (ACLCPU_CHECK=1)" : "");
+    if (!run_seed(a->rest, from, (double)timeout, check, &ref)) {
         fprintf(stderr, "aclcpu stress: error: cannot run %s\n", a->rest[0]);
         free(ref.out);
         return EXIT_USAGE;
     }
     describe_end(&ref, end_ref, sizeof(end_ref));
     printf("  seed %llu: %s, %zu bytes of output (the reference)\n", from, end_ref, ref.len);
+    checked_bad += check && drew_reports(&ref);
     for (unsigned long long i = 1; i < n; i++) {
         unsigned long long seed = from + i;
         size_t line;
-        run_seed(a->rest, seed, (double)timeout, &cur);
+        run_seed(a->rest, seed, (double)timeout, check, &cur);
+        checked_bad += check && drew_reports(&cur);
         describe_end(&cur, end_cur, sizeof(end_cur));
         line = first_difference(&ref, &cur, la, lb, sizeof(la));
         if (!same_end(&ref, &cur) || line != 0 || cur.too_long != ref.too_long) {
@@ -213,9 +227,17 @@ static int run_stress(const struct args *a)
         free(cur.out);
     }
     free(ref.out);
-    if (differ == 0) {
+    if (checked_bad > 0)
+        printf("The race checker reported in %zu of %llu runs (exit 66; its reports, each starting "
+               "==aclcpu-check==, are on standard error): it finds a race from the program's order of calls, "
+               "whatever the schedule.\n", checked_bad, n);
+    if (differ == 0 && checked_bad == 0) {
         printf("Verdict: all %llu seeds agree.\n", n);
         return EXIT_OK;
+    }
+    if (differ == 0) {
+        printf("Verdict: all %llu seeds agree, and the race checker reported in every run.\n", n);
+        return EXIT_FINDINGS;
     }
     printf("Verdict: %zu of %llu seeds differ from seed %llu: %s. A correct program gives one result under every "
            "seed: look for a missing event or sync (rerun one with ACLCPU_SCHED=random:<seed>).\n",
@@ -226,12 +248,15 @@ static int run_stress(const struct args *a)
 const struct command cmd_stress = {
     .name = "stress",
     .summary = "run a program under seeded schedules and report the seeds that change its result",
-    .usage = "[-n N] [--from SEED] [--timeout SEC] -- PROGRAM [ARGS...]",
+    .usage = "[-n N] [--from SEED] [--timeout SEC] [--check] -- PROGRAM [ARGS...]",
     .help = "Runs PROGRAM N times (default 20), each with ACLCPU_SCHED=random:<seed>: stream tasks delayed\n"
             "and ready streams picked as the seed says, orders the API guarantees kept. Compares each run's\n"
             "standard output and exit status with the first seed's and lists the seeds that differ, with\n"
             "the first differing line. A difference means the program's result depends on the schedule:\n"
-            "a race. Exit: 0 all agree, 1 some differ, 2 usage or PROGRAM cannot be run.",
+            "a race. With --check each run is also under the race checker (ACLCPU_CHECK=1), which reports a\n"
+            "race from the order of the program's calls whatever the schedule, and exits 66 when it did.\n"
+            "Exit: 0 all agree (and, with --check, no report), 1 some differ or the checker reported,\n"
+            "2 usage or PROGRAM cannot be run.",
     .options = stress_options,
     .noptions = CLI_ARRAY_SIZE(stress_options),
     .min_args = 0,
