@@ -6,7 +6,8 @@
  *
  * CLASS: write_write, write_read, read_write (the three-stream pipeline
  * whose copy stream re-uploads an input the previous step's kernel still
- * reads), host_read, free_in_use, wait_before_record, reset_waited.
+ * reads), host_read, free_in_use, wait_before_record, reset_waited,
+ * cache_reuse (a cached block reused without aclcpuCacheRecordStream).
  * Run under ACLCPU_CHECK=1: "bug" draws the class's report and exits 66,
  * "fixed" draws none and exits 0 (CTest: example_check_*).
  */
@@ -145,6 +146,30 @@ static void reset_waited(int fixed)
     CHECK(aclrtDestroyEvent(e));
 }
 
+/* A block of the caching allocator, filled on s1 (its stream) and read by
+ * a copy on s2, freed and handed out again on s1 at once: its next fill
+ * overwrites what s2 may still be reading. Recording s2 (record_stream)
+ * makes the allocator hand the block out only after s2's copy. */
+static void cache_reuse(int fixed)
+{
+    void *p = NULL, *q = NULL;
+    CHECK(aclcpuCacheMalloc(&p, N * sizeof(float), s1));
+    CHECK(aclrtMemsetAsync(p, N * sizeof(float), 1, N * sizeof(float), s1));
+    aclrtEvent e;
+    CHECK(aclrtCreateEvent(&e));
+    CHECK(aclrtRecordEvent(e, s1));
+    CHECK(aclrtStreamWaitEvent(s2, e));
+    CHECK(aclrtMemcpyAsync(devB, N * sizeof(float), p, N * sizeof(float), ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    if (fixed)
+        CHECK(aclcpuCacheRecordStream(p, s2));
+    CHECK(aclcpuCacheFree(p));
+    CHECK(aclcpuCacheMalloc(&q, N * sizeof(float), s1));
+    CHECK(aclrtMemsetAsync(q, N * sizeof(float), 2, N * sizeof(float), s1));
+    CHECK(aclrtSynchronizeDevice());
+    CHECK(aclcpuCacheFree(q));
+    CHECK(aclrtDestroyEvent(e));
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -152,7 +177,8 @@ int main(int argc, char **argv)
         void (*run)(int fixed);
     } classes[] = {{"write_write", write_write}, {"write_read", write_read}, {"read_write", read_write},
                    {"host_read", host_read}, {"free_in_use", free_in_use},
-                   {"wait_before_record", wait_before_record}, {"reset_waited", reset_waited}};
+                   {"wait_before_record", wait_before_record}, {"reset_waited", reset_waited},
+                   {"cache_reuse", cache_reuse}};
     size_t i;
     if (argc != 3 || (strcmp(argv[2], "bug") != 0 && strcmp(argv[2], "fixed") != 0)) {
         fprintf(stderr, "usage: check_classes CLASS bug|fixed\n");
