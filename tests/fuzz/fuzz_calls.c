@@ -456,6 +456,41 @@ CALL(Free)
     if (fz_check(f, aclrtFree(p)) == ACL_SUCCESS)
         fz_drop(FZ_DEVMEM, p);
 }
+/* The caching allocator (aclcpu/aclcpu.h): its blocks join the device
+ * memory pool, so copies, memsets and kernels get them too; aclrtFree of
+ * one is refused, as aclcpuCacheFree of aclrtMalloc memory is. */
+CALL(CacheMalloc)
+{
+    void *p = NULL;
+    size_t size = fz_size(f);
+    if (!fz_full(FZ_DEVMEM) && fz_check(f, aclcpuCacheMalloc(fz_out(f, &p), size, any_stream(f))) == ACL_SUCCESS)
+        fz_keep(FZ_DEVMEM, p, size);
+}
+CALL(CacheFree)
+{
+    void *p = fz_dev_ptr(f, 0, 1);
+    if (fz_is_stable(p))
+        p = NULL;
+    if (fz_check(f, aclcpuCacheFree(p)) == ACL_SUCCESS)
+        fz_drop(FZ_DEVMEM, p);
+}
+CALL(CacheRecordStream)
+{
+    void *p = fz_dev_ptr(f, 0, 1);
+    if (fz_chance(f, 50))
+        fz_check(f, aclcpuCacheRecordStream(p, any_stream(f)));
+    else
+        fz_check(f, aclcpuCacheEraseStream(p, any_stream(f)));
+}
+CALL(CacheStats)
+{
+    aclcpuCacheStats st;
+    switch (fz_below(f, 3)) {
+    case 0: fz_check(f, aclcpuCacheGetStats(fz_enum(f, -1, 3), fz_out(f, &st))); break;
+    case 1: fz_check(f, aclcpuCacheGetStreamStats(any_stream(f), fz_out(f, &st))); break;
+    default: fz_check(f, aclcpuCacheEmpty(fz_enum(f, -1, 3))); break;
+    }
+}
 CALL(MallocHost)
 {
     void *p = NULL;
@@ -1301,6 +1336,10 @@ const struct fz_call fz_calls[] = {
     ENTRY(GetNotifyId, 1, 0),
     ENTRY(Malloc, 4, FZ_MAIN),
     ENTRY(Free, 4, FZ_MAIN),
+    ENTRY(CacheMalloc, 2, FZ_MAIN),
+    ENTRY(CacheFree, 2, FZ_MAIN),
+    ENTRY(CacheRecordStream, 1, FZ_MAIN),
+    ENTRY(CacheStats, 1, FZ_MAIN),
     ENTRY(MallocHost, 2, FZ_MAIN),
     ENTRY(FreeHost, 2, FZ_MAIN),
     ENTRY(ReserveMemAddress, 1, FZ_MAIN),
