@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <acl/acl_rt_memory_soma.h>
+
 #include "test.h"
 
 /* The buggy twins race for real when they run (that is what they are
@@ -901,5 +903,44 @@ TEST(check, cache_reuse_after_record_stream_is_clean)
     ASSERT_EQ(reports(), 0);
     ASSERT_OK(aclrtSynchronizeDevice());
     ASSERT_OK(aclcpuCacheFree(q));
+    off();
+}
+
+/* ---- memory pools -------------------------------------------------------------------- */
+
+/* A pool block written on s1 and freed there in stream order goes to
+ * another stream only once the free task ran: its new user is ordered
+ * after the old one, though the host never synced with s1. */
+TEST(check, pool_block_reused_on_another_stream_after_its_free_is_clean)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps pp;
+    struct t_gate g = {0};
+    void *a = NULL, *b = NULL;
+    uint64_t deadline = t_now_ns() + 10ull * 1000 * 1000 * 1000;
+    memset(&pp, 0, sizeof(pp));
+    pp.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    pp.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &pp));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 4096, pool, s1));
+    ASSERT_OK(aclrtMemsetAsync(a, 4096, 1, 4096, s1));
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s1));
+    t_launch_gate(&g, s1);
+    atomic_store(&g.open, 1);
+    ASSERT(t_wait_flag(&g.finished, 1)); /* the free task ran before the gate */
+    for (;;) { /* the pool hands a to s2 once it counts the free done (bounded) */
+        ASSERT_OK(aclrtMemPoolMallocAsync(&b, 4096, pool, s2));
+        if (b == a || t_now_ns() > deadline)
+            break;
+        ASSERT_OK(aclrtMemPoolFreeAsync(b, s2));
+    }
+    ASSERT(b == a);
+    ASSERT_OK(aclrtMemsetAsync(b, 4096, 2, 4096, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtMemPoolFreeAsync(b, s2));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
     off();
 }

@@ -224,6 +224,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream
     const char *fn = "aclrtMemPoolFreeAsync";
     struct stream *s;
     uint64_t ticket = 0;
+    size_t size = 0;
     aclError err;
 
     if (ptr == NULL)
@@ -232,7 +233,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream
         return acl_fail(ACL_ERROR_RT_INTERNAL_ERROR, "%s: argument 'stream' is NULL", fn);
     if ((err = pool_stream(fn, stream, &s)) != ACL_SUCCESS)
         return err;
-    switch (mempool_free_begin(ptr, s, &ticket)) {
+    switch (mempool_free_begin(ptr, s, &ticket, &size)) {
     case POOL_FREE_QUEUED: break;
     case POOL_FREE_NOT_BLOCK:
         return acl_fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'ptr' (%p) is inside a memory pool but does not "
@@ -243,7 +244,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream
                             "nor the start of an aclrtMalloc block", fn, ptr);
         break; /* ticket 0: freed with aclrtFree's rules when the task is released */
     }
-    return issue_free(fn, stream, s, ptr, ticket);
+    err = issue_free(fn, stream, s, ptr, ticket);
+    if (err == ACL_SUCCESS && ticket != 0 && check_on())
+        check_pool_free(ptr, size, stream); /* reuse elsewhere waits for this free task */
+    return err;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep)

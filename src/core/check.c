@@ -1239,6 +1239,41 @@ void check_cache_release(void *base, size_t size, void *const *recorded, size_t 
     check_unlock();
 }
 
+/* ---- memory pools' stream-ordered frees ---------------------------------------------- */
+
+/* Drops from segment g the epochs v covers (slot: v's owner). */
+static void seg_forget_covered(struct seg *g, uint32_t slot, const struct vc *v)
+{
+    if (g->w.clk != 0 && covered(&g->w, slot, v))
+        g->w = (struct ep){0};
+    for (uint32_t k = 0; k < g->nr;) {
+        if (covered(&g->r[k], slot, v))
+            g->r[k] = g->r[--g->nr];
+        else
+            k++;
+    }
+}
+
+void check_pool_free(void *ptr, size_t size, const void *stream_handle)
+{
+    struct mem_range r;
+    if (!check_on() || ptr == NULL || size == 0 || !devmem_lookup(ptr, &r))
+        return;
+    check_lock();
+    uintptr_t *v = h_find(&ck.stream_by_handle, (uintptr_t)stream_handle);
+    struct cstream *cs = v != NULL ? ck.streams[*v] : NULL;
+    struct shadow *sh = cs != NULL ? shadow_of((uintptr_t)r.base, r.size, false) : NULL;
+    uint32_t first, end;
+    uintptr_t lo = (uintptr_t)ptr, stop = (uintptr_t)r.base + r.size;
+    uintptr_t hi = size > stop - lo ? stop : lo + size;
+    if (sh != NULL && seg_cover(sh, lo, hi, &first, &end)) {
+        for (uint32_t i = first; i < end; i++)
+            seg_forget_covered(&sh->s[i], (uint32_t)*v, &cs->vc);
+        seg_merge(sh, first, end);
+    }
+    check_unlock();
+}
+
 /* ---- declared kernels ---------------------------------------------------------------- */
 
 aclError check_declare(const char *fn, const struct kfunc *kf, uint32_t arg, uint32_t access, uint64_t size,

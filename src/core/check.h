@@ -139,6 +139,11 @@ void check_forget_stream(const void *stream_handle);
  * any reuse, so release forgets its accesses (`recorded`: the stream
  * handles, n of them). */
 void check_cache_block(void *base, size_t size, const void *stream_handle);
+/* A memory pool's block [ptr, ptr + size) freed in stream order on a
+ * stream (aclrtMemPoolFreeAsync): the pool gives it to another stream only
+ * after the free task ran, so every access ordered before the free is
+ * ordered before any reuse and is forgotten. */
+void check_pool_free(void *ptr, size_t size, const void *stream_handle);
 void check_cache_release(void *base, size_t size, void *const *recorded, size_t n);
 
 #endif

@@ -257,7 +257,7 @@ static bool find_block_locked(uintptr_t a, struct pool **pool, size_t *index)
     return false;
 }
 
-enum pool_free_start mempool_free_begin(void *ptr, const void *stream, uint64_t *ticket)
+enum pool_free_start mempool_free_begin(void *ptr, const void *stream, uint64_t *ticket, size_t *size)
 {
     struct pool *p;
     size_t i;
@@ -272,6 +272,7 @@ enum pool_free_start mempool_free_begin(void *ptr, const void *stream, uint64_t 
             b->stream = stream;
             p->used -= b->size;
             *ticket = b->ticket;
+            *size = b->size;
             start = POOL_FREE_QUEUED;
         }
     }

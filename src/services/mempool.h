@@ -31,10 +31,10 @@ aclError mempool_alloc(const void *h, size_t size, const void *stream, void **ou
 /* How a free of ptr on stream starts (mempool_free_begin). */
 enum pool_free_start { POOL_FREE_QUEUED, POOL_FREE_NOT_POOL, POOL_FREE_NOT_BLOCK };
 /* Marks the pool block starting at ptr as freed on stream and gives the
- * ticket its free task carries: POOL_FREE_NOT_POOL if ptr is in no pool,
+ * ticket its free task carries (and the block's size): POOL_FREE_NOT_POOL if ptr is in no pool,
  * POOL_FREE_NOT_BLOCK if it is inside one but no block in use starts
  * there (an interior pointer, or freed already). */
-enum pool_free_start mempool_free_begin(void *ptr, const void *stream, uint64_t *ticket);
+enum pool_free_start mempool_free_begin(void *ptr, const void *stream, uint64_t *ticket, size_t *size);
 /* The free task of (ptr, ticket) ran or was dropped: the block is free
  * for every stream, unless its stream took it back meanwhile. (Ticket 0,
  * an aclrtMalloc block freed on a stream, is core/task.c's to free.) */
