@@ -819,6 +819,7 @@ TEST(check, threads_submitting_at_once_draw_no_false_report)
  * the stream wrote before it is no host race (the host thread's same copy,
  * without a sync, is: host_read_of_pending_write_is_reported). */
 struct hf_copy {
+    aclrtContext ctx; /* the function may run on a thread of its own: it sets the context */
     char *dev;
     char host[256];
     aclError rc;
@@ -827,7 +828,9 @@ struct hf_copy {
 static void hf_copy_back(void *p)
 {
     struct hf_copy *c = p;
-    c->rc = aclrtMemcpy(c->host, sizeof(c->host), c->dev, sizeof(c->host), ACL_MEMCPY_DEVICE_TO_HOST);
+    c->rc = aclrtSetCurrentContext(c->ctx);
+    if (c->rc == ACL_SUCCESS)
+        c->rc = aclrtMemcpy(c->host, sizeof(c->host), c->dev, sizeof(c->host), ACL_MEMCPY_DEVICE_TO_HOST);
 }
 
 TEST(check, host_function_copy_in_stream_order_is_clean)
@@ -835,6 +838,7 @@ TEST(check, host_function_copy_in_stream_order_is_clean)
     on();
     aclrtStream s = stream();
     static struct hf_copy c;
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
     c.dev = dev(256);
     ASSERT_OK(aclrtMemsetAsync(c.dev, 256, 5, 256, s));
     ASSERT_OK(aclrtLaunchHostFunc(s, hf_copy_back, &c));

@@ -616,6 +616,7 @@ static void *spinner(void *arg)
  * dir: the modelled files must not depend on workers or host load. */
 static void det_program(char *dir, size_t cap)
 {
+    static uint64_t token = 7;
     aclrtStream s1, s2, cs;
     aclrtEvent ev;
     aclmdlRI model;
@@ -636,10 +637,13 @@ static void det_program(char *dir, size_t cap)
     sync_costs = true; /* the latencies must not make the model depend on the host either */
     cfg = prof_start(dir, cap);
     for (int i = 0; i < 20; i++) {
-        launch(a, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, &buf, sizeof(buf));
+        /* The kernels take a plain number, not buf: s2's memset of buf is
+         * not ordered before the next step's kernel on s1 (the race
+         * checker would rightly report a kernel handed the pointer). */
+        launch(a, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, &token, sizeof(token));
         ASSERT_OK(aclrtRecordEvent(ev, s1));
         ASSERT_OK(aclrtStreamWaitEvent(s2, ev));
-        launch(b, 16, ACL_RT_ENGINE_TYPE_AIV, i % 2, s2, &buf, sizeof(buf));
+        launch(b, 16, ACL_RT_ENGINE_TYPE_AIV, i % 2, s2, &token, sizeof(token));
         ASSERT_OK(aclrtMemsetAsync(buf, 4096, 0, 4096, s2));
         ASSERT_OK(aclmdlRIExecuteAsync(model, s1));
         if (i % 5 == 4)
