@@ -948,3 +948,34 @@ TEST(check, pool_block_reused_on_another_stream_after_its_free_is_clean)
     ASSERT_OK(aclrtMemPoolDestroy(pool));
     off();
 }
+
+/* ---- the checker's own locking ----------------------------------------------------------- */
+
+static void k_check_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+/* A model run the stream refuses (its context failed in STOP mode) is given
+ * back after check_lock is dropped: ending the run takes the model's lock,
+ * which ranks above it (fuzz seed 6033 stopped on the lock check). The run
+ * is refused with the context's code, and the model stays usable. */
+TEST(check, a_refused_model_run_is_given_back_outside_the_checkers_lock)
+{
+    on();
+    aclrtStream s = stream(), cs = stream();
+    aclmdlRI m = NULL;
+    char *buf = dev(4096);
+    ASSERT_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtMemsetAsync(buf, 4096, 1, 4096, cs));
+    ASSERT_OK(aclmdlRICaptureEnd(cs, &m));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("check_trap", k_check_trap), 1, NULL, 0, s));
+    ASSERT(aclrtSynchronizeStream(s) != ACL_SUCCESS);
+    for (int i = 0; i < 2; i++) /* the second refusal too */
+        ASSERT(aclmdlRIExecuteAsync(m, s) != ACL_SUCCESS);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtFree(buf));
+    off();
+}

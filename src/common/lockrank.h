@@ -37,8 +37,9 @@
  *   cache_lock -> quar_lock, mem_lock, stream (segments taken and given
  *                 back; a recorded stream's issued count at a free)
  *   capture_lock -> check_lock -> binary, pool_lock, depot, grow_lock,
- *                   stream, event, engine (a submission under the checker,
- *                   a refused task given back: core/check.c)
+ *                   stream, event, engine (a submission under the checker:
+ *                   core/check.c; a task it refuses is given back after
+ *                   check_lock is dropped, stream.c's checked_submit)
  *
  * A new lock gets a row here, where its nestings put it, and its rank at
  * its plat_mutex_init / plat_spin_init.

@@ -761,6 +761,10 @@ struct submit {
     /* The caller holds capture_lock: the snapshot gate is not waited at
      * (snapshot_gate would block with a lock held). */
     bool under_lock;
+    /* Internal (stream.c): a refused task kept for the caller to give back
+     * after check_lock is dropped (giving it back may end a model run,
+     * whose lock ranks above check_lock). */
+    struct task *refused_task;
 };
 
 /* ---- task records (task.c) ---------------------------------------------- */

@@ -428,13 +428,17 @@ static ACLCPU_COLD aclError refusal_error(const struct submit *sub, const struct
     return ACL_SUCCESS;
 }
 
-/* After a refusal (locks dropped): tells the caller and gives t back. */
+/* After a refusal (locks dropped): tells the caller and gives t back (a
+ * checked submission: leaves it in sub->refused_task for its caller). */
 static ACLCPU_COLD aclError refused(struct submit *sub, const struct stream *s, struct task *t, enum refusal why,
-                                    aclError stop_code)
+                                    aclError stop_code, bool checked)
 {
     aclError err = refusal_error(sub, s, t, why, stop_code);
     sub->model_path = why == SKIP_MODEL_PATH;
-    stream_task_drop(t);
+    if (checked)
+        sub->refused_task = t; /* checked_submit gives it back, check_lock dropped */
+    else
+        stream_task_drop(t);
     return err;
 }
 
@@ -465,7 +469,7 @@ static inline aclError submit_path(struct submit *sub, struct stream *s, struct 
         stop_code = why == REFUSE_CONTEXT_FAILED ? load_relaxed(&stream_ctx(s)->failure_error)
                                                  : load_relaxed(&s->stop_error);
         plat_spin_unlock(&s->lock);
-        return refused(sub, s, t, why, stop_code);
+        return refused(sub, s, t, why, stop_code, note != NULL);
     }
     /* The stream's settings as of issue. */
     if (ACLCPU_LIKELY(kind == TASK_KERNEL)) {
@@ -493,11 +497,14 @@ static ACLCPU_COLD aclError checked_submit(struct submit *sub, struct stream *s,
     check_op_of(&op, t, sub->fn);
     if (ACLCPU_UNLIKELY(snapshot_gate_closed()) && !sub->under_lock)
         snapshot_gate_wait(); /* before check_lock: a snapshot's syncs take it */
+    sub->refused_task = NULL;
     check_lock();
     err = submit_path(sub, s, t, &note);
     if (err == ACL_SUCCESS && !sub->model_path)
         check_submitted(s, load_relaxed(&s->id), handle, &op, &note, kind);
     check_unlock();
+    if (sub->refused_task != NULL) /* giving it back may end a model run (model->lock) */
+        stream_task_drop(sub->refused_task);
     return err;
 }
 
