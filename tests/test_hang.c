@@ -860,3 +860,40 @@ TEST(hang, destroy_stops_a_stuck_run_issued_on_a_stream_of_another_context)
     ASSERT_OK(aclrtDestroyContext(other));
     t_teardown();
 }
+
+/* A teardown's walk ends at a wait on an IPC notify: this process is going
+ * and cannot wait for a record from another one, so that hop is where the
+ * chain is stuck, even when a stream of this process has the newest record
+ * of the notify queued (it is not walked to, and named nowhere). Here that
+ * stream is stopped; the destroy drops the wait and its verdict names only
+ * the IPC wait. */
+TEST(hang, a_teardowns_walk_ends_at_a_stuck_ipc_wait)
+{
+    static struct t_gate g;
+    char key[65], rec_text[64];
+    const char *msg;
+    aclrtStream rec = NULL, waiter = NULL;
+    aclrtNotify n = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&rec, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateStream(&waiter));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyGetExportKey(n, key, sizeof(key), 0)); /* an IPC notify now */
+    t_launch_gate(&g, rec);
+    ASSERT_OK(aclrtRecordNotify(n, rec)); /* the newest record: queued on rec */
+    ASSERT_OK(aclrtWaitAndResetNotify(n, waiter, 0));
+    t_launch_log(1, waiter);
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_OK(t_stop_releasing(rec, &g.open));
+    (void)aclGetRecentErrMsg();
+    ASSERT_OK(aclrtDestroyStream(waiter));
+    msg = aclGetRecentErrMsg();
+    ASSERT_STR_CONTAINS(msg, "waits on IPC notify");
+    snprintf(rec_text, sizeof(rec_text), "stream %d,", stream_id(rec));
+    ASSERT(strstr(msg, rec_text) == NULL);
+    ASSERT(strstr(msg, "stopped by aclrtStreamStop") == NULL);
+    ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped, not run */
+    ASSERT_OK(aclrtDestroyStream(rec));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}

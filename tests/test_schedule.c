@@ -184,3 +184,83 @@ TEST(schedule, schedule_mode_values)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- a free worker helps the best-priority shared kernel first ------------------------------------ */
+
+/* Two blocks: the first to start waits on the kernel's gate; the other
+ * logs the kernel's tag. */
+struct tagged_gate {
+    _Atomic int arrivals;
+    struct t_gate g;
+    int tag;
+};
+
+static void k_tagged_gate(void *args)
+{
+    struct tagged_gate *k = *(struct tagged_gate **)args;
+    if (atomic_fetch_add(&k->arrivals, 1) == 0) {
+        atomic_fetch_add(&k->g.started, 1);
+        (void)t_wait_flag(&k->g.open, 1);
+        return;
+    }
+    t_log_put(k->tag);
+}
+
+struct prio_sync {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int rc;
+};
+
+static void *prio_sync_thread(void *arg)
+{
+    struct prio_sync *p = arg;
+    aclError rc = aclrtSetCurrentContext(p->ctx);
+    atomic_store(&p->rc, rc == ACL_SUCCESS ? aclrtSynchronizeStream(p->s) : rc);
+    return NULL;
+}
+
+/* Two shared kernels wait for help, one of a low-priority stream (7, shared
+ * first) and one of a high-priority stream (0): the worker that comes free
+ * helps the high one first. One worker, held by a gate on a third stream;
+ * each kernel is run by a thread synchronizing its stream, whose first block
+ * waits, so each kernel's second block is left for the worker. */
+TEST(schedule, a_free_worker_helps_the_highest_priority_shared_kernel_first)
+{
+    static struct t_gate held;
+    static struct tagged_gate low_k = {.tag = 7}, high_k = {.tag = 0};
+    static struct prio_sync low = {.s = NULL}, high = {.s = NULL};
+    struct tagged_gate *pl = &low_k, *ph = &high_k;
+    aclrtStream other = NULL;
+    pthread_t tl, tk;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&low.ctx));
+    high.ctx = low.ctx;
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&low.s, 7, 0));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&high.s, 0, 0));
+    t_launch_gate(&held, other);
+    ASSERT(t_wait_flag(&held.started, 1)); /* the one worker is busy */
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("sched_tagged_gate", k_tagged_gate), 2, &pl, sizeof(pl), low.s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("sched_tagged_gate", k_tagged_gate), 2, &ph, sizeof(ph), high.s));
+    ASSERT_EQ(pthread_create(&tl, NULL, prio_sync_thread, &low), 0);
+    ASSERT(t_wait_flag(&low_k.g.started, 1)); /* the low kernel is shared */
+    ASSERT_EQ(pthread_create(&tk, NULL, prio_sync_thread, &high), 0);
+    ASSERT(t_wait_flag(&high_k.g.started, 1)); /* and then the high one */
+    atomic_store(&held.open, 1);
+    ASSERT(t_wait_at_least(&t_log_n, 2));
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 0);
+    ASSERT_EQ(atomic_load(&t_log_v[1]), 7);
+    atomic_store(&low_k.g.open, 1);
+    atomic_store(&high_k.g.open, 1);
+    ASSERT_EQ(pthread_join(tl, NULL), 0);
+    ASSERT_EQ(pthread_join(tk, NULL), 0);
+    ASSERT_OK(atomic_load(&low.rc));
+    ASSERT_OK(atomic_load(&high.rc));
+    ASSERT_OK(aclrtSynchronizeStream(other));
+    ASSERT_OK(aclrtDestroyStream(low.s));
+    ASSERT_OK(aclrtDestroyStream(high.s));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}

@@ -6,8 +6,12 @@
  * an abort clears the stop, and destroying it never waits for the kept work.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -370,5 +374,112 @@ TEST(stop, stop_checks_context_then_owner_then_model_binding)
     ASSERT_OK(aclmdlRIDestroy(m));
     ASSERT_OK(aclrtDestroyStream(p));
     ASSERT_OK(aclrtDestroyContext(other));
+    t_teardown();
+}
+
+/* ---- an abort begun and ended while a sync sleeps -------------------------------------------------- */
+
+/* The syncing thread's id, and a signal handler that holds it (bounded)
+ * until the test lets it go: the sync cannot look at the stream while the
+ * whole abort runs. */
+static _Atomic int sleeper_tid, held_in_handler, let_go;
+
+static void hold_here(int sig)
+{
+    (void)sig;
+    atomic_store(&held_in_handler, 1);
+    (void)t_wait_flag(&let_go, 1);
+}
+
+static void *timed_sync_thread(void *p)
+{
+    struct sync_call *c = p;
+    atomic_store(&sleeper_tid, (int)syscall(SYS_gettid));
+    if (aclrtSetCurrentContext(c->ctx) == ACL_SUCCESS) {
+        atomic_store(&c->started, 1);
+        /* Timed: it never runs the stream itself, and sleeps in one futex wait. */
+        atomic_store(&c->rc, aclrtSynchronizeStreamWithTimeout(c->s, 60000));
+    }
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+/* True once thread tid sleeps in a futex wait (/proc: syscall 202 on x86-64,
+ * 98 on arm64). */
+static int sleeps_in_futex(int tid)
+{
+    char path[64], line[64] = {0};
+    FILE *f;
+    long nr = -2;
+    snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+    f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    if (fgets(line, sizeof(line), f) != NULL)
+        nr = strtol(line, NULL, 10);
+    fclose(f);
+#if defined(__x86_64__)
+    return nr == 202;
+#elif defined(__aarch64__)
+    return nr == 98;
+#else
+    return nr >= 0;
+#endif
+}
+
+/* A sync that was waiting when an abort began reports the abort (107023)
+ * even when the whole abort, start to end, passed while it slept: it looks
+ * only after the abort has reset the stream (context.cc Context::StreamAbort
+ * sets the abort status for the syncs that overlap it). The sync sleeps on a
+ * stream parked on an event behind a gate; a signal holds the syncing thread
+ * in its handler while the abort runs, then lets it look. */
+TEST(stop, a_sync_asleep_through_a_whole_abort_reports_it)
+{
+    static struct sync_call c;
+    static struct t_gated_pair p;
+    struct sigaction sa, old;
+    uint64_t end;
+    pthread_t th;
+    t_setup();
+    t_gated_pair_open(&p);
+    ASSERT_OK(aclrtStreamWaitEvent(p.s2, p.e));
+    t_launch_log(1, p.s2);
+    /* Once a worker has parked s2 on the event, a timed sync says so (on a
+     * loaded machine s2 may wait a while for a free worker first). */
+    end = t_now_ns() + T_SPIN_LIMIT_NS;
+    for (;;) {
+        const char *msg;
+        ASSERT_RC(aclrtSynchronizeStreamWithTimeout(p.s2, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        msg = aclGetRecentErrMsg();
+        if (msg != NULL && strstr(msg, "waits on event") != NULL)
+            break;
+        ASSERT(t_now_ns() < end);
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = hold_here;
+    sigemptyset(&sa.sa_mask);
+    ASSERT_EQ(sigaction(SIGUSR1, &sa, &old), 0);
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.s = p.s2;
+    ASSERT_EQ(pthread_create(&th, NULL, timed_sync_thread, &c), 0);
+    ASSERT(t_wait_flag(&c.started, 1));
+    end = t_now_ns() + T_SPIN_LIMIT_NS;
+    while (!sleeps_in_futex(atomic_load(&sleeper_tid)) && t_now_ns() < end)
+        sched_yield();
+    ASSERT(sleeps_in_futex(atomic_load(&sleeper_tid)));
+    ASSERT_EQ(pthread_kill(th, SIGUSR1), 0);
+    ASSERT(t_wait_flag(&held_in_handler, 1));
+    ASSERT_OK(aclrtStreamAbort(p.s2)); /* begins and ends while the sync is held */
+    ASSERT_EQ(atomic_load(&c.done), 0);
+    atomic_store(&let_go, 1);
+    ASSERT(t_wait_flag(&c.done, 1));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_EQ(sigaction(SIGUSR1, &old, NULL), 0);
+    ASSERT_RC(atomic_load(&c.rc), ACL_ERROR_RT_STREAM_ABORT);
+    ASSERT_OK(aclrtSynchronizeStream(p.s2)); /* one begun after it: nothing to report */
+    ASSERT_EQ(atomic_load(&t_log_n), 0);     /* the abort dropped the wait and what followed */
+    atomic_store(&p.g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(p.s1));
+    t_gated_pair_close(&p);
     t_teardown();
 }

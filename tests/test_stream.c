@@ -1409,3 +1409,57 @@ TEST(stream, priority_is_clamped_as_a_signed_value)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- caller-runs stops at the caller's own target -------------------------------------------------- */
+
+struct own_target_sync {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int rc, done;
+};
+
+static void *own_target_sync_thread(void *arg)
+{
+    struct own_target_sync *c = arg;
+    aclError rc = aclrtSetCurrentContext(c->ctx);
+    atomic_store(&c->rc, rc == ACL_SUCCESS ? aclrtSynchronizeStream(c->s) : rc);
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+/* A host that runs its own stream in a synchronize (caller-runs) stops once
+ * the stream has done the tasks issued before the sync: a task issued while
+ * it ran is not its to run. One worker, held by a gate on another stream, so
+ * only the syncing thread can run s; the task launched behind its target is
+ * still unrun when the sync returns, and runs once the worker is free. */
+TEST(stream, a_host_running_its_stream_in_a_sync_stops_at_its_own_target)
+{
+    static struct t_gate held, first;
+    static struct own_target_sync c;
+    aclrtStream other = NULL;
+    pthread_t th;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateStream(&c.s));
+    t_launch_gate(&held, other);
+    ASSERT(t_wait_flag(&held.started, 1)); /* the one worker is busy */
+    t_launch_gate(&first, c.s);            /* the sync's target: 1 task */
+    ASSERT_EQ(pthread_create(&th, NULL, own_target_sync_thread, &c), 0);
+    ASSERT(t_wait_flag(&first.started, 1)); /* run by the syncing thread */
+    t_launch_log(1, c.s);                   /* behind the target */
+    atomic_store(&first.open, 1);
+    ASSERT(t_wait_flag(&c.done, 1));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_EQ(atomic_load(&t_log_n), 0); /* not run by the sync's thread */
+    atomic_store(&held.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(c.s));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 1);
+    ASSERT_OK(aclrtSynchronizeStream(other));
+    ASSERT_OK(aclrtDestroyStream(c.s));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
