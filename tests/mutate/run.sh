@@ -72,7 +72,7 @@ trap 'restore; exit 130' INT TERM
 # meets run: the shared library (the test programs load it), the command and
 # the programs built from library sources of their own. The static archive
 # and the programs linked with it are left stale (their tests are skipped).
-mutant_targets="aclcpu aclcpu-cli overlap_rule lockcheck-test prof-session-check"
+mutant_targets="aclcpu aclcpu-cli overlap_rule episodes_rule lockcheck-test prof-session-check check-cache-test"
 build_tree() { ninja -C "$build" -j "$jobs" >"$1" 2>&1; }
 build_mutant() { ninja -C "$build" -j "$jobs" $mutant_targets >"$1" 2>&1; }
 
