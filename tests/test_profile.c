@@ -975,6 +975,38 @@ TEST(profile, steps_add_a_step_id_column_and_a_row_per_step)
     t_teardown();
 }
 
+/* A step's span includes its end: a kernel issued right after the step's
+ * end mark on the same stream starts at the very instant the step ends (a
+ * mark takes no modelled time) and is the step's; one issued after a
+ * second kernel is not. */
+TEST(profile, a_kernel_starting_at_its_steps_end_is_in_the_step)
+{
+    char dir[64] = "";
+    struct krow r[8];
+    aclrtStream s;
+    aclprofStepInfo *si = aclprofCreateStepInfo();
+    aclrtFuncHandle k = cost_kernel("step_edge_op", 10, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    ASSERT_OK(aclprofGetStepTimestamp(si, ACL_STEP_START, s));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclprofGetStepTimestamp(si, ACL_STEP_END, s));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0); /* starts when the step ends */
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0); /* starts 10 us later */
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 8), 3);
+    ASSERT_NEAR(r[1].start, r[0].start + r[0].dur);
+    ASSERT_EQ(r[0].step, 1);
+    ASSERT_EQ(r[1].step, 1);
+    ASSERT(r[2].step != 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    aclprofDestroyStepInfo(si);
+    t_teardown();
+}
+
 TEST(profile, block_dim_switch_writes_the_older_column_names)
 {
     char dir[64] = "";
