@@ -1007,6 +1007,55 @@ TEST(profile, a_kernel_starting_at_its_steps_end_is_in_the_step)
     t_teardown();
 }
 
+/* A kernel record destroyed with its binary and reused (same slot, a new
+ * generation) for another kernel is the new kernel in the profile, also
+ * when the launch right before was the old kernel's (the profiler's
+ * last-kernel shortcut compares the generation too). */
+TEST(profile, a_reused_kernel_record_is_profiled_under_its_new_name)
+{
+    const char *path = ACLCPU_BUILD_DIR "/examples/libexample_kernels.so";
+    char dir[64] = "";
+    struct krow r[4];
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle first = NULL, next = NULL;
+    aclrtStream s;
+    int32_t *x = NULL;
+    aclprofConfig *cfg;
+    int tries = 0;
+    if (access(path, R_OK) != 0)
+        SKIP("the examples' kernel library is not built");
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc((void **)&x, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    cfg = prof_start(dir, sizeof(dir));
+    ASSERT_OK(aclrtBinaryLoadFromFile(path, NULL, &bin));
+    ASSERT_OK(aclrtBinaryGetFunction(bin, "EasyOP", &first));
+    ASSERT_OK(aclrtLaunchKernel(first, 1, &x, sizeof(x), s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtBinaryUnLoad(bin));
+    /* Destroyed slots are reused after a while: load until ShortOP gets
+     * EasyOP's old slot (bounded). */
+    for (; tries < 1000; tries++) {
+        ASSERT_OK(aclrtBinaryLoadFromFile(path, NULL, &bin));
+        ASSERT_OK(aclrtBinaryGetFunction(bin, "ShortOP", &next));
+        if ((uint32_t)(uintptr_t)next == (uint32_t)(uintptr_t)first)
+            break;
+        ASSERT_OK(aclrtBinaryUnLoad(bin));
+    }
+    ASSERT(tries < 1000);
+    ASSERT(next != first); /* the same slot, a new generation */
+    ASSERT_OK(aclrtLaunchKernel(next, 1, &x, sizeof(x), s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_EQ(strcmp(r[0].name, "EasyOP"), 0);
+    ASSERT_EQ(strcmp(r[1].name, "ShortOP"), 0);
+    ASSERT_OK(aclrtBinaryUnLoad(bin));
+    ASSERT_OK(aclrtFree(x));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(profile, block_dim_switch_writes_the_older_column_names)
 {
     char dir[64] = "";
