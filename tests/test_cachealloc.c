@@ -53,6 +53,22 @@ static size_t mem_free(void)
 
 /* ---- reuse in stream order -------------------------------------------------------------- */
 
+/* Most cases use two streams of the current device, made after setup and
+ * destroyed before teardown. */
+static void open_pair(aclrtStream *s1, aclrtStream *s2)
+{
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(s1));
+    ASSERT_OK(aclrtCreateStream(s2));
+}
+
+static void close_pair(aclrtStream s1, aclrtStream s2)
+{
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
 TEST(cachealloc, a_freed_block_is_reused_on_its_stream_at_once)
 {
     aclrtStream s;
@@ -82,9 +98,7 @@ TEST(cachealloc, another_stream_never_gets_a_streams_cached_block)
 {
     aclrtStream s1, s2;
     void *p, *q;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     p = cmalloc(4096, s1);
     ASSERT_OK(aclcpuCacheFree(p));
     q = cmalloc(4096, s2); /* s1's whole segment is free, yet s2 gets its own */
@@ -98,9 +112,7 @@ TEST(cachealloc, another_stream_never_gets_a_streams_cached_block)
     ASSERT_EQ(dev_stats().segmentAllocations, 2);
     ASSERT_OK(aclcpuCacheFree(p));
     ASSERT_OK(aclcpuCacheFree(q));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 /* ---- record_stream ----------------------------------------------------------------------- */
@@ -110,9 +122,7 @@ TEST(cachealloc, a_recorded_stream_holds_the_block_until_its_queued_work_is_done
     aclrtStream s1, s2;
     _Atomic int open = 0;
     void *p, *q;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     p = cmalloc(1000, s1);
     t_launch_flag_gate(&open, s2); /* s2's work on p: held until the test opens it */
     ASSERT_OK(aclcpuCacheRecordStream(p, s2));
@@ -128,9 +138,7 @@ TEST(cachealloc, a_recorded_stream_holds_the_block_until_its_queued_work_is_done
     ASSERT_EQ(dev_stats().pendingBlocks, 0);
     ASSERT_OK(aclcpuCacheFree(p));
     ASSERT_OK(aclcpuCacheFree(q));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 TEST(cachealloc, without_record_stream_the_block_is_reused_at_once)
@@ -140,9 +148,7 @@ TEST(cachealloc, without_record_stream_the_block_is_reused_at_once)
     aclrtStream s1, s2;
     _Atomic int open = 0;
     void *p;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     p = cmalloc(1000, s1);
     t_launch_flag_gate(&open, s2);
     ASSERT_OK(aclcpuCacheFree(p));
@@ -151,9 +157,7 @@ TEST(cachealloc, without_record_stream_the_block_is_reused_at_once)
     atomic_store(&open, 1);
     ASSERT_OK(aclrtSynchronizeStream(s2));
     ASSERT_OK(aclcpuCacheFree(p));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 TEST(cachealloc, every_recorded_stream_must_be_done)
@@ -161,9 +165,7 @@ TEST(cachealloc, every_recorded_stream_must_be_done)
     aclrtStream s1, s2, s3;
     _Atomic int open2 = 0, open3 = 0;
     void *p;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     ASSERT_OK(aclrtCreateStream(&s3));
     p = cmalloc(64 * KIB, s1);
     t_launch_flag_gate(&open2, s2);
@@ -193,9 +195,7 @@ TEST(cachealloc, a_recorded_stream_with_nothing_queued_or_destroyed_holds_nothin
      * stream destroyed (its work waited for), leaves nothing to wait for. */
     aclrtStream s1, s2, s3;
     void *p;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     ASSERT_OK(aclrtCreateStream(&s3));
     p = cmalloc(1000, s1);
     ASSERT_OK(aclcpuCacheRecordStream(p, s2));
@@ -205,9 +205,7 @@ TEST(cachealloc, a_recorded_stream_with_nothing_queued_or_destroyed_holds_nothin
     ASSERT_EQ(dev_stats().pendingBlocks, 0);
     ASSERT(cmalloc(1000, s1) == p);
     ASSERT_OK(aclcpuCacheFree(p));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 TEST(cachealloc, a_recorded_stream_destroyed_after_the_free_releases_the_block)
@@ -215,9 +213,7 @@ TEST(cachealloc, a_recorded_stream_destroyed_after_the_free_releases_the_block)
     aclrtStream s1, s2;
     _Atomic int open = 0;
     void *p;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     p = cmalloc(1000, s1);
     t_launch_flag_gate(&open, s2);
     ASSERT_OK(aclcpuCacheRecordStream(p, s2));
@@ -293,9 +289,7 @@ TEST(cachealloc, erase_stream_releases_a_pending_block)
     aclrtStream s1, s2;
     _Atomic int open = 0;
     void *p;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     p = cmalloc(1000, s1);
     t_launch_flag_gate(&open, s2);
     ASSERT_OK(aclcpuCacheRecordStream(p, s2));
@@ -313,9 +307,7 @@ TEST(cachealloc, erase_stream_releases_a_pending_block)
     ASSERT(cmalloc(1000, s1) == p);
     atomic_store(&open, 1);
     ASSERT_OK(aclrtSynchronizeStream(s2));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 TEST(cachealloc, erase_stream_keeps_the_other_recorded_streams)
@@ -323,9 +315,7 @@ TEST(cachealloc, erase_stream_keeps_the_other_recorded_streams)
     aclrtStream s1, s2, s3;
     _Atomic int open2 = 0, open3 = 0;
     void *p;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     ASSERT_OK(aclrtCreateStream(&s3));
     p = cmalloc(1000, s1);
     t_launch_flag_gate(&open2, s2);
@@ -497,9 +487,7 @@ TEST(cachealloc, stats_count_per_device_and_per_stream)
     aclrtStream s1, s2;
     aclcpuCacheStats st;
     void *a, *b, *c;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     st = dev_stats();
     ASSERT_EQ(st.allocatedBytes + st.reservedBytes + st.segments + st.allocations, 0);
     a = cmalloc(3000, s1);          /* 3072 of a 2 MiB segment */
@@ -538,9 +526,7 @@ TEST(cachealloc, stats_count_per_device_and_per_stream)
     /* A stream that never allocated, and the default stream: zeros. */
     ASSERT_EQ(stream_stats(s1).allocatedBytes, 0);
     ASSERT_EQ(stream_stats(NULL).reservedBytes, 0);
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 TEST(cachealloc, the_default_stream_has_its_own_pool)
@@ -566,9 +552,7 @@ TEST(cachealloc, empty_gives_free_segments_back_to_device_memory)
     _Atomic int open = 0;
     size_t before, during;
     void *a, *b, *c;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     before = mem_free();
     a = cmalloc(9 * MIB, s1);  /* 20 MiB */
     b = cmalloc(12 * MIB, s1); /* 12 MiB */
@@ -591,9 +575,7 @@ TEST(cachealloc, empty_gives_free_segments_back_to_device_memory)
     ASSERT_EQ(mem_free(), before);
     ASSERT_EQ(dev_stats().segments, 0);
     ASSERT_OK(aclcpuCacheEmpty(0)); /* nothing left: no-op */
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 TEST(cachealloc, empty_keeps_a_segment_with_a_live_block)
@@ -622,9 +604,7 @@ TEST(cachealloc, a_full_device_gives_the_cache_back_and_retries)
     aclrtStream s1, s2;
     void *p, *q = NULL;
     setenv("ACLCPU_DEVICE_MEMORY", "64M", 1);
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     {
         size_t f = mem_free();
         /* s1 takes most of the memory, frees it: cached, not given back. */
@@ -645,9 +625,7 @@ TEST(cachealloc, a_full_device_gives_the_cache_back_and_retries)
         }
     }
     ASSERT_OK(aclcpuCacheFree(q));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 /* ---- argument checks --------------------------------------------------------------------- */
@@ -743,9 +721,7 @@ TEST(cachealloc, a_pending_block_freed_again_is_a_double_free)
     aclrtStream s1, s2;
     _Atomic int open = 0;
     void *p;
-    t_setup();
-    ASSERT_OK(aclrtCreateStream(&s1));
-    ASSERT_OK(aclrtCreateStream(&s2));
+    open_pair(&s1, &s2);
     p = cmalloc(1000, s1);
     t_launch_flag_gate(&open, s2);
     ASSERT_OK(aclcpuCacheRecordStream(p, s2));
@@ -756,9 +732,7 @@ TEST(cachealloc, a_pending_block_freed_again_is_a_double_free)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclcpuCacheRecordStream: argument 'devPtr'");
     atomic_store(&open, 1);
     ASSERT_OK(aclrtSynchronizeStream(s2));
-    ASSERT_OK(aclrtDestroyStream(s1));
-    ASSERT_OK(aclrtDestroyStream(s2));
-    t_teardown();
+    close_pair(s1, s2);
 }
 
 TEST(cachealloc, record_and_erase_check_their_arguments)
