@@ -309,6 +309,17 @@ static void append_gap(struct finding *f, const struct pair *pr)
                pr->side_window.start - pr->dominator->end);
 }
 
+/* The pair's streams and figures, as every overlap finding carries them. */
+static void pair_numbers(struct finding *f, const struct pair *pr)
+{
+    finding_stream(f, pr->main);
+    finding_stream(f, pr->side);
+    finding_number(f, "overlap_pct", pr->pct, 4);
+    finding_number(f, "overlap_us", pr->overlap_us, 3);
+    finding_number(f, "main_stream", pr->main, 0);
+    finding_number(f, "side_stream", pr->side, 0);
+}
+
 /* The pair judged on its fork/join episodes: the totals, then the worst one. */
 static void describe_episodes(struct finding *f, const struct pair *pr)
 {
@@ -342,12 +353,7 @@ static void describe_episodes(struct finding *f, const struct pair *pr)
                "(overlap_pct %.2f)", dom, pr->dominator->start, pr->dominator->end, ep->overlap_us, ep->side_us,
                ep->pct);
     append(f->facts, sizeof(f->facts), ".");
-    finding_stream(f, pr->main);
-    finding_stream(f, pr->side);
-    finding_number(f, "overlap_pct", pr->pct, 4);
-    finding_number(f, "overlap_us", pr->overlap_us, 3);
-    finding_number(f, "main_stream", pr->main, 0);
-    finding_number(f, "side_stream", pr->side, 0);
+    pair_numbers(f, pr);
     finding_number(f, "episodes", (double)t->episodes, 0);
     finding_number(f, "early_joins", (double)t->early, 0);
 }
@@ -373,12 +379,7 @@ static void describe_pair(struct finding *f, const struct pair *pr)
     }
     append(f->facts, sizeof(f->facts), ". overlap_pct = %.3f / min(%.3f, %.3f) = %.2f (%s; real >= 0.5, fake <= 0.05).",
            pr->overlap_us, side_len, pr->dominator->dur, pr->pct, verdict_name(pr->verdict));
-    finding_stream(f, pr->main);
-    finding_stream(f, pr->side);
-    finding_number(f, "overlap_pct", pr->pct, 4);
-    finding_number(f, "overlap_us", pr->overlap_us, 3);
-    finding_number(f, "main_stream", pr->main, 0);
-    finding_number(f, "side_stream", pr->side, 0);
+    pair_numbers(f, pr);
 }
 
 static void wait_ref(char *buf, size_t n, const struct wait_fact *w)
