@@ -979,3 +979,71 @@ TEST(check, a_refused_model_run_is_given_back_outside_the_checkers_lock)
     ASSERT_OK(aclrtFree(buf));
     off();
 }
+
+/* ---- model runs ---------------------------------------------------------------------- */
+
+/* A captured memset of buf; the model is returned in *m. */
+static void capture_fill(aclmdlRI *m, char *buf, size_t n)
+{
+    aclrtStream cs = stream();
+    ASSERT_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtMemsetAsync(buf, n, 3, n, cs));
+    ASSERT_OK(aclmdlRICaptureEnd(cs, m));
+    ASSERT_OK(aclrtDestroyStream(cs));
+}
+
+/* A replayed graph writes what it captured: a read on another stream with
+ * no edge from the run races it, named as the model run's write. */
+TEST(check, a_model_runs_write_races_an_unordered_read_on_another_stream)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclmdlRI m = NULL;
+    char *buf = dev(4096), *out = dev(4096);
+    capture_fill(&m, buf, 4096);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s1));
+    ASSERT_OK(aclrtMemcpyAsync(out, 4096, buf, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "unsynchronised cross-stream write-read race");
+    ASSERT_STR_CONTAINS(said(), "write by model run");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclmdlRIDestroy(m));
+    off();
+}
+
+TEST(check, a_model_runs_write_read_after_an_event_edge_is_clean)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclmdlRI m = NULL;
+    char *buf = dev(4096), *out = dev(4096);
+    capture_fill(&m, buf, 4096);
+    for (int i = 0; i < 2; i++) { /* the second run too */
+        ASSERT_OK(aclmdlRIExecuteAsync(m, s1));
+        edge(s1, s2);
+        ASSERT_OK(aclrtMemcpyAsync(out, 4096, buf, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+        edge(s2, s1); /* the next run overwrites buf after the read */
+    }
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclmdlRIDestroy(m));
+    off();
+}
+
+/* A model's runs follow one another whatever streams issue them: two runs
+ * of one model on two streams never race each other. */
+TEST(check, runs_of_one_model_on_two_streams_are_ordered)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclmdlRI m = NULL;
+    char *buf = dev(4096);
+    capture_fill(&m, buf, 4096);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s1));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclmdlRIDestroy(m));
+    off();
+}

@@ -632,14 +632,15 @@ static void det_program(char *dir, size_t cap)
     ASSERT_OK(aclrtCreateEvent(&ev));
     ASSERT_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
     for (int i = 0; i < 4; i++)
-        launch(c, 8, ACL_RT_ENGINE_TYPE_AIV, 0, cs, &buf, sizeof(buf));
+        launch(c, 8, ACL_RT_ENGINE_TYPE_AIV, 0, cs, &token, sizeof(token));
     ASSERT_OK(aclmdlRICaptureEnd(cs, &model));
     sync_costs = true; /* the latencies must not make the model depend on the host either */
     cfg = prof_start(dir, cap);
     for (int i = 0; i < 20; i++) {
-        /* The kernels take a plain number, not buf: s2's memset of buf is
-         * not ordered before the next step's kernel on s1 (the race
-         * checker would rightly report a kernel handed the pointer). */
+        /* The kernels (the captured ones too) take a plain number, not
+         * buf: s2's memset of buf is not ordered before the next step's
+         * work on s1 (the race checker would rightly report a kernel
+         * handed the pointer). */
         launch(a, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s1, &token, sizeof(token));
         ASSERT_OK(aclrtRecordEvent(ev, s1));
         ASSERT_OK(aclrtStreamWaitEvent(s2, ev));

@@ -37,6 +37,7 @@
 #include "../services/devmem.h"
 #include "check.h"
 #include "core.h"
+#include "model.h"
 
 _Atomic bool check_enabled;
 
@@ -856,6 +857,21 @@ static void reset_check(struct cevent *ce, uint32_t slot, const struct cstream *
     ce->nwaits = 0;
 }
 
+/* A model's runs follow one another, whatever streams issue them (a run
+ * starts once the one before it ended): a run is ordered after the
+ * model's previous run, kept as a record is (keyed by the model's address,
+ * its low bit set so that no event handle is the same key). */
+static void model_run_order(struct cstream *cs, const void *model)
+{
+    struct cevent *mc = event_of((uintptr_t)model | 1u, true);
+    if (mc == NULL)
+        return;
+    if (mc->recorded)
+        vc_join(&cs->vc, &mc->rec_vc);
+    vc_copy(&mc->rec_vc, &cs->vc);
+    mc->recorded = true;
+}
+
 void check_submitted(struct stream *s, int32_t stream_id, const void *stream_handle, const struct check_op *op,
                      const struct check_note *note, uint8_t kind)
 {
@@ -924,11 +940,17 @@ void check_submitted(struct stream *s, int32_t stream_id, const void *stream_han
     default:
         break;
     }
+    if (op->model != NULL)
+        model_run_order(cs, op->model);
     if (cs->blind)
         return;
     for (uint32_t i = 0; i < op->nacc; i++) {
         e.desc = desc_new(stream_id, note->task_no, op, &op->acc[i]);
         shadow_access(&op->acc[i], slot, &cs->vc, e);
+    }
+    for (uint32_t i = 0; i < op->nmore; i++) {
+        e.desc = desc_new(stream_id, note->task_no, op, &op->more[i]);
+        shadow_access(&op->more[i], slot, &cs->vc, e);
     }
 }
 
@@ -1010,15 +1032,10 @@ static void kernel_accesses(struct check_op *op, const struct task *t)
         add_whole(op, (uintptr_t)arg_word(args, size, i));
 }
 
-void check_op_of(struct check_op *op, const struct task *t, const char *fn)
+/* The memory a data task touches (kernels, copies, memsets, reduce),
+ * added to op; op->what says what the task is. False for other tasks. */
+static bool data_accesses(struct check_op *op, const struct task *t)
 {
-    op->what = fn;
-    op->name = NULL;
-    op->site = site_now;
-    site_now = NULL; /* taken: a later call that notes none shows no stale site */
-    op->ev = NULL;
-    op->nacc = 0;
-    op->accesses_unknown = false;
     switch ((enum task_kind)t->kind) {
     case TASK_KERNEL:
         op->what = "kernel";
@@ -1046,6 +1063,80 @@ void check_op_of(struct check_op *op, const struct task *t, const char *fn)
         add_range(op, t->u.reduce.dst, t->u.reduce.n * t->u.reduce.esize, false);
         add_range(op, t->u.reduce.dst, t->u.reduce.n * t->u.reduce.esize, true);
         break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+/* Most accesses a model run's list may hold: past it, the run's accesses
+ * are not checked (a false report is worse than a missed one). */
+#define MODEL_ACC_MAX 65536u
+
+/* Appends op's own accesses to run's list; false when it is full. */
+static bool append_accesses(struct check_op *run, const struct check_op *op, uint32_t *cap)
+{
+    if (run->nmore + op->nacc > MODEL_ACC_MAX)
+        return false;
+    if (run->nmore + op->nacc > *cap) {
+        uint32_t n = *cap != 0 ? *cap : 64;
+        while (n < run->nmore + op->nacc)
+            n *= 2;
+        struct check_acc *grown = acl_realloc(run->more, (size_t)n * sizeof(*grown));
+        if (grown == NULL)
+            return false;
+        run->more = grown;
+        *cap = n;
+    }
+    memcpy(run->more + run->nmore, op->acc, op->nacc * sizeof(*op->acc));
+    run->nmore += op->nacc;
+    return true;
+}
+
+/* A run of model m: everything its lanes' copies, memsets and kernels
+ * touch, as accesses of the run (ordered in its stream as one unit). The
+ * lanes are read under capture_lock (their tasks change only under it). */
+static void model_accesses(struct check_op *op, struct model *m)
+{
+    uint32_t cap = 0;
+    bool ok = true;
+    capture_enter();
+    for (uint32_t i = 0; ok && i < m->nlanes; i++) {
+        for (const struct task *x = task_next(&m->lanes[i]->head); ok && x != NULL; x = task_next(x)) {
+            struct check_op one = {.nacc = 0};
+            if (data_accesses(&one, x))
+                ok = append_accesses(op, &one, &cap);
+        }
+    }
+    capture_leave();
+    if (!ok) {
+        check_op_done(op);
+        op->accesses_unknown = true;
+    }
+}
+
+void check_op_done(struct check_op *op)
+{
+    acl_free(op->more);
+    op->more = NULL;
+    op->nmore = 0;
+}
+
+void check_op_of(struct check_op *op, const struct task *t, const char *fn, bool capture_held)
+{
+    op->what = fn;
+    op->name = NULL;
+    op->site = site_now;
+    site_now = NULL; /* taken: a later call that notes none shows no stale site */
+    op->ev = NULL;
+    op->model = NULL;
+    op->nacc = 0;
+    op->accesses_unknown = false;
+    op->more = NULL;
+    op->nmore = 0;
+    if (data_accesses(op, t))
+        return;
+    switch ((enum task_kind)t->kind) {
     case TASK_EVENT_RECORD:
     case TASK_EVENT_WAIT:
     case TASK_EVENT_RESET:
@@ -1054,7 +1145,15 @@ void check_op_of(struct check_op *op, const struct task *t, const char *fn)
         op->ev = t->u.event.ev != NULL ? obj_handle(&t->u.event.ev->hdr) : NULL;
         break;
     case TASK_MODEL_RUN:
-        op->accesses_unknown = true;
+        op->what = "model run";
+        op->model = t->u.model.m;
+        /* A run with external data sets patches its tasks' arguments as it
+         * starts, and a submission under capture_lock cannot take it: not
+         * seen (no report rather than a wrong one). */
+        if (capture_held || t->u.model.ext != NULL)
+            op->accesses_unknown = true;
+        else
+            model_accesses(op, t->u.model.m);
         break;
     default:
         break;

@@ -66,9 +66,14 @@ struct check_op {
     const char *name;          /* a kernel's name, else NULL */
     const void *site;          /* the host call site (a return address), or NULL */
     const void *ev;            /* event tasks: the event's handle */
+    const void *model;         /* a model run: the model (its runs follow one another) */
     uint32_t nacc;
-    bool accesses_unknown;     /* a model run or replay: its accesses are not seen */
+    bool accesses_unknown;     /* a model run whose accesses could not be listed */
     struct check_acc acc[CHECK_ACC_MAX];
+    /* A model run: the accesses of every copy, memset and kernel in its
+     * lanes (heap; check_op_done frees them). */
+    struct check_acc *more;
+    uint32_t nmore;
 };
 
 /* What stream_submit learned under its locks, for check_submitted. */
@@ -90,7 +95,8 @@ void check_note_site(const void *site);
 
 /* Fills op for t (a task about to be submitted): its kind and the ranges
  * it touches (copies and memsets exactly, kernels by their arguments). */
-void check_op_of(struct check_op *op, const struct task *t, const char *fn);
+void check_op_of(struct check_op *op, const struct task *t, const char *fn, bool capture_held);
+void check_op_done(struct check_op *op);
 
 void check_lock(void);
 void check_unlock(void);

@@ -494,7 +494,7 @@ static ACLCPU_COLD aclError checked_submit(struct submit *sub, struct stream *s,
     const void *handle = obj_handle(&s->hdr);
     aclError err;
 
-    check_op_of(&op, t, sub->fn);
+    check_op_of(&op, t, sub->fn, sub->under_lock);
     if (ACLCPU_UNLIKELY(snapshot_gate_closed()) && !sub->under_lock)
         snapshot_gate_wait(); /* before check_lock: a snapshot's syncs take it */
     sub->refused_task = NULL;
@@ -503,6 +503,7 @@ static ACLCPU_COLD aclError checked_submit(struct submit *sub, struct stream *s,
     if (err == ACL_SUCCESS && !sub->model_path)
         check_submitted(s, load_relaxed(&s->id), handle, &op, &note, kind);
     check_unlock();
+    check_op_done(&op);
     if (sub->refused_task != NULL) /* giving it back may end a model run (model->lock) */
         stream_task_drop(sub->refused_task);
     return err;
