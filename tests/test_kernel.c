@@ -1017,6 +1017,9 @@ TEST(kernel, simt_host_args_checks)
     ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, zero_y, zero_z, 0, s, NULL, args, sizeof(args), NULL, 0),
               ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "gridDim (4, 0, 1)");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, zero_z, one, 0, s, NULL, args, sizeof(args), NULL, 0),
+              ACL_ERROR_RT_PARAM_INVALID); /* each of the grid's three sizes */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "gridDim (1, 1, 0)");
     ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, one, zero_z, 0, s, NULL, args, sizeof(args), NULL, 0),
               ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "blockDim (1, 1, 0)");

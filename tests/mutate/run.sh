@@ -120,11 +120,20 @@ LINE
     fi
     cp "$tree/$file" "$saved"
     current=$file
-    awk -v pat="$pattern" -v rep="$replacement" '{
+    # Through the environment, not -v: awk would read the backslashes of
+    # a pattern such as '\0' as escapes, and the mutant would not apply.
+    MUT_PAT=$pattern MUT_REP=$replacement awk 'BEGIN { pat = ENVIRON["MUT_PAT"]; rep = ENVIRON["MUT_REP"] } {
         i = index($0, pat)
         if (i) $0 = substr($0, 1, i - 1) rep substr($0, i + length(pat))
         print
     }' "$saved" >"$tree/$file"
+    if cmp -s "$saved" "$tree/$file"; then
+        cp "$saved" "$tree/$file"
+        current=""
+        echo "$id	bad	$folder	$file	the mutant changes nothing" >>"$results"
+        echo "mutate: $id: applying '$pattern' changed nothing in $file" >&2
+        continue
+    fi
     if build_mutant "$log/$id-build.txt"; then
         status=survived
         if [ -n "$suites" ] && [ "$suites" != - ]; then
