@@ -1047,3 +1047,30 @@ TEST(check, runs_of_one_model_on_two_streams_are_ordered)
     ASSERT_OK(aclmdlRIDestroy(m));
     off();
 }
+
+/* A kernel that touches nothing (its argument is only looked at). */
+static void k_touch(void *args) { (void)args; }
+
+/* The checker keeps the device ranges a thread looked up last; a free and
+ * new allocations in the same place end them: a kernel handed the new,
+ * smaller block touches that block only, not the old range that now holds
+ * a neighbour another stream writes. */
+TEST(check, lookups_kept_from_a_freed_range_are_not_reused)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtFuncHandle k = t_kernel("check_touch", k_touch);
+    char *big = dev(1 << 20), *a, *b;
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &big, sizeof(big), s1)); /* looks big's range up */
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtFree(big));
+    a = dev(4096);
+    b = dev(4096);
+    ASSERT((uintptr_t)a >= (uintptr_t)big && (uintptr_t)a < (uintptr_t)big + (1 << 20)); /* the arena reuses it */
+    ASSERT((uintptr_t)b >= (uintptr_t)big && (uintptr_t)b < (uintptr_t)big + (1 << 20));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &a, sizeof(a), s1));
+    ASSERT_OK(aclrtMemsetAsync(b, 4096, 0, 4096, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}

@@ -969,10 +969,44 @@ struct decl {
     struct decl_arg a[CHECK_ACC_MAX];
 };
 
+/* The device memory ranges this thread looked up last: a launch names the
+ * same few buffers again and again, and the table's lock and search cost
+ * more than the rest of a checked launch. Valid while devmem's generation
+ * stays (any allocation, free or mapping moves it). */
+#define LOOKUPS_KEPT 4
+static _Thread_local struct {
+    uint64_t gen;
+    uint32_t n, next;
+    struct mem_range r[LOOKUPS_KEPT];
+} looked;
+
+static bool lookup(const void *p, struct mem_range *out)
+{
+    uint64_t gen = devmem_generation();
+    uintptr_t a = (uintptr_t)p;
+    if (looked.gen == gen) {
+        for (uint32_t i = 0; i < looked.n; i++) {
+            if (a >= (uintptr_t)looked.r[i].base && a - (uintptr_t)looked.r[i].base < looked.r[i].size) {
+                *out = looked.r[i];
+                return true;
+            }
+        }
+    } else {
+        looked.gen = gen;
+        looked.n = looked.next = 0;
+    }
+    if (!devmem_lookup(p, out))
+        return false;
+    looked.r[looked.next] = *out;
+    looked.next = (looked.next + 1) % LOOKUPS_KEPT;
+    looked.n += looked.n < LOOKUPS_KEPT;
+    return true;
+}
+
 static void add_range(struct check_op *op, const void *p, size_t n, bool write)
 {
     struct mem_range r;
-    if (op->nacc >= CHECK_ACC_MAX || p == NULL || n == 0 || !devmem_lookup(p, &r))
+    if (op->nacc >= CHECK_ACC_MAX || p == NULL || n == 0 || !lookup(p, &r))
         return;
     uintptr_t lo = (uintptr_t)p, end = (uintptr_t)r.base + r.size;
     uintptr_t hi = n > end - lo ? end : lo + n;
@@ -982,7 +1016,7 @@ static void add_range(struct check_op *op, const void *p, size_t n, bool write)
 static void add_whole(struct check_op *op, uintptr_t v)
 {
     struct mem_range r;
-    if (op->nacc >= CHECK_ACC_MAX || v < 4096 || !devmem_lookup((const void *)v, &r))
+    if (op->nacc >= CHECK_ACC_MAX || v < 4096 || !lookup((const void *)v, &r))
         return;
     for (uint32_t i = 0; i < op->nacc; i++)
         if (op->acc[i].base == (uintptr_t)r.base)

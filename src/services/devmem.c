@@ -55,6 +55,21 @@ static plat_cond backing_done;
 static unsigned host_backing; /* the same for the pinned host arena */
 static struct region *regions;
 static size_t nregions, cap;
+/* Moves on at every release of mem_lock but a plain lookup's: a lookup
+ * made since the same value is still right (devmem_generation). Relaxed:
+ * a program orders its own free before a use of the range on another
+ * thread, and that ordering carries the new value with it. */
+static _Atomic uint64_t table_gen;
+
+/* Releases mem_lock after anything that may have changed the table or an
+ * arena: lookups cached under the old generation are dropped. */
+static void mem_unlock(void)
+{
+    fetch_add_relaxed(&table_gen, 1);
+    plat_mutex_unlock(&mem_lock);
+}
+
+uint64_t devmem_generation(void) { return load_relaxed(&table_gen); }
 
 __attribute__((constructor)) static void devmem_init(void)
 {
@@ -193,7 +208,7 @@ void devmem_open_device(int32_t device, _Atomic uint64_t *used, uint64_t total)
     }
     if (free_slot != NULL && free_slot->arena == NULL)
         *free_slot = (struct dev_slot){device, used, total, NULL, 0, 0, 0};
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
 }
 
 /* Called with mem_lock held: the slot of the device charging *used. */
@@ -255,7 +270,7 @@ static aclError alloc_device(_Atomic uint64_t *used_bytes, uint64_t total, size_
         claim_cold_locked(a, p, bytes, &cold, &cold_len);
         slot->backing += cold_len != 0;
     }
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
     if (p == NULL) {
         fetch_sub_relaxed(used_bytes, charged);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -267,7 +282,7 @@ static aclError alloc_device(_Atomic uint64_t *used_bytes, uint64_t total, size_
         plat_mutex_lock(&mem_lock);
         if (--slot->backing == 0)
             plat_cond_broadcast(&backing_done);
-        plat_mutex_unlock(&mem_lock);
+        mem_unlock();
     }
     *out = p;
     return ACL_SUCCESS;
@@ -296,7 +311,7 @@ uint64_t devmem_peak(_Atomic uint64_t *used)
     plat_mutex_lock(&mem_lock);
     slot = slot_of_locked(used);
     peak = slot != NULL ? slot->peak : 0;
-    plat_mutex_unlock(&mem_lock);
+    plat_mutex_unlock(&mem_lock); /* a read: the generation stays */
     return peak;
 }
 
@@ -306,7 +321,7 @@ bool devmem_in_arena(const void *p)
     bool in;
     plat_mutex_lock(&mem_lock);
     in = arena_of_locked(p, &slot) != NULL;
-    plat_mutex_unlock(&mem_lock);
+    plat_mutex_unlock(&mem_lock); /* a read: the generation stays */
     return in;
 }
 
@@ -331,7 +346,7 @@ aclError devmem_alloc_host(size_t size, void **out)
     if (host_arena != NULL && (p = arena_carve(host_arena, bytes, usable, 0)) != NULL)
         claim_cold_locked(host_arena, p, bytes, &cold, &cold_len);
     host_backing += cold_len != 0;
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
     if (p == NULL)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (cold_len != 0) {
@@ -339,7 +354,7 @@ aclError devmem_alloc_host(size_t size, void **out)
         plat_mutex_lock(&mem_lock);
         if (--host_backing == 0)
             plat_cond_broadcast(&backing_done);
-        plat_mutex_unlock(&mem_lock);
+        mem_unlock();
     }
     *out = p;
     return ACL_SUCCESS;
@@ -385,7 +400,7 @@ static bool end_block(void *p, bool device, bool hold, size_t *usable)
             arena_reclaim(a, p);
         *usable = b.usable;
     }
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
     return a != NULL;
 }
 
@@ -412,7 +427,7 @@ void devmem_release(void *p)
      * range: release only a block still quarantined. */
     if (a != NULL && arena_find(a, p, &b) && b.base == p && b.state == BLOCK_QUARANTINED)
         arena_reclaim(a, p);
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
 }
 
 static enum mem_kind kind_of_origin(enum mem_origin origin)
@@ -462,7 +477,7 @@ enum mem_kind devmem_classify(const void *p, size_t len)
     enum mem_kind kind;
     plat_mutex_lock(&mem_lock);
     kind = classify_locked((uintptr_t)p, len);
-    plat_mutex_unlock(&mem_lock);
+    plat_mutex_unlock(&mem_lock); /* a read: the generation stays */
     return kind;
 }
 
@@ -471,7 +486,7 @@ bool devmem_lookup(const void *p, struct mem_range *out)
     bool found;
     plat_mutex_lock(&mem_lock);
     found = range_locked((uintptr_t)p, out);
-    plat_mutex_unlock(&mem_lock);
+    plat_mutex_unlock(&mem_lock); /* nothing changed: the generation stays */
     return found;
 }
 
@@ -482,7 +497,7 @@ bool devmem_read_device(const void *p, void *out, size_t len)
     ok = classify_locked((uintptr_t)p, len) == MEM_DEVICE;
     if (ok)
         memcpy(out, p, len);
-    plat_mutex_unlock(&mem_lock);
+    plat_mutex_unlock(&mem_lock); /* a read: the generation stays */
     return ok;
 }
 
@@ -493,7 +508,7 @@ bool devmem_write_device(void *p, const void *in, size_t len)
     ok = classify_locked((uintptr_t)p, len) == MEM_DEVICE;
     if (ok)
         memcpy(p, in, len);
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
     return ok;
 }
 
@@ -513,7 +528,7 @@ aclError devmem_map_add(void *base, size_t size, int32_t device, enum mem_origin
         err = ACL_ERROR_INVALID_PARAM;
     else if (!insert_region((struct region){a, size, device, origin}))
         err = ACL_ERROR_RT_MEMORY_ALLOCATION;
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
     return err;
 }
 
@@ -523,12 +538,12 @@ bool devmem_map_remove(void *base)
     plat_mutex_lock(&mem_lock);
     at = upper_bound((uintptr_t)base);
     if (at == 0 || regions[at - 1].base != (uintptr_t)base) {
-        plat_mutex_unlock(&mem_lock);
+        mem_unlock();
         return false;
     }
     memmove(&regions[at - 1], &regions[at], (nregions - at) * sizeof(*regions));
     nregions--;
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
     return true;
 }
 
@@ -545,7 +560,7 @@ bool devmem_backing(const void *p, int *fd, uint64_t *offset, struct mem_range *
         *offset = (uint64_t)((uintptr_t)block->base - (uintptr_t)arena_base(a));
         ok = true;
     }
-    plat_mutex_unlock(&mem_lock);
+    plat_mutex_unlock(&mem_lock); /* a read: the generation stays */
     return ok;
 }
 
@@ -558,7 +573,7 @@ void devmem_stats(struct devmem_stats *out)
     out->arenas = host_arena != NULL;
     for (size_t i = 0; i < DEVMEM_SLOTS; i++)
         out->arenas += slots[i].arena != NULL;
-    plat_mutex_unlock(&mem_lock);
+    plat_mutex_unlock(&mem_lock); /* a read: the generation stays */
 }
 
 /* Called with mem_lock held: ends a device's memory (its arena and charges). */
@@ -582,7 +597,7 @@ void devmem_release_charged_to(_Atomic uint64_t *used)
         plat_cond_wait(&backing_done, &mem_lock);
     if (slot != NULL)
         close_slot_locked(slot);
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
 }
 
 /* ---- images: the snapshot's copy of device memory ------------------------ */
@@ -641,7 +656,7 @@ aclError devmem_image_take(struct devmem_image **out)
     img->data = acl_malloc(bytes != 0 ? bytes : 1);
     if (img->entries != NULL && img->data != NULL)
         (void)image_walk_locked(img);
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
     if (img->entries == NULL || img->data == NULL) {
         devmem_image_free(img);
         return ACL_ERROR_BAD_ALLOC;
@@ -666,7 +681,7 @@ size_t devmem_image_restore(const struct devmem_image *img)
         memcpy(e->base, img->data + e->offset, e->len);
         restored++;
     }
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
     return restored;
 }
 
@@ -698,5 +713,5 @@ void devmem_release_all(void)
     acl_free(regions);
     regions = NULL;
     nregions = cap = 0;
-    plat_mutex_unlock(&mem_lock);
+    mem_unlock();
 }

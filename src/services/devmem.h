@@ -48,6 +48,10 @@ struct mem_range {
 
 /* The range holding p; false if p lies in none. */
 bool devmem_lookup(const void *p, struct mem_range *out);
+/* A number that changes whenever a range or block may have come or gone:
+ * a lookup made while it had the same value still holds (the race
+ * checker's per-thread cache). */
+uint64_t devmem_generation(void);
 /* Enters a mapping made elsewhere (VMM, IPC import, host registration,
  * managed memory) in the table, so that copies, kernels and checks treat
  * it as the origin says: MALLOC, VMM, IPC and MANAGED ranges are device
