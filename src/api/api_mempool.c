@@ -244,10 +244,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream
                             "nor the start of an aclrtMalloc block", fn, ptr);
         break; /* ticket 0: freed with aclrtFree's rules when the task is released */
     }
-    err = issue_free(fn, stream, s, ptr, ticket);
-    if (err == ACL_SUCCESS && ticket != 0 && check_on())
-        check_pool_free(ptr, size, stream); /* reuse elsewhere waits for this free task */
-    return err;
+    if (ticket != 0 && check_on())
+        check_pool_free_next(ptr, size); /* reuse elsewhere waits for this free task */
+    return issue_free(fn, stream, s, ptr, ticket);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep)

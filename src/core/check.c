@@ -857,6 +857,10 @@ static void reset_check(struct cevent *ce, uint32_t slot, const struct cstream *
     ce->nwaits = 0;
 }
 
+/* A memory pool's free (further down, with the pool hooks). */
+static void pool_free_range(struct check_op *op, const struct task *t);
+static void pool_free_forget(const struct check_op *op, uint32_t slot, const struct vc *v);
+
 /* A model's runs follow one another, whatever streams issue them (a run
  * starts once the one before it ended): a run is ordered after the
  * model's previous run, kept as a record is (keyed by the model's address,
@@ -942,6 +946,8 @@ void check_submitted(struct stream *s, int32_t stream_id, const void *stream_han
     }
     if (op->model != NULL)
         model_run_order(cs, op->model);
+    if (op->pool_hi != 0)
+        pool_free_forget(op, slot, &cs->vc);
     if (cs->blind)
         return;
     for (uint32_t i = 0; i < op->nacc; i++) {
@@ -1168,6 +1174,8 @@ void check_op_of(struct check_op *op, const struct task *t, const char *fn, bool
     op->accesses_unknown = false;
     op->more = NULL;
     op->nmore = 0;
+    op->pool_base = op->pool_lo = op->pool_hi = 0;
+    op->pool_span = 0;
     if (data_accesses(op, t))
         return;
     switch ((enum task_kind)t->kind) {
@@ -1177,6 +1185,9 @@ void check_op_of(struct check_op *op, const struct task *t, const char *fn, bool
     case TASK_NOTIFY_RECORD:
     case TASK_NOTIFY_WAIT:
         op->ev = t->u.event.ev != NULL ? obj_handle(&t->u.event.ev->hdr) : NULL;
+        break;
+    case TASK_POOL_FREE:
+        pool_free_range(op, t);
         break;
     case TASK_MODEL_RUN:
         op->what = "model run";
@@ -1387,24 +1398,46 @@ static void seg_forget_covered(struct seg *g, uint32_t slot, const struct vc *v)
     }
 }
 
-void check_pool_free(void *ptr, size_t size, const void *stream_handle)
+/* The pool free this thread is about to submit (check_pool_free_next). */
+static _Thread_local struct {
+    void *ptr;
+    size_t size;
+} pool_free_next;
+
+void check_pool_free_next(void *ptr, size_t size)
+{
+    pool_free_next.ptr = ptr;
+    pool_free_next.size = size;
+}
+
+/* check_op_of's part for a pool's free task: the block's range, looked up
+ * before check_lock is taken. */
+static void pool_free_range(struct check_op *op, const struct task *t)
 {
     struct mem_range r;
-    if (!check_on() || ptr == NULL || size == 0 || !devmem_lookup(ptr, &r))
+    void *p = pool_free_next.ptr;
+    size_t n = pool_free_next.size;
+    pool_free_next.ptr = NULL;
+    if (p == NULL || p != t->u.pool_free.ptr || n == 0 || !devmem_lookup(p, &r))
         return;
-    check_lock();
-    uintptr_t *v = h_find(&ck.stream_by_handle, (uintptr_t)stream_handle);
-    struct cstream *cs = v != NULL ? ck.streams[*v] : NULL;
-    struct shadow *sh = cs != NULL ? shadow_of((uintptr_t)r.base, r.size, false) : NULL;
+    uintptr_t stop = (uintptr_t)r.base + r.size;
+    op->pool_base = (uintptr_t)r.base;
+    op->pool_span = r.size;
+    op->pool_lo = (uintptr_t)p;
+    op->pool_hi = n > stop - op->pool_lo ? stop : op->pool_lo + n;
+}
+
+/* Called with check_lock held, as the free task is submitted on the stream
+ * of slot (clock v). */
+static void pool_free_forget(const struct check_op *op, uint32_t slot, const struct vc *v)
+{
+    struct shadow *sh = shadow_of(op->pool_base, op->pool_span, false);
     uint32_t first, end;
-    uintptr_t lo = (uintptr_t)ptr, stop = (uintptr_t)r.base + r.size;
-    uintptr_t hi = size > stop - lo ? stop : lo + size;
-    if (sh != NULL && seg_cover(sh, lo, hi, &first, &end)) {
+    if (sh != NULL && seg_cover(sh, op->pool_lo, op->pool_hi, &first, &end)) {
         for (uint32_t i = first; i < end; i++)
-            seg_forget_covered(&sh->s[i], (uint32_t)*v, &cs->vc);
+            seg_forget_covered(&sh->s[i], slot, v);
         seg_merge(sh, first, end);
     }
-    check_unlock();
 }
 
 /* ---- declared kernels ---------------------------------------------------------------- */

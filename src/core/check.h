@@ -67,6 +67,10 @@ struct check_op {
     const void *site;          /* the host call site (a return address), or NULL */
     const void *ev;            /* event tasks: the event's handle */
     const void *model;         /* a model run: the model (its runs follow one another) */
+    /* A memory pool's free (TASK_POOL_FREE): the block [pool_lo, pool_hi)
+     * of the allocation at pool_base (pool_span bytes); pool_hi 0: none. */
+    uintptr_t pool_base, pool_lo, pool_hi;
+    size_t pool_span;
     uint32_t nacc;
     bool accesses_unknown;     /* a model run whose accesses could not be listed */
     struct check_acc acc[CHECK_ACC_MAX];
@@ -145,11 +149,13 @@ void check_forget_stream(const void *stream_handle);
  * any reuse, so release forgets its accesses (`recorded`: the stream
  * handles, n of them). */
 void check_cache_block(void *base, size_t size, const void *stream_handle);
-/* A memory pool's block [ptr, ptr + size) freed in stream order on a
- * stream (aclrtMemPoolFreeAsync): the pool gives it to another stream only
- * after the free task ran, so every access ordered before the free is
- * ordered before any reuse and is forgotten. */
-void check_pool_free(void *ptr, size_t size, const void *stream_handle);
+/* A memory pool's block [ptr, ptr + size) is about to be freed in stream
+ * order (aclrtMemPoolFreeAsync; this thread's next submission is its free
+ * task): the pool gives it to another stream only after the free task ran,
+ * so every access ordered before the free is ordered before any reuse and
+ * is forgotten - as the free task is submitted, under the checker's lock,
+ * before the block can be reused. */
+void check_pool_free_next(void *ptr, size_t size);
 void check_cache_release(void *base, size_t size, void *const *recorded, size_t n);
 
 #endif
