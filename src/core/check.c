@@ -1344,18 +1344,40 @@ static bool slot_in(uint32_t slot, const uint32_t *slots, size_t n)
     return false;
 }
 
-/* Drops the epochs of `slots` from segment g: their work is done before
- * the block is reused (the allocator's fence). */
-static void seg_forget_slots(struct seg *g, const uint32_t *slots, size_t n)
+/* Forgets, in [lo, hi) of the allocation at base (span bytes), every
+ * epoch `gone` picks: work ordered before a block's reuse by the
+ * allocator that hands it out (a cache's fence, a pool's free task). */
+static void shadow_forget(uintptr_t base, size_t span, uintptr_t lo, uintptr_t hi,
+                          bool (*gone)(const struct ep *e, const void *ctx), const void *ctx)
 {
-    if (g->w.clk != 0 && slot_in(g->w.slot, slots, n))
-        g->w = (struct ep){0};
-    for (uint32_t k = 0; k < g->nr;) {
-        if (slot_in(g->r[k].slot, slots, n))
-            g->r[k] = g->r[--g->nr];
-        else
-            k++;
+    struct shadow *sh = shadow_of(base, span, false);
+    uint32_t first, end;
+    if (sh == NULL || !seg_cover(sh, lo, hi, &first, &end))
+        return;
+    for (uint32_t i = first; i < end; i++) {
+        struct seg *g = &sh->s[i];
+        if (g->w.clk != 0 && gone(&g->w, ctx))
+            g->w = (struct ep){0};
+        for (uint32_t k = 0; k < g->nr;) {
+            if (gone(&g->r[k], ctx))
+                g->r[k] = g->r[--g->nr];
+            else
+                k++;
+        }
     }
+    seg_merge(sh, first, end);
+}
+
+struct slot_set {
+    const uint32_t *slots;
+    size_t n;
+};
+
+/* An epoch of one of the recorded streams' slots. */
+static bool of_recorded(const struct ep *e, const void *ctx)
+{
+    const struct slot_set *set = ctx;
+    return slot_in(e->slot, set->slots, set->n);
 }
 
 void check_cache_release(void *base, size_t size, void *const *recorded, size_t n)
@@ -1371,31 +1393,26 @@ void check_cache_release(void *base, size_t size, void *const *recorded, size_t 
         if (v != NULL)
             slots[ns++] = (uint32_t)*v;
     }
-    struct shadow *sh = ns != 0 ? shadow_of((uintptr_t)r.base, r.size, false) : NULL;
-    uint32_t first, end;
     uintptr_t lo = (uintptr_t)base, stop = (uintptr_t)r.base + r.size;
     uintptr_t hi = size > stop - lo ? stop : lo + size;
-    if (sh != NULL && seg_cover(sh, lo, hi, &first, &end)) {
-        for (uint32_t i = first; i < end; i++)
-            seg_forget_slots(&sh->s[i], slots, ns);
-        seg_merge(sh, first, end);
-    }
+    struct slot_set set = {slots, ns};
+    if (ns != 0)
+        shadow_forget((uintptr_t)r.base, r.size, lo, hi, of_recorded, &set);
     check_unlock();
 }
 
 /* ---- memory pools' stream-ordered frees ---------------------------------------------- */
 
-/* Drops from segment g the epochs v covers (slot: v's owner). */
-static void seg_forget_covered(struct seg *g, uint32_t slot, const struct vc *v)
+struct clock_of {
+    uint32_t slot;
+    const struct vc *v;
+};
+
+/* An epoch the free's stream clock covers: ordered before the free. */
+static bool before_free(const struct ep *e, const void *ctx)
 {
-    if (g->w.clk != 0 && covered(&g->w, slot, v))
-        g->w = (struct ep){0};
-    for (uint32_t k = 0; k < g->nr;) {
-        if (covered(&g->r[k], slot, v))
-            g->r[k] = g->r[--g->nr];
-        else
-            k++;
-    }
+    const struct clock_of *c = ctx;
+    return covered(e, c->slot, c->v);
 }
 
 /* The pool free this thread is about to submit (check_pool_free_next). */
@@ -1431,13 +1448,8 @@ static void pool_free_range(struct check_op *op, const struct task *t)
  * of slot (clock v). */
 static void pool_free_forget(const struct check_op *op, uint32_t slot, const struct vc *v)
 {
-    struct shadow *sh = shadow_of(op->pool_base, op->pool_span, false);
-    uint32_t first, end;
-    if (sh != NULL && seg_cover(sh, op->pool_lo, op->pool_hi, &first, &end)) {
-        for (uint32_t i = first; i < end; i++)
-            seg_forget_covered(&sh->s[i], slot, v);
-        seg_merge(sh, first, end);
-    }
+    struct clock_of c = {slot, v};
+    shadow_forget(op->pool_base, op->pool_span, op->pool_lo, op->pool_hi, before_free, &c);
 }
 
 /* ---- declared kernels ---------------------------------------------------------------- */
