@@ -1009,14 +1009,22 @@ static bool lookup(const void *p, struct mem_range *out)
     return true;
 }
 
+/* The end of [lo, lo + n) cut at its allocation's end r: a range the
+ * program passes may run past its block (the library reports that
+ * elsewhere); the checker's shadow covers only the block. */
+static uintptr_t end_within(uintptr_t lo, size_t n, const struct mem_range *r)
+{
+    uintptr_t stop = (uintptr_t)r->base + r->size;
+    return n > stop - lo ? stop : lo + n;
+}
+
 static void add_range(struct check_op *op, const void *p, size_t n, bool write)
 {
     struct mem_range r;
     if (op->nacc >= CHECK_ACC_MAX || p == NULL || n == 0 || !lookup(p, &r))
         return;
-    uintptr_t lo = (uintptr_t)p, end = (uintptr_t)r.base + r.size;
-    uintptr_t hi = n > end - lo ? end : lo + n;
-    op->acc[op->nacc++] = (struct check_acc){(uintptr_t)r.base, r.size, lo, hi, write};
+    uintptr_t lo = (uintptr_t)p;
+    op->acc[op->nacc++] = (struct check_acc){(uintptr_t)r.base, r.size, lo, end_within(lo, n, &r), write};
 }
 
 static void add_whole(struct check_op *op, uintptr_t v)
@@ -1323,8 +1331,7 @@ void check_cache_block(void *base, size_t size, const void *stream_handle)
     check_lock();
     struct shadow *sh = shadow_of((uintptr_t)r.base, r.size, false);
     uint32_t first, end;
-    uintptr_t lo = (uintptr_t)base, stop = (uintptr_t)r.base + r.size;
-    uintptr_t hi = size > stop - lo ? stop : lo + size;
+    uintptr_t lo = (uintptr_t)base, hi = end_within(lo, size, &r);
     if (sh != NULL && seg_cover(sh, lo, hi, &first, &end)) {
         for (uint32_t i = first; i < end; i++) {
             sh->s[i].w.old = sh->s[i].w.clk != 0;
@@ -1393,8 +1400,7 @@ void check_cache_release(void *base, size_t size, void *const *recorded, size_t 
         if (v != NULL)
             slots[ns++] = (uint32_t)*v;
     }
-    uintptr_t lo = (uintptr_t)base, stop = (uintptr_t)r.base + r.size;
-    uintptr_t hi = size > stop - lo ? stop : lo + size;
+    uintptr_t lo = (uintptr_t)base, hi = end_within(lo, size, &r);
     struct slot_set set = {slots, ns};
     if (ns != 0)
         shadow_forget((uintptr_t)r.base, r.size, lo, hi, of_recorded, &set);
@@ -1437,11 +1443,10 @@ static void pool_free_range(struct check_op *op, const struct task *t)
     pool_free_next.ptr = NULL;
     if (p == NULL || p != t->u.pool_free.ptr || n == 0 || !devmem_lookup(p, &r))
         return;
-    uintptr_t stop = (uintptr_t)r.base + r.size;
     op->pool_base = (uintptr_t)r.base;
     op->pool_span = r.size;
     op->pool_lo = (uintptr_t)p;
-    op->pool_hi = n > stop - op->pool_lo ? stop : op->pool_lo + n;
+    op->pool_hi = end_within(op->pool_lo, n, &r);
 }
 
 /* Called with check_lock held, as the free task is submitted on the stream
