@@ -168,6 +168,27 @@ TEST(hostmem, get_device_pointer_needs_the_start_of_a_mapped_registration)
     free(buf);
 }
 
+/* A V2 registration has a device address with MAPPED, IOMEMORY or
+ * READONLY (each maps the range for the device); only PINNED alone has
+ * none. READONLY and IOMEMORY each on their own, without MAPPED: */
+TEST(hostmem, a_v2_iomemory_or_readonly_registration_has_a_device_address)
+{
+    char *buf = host_buf(8192);
+    void *dev = NULL;
+    t_setup();
+    ASSERT_OK(aclrtHostRegisterV2(buf, 4096, ACL_HOST_REG_READONLY));
+    ASSERT_OK(aclrtHostGetDevicePointer(buf, &dev, 0));
+    ASSERT(dev == buf);
+    dev = NULL;
+    ASSERT_OK(aclrtHostRegisterV2(buf + 4096, 4096, ACL_HOST_REG_IOMEMORY));
+    ASSERT_OK(aclrtHostGetDevicePointer(buf + 4096, &dev, 0));
+    ASSERT(dev == buf + 4096);
+    ASSERT_OK(aclrtHostUnregister(buf));
+    ASSERT_OK(aclrtHostUnregister(buf + 4096));
+    t_teardown();
+    free(buf);
+}
+
 TEST(hostmem, unregister_twice_or_interior_is_not_registered)
 {
     char *buf = host_buf(4096);

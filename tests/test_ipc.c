@@ -745,6 +745,46 @@ TEST(ipc, memory_key_checks_arguments_in_the_references_order)
     t_teardown();
 }
 
+/* An export may run to the very end of its aclrtMalloc block (the size
+ * aclrtMemGetAddressRange reports, padding included), from its start or
+ * from inside it; one byte more is refused. */
+TEST(ipc, exporting_a_range_to_the_end_of_its_block_is_accepted)
+{
+    char key[65], key2[65];
+    void *dev, *base = NULL;
+    size_t size = 0;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemGetAddressRange(dev, &base, &size));
+    ASSERT(base == dev && size >= 4096);
+    ASSERT_RC(aclrtIpcMemGetExportKey(dev, size + 1, key, 65, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end");
+    ASSERT_OK(aclrtIpcMemGetExportKey(dev, size, key, 65, 0));
+    ASSERT_OK(aclrtIpcMemGetExportKey((char *)dev + 64, size - 64, key2, 65, 0));
+    ASSERT_OK(aclrtIpcMemClose(key));
+    ASSERT_OK(aclrtIpcMemClose(key2));
+    ASSERT_OK(aclrtFree(dev));
+    t_teardown();
+}
+
+/* The memory calls take memory keys only: this process's live notify
+ * export, named by its key, is no memory export, so the memory allow-list
+ * call refuses it as it refuses any key that names no memory export. */
+TEST(ipc, the_memory_allow_list_refuses_a_notify_key)
+{
+    char key[65];
+    aclrtNotify n;
+    int32_t pid = 4242;
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyGetExportKey(n, key, 65, 0));
+    ASSERT_RC(aclrtIpcMemSetImportPid(key, &pid, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no live export of this process");
+    ASSERT_OK(aclrtNotifySetImportPid(n, &pid, 1)); /* the notify's own call takes it */
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
 TEST(ipc, memory_teardown_unmaps_imports_and_ends_exports)
 {
     char key[65];

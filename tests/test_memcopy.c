@@ -657,6 +657,31 @@ TEST(memcopy, memcpy_with_offset_reads_the_bases_when_it_runs)
     t_teardown();
 }
 
+/* A dstDataOffset beyond destMax is refused, however small the count:
+ * destMax - dstDataOffset would wrap to a huge room and let the copy
+ * through. The write would land inside d here (d + 128 + 100), so only
+ * the check tells the two apart; d's bytes stay untouched. */
+TEST(memcopy, a_destination_offset_past_dest_max_is_refused)
+{
+    void **holders;
+    char *d;
+    const aclrtMemcpyKind inner = ACL_MEMCPY_INNER_DEVICE_TO_DEVICE;
+    t_setup();
+    holders = dev(16);
+    d = dev(256);
+    memset(d, 0x3c, 64);
+    holders[0] = d + 128; /* dst base */
+    holders[1] = d;       /* src base */
+    ASSERT_RC(aclrtMemcpyAsyncWithOffset(&holders[0], 64, 100, (const void **)&holders[1], 1, 0, inner, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'dstDataOffset' (100) + 'count' (1) is larger than 'destMax' (64)");
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_EQ(d[128 + 100], 0);
+    ASSERT_OK(aclrtFree(holders));
+    ASSERT_OK(aclrtFree(d));
+    t_teardown();
+}
+
 /* ---- the conditional copy and peer mapping --------------------------------------------------- */
 
 TEST(memcopy, memcpy_with_condition_takes_only_page_locked_memory)

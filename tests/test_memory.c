@@ -520,6 +520,25 @@ TEST(memory, pinned_block_bounds_are_its_rounded_size)
     t_teardown();
 }
 
+/* The 2D height limit is inclusive: a copy of exactly 5242880 rows (of one
+ * byte each here, 5 MiB a side) is accepted and copies every row. */
+TEST(memory, a_2d_copy_of_exactly_the_maximum_height_is_accepted)
+{
+    const size_t rows = 5242880;
+    unsigned char *h = malloc(rows), *d = NULL;
+    ASSERT(h != NULL);
+    t_setup();
+    ASSERT_OK(aclrtMalloc((void **)&d, rows, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (size_t i = 0; i < rows; i++)
+        h[i] = (unsigned char)(i * 7 + 1);
+    memset(d, 0, rows);
+    ASSERT_OK(aclrtMemcpy2d(d, 1, h, 1, 1, rows, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT(memcmp(d, h, rows) == 0);
+    ASSERT_OK(aclrtFree(d));
+    t_teardown();
+    free(h);
+}
+
 /* aclrtMemcpy2d: the reference's limits (height <= 5242880, width <=
  * 5000000, 107000), and a pitch * (height - 1) + width that would wrap is
  * refused rather than checked as a small range and copied far past it. */
@@ -726,6 +745,33 @@ TEST(memory, arena_merges_free_neighbours_in_either_order)
         ASSERT_OK(aclrtFree(d));
         ASSERT_OK(aclrtFree(c));
     }
+    t_teardown();
+}
+
+/* A request never takes a free block smaller than itself. Sizes above
+ * 4 KiB share a bin with others up to 1/8 larger: a freed 4160-byte block
+ * sits in the bin a 4480-byte request maps to, but cannot hold it; the
+ * request must be served elsewhere, not by the small block running over
+ * its neighbour. */
+TEST(memory, arena_never_hands_out_a_free_block_smaller_than_the_request)
+{
+    const size_t small = 4128, large = 4448; /* spans of 65 and 70 units of 64 bytes */
+    unsigned char *a = NULL, *b = NULL, *c = NULL;
+    t_setup();
+    ASSERT_EQ(span(small), 65 * 64);
+    ASSERT_EQ(span(large), 70 * 64);
+    ASSERT_OK(aclrtMalloc((void **)&a, small, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc((void **)&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST)); /* keeps a apart from the rest */
+    ASSERT(b == a + span(small));
+    memset(b, 0x5a, 4096);
+    ASSERT_OK(aclrtFree(a));
+    ASSERT_OK(aclrtMalloc((void **)&c, large, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(c != a);
+    ASSERT(c + span(large) <= b || c >= b + span(4096));
+    memset(c, 0, large);
+    ASSERT(all_bytes(b, 4096, 0x5a));
+    ASSERT_OK(aclrtFree(c));
+    ASSERT_OK(aclrtFree(b));
     t_teardown();
 }
 

@@ -73,6 +73,29 @@ TEST(mempool, create_checks_in_order)
     t_teardown();
 }
 
+/* A maxSize that is not a whole number of 2 MiB blocks is rounded up:
+ * 3 MiB holds two blocks (4 MiB), not one; a third is refused. */
+TEST(mempool, a_pools_max_size_is_rounded_up_to_whole_blocks)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(BLOCK + MIB);
+    aclrtStream s = NULL;
+    void *a = NULL, *b = NULL, *c = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, BLOCK, pool, s));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&b, BLOCK, pool, s));
+    ASSERT_RC(aclrtMemPoolMallocAsync(&c, 1, pool, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "cannot take");
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(b, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(mempool, destroy_twice_or_made_up_handle_is_refused)
 {
     aclrtMemPool pool = NULL;
@@ -237,6 +260,24 @@ TEST(mempool, free_async_checks_in_order)
     t_teardown();
 }
 
+/* Outside every pool, only the start of an aclrtMalloc block may be freed
+ * in stream order: a pointer inside one is refused at the call, and the
+ * block stays its owner's to free. */
+TEST(mempool, a_stream_ordered_free_refuses_a_pointer_inside_an_aclrt_malloc_block)
+{
+    aclrtStream s = NULL;
+    char *d = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_RC(aclrtMemPoolFreeAsync(d + 64, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "neither a memory pool's block nor the start of an aclrtMalloc block");
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(mempool, free_queued_on_a_destroyed_stream_still_returns_the_block)
 {
     static _Atomic int open;
@@ -296,6 +337,33 @@ TEST(mempool, attributes_checks_and_values)
     ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH), 0);
     ASSERT_OK(aclrtMemPoolDestroy(pool));
     ASSERT_RC(aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, &v), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Resetting RESERVED_MEM_HIGH (with 0) sets it to what the pool reserves
+ * now, not to 0: after a trim from two blocks to one the mark reads one. */
+TEST(mempool, resetting_the_reserved_high_mark_sets_it_to_the_current_reserve)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL, *b = NULL;
+    uint64_t zero = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, BLOCK, pool, s));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&b, BLOCK, pool, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(b, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolTrimTo(pool, BLOCK));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), BLOCK);
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH), 2 * BLOCK);
+    ASSERT_OK(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH, &zero));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH), BLOCK);
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

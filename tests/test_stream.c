@@ -342,6 +342,25 @@ TEST(stream, priority_range)
     t_teardown();
 }
 
+/* A stream config handle takes every priority of the range, 7 (the
+ * lowest) included, and the stream made from it has it; 8 is refused
+ * (checks.stream_config_handle_rules). */
+TEST(stream, stream_config_priority_7_the_lowest_is_accepted)
+{
+    aclrtStreamConfigHandle *h = aclrtCreateStreamConfigHandle();
+    aclrtStream s = NULL;
+    uint32_t prio = 7, got = 99;
+    ASSERT(h != NULL);
+    ASSERT_OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &prio, sizeof(prio)));
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamV2(&s, h));
+    ASSERT_OK(aclrtStreamGetPriority(s, &got));
+    ASSERT_EQ(got, 7);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStreamConfigHandle(h));
+    t_teardown();
+}
+
 /* ---- ids and caps -------------------------------------------------------------------- */
 
 TEST(stream, first_user_stream_id_is_one)

@@ -4,8 +4,9 @@
  * event edges: late join (real), early join (serialised: fake, and never
  * "1.00 real" over three iterations), no join, three streams (a copy
  * stream feeding main), a side stream busier than main, the --main choice,
- * the step marks' stream and busy time as the fallbacks, per-step totals,
- * and the 0.5 boundary. CTest runs it (test "episodes_rule"); exit 0 when
+ * the step marks' stream and busy time as the fallbacks, the earliest fork
+ * between equals, no early join without a join, per-step totals, and the
+ * 0.5 boundary. CTest runs it (test "episodes_rule"); exit 0 when
  * every check passed.
  */
 #include <math.h>
@@ -162,6 +163,33 @@ static void a_record_before_the_fork_wait_is_no_join(void)
     EXPECT(x.r.main_stream == 0 && x.r.nep == 1 && x.ep[0].join_event == 3 && x.ep[0].side_to == 80);
 }
 
+/* Streams 3 and 0 each fork and join one side once: equal in joined
+ * episodes, forks and step marks (none). The one that forked first (3, at
+ * 1) is main, ahead of the lowest id (0, which forks at 101). */
+static void between_equals_the_main_stream_is_the_one_that_forked_first(void)
+{
+    struct ep_kernel k[] = {{4, -1, 1, 50}, {1, -1, 101, 150}};
+    struct ep_edge e[] = {{1, 3, 4, 0, 1}, {2, 4, 3, 50, 51}, {3, 0, 1, 100, 101}, {4, 1, 0, 150, 151}};
+    struct run x;
+    judge(k, N(k), e, N(e), -1, -1, -1, &x);
+    EXPECT(x.r.main_stream == 3 && x.r.by == EP_BY_FORK_JOIN);
+}
+
+/* A fork never joined, after which main runs nothing: no main kernel
+ * hides the side, yet it is no early join (there is no join at all). */
+static void an_episode_without_a_join_is_never_early(void)
+{
+    struct ep_kernel k[] = {{0, -1, 0, 1}, {1, -1, 1, 21}};
+    struct ep_edge e[] = {{5, 0, 1, 1, 1}};
+    struct run x;
+    struct ep_total t;
+    judge(k, N(k), e, N(e), -1, -1, 0, &x);
+    EXPECT(x.r.main_stream == 0 && x.r.nep == 1 && x.ep[0].join_event == -1 && x.ep[0].main_kernels == 0);
+    EXPECT(!x.ep[0].early);
+    episodes_total(&x.r, EP_ANY_STEP, EP_ANY_SIDE, &t);
+    EXPECT(t.early == 0 && t.no_join == 1);
+}
+
 static void fallbacks_step_marks_then_busy_time(void)
 {
     struct ep_kernel k[] = {{0, -1, 0, 10}, {1, -1, 0, 50}};
@@ -196,6 +224,8 @@ int main(void)
     three_streams_main_joins_the_most();
     the_side_never_outranks_the_forking_stream();
     a_record_before_the_fork_wait_is_no_join();
+    between_equals_the_main_stream_is_the_one_that_forked_first();
+    an_episode_without_a_join_is_never_early();
     fallbacks_step_marks_then_busy_time();
     half_hidden_is_real_at_the_boundary();
     printf("episodes_rule: %s\n", failed ? "FAILED" : "ok");
