@@ -170,3 +170,33 @@ TEST(allocator, create_desc_needs_no_init_and_destroy_checks_null_then_stale)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtAllocatorSetGetAddrFromBlockFuncToDesc: argument 'func'");
     ASSERT_OK(aclrtAllocatorDestroyDesc(d));
 }
+
+static void *k_alloc_other(aclrtAllocator a, size_t n) { return k_alloc(a, n); }
+
+/* A description's handle carries its slot's generation: once destroyed,
+ * the handle stays dead even after a new description takes the same slot
+ * (the lowest free one, so the very next create reuses it). Without the
+ * generation check the old handle would name - and change - the new one. */
+TEST(allocator, a_destroyed_descriptions_handle_does_not_name_the_new_one_in_its_slot)
+{
+    aclrtAllocatorDesc old = aclrtAllocatorCreateDesc(), d, got = NULL;
+    aclrtAllocatorAllocFunc af = NULL;
+    aclrtStream s = NULL;
+    ASSERT(old != NULL);
+    ASSERT_OK(aclrtAllocatorDestroyDesc(old));
+    d = full_desc(); /* in the slot old had */
+    ASSERT(d != old);
+    ASSERT_RC(aclrtAllocatorSetAllocFuncToDesc(old, k_alloc_other), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "not a live allocator description");
+    ASSERT_RC(aclrtAllocatorDestroyDesc(old), ACL_ERROR_INVALID_PARAM);
+    /* The new description is untouched: a registration copies its own alloc function. */
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtAllocatorRegister(s, d));
+    ASSERT_OK(aclrtAllocatorGetByStream(s, &got, NULL, &af, NULL, NULL, NULL));
+    ASSERT(got == d);
+    ASSERT(af == k_alloc);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d));
+    t_teardown();
+}

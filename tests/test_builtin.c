@@ -156,6 +156,30 @@ TEST(builtin, reduce_every_kind_and_type)
     t_teardown();
 }
 
+/* A float16 reduce rounds its float result back to half the IEEE way: a
+ * tie goes to the even pattern. 2048 + 1 = 2049 lies halfway between the
+ * halves 2048 (0x6800, even) and 2050 (0x6801): it must give 2048; 2048 +
+ * 3 = 2051, halfway between 2050 and 2052 (0x6802, even), gives 2052. */
+TEST(builtin, a_float16_reduce_rounds_a_tie_to_even)
+{
+    aclrtStream st = NULL;
+    aclFloat16 *d, *s;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    d = dev(64);
+    s = dev(64);
+    d[0] = aclFloatToFloat16(2048.0f);
+    s[0] = aclFloatToFloat16(1.0f);
+    d[1] = aclFloatToFloat16(2048.0f);
+    s[1] = aclFloatToFloat16(3.0f);
+    ASSERT_OK(aclrtReduceAsync(d, s, 2 * sizeof(aclFloat16), ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT16, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(d[0], 0x6800);
+    ASSERT_EQ(d[1], 0x6802);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
 /* The reduce takes its place in its stream: it sees the copy queued before
  * it, and the copy after it sees its result; count is in bytes (a partial
  * element at the end is not touched). */

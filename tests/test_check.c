@@ -303,6 +303,43 @@ TEST(check, declared_kernels_have_no_false_sharing)
     off();
 }
 
+/* A kernel whose element count is its first argument: args = {uint64_t n,
+ * float *p}: p[i] = 1 for i < n. */
+struct fill_args {
+    uint64_t n;
+    float *p;
+};
+static void k_fill_counted(void *args)
+{
+    struct fill_args *a = args;
+    for (uint64_t i = 0; i < a->n; i++)
+        a->p[i] = 1;
+}
+
+/* A size argument may be any argument, the first (index 0) included: two
+ * fills of 64 floats 32 apart overlap, which the checker sees only if it
+ * reads the count from argument 0. The first fill waits behind a gate
+ * until the second is done, so the program does not race for real. */
+TEST(check, a_declared_size_argument_at_index_0_sizes_the_range)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    _Atomic int open = 0;
+    float *buf = dev(128 * sizeof(float));
+    aclrtFuncHandle k = t_kernel("check_fill_counted", k_fill_counted);
+    struct fill_args a1 = {64, buf}, a2 = {64, buf + 32};
+    ASSERT_OK(aclcpuCheckDeclareArg(k, 1, ACLCPU_CHECK_WRITE, sizeof(float), 0));
+    t_launch_flag_gate(&open, s1);
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &a1, sizeof(a1), s1));
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &a2, sizeof(a2), s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "write-write race");
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    off();
+}
+
 /* Not inlined: its two calls are the same call sites every time. */
 static __attribute__((noinline)) void racy_pair(char *buf, aclrtStream s1, aclrtStream s2)
 {
@@ -487,6 +524,25 @@ TEST(check, free_during_kernel_is_reported)
     off();
 }
 
+/* A pending read counts too: a copy still to read its source when the
+ * source is freed (its bytes may be handed out and overwritten first). */
+TEST(check, free_of_memory_a_pending_task_only_reads_is_reported)
+{
+    on();
+    aclrtStream s = stream();
+    _Atomic int open = 0;
+    char *src = dev(4096), *dst = dev(4096);
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtMemcpyAsync(dst, 4096, src, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+    ASSERT_OK(aclrtFree(src)); /* the quarantine keeps the late read harmless */
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "free of memory that a pending task uses");
+    ASSERT_STR_CONTAINS(said(), "read by aclrtMemcpyAsync");
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    off();
+}
+
 TEST(check, free_after_sync_is_clean)
 {
     on();
@@ -590,6 +646,24 @@ TEST(check, reset_after_the_wait_is_clean)
     ASSERT_OK(aclrtRecordEvent(e, s1));
     ASSERT_OK(aclrtStreamWaitEvent(s2, e));
     ASSERT_OK(aclrtResetEvent(e, s2)); /* in the waiting stream: after its wait */
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* The boundary of the reset rule: a sync of the waiting stream, its wait
+ * the last task, orders the wait before a reset issued on another stream
+ * afterwards (the host's clock for the waiter is the wait's own epoch). */
+TEST(check, reset_after_a_sync_of_the_waiting_stream_is_clean)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtEvent e;
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e));
+    ASSERT_OK(aclrtSynchronizeStream(s2)); /* the wait has passed */
+    ASSERT_OK(aclrtResetEvent(e, s1));
     ASSERT_EQ(reports(), 0);
     ASSERT_OK(aclrtSynchronizeDevice());
     off();

@@ -198,6 +198,23 @@ TEST(cntnotify, record_modes_set_add_or_and)
     t_teardown();
 }
 
+/* BIT_OR ORs the value in: a bit already set stays set and carries into
+ * nothing (0x3 | 0x1 is 0x3; an add would make 0x4). */
+TEST(cntnotify, a_bit_or_record_of_a_bit_already_set_changes_nothing)
+{
+    aclrtCntNotify n = NULL;
+    aclrtCntNotifyRecordInfo r;
+    setup950();
+    ASSERT_OK(aclrtCntNotifyCreate(&n, 0));
+    r = rec_info(ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 0x3);
+    ASSERT_OK(aclrtCntNotifyRecord(n, NULL, &r));
+    r = rec_info(ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, 0x1);
+    ASSERT_OK(aclrtCntNotifyRecord(n, NULL, &r));
+    ASSERT_OK(count_is(n, 0x3));
+    ASSERT_OK(aclrtCntNotifyDestroy(n));
+    t_teardown();
+}
+
 /* The five wait modes (aclrtCntNotifyWaitMode) at their boundaries: with
  * the count at 6, each passes on one side and times out (107019) on the
  * other. */

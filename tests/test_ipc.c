@@ -414,6 +414,49 @@ TEST(ipc, notify_import_of_a_bad_closed_or_foreign_key_fails)
     t_teardown();
 }
 
+/* An importer sees a record made before the export: the export carries the
+ * notify's state into the shared slot (here the importer is this process,
+ * which may import its own key; the wait goes through the shared slot all
+ * the same). */
+TEST(ipc, a_notify_recorded_before_its_export_is_seen_by_an_importer)
+{
+    char key[65];
+    aclrtNotify n, a;
+    aclrtStream s;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtRecordNotify(n, s));
+    ASSERT_OK(aclrtSynchronizeStream(s)); /* recorded, and nothing took it */
+    ASSERT_OK(aclrtNotifyGetExportKey(n, key, sizeof(key), ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT_OK(aclrtNotifyImportByKey(&a, key, 0));
+    ASSERT_OK(aclrtWaitAndResetNotify(a, s, 0));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, PEER_TIMEOUT_MS)); /* the record passes the wait */
+    ASSERT_OK(aclrtDestroyNotify(a));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The allow-list is the exporter's: an imported notify (even one this
+ * process exported) refuses aclrtNotifySetImportPid. */
+TEST(ipc, an_imported_notify_refuses_an_allow_list)
+{
+    char key[65];
+    aclrtNotify n, a;
+    int32_t pid = (int32_t)getpid();
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyGetExportKey(n, key, sizeof(key), ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT_OK(aclrtNotifyImportByKey(&a, key, 0));
+    ASSERT_RC(aclrtNotifySetImportPid(a, &pid, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "imported, not exported here");
+    ASSERT_OK(aclrtNotifySetImportPid(n, &pid, 1)); /* the exporter's own handle takes it */
+    ASSERT_OK(aclrtDestroyNotify(a));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
 /* ---- IPC events ------------------------------------------------------------------- */
 
 /* Peer: opens the event A recorded behind a shut gate, waits on it from a

@@ -151,6 +151,25 @@ TEST(memcopy, value_wait_conditions)
     t_teardown();
 }
 
+/* AND passes when the value shares any bit with the mask, not only when it
+ * holds every bit of it: with a mask of two bits, one of them is enough.
+ * The value is written before the wait is issued, so the wait passes at
+ * once on the real rule and never on the "every bit" one. */
+TEST(memcopy, an_and_value_wait_passes_on_one_bit_of_a_wider_mask)
+{
+    aclrtStream a;
+    uint64_t *w;
+    t_setup();
+    w = dev(64);
+    ASSERT_OK(aclrtCreateStream(&a));
+    ASSERT_OK(aclrtValueWrite(w, 0x10, 0, a));
+    ASSERT_OK(aclrtValueWait(w, 0x30, ACL_STREAM_WAIT_VALUE_AND, a));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(a, 10000));
+    ASSERT_OK(aclrtDestroyStream(a));
+    ASSERT_OK(aclrtFree(w));
+    t_teardown();
+}
+
 TEST(memcopy, value_write_wait_argument_checks)
 {
     uint64_t *w, host = 0;

@@ -849,6 +849,38 @@ TEST(memory, late_kernel_write_after_timed_out_sync_lands_in_held_block)
     t_teardown();
 }
 
+/* The boundary of the hold: a stream with a single task queued (issued 1,
+ * done 0) is busy too, so the block its kernel writes is held at the free
+ * and handed out again only once that task is done. */
+TEST(memory, a_stream_with_one_task_queued_holds_a_freed_block)
+{
+    struct t_gate g = {0};
+    aclrtStream s = NULL;
+    aclrtFuncHandle k = t_kernel("late_write", k_late_write);
+    unsigned char *buf = NULL, *next = NULL, *again = NULL;
+    struct late_write w = {&g, NULL, 64 * 1024};
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc((void **)&buf, w.bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    w.p = buf;
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &w, sizeof(w), s)); /* the stream's only task */
+    ASSERT_OK(aclrtFree(buf));
+    ASSERT_OK(aclrtMalloc((void **)&next, w.bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(next != buf); /* held from reuse */
+    memset(next, 0, w.bytes);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT(all_bytes(next, w.bytes, 0)); /* the late write hit the held block */
+    ASSERT(all_bytes(buf, w.bytes, 0x77));
+    ASSERT_OK(aclrtMalloc((void **)&again, w.bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(again == buf); /* released once its task was done */
+    ASSERT_OK(aclrtFree(again));
+    ASSERT_OK(aclrtFree(next));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* A memory task queued on one device's stream that writes into another
  * device's memory, which a reset took away meanwhile, fails with the DMA
  * engine's error (507013): the address range of a reset device stays

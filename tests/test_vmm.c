@@ -533,6 +533,34 @@ TEST(vmm, set_access_flags)
     t_teardown();
 }
 
+/* A mapping gives access to its allocation's own location only: another
+ * location (the host, for device memory) that no aclrtMemSetAccess named
+ * reads back NONE until one grants it. */
+TEST(vmm, a_location_never_granted_access_reads_back_none)
+{
+    aclrtDrvMemHandle h;
+    aclrtMemAccessDesc d;
+    aclrtMemLocation host = {0, ACL_MEM_LOCATION_TYPE_HOST};
+    uint64_t flags = 99;
+    void *v;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtMemGetAccess(v, &host, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_NONE);
+    memset(&d, 0, sizeof(d));
+    d.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+    d.location = host;
+    ASSERT_OK(aclrtMemSetAccess(v, 2 * MIB, &d, 1));
+    ASSERT_OK(aclrtMemGetAccess(v, &host, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_READ);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
 /* ---- counts back to zero ---------------------------------------------------- */
 
 /* Mappings of aclcpu's memory files in /proc/self/maps plus descriptors of them. */
