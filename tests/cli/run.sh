@@ -257,6 +257,24 @@ lacks "1 of 4 (dependencies)"
 # batch-mode kernel it names as its cause (both core limits here).
 has "1. [3b] fake parallelism: streams 1 and 2"
 has "2. [3c] batch-mode kernel could not start: moe_dispatch"
+# The same profile on a clock that does not start at 0 (kernel_details.csv and summary.json 1000 us
+# later, no trace): summary.json's times are made relative to the first kernel like the CSV's, its
+# durations are not (wait_us; measured_kernels' min/avg/max, negative ones printed as they are).
+sh=$tmp/shifted/ASCEND_PROFILER_OUTPUT
+mkdir -p "$sh"
+awk -F, -v OFS=, 'NR > 1 { split($9, t, "\t"); $9 = sprintf("%.3f\t", t[1] + 1000) } { print }' \
+    "$(prof oversubscribed)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" >"$sh/kernel_details.csv"
+cat >"$sh/summary.json" <<'EOF'
+{"aclcpu_profile_version": 1,
+ "measured_kernels": [{"name": "prep", "engine": "AI_VECTOR_CORE", "launches": 2, "min_us": -0.25, "avg_us": 4.5,
+                       "max_us": 9.0}],
+ "batch_waits": [{"stream_id": 2, "task_id": 2, "name": "moe_dispatch", "block_num": 32, "engine": "vector",
+                  "ready_us": 1005.2, "start_us": 1035.2, "wait_us": 30.0}]}
+EOF
+check 1 "batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.000 us for 32 vector cores" \
+    "moe_dispatch (stream 2, task 2) was ready at 5.200 and started at 35.200; meanwhile nonzero_full (stream 1, task 3) held 32" \
+    -- doctor "$tmp/shifted"
+check 0 '"min_us": -0.250, "avg_us": 4.500, "max_us": 9.000' -- summary --json "$tmp/shifted"
 check 1 '"kind": "cores"' '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' '"threshold_us": 0.654' \
     -- doctor --json "$(prof oversubscribed)"
 check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof core_split)"
