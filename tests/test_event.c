@@ -452,6 +452,32 @@ TEST(event, sync_with_timeout_expires)
     t_teardown();
 }
 
+/* A timed event sync that expires has waited its whole timeout: never less
+ * (a lower bound only; the wait may run late on a loaded host). Three
+ * times, so that a deadline rounded down to its second (up to a second
+ * early) cannot pass by chance. */
+TEST(event, a_timed_sync_that_expires_has_waited_its_whole_timeout)
+{
+    static struct t_gate g;
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, s);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    for (int i = 0; i < 3; i++) {
+        uint64_t t0 = t_now_ns();
+        ASSERT_RC(aclrtSynchronizeEventWithTimeout(e, 50), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+        ASSERT(t_now_ns() - t0 >= 50u * 1000000u);
+    }
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(event, synchronize_event_waits_for_recorded_work)
 {
     static struct t_gate g;

@@ -355,6 +355,36 @@ TEST(vmm, host_store_into_unmapped_range_still_faults)
 #endif
 }
 
+/* The other side of the boundary: a memory task (here a copy from a wild
+ * host pointer, which no call can check) faults outside every reserved
+ * range, so its fault is not taken as the task's DMA error (507013) but
+ * ends the process as it would without aclcpu (in a child). Reserved
+ * device memory lies above the first page, so an address below a range
+ * must not count as inside it. */
+TEST(vmm, a_memory_task_faulting_below_device_memory_still_crashes)
+{
+    pid_t pid = fork();
+    int status = 0;
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        void *dev = NULL;
+        aclrtStream s = NULL;
+        if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+            aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS || aclrtCreateStream(&s) != ACL_SUCCESS)
+            _exit(3);
+        if (aclrtMemcpyAsync(dev, 4096, (const void *)(uintptr_t)64, 64, ACL_MEMCPY_HOST_TO_DEVICE, s) != ACL_SUCCESS)
+            _exit(4);
+        (void)aclrtSynchronizeStream(s);
+        _exit(0); /* not reached: the copy faults */
+    }
+    ASSERT(waitpid(pid, &status, 0) == pid);
+#if T_SANITIZED
+    ASSERT(!(WIFEXITED(status) && WEXITSTATUS(status) <= 4)); /* the sanitizer reports it */
+#else
+    ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+#endif
+}
+
 TEST(vmm, map_argument_checks)
 {
     aclrtDrvMemHandle h;

@@ -134,6 +134,8 @@ check 0 '"hbm_sat_cores": 15.00' '"dispatch_us": 1.000' '"event_us": 2.000' -- i
 ACLCPU_SOC=NoSuchSoc check 0 "ACLCPU_SOC=NoSuchSoc is not a profile" "* Ascend910B1" -- info
 ACLCPU_SOC=Ascend950PR ACLCPU_DEVICE_MEMORY=2G check 0 '"soc": "Ascend950PR"' '"device_memory_bytes": 2147483648' \
     '"name": "ACLCPU_DEVICE_MEMORY"' '"value": "2G"' -- info --json
+# Each profile's own cube and vector core counts.
+check 0 '"name": "Ascend310P3", "product": "Atlas inference (300I)", "cube_cores": 8, "vector_cores": 7,' -- info --json
 
 # ---- advise: the routing table ----------------------------------------------------------------------
 refuse "^aclcpu advise: error: --problem speed: not a problem" advise --problem speed
@@ -213,12 +215,21 @@ printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0
 check 0 "Streams" "not known: kernel_details.csv has no Stream ID column" -- summary "$tmp/nostream.csv"
 printf 'Device_id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,k,AI_CORE,0,5,8,1\n1,k,AI_CORE,9,5,8,1\n' >"$tmp/twodev.csv"
 refuse "twodev.csv:3:1: rows of device 1 here and of device 0 at line 2" summary "$tmp/twodev.csv"
+# One stream's kernels: a launch repeated (max_us is the longer), a communication kernel (not
+# computing time: 5 + 3 + 0 + 1 us), a zero duration (a kernel row like any other), a start whose
+# fourth fraction digit rounds up (31.0005 us is 31.001), a name with a backslash (escaped in JSON).
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nk,AI_VECTOR_CORE,0,5,8,1\nk,AI_VECTOR_CORE,10,3,8,1\nc,COMMUNICATION,20,4,0,1\nz,AI_CORE,30,0,8,1\nb\\x,AI_CORE,31.0005,1,8,1\n' >"$tmp/kinds.csv"
+check 0 "E2E              32.001" "Computing         9.000" "(5 rows, Block Num)" \
+    "         1        4        9.000   28.1%        0.000       32.001       23.001" -- summary "$tmp/kinds.csv"
+check 0 '"e2e_us": 32.001' '"computing_us": 9.000' '"name": "k", "engine": "AI_VECTOR_CORE", "count": 2, "total_us": 8.000, "avg_us": 4.000, "max_us": 5.000' \
+    '"name": "b\\x"' -- summary --json "$tmp/kinds.csv"
 
 # ---- doctor: verdicts on each profile ---------------------------------------------------------------------
 refuse "^aclcpu doctor: error: missing argument" doctor
 refuse "^aclcpu doctor: error: unknown option '--frob'" doctor --frob "$(prof fixed)"
 refuse "^aclcpu doctor: error: --path nope: not a path \(eager\|ge\|npugraph_ex\)" doctor --path nope "$(prof fixed)"
 refuse "^aclcpu doctor: error: --limit 2=x16" doctor --limit 2=x16 "$(prof fixed)"
+refuse "^aclcpu doctor: error: --limit 2=c0: expected" doctor --limit 2=c0 "$(prof fixed)"
 check 1 "[3b] fake parallelism: streams 1 and 2 ran one after the other (overlap_pct 0.00)" \
     "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2" \
     "held stream 1 for 29.800 us" "move it into the side-stream block" "step:     1 of 4 (dependencies)" \
@@ -228,6 +239,12 @@ check 1 '"kind": "fake_parallel"' '"overlap_pct": 0.0000' '"verdict": "fake"' '"
 check 1 "npu_wait_tensor" "ge:" -- doctor --path ge "$(prof fake_parallel)"
 check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof fixed)"
 lacks "Not checked"
+# An episode's join: recorded on the side stream (42.000) and waited for by main (70.400).
+check 0 '"join_event": 2' '"join_recorded_us": 42.000' '"join_released_us": 70.400' -- summary --json "$(prof fixed)"
+# A partial overlap (0.05 < overlap_pct < 0.5) is a finding too, not only a fake one.
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nmain_op,AI_CORE,0,100,8,1\nside_op,AI_VECTOR_CORE,80,60,8,2\n' >"$tmp/partial.csv"
+check 1 "overlap 20.000 us, overlap_pct 0.33, partial" \
+    "1. [3b] partial overlap: streams 1 and 2 ran mostly one after the other (overlap_pct 0.33)" -- doctor "$tmp/partial.csv"
 check 0 '"findings": []' '"overlap_pct": 1.0000' '"verdict": "real"' '"exit_code": 0' -- doctor --json "$(prof fixed)"
 check 1 "fake parallelism: streams 1 and 2" "No event orders them: moe_dispatch (stream 2, task 2, batch mode, 32 vector blocks) was ready at 5.200 but waited 30.000 us" \
     "batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.000 us for 32 vector cores" \
@@ -236,6 +253,28 @@ check 1 "fake parallelism: streams 1 and 2" "No event orders them: moe_dispatch 
     "Reported at or above 0.654 us: the larger of 1% of the profile's E2E (65.400 us, the whole profile) and 0.500 us." \
     "step:     2 of 4 (core limits)" "Verdict: 3 findings." -- doctor "$(prof oversubscribed)"
 lacks "1 of 4 (dependencies)"
+# Findings of one remedy step keep the order they were found in: the overlap verdict, then the
+# batch-mode kernel it names as its cause (both core limits here).
+has "1. [3b] fake parallelism: streams 1 and 2"
+has "2. [3c] batch-mode kernel could not start: moe_dispatch"
+# The same profile on a clock that does not start at 0 (kernel_details.csv and summary.json 1000 us
+# later, no trace): summary.json's times are made relative to the first kernel like the CSV's, its
+# durations are not (wait_us; measured_kernels' min/avg/max, negative ones printed as they are).
+sh=$tmp/shifted/ASCEND_PROFILER_OUTPUT
+mkdir -p "$sh"
+awk -F, -v OFS=, 'NR > 1 { split($9, t, "\t"); $9 = sprintf("%.3f\t", t[1] + 1000) } { print }' \
+    "$(prof oversubscribed)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" >"$sh/kernel_details.csv"
+cat >"$sh/summary.json" <<'EOF'
+{"aclcpu_profile_version": 1,
+ "measured_kernels": [{"name": "prep", "engine": "AI_VECTOR_CORE", "launches": 2, "min_us": -0.25, "avg_us": 4.5,
+                       "max_us": 9.0}],
+ "batch_waits": [{"stream_id": 2, "task_id": 2, "name": "moe_dispatch", "block_num": 32, "engine": "vector",
+                  "ready_us": 1005.2, "start_us": 1035.2, "wait_us": 30.0}]}
+EOF
+check 1 "batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.000 us for 32 vector cores" \
+    "moe_dispatch (stream 2, task 2) was ready at 5.200 and started at 35.200; meanwhile nonzero_full (stream 1, task 3) held 32" \
+    -- doctor "$tmp/shifted"
+check 0 '"min_us": -0.250, "avg_us": 4.500, "max_us": 9.000' -- summary --json "$tmp/shifted"
 check 1 '"kind": "cores"' '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' '"threshold_us": 0.654' \
     -- doctor --json "$(prof oversubscribed)"
 check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof core_split)"
@@ -332,6 +371,16 @@ awk 'BEGIN {
 check 0 "steps  1100 (Step Id 1..1100" "E2E          109960.000" -- summary "$tmp/many_steps.csv"
 check 0 "step   1100 (Step Id" "overlap_pct 1.00, real" -- doctor "$tmp/many_steps.csv"
 check 0 "step   1050" "main 2 / side 3: side window [104910.000, 104940.000]" -- doctor --step 1050 "$tmp/many_steps.csv"
+# Two steps are already several: doctor judges the last one by default, not the whole run.
+awk 'BEGIN {
+    print "Step Id,Device_id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Num,Mix Block Num"
+    for (s = 1; s <= 2; s++) {
+        t = 1000 + (s - 1) * 100
+        printf "%d,0,4294967295,%d,2,attn,attn,dynamic,AI_CORE,\"%.3f\t\",60.000,0.000,24,0\n", s, 2 * s, t
+        printf "%d,0,4294967295,%d,3,gate,gate,dynamic,AI_VECTOR_CORE,\"%.3f\t\",30.000,0.000,8,0\n", s, 2 * s + 1, t + 10
+    }
+}' >"$tmp/two_steps.csv"
+check 0 "step   2 (Step Id" "main 2 / side 3: side window [110.000, 140.000]" -- doctor "$tmp/two_steps.csv"
 
 refuse "fixtures: holds [0-9]+ profiler runs" doctor "$fx"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"

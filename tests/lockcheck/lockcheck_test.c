@@ -5,12 +5,15 @@
  * whatever the build type, so every build proves that a broken lock rule
  * aborts with a message naming it. Each case runs in a forked child; a
  * "breaks" case must die by SIGABRT with the expected words on stderr, a
- * "keeps" case must exit 0.
+ * "keeps" case must exit 0. One "keeps" case checks the spinlock itself
+ * (mutual exclusion with sleepers waiting), which only this program reaches.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,6 +101,61 @@ static void allocation_and_formatting_without_spinlocks(void)
     (void)acl_fail(ACL_ERROR_INVALID_PARAM, "lockcheck_test: %s", "a message");
     LOGE("lockcheck_test: a log line");
     plat_mutex_unlock(&outer);
+}
+
+/* The spinlock itself: held by this thread, with one waiter already asleep
+ * on it (the word says 2, "held with sleepers"), a second waiter that finds
+ * the 2 must sleep too, not take the lock. Whether it sleeps is read from
+ * /proc (state S: the only place the taker can block is the futex). */
+static _Atomic int entered, taker_tid[2];
+
+static void *take_spin_a(void *arg)
+{
+    _Atomic int *tid = arg;
+    atomic_store(tid, (int)syscall(SYS_gettid));
+    plat_spin_lock(&spin_a);
+    atomic_fetch_add(&entered, 1);
+    plat_spin_unlock(&spin_a);
+    return NULL;
+}
+
+static bool asleep(int tid)
+{
+    char path[64], text[512];
+    FILE *f;
+    size_t n;
+    const char *paren;
+    snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+    if ((f = fopen(path, "r")) == NULL)
+        return false;
+    n = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    paren = strrchr(text, ')');
+    return paren != NULL && paren[1] == ' ' && paren[2] == 'S';
+}
+
+static void spin_lock_with_sleepers_admits_no_second_holder(void)
+{
+    pthread_t th[2];
+    uint64_t deadline = plat_now_ns() + 10000000000ull; /* a bound, not a timing: 10 s */
+    plat_spin_lock(&spin_a);
+    if (pthread_create(&th[0], NULL, take_spin_a, &taker_tid[0]) != 0)
+        exit(2);
+    while (atomic_load(&spin_a.locked) != 2)
+        if (plat_now_ns() > deadline)
+            exit(3);
+    if (pthread_create(&th[1], NULL, take_spin_a, &taker_tid[1]) != 0)
+        exit(2);
+    while (atomic_load(&entered) == 0 && (atomic_load(&taker_tid[1]) == 0 || !asleep(atomic_load(&taker_tid[1]))))
+        if (plat_now_ns() > deadline)
+            exit(3);
+    if (atomic_load(&entered) != 0)
+        exit(4); /* a taker got in while this thread holds the lock */
+    plat_spin_unlock(&spin_a);
+    pthread_join(th[0], NULL);
+    pthread_join(th[1], NULL);
+    exit(atomic_load(&entered) == 2 ? 0 : 5);
 }
 
 /* ---- cases that break a rule (SIGABRT) ---- */
@@ -190,6 +248,7 @@ static const struct lock_case cases[] = {
     {"locked_helper_with_the_lock", locked_helper_with_the_lock, NULL},
     {"cond_wait_keeps_the_owner", cond_wait_keeps_the_owner, NULL},
     {"allocation_and_formatting_without_spinlocks", allocation_and_formatting_without_spinlocks, NULL},
+    {"spin_lock_with_sleepers_admits_no_second_holder", spin_lock_with_sleepers_admits_no_second_holder, NULL},
     {"takes_two_mutexes_out_of_order", takes_two_mutexes_out_of_order,
      "taking admin_lock while holding context->lock: against the order"},
     {"takes_two_spinlocks_out_of_order", takes_two_spinlocks_out_of_order,

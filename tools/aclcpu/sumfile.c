@@ -49,7 +49,7 @@ static const struct field_spec batch_fields[] = {
     {"block_num", F_UNSIGNED, offsetof(struct batch_wait, blocks)},
     {"ready_us", F_US, offsetof(struct batch_wait, ready)},
     {"start_us", F_US, offsetof(struct batch_wait, start)},
-    {"wait_us", F_US, offsetof(struct batch_wait, wait)},
+    {"wait_us", F_DUR, offsetof(struct batch_wait, wait)},
 };
 
 static const struct field_spec contention_fields[] = {
@@ -71,7 +71,7 @@ static const struct field_spec wait_fields[] = {
     {"recorded_on_stream", F_INT, offsetof(struct event_wait, recorded_on)},
     {"start_us", F_US, offsetof(struct event_wait, start)},
     {"end_us", F_US, offsetof(struct event_wait, end)},
-    {"wait_us", F_US, offsetof(struct event_wait, wait)},
+    {"wait_us", F_DUR, offsetof(struct event_wait, wait)},
 };
 
 static const struct field_spec measured_fields[] = {
