@@ -425,15 +425,14 @@ static void cb_binary(aclrtExceptionInfo *info, void *user)
  * then callback (100000 each), then the handle (107017). */
 TEST(errinfo, binary_callback_gets_its_user_data_after_the_process_callbacks)
 {
-    const char *path = ACLCPU_BUILD_DIR "/examples/libexample_kernels.so";
+    const char *path = ACLCPU_TEST_KERNELS;
     aclrtBinHandle bin = NULL;
     aclrtFuncHandle err_op = NULL, easy = NULL;
     aclrtStream s = NULL;
     int32_t *dev = NULL;
     int token = 5;
 
-    if (access(path, R_OK) != 0)
-        SKIP("the examples' kernel library is not built");
+    ASSERT_EQ(access(path, R_OK), 0); /* built with the tests */
     t_setup();
     ASSERT_OK(aclrtBinaryLoadFromFile(path, NULL, &bin));
     ASSERT_OK(aclrtBinaryGetFunction(bin, "ErrorOP", &err_op));

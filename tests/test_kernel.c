@@ -717,10 +717,10 @@ TEST(kernel, launch_with_config_and_args_handle)
 }
 
 /* aclrtBinaryLoadFromData loads a kernel shared object from memory: the
- * bytes of the examples' kernel library, read here, give a working EasyOP. */
+ * bytes of the tests' kernel library (the examples' kernels), read here, give a working EasyOP. */
 TEST(kernel, binary_load_from_data)
 {
-    const char *path = ACLCPU_BUILD_DIR "/examples/libexample_kernels.so";
+    const char *path = ACLCPU_TEST_KERNELS;
     FILE *f = fopen(path, "rb");
     aclrtBinHandle bin = NULL;
     aclrtFuncHandle fn = NULL;
@@ -729,8 +729,7 @@ TEST(kernel, binary_load_from_data)
     char *bytes;
     long n;
 
-    if (f == NULL)
-        SKIP("the examples' kernel library is not built");
+    ASSERT(f != NULL); /* built with the tests */
     fseek(f, 0, SEEK_END);
     n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -804,15 +803,14 @@ static void *unload_launcher_main(void *p)
  * last queued kernel is done (a kernel run after dlclose would crash). */
 TEST(kernel, launches_race_binary_unload)
 {
-    const char *path = ACLCPU_BUILD_DIR "/examples/libexample_kernels.so";
+    const char *path = ACLCPU_TEST_KERNELS;
     static struct unload_launcher l[UNLOAD_LAUNCHERS];
     static _Atomic int go;
     pthread_t th[UNLOAD_LAUNCHERS];
     aclrtContext ctx;
     FILE *probe = fopen(path, "rb");
 
-    if (probe == NULL)
-        SKIP("the examples' kernel library is not built");
+    ASSERT(probe != NULL); /* built with the tests */
     fclose(probe);
     t_setup();
     ASSERT_OK(aclrtGetCurrentContext(&ctx));
@@ -853,10 +851,10 @@ TEST(kernel, launches_race_binary_unload)
  * DestroyBinary NULL -> 100000. aclcpu: a description that is not live
  * (destroyed, never created) -> 107017. */
 
-/* The bytes of the examples' kernel library, or NULL (the test skips). */
+/* The bytes of the tests' kernel library, or NULL. */
 static char *read_kernel_library(size_t *size)
 {
-    FILE *f = fopen(ACLCPU_BUILD_DIR "/examples/libexample_kernels.so", "rb");
+    FILE *f = fopen(ACLCPU_TEST_KERNELS, "rb");
     char *bytes;
     long n;
     if (f == NULL)
@@ -884,8 +882,7 @@ TEST(kernel, binary_description_loads_its_bytes)
     char *bytes = read_kernel_library(&n);
     aclrtBinary desc;
 
-    if (bytes == NULL)
-        SKIP("the examples' kernel library is not built");
+    ASSERT(bytes != NULL); /* built with the tests */
     t_setup();
     desc = aclrtCreateBinary(bytes, n);
     ASSERT(desc != NULL);

@@ -366,7 +366,7 @@ int main(int argc, char **argv)
     }
     /* Two devices (the second is the foreign one), a small memory so that
      * big allocations fail fast, and syncs that give up on stuck work. */
-    fz_kernel_so = ACLCPU_BUILD_DIR "/examples/libexample_kernels.so";
+    fz_kernel_so = ACLCPU_TEST_KERNELS;
     setenv("ACLCPU_DEVICE_COUNT", "2", 0);
     setenv("ACLCPU_DEVICE_MEMORY", "256M", 0);
     setenv("ACLCPU_HANG_TIMEOUT_MS", "300", 0);
