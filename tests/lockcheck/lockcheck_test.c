@@ -172,6 +172,17 @@ static void takes_two_spinlocks_out_of_order(void)
     plat_spin_lock(&spin_a);
 }
 
+/* Two streams' locks are one rank: the table orders no two of them, so a
+ * thread may hold only one at a time (nesting them could deadlock against
+ * a thread taking them the other way round). */
+static void takes_two_locks_of_the_same_rank(void)
+{
+    plat_spin other;
+    plat_spin_init(&other, LOCK_STREAM);
+    plat_spin_lock(&spin_a);
+    plat_spin_lock(&other);
+}
+
 static void takes_a_mutex_under_a_spinlock(void)
 {
     plat_mutex m;
@@ -253,6 +264,8 @@ static const struct lock_case cases[] = {
      "taking admin_lock while holding context->lock: against the order"},
     {"takes_two_spinlocks_out_of_order", takes_two_spinlocks_out_of_order,
      "taking stream->lock (S) while holding event->lock (S)"},
+    {"takes_two_locks_of_the_same_rank", takes_two_locks_of_the_same_rank,
+     "taking stream->lock (S) while holding stream->lock (S)"},
     {"takes_a_mutex_under_a_spinlock", takes_a_mutex_under_a_spinlock,
      "taking the mutex handle table lock while holding a spinlock"},
     {"takes_a_lock_twice", takes_a_lock_twice, "which this thread already holds"},
