@@ -37,7 +37,7 @@ VALGRIND_OPTS := --error-exitcode=99 --trace-children=yes --leak-check=full --sh
 # services_layer: nm), run tools (install, static_link and readme_lines: cmake
 # and the compiler; examples: cmake -P; cli: a shell script running the aclcpu
 # command, grep and Chromium).
-VALGRIND_EXCLUDE := ^(tests_under_check|examples_under_check|headers|headers_cxx|exported_symbols|source_rules|services_layer|install|static_link|bench_smoke|cli|cli_timeline|standalone_docs|config_reads|readme_lines|fuzz_smoke|faultinj_sweep)$$|^example_|^dag_stress_
+VALGRIND_EXCLUDE := ^(tests_under_check|examples_under_check|headers|headers_cxx|exported_symbols|source_rules|services_layer|install|static_link|bench_smoke|cli|cli_golden|cli_timeline|standalone_docs|config_reads|readme_lines|fuzz_smoke|faultinj_sweep)$$|^example_|^dag_stress_
 
 .PHONY: all build demo test test-asan test-tsan test-valgrind sanitizer-aslr-check bench bench-check install clean \
   fuzz stress faultinj reliability
