@@ -51,6 +51,10 @@ mkdir -p "$in" "$out"
 for f in "$fx"/*; do ln -s "$f" "$in/$(basename "$f")"; done
 # run.sh's own small CSVs (the same generators).
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$in/nostream.csv"
+printf 'Device_id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,k,AI_CORE,0,5,8,1\n1,k,AI_CORE,9,5,8,1\n' >"$in/twodev.csv"
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nk,AI_VECTOR_CORE,0,5,8,1\nk,AI_VECTOR_CORE,10,3,8,1\nc,COMMUNICATION,20,4,0,1\nz,AI_CORE,30,0,8,1\nb\\x,AI_CORE,31.0005,1,8,1\n' >"$in/kinds.csv"
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nmain_op,AI_CORE,0,100,8,1\nside_op,AI_VECTOR_CORE,80,60,8,2\n' >"$in/partial.csv"
+sed '3s/"1733356800000012.500\t"/"17333568000000x2.500\t"/' "$fx/ascend_wide_kernel.csv" >"$in/bad_quoted.csv"
 steps_csv() {
     awk -v n="$1" 'BEGIN {
         print "Step Id,Device_id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Num,Mix Block Num"
@@ -185,6 +189,13 @@ cmd "$f" doctor .
 f=$out/fixtures/made_csvs.txt
 cmd "$f" summary nostream.csv
 cmd "$f" doctor nostream.csv
+cmd "$f" summary twodev.csv
+cmd "$f" summary kinds.csv
+cmd "$f" summary --json kinds.csv
+cmd "$f" doctor kinds.csv
+cmd "$f" doctor partial.csv
+cmd "$f" doctor --json partial.csv
+cmd "$f" summary bad_quoted.csv
 cmd "$f" summary two_steps.csv
 cmd "$f" doctor two_steps.csv
 cmd "$f" summary --top 2 many_steps.csv
