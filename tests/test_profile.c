@@ -1849,6 +1849,34 @@ TEST(profile, summary_stream_span_and_top_kernels_longest_first)
     t_teardown();
 }
 
+/* A profile without fork/join episodes (one stream) judged none: the run's
+ * total has no verdict, not the "fake" that an overlap_pct of 0 / 0 gives. */
+TEST(profile, episode_totals_without_episodes_have_no_verdict)
+{
+    char dir[64] = "";
+    aclrtStream s;
+    aclrtFuncHandle k = cost_kernel("lone_op", 10, 0, 0, 0);
+    aclprofConfig *cfg;
+    char *sum;
+    const char *run;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 8, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    ASSERT(json_document_ok(sum));
+    run = strstr(sum, "\"episode_totals\": {\"run\": {");
+    ASSERT(run != NULL);
+    ASSERT_EQ((int)json_num(run, "episodes"), 0);
+    ASSERT(strstr(run, "\"verdict\": null}") != NULL);
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* The measured clock starts at the profile's first issue, not its first
  * start: a lone kernel, handed from the launching thread to a worker,
  * starts after 0 in kernel_details_measured.csv (its issue is 0). The

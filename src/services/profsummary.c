@@ -654,12 +654,15 @@ static void write_pair(struct sum *sm, const struct ov_kernels *o, const struct 
     *first = false;
 }
 
+/* Without episodes nothing was judged: the verdict is null, not the
+ * "fake" an overlap_pct of 0 / 0 would give. */
 static void write_total(struct sum *sm, const struct ep_total *t)
 {
     fprintf(sm->f, "\"episodes\": %zu, \"real\": %zu, \"partial\": %zu, \"fake\": %zu, \"early_joins\": %zu, "
-                   "\"never_joined\": %zu, \"overlap_us\": %s, \"base_us\": %s, \"overlap_pct\": %s, \"verdict\": \"%s\"}",
+                   "\"never_joined\": %zu, \"overlap_us\": %s, \"base_us\": %s, \"overlap_pct\": %s, \"verdict\": %s%s%s}",
             t->episodes, t->real, t->partial, t->fake, t->early, t->no_join, pv_f3(t->overlap_us), pv_f3(t->base_us),
-            pv_f3(t->pct), overlap_verdict_name(t->verdict));
+            pv_f3(t->pct), t->episodes ? "\"" : "", t->episodes ? overlap_verdict_name(t->verdict) : "null",
+            t->episodes ? "\"" : "");
 }
 
 static void write_episode(struct sum *sm, const struct ov_kernels *o, const struct ep_episode *ep, bool first)

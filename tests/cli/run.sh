@@ -223,6 +223,9 @@ check 0 "E2E              32.001" "Computing         9.000" "(5 rows, Block Num)
     "         1        4        9.000   28.1%        0.000       32.001       23.001" -- summary "$tmp/kinds.csv"
 check 0 '"e2e_us": 32.001' '"computing_us": 9.000' '"name": "k", "engine": "AI_VECTOR_CORE", "count": 2, "total_us": 8.000, "avg_us": 4.000, "max_us": 5.000' \
     '"name": "b\\x"' -- summary --json "$tmp/kinds.csv"
+# One stream: no fork/join episode was judged, so the run's total has no verdict (0 / 0 is not "fake").
+check 0 '"episodes": 0,' '"base_us": 0.000, "overlap_pct": 0.0000, "verdict": null' -- summary --json "$tmp/kinds.csv"
+check 1 '"base_us": 0.000, "overlap_pct": 0.0000, "verdict": null' -- doctor --json "$tmp/kinds.csv"
 
 # ---- doctor: verdicts on each profile ---------------------------------------------------------------------
 refuse "^aclcpu doctor: error: missing argument" doctor

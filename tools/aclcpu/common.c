@@ -248,7 +248,8 @@ static void total_json(struct jw *w, const struct ep_total *t)
     jw_us(w, "overlap_us", t->overlap_us);
     jw_us(w, "base_us", t->base_us);
     jw_fixed(w, "overlap_pct", t->pct, 4);
-    jw_str(w, "verdict", overlap_verdict_name(t->verdict));
+    /* without episodes nothing was judged (not "fake", as 0 / 0 would say) */
+    jw_str(w, "verdict", t->episodes ? overlap_verdict_name(t->verdict) : NULL);
 }
 
 static void episode_json(struct jw *w, const struct ep_episode *ep)
