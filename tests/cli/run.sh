@@ -212,7 +212,8 @@ refuse "^aclcpu summary: error: .*ascend_a3_blocknum.csv:1:1: --step 1: this ker
 refuse "^aclcpu summary: error: .*--step 9: no kernel row has that Step Id" summary --step 9 "$a2"
 
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
-check 0 "Streams" "not known: kernel_details.csv has no Stream ID column" -- summary "$tmp/nostream.csv"
+check 0 "Streams" "not known: kernel_details.csv has no Stream ID column" "(1 row, Block Num, no Stream ID)" \
+    -- summary "$tmp/nostream.csv"
 printf 'Device_id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,k,AI_CORE,0,5,8,1\n1,k,AI_CORE,9,5,8,1\n' >"$tmp/twodev.csv"
 refuse "twodev.csv:3:1: rows of device 1 here and of device 0 at line 2" summary "$tmp/twodev.csv"
 # One stream's kernels: a launch repeated (max_us is the longer), a communication kernel (not
@@ -490,6 +491,8 @@ if [ -n "$profiles" ]; then
     lacks "cores oversubscribed"
     check 1 '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' '"waits": 1' \
         -- doctor --json "$(rp oversubscribed)"
+    # One kernel is "1 kernel" (the count of a stream line agrees with its noun).
+    check 1 "stream 2       1 kernel, busy 20.000 us in [35.000, 55.000]" -- doctor "$(rp oversubscribed)"
     check 0 "ready at once up to 64: over the cores for 30.000 us in 1 interval (kernels queued; summary.json)" \
         "[5.000, 35.000] asks 64: nonzero_full (stream 1, 32), moe_dispatch (stream 2, 32)" -- summary "$(rp oversubscribed)"
     check 1 "Block Num over the core limit: stream 2 launched moe_swiglu with 40 vector blocks under a limit of 16" \

@@ -76,8 +76,8 @@ static void print_streams(const struct profile *p, const struct doctor_report *r
         const struct stream_stat *s = &r->streams[i];
         size_t data = data_tasks(p, s->stream);
         if (s->kernels > 0)
-            printf("  stream %-4d %4zu kernels, busy %.3f us in [%.3f, %.3f]\n", s->stream, s->kernels, s->busy,
-                   s->first, s->last);
+            printf("  stream %-4d %4zu kernel%s, busy %.3f us in [%.3f, %.3f]\n", s->stream, s->kernels,
+                   s->kernels == 1 ? "" : "s", s->busy, s->first, s->last);
         else if (data > 0)
             printf("  stream %-4d    0 kernels, %zu cop%s or prefetch%s of %zu tasks\n", s->stream, data,
                    data == 1 ? "y" : "ies", data == 1 ? "" : "es", s->tasks);

@@ -107,7 +107,7 @@ static const char *base_name(const char *path)
 void describe_files(const struct profile *p, char *buf, size_t n)
 {
     const struct csv_shape *c = &p->csv;
-    int w = snprintf(buf, n, "%s (%zu rows, %s%s%s", base_name(p->csv_path), p->nkernels,
+    int w = snprintf(buf, n, "%s (%zu row%s, %s%s%s", base_name(p->csv_path), p->nkernels, p->nkernels == 1 ? "" : "s",
                      c->block_dim_names ? "Block Dim" : "Block Num", c->step_id ? ", Step Id" : "",
                      c->stream_id ? "" : ", no Stream ID");
     if (w < 0 || (size_t)w >= n)
