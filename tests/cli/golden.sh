@@ -105,13 +105,15 @@ page() {
     rm -f page.html
     cmd "$file" timeline "$@" -o page.html
     [ -f page.html ] || return 0
-    echo "--- page.html: the body before the script" >>"$file"
-    sed -n '/^<\/head><body>$/,/^<script>$/p' page.html | sed '1d;$d' |
-        grep -vE '^<div class="legend">|^<script type="application/json" id="config">' |
-        if [ "${MEASURED:-1}" = 0 ]; then
-            awk '/^<div class="measured">/ { skip = 1 } !skip && !/id="data-measured"/ { print } skip && /^<\/div>$/ { skip = 0 }'
-        else cat; fi >>"$file"
-    echo >>"$file"
+    {
+        echo "--- page.html: the body before the script"
+        sed -n '/^<\/head><body>$/,/^<script>$/p' page.html | sed '1d;$d' |
+            grep -vE '^<div class="legend">|^<script type="application/json" id="config">' |
+            if [ "${MEASURED:-1}" = 0 ]; then
+                awk '/^<div class="measured">/ { skip = 1 } !skip && !/id="data-measured"/ { print } skip && /^<\/div>$/ { skip = 0 }'
+            else cat; fi
+        echo
+    } >>"$file"
     rm -f page.html
 }
 
