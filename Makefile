@@ -142,7 +142,8 @@ clean:
 # The mutation run (tests/mutate/run.sh, docs/testing.md): each mutation of
 # tests/mutate/mutations.txt built and tested in build-mutate/; prints the
 # kill rate per folder and the survivors. Slow (minutes per dozen
-# mutations): not part of `make test` or CI. MUTATE_FILTER picks lines.
+# mutations): not part of `make test` or CI. MUTATE_FILTER picks lines by a
+# regex of their text, MUTATE_LINES by number (120,300-400).
 .PHONY: mutate
 mutate:
-	nice -n 19 sh tests/mutate/run.sh "$(MUTATE_FILTER)"
+	MUTATE_LINES="$(MUTATE_LINES)" nice -n 19 sh tests/mutate/run.sh "$(MUTATE_FILTER)"

@@ -18,7 +18,10 @@
 # failure. A mutant that does not compile is counted apart, not as a kill.
 # The original file is put back after each mutant and on any exit (trap).
 #
-# Environment: MUTATE_DIR, MUTATE_JOBS (ctest and ninja, default 2),
+# Environment: MUTATE_LINES (only these lines of the data file: a comma-
+# separated list of numbers and ranges, e.g. 120,300-400; the ids M<line>
+# of a run's report are such numbers), MUTATE_DIR, MUTATE_JOBS (ctest and
+# ninja, default 2),
 # MUTATE_CASE_TIMEOUT (seconds per test case, default 20),
 # MUTATE_SUITE_TIMEOUT (seconds per ctest test, default 180).
 set -u
@@ -33,6 +36,14 @@ tree=$work/tree
 build=$work/build
 log=$work/log
 results=$work/results.txt
+lines=${MUTATE_LINES:-}
+# in_lines N: N is in MUTATE_LINES.
+in_lines() {
+    printf '%s\n' "$lines" | tr ',' '\n' | awk -F- -v n="$1" '
+        NF == 1 && $1 == n { found = 1 }
+        NF == 2 && n >= $1 && n <= $2 { found = 1 }
+        END { exit !found }'
+}
 # Not run against mutants: tests of the packaging and of the build itself
 # (install, static link, README lines), the browser test, the examples and
 # the checks of the docs against the tree (conformance_doc cites example
@@ -102,6 +113,7 @@ while IFS= read -r line <&3; do
     lineno=$((lineno + 1))
     case $line in '' | '#'*) continue ;; esac
     if [ -n "$filter" ] && ! printf '%s\n' "$line" | grep -qE -- "$filter"; then continue; fi
+    if [ -n "$lines" ] && ! in_lines "$lineno"; then continue; fi
     IFS=$tab read -r file pattern replacement suites rule <<LINE
 $line
 LINE
