@@ -14,8 +14,8 @@
 # rebuild is one object and the links; the test programs link the shared
 # library and are not relinked for it (CMAKE_LINK_DEPENDS_NO_SHARED). The
 # suites a mutation names run first (most mutants die there, in seconds);
-# a mutant that survives them meets every suite, stopping at the first
-# failure. A mutant that does not compile is counted apart, not as a kill.
+# a mutant that survives them meets every suite, the slowest last,
+# stopping at the first failure. A mutant that does not compile is counted apart, not as a kill.
 # The original file is put back after each mutant and on any exit (trap).
 #
 # Environment: MUTATE_LINES (only these lines of the data file: a comma-
@@ -87,19 +87,26 @@ mutant_targets="aclcpu aclcpu-cli overlap_rule episodes_rule lockcheck-test prof
 build_tree() { ninja -C "$build" -j "$jobs" >"$1" 2>&1; }
 build_mutant() { ninja -C "$build" -j "$jobs" $mutant_targets >"$1" 2>&1; }
 
-# run_suites LOG [REGEX]: 0 when every test passes (those matching REGEX, or all).
+# The slowest tests (a minute of fuzzing, every suite again under the
+# checker) meet a mutant last: ctest lets a running test finish after
+# another one failed, so run first they would cost each kill a minute.
+slow='^(fuzz_smoke|tests_under_check|examples_under_check)$'
+
+# run_suites LOG EXCLUDE [CTEST ARGS]: 0 when every test passes (all but
+# those matching the regex EXCLUDE, narrowed by CTEST ARGS such as -R).
 run_suites() {
     out=$1
-    shift
+    except=$2
+    shift 2
     (cd "$build" && ACLCPU_TEST_TIMEOUT=$case_timeout ACLCPU_TEST_STOP_ON_FAILURE=1 ctest -j "$jobs" --timeout "$suite_timeout" \
-        --stop-on-failure --output-on-failure -E "$skip" "$@") >"$out" 2>&1
+        --stop-on-failure --output-on-failure -E "$except" "$@") >"$out" 2>&1
 }
 
 echo "mutate: building the unmutated tree in $build"
 build_tree "$log/baseline-build.txt" || { echo "mutate: the tree does not build (see $log/baseline-build.txt)" >&2; exit 2; }
 if [ "${MUTATE_SKIP_BASELINE:-0}" != 1 ]; then
     echo "mutate: running the suite on the unmutated tree"
-    run_suites "$log/baseline-test.txt" || {
+    run_suites "$log/baseline-test.txt" "$skip" || {
         echo "mutate: the suite fails without a mutation (see $log/baseline-test.txt)" >&2
         exit 2
     }
@@ -150,10 +157,13 @@ LINE
         status=survived
         if [ -n "$suites" ] && [ "$suites" != - ]; then
             re="^($(echo "$suites" | tr ',' '|'))\$"
-            run_suites "$log/$id-test.txt" -R "$re" || status=killed
+            run_suites "$log/$id-test.txt" "$skip" -R "$re" || status=killed
         fi
         if [ "$status" = survived ]; then
-            run_suites "$log/$id-test.txt" || status=killed
+            run_suites "$log/$id-test.txt" "$skip|$slow" || status=killed
+        fi
+        if [ "$status" = survived ]; then
+            run_suites "$log/$id-test-slow.txt" "$skip" -R "$slow" || status=killed
         fi
     else
         status=nocompile
