@@ -54,6 +54,9 @@ printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0
 printf 'Device_id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,k,AI_CORE,0,5,8,1\n1,k,AI_CORE,9,5,8,1\n' >"$in/twodev.csv"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nk,AI_VECTOR_CORE,0,5,8,1\nk,AI_VECTOR_CORE,10,3,8,1\nc,COMMUNICATION,20,4,0,1\nz,AI_CORE,30,0,8,1\nb\\x,AI_CORE,31.0005,1,8,1\n' >"$in/kinds.csv"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nmain_op,AI_CORE,0,100,8,1\nside_op,AI_VECTOR_CORE,80,60,8,2\n' >"$in/partial.csv"
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n"k""x",AI_CORE,0,5,8,1\n' >"$in/quoted.csv"
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nk1,AI_CORE,0,5,8,1\nk2,AI_VECTOR_CORE,5,3,8,1\nk3,AI_CORE,10,2,8,2\n' >"$in/touching.csv"
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nc1,COMMUNICATION,0,4,0,1\nc2,COMMUNICATION,10,4,0,2\n' >"$in/comm_only.csv"
 sed '3s/"1733356800000012.500\t"/"17333568000000x2.500\t"/' "$fx/ascend_wide_kernel.csv" >"$in/bad_quoted.csv"
 steps_csv() {
     awk -v n="$1" 'BEGIN {
@@ -204,6 +207,10 @@ cmd "$f" summary --top 2 many_steps.csv
 cmd "$f" doctor many_steps.csv
 cmd "$f" doctor --step 1050 --json many_steps.csv
 cmd "$f" summary overlapping_rows.csv
+cmd "$f" summary --json quoted.csv
+page "$f" touching.csv
+cmd "$f" summary comm_only.csv
+cmd "$f" doctor comm_only.csv
 
 # The written profiles: the library's modelled files, and the reports on them.
 cd "$prof" || exit 1

@@ -227,6 +227,19 @@ check 0 '"e2e_us": 32.001' '"computing_us": 9.000' '"name": "k", "engine": "AI_V
 # One stream: no fork/join episode was judged, so the run's total has no verdict (0 / 0 is not "fake").
 check 0 '"episodes": 0,' '"base_us": 0.000, "overlap_pct": 0.0000, "verdict": null' -- summary --json "$tmp/kinds.csv"
 check 1 '"base_us": 0.000, "overlap_pct": 0.0000, "verdict": null' -- doctor --json "$tmp/kinds.csv"
+# A doubled quote inside a quoted field is one quote of the text, not its end.
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n"k""x",AI_CORE,0,5,8,1\n' >"$tmp/quoted.csv"
+check 0 '"name": "k\"x"' -- summary --json "$tmp/quoted.csv"
+# Kernels that touch (k1 ends at 5 where k2 starts) are one busy interval on the page's Computing
+# lane, as in trace_view.json's Overlap Analysis (drawn from them when the profile has none).
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nk1,AI_CORE,0,5,8,1\nk2,AI_VECTOR_CORE,5,3,8,1\nk3,AI_CORE,10,2,8,2\n' >"$tmp/touching.csv"
+check 0 "3 kernels on 2 streams" -- timeline "$tmp/touching.csv" -o "$tmp/touching.html"
+grep -q '"ov":\[\[0,8000,10000,12000\],\[\]' "$tmp/touching.html" && ok || fail "touching page: Computing is not [0, 8] and [10, 12] us"
+# Only communication kernels: no stream ran a compute kernel, so there is no main stream whose side
+# ops stayed on it (and nothing to name): no finding.
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nc1,COMMUNICATION,0,4,0,1\nc2,COMMUNICATION,10,4,0,2\n' >"$tmp/comm_only.csv"
+check 0 "Verdict: no findings in what could be checked." -- doctor "$tmp/comm_only.csv"
+lacks "side-stream ops never left"
 
 # ---- doctor: verdicts on each profile ---------------------------------------------------------------------
 refuse "^aclcpu doctor: error: missing argument" doctor
@@ -387,6 +400,14 @@ awk 'BEGIN {
 check 0 "step   2 (Step Id" "main 2 / side 3: side window [110.000, 140.000]" -- doctor "$tmp/two_steps.csv"
 
 refuse "fixtures: holds [0-9]+ profiler runs" doctor "$fx"
+# Two runs are already several; the one named is the first by name (b is made first: the file
+# system's order must not decide).
+for r in b a; do
+    mkdir -p "$tmp/two_runs/$r/ASCEND_PROFILER_OUTPUT"
+    cp "$(prof fixed)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/two_runs/$r/ASCEND_PROFILER_OUTPUT/"
+done
+refuse "two_runs: holds 2 profiler runs \(one is .*/two_runs/a/ASCEND_PROFILER_OUTPUT\): name the one to read" \
+    doctor "$tmp/two_runs"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num\nk,AI_CORE,0,5,8\n' >"$tmp/nostream.csv"
 refuse "nostream.csv:1:1: missing column 'Stream ID'" doctor "$tmp/nostream.csv"
 
@@ -700,6 +721,15 @@ for cmd in summary doctor timeline; do
     refuse "truncated_summary/ASCEND_PROFILER_OUTPUT/summary.json:[0-9]+:[0-9]+: unexpected end of the file.*the object opened at 1:1 is not closed" \
         $cmd "${o[@]}" "$bad/truncated_summary"
     refuse "not_json/ASCEND_PROFILER_OUTPUT/trace_view.json:2:15: expected a member name" $cmd "${o[@]}" "$bad/not_json"
+    # Only a byte-order mark: empty, not a header named by the mark.
+    refuse "bom_only.csv:1:1: empty file" $cmd "${o[@]}" "$bad/bom_only.csv"
+    refuse "negative_count.csv:2:60: column 'Block Num': '-8' is not a whole number >= 0" $cmd "${o[@]}" "$bad/negative_count.csv"
+    # \uD800 must be followed by a low surrogate (\uDC00-\uDFFF); \uE000 is above them.
+    refuse 'bad_surrogate/ASCEND_PROFILER_OUTPUT/trace_view.json:2:24: bad \\u escape \(a high surrogate without its low half\)' \
+        $cmd "${o[@]}" "$bad/bad_surrogate"
+    # A byte that is not printable ASCII is named by its value, never written raw into the message.
+    refuse "non_ascii_json/ASCEND_PROFILER_OUTPUT/trace_view.json:2:10: expected a value but found byte 0xc3$" \
+        $cmd "${o[@]}" "$bad/non_ascii_json"
 done
 
 # summary.json's contention is read like its other lists: a missing field is named where it is.

@@ -115,7 +115,9 @@ static bool find_run(const char *dir, char *out, size_t n, struct cli_error *err
             strlen(cand) + sizeof("/ASCEND_PROFILER_OUTPUT") > sizeof(cand))
             continue;
         strcat(cand, "/ASCEND_PROFILER_OUTPUT");
-        if (path_is_dir(cand) && found++ == 0)
+        /* The first by name, not by readdir's order (the file system's): the
+         * message is the same on every machine. */
+        if (path_is_dir(cand) && (found++ == 0 || strcmp(cand, first) < 0))
             snprintf(first, sizeof(first), "%s", cand);
     }
     closedir(d);
