@@ -10,6 +10,31 @@
 
 #include "test.h"
 
+const char *t_tmp_base(void)
+{
+    const char *base = getenv("TMPDIR");
+    return base != NULL && base[0] != '\0' ? base : "/tmp";
+}
+
+void t_tmpdir(char *dir, size_t cap, const char *stem)
+{
+    int n = snprintf(dir, cap, "%s/%s-XXXXXX", t_tmp_base(), stem);
+    if (n < 0 || (size_t)n >= cap)
+        test_fail(__FILE__, __LINE__, "t_tmpdir: %s/%s-XXXXXX does not fit %zu bytes", t_tmp_base(), stem, cap);
+    if (mkdtemp(dir) == NULL)
+        test_fail(__FILE__, __LINE__, "t_tmpdir: mkdtemp(%s) failed", dir);
+}
+
+int t_tmpfile(char *path, size_t cap, const char *stem)
+{
+    int fd, n = snprintf(path, cap, "%s/%s-XXXXXX", t_tmp_base(), stem);
+    if (n < 0 || (size_t)n >= cap)
+        test_fail(__FILE__, __LINE__, "t_tmpfile: %s/%s-XXXXXX does not fit %zu bytes", t_tmp_base(), stem, cap);
+    if ((fd = mkstemp(path)) < 0)
+        test_fail(__FILE__, __LINE__, "t_tmpfile: mkstemp(%s) failed", path);
+    return fd;
+}
+
 void t_setup(void)
 {
     aclError rc = aclInit(NULL);

@@ -17,18 +17,55 @@
  *                               the excess is dropped, counted and told on
  *                               stderr at prof_end, never allocated
  *
- * Exit 0 when every check holds.
+ * Exit 0 when every check holds. The profiles go to one folder,
+ * $TMPDIR/aclcpu-prof-session-XXXXXX (TMPDIR unset: /tmp), removed at exit
+ * whether the checks held or not.
  */
 #include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "services/profile.h"
 
 static int failures;
+
+enum { PATH_CAP = 1024 };
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
+/* The run's folder under $TMPDIR, made by the first make_dir and removed at exit. */
+static char top[PATH_CAP];
+
+static void remove_top(void) { (void)nftw(top, remove_one, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* Makes the fresh folder top/name and writes its path to dir (PATH_CAP
+ * bytes): 0, or -1. A name ending in XXXXXX only makes top and the path,
+ * for mkstemp. */
+static int make_dir(char *dir, const char *name)
+{
+    if (top[0] == '\0') {
+        const char *base = getenv("TMPDIR");
+        snprintf(top, sizeof(top), "%s/aclcpu-prof-session-XXXXXX", base != NULL && base[0] != '\0' ? base : "/tmp");
+        if (mkdtemp(top) == NULL) {
+            top[0] = '\0';
+            return -1;
+        }
+        atexit(remove_top);
+    }
+    if ((size_t)snprintf(dir, PATH_CAP, "%s/%s", top, name) >= PATH_CAP)
+        return -1;
+    if (strlen(name) >= 6 && strcmp(name + strlen(name) - 6, "XXXXXX") == 0)
+        return 0;
+    return mkdir(dir, 0700);
+}
 
 #define CHECK(cond)                                                              \
     do {                                                                         \
@@ -64,7 +101,7 @@ static uint32_t run(const struct prof_task *pt)
 /* The rows of dir's kernel_details.csv: names and modelled (start, duration). */
 static int read_rows(const char *dir, char names[][32], double *start, double *dur, int cap)
 {
-    char path[512], line[1024];
+    char path[PATH_CAP + 64], line[1024];
     int n = -1;
     FILE *f;
     snprintf(path, sizeof(path), "%s/ASCEND_PROFILER_OUTPUT/kernel_details.csv", dir);
@@ -89,13 +126,13 @@ static int read_rows(const char *dir, char names[][32], double *start, double *d
 
 static void sessions(void)
 {
-    char dir[] = "/tmp/aclcpu-prof-session-XXXXXX", why[512], names[4][32];
+    char dir[PATH_CAP], why[512], names[4][32];
     double start[4], dur[4];
     aclcpuKernelCost cost = {.usFixed = 5.0};
     struct prof_task k1 = kernel(&cost, 1, 4), k2 = kernel(&cost, 2, 4);
     uint32_t end;
 
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(make_dir(dir, "sessions") == 0);
     CHECK(prof_issue(&k1, &end) == 0);                          /* no session: no entry */
     CHECK(prof_end(why, sizeof(why)) == ACL_ERROR_PROF_NOT_RUN);
     CHECK(prof_begin(dir, false, &soc) == ACL_SUCCESS);
@@ -226,7 +263,7 @@ static void *burst_thread(void *arg)
 /* The data rows of dir's kernel_details.csv (markers and runs have none). */
 static long kernel_rows(const char *dir)
 {
-    char path[512], line[2048];
+    char path[PATH_CAP + 64], line[2048];
     long n = -1;
     FILE *f;
     snprintf(path, sizeof(path), "%s/ASCEND_PROFILER_OUTPUT/kernel_details.csv", dir);
@@ -238,20 +275,15 @@ static long kernel_rows(const char *dir)
     return n;
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st, (void)type, (void)ftw;
-    return remove(path);
-}
-
-/* The profiles of a burst are tens of megabytes: not left in /tmp. */
+/* The profiles of a burst are tens of megabytes: each part removes its
+ * own as soon as it is done, and the exit whatever is left. */
 static void remove_tree(const char *dir) { (void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); }
 
 /* prof_end, with what it writes to stderr into out. */
 static aclError end_telling(char *out, size_t cap)
 {
-    char why[512], path[] = "/tmp/aclcpu-prof-stderr-XXXXXX";
-    int fd = mkstemp(path), saved = dup(STDERR_FILENO);
+    char why[512], path[PATH_CAP];
+    int fd = make_dir(path, "stderr-XXXXXX") == 0 ? mkstemp(path) : -1, saved = dup(STDERR_FILENO);
     aclError err;
     ssize_t n;
     CHECK(fd >= 0 && saved >= 0);
@@ -272,14 +304,14 @@ static aclError end_telling(char *out, size_t cap)
 
 static void burst(void)
 {
-    char dir[] = "/tmp/aclcpu-prof-burst-XXXXXX", told[1024];
+    char dir[PATH_CAP], told[1024];
     struct burst_stream bs[BURST_THREADS];
     pthread_t th[BURST_THREADS];
     long kernels = 0;
     for (uint32_t k = 0; k < BURST_KERNELS; k++)
         snprintf(kernel_names[k], sizeof(kernel_names[k]), "burst_kernel_%03u_%s", k,
                  "with_a_name_long_enough_that_four_hundred_of_them_fill_the_arena_more_than_once_over_");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(make_dir(dir, "burst") == 0);
     CHECK(prof_begin(dir, false, &soc) == ACL_SUCCESS);
     for (int t = 0; t < BURST_THREADS; t++) {
         bs[t] = (struct burst_stream){.id = t};
@@ -301,13 +333,13 @@ static void burst(void)
 
 static void starve(void)
 {
-    char dir[] = "/tmp/aclcpu-prof-starve-XXXXXX", told[1024], want[64];
+    char dir[PATH_CAP], told[1024], want[64];
     struct burst_stream bs = {.id = 0};
     struct prof_task pt = {.kind = PK_KERNEL, .engine = ACL_RT_ENGINE_TYPE_AIV, .limit = {24, 48},
                            .model_id = UINT32_MAX, .blocks = 1, .object = &kernel_objs[0], .name = "starved"};
     uint32_t tasks = 0, dropped = 0;
     plat_spin_init(&bs.lock, LOCK_STREAM);
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(make_dir(dir, "starve") == 0);
     CHECK(prof_begin(dir, false, &soc) == ACL_SUCCESS);
     /* Nobody grows the store: the records the process has run out (a
      * session starts with room for 4096 more at least), then 1000 more. */

@@ -94,6 +94,19 @@ void test_skip(const char *why) __attribute__((noreturn));
 #endif
 
 /* Helpers shared by the suites (helpers.c). */
+
+/* Temporary files and folders: under $TMPDIR (unset or empty: /tmp), which
+ * inside the runner is the case's private folder, removed with all it holds
+ * when the case ends, passed or failed (runner.c). T_PATH_CAP bytes hold
+ * any path a test makes there. */
+enum { T_PATH_CAP = 1024 };
+/* The temporary folder: $TMPDIR, or /tmp. */
+const char *t_tmp_base(void);
+/* Makes a fresh folder $TMPDIR/<stem>-XXXXXX and writes its path to dir (cap bytes). */
+void t_tmpdir(char *dir, size_t cap, const char *stem);
+/* Makes a fresh empty file $TMPDIR/<stem>-XXXXXX, writes its path to path
+ * (cap bytes) and returns it open for reading and writing. */
+int t_tmpfile(char *path, size_t cap, const char *stem);
 void t_setup(void);      /* aclInit + aclrtSetDevice(0) */
 void t_teardown(void);   /* aclrtResetDeviceForce(0) + aclFinalize */
 uint64_t t_now_ns(void); /* CLOCK_MONOTONIC, in nanoseconds */

@@ -28,15 +28,13 @@
 #endif
 
 static int saved_stderr = -1;
-static char err_path[64];
+static char err_path[T_PATH_CAP];
 
 /* Checker on (REPORT mode), stderr into a file, then aclInit and the device. */
 static void on(void)
 {
     int fd;
-    snprintf(err_path, sizeof(err_path), "/tmp/aclcpu-check-%d.txt", (int)getpid());
-    fd = open(err_path, O_CREAT | O_TRUNC | O_RDWR, 0600);
-    ASSERT(fd >= 0);
+    fd = t_tmpfile(err_path, sizeof(err_path), "aclcpu-check");
     fflush(stderr);
     saved_stderr = dup(2);
     dup2(fd, 2);

@@ -673,7 +673,7 @@ static double nth_copy_dur(const char *trace, int n, long *bytes)
 
 TEST(hostmem, managed_prefetch_is_costed_as_a_copy_of_its_bytes)
 {
-    char dir[] = "/tmp/aclcpu-prefetch-XXXXXX", path[128];
+    char dir[T_PATH_CAP], path[T_PATH_CAP + 64];
     uint32_t dev = 0;
     aclprofConfig *cfg;
     aclrtStream s = NULL;
@@ -684,7 +684,7 @@ TEST(hostmem, managed_prefetch_is_costed_as_a_copy_of_its_bytes)
     FILE *f;
 
     t_setup();
-    ASSERT(mkdtemp(dir) != NULL);
+    t_tmpdir(dir, sizeof(dir), "aclcpu-prefetch");
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclprofInit(dir, strlen(dir)));
     ASSERT((cfg = aclprofCreateConfig(&dev, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME)) != NULL);

@@ -812,15 +812,12 @@ TEST(init, recent_error_message_is_the_calling_threads)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtGetDeviceCount: argument 'count'");
 }
 
-/* Writes text (len bytes) to a fresh file under /tmp and returns its path
+/* Writes text (len bytes) to a fresh file under $TMPDIR and returns its path
  * (static storage: one file at a time). */
 static const char *config_file(const char *text, size_t len)
 {
-    static char path[64];
-    int fd;
-    strcpy(path, "/tmp/aclcpu-init-XXXXXX");
-    fd = mkstemp(path);
-    ASSERT(fd >= 0);
+    static char path[T_PATH_CAP];
+    int fd = t_tmpfile(path, sizeof(path), "aclcpu-init");
     ASSERT_EQ(write(fd, text, len), (long long)len);
     ASSERT_EQ(close(fd), 0);
     return path;

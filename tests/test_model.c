@@ -645,7 +645,7 @@ TEST(model, names_ids_and_json)
 {
     static struct one_lane o;
     static char long_name[1024];
-    char name[8], path[] = "/tmp/aclcpu-model-XXXXXX", buf[4096];
+    char name[8], path[T_PATH_CAP], buf[4096];
     uint32_t id = 0;
     size_t n;
     FILE *f;
@@ -669,8 +669,7 @@ TEST(model, names_ids_and_json)
     ASSERT_EQ(strlen(long_name), 700);
     ASSERT_OK(aclmdlRISetName(o.m, "decoder-step"));
     ASSERT_OK(aclmdlRIGetId(o.m, &id));
-    fd = mkstemp(path);
-    ASSERT(fd >= 0);
+    fd = t_tmpfile(path, sizeof(path), "aclcpu-model");
     close(fd);
     ASSERT_OK(aclmdlRIDebugJsonPrint(o.m, path, ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE));
     f = fopen(path, "r");

@@ -11,7 +11,8 @@
  * profiling"), spec/prof-api.md §3 (CMO), and the header comments of
  * acl_prof.h, acl_rt.h (aclrtCmoAsync) and aclcpu.h (aclcpuSetKernelCost). Every test runs in
  * its own process, so the profiler's global state starts fresh in each.
- * Profiles go to fresh mkdtemp directories under /tmp (left behind).
+ * Profiles go to fresh folders under $TMPDIR, the case's private folder
+ * that the runner removes when the case ends (runner.c).
  */
 #include <fcntl.h>
 #include <math.h>
@@ -54,12 +55,11 @@
 
 /* ---- helpers ------------------------------------------------------------------------------------------- */
 
-enum { DIR_CAP = 64 };
+enum { DIR_CAP = T_PATH_CAP };
 
 static void make_dir(char dir[DIR_CAP])
 {
-    snprintf(dir, DIR_CAP, "/tmp/aclcpu-prof-XXXXXX");
-    ASSERT(mkdtemp(dir) != NULL);
+    t_tmpdir(dir, DIR_CAP, "aclcpu-prof");
 }
 
 static aclError prof_init(const char *dir) { return aclprofInit(dir, strlen(dir)); }

@@ -95,8 +95,7 @@ static void close_two(aclrtStream s1, aclrtStream s2)
 
 static void new_dir(char *dir, size_t cap)
 {
-    snprintf(dir, cap, "/tmp/aclcpu-prof-XXXXXX");
-    ASSERT(mkdtemp(dir) != NULL);
+    t_tmpdir(dir, cap, "aclcpu-prof");
 }
 
 /* The published worked examples count no synchronisation cost: the tests
@@ -245,7 +244,7 @@ static double kernel_end(const struct krow *r) { return r->start + r->dur; }
 
 TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[8];
     aclrtStream s1, s2;
     aclrtEvent ev;
@@ -298,7 +297,7 @@ TEST(profile, core_split_two_halves_take_1_5T_where_two_full_ops_take_2T)
  * contention for it; a kernel of a second stream ready meanwhile does. */
 TEST(profile, a_kernel_wider_than_the_cores_alone_is_no_contention_two_streams_are)
 {
-    char dir[64] = "", dir2[64] = "";
+    char dir[T_PATH_CAP] = "", dir2[T_PATH_CAP] = "";
     aclrtStream s1, s2;
     char *sum;
     aclrtFuncHandle wide = cost_kernel("wide", 10, 520, 0, 0), other = cost_kernel("other", 10, 80, 0, 0);
@@ -328,7 +327,7 @@ TEST(profile, a_kernel_wider_than_the_cores_alone_is_no_contention_two_streams_a
  * the other stream's kernel waits for cores). */
 TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s1, s2;
     char *sum;
@@ -359,7 +358,7 @@ TEST(profile, kernel_over_its_core_limit_is_flagged_and_queues_the_other_stream)
 
 TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagged)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s1, s2;
     char *sum;
@@ -389,7 +388,7 @@ TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagg
  * its 8 blocks that fit at once and the rest as cores free. */
 TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s1, s2;
     aclrtFuncHandle k = cost_kernel("wave", 100, 0, 0, 0);
@@ -414,7 +413,7 @@ TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
  * the side op before its dominator: the classic fake parallel. */
 static double overlap_pct_of(bool early)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     aclrtStream mainst, side;
     aclrtEvent e0, e1;
     double pct;
@@ -475,7 +474,7 @@ TEST(profile, fixed_order_side_op_overlaps_the_dominator_by_half_or_more)
  * the rmsnorm. Returns the matmul's modelled duration. */
 static double matmul_after_prefetch(uint64_t prefetch_bytes)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream mainst, side;
     aclrtEvent go;
@@ -532,7 +531,7 @@ TEST(profile, prefetch_shortens_the_consumer_by_bytes_over_bandwidth_within_the_
  * would start at once). A 24-block one fits beside it: the boundary. */
 static double batch_vector_start_beside_mix(uint32_t vector_blocks)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s1, s2;
     aclrtFuncHandle mix = cost_kernel("mix_op", 20, 0, 0, 1), vec = cost_kernel("vec_op", 5, 0, 0, 0);
@@ -567,7 +566,7 @@ TEST(profile, mix_unit_takes_two_vector_cores)
  * the first is sped up as above, the second reads all 20 MB again. */
 TEST(profile, prefetched_range_serves_only_its_first_reader)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream mainst, side;
     aclrtEvent go;
@@ -701,7 +700,7 @@ TEST(profile, modelled_files_are_identical_whatever_the_workers_and_host_load)
 {
     static const char *const files[] = {"kernel_details.csv", "trace_view.json", "step_trace_time.csv",
                                         "op_statistic.csv", "summary.json"};
-    char d1[64], d2[64], d3[64];
+    char d1[T_PATH_CAP], d2[T_PATH_CAP], d3[T_PATH_CAP];
     det_run(d1, sizeof(d1), "1", false);
     det_run(d2, sizeof(d2), "2", false);
     det_run(d3, sizeof(d3), "2", true);
@@ -906,7 +905,7 @@ static void every_kind(char *dir, size_t cap, aclprofStepInfo *step)
 
 TEST(profile, trace_view_is_a_chrome_trace_with_named_streams_and_paired_flows)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     char *t;
     t_setup();
     every_kind(dir, sizeof(dir), NULL);
@@ -931,7 +930,7 @@ TEST(profile, trace_view_is_a_chrome_trace_with_named_streams_and_paired_flows)
 
 TEST(profile, kernel_rows_name_the_core_type_blocks_and_model_the_copies)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[8];
     char *csv;
     t_setup();
@@ -959,7 +958,7 @@ TEST(profile, kernel_rows_name_the_core_type_blocks_and_model_the_copies)
 
 TEST(profile, steps_add_a_step_id_column_and_a_row_per_step)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[8];
     char *steps;
     aclprofStepInfo *si = aclprofCreateStepInfo();
@@ -982,7 +981,7 @@ TEST(profile, steps_add_a_step_id_column_and_a_row_per_step)
  * second kernel is not. */
 TEST(profile, a_kernel_starting_at_its_steps_end_is_in_the_step)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[8];
     aclrtStream s;
     aclprofStepInfo *si = aclprofCreateStepInfo();
@@ -1015,7 +1014,7 @@ TEST(profile, a_kernel_starting_at_its_steps_end_is_in_the_step)
 TEST(profile, a_reused_kernel_record_is_profiled_under_its_new_name)
 {
     const char *path = ACLCPU_TEST_KERNELS;
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtBinHandle bin = NULL;
     aclrtFuncHandle first = NULL, next = NULL;
@@ -1058,7 +1057,7 @@ TEST(profile, a_reused_kernel_record_is_profiled_under_its_new_name)
 
 TEST(profile, block_dim_switch_writes_the_older_column_names)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     char *csv;
     setenv("ACLCPU_PROFILE_BLOCK_DIM", "1", 1);
     t_setup();
@@ -1076,7 +1075,7 @@ TEST(profile, block_dim_switch_writes_the_older_column_names)
  * ASCEND_PROFILER_OUTPUT naming rank 0 and the collection's settings. */
 TEST(profile, files_ascend_tools_read_have_op_state_empty_step_op_statistic_and_profiler_info)
 {
-    char dir[64] = "", path[128];
+    char dir[T_PATH_CAP] = "", path[T_PATH_CAP + 64];
     char *csv, *steps, *stat, *info;
     FILE *f;
     long n;
@@ -1117,7 +1116,7 @@ TEST(profile, files_ascend_tools_read_have_op_state_empty_step_op_statistic_and_
  * with a declared cost are not listed. */
 TEST(profile, summary_lists_kernels_modelled_from_measured_cpu_time)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     char *sum, *list;
     t_setup();
     every_kind(dir, sizeof(dir), NULL);
@@ -1155,7 +1154,7 @@ struct fj_case {
 
 static char *fork_join_summary(const struct fj_case *c, int32_t *main_id, int32_t *side_id)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     aclrtStream mainst, side, copy;
     aclrtEvent fork, join, ready, freed;
     aclprofStepInfo *si[4] = {NULL, NULL, NULL, NULL};
@@ -1361,7 +1360,7 @@ TEST(profile, undeclared_side_cost_gets_the_same_verdicts)
 
 TEST(profile, a_task_issued_after_a_host_sync_starts_after_what_the_sync_waited_for)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s1, s2;
     aclrtFuncHandle k = cost_kernel("k", 50, 0, 0, 0);
@@ -1381,7 +1380,7 @@ TEST(profile, a_task_issued_after_a_host_sync_starts_after_what_the_sync_waited_
 
 TEST(profile, model_run_kernels_carry_the_model_id_and_follow_the_run)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[16];
     aclrtStream s, side, cs;
     aclrtEvent fork, join;
@@ -1439,7 +1438,7 @@ TEST(profile, model_run_kernels_carry_the_model_id_and_follow_the_run)
 
 TEST(profile, aclcpu_profile_env_profiles_the_whole_run_without_code)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s;
     aclrtFuncHandle k = cost_kernel("envk", 7, 0, 0, 0);
@@ -1506,7 +1505,7 @@ static void env_run_stderr(const char *dir, char *out, size_t cap, int *status)
  * parent that is a file (ENOTDIR) fails the same for root. */
 TEST(profile, an_unwritable_env_directory_says_so_on_stderr_with_the_log_off)
 {
-    char dir[64] = "", file[96], bad[128], err[2048];
+    char dir[T_PATH_CAP] = "", file[T_PATH_CAP + 16], bad[T_PATH_CAP + 32], err[2048];
     int status;
     FILE *f;
     new_dir(dir, sizeof(dir));
@@ -1539,7 +1538,7 @@ static void k_scale(void *args)
 /* Runs the same small computation, profiled or not, and returns a checksum. */
 static double compute(bool profiled)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     aclrtStream s;
     float *v, host[8 * 64];
     double sum = 0;
@@ -1679,7 +1678,7 @@ static void *burst_thread(void *arg)
  * under the stream's or the profile's spinlock aborts the test. */
 TEST(profile, a_burst_of_launches_that_grows_the_profile_keeps_every_kernel)
 {
-    char dir[64] = "", name[160];
+    char dir[T_PATH_CAP] = "", name[160];
     static aclrtFuncHandle k[BURST_KERNELS];
     struct burst b[BURST_THREADS];
     pthread_t th[BURST_THREADS];
@@ -1708,7 +1707,7 @@ TEST(profile, a_burst_of_launches_that_grows_the_profile_keeps_every_kernel)
     for (const char *p = csv; (p = strchr(p, '\n')) != NULL; p++)
         rows++;
     free(csv);
-    (void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* megabytes: not left in /tmp */
+    (void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* megabytes: not kept to the end of the case */
     ASSERT_EQ(rows, (long)BURST_THREADS * BURST_LAUNCHES);
 }
 
@@ -1717,7 +1716,7 @@ TEST(profile, a_burst_of_launches_that_grows_the_profile_keeps_every_kernel)
  * the A2's 24 cube cores, so they run in two waves (48 blocks: one). */
 static double mix_aiv_duration(uint32_t blocks, unsigned mix_blocks)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[2];
     aclrtStream s;
     aclrtFuncHandle mix = cost_kernel("mix_aiv_op", 20, 0, 0, 1);
@@ -1746,7 +1745,7 @@ TEST(profile, odd_mix_aiv_block_is_a_unit_of_its_own)
  * nothing from HBM. */
 TEST(profile, prefetch_of_exactly_l2_size_stays_in_l2)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream mainst, side;
     aclrtEvent go;
@@ -1783,7 +1782,7 @@ TEST(profile, prefetch_of_exactly_l2_size_stays_in_l2)
  * (18 cores are free) waits behind it instead of starting at once. */
 TEST(profile, waiting_batch_kernel_holds_back_a_later_one_that_fits)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s1, s2, s3;
     aclrtFuncHandle busy = cost_kernel("busy_vec", 20, 0, 0, 0), big = cost_kernel("big_batch", 5, 0, 0, 0),
@@ -1821,7 +1820,7 @@ TEST(profile, waiting_batch_kernel_holds_back_a_later_one_that_fits)
  * before the short one's 20. */
 TEST(profile, summary_stream_span_and_top_kernels_longest_first)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     aclrtStream s;
     aclrtFuncHandle shortk = cost_kernel("short_op", 10, 0, 0, 0), longk = cost_kernel("long_op", 30, 0, 0, 0);
     aclprofConfig *cfg;
@@ -1853,7 +1852,7 @@ TEST(profile, summary_stream_span_and_top_kernels_longest_first)
  * total has no verdict, not the "fake" that an overlap_pct of 0 / 0 gives. */
 TEST(profile, episode_totals_without_episodes_have_no_verdict)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     aclrtStream s;
     aclrtFuncHandle k = cost_kernel("lone_op", 10, 0, 0, 0);
     aclprofConfig *cfg;
@@ -1885,7 +1884,7 @@ TEST(profile, episode_totals_without_episodes_have_no_verdict)
  * began at the first start. */
 TEST(profile, measured_clock_starts_at_the_first_issue)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[2];
     aclrtStream s;
     aclrtFuncHandle k = cost_kernel("lone_op", 5, 0, 0, 0);
@@ -1914,7 +1913,7 @@ TEST(profile, measured_clock_starts_at_the_first_issue)
  * with `blocks` blocks of engine. */
 static double read_alone(uint32_t blocks, aclrtEngineType engine)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[2];
     aclrtStream s;
     aclrtFuncHandle k;
@@ -1960,7 +1959,7 @@ TEST(profile, hbm_saturates_at_exactly_the_socs_core_count)
  * the whole bandwidth, so both take as long as 32 MB at 1600 GB/s. */
 TEST(profile, concurrent_kernels_of_all_streams_share_the_hbm_total)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[2];
     aclrtStream s1, s2;
     aclrtFuncHandle k;
@@ -1987,7 +1986,7 @@ TEST(profile, concurrent_kernels_of_all_streams_share_the_hbm_total)
  * (usFixed) pays it in each wave: 183.6 us. */
 TEST(profile, op_tiled_beyond_the_free_cores_pays_its_launch_cost_once)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[8];
     aclrtStream holder, s;
     aclrtFuncHandle hold, fa, fa_per_block;
@@ -2024,7 +2023,7 @@ TEST(profile, op_tiled_beyond_the_free_cores_pays_its_launch_cost_once)
  * shows the whole gap since kA. Returns kB's start. */
 static double released_kernel_start(bool costs, double *k1_end, double *kb_wait)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s1, s2;
     aclrtEvent e;
@@ -2072,7 +2071,7 @@ static double trace_ts_after(const char *trace, const char *head)
  * its length is the release latency. */
 TEST(profile, event_flow_in_the_trace_spans_the_release_latency)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     aclrtStream s1, s2;
     aclrtEvent e;
     aclrtFuncHandle k;
@@ -2119,7 +2118,7 @@ TEST(profile, event_pairs_cost_the_profiles_dispatch_and_release_latency)
  * event + dispatch after k1 (the row before it) ends: that gap, not 0. */
 TEST(profile, wait_time_is_the_gap_since_the_previous_row_of_the_device_whatever_its_stream)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[4];
     aclrtStream s1, s2;
     aclrtEvent e;
@@ -2153,7 +2152,7 @@ TEST(profile, model_latencies_follow_the_environment)
     setenv("ACLCPU_MODEL_EVENT_NS", "5500", 1);
     t_setup();
     {
-        char dir[64] = "";
+        char dir[T_PATH_CAP] = "";
         struct krow r[4];
         aclrtStream s1, s2;
         aclrtEvent e;
@@ -2196,7 +2195,7 @@ TEST(profile, model_latencies_follow_the_environment)
  * stream: more streams can make a step slower. */
 static double chain_e2e(bool two_streams)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     aclrtStream s[2];
     aclrtEvent e[20];
     aclrtFuncHandle k;
@@ -2244,7 +2243,7 @@ TEST(profile, twenty_cross_stream_pairs_make_the_chain_slower_by_their_latency)
  * order the host issued them in (the event-order case's 110 us needs it). */
 TEST(profile, streams_ready_at_the_same_instant_start_lower_id_first)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[2];
     aclrtStream s1, s2;
     aclrtFuncHandle k;
@@ -2270,7 +2269,7 @@ TEST(profile, streams_ready_at_the_same_instant_start_lower_id_first)
  * that makes B wait for A's first op, 100 us. Returns the step. */
 static double event_order_step(bool with_event)
 {
-    char dir[64] = "";
+    char dir[T_PATH_CAP] = "";
     struct krow r[8];
     aclrtStream a, b;
     aclrtEvent e;

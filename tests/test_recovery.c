@@ -889,9 +889,9 @@ TEST(recovery, uce_repair_checks_then_finds_nothing_to_repair)
 
 static const char *write_file(const char *name, const char *text)
 {
-    static char path[256];
+    static char path[T_PATH_CAP + 64];
     FILE *f;
-    snprintf(path, sizeof(path), "/tmp/aclcpu-recovery-%d-%s", (int)getpid(), name);
+    snprintf(path, sizeof(path), "%s/aclcpu-recovery-%d-%s", t_tmp_base(), (int)getpid(), name);
     f = fopen(path, "w");
     if (f == NULL)
         return NULL;

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -659,8 +660,10 @@ TEST(sysinfo, init_callbacks_run_in_reference_type_order)
 
 TEST(sysinfo, init_callbacks_get_the_configuration_text)
 {
-    const char *path = "/tmp/aclcpu_sysinfo_cfg.json";
-    FILE *f = fopen(path, "w");
+    char path[T_PATH_CAP];
+    FILE *f;
+    close(t_tmpfile(path, sizeof(path), "aclcpu-sysinfo-cfg"));
+    f = fopen(path, "w");
     ASSERT(f != NULL);
     fputs("{\"a\": 1}", f);
     fclose(f);

@@ -104,14 +104,14 @@ static char *slurp(const char *path)
 
 TEST(trace, prof_trace_reads_the_first_length_bytes_and_a_profile_shows_the_mark)
 {
-    char dir[64] = "/tmp/aclcpu-trace-XXXXXX", path[160];
+    char dir[T_PATH_CAP], path[T_PATH_CAP + 64];
     struct trace_record r = {7, 0x0102030405060708ull, 0xBEEF};
     uint32_t dev = 0;
     aclprofConfig *cfg;
     aclrtStream s = NULL;
     char *t;
     t_setup();
-    ASSERT(mkdtemp(dir) != NULL);
+    t_tmpdir(dir, sizeof(dir), "aclcpu-trace");
     ASSERT_OK(aclrtCreateStream(&s));
     ASSERT_OK(aclprofInit(dir, strlen(dir)));
     cfg = aclprofCreateConfig(&dev, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME);
