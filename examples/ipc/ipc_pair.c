@@ -207,7 +207,8 @@ static int verdict(const char *kind, struct proc *a, struct proc *b)
 
 int main(int argc, char **argv)
 {
-    char dir[] = "/tmp/aclcpu-ipc-pair-XXXXXX", files[sizeof(dir) + 8], exe[4096];
+    char dir[PATH_MAX], files[PATH_MAX + 8], exe[4096];
+    const char *tmp = getenv("TMPDIR");
     struct proc ps[2] = {{.role = "proc_a"}, {.role = "proc_b"}};
     int ok;
     if (argc != 3) {
@@ -218,6 +219,7 @@ int main(int argc, char **argv)
         perror("ipc_pair: realpath");
         return 1;
     }
+    snprintf(dir, sizeof(dir), "%s/aclcpu-ipc-pair-XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
     if (mkdtemp(dir) == NULL) {
         perror("ipc_pair: mkdtemp");
         return 1;

@@ -67,10 +67,12 @@ static int exit_code(pid_t pid)
 
 int main(int argc, char **argv)
 {
-    char dir[] = "/tmp/aclcpu-cross-server-XXXXXX", server_out[96], client_out[96], port[16];
+    char dir[4096], server_out[4200], client_out[4200], port[16];
+    const char *tmp = getenv("TMPDIR");
     char *server_text, *client_text;
     pid_t server, client;
     int server_rc, client_rc;
+    snprintf(dir, sizeof(dir), "%s/aclcpu-cross-server-XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
     if (argc != 2 || mkdtemp(dir) == NULL)
         return 2;
     snprintf(port, sizeof(port), "%d", 20000 + (int)(getpid() % 20000));
@@ -82,6 +84,12 @@ int main(int argc, char **argv)
     if (!wait_for(server_out, "listening on port")) {
         fprintf(stderr, "run_cross_server: the server did not listen within 20 s\n");
         kill(server, SIGKILL);
+        (void)exit_code(server);
+        server_text = slurp(server_out);
+        fprintf(stderr, "%s", server_text != NULL ? server_text : "");
+        free(server_text);
+        unlink(server_out);
+        rmdir(dir);
         return 1;
     }
     client = start(client_argv, client_out);

@@ -56,8 +56,8 @@ static long show(const char *title, const char *path, const char *tag)
 
 int main(int argc, char **argv)
 {
-    char dir[] = "/tmp/aclcpu-pair-XXXXXX";
-    char a[PATH_MAX], b[PATH_MAX];
+    char dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+    const char *tmp = getenv("TMPDIR");
     pid_t pa, pb;
     int rc_a, rc_b, failed;
     long source, destination;
@@ -66,8 +66,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: run_pair <proc_a> <proc_b>\n");
         return 2;
     }
-    if (mkdtemp(dir) == NULL || chdir(dir) != 0 || mkdir("file", 0700) != 0)
+    snprintf(dir, sizeof(dir), "%s/aclcpu-pair-XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+    if (mkdtemp(dir) == NULL)
         return 2;
+    if (chdir(dir) != 0 || mkdir("file", 0700) != 0) {
+        (void)rmdir(dir);
+        return 2;
+    }
     pa = start(a, "a.txt");
     pb = start(b, "b.txt");
     rc_a = finish(pa);

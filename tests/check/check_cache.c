@@ -57,12 +57,15 @@ static const char *said(const char *path)
     return buf;
 }
 
+/* The case's stderr, under $TMPDIR (unset: /tmp): run() names it before the
+ * fork and removes it after the child, passed or failed (showing it then). */
+static char err_path[4096];
+
 static void reuse_case(enum reuse how)
 {
     aclrtStream a, b;
-    char *seg, path[64];
-    snprintf(path, sizeof(path), "/tmp/check-cache-%d.txt", (int)getpid());
-    EXPECT(freopen(path, "w", stderr) != NULL);
+    char *seg;
+    EXPECT(freopen(err_path, "w", stderr) != NULL);
     EXPECT(aclcpuCheckEnable(ACLCPU_CHECK_REPORT) == ACL_SUCCESS);
     EXPECT(aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS);
     EXPECT(aclrtCreateStream(&a) == ACL_SUCCESS && aclrtCreateStream(&b) == ACL_SUCCESS);
@@ -83,10 +86,10 @@ static void reuse_case(enum reuse how)
     EXPECT(aclrtSynchronizeDevice() == ACL_SUCCESS);
     EXPECT(count() == (how == OTHER_STREAM_NO_EDGE ? 1u : 0u));
     if (how == OTHER_STREAM_NO_EDGE)
-        EXPECT(strstr(said(path), "==aclcpu-check== caching-allocator reuse without record_stream") != NULL);
+        EXPECT(strstr(said(err_path), "==aclcpu-check== caching-allocator reuse without record_stream") != NULL);
     else
-        EXPECT(strstr(said(path), "==aclcpu-check==") == NULL);
-    unlink(path);
+        EXPECT(strstr(said(err_path), "==aclcpu-check==") == NULL);
+    unlink(err_path);
     aclrtFree(seg);
     aclrtDestroyStream(a);
     aclrtDestroyStream(b);
@@ -98,13 +101,20 @@ static void reuse_case(enum reuse how)
 static int run(enum reuse how, const char *name)
 {
     int status = 0;
-    pid_t pid = fork();
+    const char *tmp = getenv("TMPDIR");
+    pid_t pid;
+    snprintf(err_path, sizeof(err_path), "%s/aclcpu-check-cache-%d-%d.txt", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp",
+             (int)getpid(), (int)how);
+    fflush(NULL);
+    pid = fork();
     if (pid == 0)
         reuse_case(how);
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "check_cache: %s failed\n", name);
+        fprintf(stderr, "check_cache: %s failed; its stderr:\n%s\n", name, said(err_path));
+        unlink(err_path);
         return 1;
     }
+    unlink(err_path);
     printf("ok      %s\n", name);
     return 0;
 }

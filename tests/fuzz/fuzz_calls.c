@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -1186,8 +1187,11 @@ CALL(ProfInit)
 {
     const char *p;
     size_t n;
-    if (prof_dir[0] == '\0')
-        snprintf(prof_dir, sizeof(prof_dir), "/tmp/aclcpu-fuzz-prof-%d", (int)getpid());
+    if (prof_dir[0] == '\0') { /* the run's folder (fuzz_main.c), removed by the parent */
+        const char *tmp = getenv("TMPDIR");
+        snprintf(prof_dir, sizeof(prof_dir), "%s/aclcpu-fuzz-prof-%d", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp",
+                 (int)getpid());
+    }
     p = fz_chance(f, 80) ? prof_dir : NULL;
     n = p ? strlen(p) : 0;
     if (fz_chance(f, 10))

@@ -19,10 +19,15 @@
  * --skip leaves out seeds that reproduce an open finding (docs/reliability.md
  * lists them), so a bounded run stays a regression check meanwhile.
  *
+ * What the sequences write (profiles) goes to $TMPDIR/aclcpu-fuzz-XXXXXX
+ * (TMPDIR unset: /tmp), the children's TMPDIR: emptied after each sequence
+ * and removed at exit.
+ *
  * Exit status: 0 when every sequence passed, 1 otherwise.
  */
 #include <errno.h>
 #include <execinfo.h>
+#include <ftw.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -151,13 +156,15 @@ static aclrtContext setup(void)
     aclrtStream s;
     aclrtEvent e;
     void *p;
-    char prof_path[64];
+    char prof_path[4096];
+    const char *tmp = getenv("TMPDIR");
     if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
         return NULL;
     /* An aclprofStart before any aclprofInit initialises by itself, under
-     * ACL_PROF_PATH or else the working directory: keep it in /tmp, with
-     * the directory ProfInit names. */
-    snprintf(prof_path, sizeof(prof_path), "/tmp/aclcpu-fuzz-prof-%d", (int)getpid());
+     * ACL_PROF_PATH or else the working directory: keep it in the run's
+     * folder (main), with the directory ProfInit names. */
+    snprintf(prof_path, sizeof(prof_path), "%s/aclcpu-fuzz-prof-%d", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp",
+             (int)getpid());
     aclprofSetConfig(ACL_PROF_PATH, prof_path, strlen(prof_path));
     if (aclrtCreateContext(&other, 1) == ACL_SUCCESS) {
         fz_keep(FZ_CONTEXT, other, 0);
@@ -346,6 +353,46 @@ static uint64_t arg_u64(char **argv, int *i, int argc)
     return strtoull(argv[++*i], NULL, 0);
 }
 
+/* The run's temporary folder (main), the children's TMPDIR; "" if none could be made. */
+static char run_tmp[4096];
+
+/* Removes everything under the folder but the folder itself (level 0). */
+static int remove_below(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type;
+    if (ftw->level > 0)
+        (void)remove(path);
+    return 0;
+}
+
+static int remove_all(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    (void)remove(path);
+    return 0;
+}
+
+static void remove_run_tmp(void)
+{
+    if (run_tmp[0] != '\0')
+        (void)nftw(run_tmp, remove_all, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Makes the run's folder and gives it to the children as TMPDIR: what a
+ * sequence leaves there, crash or not, goes when the sequence ends. */
+static void make_run_tmp(void)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(run_tmp, sizeof(run_tmp), "%s/aclcpu-fuzz-XXXXXX", base != NULL && base[0] != '\0' ? base : "/tmp");
+    if (mkdtemp(run_tmp) == NULL || setenv("TMPDIR", run_tmp, 1) != 0) {
+        fprintf(stderr, "aclcpu-fuzz: no temporary folder %s (%s); profiles go under TMPDIR and stay\n", run_tmp,
+                strerror(errno));
+        run_tmp[0] = '\0';
+        return;
+    }
+    atexit(remove_run_tmp);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t failed = 0, start = now_ms(), total_calls = 0, nskipped = 0;
@@ -376,6 +423,7 @@ int main(int argc, char **argv)
         perror("mmap");
         return 2;
     }
+    make_run_tmp();
     for (uint64_t s = opt.seed; s < opt.seed + opt.seeds; s++) {
         if (skipped(s)) {
             nskipped++;
@@ -383,6 +431,8 @@ int main(int argc, char **argv)
         }
         if (!run_sequence(s))
             failed++;
+        if (run_tmp[0] != '\0')
+            (void)nftw(run_tmp, remove_below, 16, FTW_DEPTH | FTW_PHYS);
         total_calls += atomic_load(&sh->calls[0]) + atomic_load(&sh->calls[1]);
         if ((s - opt.seed + 1) % 50 == 0) { /* a long campaign reports as it goes */
             printf("aclcpu-fuzz: through seed %llu: %llu calls, %.1f s, %llu failed\n", (unsigned long long)s,
