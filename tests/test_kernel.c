@@ -449,6 +449,20 @@ TEST(kernel, tuning_attributes_set_no_timeout)
     t_teardown();
 }
 
+/* ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT counts seconds: a TIMEOUT of 5 lets a
+ * block that starts 50 ms late run (read as milliseconds it would trip),
+ * while a TIMEOUT_US of 1000 trips on the same late start. */
+TEST(kernel, timeout_attribute_counts_seconds)
+{
+    aclrtLaunchKernelAttr s5 = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 5);
+    aclrtLaunchKernelAttr us = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 1000);
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(late_second_block(&s5, 1, 50000000ull));
+    ASSERT_RC(late_second_block(&us, 1, 50000000ull), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);
+    t_teardown();
+}
+
 /* ---- binaries and registered kernels ---------------------------------------------------------- */
 
 TEST(kernel, binary_load_errors)
@@ -653,6 +667,49 @@ TEST(kernel, failed_placeholder_buffer_leaves_it_empty)
     ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Parameters: two placeholders, an int32[1] and an int32[2]. */
+static void k_two_placeholders(void *args)
+{
+    const int32_t *a, *b;
+    memcpy(&a, args, sizeof(a));
+    memcpy(&b, (const unsigned char *)args + sizeof(a), sizeof(b));
+    t_log_put(a[0]);
+    t_log_put(b[0]);
+    t_log_put(b[1]);
+}
+
+/* Each placeholder of an argument handle points at its own data in the
+ * launch's copy: the second one's data follows the first one's, so
+ * neither overwrites the other. */
+TEST(kernel, each_placeholder_of_an_args_handle_has_its_own_data)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle p1 = NULL, p2 = NULL;
+    aclrtStream s = NULL;
+    aclrtFuncHandle k;
+    int32_t *b1 = NULL, *b2 = NULL;
+    t_setup();
+    k = t_kernel("k_two_placeholders", k_two_placeholders);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsAppendPlaceHolder(ah, &p1));
+    ASSERT_OK(aclrtKernelArgsAppendPlaceHolder(ah, &p2));
+    ASSERT_OK(aclrtKernelArgsGetPlaceHolderBuffer(ah, p1, sizeof(int32_t), (void **)&b1));
+    ASSERT_OK(aclrtKernelArgsGetPlaceHolderBuffer(ah, p2, 2 * sizeof(int32_t), (void **)&b2));
+    b1[0] = 11;
+    b2[0] = 22;
+    b2[1] = 33;
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&t_log_stored), 3);
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 11);
+    ASSERT_EQ(atomic_load(&t_log_v[1]), 22);
+    ASSERT_EQ(atomic_load(&t_log_v[2]), 33);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

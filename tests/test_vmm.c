@@ -151,6 +151,27 @@ TEST(vmm, malloc_physical_argument_checks)
     t_teardown();
 }
 
+/* A physical allocation's prop->location.id names a device: with 2
+ * devices, id 1 (the last) is accepted and id 2 (the count) refused
+ * (107001). */
+TEST(vmm, a_physical_allocation_on_the_device_count_is_refused)
+{
+    aclrtPhysicalMemProp p = dev_prop(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    p.location.id = 2;
+    ASSERT_RC(aclrtMallocPhysical(&h, MIB, &p, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "prop->location.id (2)");
+    ASSERT(h == NULL);
+    ASSERT_OK(aclrtSetDevice(1)); /* an allocation needs its device open */
+    p.location.id = 1;
+    ASSERT_OK(aclrtMallocPhysical(&h, MIB, &p, 0));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtResetDevice(1));
+    t_teardown();
+}
+
 TEST(vmm, malloc_physical_charges_device_memory)
 {
     size_t before, total = 0, f;
