@@ -465,6 +465,32 @@ TEST(kernel, timeout_attribute_counts_seconds)
 
 /* ---- binaries and registered kernels ---------------------------------------------------------- */
 
+/* The lengths a kernel's name and a binary's path may have: they fill
+ * their buffers (128 and 512 bytes) with the NUL. A 127-byte name
+ * registers, a 128-byte one is refused; a 511-byte path gets as far as
+ * the loader (which cannot open it), a 512-byte one is refused as too
+ * long. */
+TEST(kernel, names_and_paths_fill_their_buffers_with_the_nul)
+{
+    static char name[129], path[513];
+    aclrtFuncHandle h = NULL;
+    aclrtBinHandle b = NULL;
+    memset(name, 'k', 127);
+    ASSERT_OK(aclcpuRegisterKernel(name, k_nop, &h));
+    name[127] = 'k';
+    ASSERT_RC(aclcpuRegisterKernel(name, k_nop, &h), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "1 to 127 bytes");
+    t_setup();
+    memset(path, 'p', 511);
+    path[0] = '/';
+    ASSERT_RC(aclrtBinaryLoadFromFile(path, NULL, &b), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(strstr(aclGetRecentErrMsg(), "too long") == NULL);
+    path[511] = 'p';
+    ASSERT_RC(aclrtBinaryLoadFromFile(path, NULL, &b), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "empty or too long");
+    t_teardown();
+}
+
 TEST(kernel, binary_load_errors)
 {
     aclrtBinHandle b = NULL;

@@ -1969,6 +1969,19 @@ TEST(prof_api, mstx_calls_without_a_tool_answer_invalid_range_and_null_domain)
     t_teardown();
 }
 
+/* MsprofSetDeviceIdByGeModelIdx registers a model only on a device there
+ * is: with 2 devices, device 1 (the last) is taken and device 2 (the
+ * count) is -1. */
+TEST(prof_api, a_loader_registers_a_model_only_on_a_device_that_exists)
+{
+    ASSERT(setenv("ACLCPU_DEVICE_COUNT", "2", 1) == 0);
+    t_setup();
+    ASSERT_EQ(MsprofSetDeviceIdByGeModelIdx(70001, 2), -1);
+    ASSERT_EQ(MsprofSetDeviceIdByGeModelIdx(70001, 1), 0);
+    ASSERT_EQ(MsprofUnsetDeviceIdByGeModelIdx(70001, 1), 0);
+    t_teardown();
+}
+
 /* A model id a loader registered (MsprofSetDeviceIdByGeModelIdx, as the
  * vendor's 2_subscribe_model does in place of aclmdlLoadFromFile) is one
  * aclprofModelSubscribe and aclprofModelUnSubscribe take; unsubscribing

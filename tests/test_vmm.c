@@ -907,6 +907,26 @@ TEST(vmm, pid_list_holds_a_thousand_pids)
     t_teardown();
 }
 
+/* An import names the device it imports to: with 2 devices, id 2 (the
+ * count) is refused (107001) before the handle is looked at, and id 1
+ * (the last) goes on to the handle's own check. */
+TEST(vmm, an_import_to_the_device_count_is_refused)
+{
+    aclrtDrvMemHandle h, got = NULL;
+    uint64_t key = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    h = phys(2 * MIB);
+    ASSERT_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 1, &key));
+    ASSERT_RC(aclrtMemImportFromShareableHandle(key, 2, &got), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'deviceId' (2)");
+    ASSERT_RC(aclrtMemImportFromShareableHandle(key, 1, &got), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "exported by this process");
+    ASSERT(got == NULL);
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
 TEST(vmm, import_argument_checks)
 {
     aclrtDrvMemHandle h, got = NULL;
