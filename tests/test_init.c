@@ -876,6 +876,21 @@ TEST(init, init_config_nests_at_most_ten_deep)
     ASSERT_OK(aclFinalize());
 }
 
+/* The object half of the nesting rule: 10 nested objects are taken
+ * (the array half's 10 is in init_config_nests_at_most_ten_deep; one
+ * aclInit with a configuration per process, so a test of its own). */
+TEST(init, init_config_takes_ten_nested_objects)
+{
+    char text[128] = "";
+    for (int i = 0; i < 9; i++)
+        strcat(text, "{\"a\":");
+    strcat(text, "{}");
+    for (int i = 0; i < 9; i++)
+        strcat(text, "}");
+    ASSERT_OK(init_with_text(text));
+    ASSERT_OK(aclFinalize());
+}
+
 /* acl.cpp aclInitImpl: the configuration text of the first aclInit that
  * succeeded is remembered (NULL or "" is an empty text); a later aclInit
  * after aclFinalize with other text is 100000, with the same text it is

@@ -976,6 +976,44 @@ TEST(prof_api, stamps_from_an_msproftx_start_until_finalize)
     t_teardown();
 }
 
+/* msproftx keeps 1024 pushes and 1024 open ranges: a push past 1024
+ * succeeds but is not kept (1024 pops succeed, the next finds nothing);
+ * range ids run 1..1024, the 1025th start fails, and id 1024 stops. */
+TEST(prof_api, msproftx_keeps_1024_pushes_and_1024_ranges)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *tx;
+    void *stamp;
+    uint32_t id = 0;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    tx = config(TX_TYPES);
+    ASSERT_OK(aclprofStart(tx));
+    stamp = aclprofCreateStamp();
+    ASSERT(stamp != NULL);
+    for (int i = 0; i < 1025; i++)
+        ASSERT_OK(aclprofPush(stamp));
+    for (int i = 0; i < 1024; i++)
+        ASSERT_OK(aclprofPop());
+    ASSERT_FAILS_WITH(aclprofPop(), TX_FAIL, "aclprofPop", "nothing was pushed");
+    for (uint32_t i = 1; i <= 1024; i++) {
+        ASSERT_OK(aclprofRangeStart(stamp, &id));
+        ASSERT_EQ(id, i);
+    }
+    ASSERT_FAILS_WITH(aclprofRangeStart(stamp, &id), TX_FAIL, "aclprofRangeStart", "1024 ranges are open already");
+    ASSERT_OK(aclprofRangeStop(1024));
+    ASSERT_RC(aclprofRangeStop(1024), TX_FAIL);
+    ASSERT_RC(aclprofRangeStop(1025), TX_FAIL);
+    ASSERT_OK(aclprofRangeStart(stamp, &id));
+    ASSERT_EQ(id, 1024);
+    ASSERT_OK(aclprofStop(tx));
+    aclprofDestroyStamp(stamp);
+    ASSERT_OK(aclprofDestroyConfig(tx));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 TEST(prof_api, stamp_checks)
 {
     char dir[DIR_CAP], msg[200];

@@ -921,6 +921,31 @@ TEST(recovery, dump_state_machine)
     ASSERT_OK(aclFinalize());
 }
 
+/* aclmdlSetDump's nesting rule is inclusive: 10 open braces (or
+ * brackets) pass it and fail as no JSON (100009); 11 are refused as too
+ * deep (100006). */
+TEST(recovery, dump_config_nests_at_most_ten_deep)
+{
+    static const char opens[2] = {'{', '['};
+    char deep[16];
+    const char *p;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclmdlInitDump());
+    for (int k = 0; k < 2; k++) {
+        memset(deep, 0, sizeof(deep));
+        memset(deep, opens[k], 10);
+        ASSERT((p = write_file("deep10", deep)) != NULL);
+        ASSERT_RC(aclmdlSetDump(p), ACL_ERROR_INVALID_DUMP_CONFIG);
+        unlink(p);
+        deep[10] = opens[k];
+        ASSERT((p = write_file("deep11", deep)) != NULL);
+        ASSERT_RC(aclmdlSetDump(p), ACL_ERROR_PARSE_FILE);
+        unlink(p);
+    }
+    ASSERT_OK(aclmdlFinalizeDump());
+    ASSERT_OK(aclFinalize());
+}
+
 /* The path (100000), the file (100003: cannot be opened, no regular
  * file), nesting (100006), then the dump component: text that is not
  * JSON is 100009, an empty file sets nothing, a configuration would turn
