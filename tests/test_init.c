@@ -908,6 +908,33 @@ TEST(init, init_after_finalize_needs_the_first_configuration)
     ASSERT_RC(init_with_text("{\"a\": 2}"), ACL_ERROR_INVALID_PARAM);
 }
 
+/* Writes a file of size NUL bytes (sparse) and returns its path. */
+static const char *nul_file(off_t size)
+{
+    static char path[64];
+    int fd;
+    strcpy(path, "/tmp/aclcpu-init-XXXXXX");
+    fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    ASSERT_EQ(ftruncate(fd, size), 0);
+    ASSERT_EQ(close(fd), 0);
+    return path;
+}
+
+/* A configuration file may have exactly 10 MiB (json_parser.cpp's
+ * MAX_CONFIG_FILE_BYTE): that one is read (its text, ending at the first
+ * NUL, is empty: no configuration); one byte more is 100003. */
+TEST(init, init_reads_a_config_file_of_exactly_10_mib)
+{
+    const char *path = nul_file((off_t)10 << 20);
+    ASSERT_OK(aclInit(path));
+    ASSERT_OK(aclFinalize());
+    unlink(path);
+    path = nul_file(((off_t)10 << 20) + 1);
+    ASSERT_RC_NAMING(aclInit(path), ACL_ERROR_INVALID_FILE, "aclInit", "at most 10485760");
+    unlink(path);
+}
+
 TEST(init, init_with_an_empty_config_file_is_init_without_one)
 {
     const char *path = config_file("", 0);

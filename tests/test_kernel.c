@@ -1064,6 +1064,24 @@ TEST(kernel, simt_grid_runs_as_blocks)
     t_teardown();
 }
 
+/* A SIMT grid may make exactly UINT32_MAX blocks (65535 x 65537): that
+ * grid passes the count check and fails on the next one (placeholders),
+ * while 65536 x 65536 (UINT32_MAX + 1) is refused by the count. */
+TEST(kernel, a_simt_grid_of_exactly_uint32_max_blocks_passes_the_count_check)
+{
+    aclrtFuncHandle k = t_kernel("kernel_simt_max", k_nop);
+    int32_t args[2] = {0, 0};
+    dim3 one = {1, 1, 1}, most = {65535, 65537, 1}, over = {65536, 65536, 1};
+    t_setup();
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, most, one, 0, NULL, NULL, args, sizeof(args), NULL, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'placeHolderArray' is NULL");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, over, one, 0, NULL, NULL, args, sizeof(args), NULL, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "makes 4294967296 blocks");
+    t_teardown();
+}
+
 TEST(kernel, simt_host_args_checks)
 {
     aclrtFuncHandle k = t_kernel("kernel_simt", k_simt);
