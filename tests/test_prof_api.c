@@ -503,6 +503,31 @@ TEST(prof_api, long_directories_work_in_full_and_too_long_ones_are_refused)
     t_teardown();
 }
 
+/* A profile directory of exactly 4095 characters (the most a path
+ * holds) is taken by aclprofStart, which makes it; the files under it
+ * pass the limit, so the Stop cannot write them (100003). */
+TEST(prof_api, a_profile_directory_of_exactly_4095_characters_is_started)
+{
+    static char path[4200];
+    char dir[DIR_CAP];
+    size_t len;
+    struct stat st;
+    t_setup();
+    make_dir(dir);
+    len = long_path(path, sizeof(path), dir, 4095 - 70);
+    path[len++] = '/';
+    while (len < 4095)
+        path[len++] = 'e';
+    path[len] = '\0';
+    ASSERT_EQ(strlen(path), 4095);
+    ASSERT_OK(prof_init(path));
+    ASSERT_OK(aclprofStart(NULL));
+    ASSERT(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+    ASSERT_RC(aclprofStop(NULL), ACL_ERROR_INVALID_FILE); /* its files' paths are too long */
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 /* Configs are kept in a live list: a destroyed or foreign pointer is
  * refused with 100000, not followed. */
 TEST(prof_api, stale_and_foreign_configs)
