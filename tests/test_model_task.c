@@ -420,6 +420,25 @@ TEST(model_task, set_params_timeout_attribute_counts_seconds)
     t_teardown();
 }
 
+/* aclcpu's bound on a replacement kernel's block count is inclusive:
+ * 65535 blocks are taken, 65536 refused (107000). */
+TEST(model_task, set_params_takes_a_block_count_up_to_65535)
+{
+    struct cap c;
+    struct mad_args a;
+    aclmdlRITaskParams p;
+    t_setup();
+    cap_make(&c);
+    a = (struct mad_args){&c.x[0], 10};
+    p = kernel_params(&a, 65535);
+    ASSERT_OK(aclmdlRITaskSetParams(c.t[1], &p));
+    p = kernel_params(&a, 65536); /* last: a refused change faults the model */
+    ASSERT_RC(aclmdlRITaskSetParams(c.t[1], &p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "numBlocks is 65536");
+    cap_free(&c);
+    t_teardown();
+}
+
 TEST(model_task, set_params_checks_in_order)
 {
     struct cap c;
