@@ -205,6 +205,42 @@ TEST(builtin, reduce_keeps_stream_order)
     t_teardown();
 }
 
+/* Checks that a SUM of count bytes gets past the 4 GiB cap: exactly
+ * 4 GiB does (on 64-byte blocks it fails later, running past them), one
+ * byte more is refused by the cap. */
+static void reduce_cap_is_4_gib(void)
+{
+    aclrtStream st = NULL;
+    float *d, *s;
+    t_setup();
+    d = dev(64);
+    s = dev(64);
+    ASSERT_OK(aclrtCreateStream(&st));
+    ASSERT_RC(aclrtReduceAsync(d, s, 4ull << 30, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end of its block");
+    ASSERT_RC(aclrtReduceAsync(d, s, (4ull << 30) + 1, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "4 GiB]");
+    ASSERT_OK(aclrtDestroyStream(st));
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFree(s));
+    t_teardown();
+}
+
+/* A SUM of exactly 4 GiB is taken, on the products of either reduce
+ * path (910 and 310P have their own, api_impl.cc ReduceAsyncV2). */
+TEST(builtin, reduce_takes_a_sum_of_exactly_4_gib)
+{
+    reduce_cap_is_4_gib();
+}
+
+TEST(builtin, reduce_v2_takes_a_sum_of_exactly_4_gib)
+{
+    setenv("ACLCPU_SOC", "Ascend910A", 1);
+    reduce_cap_is_4_gib();
+}
+
 /* Atlas training (910) takes SUM only, and float only; Atlas inference
  * (310P) SUM only, on float, float16 and int16 (api_impl.cc ReduceAsyncV2,
  * api_error.cc ReduceAsyncV2; docs, aclrtReduceKind). */

@@ -539,6 +539,29 @@ TEST(capture, thread_local_mode_forbids_only_the_capturing_thread)
     t_teardown();
 }
 
+/* An ACL_MEMCPY_DEFAULT async copy is read by where its pointers are: a
+ * pageable host source (or destination) makes it as unsafe in capture as
+ * a HOST_TO_DEVICE copy (107041), while device to device is captured. */
+TEST(capture, a_default_async_copy_touching_pageable_host_memory_is_unsafe)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    int64_t *x, host[2] = {1, 2};
+    t_setup();
+    x = t_dev_i64(4);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    ASSERT_RC(aclrtMemcpyAsync(x, 16, host, 16, ACL_MEMCPY_DEFAULT, s), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+    ASSERT_RC(aclrtMemcpyAsync(host, 16, x, 16, ACL_MEMCPY_DEFAULT, s), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+    ASSERT_OK(aclrtMemcpyAsync(x + 2, 16, x, 16, ACL_MEMCPY_DEFAULT, s));
+    ASSERT_EQ(status_of(s, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
 struct end_call {
     aclrtContext ctx;
     aclrtStream s;

@@ -238,6 +238,36 @@ TEST(cmo, set_desc_checks_in_order)
     t_teardown();
 }
 
+/* A cache operation's size is kept in 32 bits: a size of exactly
+ * UINT32_MAX fits and is taken silently, one byte more is taken cut to
+ * 32 bits with a warning naming the size (aclrtCmoSetDesc and
+ * aclrtCmoAsync alike). The sizes above UINT32_MAX are issued last, so
+ * once their warnings are read any warning for UINT32_MAX would have
+ * been read too; its absence costs one full look (T_SPIN_LIMIT_NS). */
+TEST(cmo, a_size_of_exactly_uint32_max_fits_the_32_bit_length)
+{
+    static char src[64];
+    const size_t most = UINT32_MAX;
+    aclrtStream s = NULL;
+    void *desc = NULL;
+    t_capture_log("2");
+    use_soc("Ascend910B1");
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtMalloc(&desc, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCmoSetDesc(desc, src, most));
+    ASSERT_OK(aclrtCmoAsync(src, most, ACL_RT_CMO_TYPE_PREFETCH, s));
+    ASSERT_OK(aclrtCmoSetDesc(desc, src, most + 1));
+    ASSERT_OK(aclrtCmoAsync(src, most + 1, ACL_RT_CMO_TYPE_PREFETCH, s));
+    ASSERT(t_log_shows("aclrtCmoSetDesc: size 4294967296 does not fit"));
+    ASSERT(t_log_shows("aclrtCmoAsync: size 4294967296 does not fit"));
+    ASSERT(!t_log_shows("size 4294967295 does not fit"));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(desc));
+    t_teardown();
+}
+
 /* The descriptor is written by a synchronous copy, which a capture in the
  * calling thread's mode forbids (api_impl.cc MemCopySync's capture check). */
 TEST(cmo, set_desc_is_a_sync_copy_refused_while_capturing)

@@ -873,6 +873,21 @@ TEST(init, init_config_nests_at_most_ten_deep)
     ASSERT_OK(aclFinalize());
 }
 
+/* The object half of the nesting rule: 10 nested objects are taken
+ * (the array half's 10 is in init_config_nests_at_most_ten_deep; one
+ * aclInit with a configuration per process, so a test of its own). */
+TEST(init, init_config_takes_ten_nested_objects)
+{
+    char text[128] = "";
+    for (int i = 0; i < 9; i++)
+        strcat(text, "{\"a\":");
+    strcat(text, "{}");
+    for (int i = 0; i < 9; i++)
+        strcat(text, "}");
+    ASSERT_OK(init_with_text(text));
+    ASSERT_OK(aclFinalize());
+}
+
 /* acl.cpp aclInitImpl: the configuration text of the first aclInit that
  * succeeded is remembered (NULL or "" is an empty text); a later aclInit
  * after aclFinalize with other text is 100000, with the same text it is
@@ -888,6 +903,33 @@ TEST(init, init_after_finalize_needs_the_first_configuration)
     ASSERT_OK(aclFinalize());
     unlink(path);
     ASSERT_RC(init_with_text("{\"a\": 2}"), ACL_ERROR_INVALID_PARAM);
+}
+
+/* Writes a file of size NUL bytes (sparse) and returns its path. */
+static const char *nul_file(off_t size)
+{
+    static char path[64];
+    int fd;
+    strcpy(path, "/tmp/aclcpu-init-XXXXXX");
+    fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    ASSERT_EQ(ftruncate(fd, size), 0);
+    ASSERT_EQ(close(fd), 0);
+    return path;
+}
+
+/* A configuration file may have exactly 10 MiB (json_parser.cpp's
+ * MAX_CONFIG_FILE_BYTE): that one is read (its text, ending at the first
+ * NUL, is empty: no configuration); one byte more is 100003. */
+TEST(init, init_reads_a_config_file_of_exactly_10_mib)
+{
+    const char *path = nul_file((off_t)10 << 20);
+    ASSERT_OK(aclInit(path));
+    ASSERT_OK(aclFinalize());
+    unlink(path);
+    path = nul_file(((off_t)10 << 20) + 1);
+    ASSERT_RC_NAMING(aclInit(path), ACL_ERROR_INVALID_FILE, "aclInit", "at most 10485760");
+    unlink(path);
 }
 
 TEST(init, init_with_an_empty_config_file_is_init_without_one)

@@ -334,6 +334,30 @@ TEST(ipc, notify_import_needs_the_exporters_allow_list)
     t_teardown();
 }
 
+/* A Set*ImportPid takes a count up to INT32_MAX: that count passes the
+ * count check and the pids are read next (the first, -1, is refused
+ * there, so no more are read); INT32_MAX + 1 is refused as a count. */
+TEST(ipc, a_pid_count_of_exactly_int32_max_passes_the_count_check)
+{
+    char key[65];
+    aclrtNotify n;
+    int32_t bad = -1;
+    const size_t most = INT32_MAX;
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyGetExportKey(n, key, 65, 0));
+    ASSERT_RC(aclrtNotifySetImportPid(n, &bad, most), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'pid[0]' is -1");
+    ASSERT_RC(aclrtNotifySetImportPid(n, &bad, most + 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'num' is 2147483648");
+    ASSERT_RC(aclrtIpcMemSetImportPid("no-such-key", &bad, most), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'pid[0]' is -1");
+    ASSERT_RC(aclrtIpcMemSetImportPid("no-such-key", &bad, most + 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'num' is 2147483648");
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
 TEST(ipc, notify_export_checks_arguments_in_the_references_order)
 {
     char key[65];

@@ -449,7 +449,47 @@ TEST(kernel, tuning_attributes_set_no_timeout)
     t_teardown();
 }
 
+/* ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT counts seconds: a TIMEOUT of 5 lets a
+ * block that starts 50 ms late run (read as milliseconds it would trip),
+ * while a TIMEOUT_US of 1000 trips on the same late start. */
+TEST(kernel, timeout_attribute_counts_seconds)
+{
+    aclrtLaunchKernelAttr s5 = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 5);
+    aclrtLaunchKernelAttr us = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 1000);
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(late_second_block(&s5, 1, 50000000ull));
+    ASSERT_RC(late_second_block(&us, 1, 50000000ull), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);
+    t_teardown();
+}
+
 /* ---- binaries and registered kernels ---------------------------------------------------------- */
+
+/* The lengths a kernel's name and a binary's path may have: they fill
+ * their buffers (128 and 512 bytes) with the NUL. A 127-byte name
+ * registers, a 128-byte one is refused; a 511-byte path gets as far as
+ * the loader (which cannot open it), a 512-byte one is refused as too
+ * long. */
+TEST(kernel, names_and_paths_fill_their_buffers_with_the_nul)
+{
+    static char name[129], path[513];
+    aclrtFuncHandle h = NULL;
+    aclrtBinHandle b = NULL;
+    memset(name, 'k', 127);
+    ASSERT_OK(aclcpuRegisterKernel(name, k_nop, &h));
+    name[127] = 'k';
+    ASSERT_RC(aclcpuRegisterKernel(name, k_nop, &h), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "1 to 127 bytes");
+    t_setup();
+    memset(path, 'p', 511);
+    path[0] = '/';
+    ASSERT_RC(aclrtBinaryLoadFromFile(path, NULL, &b), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(strstr(aclGetRecentErrMsg(), "too long") == NULL);
+    path[511] = 'p';
+    ASSERT_RC(aclrtBinaryLoadFromFile(path, NULL, &b), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "empty or too long");
+    t_teardown();
+}
 
 TEST(kernel, binary_load_errors)
 {
@@ -653,6 +693,49 @@ TEST(kernel, failed_placeholder_buffer_leaves_it_empty)
     ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Parameters: two placeholders, an int32[1] and an int32[2]. */
+static void k_two_placeholders(void *args)
+{
+    const int32_t *a, *b;
+    memcpy(&a, args, sizeof(a));
+    memcpy(&b, (const unsigned char *)args + sizeof(a), sizeof(b));
+    t_log_put(a[0]);
+    t_log_put(b[0]);
+    t_log_put(b[1]);
+}
+
+/* Each placeholder of an argument handle points at its own data in the
+ * launch's copy: the second one's data follows the first one's, so
+ * neither overwrites the other. */
+TEST(kernel, each_placeholder_of_an_args_handle_has_its_own_data)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle p1 = NULL, p2 = NULL;
+    aclrtStream s = NULL;
+    aclrtFuncHandle k;
+    int32_t *b1 = NULL, *b2 = NULL;
+    t_setup();
+    k = t_kernel("k_two_placeholders", k_two_placeholders);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+    ASSERT_OK(aclrtKernelArgsAppendPlaceHolder(ah, &p1));
+    ASSERT_OK(aclrtKernelArgsAppendPlaceHolder(ah, &p2));
+    ASSERT_OK(aclrtKernelArgsGetPlaceHolderBuffer(ah, p1, sizeof(int32_t), (void **)&b1));
+    ASSERT_OK(aclrtKernelArgsGetPlaceHolderBuffer(ah, p2, 2 * sizeof(int32_t), (void **)&b2));
+    b1[0] = 11;
+    b2[0] = 22;
+    b2[1] = 33;
+    ASSERT_OK(aclrtKernelArgsFinalize(ah));
+    ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(atomic_load(&t_log_stored), 3);
+    ASSERT_EQ(atomic_load(&t_log_v[0]), 11);
+    ASSERT_EQ(atomic_load(&t_log_v[1]), 22);
+    ASSERT_EQ(atomic_load(&t_log_v[2]), 33);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
@@ -978,6 +1061,24 @@ TEST(kernel, simt_grid_runs_as_blocks)
     for (int i = 0; i < 24; i++)
         ASSERT_EQ(atomic_load(&simt_seen[i]), 3);
     ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A SIMT grid may make exactly UINT32_MAX blocks (65535 x 65537): that
+ * grid passes the count check and fails on the next one (placeholders),
+ * while 65536 x 65536 (UINT32_MAX + 1) is refused by the count. */
+TEST(kernel, a_simt_grid_of_exactly_uint32_max_blocks_passes_the_count_check)
+{
+    aclrtFuncHandle k = t_kernel("kernel_simt_max", k_nop);
+    int32_t args[2] = {0, 0};
+    dim3 one = {1, 1, 1}, most = {65535, 65537, 1}, over = {65536, 65536, 1};
+    t_setup();
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, most, one, 0, NULL, NULL, args, sizeof(args), NULL, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'placeHolderArray' is NULL");
+    ASSERT_RC(aclrtLaunchSIMTKernelWithHostArgs(k, over, one, 0, NULL, NULL, args, sizeof(args), NULL, 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "makes 4294967296 blocks");
     t_teardown();
 }
 

@@ -646,6 +646,44 @@ TEST(memcopy, get_memcpy_desc_size_checks_null_then_kind_without_a_context)
     ASSERT_OK(aclFinalize());
 }
 
+/* The maxima of the descriptor and offset copies are inclusive: a
+ * descriptor of exactly 4 GiB passes the size check (and fails on its
+ * 256-byte block), 4 GiB + 1 does not; an offset of exactly 0xFFFFFFFFFFFF
+ * passes its check (and fails on destMax), one more does not. */
+TEST(memcopy, copy_sizes_and_offsets_are_taken_up_to_their_maxima)
+{
+    const aclrtMemcpyKind inner = ACL_MEMCPY_INNER_DEVICE_TO_DEVICE;
+    const size_t off_max = 0xFFFFFFFFFFFFull;
+    void **holders;
+    char *desc, *d;
+    t_setup();
+    desc = dev(128);
+    d = dev(256);
+    holders = dev(16);
+    holders[0] = d + 128;
+    holders[1] = d;
+    ASSERT_RC(aclrtSetMemcpyDesc(desc, inner, d, d + 128, (size_t)4 << 30, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end of its block");
+    ASSERT_RC(aclrtSetMemcpyDesc(desc, inner, d, d + 128, ((size_t)4 << 30) + 1, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is larger than 4 GiB");
+    ASSERT_RC(aclrtMemcpyAsyncWithOffset(&holders[0], 64, 64, (const void **)&holders[1], 1, off_max, inner, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'dstDataOffset' (64) + 'count' (1) is larger than 'destMax' (64)");
+    ASSERT_RC(aclrtMemcpyAsyncWithOffset(&holders[0], 64, 64, (const void **)&holders[1], 1, off_max + 1, inner,
+                                         NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'srcDataOffset' is larger than 0xFFFFFFFFFFFF");
+    ASSERT_RC(aclrtMemcpyAsyncWithOffset(&holders[0], 64, off_max, (const void **)&holders[1], 1, 0, inner, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'dstDataOffset' (281474976710655) + 'count'");
+    ASSERT_RC(aclrtMemcpyAsyncWithOffset(&holders[0], 64, off_max + 1, (const void **)&holders[1], 1, 0, inner,
+                                         NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'dstDataOffset' is larger than 0xFFFFFFFFFFFF");
+    ASSERT_OK(aclrtFree(holders));
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFree(desc));
+    t_teardown();
+}
+
 TEST(memcopy, memcpy_with_offset_reads_the_bases_when_it_runs)
 {
     void **holders;

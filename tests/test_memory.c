@@ -539,6 +539,28 @@ TEST(memory, a_2d_copy_of_exactly_the_maximum_height_is_accepted)
     free(h);
 }
 
+/* The 2D width limit is inclusive too: one row of exactly 5000000 bytes
+ * is accepted and copied whole; a byte wider is refused (107000). */
+TEST(memory, a_2d_copy_of_exactly_the_maximum_width_is_accepted)
+{
+    const size_t width = 5000000;
+    unsigned char *h = malloc(width + 1), *d = NULL;
+    ASSERT(h != NULL);
+    t_setup();
+    ASSERT_OK(aclrtMalloc((void **)&d, width + 1, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (size_t i = 0; i <= width; i++)
+        h[i] = (unsigned char)(i * 7 + 1);
+    memset(d, 0, width + 1);
+    ASSERT_OK(aclrtMemcpy2d(d, width, h, width, width, 1, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT(memcmp(d, h, width) == 0);
+    ASSERT_RC(aclrtMemcpy2d(d, width + 1, h, width + 1, width + 1, 1, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'width' (5000001) is larger than 5000000");
+    ASSERT_OK(aclrtFree(d));
+    t_teardown();
+    free(h);
+}
+
 /* aclrtMemcpy2d: the reference's limits (height <= 5242880, width <=
  * 5000000, 107000), and a pitch * (height - 1) + width that would wrap is
  * refused rather than checked as a small range and copied far past it. */

@@ -113,6 +113,7 @@ TEST(memory_variants, size_that_would_wrap_is_refused)
     ASSERT_MSG("aclrtMallocWithCfg: argument 'size'");
     ASSERT_RC(aclrtMallocWithCfg(&p, SIZE_MAX - 31, ACL_MEM_MALLOC_HUGE_FIRST, NULL), ACL_ERROR_RT_MEMORY_ALLOCATION);
     ASSERT_RC(aclrtMallocHostWithCfg(&p, (uint64_t)SIZE_MAX - 30, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtMallocHostWithCfg(&p, (uint64_t)SIZE_MAX - 31, NULL), ACL_ERROR_RT_MEMORY_ALLOCATION); /* the last */
     ASSERT_EQ(used_now(), 0);
     t_teardown();
 }

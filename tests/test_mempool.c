@@ -131,6 +131,28 @@ TEST(mempool, destroy_of_a_busy_pool_is_refused)
 
 /* ---- MallocAsync / FreeAsync -------------------------------------------------------------- */
 
+/* The largest size a pool allocation takes is SIZE_MAX - 2 MiB (it
+ * still rounds up to whole blocks): the pool cannot hold it (507000),
+ * while one byte more would wrap and is refused as such (107000). */
+TEST(mempool, a_malloc_size_is_taken_up_to_the_largest_that_rounds_up_to_blocks)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(2 * BLOCK);
+    aclrtStream s = NULL;
+    void *a = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_RC(aclrtMemPoolMallocAsync(&a, SIZE_MAX - BLOCK, pool, s), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "cannot take");
+    ASSERT_RC(aclrtMemPoolMallocAsync(&a, SIZE_MAX - BLOCK + 1, pool, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "overflows when rounded up to 2 MiB");
+    ASSERT(a == NULL);
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(mempool, malloc_async_checks_in_order)
 {
     aclrtMemPool pool = NULL;

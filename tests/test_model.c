@@ -641,6 +641,28 @@ TEST(model, unbind_waits_for_runs_and_lists_streams)
     t_teardown();
 }
 
+/* aclmdlRIGetName's maxLen must hold the name and its NUL: a maxLen of
+ * exactly the name's length is refused (507000) and writes nothing, one
+ * more is enough. */
+TEST(model, get_name_needs_room_for_the_terminating_nul)
+{
+    static struct one_lane o;
+    char name[8];
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_OK(aclmdlRIGetName(o.m, 1, name)); /* unnamed: "" fits in its NUL */
+    ASSERT_EQ(name[0], '\0');
+    ASSERT_OK(aclmdlRISetName(o.m, "abc"));
+    memset(name, 'x', sizeof(name));
+    ASSERT_RC(aclmdlRIGetName(o.m, 3, name), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'maxLen' (3)");
+    ASSERT_EQ(name[0], 'x');
+    ASSERT_OK(aclmdlRIGetName(o.m, 4, name));
+    ASSERT(strcmp(name, "abc") == 0);
+    one_lane_free(&o);
+    t_teardown();
+}
+
 TEST(model, names_ids_and_json)
 {
     static struct one_lane o;

@@ -391,6 +391,54 @@ TEST(model_task, set_params_takes_effect_at_update_and_not_before)
     t_teardown();
 }
 
+/* A replacement kernel's TIMEOUT attribute counts seconds, as a launch's:
+ * 3 reads back as 3000000 us (and 3 s), not 3000 us. */
+TEST(model_task, set_params_timeout_attribute_counts_seconds)
+{
+    struct cap c;
+    struct mad_args a;
+    aclmdlRITaskParams p;
+    aclrtLaunchKernelAttr attr;
+    aclrtLaunchKernelAttrValue v;
+    aclrtLaunchKernelCfg cfg = {&attr, 1};
+    t_setup();
+    cap_make(&c);
+    a = (struct mad_args){&c.x[0], 10};
+    memset(&attr, 0, sizeof(attr));
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT;
+    attr.value.timeout = 3;
+    p = kernel_params(&a, 1);
+    p.kernelTaskParams.cfg = &cfg;
+    ASSERT_OK(aclmdlRITaskSetParams(c.t[1], &p));
+    ASSERT_OK(aclmdlRIUpdate(c.m));
+    ASSERT_OK(aclmdlRIKernelTaskGetAttribute(c.t[1], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, &v));
+    ASSERT_EQ(v.timeoutUs.timeoutLow, 3000000);
+    ASSERT_EQ(v.timeoutUs.timeoutHigh, 0);
+    ASSERT_OK(aclmdlRIKernelTaskGetAttribute(c.t[1], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, &v));
+    ASSERT_EQ(v.timeout, 3);
+    cap_free(&c);
+    t_teardown();
+}
+
+/* aclcpu's bound on a replacement kernel's block count is inclusive:
+ * 65535 blocks are taken, 65536 refused (107000). */
+TEST(model_task, set_params_takes_a_block_count_up_to_65535)
+{
+    struct cap c;
+    struct mad_args a;
+    aclmdlRITaskParams p;
+    t_setup();
+    cap_make(&c);
+    a = (struct mad_args){&c.x[0], 10};
+    p = kernel_params(&a, 65535);
+    ASSERT_OK(aclmdlRITaskSetParams(c.t[1], &p));
+    p = kernel_params(&a, 65536); /* last: a refused change faults the model */
+    ASSERT_RC(aclmdlRITaskSetParams(c.t[1], &p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "numBlocks is 65536");
+    cap_free(&c);
+    t_teardown();
+}
+
 TEST(model_task, set_params_checks_in_order)
 {
     struct cap c;

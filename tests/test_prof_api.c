@@ -503,6 +503,31 @@ TEST(prof_api, long_directories_work_in_full_and_too_long_ones_are_refused)
     t_teardown();
 }
 
+/* A profile directory of exactly 4095 characters (the most a path
+ * holds) is taken by aclprofStart, which makes it; the files under it
+ * pass the limit, so the Stop cannot write them (100003). */
+TEST(prof_api, a_profile_directory_of_exactly_4095_characters_is_started)
+{
+    static char path[4200];
+    char dir[DIR_CAP];
+    size_t len;
+    struct stat st;
+    t_setup();
+    make_dir(dir);
+    len = long_path(path, sizeof(path), dir, 4095 - 70);
+    path[len++] = '/';
+    while (len < 4095)
+        path[len++] = 'e';
+    path[len] = '\0';
+    ASSERT_EQ(strlen(path), 4095);
+    ASSERT_OK(prof_init(path));
+    ASSERT_OK(aclprofStart(NULL));
+    ASSERT(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+    ASSERT_RC(aclprofStop(NULL), ACL_ERROR_INVALID_FILE); /* its files' paths are too long */
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 /* Configs are kept in a live list: a destroyed or foreign pointer is
  * refused with 100000, not followed. */
 TEST(prof_api, stale_and_foreign_configs)
@@ -973,6 +998,44 @@ TEST(prof_api, stamps_from_an_msproftx_start_until_finalize)
     aclprofDestroyStamp(after);
     ASSERT_OK(aclprofDestroyConfig(plain));
     ASSERT_OK(aclprofDestroyConfig(tx));
+    t_teardown();
+}
+
+/* msproftx keeps 1024 pushes and 1024 open ranges: a push past 1024
+ * succeeds but is not kept (1024 pops succeed, the next finds nothing);
+ * range ids run 1..1024, the 1025th start fails, and id 1024 stops. */
+TEST(prof_api, msproftx_keeps_1024_pushes_and_1024_ranges)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *tx;
+    void *stamp;
+    uint32_t id = 0;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    tx = config(TX_TYPES);
+    ASSERT_OK(aclprofStart(tx));
+    stamp = aclprofCreateStamp();
+    ASSERT(stamp != NULL);
+    for (int i = 0; i < 1025; i++)
+        ASSERT_OK(aclprofPush(stamp));
+    for (int i = 0; i < 1024; i++)
+        ASSERT_OK(aclprofPop());
+    ASSERT_FAILS_WITH(aclprofPop(), TX_FAIL, "aclprofPop", "nothing was pushed");
+    for (uint32_t i = 1; i <= 1024; i++) {
+        ASSERT_OK(aclprofRangeStart(stamp, &id));
+        ASSERT_EQ(id, i);
+    }
+    ASSERT_FAILS_WITH(aclprofRangeStart(stamp, &id), TX_FAIL, "aclprofRangeStart", "1024 ranges are open already");
+    ASSERT_OK(aclprofRangeStop(1024));
+    ASSERT_RC(aclprofRangeStop(1024), TX_FAIL);
+    ASSERT_RC(aclprofRangeStop(1025), TX_FAIL);
+    ASSERT_OK(aclprofRangeStart(stamp, &id));
+    ASSERT_EQ(id, 1024);
+    ASSERT_OK(aclprofStop(tx));
+    aclprofDestroyStamp(stamp);
+    ASSERT_OK(aclprofDestroyConfig(tx));
+    ASSERT_OK(aclprofFinalize());
     t_teardown();
 }
 
@@ -1966,6 +2029,19 @@ TEST(prof_api, mstx_calls_without_a_tool_answer_invalid_range_and_null_domain)
     ASSERT_EQ(sizeof(mstxRangeId), (size_t)8);
     ASSERT_OK(aclrtSynchronizeStream(s));
     ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* MsprofSetDeviceIdByGeModelIdx registers a model only on a device there
+ * is: with 2 devices, device 1 (the last) is taken and device 2 (the
+ * count) is -1. */
+TEST(prof_api, a_loader_registers_a_model_only_on_a_device_that_exists)
+{
+    ASSERT(setenv("ACLCPU_DEVICE_COUNT", "2", 1) == 0);
+    t_setup();
+    ASSERT_EQ(MsprofSetDeviceIdByGeModelIdx(70001, 2), -1);
+    ASSERT_EQ(MsprofSetDeviceIdByGeModelIdx(70001, 1), 0);
+    ASSERT_EQ(MsprofUnsetDeviceIdByGeModelIdx(70001, 1), 0);
     t_teardown();
 }
 

@@ -921,6 +921,54 @@ TEST(recovery, dump_state_machine)
     ASSERT_OK(aclFinalize());
 }
 
+/* aclmdlSetDump's nesting rule is inclusive: 10 open braces (or
+ * brackets) pass it and fail as no JSON (100009); 11 are refused as too
+ * deep (100006). */
+TEST(recovery, dump_config_nests_at_most_ten_deep)
+{
+    static const char opens[2] = {'{', '['};
+    char deep[16];
+    const char *p;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclmdlInitDump());
+    for (int k = 0; k < 2; k++) {
+        memset(deep, 0, sizeof(deep));
+        memset(deep, opens[k], 10);
+        ASSERT((p = write_file("deep10", deep)) != NULL);
+        ASSERT_RC(aclmdlSetDump(p), ACL_ERROR_INVALID_DUMP_CONFIG);
+        unlink(p);
+        deep[10] = opens[k];
+        ASSERT((p = write_file("deep11", deep)) != NULL);
+        ASSERT_RC(aclmdlSetDump(p), ACL_ERROR_PARSE_FILE);
+        unlink(p);
+    }
+    ASSERT_OK(aclmdlFinalizeDump());
+    ASSERT_OK(aclFinalize());
+}
+
+/* A dump configuration file may have exactly 10 MiB: that one is read
+ * (NUL bytes, no configuration the dump component takes: 100009); one
+ * byte more is not read (100003). */
+TEST(recovery, dump_config_file_of_exactly_10_mib_is_read)
+{
+    static char path[64];
+    int fd;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclmdlInitDump());
+    strcpy(path, "/tmp/aclcpu-dump-XXXXXX");
+    fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    ASSERT_EQ(ftruncate(fd, (off_t)10 << 20), 0);
+    ASSERT_RC(aclmdlSetDump(path), ACL_ERROR_INVALID_DUMP_CONFIG);
+    ASSERT_EQ(ftruncate(fd, ((off_t)10 << 20) + 1), 0);
+    ASSERT_RC(aclmdlSetDump(path), ACL_ERROR_INVALID_FILE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "at most 10485760");
+    ASSERT_EQ(close(fd), 0);
+    unlink(path);
+    ASSERT_OK(aclmdlFinalizeDump());
+    ASSERT_OK(aclFinalize());
+}
+
 /* The path (100000), the file (100003: cannot be opened, no regular
  * file), nesting (100006), then the dump component: text that is not
  * JSON is 100009, an empty file sets nothing, a configuration would turn

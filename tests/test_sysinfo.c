@@ -343,6 +343,19 @@ TEST(sysinfo, pci_bus_id_round_trips)
     ASSERT_RC(aclrtDeviceGetByPCIBusId(id, NULL), ACL_ERROR_INVALID_PARAM);
 }
 
+/* aclrtDeviceGetByPCIBusId knows the bus ids of the devices there are:
+ * with 2 devices, the last one's (c2) maps back to 1 and the next one
+ * (c3, the id 2 == the device count) is refused. */
+TEST(sysinfo, a_pci_bus_id_one_past_the_last_device_is_refused)
+{
+    int32_t dev = -1;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclrtDeviceGetByPCIBusId("0000:c2:00.0", &dev));
+    ASSERT_EQ(dev, 1);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId("0000:c3:00.0", &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "0000:c3:00.0");
+}
+
 /* pciBusId (100000), deviceId below 0 (107001), len below 13 (107000), deviceId past the last (107001). */
 TEST(sysinfo, pci_bus_id_checks_buffer_then_id_then_len)
 {

@@ -151,6 +151,27 @@ TEST(vmm, malloc_physical_argument_checks)
     t_teardown();
 }
 
+/* A physical allocation's prop->location.id names a device: with 2
+ * devices, id 1 (the last) is accepted and id 2 (the count) refused
+ * (107001). */
+TEST(vmm, a_physical_allocation_on_the_device_count_is_refused)
+{
+    aclrtPhysicalMemProp p = dev_prop(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    p.location.id = 2;
+    ASSERT_RC(aclrtMallocPhysical(&h, MIB, &p, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "prop->location.id (2)");
+    ASSERT(h == NULL);
+    ASSERT_OK(aclrtSetDevice(1)); /* an allocation needs its device open */
+    p.location.id = 1;
+    ASSERT_OK(aclrtMallocPhysical(&h, MIB, &p, 0));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtResetDevice(1));
+    t_teardown();
+}
+
 TEST(vmm, malloc_physical_charges_device_memory)
 {
     size_t before, total = 0, f;
@@ -882,6 +903,26 @@ TEST(vmm, pid_list_holds_a_thousand_pids)
     ASSERT_OK(aclrtMemSetPidToShareableHandle(key, pids, 10));      /* all listed already */
     ASSERT_RC(aclrtMemSetPidToShareableHandle(key, pids + 1000, 1), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "the pid list is full (1000 pids)");
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
+/* An import names the device it imports to: with 2 devices, id 2 (the
+ * count) is refused (107001) before the handle is looked at, and id 1
+ * (the last) goes on to the handle's own check. */
+TEST(vmm, an_import_to_the_device_count_is_refused)
+{
+    aclrtDrvMemHandle h, got = NULL;
+    uint64_t key = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    h = phys(2 * MIB);
+    ASSERT_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 1, &key));
+    ASSERT_RC(aclrtMemImportFromShareableHandle(key, 2, &got), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'deviceId' (2)");
+    ASSERT_RC(aclrtMemImportFromShareableHandle(key, 1, &got), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "exported by this process");
+    ASSERT(got == NULL);
     ASSERT_OK(aclrtFreePhysical(h));
     t_teardown();
 }
