@@ -908,10 +908,8 @@ TEST(init, init_after_finalize_needs_the_first_configuration)
 /* Writes a file of size NUL bytes (sparse) and returns its path. */
 static const char *nul_file(off_t size)
 {
-    static char path[64];
-    int fd;
-    strcpy(path, "/tmp/aclcpu-init-XXXXXX");
-    fd = mkstemp(path);
+    static char path[T_PATH_CAP];
+    int fd = t_tmpfile(path, sizeof(path), "aclcpu-init");
     ASSERT(fd >= 0);
     ASSERT_EQ(ftruncate(fd, size), 0);
     ASSERT_EQ(close(fd), 0);

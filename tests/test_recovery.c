@@ -951,12 +951,11 @@ TEST(recovery, dump_config_nests_at_most_ten_deep)
  * byte more is not read (100003). */
 TEST(recovery, dump_config_file_of_exactly_10_mib_is_read)
 {
-    static char path[64];
+    static char path[T_PATH_CAP];
     int fd;
     ASSERT_OK(aclInit(NULL));
     ASSERT_OK(aclmdlInitDump());
-    strcpy(path, "/tmp/aclcpu-dump-XXXXXX");
-    fd = mkstemp(path);
+    fd = t_tmpfile(path, sizeof(path), "aclcpu-dump");
     ASSERT(fd >= 0);
     ASSERT_EQ(ftruncate(fd, (off_t)10 << 20), 0);
     ASSERT_RC(aclmdlSetDump(path), ACL_ERROR_INVALID_DUMP_CONFIG);
