@@ -480,6 +480,33 @@ TEST(cachealloc, the_best_fit_is_the_smallest_free_block)
     t_teardown();
 }
 
+/* Two free blocks of the same size: the lower address wins (torch_npu's
+ * order: smallest size, then lowest address), whichever was freed last.
+ * The live blocks between them keep them from merging. */
+TEST(cachealloc, a_best_fit_tie_goes_to_the_lowest_address)
+{
+    aclrtStream s;
+    void *a, *b, *c, *d;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    a = cmalloc(1024, s);
+    b = cmalloc(512, s);
+    c = cmalloc(1024, s);
+    d = cmalloc(512, s);
+    ASSERT((char *)c > (char *)a);
+    ASSERT_OK(aclcpuCacheFree(a));
+    ASSERT_OK(aclcpuCacheFree(c)); /* the higher one freed last */
+    ASSERT(cmalloc(1024, s) == a);
+    ASSERT(cmalloc(1024, s) == c);
+    ASSERT_OK(aclcpuCacheFree(c));
+    ASSERT_OK(aclcpuCacheFree(a)); /* the lower one freed last */
+    ASSERT(cmalloc(1024, s) == a);
+    (void)b;
+    (void)d;
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* ---- counters ---------------------------------------------------------------------------- */
 
 TEST(cachealloc, stats_count_per_device_and_per_stream)

@@ -206,6 +206,38 @@ TEST(capture, unjoined_stream_fails_the_capture)
     t_teardown();
 }
 
+/* A joined stream is joined back only if its LAST task is the record the
+ * origin waits on: a task captured after that record ends the stream
+ * again, unjoined, and the capture fails (as CUDA's unjoined capture). */
+TEST(capture, a_task_after_the_joining_record_leaves_the_stream_unjoined)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEvent fork = NULL, join = NULL;
+    aclmdlRI m = NULL;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEvent(fork, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, fork));
+    ASSERT_OK(aclrtRecordEvent(join, s2));
+    ASSERT_OK(aclrtStreamWaitEvent(s1, join));
+    t_launch_add(x, 1, s2); /* after the record s1 waited on */
+    ASSERT_RC(aclmdlRICaptureEnd(s1, &m), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not joined back");
+    ASSERT_EQ(status_of(s2, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyEvent(join));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
 /* A capturing stream that waits on an event recorded outside the capture
  * invalidates it; the capture then reports it at its end. */
 /* A capturing stream's wait on an Ex event whose newest record was made

@@ -221,6 +221,26 @@ TEST(stop, abort_clears_a_stop)
     t_teardown();
 }
 
+/* A device sync meets a stopped stream whose kept tasks will never run: it
+ * reports 507000 (the runtime's "stream invalid"), not success, as a sync
+ * of the stream itself does. Ascend 950 stops plain (host-synced) streams. */
+TEST(stop, a_device_sync_reports_a_stopped_stream)
+{
+    aclrtStream s = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_held(s, 1);
+    t_launch_log(1, s);
+    ASSERT(t_wait_flag(&first_started, 1));
+    ASSERT_OK(t_stop_releasing(s, &release));
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(1000), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_EQ(atomic_load(&t_log_n), 0);
+    t_teardown();
+}
+
 /* A stopped stream that was parked on an event stays stopped when the event
  * completes: the record releases nothing. */
 TEST(stop, parked_stream_stays_stopped_when_its_event_completes)

@@ -194,6 +194,27 @@ TEST(vmm, malloc_physical_charges_device_memory)
     t_teardown();
 }
 
+/* A physical allocation that takes the device's free memory exactly fits
+ * (the budget check is "more than what is left", not "as much"); one
+ * granule more is then refused. */
+TEST(vmm, a_physical_allocation_that_fills_device_memory_exactly_is_accepted)
+{
+    size_t f;
+    aclrtDrvMemHandle h = NULL, more = NULL;
+    aclrtPhysicalMemProp p = dev_prop(ACL_HBM_MEM_HUGE);
+    setenv("ACLCPU_DEVICE_MEMORY", "64M", 1); /* a memory file of this size at most */
+    t_setup();
+    f = free_bytes();
+    ASSERT(f > 0);
+    ASSERT_EQ(f % (2 * MIB), 0); /* a whole number of granules: the request is not rounded up */
+    ASSERT_OK(aclrtMallocPhysical(&h, f, &p, 0));
+    ASSERT_EQ(free_bytes(), 0);
+    ASSERT_RC(aclrtMallocPhysical(&more, 1, &p, 0), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_EQ(free_bytes(), f);
+    t_teardown();
+}
+
 TEST(vmm, granularity_by_page_size)
 {
     aclrtPhysicalMemProp p = dev_prop(ACL_HBM_MEM_NORMAL);
