@@ -171,6 +171,27 @@ TEST(allocator, create_desc_needs_no_init_and_destroy_checks_null_then_stale)
     ASSERT_OK(aclrtAllocatorDestroyDesc(d));
 }
 
+/* 4096 descriptions may be live at once (aclcpu's table, named in the
+ * refusal): the 4096th is made, the 4097th is NULL with the reason, and
+ * destroying one makes room for exactly one. */
+TEST(allocator, at_most_4096_descriptions_live)
+{
+    enum { MAX = 4096 };
+    static aclrtAllocatorDesc d[MAX];
+    for (int i = 0; i < MAX; i++) {
+        d[i] = aclrtAllocatorCreateDesc();
+        ASSERT(d[i] != NULL);
+    }
+    ASSERT(aclrtAllocatorCreateDesc() == NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "4096 may be live at once");
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d[MAX / 2]));
+    d[MAX / 2] = aclrtAllocatorCreateDesc();
+    ASSERT(d[MAX / 2] != NULL);
+    ASSERT(aclrtAllocatorCreateDesc() == NULL);
+    for (int i = 0; i < MAX; i++)
+        ASSERT_OK(aclrtAllocatorDestroyDesc(d[i]));
+}
+
 static void *k_alloc_other(aclrtAllocator a, size_t n) { return k_alloc(a, n); }
 
 /* A description's handle carries its slot's generation: once destroyed,

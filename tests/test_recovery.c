@@ -429,6 +429,58 @@ TEST(recovery, snapshot_callback_register_checks_stage_then_callback_then_duplic
     t_teardown();
 }
 
+/* 65 distinct snapshot callbacks (a stage tells callbacks apart by their
+ * address; each body differs so that none is folded into another). None
+ * is ever called: no snapshot is taken in the test that registers them. */
+static _Atomic int snap_cap_hits[100];
+#define SNAP_CAP_CB(n)                                                                                                 \
+    static uint32_t snap_cap_cb_##n(int32_t deviceId, void *args)                                                      \
+    {                                                                                                                  \
+        (void)deviceId;                                                                                                \
+        (void)args;                                                                                                    \
+        atomic_fetch_add(&snap_cap_hits[n], 1);                                                                        \
+        return 0;                                                                                                      \
+    }
+#define SNAP_CAP_CB8(t)                                                                                                \
+    SNAP_CAP_CB(t##0) SNAP_CAP_CB(t##1) SNAP_CAP_CB(t##2) SNAP_CAP_CB(t##3) SNAP_CAP_CB(t##4) SNAP_CAP_CB(t##5)         \
+        SNAP_CAP_CB(t##6) SNAP_CAP_CB(t##7)
+SNAP_CAP_CB8(1)
+SNAP_CAP_CB8(2)
+SNAP_CAP_CB8(3)
+SNAP_CAP_CB8(4)
+SNAP_CAP_CB8(5)
+SNAP_CAP_CB8(6)
+SNAP_CAP_CB8(7)
+SNAP_CAP_CB8(8)
+SNAP_CAP_CB(90)
+#define SNAP_CAP_REF8(t)                                                                                               \
+    snap_cap_cb_##t##0, snap_cap_cb_##t##1, snap_cap_cb_##t##2, snap_cap_cb_##t##3, snap_cap_cb_##t##4,                \
+        snap_cap_cb_##t##5, snap_cap_cb_##t##6, snap_cap_cb_##t##7
+static const aclrtSnapShotCallBack snap_cap_cbs[65] = {SNAP_CAP_REF8(1), SNAP_CAP_REF8(2), SNAP_CAP_REF8(3),
+                                                        SNAP_CAP_REF8(4), SNAP_CAP_REF8(5), SNAP_CAP_REF8(6),
+                                                        SNAP_CAP_REF8(7), SNAP_CAP_REF8(8), snap_cap_cb_90};
+
+/* A stage holds 64 callbacks (aclcpu's table, named in the refusal): the
+ * 64th registers, the 65th is refused (107000); the cap is per stage, and
+ * unregistering one frees its place. */
+TEST(recovery, a_snapshot_stage_holds_64_callbacks)
+{
+    t_setup();
+    for (int i = 0; i < 64; i++)
+        ASSERT_OK(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_LOCK_PRE, snap_cap_cbs[i], NULL));
+    ASSERT_RC(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_LOCK_PRE, snap_cap_cbs[64], NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "has 64 callbacks, the most aclcpu keeps");
+    ASSERT_OK(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_UNLOCK_POST, snap_cap_cbs[64], NULL)); /* another stage */
+    ASSERT_OK(aclrtSnapShotCallbackUnregister(ACL_RT_SNAPSHOT_LOCK_PRE, snap_cap_cbs[0]));
+    ASSERT_OK(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_LOCK_PRE, snap_cap_cbs[64], NULL));
+    ASSERT_RC(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_LOCK_PRE, snap_cap_cbs[0], NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    for (int i = 0; i < 100; i++)
+        ASSERT_EQ(atomic_load(&snap_cap_hits[i]), 0);
+    t_teardown();
+}
+
 /* UnregisterCallback: the stage, the callback, then a stage never
  * registered or a function not registered for it (107000 each). */
 TEST(recovery, snapshot_callback_unregister_rules)
@@ -826,6 +878,37 @@ TEST(recovery, device_state_callback_register_rules)
     ASSERT_OK(aclrtResetDevice(0));
     ASSERT_EQ(atomic_load(&state_n), 6); /* "a" alone */
     ASSERT_EQ(atomic_load(&state_log[4]), 100 + ACL_RT_DEVICE_STATE_RESET_PRE);
+    ASSERT_OK(aclFinalize());
+}
+
+/* The named callback tables (device state and task abort share them)
+ * hold 64 names of up to 127 bytes each, as the message says: a name of
+ * 127 bytes fits (128 with its NUL), one of 128 is refused; the 64th name
+ * registers, the 65th is refused; removing one frees its place. */
+TEST(recovery, a_callback_table_holds_64_names_of_up_to_127_bytes)
+{
+    char name[160];
+    ASSERT_OK(aclInit(NULL));
+    memset(name, 'n', sizeof(name));
+    name[127] = '\0';
+    ASSERT_OK(aclrtRegDeviceStateCallback(name, state_cb, NULL));
+    ASSERT_OK(aclrtRegDeviceStateCallback(name, NULL, NULL));
+    name[127] = 'n';
+    name[128] = '\0';
+    ASSERT_RC(aclrtRegDeviceStateCallback(name, state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "at most 64 callbacks, with names under 128 bytes");
+    for (int i = 0; i < 64; i++) {
+        snprintf(name, sizeof(name), "cap_%d", i);
+        ASSERT_OK(aclrtRegDeviceStateCallback(name, state_cb, NULL));
+    }
+    ASSERT_RC(aclrtRegDeviceStateCallback("cap_64", state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtRegDeviceStateCallback("cap_0", NULL, NULL));
+    ASSERT_OK(aclrtRegDeviceStateCallback("cap_64", state_cb, NULL));
+    ASSERT_RC(aclrtRegDeviceStateCallback("cap_65", state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    for (int i = 1; i <= 64; i++) {
+        snprintf(name, sizeof(name), "cap_%d", i);
+        ASSERT_OK(aclrtRegDeviceStateCallback(name, NULL, NULL));
+    }
     ASSERT_OK(aclFinalize());
 }
 
