@@ -180,6 +180,29 @@ TEST(builtin, a_float16_reduce_rounds_a_tie_to_even)
     t_teardown();
 }
 
+/* A bfloat16 reduce rounds its float result back the IEEE way too: 256 + 1
+ * = 257 lies halfway between 256 (0x4380, even) and 258 (0x4381): 256;
+ * 256 + 3 = 259, halfway between 258 and 260 (0x4382, even), gives 260
+ * (rounding ties down would give 258). */
+TEST(builtin, a_bfloat16_reduce_rounds_a_tie_to_even)
+{
+    aclrtStream st = NULL;
+    uint16_t *d, *s;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    d = dev(64);
+    s = dev(64);
+    d[0] = d[1] = 0x4380; /* 256 */
+    s[0] = 0x3f80;        /* 1 */
+    s[1] = 0x4040;        /* 3 */
+    ASSERT_OK(aclrtReduceAsync(d, s, 2 * sizeof(uint16_t), ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_BF16, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(d[0], 0x4380);
+    ASSERT_EQ(d[1], 0x4382);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
 /* The reduce takes its place in its stream: it sees the copy queued before
  * it, and the copy after it sees its result; count is in bytes (a partial
  * element at the end is not touched). */
@@ -716,6 +739,37 @@ TEST(builtin, random_uniform_int_distribution)
         for (int v = 0; v < 10; v++)
             ASSERT(seen[v]);
     }
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* INT32 bounds are signed: [-5, 5) crosses zero, every value of it
+ * appears and none outside (read unsigned, -5 would be above 5: an empty
+ * range, all -5). */
+TEST(builtin, random_uniform_int32_bounds_are_signed)
+{
+    aclrtStream st = NULL;
+    int32_t *out;
+    void *ctr;
+    int32_t lo = -5, hi = 5;
+    int seen[10] = {0};
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ctr = dev(16);
+    out = dev(1000 * 4);
+    memset(ctr, 0, 16);
+    ti = task_info(ACL_INT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 11, 1000, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 4);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 4);
+    ASSERT_OK(aclrtCreateStream(&st));
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    for (int i = 0; i < 1000; i++) {
+        ASSERT(out[i] >= -5 && out[i] < 5);
+        seen[out[i] + 5] = 1;
+    }
+    for (int v = 0; v < 10; v++)
+        ASSERT(seen[v]);
     ASSERT_OK(aclrtDestroyStream(st));
     t_teardown();
 }

@@ -1955,6 +1955,31 @@ TEST(profile, hbm_saturates_at_exactly_the_socs_core_count)
     ASSERT_NEAR(read_alone(14, ACL_RT_ENGINE_TYPE_AIC), READ_BYTES / (14.0 / 15 * 1600e3));
 }
 
+/* A MIX_AIV kernel's units (a cube core and two vector cores each) read
+ * at the cube pool's share of HBM, 1/15 each, not the vector pool's 1/30:
+ * 12 vector blocks are 6 units reading 16 MB in 25 us, as 6 cube blocks
+ * do (at 1/30, 50 us). */
+TEST(profile, a_mix_kernels_units_read_hbm_at_the_cube_pools_share)
+{
+    char dir[T_PATH_CAP] = "";
+    struct krow r[2];
+    aclrtStream s;
+    aclrtFuncHandle k;
+    aclprofConfig *cfg;
+    t_setup();
+    k = costed_mix("mix_reader", 0, 0, 0, READ_BYTES, 1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 12, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 1);
+    ASSERT_EQ(r[0].mix, 6);
+    ASSERT_NEAR(r[0].dur, 25);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* Two kernels of 12 blocks on two streams read at once: 24 readers share
  * the whole bandwidth, so both take as long as 32 MB at 1600 GB/s. */
 TEST(profile, concurrent_kernels_of_all_streams_share_the_hbm_total)

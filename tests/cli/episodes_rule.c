@@ -5,9 +5,9 @@
  * "1.00 real" over three iterations), no join, three streams (a copy
  * stream feeding main), a side stream busier than main, the --main choice,
  * the step marks' stream and busy time as the fallbacks, the earliest fork
- * between equals, no early join without a join, per-step totals, and the
- * 0.5 boundary. CTest runs it (test "episodes_rule"); exit 0 when
- * every check passed.
+ * between equals, the most forks between equal joins, no early join without
+ * a join, per-step totals, and the 0.5 boundary. CTest runs it (test
+ * "episodes_rule"); exit 0 when every check passed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -175,6 +175,18 @@ static void between_equals_the_main_stream_is_the_one_that_forked_first(void)
     EXPECT(x.r.main_stream == 3 && x.r.by == EP_BY_FORK_JOIN);
 }
 
+/* Streams 0 and 1 join nothing (equal at 0 joined episodes): 0 forks side
+ * 2 once, first (at 1); 1 forks side 3 twice (at 5 and 7). The one with
+ * the most forks is main: 1, ahead of the earlier fork and the lower id. */
+static void between_equal_joins_the_main_stream_is_the_one_with_the_most_forks(void)
+{
+    struct ep_kernel k[] = {{2, -1, 2, 20}, {3, -1, 6, 30}};
+    struct ep_edge e[] = {{1, 0, 2, 1, 2}, {2, 1, 3, 5, 6}, {3, 1, 3, 7, 8}};
+    struct run x;
+    judge(k, N(k), e, N(e), -1, -1, -1, &x);
+    EXPECT(x.r.main_stream == 1 && x.r.by == EP_BY_FORK_JOIN && x.r.complete == 0);
+}
+
 /* A fork never joined, after which main runs nothing: no main kernel
  * hides the side, yet it is no early join (there is no join at all). */
 static void an_episode_without_a_join_is_never_early(void)
@@ -225,6 +237,7 @@ int main(void)
     the_side_never_outranks_the_forking_stream();
     a_record_before_the_fork_wait_is_no_join();
     between_equals_the_main_stream_is_the_one_that_forked_first();
+    between_equal_joins_the_main_stream_is_the_one_with_the_most_forks();
     an_episode_without_a_join_is_never_early();
     fallbacks_step_marks_then_busy_time();
     half_hidden_is_real_at_the_boundary();
