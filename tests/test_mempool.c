@@ -250,6 +250,36 @@ TEST(mempool, freed_block_is_reused_at_once_on_its_stream_only)
     t_teardown();
 }
 
+/* A malloc takes the smallest free block that holds it: of a free 2 MiB
+ * and a free 4 MiB block, a 1-byte malloc gets the 2 MiB one (and the
+ * 4 MiB one stays for a larger malloc), reserving nothing new. */
+TEST(mempool, a_malloc_takes_the_smallest_free_block_that_fits)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *small = NULL, *large = NULL, *c = NULL, *d = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&small, 1, pool, s));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&large, BLOCK + 1, pool, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(small, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(large, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&c, 1, pool, s));
+    ASSERT(c == small);
+    ASSERT_OK(aclrtMemPoolMallocAsync(&d, BLOCK + 1, pool, s));
+    ASSERT(d == large);
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 3 * BLOCK);
+    ASSERT_OK(aclrtMemPoolFreeAsync(c, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(d, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(mempool, free_async_checks_in_order)
 {
     aclrtMemPool pool = NULL;
