@@ -1848,6 +1848,73 @@ TEST(profile, summary_stream_span_and_top_kernels_longest_first)
     t_teardown();
 }
 
+/* summary.json's top kernels are the ten longest in total: of eleven ops
+ * of 10 to 20 us, the 10 us one is left out. */
+TEST(profile, summary_top_kernels_are_the_ten_longest)
+{
+    char dir[T_PATH_CAP] = "";
+    char name[16];
+    aclrtStream s;
+    aclprofConfig *cfg;
+    aclrtFuncHandle k[11];
+    char *sum, *top, *end;
+    int listed = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    for (int i = 0; i < 11; i++) {
+        snprintf(name, sizeof(name), "op_%02d", i);
+        k[i] = cost_kernel(name, 10 + i, 0, 0, 0);
+    }
+    cfg = prof_start(dir, sizeof(dir));
+    for (int i = 0; i < 11; i++)
+        launch(k[i], 8, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    top = strstr(sum, "\"top_kernels\"");
+    ASSERT(top != NULL && (end = strchr(top, ']')) != NULL);
+    *end = '\0';
+    for (const char *p = top; (p = strstr(p, "\"name\": ")) != NULL; p++)
+        listed++;
+    ASSERT_EQ(listed, 10);
+    ASSERT(strstr(top, "op_01") != NULL && strstr(top, "op_10") != NULL);
+    ASSERT(strstr(top, "op_00") == NULL);
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A notify wait that holds its stream is one of summary.json's
+ * event_waits, as an event wait is: main waits for the notify a side
+ * stream records after a 50 us op, 50 us. */
+TEST(profile, summary_event_waits_include_notify_waits)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtStream mainst, side;
+    aclrtNotify n = NULL;
+    aclrtFuncHandle sop = cost_kernel("side_op", 50, 0, 0, 0);
+    aclprofConfig *cfg;
+    char *sum;
+    const char *waits;
+    open_two(&mainst, &side);
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(sop, 8, ACL_RT_ENGINE_TYPE_AIV, 0, side, NULL, 0);
+    ASSERT_OK(aclrtRecordNotify(n, side));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, mainst, 0));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    waits = strstr(sum, "\"event_waits\"");
+    ASSERT(waits != NULL && strstr(waits, "wait_us") != NULL);
+    ASSERT_NEAR(json_num(waits, "wait_us"), 50);
+    free(sum);
+    ASSERT_OK(aclrtDestroyNotify(n));
+    close_two(mainst, side);
+}
+
 /* A profile without fork/join episodes (one stream) judged none: the run's
  * total has no verdict, not the "fake" that an overlap_pct of 0 / 0 gives. */
 TEST(profile, episode_totals_without_episodes_have_no_verdict)
@@ -1903,6 +1970,36 @@ TEST(profile, measured_clock_starts_at_the_first_issue)
     ASSERT(r[0].start > 0);
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
+}
+
+/* A msproftx range that is the newest entry when it stops (nothing was
+ * recorded inside it) keeps its end: the host spins 5 us on the profile's
+ * clock (CLOCK_MONOTONIC, t_now_ns) between start and stop, and the measured trace
+ * gives the range at least that long (with its end lost it would last 0). */
+TEST(profile, a_range_stopped_with_nothing_recorded_inside_keeps_its_end)
+{
+    char dir[T_PATH_CAP] = "";
+    aclprofConfig *cfg;
+    void *stamp;
+    uint32_t id = 0;
+    char *trace;
+    const char *p;
+    t_setup();
+    cfg = prof_start(dir, sizeof(dir));
+    ASSERT((stamp = aclprofCreateStamp()) != NULL);
+    ASSERT_OK(aclprofSetStampTraceMessage(stamp, "lone_range", 10));
+    ASSERT_OK(aclprofRangeStart(stamp, &id));
+    for (uint64_t t0 = t_now_ns(); t_now_ns() - t0 < 5000;) /* the clock moves on: bounded */
+        ;
+    ASSERT_OK(aclprofRangeStop(id));
+    aclprofDestroyStamp(stamp);
+    prof_stop(cfg);
+    t_teardown();
+    ASSERT((trace = read_out(dir, "trace_view_measured.json")) != NULL);
+    ASSERT((p = strstr(trace, "\"name\":\"lone_range\"")) != NULL);
+    ASSERT((p = strstr(p, "\"dur\":")) != NULL);
+    ASSERT(strtod(p + 6, NULL) > 4.99); /* 5 us, but for the rounding of us to 3 places */
+    free(trace);
 }
 
 /* ---- the chip's laws (docs/model.md) ------------------------------------------------------------ */
