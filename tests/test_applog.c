@@ -189,6 +189,15 @@ TEST(applog, a_line_of_1023_characters_is_whole_and_a_longer_one_is_cut)
     ASSERT(strcmp(line + 1023 - 14, "...[truncated]") == 0);
 }
 
+/* ASCEND_GLOBAL_LOG_LEVEL 4 is "none": not even an error is written (it is
+ * no unknown value falling back to the default, errors). */
+TEST(applog, log_level_4_writes_nothing)
+{
+    capture("4");
+    aclAppLog(ACL_ERROR, "f", "x.c", 1, "level-none-error");
+    assert_absent("level-none-error");
+}
+
 TEST(applog, nothing_is_written_without_print_to_stdout)
 {
     capture("0");

@@ -888,6 +888,15 @@ TEST(init, init_config_takes_ten_nested_objects)
     ASSERT_OK(aclFinalize());
 }
 
+/* JSON's escapes include the solidus: a string with "\/" (as some
+ * writers escape paths) is a valid configuration (one aclInit with a
+ * configuration per process, so a test of its own). */
+TEST(init, init_config_takes_an_escaped_slash)
+{
+    ASSERT_OK(init_with_text("{\"note\": \"a\\/b\"}"));
+    ASSERT_OK(aclFinalize());
+}
+
 /* acl.cpp aclInitImpl: the configuration text of the first aclInit that
  * succeeded is remembered (NULL or "" is an empty text); a later aclInit
  * after aclFinalize with other text is 100000, with the same text it is
