@@ -101,6 +101,26 @@ TEST(funcs, function_size_is_the_symbol_size_and_checks_are_the_runtimes)
     t_teardown();
 }
 
+/* The code size is that of the symbol starting at the kernel's address: a
+ * kernel registered at an address inside a function (here one byte into
+ * aclcpuGetBlockIdx; never launched) starts no symbol, so its size is 0,
+ * not that of the function around it. */
+TEST(funcs, function_size_of_an_address_inside_a_function_is_0)
+{
+    size_t aic = 1, aiv = 1;
+    aclrtFuncHandle whole = NULL, inside = NULL;
+    aclcpuKernelFn start = (aclcpuKernelFn)(uintptr_t)aclcpuGetBlockIdx;
+    t_setup();
+    ASSERT_OK(aclcpuRegisterKernel("funcs_whole", start, &whole));
+    ASSERT_OK(aclrtGetFunctionSize(whole, &aic, &aiv));
+    ASSERT(aic > 1);
+    ASSERT_OK(aclcpuRegisterKernel("funcs_inside", (aclcpuKernelFn)((uintptr_t)start + 1), &inside));
+    ASSERT_OK(aclrtGetFunctionSize(inside, &aic, &aiv));
+    ASSERT_EQ(aic, 0);
+    ASSERT_EQ(aiv, 0);
+    t_teardown();
+}
+
 TEST(funcs, function_attribute_type_range_and_values)
 {
     int64_t v = -1;

@@ -452,6 +452,25 @@ TEST(prof_api, start_unwritable_directory)
     t_teardown();
 }
 
+/* A profile directory that exists as a regular file (mkdir says it exists)
+ * is no directory to write in: Start refuses it with 100003 (it cannot be
+ * entered, for root too: a file without execute bits). */
+TEST(prof_api, start_refuses_a_directory_that_is_a_regular_file)
+{
+    char dir[DIR_CAP], file[DIR_CAP + 8];
+    FILE *f;
+    t_setup();
+    make_dir(dir);
+    snprintf(file, sizeof(file), "%s/file", dir);
+    ASSERT((f = fopen(file, "w")) != NULL);
+    fclose(f);
+    ASSERT_EQ(chmod(file, 0644), 0);
+    ASSERT_OK(prof_init(file));
+    ASSERT_FAILS_WITH(aclprofStart(NULL), ACL_ERROR_INVALID_FILE, "aclprofStart", "cannot be made or written");
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
 /* Appends "/ddd...d" components to dir (in buf) until it is at least n long. */
 static size_t long_path(char *buf, size_t cap, const char *dir, size_t n)
 {
