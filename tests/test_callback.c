@@ -248,6 +248,25 @@ TEST(callback, process_report_times_out)
     t_teardown();
 }
 
+/* A timed aclrtProcessReport waits its whole timeout on the monotonic
+ * clock before it says 507012: 100 ms with nothing queued take at least
+ * 100 ms (a lower bound, which a wait on the right clock always keeps; a
+ * deadline read on the wall clock would pass at once). */
+TEST(callback, process_report_waits_its_whole_timeout)
+{
+    aclrtStream s = NULL;
+    uint64_t me = (uint64_t)pthread_self(), t0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    t0 = t_now_ns();
+    ASSERT_RC(aclrtProcessReport(100), ACL_ERROR_RT_REPORT_TIMEOUT);
+    ASSERT(t_now_ns() - t0 >= 100000000ull);
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 TEST(callback, launch_callback_checks)
 {
     static _Atomic int n;
