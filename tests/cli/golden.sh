@@ -161,6 +161,8 @@ done
 # The options that change a report.
 f=$out/fixtures/fake_parallel.txt
 cmd "$f" summary --top 3 fake_parallel
+# A repeated option: the last value counts (--top 3 here, not 1).
+cmd "$f" summary --top 1 --top 3 fake_parallel
 cmd "$f" doctor --path ge fake_parallel
 cmd "$f" doctor --path npugraph_ex fake_parallel
 cmd "$f" doctor fake_parallel/ASCEND_PROFILER_OUTPUT/kernel_details.csv
@@ -182,6 +184,8 @@ cmd "$f" summary --json --soc Ascend910_9392 ascend_a3_blocknum.csv
 cmd "$f" doctor --soc Ascend910_9392 ascend_a3_blocknum.csv
 cmd "$f" doctor --soc Ascend910_9392 --json ascend_a3_blocknum.csv
 cmd "$f" doctor --soc Ascend910_9392 --limit 5=c8v16 ascend_a3_blocknum.csv
+# A stream that is not a whole number before the = is a usage error, not stream 5.
+cmd "$f" doctor --soc Ascend910_9392 --limit 5x=c8v16 ascend_a3_blocknum.csv
 cmd "$f" summary --step 1 ascend_a3_blocknum.csv
 # Bad input: exit 2 and one line naming the file, line and column.
 f=$out/fixtures/bad.txt
