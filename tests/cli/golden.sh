@@ -197,6 +197,11 @@ cmd "$f" doctor --soc Ascend910_9392 --limit 5=c8v16 ascend_a3_blocknum.csv
 # A stream that is not a whole number before the = is a usage error, not stream 5.
 cmd "$f" doctor --soc Ascend910_9392 --limit 5x=c8v16 ascend_a3_blocknum.csv
 cmd "$f" summary --step 1 ascend_a3_blocknum.csv
+# The barrier of a fake pair is the main stream's last wait on the side before the dominator
+# (two_joins: event 3's, not event 2's); contention explains a pair only with kernels of both
+# streams in it (wide_side: one stream's launch wider than the cores, so the barrier is not found).
+cmd "$out/fixtures/two_joins.txt" doctor two_joins
+cmd "$out/fixtures/wide_side.txt" doctor wide_side
 # Bad input: exit 2 and one line naming the file, line and column.
 f=$out/fixtures/bad.txt
 for b in bad/*; do
