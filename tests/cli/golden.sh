@@ -58,6 +58,13 @@ printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nk1,AI_CORE,0,5,8,1\nk2,AI_VECTOR_CORE,5,3,8,1\nk3,AI_CORE,10,2,8,2\n' >"$in/touching.csv"
 printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nc1,COMMUNICATION,0,4,0,1\nc2,COMMUNICATION,10,4,0,2\n' >"$in/comm_only.csv"
 sed '3s/"1733356800000012.500\t"/"17333568000000x2.500\t"/' "$fx/ascend_wide_kernel.csv" >"$in/bad_quoted.csv"
+# Four intervals of contention between streams 1 and 2 (16 + 16 cube blocks of 24 each time): the
+# summary lists the first three and counts the rest.
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n' >"$in/four_spans.csv"
+for t in 0 10 20 30; do printf 'a%s,AI_CORE,%s,5,16,1\nb%s,AI_CORE,%s,5,16,2\n' $t $t $t $t >>"$in/four_spans.csv"; done
+# Cube, mix and vector kernels for a SoC whose cores are coupled (Ascend910A: no vector pool): every
+# block asks the one pool, the mix kernel for its cube and its vector blocks (10 + 8 + 16 = 34 > 32).
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Mix Block Num,Stream ID\nc,AI_CORE,0,10,10,0,1\nm,MIX_AIC,0,10,8,16,2\nv,AI_VECTOR_CORE,20,5,4,0,1\n' >"$in/coupled.csv"
 steps_csv() {
     awk -v n="$1" 'BEGIN {
         print "Step Id,Device_id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Num,Mix Block Num"
@@ -161,6 +168,8 @@ done
 # The options that change a report.
 f=$out/fixtures/fake_parallel.txt
 cmd "$f" summary --top 3 fake_parallel
+# A repeated option: the last value counts (--top 3 here, not 1).
+cmd "$f" summary --top 1 --top 3 fake_parallel
 cmd "$f" doctor --path ge fake_parallel
 cmd "$f" doctor --path npugraph_ex fake_parallel
 cmd "$f" doctor fake_parallel/ASCEND_PROFILER_OUTPUT/kernel_details.csv
@@ -172,6 +181,9 @@ cmd "$f" summary --clock measured --json fixed
 cmd "$f" doctor --clock measured fixed
 f=$out/fixtures/oversubscribed.txt
 cmd "$f" doctor --path ge oversubscribed
+# --soc takes the SoC's join cost from the table (dispatch + event release, here 2 + 3 us), not
+# summary.json's: the join-wait gap counts only the idle beyond it.
+ACLCPU_MODEL_DISPATCH_NS=2000 ACLCPU_MODEL_EVENT_NS=3000 cmd "$f" doctor --soc Ascend910B1 oversubscribed
 f=$out/fixtures/ascend_a2_stepid_blockdim.txt
 cmd "$f" summary --step 2 ascend_a2_stepid_blockdim.csv
 cmd "$f" doctor --step 1 ascend_a2_stepid_blockdim.csv
@@ -182,7 +194,14 @@ cmd "$f" summary --json --soc Ascend910_9392 ascend_a3_blocknum.csv
 cmd "$f" doctor --soc Ascend910_9392 ascend_a3_blocknum.csv
 cmd "$f" doctor --soc Ascend910_9392 --json ascend_a3_blocknum.csv
 cmd "$f" doctor --soc Ascend910_9392 --limit 5=c8v16 ascend_a3_blocknum.csv
+# A stream that is not a whole number before the = is a usage error, not stream 5.
+cmd "$f" doctor --soc Ascend910_9392 --limit 5x=c8v16 ascend_a3_blocknum.csv
 cmd "$f" summary --step 1 ascend_a3_blocknum.csv
+# The barrier of a fake pair is the main stream's last wait on the side before the dominator
+# (two_joins: event 3's, not event 2's); contention explains a pair only with kernels of both
+# streams in it (wide_side: one stream's launch wider than the cores, so the barrier is not found).
+cmd "$out/fixtures/two_joins.txt" doctor two_joins
+cmd "$out/fixtures/wide_side.txt" doctor wide_side
 # Bad input: exit 2 and one line naming the file, line and column.
 f=$out/fixtures/bad.txt
 for b in bad/*; do
@@ -211,6 +230,8 @@ cmd "$f" summary --json quoted.csv
 page "$f" touching.csv
 cmd "$f" summary comm_only.csv
 cmd "$f" doctor comm_only.csv
+cmd "$f" summary four_spans.csv
+cmd "$f" summary --soc Ascend910A coupled.csv
 
 # The written profiles: the library's modelled files, and the reports on them.
 cd "$prof" || exit 1

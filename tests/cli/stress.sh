@@ -50,6 +50,9 @@ grep -q "==aclcpu-check== unsynchronised cross-stream write-read race" "$tmp/err
 grep -q "each under the race checker (ACLCPU_CHECK=1)" "$tmp/out" || fail "--check: the header does not say the checker is on"
 expect 0 "^Verdict: all 5 seeds agree\.$" stress -n 5 --check -- "$race" --fixed
 grep -q "race checker reported" "$tmp/out" && fail "--check: the fixed twin drew a report"
+# The exit status is part of the result: runs that print the same but end differently differ.
+expect 1 "^Verdict: 1 of 2 seeds differ from seed 1: 2\\." stress -n 2 -- sh -c 'exit $((${ACLCPU_SCHED#random:} % 2))'
+grep -q "seed 2: exit 0 (seed 1: exit 1)" "$tmp/out" || fail "the differing exit status is not named"
 expect 2 "no program" stress -n 3
 expect 2 "seeds 0: a count" stress -n 0 -- "$race"
 expect 2 "cannot run /no/such/program" stress -n 2 -- /no/such/program

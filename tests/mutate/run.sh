@@ -52,9 +52,25 @@ in_lines() {
 skip='^(install|static_link|api_linkable_static|readme_lines|cli_timeline|bench_smoke|headers|headers_cxx|exported_symbols|conformance_doc|api_coverage|mutate_list|standalone_docs)$|^example_'
 
 mkdir -p "$work" "$log"
-rm -rf "$tree"
-mkdir -p "$tree"
-(cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar cf - --no-recursion) | (cd "$tree" && tar xf -)
+# The copy is brought up to date file by file: a file whose bytes changed
+# is copied (so its time is now), the others keep theirs. tar alone would
+# give each file the working tree's time, which can be older than the
+# object an earlier run built from that file's mutant or from an older
+# version: the build would then keep the stale object.
+incoming=$work/incoming
+rm -rf "$incoming"
+mkdir -p "$incoming" "$tree"
+(cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar cf - --no-recursion) | (cd "$incoming" && tar xf -)
+(cd "$incoming" && find . -type f) | while IFS= read -r f; do
+    if ! cmp -s "$incoming/$f" "$tree/$f"; then
+        mkdir -p "$(dirname "$tree/$f")"
+        cp "$incoming/$f" "$tree/$f"
+    fi
+done
+(cd "$tree" && find . -type f) | while IFS= read -r f; do
+    [ -e "$incoming/$f" ] || rm -f "$tree/$f"
+done
+rm -rf "$incoming"
 data=$tree/tests/mutate/mutations.txt
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
