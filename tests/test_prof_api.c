@@ -74,7 +74,7 @@ static void out_path(char *buf, size_t n, const char *dir, const char *name)
 
 static int out_exists(const char *dir, const char *name)
 {
-    char p[1200];
+    char p[T_PATH_CAP + 2048];
     struct stat st;
     out_path(p, sizeof(p), dir, name);
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
@@ -83,7 +83,7 @@ static int out_exists(const char *dir, const char *name)
 /* The whole of a profile file, NUL-terminated (caller frees), or NULL. */
 static char *out_read(const char *dir, const char *name)
 {
-    char p[1200], *buf;
+    char p[T_PATH_CAP + 2048], *buf; /* a test's deepest folder (1,100+ characters below TMPDIR) */
     long n;
     FILE *f;
     out_path(p, sizeof(p), dir, name);
