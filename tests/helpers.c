@@ -10,6 +10,22 @@
 
 #include "test.h"
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define T_HAVE_VALGRIND_H 1
+#endif
+#endif
+
+int t_under_valgrind(void)
+{
+#ifdef T_HAVE_VALGRIND_H
+    return RUNNING_ON_VALGRIND != 0;
+#else
+    return 0; /* built without its header: valgrind runs need it installed (make test-valgrind does) */
+#endif
+}
+
 const char *t_tmp_base(void)
 {
     const char *base = getenv("TMPDIR");

@@ -120,6 +120,10 @@ aclrtFuncHandle t_add_kernel(void);
 void t_launch_add(int64_t *x, int64_t by, aclrtStream s);
 int64_t *t_dev_i64(int n);
 
+/* Whether the program runs under valgrind (for the few tests whose cost
+ * there is out of proportion, e.g. a 4 GiB calloc it fills page by page). */
+int t_under_valgrind(void);
+
 /* Bounded spins: each yields between looks and gives up after T_SPIN_LIMIT_NS. */
 #define T_SPIN_LIMIT_NS (5ull * 1000000000ull)
 /* Returns 1 once *f == want, 0 if T_SPIN_LIMIT_NS passes first. */

@@ -170,6 +170,57 @@ TEST(failure, stop_mode_across_two_streams_of_one_context)
     t_teardown();
 }
 
+/* One block that keeps its core 2 ms, under a 1 us deadline: it always
+ * ends past it, a timeout (507034), a code other than the trap's. */
+static _Atomic int spun;
+
+static void k_spin_2ms(void *args)
+{
+    uint64_t end = t_now_ns() + 2000000u;
+    (void)args;
+    while (t_now_ns() < end)
+        ;
+    atomic_store(&spun, 1);
+}
+
+static void launch_timing_out(aclrtStream s)
+{
+    aclrtLaunchKernelAttr attr;
+    aclrtLaunchKernelCfg cfg = {&attr, 1};
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+    attr.value.timeoutUs.timeoutLow = 1;
+    attr.value.timeoutUs.timeoutHigh = 0;
+    ASSERT_OK(aclrtLaunchKernelV2(t_kernel("fail_spin_2ms", k_spin_2ms), 1, NULL, 0, &cfg, s));
+}
+
+/* STOP mode: when a second stream of the stopped context fails later (a
+ * task it had taken before the first failure), the context keeps the first
+ * failure's code: every launch and sync still reports the trap, not the
+ * second failure's timeout (stream.cc
+ * Stream::EnterFailureAbort sets the context's code only while it has none). */
+TEST(failure, stop_mode_context_keeps_the_first_failure_code_after_a_second)
+{
+    static struct t_gate g;
+    aclrtStream a = NULL, b = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&a));
+    ASSERT_OK(aclrtCreateStream(&b));
+    ASSERT_OK(aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE));
+    t_launch_gate(&g, b);
+    launch_timing_out(b); /* taken now; it runs and fails after a's failure */
+    launch("fail_trap", k_trap, 1, a);
+    ASSERT_RC(aclrtSynchronizeStream(a), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    atomic_store(&g.open, 1);
+    ASSERT(t_wait_flag(&spun, 1));
+    ASSERT_OK(aclrtDestroyStream(b)); /* returns once b's failed task is done */
+    ASSERT_RC(aclrtSynchronizeStream(a), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, a),
+              ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 0);
+    ASSERT_OK(aclrtDestroyStream(a));
+    t_teardown();
+}
+
 /* A block that traps in the middle of a 64-block kernel: with one worker the
  * blocks run in order, so exactly blocks 0..16 complete; the blocks after
  * the trap never start, and in STOP mode the tasks behind it are dropped. */

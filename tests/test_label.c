@@ -388,11 +388,13 @@ TEST(label, label_on_another_stream_fails_the_run)
 }
 
 /* The process has 65535 label ids (runtime.cc InitLabelAllocator): the
- * last one is given, the next refused (507000), and a destroy gives one back. */
-TEST(label, at_most_65535_labels_live)
+ * last one is given, the next refused (507000), and a destroy gives one back.
+ * A list may hold all of them: 65535 is inside the list's (0, 65535]. */
+TEST(label, at_most_65535_labels_live_and_one_list_takes_them_all)
 {
     static aclrtLabel l[65535];
     aclrtLabel more = NULL;
+    aclrtLabelList all = NULL;
     t_setup();
     for (int i = 0; i < 65535; i++)
         ASSERT_OK(aclrtCreateLabel(&l[i]));
@@ -400,6 +402,8 @@ TEST(label, at_most_65535_labels_live)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "65535");
     ASSERT_OK(aclrtDestroyLabel(l[0]));
     ASSERT_OK(aclrtCreateLabel(&l[0]));
+    ASSERT_OK(aclrtCreateLabelList(l, 65535, &all));
+    ASSERT_OK(aclrtDestroyLabelList(all));
     for (int i = 0; i < 65535; i++)
         ASSERT_OK(aclrtDestroyLabel(l[i]));
     t_teardown();

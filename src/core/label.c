@@ -28,6 +28,7 @@
 
 static plat_mutex label_lock;
 static uint32_t live_labels; /* under label_lock */
+static uint64_t list_checks; /* under label_lock: numbers each list's check of its labels */
 
 __attribute__((constructor)) static void label_init(void) { plat_mutex_init(&label_lock, LOCK_LABEL); }
 
@@ -82,17 +83,17 @@ aclError label_list_create(struct context *ctx, struct label **labels, const voi
     ll->ctx = ctx;
     ll->n = n;
     plat_mutex_lock(&label_lock);
-    /* Every label first (nothing changes on a refusal), then the joins. */
+    /* Every label first (nothing changes on a refusal), then the joins. A
+     * label met twice by this check is in the list twice: one pass, not a
+     * search of the labels before it (a full list has 65535). */
+    list_checks++;
     for (uint32_t i = 0; i < n && err == ACL_SUCCESS; i++) {
-        if (!obj_same(&labels[i]->hdr, handles[i])) {
+        if (!obj_same(&labels[i]->hdr, handles[i]))
             err = ACL_ERROR_RT_INVALID_HANDLE; /* destroyed meanwhile */
-        } else if (labels[i]->list != NULL) {
+        else if (labels[i]->list != NULL || labels[i]->checked_in == list_checks)
             err = ACL_ERROR_RT_INTERNAL_ERROR; /* RT_ERROR_SAME_LABELS_IN_SWITCH */
-        } else {
-            for (uint32_t j = 0; j < i && err == ACL_SUCCESS; j++)
-                if (labels[j] == labels[i])
-                    err = ACL_ERROR_RT_INTERNAL_ERROR;
-        }
+        else
+            labels[i]->checked_in = list_checks;
         if (err != ACL_SUCCESS)
             *bad = i;
     }

@@ -214,6 +214,7 @@ struct label {
     const void *list;            /* the list it joined (a handle; NULL: none yet) */
     uint32_t index;              /* its place in that list */
     const void *stream;          /* the stream it was set on (a handle; NULL: not set) */
+    uint64_t checked_in;         /* the list check that last met it (label_lock): a second meeting is a twin */
 };
 
 struct label_list {
