@@ -292,6 +292,13 @@ check 1 "batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.00
     "moe_dispatch (stream 2, task 2) was ready at 5.200 and started at 35.200; meanwhile nonzero_full (stream 1, task 3) held 32" \
     -- doctor "$tmp/shifted"
 check 0 '"min_us": -0.250, "avg_us": 4.500, "max_us": 9.000' -- summary --json "$tmp/shifted"
+# A batch wait of zero (started the moment it was ready) explains nothing: the doctor does not blame cores.
+sed -i 's/"ready_us": 1005.2, "start_us": 1035.2, "wait_us": 30.0/"ready_us": 1035.2, "start_us": 1035.2, "wait_us": 0.0/' "$sh/summary.json"
+check 1 "fake parallelism: streams 1 and 2" "Barrier: not found." "and no batch-mode kernel waited" -- doctor "$tmp/shifted"
+lacks "waited 0.000 us"
+# A count must be whole: 32.5 blocks is refused where it stands.
+sed -i 's/"block_num": 32,/"block_num": 32.5,/' "$sh/summary.json"
+refuse 'shifted/ASCEND_PROFILER_OUTPUT/summary.json:[0-9]+:[0-9]+: "block_num" must be a whole number, not 32.5$' doctor "$tmp/shifted"
 check 1 '"kind": "cores"' '"kind": "batch_wait"' '"wait_us": 30.000' '"held_blocks": 32' '"kind": "join_wait_gap"' '"threshold_us": 0.654' \
     -- doctor --json "$(prof oversubscribed)"
 check 0 "overlap_pct 1.00, real" "Verdict: no findings." -- doctor "$(prof core_split)"
@@ -740,6 +747,11 @@ refuse 'no_demand/ASCEND_PROFILER_OUTPUT/summary.json:[0-9]+:[0-9]+: this item h
 
 # ---- timeline without a browser: the page itself -----------------------------------------------------------
 refuse "^aclcpu timeline: error: --width 5" timeline --width 5 "$(prof fixed)"
+# The width's range is [200, 20000], both ends included.
+refuse "^aclcpu timeline: error: --width 199: a number of pixels from 200 to 20000" timeline --width 199 "$(prof fixed)"
+refuse "^aclcpu timeline: error: --width 20001: a number of pixels from 200 to 20000" timeline --width 20001 "$(prof fixed)"
+check 0 "wrote $tmp/w200.html: 6 kernels" -- timeline --width 200 "$(prof fixed)" -o "$tmp/w200.html"
+check 0 "wrote $tmp/w20000.html: 6 kernels" -- timeline --width 20000 "$(prof fixed)" -o "$tmp/w20000.html"
 check 0 "wrote $tmp/fixed.html: 6 kernels on 2 streams, 2 event edges, the measured clock on the toggle" \
     -- timeline "$(prof fixed)" -o "$tmp/fixed.html"
 page=$tmp/fixed.html
