@@ -659,10 +659,14 @@ static void write_pair(struct sum *sm, const struct ov_kernels *o, const struct 
 static void write_total(struct sum *sm, const struct ep_total *t)
 {
     fprintf(sm->f, "\"episodes\": %zu, \"real\": %zu, \"partial\": %zu, \"fake\": %zu, \"early_joins\": %zu, "
-                   "\"never_joined\": %zu, \"overlap_us\": %s, \"base_us\": %s, \"overlap_pct\": %s, \"verdict\": %s%s%s}",
+                   "\"never_joined\": %zu, \"overlap_us\": %s, \"base_us\": %s, \"overlap_pct\": %s, \"verdict\": ",
             t->episodes, t->real, t->partial, t->fake, t->early, t->no_join, pv_f3(t->overlap_us), pv_f3(t->base_us),
-            pv_f3(t->pct), t->episodes ? "\"" : "", t->episodes ? overlap_verdict_name(t->verdict) : "null",
-            t->episodes ? "\"" : "");
+            pv_f3(t->pct));
+    /* No episode, no verdict: null, not a name. */
+    if (t->episodes)
+        fprintf(sm->f, "\"%s\"}", overlap_verdict_name(t->verdict));
+    else
+        fputs("null}", sm->f);
 }
 
 static void write_episode(struct sum *sm, const struct ov_kernels *o, const struct ep_episode *ep, bool first)
