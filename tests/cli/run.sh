@@ -872,12 +872,8 @@ for bad_soc in '"cube_cores": 0, "vector_cores": 48' '"cube_cores": 24, "vector_
 done
 # The SoC's join cost is its dispatch plus its event latency, each when given (oversubscribed's
 # stream 1 idled 20.200 us after its join).
-python3 - "$(prof oversubscribed)/$sj" 0.25 0.5 <<'EOF' | sw_prof sync_cost oversubscribed
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["soc"]["dispatch_us"], d["soc"]["event_us"] = float(sys.argv[2]), float(sys.argv[3])
-print(json.dumps(d))
-EOF
+sed 's/^\( *"name": "Ascend910B1",\)$/\1 "dispatch_us": 0.25, "event_us": 0.5,/' "$(prof oversubscribed)/$sj" |
+    sw_prof sync_cost oversubscribed
 check 1 "Idle beyond the 0.750 us each join costs on this SoC when the stream waited for is on time" -- doctor "$sw/sync_cost"
 # limit hits: stream_id -1 and task_id 2^31-1 are read; each field's first value out of range is not.
 limit() { echo '{"aclcpu_profile_version": 1, "limits": [{"stream_id": 1, "task_id": 1, "name": "k", "engine": "cube", "block_num": 4, "limit": 2},'"$1"']}'; }
@@ -994,6 +990,84 @@ last="aclcpu doctor step_limit"
 lacks "over the core limit"
 check 1 "Block Num over the core limit: stream 2 launched attn with 40 vector blocks under a limit of 16" \
     -- doctor --step 1 "$sw/step_limit"
+# trace_view.json in its other forms: an object holding "traceEvents", ts as numbers, dur and the
+# args' ids as numeric strings, flow ids as strings: fake_parallel's barrier and edges all the same.
+tv=ASCEND_PROFILER_OUTPUT/trace_view.json
+fp_trace=$(prof fake_parallel)/$tv
+# sw_trace NAME: a profile of fake_parallel's kernel_details.csv and the trace_view.json on stdin.
+sw_trace() {
+    mkdir -p "$sw/$1/ASCEND_PROFILER_OUTPUT"
+    cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$sw/$1/ASCEND_PROFILER_OUTPUT/"
+    cat >"$sw/$1/$tv"
+}
+{
+    echo '{"otherData": {}, "traceEvents":'
+    sed 's/"ts": "\([0-9.]*\)"/"ts": \1/; s/"dur": \([0-9.]*\)/"dur": "\1"/; s/"\(Stream Id\|Task Id\|Event Id\)": \([0-9]*\)/"\1": "\2"/
+        s/"id": \([0-9]*\)/"id": "e\1"/' "$fp_trace"
+    echo '}'
+} | sw_trace trace_forms
+check 1 "on event 2 recorded on stream 2, which held stream 1 for 29.800 us" -- doctor "$sw/trace_forms"
+check 0 "6 kernels on 2 streams, 2 event edges" -- timeline "$sw/trace_forms" -o "$tmp/sw2_forms.html"
+# The Overlap Analysis lanes are found by their thread names (Computing and Free swapped here),
+# and without those names by their tids (0 Computing ... 3 Free).
+sed 's/"name": "Computing"/"name": "Free_"/; s/"name": "Free"/"name": "Computing"/; s/"name": "Free_"/"name": "Free"/' \
+    "$fp_trace" | sw_trace lanes_swapped
+check 0 "" -- timeline "$sw/lanes_swapped" -o "$tmp/sw2_lanes.html"
+grep -q '"ov":\[\[10000,10200,39800,40000\],\[\],\[\],\[0,10000,10200,39800,40000,112000\]\]' "$tmp/sw2_lanes.html" &&
+    ok || fail "lanes_swapped page: the lanes are not taken by their thread names"
+sed '/"pid": 3,/{n;s/"name": "thread_name"/"name": "thread_label"/}' "$fp_trace" | sw_trace lanes_by_tid
+check 0 "" -- timeline "$sw/lanes_by_tid" -o "$tmp/sw2_lanes.html"
+grep -q '"ov":\[\[0,10000,10200,39800,40000,112000\],\[\],\[\],\[10000,10200,39800,40000\]\]' "$tmp/sw2_lanes.html" &&
+    ok || fail "lanes_by_tid page: the unnamed lanes are not taken by their tids"
+# A device task needs a string name, a tid >= 0, a ts in us and a dur from 0 (included) to 1e15
+# (excluded), each refused at the event; any other event that is not an object is refused too.
+hw='{"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "Ascend Hardware"}}'
+# sw_task FIELDS: a trace of one device task with FIELDS on line 2.
+sw_task() { printf '[%s,\n {"ph": "X", "pid": 2, %s}]' "$hw" "$1" | sw_trace task; }
+task_bad() {
+    sw_task "$1"
+    refuse "task/$tv:2:2: $2$" doctor "$sw/task"
+    rm -rf "$sw/task"
+}
+task_bad '"tid": 1, "ts": "1", "dur": 1' 'a device task \("ph":"X"\) without a string "name"'
+task_bad '"name": "k", "tid": -1, "ts": "1", "dur": 1' "device task 'k' has no \"tid\" \(the stream id, a whole number >= 0\)"
+task_bad '"name": "k", "tid": 1, "ts": "1x", "dur": 1' "device task 'k' has no \"ts\" in us"
+task_bad '"name": "k", "tid": 1, "ts": 1, "dur": -1' "device task 'k' has no \"dur\" in us"
+task_bad '"name": "k", "tid": 1, "ts": 1, "dur": 1e15' "device task 'k' has no \"dur\" in us"
+sw_task '"name": "k", "tid": 0, "ts": 1, "dur": 0'
+check 1 "fake parallelism" -- doctor "$sw/task"
+rm -rf "$sw/task"
+printf '[%s, 5]' "$hw" | sw_trace task
+refuse "task/$tv:1:86: a trace event must be an object, this is a number$" doctor "$sw/task"
+rm -rf "$sw/task"
+echo '[{"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "Ascend Software"}}]' | sw_trace task
+refuse "task/$tv:1:1: no \"Ascend Hardware\" process \(process_name metadata\): no device tasks$" doctor "$sw/task"
+rm -rf "$sw/task"
+echo '{"traceEvent": []}' | sw_trace task
+refuse "task/$tv:1:1: expected an array of trace events \(or an object with \"traceEvents\"\), found an object$" doctor "$sw/task"
+# Options: "--name=value", a flag given a value, a short option never takes "=", "--" ends the
+# options (then "--help" and "-x" are arguments), "-" alone is an argument, 16 repeats and not 17.
+check 0 "k1                                       AI_CORE" "... 3 more (--top)" -- summary --top=1 "$tmp/sw2_span4.csv"
+refuse "^aclcpu summary: error: option --json takes no value" summary --json=1 "$tmp/sw2_span4.csv"
+refuse "^aclcpu timeline: error: unknown option '-o=x.html'" timeline -o=x.html "$tmp/sw2_span4.csv"
+cp "$tmp/sw2_span4.csv" "$tmp/-sw2.csv"
+abs_aclcpu=$(cd "$(dirname "$aclcpu")" && pwd)/$(basename "$aclcpu")
+if (cd "$tmp" && "$abs_aclcpu" summary --json -- -sw2.csv) >"$tmp/out" 2>"$tmp/err" &&
+    grep -qF '"files": "-sw2.csv (4 rows, Block Num)"' "$tmp/out"; then ok; else fail "summary -- -sw2.csv: not read as a file"; fi
+refuse "^aclcpu summary: error: --help: no such file or directory$" summary -- --help
+refuse "^aclcpu summary: error: -: no such file or directory$" summary -
+reps=()
+for _ in $(seq 16); do reps+=(--top 1); done
+check 0 "... 3 more (--top)" -- summary "${reps[@]}" "$tmp/sw2_span4.csv"
+refuse "^aclcpu summary: error: option --top given more than 16 times" summary "${reps[@]}" --top 1 "$tmp/sw2_span4.csv"
+# help alone is the command list, as -h is; help of no command is refused.
+check 0 "commands:" -- help
+check 0 "commands:" -- -h
+refuse "^aclcpu: error: no command 'nosuch'" help nosuch
+# --width from 200 to 20000, both ends included.
+for w in 200 20000; do check 0 "4 kernels on 4 streams" -- timeline --width "$w" "$tmp/sw2_span4.csv" -o "$tmp/sw2_w.html"; done
+for w in 199 20001; do refuse "^aclcpu timeline: error: --width $w: a number of pixels from 200 to 20000" \
+    timeline --width "$w" "$tmp/sw2_span4.csv" -o "$tmp/sw2_w.html"; done
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
