@@ -1068,6 +1068,18 @@ refuse "^aclcpu: error: no command 'nosuch'" help nosuch
 for w in 200 20000; do check 0 "4 kernels on 4 streams" -- timeline --width "$w" "$tmp/sw2_span4.csv" -o "$tmp/sw2_w.html"; done
 for w in 199 20001; do refuse "^aclcpu timeline: error: --width $w: a number of pixels from 200 to 20000" \
     timeline --width "$w" "$tmp/sw2_span4.csv" -o "$tmp/sw2_w.html"; done
+# --main names any stream with a task, one with trace tasks only too; stream 0 is a stream like any
+# other (refused here: no task ran on it). --step 0 is a step number (none has it), -1 is not.
+check 0 "main stream 2: named by --main" -- summary --main 2 "$(prof single_stream)"
+refuse "^aclcpu summary: error: --main 0: no task of this profile ran on stream 0" summary --main 0 "$(prof single_stream)"
+refuse "^aclcpu summary: error: .*--step 0: no kernel row has that Step Id$" summary --step 0 "$a2"
+refuse "^aclcpu summary: error: --step -1: not a step number" summary --step -1 "$a2"
+# ACLCPU_SOC set but empty: the default SoC, said to be the default.
+ACLCPU_SOC= check 0 "SoC      Ascend910B1 (default)" -- info
+# A file cut after a member's colon names the one object left open (the outermost).
+sw_json json_eof_value '{"aclcpu_profile_version":'
+refuse "json_eof_value/$sj:1:27: unexpected end of the file \(expected a value\): the object opened at 1:1 is not closed$" \
+    summary "$sw/json_eof_value"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
