@@ -1080,6 +1080,17 @@ ACLCPU_SOC= check 0 "SoC      Ascend910B1 (default)" -- info
 sw_json json_eof_value '{"aclcpu_profile_version":'
 refuse "json_eof_value/$sj:1:27: unexpected end of the file \(expected a value\): the object opened at 1:1 is not closed$" \
     summary "$sw/json_eof_value"
+# The page's data of two steps on two streams, exactly: starts, Step Ids and task ids as deltas
+# (task ids from the previous kernel of the same lane), names and engines by table index, each
+# step's span, Computing and the Free between (drawn from the kernels: no trace here).
+printf 'Step Id,Task ID,Stream ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Mix Block Num\n1,5,1,a,AI_CORE,0,4,8,0\n1,9,2,b,MIX_AIC,1,2,8,4\n2,6,1,c,AI_VECTOR_CORE,10,3,16,0\n2,12,2,a,AI_CORE,11,1,8,0\n' \
+    >"$tmp/sw2_page.csv"
+check 0 "4 kernels on 2 streams" -- timeline "$tmp/sw2_page.csv" -o "$tmp/sw2_page.html"
+for want in '"k":{"s":[0,1000,9000,1000],"d":[4000,2000,3000,1000],"l":[0,1,0,1],"e":[0,2,1,0],"st":[1,0,1,0],"n":[0,1,2,0],"i":[3,4,5,3],"id":[5,9,1,3],"b":[8,8,16,8],"m":[0,4,0,0]}' \
+    '"steps":[1,0,4000,2,10000,13000]' '"ov":[[0,4000,10000,13000],[],[],[4000,10000]]' \
+    '"names":["a","b","c","AI_CORE","MIX_AIC","AI_VECTOR_CORE"]'; do
+    grep -qF -- "$want" "$tmp/sw2_page.html" && ok || fail "sw2_page.html lacks $want"
+done
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
