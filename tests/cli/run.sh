@@ -1091,6 +1091,11 @@ for want in '"k":{"s":[0,1000,9000,1000],"d":[4000,2000,3000,1000],"l":[0,1,0,1]
     '"names":["a","b","c","AI_CORE","MIX_AIC","AI_VECTOR_CORE"]'; do
     grep -qF -- "$want" "$tmp/sw2_page.html" && ok || fail "sw2_page.html lacks $want"
 done
+# A field of another type than a number or a string (null here) is refused as such too.
+lim_bad '"stream_id": null, "task_id": 1, "name": "k", "engine": "cube", "block_num": 4, "limit": 2' \
+    '1:146: "stream_id" must be a number, not null$'
+lim_bad '"stream_id": 1, "task_id": 1, "name": "k", "engine": [], "block_num": 4, "limit": 2' \
+    '1:[0-9]+: "engine" must be a string, not an array$'
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
