@@ -1096,6 +1096,22 @@ lim_bad '"stream_id": null, "task_id": 1, "name": "k", "engine": "cube", "block_
     '1:146: "stream_id" must be a number, not null$'
 lim_bad '"stream_id": 1, "task_id": 1, "name": "k", "engine": [], "block_num": 4, "limit": 2' \
     '1:[0-9]+: "engine" must be a string, not an array$'
+# --step keeps summary.json's facts of the step only: oversubscribed with prep as step 1 and the
+# rest as step 2 has neither the batch wait nor the contention of [5.2, 35.2] in step 1.
+mkdir -p "$sw/over_steps"
+cp -r "$(prof oversubscribed)/ASCEND_PROFILER_OUTPUT" "$sw/over_steps/"
+awk 'NR == 1 { print "Step Id," $0; next } { print (NR == 2 ? "1," : "2,") $0 }' \
+    "$(prof oversubscribed)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" >"$sw/over_steps/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+check 1 "2. [3c] batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.000 us" -- doctor "$sw/over_steps"
+check 1 "all 1 kernels ran on stream 1" "Verdict: 1 finding." -- doctor --step 1 "$sw/over_steps"
+lacks "batch-mode kernel could not start"
+check 0 "vector peak 8 of 48 cores: within the cores" -- summary --step 1 "$sw/over_steps"
+# And the trace's edges and Overlap Analysis lanes of the step only (those that touch its span
+# count), the lanes clipped to it.
+if [ -n "$profiles" ]; then
+    check 0 "4 kernels on 2 streams, 3 event edges" -- timeline --step 2 "$(rp fj_late_steps)" -o "$tmp/sw2_step.html"
+    grep -qF '"ov":[[85000,170000],[],[],[]]' "$tmp/sw2_step.html" && ok || fail "fj_late_steps --step 2 page: lanes not clipped to the step"
+fi
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
