@@ -843,10 +843,10 @@ sw_json json_deep '{"aclcpu_profile_version": 1, "d": ['"$deep"']}'
 refuse "json_deep/$sj:1:291: nested deeper than 256 levels$" summary "$sw/json_deep"
 # Escapes decode to their bytes (UTF-8 of 1 to 4 bytes at each length's ends, a surrogate pair,
 # the highest one) and the JSON writer escapes them back: quote, backslash, \n and \t by name,
-# other control bytes as \u00XX, bytes above 0x7F as they are.
-sw_json json_names '{"aclcpu_profile_version": 1, "measured_kernels": [{"name": "a\\u007f\\u0080\\u07ff\\u0800\\uffff\\ud83d\\ude00\\udbff\\udfff\\"\\\\\\/\\b\\f\\n\\r\\tz",\n "engine": "AI_CORE", "launches": 1, "min_us": 0.0005, "avg_us": -0.0004, "max_us": -0.0005}]}'
+# other control bytes (to 0x1f) as \u00XX, bytes above 0x7F as they are.
+sw_json json_names '{"aclcpu_profile_version": 1, "measured_kernels": [{"name": "a\\u007f\\u0080\\u07ff\\u0800\\uffff\\ud83d\\ude00\\udbff\\udfff\\"\\\\\\/\\b\\f\\n\\r\\t\\u001fz",\n "engine": "AI_CORE", "launches": 1, "min_us": 0.0005, "avg_us": -0.0004, "max_us": -0.0005}]}'
 check 0 -- summary --json "$sw/json_names"
-want=$(printf '"name": "a\177\302\200\337\277\340\240\200\357\277\277\360\237\230\200\364\217\277\277\\"\\\\/\\u0008\\u000c\\n\\u000d\\tz"')
+want=$(printf '"name": "a\177\302\200\337\277\340\240\200\357\277\277\360\237\230\200\364\217\277\277\\"\\\\/\\u0008\\u000c\\n\\u000d\\t\\u001fz"')
 grep -qF -- "$want" "$tmp/out" && ok || fail "summary --json: the measured kernel's name is not decoded and escaped back byte for byte"
 # Rounding to 3 decimals: 0.0005 is 0.001; below half a unit is 0.000, never -0.000.
 has '"min_us": 0.001, "avg_us": 0.000, "max_us": -0.001'
