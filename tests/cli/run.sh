@@ -1112,6 +1112,11 @@ if [ -n "$profiles" ]; then
     check 0 "4 kernels on 2 streams, 3 event edges" -- timeline --step 2 "$(rp fj_late_steps)" -o "$tmp/sw2_step.html"
     grep -qF '"ov":[[85000,170000],[],[],[]]' "$tmp/sw2_step.html" && ok || fail "fj_late_steps --step 2 page: lanes not clipped to the step"
 fi
+# A profile of one zero-length kernel: E2E 0, and no share of it is a percentage ("-", not nan).
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nz,AI_CORE,5,0,8,1\n' >"$tmp/sw2_zero.csv"
+check 0 "Computing         0.000  -" "Free              0.000  -" \
+    "         1        1        0.000       -        0.000        0.000        0.000" -- summary "$tmp/sw2_zero.csv"
+lacks "nan"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
