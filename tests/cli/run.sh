@@ -1117,6 +1117,11 @@ printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nz
 check 0 "Computing         0.000  -" "Free              0.000  -" \
     "         1        1        0.000       -        0.000        0.000        0.000" -- summary "$tmp/sw2_zero.csv"
 lacks "nan"
+# Blanks and TABs around a field are trimmed inside quotes too (the name and a quoted duration);
+# a Stream ID of NA or nothing is N/A like "N/A".
+printf '%s\n"\t k5 \t",AI_CORE, 0 ,"  5\t",8,1\nn1,AI_CORE,1,1,8,NA\nn2,AI_CORE,2,1,8,\n' "$hdr" >"$tmp/sw2_na.csv"
+check 0 "(2 kernel rows have Stream ID N/A and are left out here)" -- summary "$tmp/sw2_na.csv"
+check 0 '"e2e_us": 5.000' '"name": "k5", "engine": "AI_CORE", "count": 1, "total_us": 5.000' -- summary --json "$tmp/sw2_na.csv"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
