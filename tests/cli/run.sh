@@ -1122,6 +1122,10 @@ lacks "nan"
 printf '%s\n"\t k5 \t",AI_CORE, 0 ,"  5\t",8,1\nn1,AI_CORE,1,1,8,NA\nn2,AI_CORE,2,1,8,\n' "$hdr" >"$tmp/sw2_na.csv"
 check 0 "(2 kernel rows have Stream ID N/A and are left out here)" -- summary "$tmp/sw2_na.csv"
 check 0 '"e2e_us": 5.000' '"name": "k5", "engine": "AI_CORE", "count": 1, "total_us": 5.000' -- summary --json "$tmp/sw2_na.csv"
+# summary.json's contention: "ready at once up to" is the most any interval asked, not the last's.
+sw_json most_asked '{"aclcpu_profile_version": 1, "soc": {"name": "Ascend910B1", "cube_cores": 24, "vector_cores": 48},\n "core_usage": {"contention": [{"engine": "vector", "start_us": 0, "end_us": 5, "demand_blocks": 64, "kernels": [{"stream_id": 1, "task_id": 1}]},\n {"engine": "vector", "start_us": 10, "end_us": 12, "demand_blocks": 50, "kernels": [{"stream_id": 2, "task_id": 2}]}]}}'
+check 0 "ready at once up to 64: over the cores for 7.000 us in 2 intervals (kernels queued; summary.json)" \
+    "[10.000, 12.000] asks 50: shared_expert_gate (stream 2, 16)" -- summary "$sw/most_asked"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
