@@ -1009,16 +1009,21 @@ sw_trace() {
 check 1 "on event 2 recorded on stream 2, which held stream 1 for 29.800 us" -- doctor "$sw/trace_forms"
 check 0 "6 kernels on 2 streams, 2 event edges" -- timeline "$sw/trace_forms" -o "$tmp/sw2_forms.html"
 # The Overlap Analysis lanes are found by their thread names (Computing and Free swapped here),
-# and without those names by their tids (0 Computing ... 3 Free).
+# and without those names by their tids (0 Computing ... 3 Free: Free's intervals moved to tid 2
+# here, Communication(Not Overlapped), so that they differ from the lanes drawn from the kernels).
 sed 's/"name": "Computing"/"name": "Free_"/; s/"name": "Free"/"name": "Computing"/; s/"name": "Free_"/"name": "Free"/' \
     "$fp_trace" | sw_trace lanes_swapped
 check 0 "" -- timeline "$sw/lanes_swapped" -o "$tmp/sw2_lanes.html"
 grep -q '"ov":\[\[10000,10200,39800,40000\],\[\],\[\],\[0,10000,10200,39800,40000,112000\]\]' "$tmp/sw2_lanes.html" &&
     ok || fail "lanes_swapped page: the lanes are not taken by their thread names"
-sed '/"pid": 3,/{n;s/"name": "thread_name"/"name": "thread_label"/}' "$fp_trace" | sw_trace lanes_by_tid
+sed '/"pid": 3,/{n;s/"name": "thread_name"/"name": "thread_label"/;s/"tid": 3,/"tid": 2,/}' "$fp_trace" | sw_trace lanes_by_tid
 check 0 "" -- timeline "$sw/lanes_by_tid" -o "$tmp/sw2_lanes.html"
-grep -q '"ov":\[\[0,10000,10200,39800,40000,112000\],\[\],\[\],\[10000,10200,39800,40000\]\]' "$tmp/sw2_lanes.html" &&
+grep -q '"ov":\[\[0,10000,10200,39800,40000,112000\],\[\],\[10000,10200,39800,40000\],\[\]\]' "$tmp/sw2_lanes.html" &&
     ok || fail "lanes_by_tid page: the unnamed lanes are not taken by their tids"
+# The first "Ascend Hardware" process is the device's: a second one named later changes nothing.
+sed '$ s/^]$/, {"ph": "M", "pid": 9, "name": "process_name", "args": {"name": "Ascend Hardware"}}]/' "$fp_trace" |
+    sw_trace second_hw
+check 1 "on event 2 recorded on stream 2, which held stream 1 for 29.800 us" -- doctor "$sw/second_hw"
 # A device task needs a string name, a tid >= 0, a ts in us and a dur from 0 (included) to 1e15
 # (excluded), each refused at the event; any other event that is not an object is refused too.
 hw='{"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "Ascend Hardware"}}'
