@@ -1131,6 +1131,19 @@ check 0 '"e2e_us": 5.000' '"name": "k5", "engine": "AI_CORE", "count": 1, "total
 sw_json most_asked '{"aclcpu_profile_version": 1, "soc": {"name": "Ascend910B1", "cube_cores": 24, "vector_cores": 48},\n "core_usage": {"contention": [{"engine": "vector", "start_us": 0, "end_us": 5, "demand_blocks": 64, "kernels": [{"stream_id": 1, "task_id": 1}]},\n {"engine": "vector", "start_us": 10, "end_us": 12, "demand_blocks": 50, "kernels": [{"stream_id": 2, "task_id": 2}]}]}}'
 check 0 "ready at once up to 64: over the cores for 7.000 us in 2 intervals (kernels queued; summary.json)" \
     "[10.000, 12.000] asks 50: shared_expert_gate (stream 2, 16)" -- summary "$sw/most_asked"
+# A lane interval that only touches the step's span is clipped to nothing and dropped:
+# fake_parallel with rms_norm as step 1 and the rest as step 2 (from 10.2 us) keeps no Free
+# [10.2, 10.2]. A Step Id of 0 is a step like the others.
+mkdir -p "$sw/fp_steps/ASCEND_PROFILER_OUTPUT"
+cp "$fp_trace" "$sw/fp_steps/$tv"
+awk 'NR == 1 { print "Step Id," $0; next } { print (NR == 2 ? "1," : "2,") $0 }' \
+    "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" >"$sw/fp_steps/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+check 0 "5 kernels on 2 streams" -- timeline --step 2 "$sw/fp_steps" -o "$tmp/sw2_fp_steps.html"
+grep -qF '"ov":[[10200,39800,40000,112000],[],[],[39800,40000]]' "$tmp/sw2_fp_steps.html" && ok ||
+    fail "fp_steps --step 2 page: a lane interval clipped to nothing is kept"
+printf 'Step Id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,a,AI_CORE,0,5,8,1\n1,b,AI_CORE,6,5,8,1\n' \
+    >"$tmp/sw2_step0.csv"
+check 0 "steps  2 (Step Id 0..1; --step N for one)" -- summary "$tmp/sw2_step0.csv"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
