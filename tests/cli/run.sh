@@ -836,7 +836,7 @@ sw_json json_eof_top ''
 refuse "json_eof_top/$sj:1:1: unexpected end of the file \(expected a value\)$" summary "$sw/json_eof_top"
 # Every value form, empty containers, a byte-order mark and nesting to exactly 256 levels are read;
 # object and 255 arrays) are read; the 257th level is refused.
-deep=$(printf '%255s' | tr ' ' '[')$(printf '%255s' | tr ' ' ']')
+deep=$(printf '%255s' '' | tr ' ' '[')$(printf '%255s' '' | tr ' ' ']')
 sw_json json_forms '\357\273\277{"aclcpu_profile_version": 1, "a": [true, false, null, -0.5e+1, 2E-3, 0, -0, 1e5, "\\/"],\n "o": {}, "e": [], "d": '"$deep"'}'
 check 0 "E2E              80.400" -- summary "$sw/json_forms"
 sw_json json_deep '{"aclcpu_profile_version": 1, "d": ['"$deep"']}'
@@ -942,7 +942,7 @@ printf '%s\nh,HCCL,0,4,0,1\nx,hcom_Communication_x,5,3,0,1\nv,ai_vector_core,10,
 check 0 '"computing_us": 2.000' '"name": "h", "engine": "COMMUNICATION"' '"name": "x", "engine": "COMMUNICATION"' \
     '"name": "v", "engine": "AI_VECTOR_CORE"' -- summary --json "$tmp/sw2_engines.csv"
 # ACLCPU_SOC set but empty is the same as unset.
-ACLCPU_SOC= check 0 "assumed: the profile in force (ACLCPU_SOC unset, the default); pass --soc" -- summary "$tmp/sw2_engines.csv"
+ACLCPU_SOC='' check 0 "assumed: the profile in force (ACLCPU_SOC unset, the default); pass --soc" -- summary "$tmp/sw2_engines.csv"
 # Notify tasks wait and record like event tasks: fake_parallel's barrier found through NOTIFY_WAIT
 # and NOTIFY_RECORD (no flows: the record is found by its Event Id), and the page marks the waits.
 mkdir -p "$sw/notify/ASCEND_PROFILER_OUTPUT"
@@ -1080,7 +1080,7 @@ refuse "^aclcpu summary: error: --main 0: no task of this profile ran on stream 
 refuse "^aclcpu summary: error: .*--step 0: no kernel row has that Step Id$" summary --step 0 "$a2"
 refuse "^aclcpu summary: error: --step -1: not a step number" summary --step -1 "$a2"
 # ACLCPU_SOC set but empty: the default SoC, said to be the default.
-ACLCPU_SOC= check 0 "SoC      Ascend910B1 (default)" -- info
+ACLCPU_SOC='' check 0 "SoC      Ascend910B1 (default)" -- info
 # A file cut after a member's colon names the one object left open (the outermost).
 sw_json json_eof_value '{"aclcpu_profile_version":'
 refuse "json_eof_value/$sj:1:27: unexpected end of the file \(expected a value\): the object opened at 1:1 is not closed$" \
