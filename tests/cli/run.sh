@@ -794,5 +794,368 @@ grep -q '{"pool":1,"name":"vector cores","cap":48,"queued":true,"spans":\[5200,3
     fail "oversubscribed page: no contention span of 64 vector blocks on 48 cores"
 check 0 "0 event edges" -- timeline "$tmp/no_flows" -o "$tmp/nf.html"
 grep -q '"ep":\[\]' "$tmp/nf.html" && ok || fail "no_flows page: episodes without edges"
+
+# ---- sweep 4 (issue 19): the readers' and the JSON writer's boundaries and second occurrences ---------
+# summary.json is parsed by the command's own JSON reader: each error is named at its line and
+# column, every value form is read, and each field's range is checked at its ends.
+sw=$tmp/sw2
+# sw_prof NAME [FIXTURE]: a profile directory with FIXTURE's (default fixed) files but for
+# summary.json, which is read from stdin.
+sw_prof() {
+    mkdir -p "$sw/$1"
+    cp -r "$(prof "${2:-fixed}")/ASCEND_PROFILER_OUTPUT" "$sw/$1/"
+    cat >"$sw/$1/ASCEND_PROFILER_OUTPUT/summary.json"
+}
+# sw_json NAME TEXT: a profile whose summary.json is TEXT (printf's format, so \n is a newline).
+sw_json() {
+    # shellcheck disable=SC2059  # TEXT is the format on purpose
+    printf "$2" | sw_prof "$1"
+}
+sj=ASCEND_PROFILER_OUTPUT/summary.json
+# Lines and columns count from 1 on every line, the column starting again after each newline.
+sw_json json_where '{"aclcpu_profile_version": 1,\n "x": [1,\n  2}'
+refuse "json_where/$sj:3:4: expected ',' or '\]' in the array opened at 2:7 but found '\}'$" summary "$sw/json_where"
+sw_json json_lead0 '{"aclcpu_profile_version": 1, "x": 01}'
+refuse "json_lead0/$sj:1:36: bad number$" summary "$sw/json_lead0"
+sw_json json_point '{"aclcpu_profile_version": 1, "x": 1.}'
+refuse "json_point/$sj:1:36: bad number \(no digits after the decimal point\)$" summary "$sw/json_point"
+sw_json json_exp '{"aclcpu_profile_version": 1, "x": 1e+}'
+refuse "json_exp/$sj:1:36: bad number \(no digits in the exponent\)$" summary "$sw/json_exp"
+sw_json json_minus '{"aclcpu_profile_version": 1, "x": -}'
+refuse "json_minus/$sj:1:36: bad number$" summary "$sw/json_minus"
+sw_json json_escape '{"aclcpu_profile_version": 1, "x": "\\x"}'
+refuse "json_escape/$sj:1:37: bad escape '\\\\x' in a string$" summary "$sw/json_escape"
+sw_json json_hex '{"aclcpu_profile_version": 1, "x": "\\u12G4"}'
+refuse "json_hex/$sj:1:37: bad \\\\u escape \(expected four hex digits\)$" summary "$sw/json_hex"
+# A high surrogate followed by a \u escape below the low surrogates.
+sw_json json_low '{"aclcpu_profile_version": 1, "x": "\\ud800\\u0041"}'
+refuse "json_low/$sj:1:37: bad \\\\u escape \(a high surrogate without its low half\)$" summary "$sw/json_low"
+sw_json json_after '{"aclcpu_profile_version": 1} x'
+refuse "json_after/$sj:1:31: unexpected 'x' after the end of the document$" summary "$sw/json_after"
+sw_json json_member '{"aclcpu_profile_version": 1, 5: 1}'
+refuse "json_member/$sj:1:31: expected a member name \(a string\) but found '5'$" summary "$sw/json_member"
+sw_json json_colon '{"aclcpu_profile_version" 1}'
+refuse "json_colon/$sj:1:27: expected ':' after the member name \"aclcpu_profile_version\" but found '1'$" summary "$sw/json_colon"
+sw_json json_word '{"aclcpu_profile_version": 1, "x": tru}'
+refuse "json_word/$sj:1:36: expected a value but found 't'$" summary "$sw/json_word"
+sw_json json_ctrl '{"aclcpu_profile_version": 1, "x": "a\tb"}'
+refuse "json_ctrl/$sj:1:38: control character 0x09 inside a string \(it must be escaped\)$" summary "$sw/json_ctrl"
+sw_json json_instr '{"aclcpu_profile_version": 1, "x": "abc'
+refuse "json_instr/$sj:1:40: unexpected end of the file inside the string opened at 1:36$" summary "$sw/json_instr"
+sw_json json_eof_name '{"aclcpu_profile_version": 1, "x"'
+refuse "json_eof_name/$sj:1:34: unexpected end of the file: the object opened at 1:1 is not closed$" summary "$sw/json_eof_name"
+sw_json json_eof_top ''
+refuse "json_eof_top/$sj:1:1: unexpected end of the file \(expected a value\)$" summary "$sw/json_eof_top"
+# Every value form, empty containers, a byte-order mark and nesting to exactly 256 levels are read;
+# object and 255 arrays) are read; the 257th level is refused.
+deep=$(printf '%255s' '' | tr ' ' '[')$(printf '%255s' '' | tr ' ' ']')
+sw_json json_forms '\357\273\277{"aclcpu_profile_version": 1, "a": [true, false, null, -0.5e+1, 2E-3, 0, -0, 1e5, "\\/"],\n "o": {}, "e": [], "d": '"$deep"'}'
+check 0 "E2E              80.400" -- summary "$sw/json_forms"
+sw_json json_deep '{"aclcpu_profile_version": 1, "d": ['"$deep"']}'
+refuse "json_deep/$sj:1:291: nested deeper than 256 levels$" summary "$sw/json_deep"
+# Escapes decode to their bytes (UTF-8 of 1 to 4 bytes at each length's ends, a surrogate pair,
+# the highest one) and the JSON writer escapes them back: quote, backslash, \n and \t by name,
+# other control bytes (to 0x1f) as \u00XX, bytes above 0x7F as they are.
+sw_json json_names '{"aclcpu_profile_version": 1, "measured_kernels": [{"name": "a\\u007f\\u0080\\u07ff\\u0800\\uffff\\ud83d\\ude00\\udbff\\udfff\\"\\\\\\/\\b\\f\\n\\r\\t\\u001fz",\n "engine": "AI_CORE", "launches": 1, "min_us": 0.0005, "avg_us": -0.0004, "max_us": -0.0005}]}'
+check 0 -- summary --json "$sw/json_names"
+want=$(printf '"name": "a\177\302\200\337\277\340\240\200\357\277\277\360\237\230\200\364\217\277\277\\"\\\\/\\u0008\\u000c\\n\\u000d\\t\\u001fz"')
+grep -qF -- "$want" "$tmp/out" && ok || fail "summary --json: the measured kernel's name is not decoded and escaped back byte for byte"
+# Rounding to 3 decimals: 0.0005 is 0.001; below half a unit is 0.000, never -0.000.
+has '"min_us": 0.001, "avg_us": 0.000, "max_us": -0.001'
+# summary.json's fields: the version, the SoC's core counts at both ends of their ranges, whole
+# numbers from -1 (an id) or 0 (a count) to 2^31-1, times up to 1e15 us either way, the types.
+sw_json sum_version '{"aclcpu_profile_version": 2}'
+refuse "sum_version/$sj:1:28: aclcpu_profile_version 2: this aclcpu reads version 1$" summary "$sw/sum_version"
+sw_json sum_array '[{"aclcpu_profile_version": 1}]'
+refuse "sum_array/$sj:1:1: expected an object, found an array$" summary "$sw/sum_array"
+sw_json sum_noversion '{"aclcpu_profile_version": true}'
+refuse "sum_noversion/$sj:1:1: no \"aclcpu_profile_version\": not an aclcpu summary.json$" summary "$sw/sum_noversion"
+sw_json soc_ends '{"aclcpu_profile_version": 1, "soc": {"name": "Tiny", "cube_cores": 1, "vector_cores": 65536}}'
+check 0 "SoC    Tiny: 1 cube / 65536 vector cores (summary.json)" -- summary "$sw/soc_ends"
+sw_json soc_wide '{"aclcpu_profile_version": 1, "soc": {"name": "Wide", "cube_cores": 65536, "vector_cores": 0}}'
+check 0 "SoC    Wide: 65536 cube / 0 vector cores (summary.json)" -- summary "$sw/soc_wide"
+for bad_soc in '"cube_cores": 0, "vector_cores": 48' '"cube_cores": 24, "vector_cores": -1' \
+    '"cube_cores": 65537, "vector_cores": 48' '"cube_cores": 24, "vector_cores": 65537' \
+    '"cube_cores": "24", "vector_cores": 48' '"cube_cores": 24'; do
+    sw_json soc_bad '{"aclcpu_profile_version": 1, "soc": {"name": "X", '"$bad_soc"'}}'
+    refuse "soc_bad/$sj:1:38: \"soc\" must be an object with \"name\", \"cube_cores\" \(1..65536\) and \"vector_cores\" \(0..65536\)$" \
+        summary "$sw/soc_bad"
+    rm -rf "$sw/soc_bad"
+done
+# The SoC's join cost is its dispatch plus its event latency, each when given (oversubscribed's
+# stream 1 idled 20.200 us after its join).
+sed 's/^\( *"name": "Ascend910B1",\)$/\1 "dispatch_us": 0.25, "event_us": 0.5,/' "$(prof oversubscribed)/$sj" |
+    sw_prof sync_cost oversubscribed
+check 1 "Idle beyond the 0.750 us each join costs on this SoC when the stream waited for is on time" -- doctor "$sw/sync_cost"
+# limit hits: stream_id -1 and task_id 2^31-1 are read; each field's first value out of range is not.
+limit() { echo '{"aclcpu_profile_version": 1, "limits": [{"stream_id": 1, "task_id": 1, "name": "k", "engine": "cube", "block_num": 4, "limit": 2},'"$1"']}'; }
+limit '{"stream_id": -1, "task_id": 2147483647, "name": "k", "engine": "vector", "block_num": 0, "limit": 2147483647}' | sw_prof lim_ends
+check 0 "E2E              80.400" -- summary "$sw/lim_ends"
+# lim_bad FIELDS PATTERN: the second limit hit with FIELDS is refused with PATTERN (a number's
+# position is its value's, at 1:146 where the second item's first value is).
+lim_bad() {
+    limit "{$1}" | sw_prof lim_bad
+    refuse "lim_bad/$sj:$2" summary "$sw/lim_bad"
+    rm -rf "$sw/lim_bad"
+}
+l='"name": "k", "engine": "cube", "block_num": 4, "limit": 2'
+lim_bad "\"stream_id\": -2, \"task_id\": 1, $l" '1:146: "stream_id" must be a whole number, not -2$'
+lim_bad "\"stream_id\": 1, \"task_id\": 2147483648, $l" '1:160: "task_id" must be a whole number, not 2.14748e\+09$'
+lim_bad "\"stream_id\": 1.5, \"task_id\": 1, $l" '1:146: "stream_id" must be a whole number, not 1.5$'
+lim_bad '"stream_id": 1, "task_id": 1, "name": "k", "engine": "cube", "block_num": -1, "limit": 2' \
+    '1:[0-9]+: "block_num" must not be negative$'
+lim_bad '"stream_id": 1, "task_id": 1, "name": "k", "engine": "gpu", "block_num": 4, "limit": 2' \
+    '1:[0-9]+: "engine" must be "cube" or "vector", not "gpu"$'
+lim_bad '"stream_id": 1, "task_id": 1, "name": 5, "engine": "cube", "block_num": 4, "limit": 2' \
+    '1:[0-9]+: "name" must be a string, not a number$'
+lim_bad '"stream_id": "1", "task_id": 1, "name": "k", "engine": "cube", "block_num": 4, "limit": 2' \
+    '1:[0-9]+: "stream_id" must be a number, not a string$'
+limit 5 | sw_prof lim_item
+refuse "lim_item/$sj:1:132: expected an object, found a number$" summary "$sw/lim_item"
+# Times: 1e15 us either way is read, beyond it is not.
+bw='{"aclcpu_profile_version": 1, "batch_waits": [{"stream_id": 2, "task_id": 2, "name": "k", "engine": "vector", "block_num": 8,'
+echo "$bw"' "ready_us": -1e15, "start_us": 1e15, "wait_us": 0}]}' | sw_prof time_ends
+check 0 "E2E              80.400" -- summary "$sw/time_ends"
+echo "$bw"' "ready_us": 0, "start_us": 1.5e15, "wait_us": 0}]}' | sw_prof time_big
+refuse "time_big/$sj:1:[0-9]+: \"start_us\" must be a time in us, not 1.5e\+15$" summary "$sw/time_big"
+echo "$bw"' "ready_us": -1.5e15, "start_us": 0, "wait_us": 0}]}' | sw_prof time_small
+refuse "time_small/$sj:1:[0-9]+: \"ready_us\" must be a time in us, not -1.5e\+15$" summary "$sw/time_small"
+# The lists must be arrays and core_usage an object; the kernels of every contention interval are
+# read, the second's too.
+sw_json list_type '{"aclcpu_profile_version": 1, "event_waits": {}}'
+refuse "list_type/$sj:1:46: \"event_waits\" must be an array, not an object$" summary "$sw/list_type"
+sw_json usage_type '{"aclcpu_profile_version": 1, "core_usage": []}'
+refuse "usage_type/$sj:1:45: \"core_usage\" must be an object, not an array$" summary "$sw/usage_type"
+span='{"engine": "cube", "start_us": 0, "end_us": 1, "demand_blocks": 30, "kernels": [{"stream_id": 1, "task_id": 1}]}'
+sw_json second_span '{"aclcpu_profile_version": 1, "core_usage": {"contention": ['"$span"',\n {"engine": "cube", "start_us": 2, "end_us": 3, "demand_blocks": 30, "kernels": [{"stream_id": 1}]}]}}'
+refuse "second_span/$sj:2:82: this item has no \"task_id\"$" summary "$sw/second_span"
+# The facts (limits, waits, contention) are the modelled clock's: the measured clock does not read them.
+sw_json facts_clock '{"aclcpu_profile_version": 1, "limits": 5}'
+refuse "facts_clock/$sj:1:41: \"limits\" must be an array, not a number$" summary "$sw/facts_clock"
+check 0 "clock  measured" -- summary --clock measured "$sw/facts_clock"
+# kernel_details.csv: CRLF line ends and a blank line between rows, a quoted name over two lines,
+# times written "+1", ".5" and "5.", durations rounded at the fourth decimal only (0.00045 is
+# 0.000; 0.0005 is 0.001).
+hdr='Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID'
+printf '%s\r\nk1,AI_CORE,+1,5,8,1\r\n\r\nk2,AI_VECTOR_CORE,.5,0.00045,8,2\r\n"q\nr" ,AI_CORE,10,0.0005,8,1\r\nk3,AI_CORE,5.,1,8,1\r\n' \
+    "$hdr" >"$tmp/sw2_crlf.csv"
+check 0 '"files": "sw2_crlf.csv (4 rows, Block Num)"' '"e2e_us": 9.501' \
+    '"name": "k2", "engine": "AI_VECTOR_CORE", "count": 1, "total_us": 0.000' \
+    '"name": "q\nr", "engine": "AI_CORE", "count": 1, "total_us": 0.001' -- summary --json "$tmp/sw2_crlf.csv"
+# Lines go on counting past a quoted newline and a CRLF: the bad time is on line 4.
+printf '%s\r\n"q\nr",AI_CORE,1,1,8,1\r\nk,AI_CORE,1x,1,8,1\r\n' "$hdr" >"$tmp/sw2_lines.csv"
+refuse "sw2_lines.csv:4:11: column 'Start Time\(us\)': '1x' is not a time in us$" summary "$tmp/sw2_lines.csv"
+printf '%s\n"q\nr" x,AI_CORE,1,1,8,1\n' "$hdr" >"$tmp/sw2_afterquote.csv"
+refuse "sw2_afterquote.csv:3:4: unexpected 'x' after a closing quote \(expected ',' or the end of the line\)$" \
+    summary "$tmp/sw2_afterquote.csv"
+# Engines: the names in any case; any core naming HCCL or COMMUNICATION is communication (not
+# computing time).
+printf '%s\nh,HCCL,0,4,0,1\nx,hcom_Communication_x,5,3,0,1\nv,ai_vector_core,10,2,8,1\n' "$hdr" >"$tmp/sw2_engines.csv"
+check 0 '"computing_us": 2.000' '"name": "h", "engine": "COMMUNICATION"' '"name": "x", "engine": "COMMUNICATION"' \
+    '"name": "v", "engine": "AI_VECTOR_CORE"' -- summary --json "$tmp/sw2_engines.csv"
+# ACLCPU_SOC set but empty is the same as unset.
+ACLCPU_SOC='' check 0 "assumed: the profile in force (ACLCPU_SOC unset, the default); pass --soc" -- summary "$tmp/sw2_engines.csv"
+# Notify tasks wait and record like event tasks: fake_parallel's barrier found through NOTIFY_WAIT
+# and NOTIFY_RECORD (no flows: the record is found by its Event Id), and the page marks the waits.
+mkdir -p "$sw/notify/ASCEND_PROFILER_OUTPUT"
+cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$sw/notify/ASCEND_PROFILER_OUTPUT/"
+sed 's/"cat": "event"/"cat": "elsewhere"/; s/EVENT_WAIT/NOTIFY_WAIT/; s/EVENT_RECORD/NOTIFY_RECORD/' \
+    "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/trace_view.json" >"$sw/notify/ASCEND_PROFILER_OUTPUT/trace_view.json"
+check 1 "on event 2 recorded on stream 2, which held stream 1 for 29.800 us" -- doctor "$sw/notify"
+check 0 "" -- timeline "$sw/notify" -o "$tmp/sw2_notify.html"
+grep -q '"w":\[1,0,1,0\]' "$tmp/sw2_notify.html" && ok || fail "notify page: the NOTIFY_WAIT tasks are not marked as waits"
+# summary's lists at their limits: three wide launches are all listed, a fourth is counted; a
+# contention interval names four kernels, a fifth is "..."; --top 0 lists none; one Step Id is
+# no steps line.
+for n in 3 4 5; do
+    { echo "$hdr"; for i in $(seq 1 "$n"); do echo "w$i,AI_VECTOR_CORE,$((i * 10)),5,52,1"; done; } >"$tmp/sw2_wide$n.csv"
+    { echo "$hdr"; for i in $(seq 1 "$n"); do echo "k$i,AI_CORE,0,5,7,$i"; done; } >"$tmp/sw2_span$n.csv"
+done
+check 0 "wider than the cores alone: w3 (stream 1) 52 blocks, 1 launch, 2 waves" -- summary "$tmp/sw2_wide3.csv"
+lacks "more wider than the cores"
+check 0 "wider than the cores alone: w3 (stream 1)" "... 1 more wider than the cores (--json lists them)" -- summary "$tmp/sw2_wide4.csv"
+lacks "w4 (stream 1)"
+check 0 "[0.000, 5.000] asks 28: k1 (stream 1, 7), k2 (stream 2, 7), k3 (stream 3, 7), k4 (stream 4, 7)" -- summary "$tmp/sw2_span4.csv"
+lacks "k4 (stream 4, 7), ..."
+check 0 "asks 35: k1 (stream 1, 7), k2 (stream 2, 7), k3 (stream 3, 7), k4 (stream 4, 7), ..." -- summary "$tmp/sw2_span5.csv"
+lacks "k5 (stream 5"
+check 0 "... 4 more (--top)" -- summary --top 0 "$tmp/sw2_span4.csv"
+lacks "k1 AI_CORE"
+printf 'Step Id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n7,a,AI_CORE,0,5,8,1\n7,b,AI_CORE,6,5,8,1\n' \
+    >"$tmp/sw2_one_step.csv"
+check 0 "(2 rows, Block Num, Step Id)" -- summary "$tmp/sw2_one_step.csv"
+lacks "steps  "
+# A limit hit belongs to the step of its kernel (by stream and task id): the last step, judged by
+# default, has none; step 1 has it.
+mkdir -p "$sw/step_limit/ASCEND_PROFILER_OUTPUT"
+{
+    echo "Step Id,Task ID,Stream ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Mix Block Num"
+    echo "1,2,2,attn,AI_VECTOR_CORE,0,60,40,0"
+    echo "1,3,3,gate,AI_VECTOR_CORE,10,30,8,0"
+    echo "2,4,2,attn,AI_VECTOR_CORE,100,60,40,0"
+    echo "2,5,3,gate,AI_VECTOR_CORE,110,30,8,0"
+} >"$sw/step_limit/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+echo '{"aclcpu_profile_version": 1, "limits": [{"stream_id": 2, "task_id": 2, "name": "attn", "engine": "vector", "block_num": 40, "limit": 16}]}' \
+    >"$sw/step_limit/ASCEND_PROFILER_OUTPUT/summary.json"
+"$aclcpu" doctor "$sw/step_limit" >"$tmp/out" 2>&1
+last="aclcpu doctor step_limit"
+lacks "over the core limit"
+check 1 "Block Num over the core limit: stream 2 launched attn with 40 vector blocks under a limit of 16" \
+    -- doctor --step 1 "$sw/step_limit"
+# trace_view.json in its other forms: an object holding "traceEvents", ts as numbers, dur and the
+# args' ids as numeric strings, flow ids as strings: fake_parallel's barrier and edges all the same.
+tv=ASCEND_PROFILER_OUTPUT/trace_view.json
+fp_trace=$(prof fake_parallel)/$tv
+# sw_trace NAME: a profile of fake_parallel's kernel_details.csv and the trace_view.json on stdin.
+sw_trace() {
+    mkdir -p "$sw/$1/ASCEND_PROFILER_OUTPUT"
+    cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$sw/$1/ASCEND_PROFILER_OUTPUT/"
+    cat >"$sw/$1/$tv"
+}
+{
+    echo '{"otherData": {}, "traceEvents":'
+    sed 's/"ts": "\([0-9.]*\)"/"ts": \1/; s/"dur": \([0-9.]*\)/"dur": "\1"/; s/"\(Stream Id\|Task Id\|Event Id\)": \([0-9]*\)/"\1": "\2"/
+        s/"id": \([0-9]*\)/"id": "e\1"/' "$fp_trace"
+    echo '}'
+} | sw_trace trace_forms
+check 1 "on event 2 recorded on stream 2, which held stream 1 for 29.800 us" -- doctor "$sw/trace_forms"
+check 0 "6 kernels on 2 streams, 2 event edges" -- timeline "$sw/trace_forms" -o "$tmp/sw2_forms.html"
+# The Overlap Analysis lanes are found by their thread names (Computing and Free swapped here),
+# and without those names by their tids (0 Computing ... 3 Free: Free's intervals moved to tid 2
+# here, Communication(Not Overlapped), so that they differ from the lanes drawn from the kernels).
+sed 's/"name": "Computing"/"name": "Free_"/; s/"name": "Free"/"name": "Computing"/; s/"name": "Free_"/"name": "Free"/' \
+    "$fp_trace" | sw_trace lanes_swapped
+check 0 "" -- timeline "$sw/lanes_swapped" -o "$tmp/sw2_lanes.html"
+grep -q '"ov":\[\[10000,10200,39800,40000\],\[\],\[\],\[0,10000,10200,39800,40000,112000\]\]' "$tmp/sw2_lanes.html" &&
+    ok || fail "lanes_swapped page: the lanes are not taken by their thread names"
+sed '/"pid": 3,/{n;s/"name": "thread_name"/"name": "thread_label"/;s/"tid": 3,/"tid": 2,/}' "$fp_trace" | sw_trace lanes_by_tid
+check 0 "" -- timeline "$sw/lanes_by_tid" -o "$tmp/sw2_lanes.html"
+grep -q '"ov":\[\[0,10000,10200,39800,40000,112000\],\[\],\[10000,10200,39800,40000\],\[\]\]' "$tmp/sw2_lanes.html" &&
+    ok || fail "lanes_by_tid page: the unnamed lanes are not taken by their tids"
+# The first "Ascend Hardware" process is the device's: a second one named later changes nothing.
+sed '$ s/^]$/, {"ph": "M", "pid": 9, "name": "process_name", "args": {"name": "Ascend Hardware"}}]/' "$fp_trace" |
+    sw_trace second_hw
+check 1 "on event 2 recorded on stream 2, which held stream 1 for 29.800 us" -- doctor "$sw/second_hw"
+# A device task needs a string name, a tid >= 0, a ts in us and a dur from 0 (included) to 1e15
+# (excluded), each refused at the event; any other event that is not an object is refused too.
+hw='{"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "Ascend Hardware"}}'
+# sw_task FIELDS: a trace of one device task with FIELDS on line 2.
+sw_task() { printf '[%s,\n {"ph": "X", "pid": 2, %s}]' "$hw" "$1" | sw_trace task; }
+task_bad() {
+    sw_task "$1"
+    refuse "task/$tv:2:2: $2$" doctor "$sw/task"
+    rm -rf "$sw/task"
+}
+task_bad '"tid": 1, "ts": "1", "dur": 1' 'a device task \("ph":"X"\) without a string "name"'
+task_bad '"name": "k", "tid": -1, "ts": "1", "dur": 1' "device task 'k' has no \"tid\" \(the stream id, a whole number >= 0\)"
+task_bad '"name": "k", "tid": 1, "ts": "1x", "dur": 1' "device task 'k' has no \"ts\" in us"
+task_bad '"name": "k", "tid": 1, "ts": 1, "dur": -1' "device task 'k' has no \"dur\" in us"
+task_bad '"name": "k", "tid": 1, "ts": 1, "dur": 1e15' "device task 'k' has no \"dur\" in us"
+sw_task '"name": "k", "tid": 0, "ts": 1, "dur": 0'
+check 1 "fake parallelism" -- doctor "$sw/task"
+rm -rf "$sw/task"
+printf '[%s, 5]' "$hw" | sw_trace task
+refuse "task/$tv:1:86: a trace event must be an object, this is a number$" doctor "$sw/task"
+rm -rf "$sw/task"
+echo '[{"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "Ascend Software"}}]' | sw_trace task
+refuse "task/$tv:1:1: no \"Ascend Hardware\" process \(process_name metadata\): no device tasks$" doctor "$sw/task"
+rm -rf "$sw/task"
+echo '{"traceEvent": []}' | sw_trace task
+refuse "task/$tv:1:1: expected an array of trace events \(or an object with \"traceEvents\"\), found an object$" doctor "$sw/task"
+# Options: "--name=value", a flag given a value, a short option never takes "=", "--" ends the
+# options (then "--help" and "-x" are arguments), "-" alone is an argument, 16 repeats and not 17.
+check 0 "k1                                       AI_CORE" "... 3 more (--top)" -- summary --top=1 "$tmp/sw2_span4.csv"
+refuse "^aclcpu summary: error: option --json takes no value" summary --json=1 "$tmp/sw2_span4.csv"
+refuse "^aclcpu timeline: error: unknown option '-o=x.html'" timeline -o=x.html "$tmp/sw2_span4.csv"
+cp "$tmp/sw2_span4.csv" "$tmp/-sw2.csv"
+abs_aclcpu=$(cd "$(dirname "$aclcpu")" && pwd)/$(basename "$aclcpu")
+if (cd "$tmp" && "$abs_aclcpu" summary --json -- -sw2.csv) >"$tmp/out" 2>"$tmp/err" &&
+    grep -qF '"files": "-sw2.csv (4 rows, Block Num)"' "$tmp/out"; then ok; else fail "summary -- -sw2.csv: not read as a file"; fi
+refuse "^aclcpu summary: error: --help: no such file or directory$" summary -- --help
+refuse "^aclcpu summary: error: -: no such file or directory$" summary -
+reps=()
+for _ in $(seq 16); do reps+=(--top 1); done
+check 0 "... 3 more (--top)" -- summary "${reps[@]}" "$tmp/sw2_span4.csv"
+refuse "^aclcpu summary: error: option --top given more than 16 times" summary "${reps[@]}" --top 1 "$tmp/sw2_span4.csv"
+# help alone is the command list, as -h is; help of no command is refused.
+check 0 "commands:" -- help
+check 0 "commands:" -- -h
+refuse "^aclcpu: error: no command 'nosuch'" help nosuch
+# --width from 200 to 20000, both ends included.
+for w in 200 20000; do check 0 "4 kernels on 4 streams" -- timeline --width "$w" "$tmp/sw2_span4.csv" -o "$tmp/sw2_w.html"; done
+for w in 199 20001; do refuse "^aclcpu timeline: error: --width $w: a number of pixels from 200 to 20000" \
+    timeline --width "$w" "$tmp/sw2_span4.csv" -o "$tmp/sw2_w.html"; done
+# --main names any stream with a task, one with trace tasks only too; stream 0 is a stream like any
+# other (refused here: no task ran on it). --step 0 is a step number (none has it), -1 is not.
+check 0 "main stream 2: named by --main" -- summary --main 2 "$(prof single_stream)"
+refuse "^aclcpu summary: error: --main 0: no task of this profile ran on stream 0" summary --main 0 "$(prof single_stream)"
+refuse "^aclcpu summary: error: .*--step 0: no kernel row has that Step Id$" summary --step 0 "$a2"
+refuse "^aclcpu summary: error: --step -1: not a step number" summary --step -1 "$a2"
+# ACLCPU_SOC set but empty: the default SoC, said to be the default.
+ACLCPU_SOC='' check 0 "SoC      Ascend910B1 (default)" -- info
+# A file cut after a member's colon names the one object left open (the outermost).
+sw_json json_eof_value '{"aclcpu_profile_version":'
+refuse "json_eof_value/$sj:1:27: unexpected end of the file \(expected a value\): the object opened at 1:1 is not closed$" \
+    summary "$sw/json_eof_value"
+# The page's data of two steps on two streams, exactly: starts, Step Ids and task ids as deltas
+# (task ids from the previous kernel of the same lane), names and engines by table index, each
+# step's span, Computing and the Free between (drawn from the kernels: no trace here).
+printf 'Step Id,Task ID,Stream ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Mix Block Num\n1,5,1,a,AI_CORE,0,4,8,0\n1,9,2,b,MIX_AIC,1,2,8,4\n2,6,1,c,AI_VECTOR_CORE,10,3,16,0\n2,12,2,a,AI_CORE,11,1,8,0\n' \
+    >"$tmp/sw2_page.csv"
+check 0 "4 kernels on 2 streams" -- timeline "$tmp/sw2_page.csv" -o "$tmp/sw2_page.html"
+for want in '"k":{"s":[0,1000,9000,1000],"d":[4000,2000,3000,1000],"l":[0,1,0,1],"e":[0,2,1,0],"st":[1,0,1,0],"n":[0,1,2,0],"i":[3,4,5,3],"id":[5,9,1,3],"b":[8,8,16,8],"m":[0,4,0,0]}' \
+    '"steps":[1,0,4000,2,10000,13000]' '"ov":[[0,4000,10000,13000],[],[],[4000,10000]]' \
+    '"names":["a","b","c","AI_CORE","MIX_AIC","AI_VECTOR_CORE"]'; do
+    grep -qF -- "$want" "$tmp/sw2_page.html" && ok || fail "sw2_page.html lacks $want"
+done
+# A field of another type than a number or a string (null here) is refused as such too.
+lim_bad '"stream_id": null, "task_id": 1, "name": "k", "engine": "cube", "block_num": 4, "limit": 2' \
+    '1:146: "stream_id" must be a number, not null$'
+lim_bad '"stream_id": 1, "task_id": 1, "name": "k", "engine": [], "block_num": 4, "limit": 2' \
+    '1:[0-9]+: "engine" must be a string, not an array$'
+# --step keeps summary.json's facts of the step only: oversubscribed with prep as step 1 and the
+# rest as step 2 has neither the batch wait nor the contention of [5.2, 35.2] in step 1.
+mkdir -p "$sw/over_steps"
+cp -r "$(prof oversubscribed)/ASCEND_PROFILER_OUTPUT" "$sw/over_steps/"
+awk 'NR == 1 { print "Step Id," $0; next } { print (NR == 2 ? "1," : "2,") $0 }' \
+    "$(prof oversubscribed)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" >"$sw/over_steps/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+check 1 "2. [3c] batch-mode kernel could not start: moe_dispatch (stream 2) waited 30.000 us" -- doctor "$sw/over_steps"
+check 1 "all 1 kernels ran on stream 1" "Verdict: 1 finding." -- doctor --step 1 "$sw/over_steps"
+lacks "batch-mode kernel could not start"
+check 0 "vector peak 8 of 48 cores: within the cores" -- summary --step 1 "$sw/over_steps"
+# And the trace's edges and Overlap Analysis lanes of the step only (those that touch its span
+# count), the lanes clipped to it.
+if [ -n "$profiles" ]; then
+    check 0 "4 kernels on 2 streams, 3 event edges" -- timeline --step 2 "$(rp fj_late_steps)" -o "$tmp/sw2_step.html"
+    grep -qF '"ov":[[85000,170000],[],[],[]]' "$tmp/sw2_step.html" && ok || fail "fj_late_steps --step 2 page: lanes not clipped to the step"
+fi
+# A profile of one zero-length kernel: E2E 0, and no share of it is a percentage ("-", not nan).
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\nz,AI_CORE,5,0,8,1\n' >"$tmp/sw2_zero.csv"
+check 0 "Computing         0.000  -" "Free              0.000  -" \
+    "         1        1        0.000       -        0.000        0.000        0.000" -- summary "$tmp/sw2_zero.csv"
+lacks "nan"
+# Blanks and TABs around a field are trimmed inside quotes too (the name and a quoted duration);
+# a Stream ID of NA or nothing is N/A like "N/A".
+printf '%s\n"\t k5 \t",AI_CORE, 0 ,"  5\t",8,1\nn1,AI_CORE,1,1,8,NA\nn2,AI_CORE,2,1,8,\n' "$hdr" >"$tmp/sw2_na.csv"
+check 0 "(2 kernel rows have Stream ID N/A and are left out here)" -- summary "$tmp/sw2_na.csv"
+check 0 '"e2e_us": 5.000' '"name": "k5", "engine": "AI_CORE", "count": 1, "total_us": 5.000' -- summary --json "$tmp/sw2_na.csv"
+# summary.json's contention: "ready at once up to" is the most any interval asked, not the last's.
+sw_json most_asked '{"aclcpu_profile_version": 1, "soc": {"name": "Ascend910B1", "cube_cores": 24, "vector_cores": 48},\n "core_usage": {"contention": [{"engine": "vector", "start_us": 0, "end_us": 5, "demand_blocks": 64, "kernels": [{"stream_id": 1, "task_id": 1}]},\n {"engine": "vector", "start_us": 10, "end_us": 12, "demand_blocks": 50, "kernels": [{"stream_id": 2, "task_id": 2}]}]}}'
+check 0 "ready at once up to 64: over the cores for 7.000 us in 2 intervals (kernels queued; summary.json)" \
+    "[10.000, 12.000] asks 50: shared_expert_gate (stream 2, 16)" -- summary "$sw/most_asked"
+# A lane interval that only touches the step's span is clipped to nothing and dropped:
+# fake_parallel with rms_norm as step 1 and the rest as step 2 (from 10.2 us) keeps no Free
+# [10.2, 10.2]. A Step Id of 0 is a step like the others.
+mkdir -p "$sw/fp_steps/ASCEND_PROFILER_OUTPUT"
+cp "$fp_trace" "$sw/fp_steps/$tv"
+awk 'NR == 1 { print "Step Id," $0; next } { print (NR == 2 ? "1," : "2,") $0 }' \
+    "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" >"$sw/fp_steps/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+check 0 "5 kernels on 2 streams" -- timeline --step 2 "$sw/fp_steps" -o "$tmp/sw2_fp_steps.html"
+grep -qF '"ov":[[10200,39800,40000,112000],[],[],[39800,40000]]' "$tmp/sw2_fp_steps.html" && ok ||
+    fail "fp_steps --step 2 page: a lane interval clipped to nothing is kept"
+printf 'Step Id,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,a,AI_CORE,0,5,8,1\n1,b,AI_CORE,6,5,8,1\n' \
+    >"$tmp/sw2_step0.csv"
+check 0 "steps  2 (Step Id 0..1; --step N for one)" -- summary "$tmp/sw2_step0.csv"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -57,5 +57,22 @@ expect 2 "no program" stress -n 3
 expect 2 "seeds 0: a count" stress -n 0 -- "$race"
 expect 2 "cannot run /no/such/program" stress -n 2 -- /no/such/program
 expect 0 "usage: aclcpu stress" stress --help
+# ---- sweep 4 (issue 19): stress's limits and its report of several differences ----------------------
+# Every seed listed, in order and comma-separated; a line missing from a run is "(no more output)";
+# a different exit status is said apart from the output; --from 0 and --timeout 86400 are taken,
+# --timeout 0 and 86401 and --seeds 100001 are not.
+expect 1 "^Verdict: 2 of 4 seeds differ from seed 1: 2, 4\\." stress -n 4 -- sh -c 'exit $(((${ACLCPU_SCHED#random:} + 1) % 2))'
+expect 1 "^  seed 2: output differs at line 2: \"\\(no more output\\)\" \\(seed 1: \"b\"\\)$" \
+    stress -n 2 -- sh -c 'echo a; [ "${ACLCPU_SCHED#random:}" = 1 ] && echo b'
+grep -qx '  seed 2: exit 1 (seed 1: exit 0)' "$tmp/out" || fail "stress: the differing exit status is not said"
+expect 1 "^  seed 2: output differs at line 2: \"c\" \\(seed 1: \"b\"\\)$" \
+    stress -n 2 -- sh -c 'echo a; [ "${ACLCPU_SCHED#random:}" = 1 ] && echo b; echo c'
+expect 0 "^aclcpu stress: sh under 2 seeded schedules \\(ACLCPU_SCHED=random:0\\.\\.1\\)$" stress -n 2 --from 0 --timeout 86400 -- sh -c 'echo a'
+expect 2 "--timeout 0: seconds, 1 to 86400" stress -n 2 --timeout 0 -- true
+expect 2 "--timeout 86401: seconds, 1 to 86400" stress -n 2 --timeout 86401 -- true
+expect 2 "--seeds 100001: a count from 1 to 100000" stress -n 100001 -- true
+# Output that differs only by a final newline differs too.
+expect 1 "^  seed 2: output differs at line 1: \"a\" \\(seed 1: \"a\"\\)$" \
+    stress -n 2 -- sh -c 'printf a; [ "${ACLCPU_SCHED#random:}" = 1 ] || echo'
 [ "$failed" = 0 ] && echo "stress: all checks passed"
 exit "$failed"
