@@ -833,3 +833,18 @@ TEST(hostmem, managed_advise_takes_the_last_location_type_host_numa_current)
     ASSERT_OK(aclrtFree(p));
     t_teardown();
 }
+
+/* A range that ends exactly at the end of the address space does not run
+ * past it: its size passes the check (the registration is bookkeeping;
+ * nothing is touched), one byte more does not. */
+TEST(hostmem, register_a_range_ending_at_the_end_of_the_address_space)
+{
+    void *top = (void *)(UINTPTR_MAX - 4096), *dev = NULL;
+    t_setup();
+    ASSERT_RC(aclrtHostRegister(top, 4097, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end of the address space");
+    ASSERT_OK(aclrtHostRegister(top, 4096, ACL_HOST_REGISTER_MAPPED, &dev));
+    ASSERT(dev == top);
+    ASSERT_OK(aclrtHostUnregister(top));
+    t_teardown();
+}
