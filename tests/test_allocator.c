@@ -221,3 +221,26 @@ TEST(allocator, a_destroyed_descriptions_handle_does_not_name_the_new_one_in_its
     ASSERT_OK(aclrtAllocatorDestroyDesc(d));
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------ */
+
+/* An advise function set on the description before registration is the
+ * registration's: aclrtAllocatorGetByStream hands it back. */
+TEST(allocator, get_by_stream_returns_the_advise_function_registered)
+{
+    aclrtAllocatorDesc d, got = NULL;
+    aclrtAllocatorAllocAdviseFunc adv = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    d = full_desc();
+    ASSERT_OK(aclrtAllocatorSetAllocAdviseFuncToDesc(d, k_advise));
+    ASSERT_OK(aclrtAllocatorRegister(s, d));
+    ASSERT_OK(aclrtAllocatorGetByStream(s, &got, NULL, NULL, NULL, &adv, NULL));
+    ASSERT(got == d);
+    ASSERT(adv == k_advise);
+    ASSERT_OK(aclrtAllocatorUnregister(s));
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -1008,3 +1008,175 @@ TEST(builtin, notify_batch_reset_not_on_atlas_inference)
     ASSERT_RC(aclrtNotifyBatchReset(&n, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     t_teardown();
 }
+
+/* ---- sweep 4: boundaries of the reduce, random and update checks (2026-12-05) ----------------- */
+
+/* A 2-byte element type is aligned to 2 bytes: an int16 reduce from or to
+ * an odd address is refused (107000, context.cc CheckMemAlign). */
+TEST(builtin, reduce_of_two_byte_elements_needs_two_byte_alignment)
+{
+    char *d, *s;
+    aclrtStream st = NULL;
+    t_setup();
+    d = dev(64);
+    s = dev(64);
+    ASSERT_OK(aclrtCreateStream(&st));
+    ASSERT_RC(aclrtReduceAsync(d + 1, s, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT16, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'dst'");
+    ASSERT_RC(aclrtReduceAsync(d, s + 1, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT16, st, NULL),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'src'");
+    ASSERT_OK(aclrtReduceAsync(d + 2, s + 2, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT16, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_OK(aclrtDestroyStream(st));
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFree(s));
+    t_teardown();
+}
+
+/* A random parameter given by address may be 8 bytes (an address) whatever
+ * the data type's size (int32: 4); a value is at most the type's size. */
+TEST(builtin, random_parameter_by_address_takes_8_bytes)
+{
+    aclrtStream st = NULL;
+    void *ctr, *out;
+    int32_t *hip, lo = 0;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(64);
+    hip = dev(8);
+    *hip = 10;
+    ti = task_info(ACL_INT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 1, 8, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 4);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hip, 8);
+    ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max.isAddr = 1;
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    for (int i = 0; i < 8; i++)
+        ASSERT(((int32_t *)out)[i] >= 0 && ((int32_t *)out)[i] < 10);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* bf16 is a floating type: a normal distribution takes it (only uniform is
+ * for the integer types). */
+TEST(builtin, random_normal_distribution_takes_bf16)
+{
+    aclrtStream st = NULL;
+    void *ctr, *out;
+    uint16_t mean = 0x0000, sd = 0x3f80; /* bf16 0.0 and 1.0 */
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(64);
+    ti = task_info(ACL_BF16, ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS, 1, 8, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.normalDisInfo.mean, &mean, 2);
+    para(&ti.randomNumFuncParaInfo.paramInfo.normalDisInfo.stddev, &sd, 2);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* uint64 is a random data type (as int64): 8-byte results. */
+TEST(builtin, random_takes_uint64)
+{
+    aclrtStream st = NULL;
+    void *ctr, *out;
+    uint64_t lo = 5, hi = 6;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(64);
+    ti = task_info(ACL_UINT64, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 1, 4, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 8);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    for (int i = 0; i < 4; i++)
+        ASSERT_EQ(((uint64_t *)out)[i], 5);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* A random task update's source is exactly one aclrtRandomNumTaskInfo: one
+ * byte more is refused as one byte less is (107000). */
+TEST(builtin, task_update_random_source_one_byte_too_long_is_refused)
+{
+    aclrtStream st = NULL;
+    aclrtTaskUpdateInfo info;
+    char src[sizeof(aclrtRandomNumTaskInfo) + 1];
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    memset(&info, 0, sizeof(info));
+    info.id = ACL_RT_UPDATE_RANDOM_TASK;
+    info.val.randomTaskAttr.srcAddr = src;
+    info.val.randomTaskAttr.size = sizeof(src);
+    ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "randomTaskAttr.size");
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* The Atlas inference products (310P) update AI Core tasks
+ * (RT_FEATURE_MODEL_UPDATE_SQE_TILING_KEY): past the product check, only
+ * aclcpu's own refusal is left. */
+TEST(builtin, task_update_of_an_ai_core_task_passes_the_product_check_on_310p)
+{
+    aclrtStream st = NULL;
+    aclrtTaskUpdateInfo info;
+    char x[8];
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    memset(&info, 0, sizeof(info));
+    info.id = ACL_RT_UPDATE_AIC_AIV_TASK;
+    info.val.aicAivTaskAttr.funcEntryAddr = x;
+    info.val.aicAivTaskAttr.blockDimAddr = x;
+    info.val.aicAivTaskAttr.binHandle = x;
+    ASSERT_RC(aclrtTaskUpdateAsync(st, 0, &info, st), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "does not rewrite a task");
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* A count is taken as 32 bits before anything is reset: 2^32 reads as 0
+ * and is refused with nothing reset (a notify recorded before still lets
+ * its wait pass). */
+TEST(builtin, notify_batch_reset_of_2_to_the_32_resets_nothing)
+{
+    aclrtNotify n[2] = {NULL, NULL};
+    aclrtStream rec = NULL, w = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&rec));
+    ASSERT_OK(aclrtCreateStream(&w));
+    ASSERT_OK(aclrtCreateNotify(&n[0], ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtRecordNotify(n[0], rec));
+    ASSERT_OK(aclrtSynchronizeStream(rec));
+    ASSERT_RC(aclrtNotifyBatchReset(n, (size_t)1 << 32), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'num'");
+    ASSERT_OK(aclrtWaitAndResetNotify(n[0], w, 5));
+    ASSERT_OK(aclrtSynchronizeStream(w));
+    ASSERT_OK(aclrtDestroyNotify(n[0]));
+    ASSERT_OK(aclrtDestroyStream(rec));
+    ASSERT_OK(aclrtDestroyStream(w));
+    t_teardown();
+}
+
+/* The Atlas A3 resets notifies in a batch (RT_FEATURE_NOTIFY_RESET: A2, A3
+ * and 950). */
+TEST(builtin, notify_batch_reset_on_the_atlas_a3)
+{
+    aclrtNotify n = NULL;
+    setenv("ACLCPU_SOC", "Ascend910_9392", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyBatchReset(&n, 1));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}

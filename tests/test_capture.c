@@ -1297,3 +1297,18 @@ TEST(capture, model_freed_with_its_context_mid_capture_lets_its_events_go_first)
         ASSERT_RC(aclrtQueryEventStatus(ev[i], &st), ACL_ERROR_RT_INVALID_HANDLE);
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------ */
+
+/* A CPU_SCHEDULE stream is not captured, as a DEVICE_USE_ONLY one is not
+ * (507000, api_impl_aclgraph.cc StreamBeginCapture). */
+TEST(capture, a_cpu_schedule_stream_is_not_captured)
+{
+    aclrtStream c = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&c, 0, ACL_STREAM_CPU_SCHEDULE));
+    ASSERT_RC(aclmdlRICaptureBegin(c, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "CPU_SCHEDULE");
+    ASSERT_OK(aclrtDestroyStream(c));
+    t_teardown();
+}

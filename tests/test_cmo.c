@@ -406,3 +406,21 @@ TEST(cmo, l2_flush_rsv_first_then_the_context)
     ASSERT_OK(aclrtDeviceL2CacheFlush(NULL)); /* a second flush */
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------ */
+
+/* Each barrier entry is checked, the first as the others: a first entry
+ * that is not an INVALID operation is refused by its index (107000). */
+TEST(cmo, wait_barrier_checks_its_first_entry)
+{
+    aclrtBarrierTaskInfo info;
+    use_soc("Ascend910B1");
+    memset(&info, 0, sizeof(info));
+    info.barrierNum = 2;
+    info.cmoInfo[0] = (aclrtBarrierCmoInfo){ACL_RT_CMO_TYPE_PREFETCH, 1};
+    info.cmoInfo[1] = (aclrtBarrierCmoInfo){ACL_RT_CMO_TYPE_INVALID, 2};
+    FAILS(aclrtCmoWaitBarrier(&info, NULL, 0), ACL_ERROR_RT_PARAM_INVALID, "'taskInfo->cmoInfo[0].cmoType' is 0");
+    info.cmoInfo[0] = (aclrtBarrierCmoInfo){ACL_RT_CMO_TYPE_INVALID, 0};
+    FAILS(aclrtCmoWaitBarrier(&info, NULL, 0), ACL_ERROR_RT_PARAM_INVALID, "'taskInfo->cmoInfo[0].barrierId' is 0");
+    ASSERT_OK(aclFinalize());
+}

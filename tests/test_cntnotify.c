@@ -582,3 +582,28 @@ TEST(cntnotify, abort_drops_a_released_wait_with_its_grant)
     ASSERT_OK(aclrtCntNotifyDestroy(n));
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------ */
+
+/* A counting notify is a device's: a record or wait on a stream of another
+ * device is refused (107000), though both handles are live. */
+TEST(cntnotify, a_record_on_a_stream_of_another_device_is_refused)
+{
+    aclrtCntNotify n = NULL;
+    aclrtStream s1 = NULL;
+    aclrtCntNotifyRecordInfo r = rec_info(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1);
+    aclrtCntNotifyWaitInfo w = wait_info(ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 1, 1, 0);
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    setup950();
+    ASSERT_OK(aclrtCntNotifyCreate(&n, 0));
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_RC(aclrtCntNotifyRecord(n, s1, &r), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "belongs to device 0");
+    ASSERT_RC(aclrtCntNotifyWaitWithTimeout(n, s1, &w), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtResetDevice(1));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtCntNotifyDestroy(n));
+    t_teardown();
+}

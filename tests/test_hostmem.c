@@ -773,3 +773,78 @@ TEST(hostmem, managed_memory_past_the_hosts_memory_is_refused)
     ASSERT_OK(aclrtFree(more));
     t_teardown();
 }
+
+/* ---- sweep 4: managed memory boundaries (2026-12-05) ----------------------------------------- */
+
+/* A batch prefetch may have as many locations as ranges (count equal to
+ * numPrefetchLocs: one location each). */
+TEST(hostmem, managed_prefetch_batch_takes_one_location_per_range)
+{
+    char *p = NULL;
+    const void *ptrs[2];
+    size_t sizes[2] = {PAGE2M, PAGE2M};
+    aclrtMemManagedLocation locs[2] = {host_loc(), dev_loc(0)};
+    size_t idxs[2] = {0, 1};
+    t_setup();
+    ASSERT_OK(aclrtMemAllocManaged((void **)&p, 2 * PAGE2M, ACL_RT_MEM_ATTACH_GLOBAL));
+    ptrs[0] = p;
+    ptrs[1] = p + PAGE2M;
+    ASSERT_OK(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 2, locs, idxs, 2, 0, NULL));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_EQ(attr_of(ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, PAGE2M), -1);
+    ASSERT_EQ(attr_of(ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p + PAGE2M, PAGE2M), 0);
+    ASSERT_OK(aclrtFree(p));
+    t_teardown();
+}
+
+/* A batch prefetch names a NULL range as such (107000), wherever it is in
+ * the list, before any range is looked at. */
+TEST(hostmem, managed_prefetch_batch_refuses_a_null_range)
+{
+    char *p = NULL;
+    const void *ptrs[2];
+    size_t sizes[2] = {PAGE2M, PAGE2M};
+    aclrtMemManagedLocation locs[1] = {dev_loc(0)};
+    size_t idxs[1] = {0};
+    t_setup();
+    ASSERT_OK(aclrtMemAllocManaged((void **)&p, 2 * PAGE2M, ACL_RT_MEM_ATTACH_GLOBAL));
+    ptrs[0] = p;
+    ptrs[1] = NULL;
+    ASSERT_RC(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 2, locs, idxs, 1, 0, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'ptrs[1]' is NULL");
+    ASSERT_OK(aclrtFree(p));
+    t_teardown();
+}
+
+/* The location types run up to HOST_NUMA_CURRENT, which is one; the next
+ * value is not (107000). */
+TEST(hostmem, managed_advise_takes_the_last_location_type_host_numa_current)
+{
+    char *p = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMemAllocManaged((void **)&p, PAGE2M, ACL_RT_MEM_ATTACH_GLOBAL));
+    ASSERT_OK(aclrtMemManagedAdvise(p, PAGE2M, ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+                                    (aclrtMemManagedLocation){ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT, 0}));
+    ASSERT_RC(aclrtMemManagedAdvise(p, PAGE2M, ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+                                    (aclrtMemManagedLocation){
+                                        (aclrtMemManagedLocationType)(ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT + 1), 0}),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'location.type'");
+    ASSERT_OK(aclrtFree(p));
+    t_teardown();
+}
+
+/* A range that ends exactly at the end of the address space does not run
+ * past it: its size passes the check (the registration is bookkeeping;
+ * nothing is touched), one byte more does not. */
+TEST(hostmem, register_a_range_ending_at_the_end_of_the_address_space)
+{
+    void *top = (void *)(UINTPTR_MAX - 4096), *dev = NULL;
+    t_setup();
+    ASSERT_RC(aclrtHostRegister(top, 4097, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end of the address space");
+    ASSERT_OK(aclrtHostRegister(top, 4096, ACL_HOST_REGISTER_MAPPED, &dev));
+    ASSERT(dev == top);
+    ASSERT_OK(aclrtHostUnregister(top));
+    t_teardown();
+}

@@ -1052,3 +1052,30 @@ TEST(init, can_access_peer_checks_in_the_references_order)
     ASSERT_OK(aclrtDeviceCanAccessPeer(&can, 1, 0));
     ASSERT_EQ(can, 1);
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------ */
+
+static _Atomic int sweep_fini_ran;
+static aclError sweep_count_fini(void *user)
+{
+    (void)user;
+    atomic_fetch_add(&sweep_fini_ran, 1);
+    return ACL_SUCCESS;
+}
+
+/* aclFinalizeReference at a count of two only counts down: the finalize
+ * callbacks run at the last reference, not before (acl.cpp
+ * aclFinalizeReferenceImpl). */
+TEST(init, finalize_reference_at_two_only_counts_down)
+{
+    uint64_t refs = 99;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_RC(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE); /* a second reference */
+    ASSERT_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_OTHER, sweep_count_fini, NULL));
+    ASSERT_OK(aclFinalizeReference(&refs));
+    ASSERT_EQ(refs, 1);
+    ASSERT_EQ(atomic_load(&sweep_fini_ran), 0);
+    ASSERT_OK(aclFinalizeReference(&refs));
+    ASSERT_EQ(refs, 0);
+    ASSERT_EQ(atomic_load(&sweep_fini_ran), 1);
+}

@@ -1104,3 +1104,68 @@ TEST(ipc, event_destroy_racing_its_context_destroy_ends_it_once)
     fprintf(stderr, "    note: the user's destroy came first %d times in 100\n", destroyed_by_user);
     t_teardown();
 }
+
+/* ---- sweep 4: boundaries of flags, ids and pids (2026-12-05) --------------------------------- */
+
+/* A pid of an allow-list must be a process id: 0 is not one (107000), as
+ * -1 is not. */
+TEST(ipc, set_import_pid_refuses_pid_0)
+{
+    char key[65];
+    aclrtNotify n = NULL;
+    int32_t zero = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyGetExportKey(n, key, sizeof(key), 0));
+    ASSERT_RC(aclrtNotifySetImportPid(n, &zero, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'pid[0]' is 0");
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
+/* aclrtNotifyImportByKey's flags may combine both known bits (0x3): past
+ * the flag check, the coprocessor bit is the one refused (207000); 0x4 is
+ * no flag (107000). */
+TEST(ipc, notify_import_takes_both_known_flags_together_to_the_coprocessor_check)
+{
+    char key[65];
+    aclrtNotify n = NULL, a = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtNotifyGetExportKey(n, key, sizeof(key), ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT_RC(aclrtNotifyImportByKey(&a, key, 0x3), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "coprocessor");
+    ASSERT_RC(aclrtNotifyImportByKey(&a, key, 0x4), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
+/* aclrtIpcMemImportByKey takes ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS
+ * (1, the last flag): the key is what is then checked; 2 is refused as a
+ * flag. */
+TEST(ipc, ipc_mem_import_takes_the_peer_access_flag)
+{
+    void *p = NULL;
+    t_setup();
+    ASSERT_RC(aclrtIpcMemImportByKey(&p, "no-such-key", ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS + 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'flags'");
+    ASSERT(aclrtIpcMemImportByKey(&p, "no-such-key", ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) != ACL_SUCCESS);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'key'");
+    ASSERT(p == NULL);
+    t_teardown();
+}
+
+/* aclrtIpcMemSetAttr takes every link, the last (UB_MULTI_PORT_PATH)
+ * included, to the chip check (207000); the next value is no link (107000). */
+TEST(ipc, ipc_mem_set_attr_takes_the_last_link)
+{
+    t_setup();
+    ASSERT_RC(aclrtIpcMemSetAttr("k", ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_RC(aclrtIpcMemSetAttr("k", ACL_RT_IPC_MEM_ATTR_ACCESS_LINK,
+                                 (uint64_t)ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH + 1),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'attr'");
+    t_teardown();
+}

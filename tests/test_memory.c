@@ -1359,3 +1359,49 @@ TEST(memory, device_reset_waits_for_a_concurrent_allocations_backing)
     ASSERT_OK(aclrtFree(p));
     t_teardown();
 }
+
+/* ---- sweep 4: boundaries and codes nobody compared (2026-12-05) ----------------------------- */
+
+/* aclrtGetMemInfo takes every aclrtMemAttr up to the last, ACL_MEM_P2P_HUGE1G,
+ * and refuses the next value with the memory-type code
+ * (ACL_ERROR_RT_INVALID_MEMORY_TYPE, 107016), not the plain 107000. */
+TEST(memory, mem_info_takes_the_last_attribute_and_refuses_the_next_as_a_memory_type)
+{
+    size_t f = 0, t = 0;
+    t_setup();
+    ASSERT_OK(aclrtGetMemInfo(ACL_MEM_P2P_HUGE1G, &f, &t));
+    ASSERT(t > 0);
+    ASSERT_RC(aclrtGetMemInfo((aclrtMemAttr)(ACL_MEM_P2P_HUGE1G + 1), &f, &t), ACL_ERROR_RT_INVALID_MEMORY_TYPE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'attr'");
+    t_teardown();
+}
+
+/* HOST_TO_BUF_TO_DEVICE is one of the kinds a 1D copy takes (memory.cpp
+ * MemcpyKindTranslate): host memory into device memory. */
+TEST(memory, memcpy_takes_host_to_buf_to_device_as_a_host_to_device_copy)
+{
+    int64_t src[4] = {1, 2, 3, 4}, back[4] = {0};
+    void *dev = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, sizeof(src), ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemcpy(dev, sizeof(src), src, sizeof(src), ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE));
+    ASSERT_OK(aclrtMemcpy(back, sizeof(back), dev, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
+    ASSERT_EQ(back[3], 4);
+    ASSERT_OK(aclrtFree(dev));
+    t_teardown();
+}
+
+/* A 2D copy's width must fit each pitch: a width above spitch alone (dpitch
+ * wide enough) is refused (100000), as one above dpitch is. */
+TEST(memory, memcpy2d_refuses_a_width_above_the_source_pitch_alone)
+{
+    char host[64] = {0};
+    void *dev = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&dev, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_RC(aclrtMemcpy2d(dev, 32, host, 8, 16, 2, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "exceeds a pitch");
+    ASSERT_OK(aclrtMemcpy2d(dev, 32, host, 16, 16, 2, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_OK(aclrtFree(dev));
+    t_teardown();
+}

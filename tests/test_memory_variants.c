@@ -552,3 +552,91 @@ TEST(memory_variants, address_range_is_the_block_holding_the_pointer)
     ASSERT_OK(aclrtFreeHost(h));
     t_teardown();
 }
+
+/* ---- sweep 4: page size boundary, device id, reserved memory (2026-12-05) -------------------- */
+
+/* A device block reports 2 MiB pages from a size of exactly 2 MiB on (the
+ * block's size: the request rounded to 32 plus 32 bytes of padding), 4 KiB
+ * pages below. */
+TEST(memory_variants, a_block_of_exactly_2mib_reports_huge_pages)
+{
+    aclrtPtrAttributes a;
+    void *at = NULL, *below = NULL;
+    size_t size = 0;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&at, 2 * MIB - 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc(&below, 2 * MIB - 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMemGetAddressRange(at, NULL, &size));
+    ASSERT_EQ(size, 2 * MIB);
+    ASSERT_OK(aclrtPointerGetAttributes(at, &a));
+    ASSERT_EQ(a.pageSize, 2 * MIB);
+    ASSERT_OK(aclrtPointerGetAttributes(below, &a));
+    ASSERT_EQ(a.pageSize, 4096);
+    ASSERT_OK(aclrtFree(at));
+    ASSERT_OK(aclrtFree(below));
+    t_teardown();
+}
+
+/* A device block's attributes name the device it was allocated on. */
+TEST(memory_variants, pointer_attributes_name_the_blocks_device)
+{
+    aclrtPtrAttributes a;
+    void *d1 = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtMalloc(&d1, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtSetDevice(0));
+    memset(&a, 0xff, sizeof(a));
+    ASSERT_OK(aclrtPointerGetAttributes(d1, &a));
+    ASSERT_EQ(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+    ASSERT_EQ(a.location.id, 1);
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtFree(d1));
+    ASSERT_OK(aclrtResetDevice(1));
+    t_teardown();
+}
+
+/* Memory mapped into a reserved range (aclrtMapMem) is of the runtime's
+ * reserved type (0x20), not ACL_RT_MEM_TYPE_DEV. */
+TEST(memory_variants, check_mem_type_tells_mapped_memory_as_reserved)
+{
+    aclrtPhysicalMemProp prop;
+    aclrtDrvMemHandle h = NULL;
+    void *v = NULL, *list[1];
+    uint32_t r = 7;
+    t_setup();
+    memset(&prop, 0, sizeof(prop));
+    prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = 0;
+    prop.memAttr = ACL_HBM_MEM_HUGE;
+    ASSERT_OK(aclrtReserveMemAddress(&v, 2 * MIB, 0, NULL, 0));
+    ASSERT_OK(aclrtMallocPhysical(&h, 2 * MIB, &prop, 0));
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    list[0] = v;
+    ASSERT_OK(aclrtCheckMemType(list, 1, 0x20u, &r, 0));
+    ASSERT_EQ(r, 1);
+    ASSERT_OK(aclrtCheckMemType(list, 1, ACL_RT_MEM_TYPE_DEV, &r, 0));
+    ASSERT_EQ(r, 0);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    t_teardown();
+}
+
+/* A DEVICE_ID attribute that names another device is refused by its own
+ * index in the list (the last DEVICE_ID's), not the first attribute's. */
+TEST(memory_variants, cfg_device_id_mismatch_names_the_attribute_that_set_it)
+{
+    void *p = NULL;
+    aclrtMallocAttribute at[2];
+    aclrtMallocConfig cfg = {at, 2};
+    t_setup();
+    at[0] = (aclrtMallocAttribute){.attr = ACL_RT_MEM_ATTR_MODULE_ID, .value.moduleId = 7};
+    at[1] = (aclrtMallocAttribute){.attr = ACL_RT_MEM_ATTR_DEVICE_ID, .value.deviceId = 3};
+    ASSERT_RC(aclrtMallocWithCfg(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST, &cfg), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_MSG("cfg->attrs[1] is ACL_RT_MEM_ATTR_DEVICE_ID 3");
+    t_teardown();
+}

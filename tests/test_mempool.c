@@ -543,3 +543,46 @@ TEST(mempool, refused_free_leaves_the_memory_to_its_owner)
     ASSERT_OK(aclrtDestroyStreamForce(s));
     t_teardown(); /* the pool goes with its device */
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------ */
+
+/* Every byte of poolProps->reserved must be 0, the first as the last
+ * (create_checks_in_order sets the last). */
+TEST(mempool, create_refuses_a_set_first_reserved_byte)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    t_setup();
+    p.reserved[0] = 1;
+    ASSERT_RC(aclrtMemPoolCreate(&pool, &p), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'poolProps->reserved'");
+    t_teardown();
+}
+
+/* A stream-ordered pool allocation takes a stream of the current context
+ * only: one of another context is 107003. */
+TEST(mempool, malloc_async_refuses_a_stream_of_another_context)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(2 * BLOCK);
+    aclrtContext primary = NULL, other = NULL;
+    aclrtStream foreign = NULL;
+    void *a = NULL;
+    t_setup();
+    ASSERT_OK(aclrtGetCurrentContext(&primary));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtCreateContext(&other, 0)); /* now current */
+    ASSERT_OK(aclrtCreateStream(&foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_RC(aclrtMemPoolMallocAsync(&a, 1, pool, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT(a == NULL);
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 1, pool, foreign));
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, foreign));
+    ASSERT_OK(aclrtSynchronizeStream(foreign));
+    ASSERT_OK(aclrtDestroyStream(foreign));
+    ASSERT_OK(aclrtSetCurrentContext(primary));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    t_teardown();
+}

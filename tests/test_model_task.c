@@ -893,3 +893,104 @@ TEST(model_task, external_record_and_wait_report_their_flags)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4: attributes and value-wait flags read back (2026-12-05) ------------------------ */
+
+/* A replacement kernel's SCHEM_MODE attribute is kept and reads back, as a
+ * launch's does (kernel_task_get_attribute_checks_and_values). */
+TEST(model_task, set_params_keeps_the_schedule_mode_attribute)
+{
+    struct cap c;
+    struct mad_args a;
+    aclmdlRITaskParams p;
+    aclrtLaunchKernelAttr attr;
+    aclrtLaunchKernelAttrValue v;
+    aclrtLaunchKernelCfg cfg = {&attr, 1};
+    t_setup();
+    cap_make(&c);
+    a = (struct mad_args){&c.x[0], 10};
+    memset(&attr, 0, sizeof(attr));
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE;
+    attr.value.schemMode = 1;
+    p = kernel_params(&a, 1);
+    p.kernelTaskParams.cfg = &cfg;
+    ASSERT_OK(aclmdlRITaskSetParams(c.t[1], &p));
+    ASSERT_OK(aclmdlRIUpdate(c.m));
+    memset(&v, 0, sizeof(v));
+    ASSERT_OK(aclmdlRIKernelTaskGetAttribute(c.t[1], ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, &v));
+    ASSERT_EQ(v.schemMode, 1);
+    cap_free(&c);
+    t_teardown();
+}
+
+/* A TIMEOUT_US attribute is 64 bits in two halves: a replacement kernel's
+ * high half is kept, and reads back, not only the low one. */
+TEST(model_task, set_params_timeout_us_keeps_its_high_half)
+{
+    struct cap c;
+    struct mad_args a;
+    aclmdlRITaskParams p;
+    aclrtLaunchKernelAttr attr;
+    aclrtLaunchKernelAttrValue v;
+    aclrtLaunchKernelCfg cfg = {&attr, 1};
+    t_setup();
+    cap_make(&c);
+    a = (struct mad_args){&c.x[0], 10};
+    memset(&attr, 0, sizeof(attr));
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+    attr.value.timeoutUs.timeoutLow = 7;
+    attr.value.timeoutUs.timeoutHigh = 1;
+    p = kernel_params(&a, 1);
+    p.kernelTaskParams.cfg = &cfg;
+    ASSERT_OK(aclmdlRITaskSetParams(c.t[1], &p));
+    ASSERT_OK(aclmdlRIUpdate(c.m));
+    memset(&v, 0, sizeof(v));
+    ASSERT_OK(aclmdlRIKernelTaskGetAttribute(c.t[1], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, &v));
+    ASSERT_EQ(v.timeoutUs.timeoutLow, 7);
+    ASSERT_EQ(v.timeoutUs.timeoutHigh, 1);
+    cap_free(&c);
+    t_teardown();
+}
+
+/* A value wait's flag may be any ACL_STREAM_WAIT_VALUE_*, the last (NOR, 3)
+ * included, and the task keeps it; 4 is refused (107000). */
+TEST(model_task, set_params_value_wait_takes_the_last_flag_nor_and_keeps_it)
+{
+    struct cap c;
+    aclmdlRITaskParams p, got;
+    t_setup();
+    cap_make(&c);
+    memset(&p, 0, sizeof(p));
+    p.type = ACL_MODEL_RI_TASK_VALUE_WAIT;
+    p.valueWaitTaskParams.devAddr = &c.x[1];
+    p.valueWaitTaskParams.value = 0;
+    p.valueWaitTaskParams.flag = ACL_STREAM_WAIT_VALUE_NOR + 1;
+    ASSERT_RC(aclmdlRITaskSetParams(c.t[0], &p), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "valueWaitTaskParams.flag is 4");
+    p.valueWaitTaskParams.flag = ACL_STREAM_WAIT_VALUE_NOR;
+    ASSERT_OK(aclmdlRITaskSetParams(c.t[0], &p));
+    memset(&got, 0, sizeof(got));
+    ASSERT_OK(aclmdlRITaskGetParams(c.t[0], &got));
+    ASSERT_EQ(got.type, ACL_MODEL_RI_TASK_VALUE_WAIT);
+    ASSERT_EQ(got.valueWaitTaskParams.flag, ACL_STREAM_WAIT_VALUE_NOR);
+    cap_free(&c);
+    t_teardown();
+}
+
+/* The Ascend 950 has the ACL graph's software queues (A2, A3 and 950 do):
+ * its model tasks are read and changed. */
+TEST(model_task, the_ascend_950_reads_and_changes_model_tasks)
+{
+    struct cap c;
+    aclmdlRITaskParams p;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    cap_make(&c);
+    ASSERT_OK(aclmdlRITaskGetParams(c.t[0], &p));
+    ASSERT_EQ(p.type, ACL_MODEL_RI_TASK_KERNEL);
+    ASSERT_OK(aclmdlRITaskDisable(c.t[0]));
+    ASSERT_OK(aclmdlRIUpdate(c.m));
+    ASSERT_EQ(cap_run(&c), 2); /* only the second kernel: 0*3+2 */
+    cap_free(&c);
+    t_teardown();
+}

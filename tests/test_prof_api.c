@@ -2101,3 +2101,21 @@ TEST(prof_api, a_model_id_a_loader_registered_can_be_subscribed)
     close(fds[0]);
     t_teardown();
 }
+
+/* ---- sweep 4, api_binary.c (2026-12-05) ---------------------------------------------------------------------- */
+
+/* A declared time is below 10^12 us: 10^12 itself is refused (100000), the
+ * largest double below it taken. */
+TEST(prof_api, set_kernel_cost_times_stop_below_10_to_the_12_us)
+{
+    aclrtFuncHandle h;
+    aclcpuKernelCost c = {1.0, 100.0, 1000, 0, {0}, 2.0};
+    t_setup();
+    h = t_kernel("prof_cost_1e12", k_nop);
+    c.usTotal = 1e12;
+    ASSERT_RC(aclcpuSetKernelCost(h, &c), ACL_ERROR_INVALID_PARAM);
+    c.usTotal = nextafter(1e12, 0);
+    ASSERT_OK(aclcpuSetKernelCost(h, &c));
+    ASSERT_OK(aclcpuSetKernelCost(h, NULL));
+    t_teardown();
+}

@@ -1482,3 +1482,25 @@ TEST(stream, a_host_running_its_stream_in_a_sync_stops_at_its_own_target)
     ASSERT_OK(aclrtDestroyStream(other));
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------ */
+
+/* A device sync finds a stream of the context being captured and refuses
+ * the whole sync (107027) before it waits for anything (context.cc
+ * Context::Synchronize); the capture goes on and ends normally. */
+TEST(stream, device_sync_is_refused_while_a_stream_of_the_context_is_captured)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtSynchronizeDevice");
+    ASSERT_RC(aclrtSynchronizeDeviceWithTimeout(1000), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

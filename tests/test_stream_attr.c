@@ -562,3 +562,35 @@ TEST(stream_attr, nonblocking_launch_flag_must_be_zero)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4: second occurrences of the failure mode (2026-12-05) ---------------------------- */
+
+/* Setting STOP on a stream already in STOP is the same mode again: a no-op
+ * (0), not a refused way back (api_impl.cc StreamSetMode). */
+TEST(stream_attr, failure_mode_stop_set_a_second_time_is_a_no_op)
+{
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    ASSERT_RC(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A stream bound to a model has no failure mode of its own (207000). */
+TEST(stream_attr, failure_mode_of_a_model_bound_stream_is_refused)
+{
+    aclrtStream p = NULL;
+    aclmdlRI b = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
+    ASSERT_OK(aclmdlRIBindStream(b, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_RC(aclrtSetStreamFailureMode(p, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "bound to a model");
+    ASSERT_OK(aclmdlRIDestroy(b));
+    ASSERT_OK(aclrtDestroyStream(p));
+    t_teardown();
+}

@@ -1377,3 +1377,20 @@ TEST(vmm, fabric_handle_of_another_server_or_device_is_refused)
     t_teardown();
     unsetenv("ACLCPU_SOC");
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------ */
+
+/* A physical allocation on a device this process has not opened is refused
+ * with 107002 (the driver has no context there), though the id is valid. */
+TEST(vmm, a_physical_allocation_on_a_device_not_opened_is_refused)
+{
+    aclrtPhysicalMemProp p = dev_prop(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    p.location.id = 1;
+    ASSERT_RC(aclrtMallocPhysical(&h, MIB, &p, 0), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "device 1 is not open");
+    ASSERT(h == NULL);
+    t_teardown();
+}
