@@ -2065,3 +2065,70 @@ TEST(event, device_use_only_needs_a_soc_with_it_200i_500_a2)
 {
     device_use_only_refused_on("Ascend310B1");
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* An IPC event's reset is refused for being IPC (207000, api_error.cc
+ * EventReset), before the context and the Ex rule are looked at: the
+ * message says so. */
+TEST(event, an_ipc_event_reset_is_refused_as_ipc_before_the_ex_rule)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtResetEvent(e, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtResetEvent: an IPC event cannot be reset");
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* aclrtEventElapsedTime checks the end event's kind too: an IPC end event
+ * has no time (207000, naming 'endEvent'), before its records are looked at. */
+TEST(event, elapsed_time_refuses_an_ipc_end_event_before_its_records)
+{
+    aclrtStream s = NULL;
+    aclrtEvent start = NULL, ipc = NULL;
+    float ms = -1.0f;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&start));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ipc, ACL_EVENT_IPC));
+    ASSERT_OK(aclrtRecordEvent(start, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtEventElapsedTime(&ms, start, ipc), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'endEvent' is an EXTERNAL or IPC event");
+    ASSERT_OK(aclrtRecordEvent(ipc, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_RC(aclrtEventElapsedTime(&ms, start, ipc), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyEvent(start));
+    ASSERT_OK(aclrtDestroyEvent(ipc));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* aclrtEventGetTimestamp answers microseconds of the monotonic clock: a
+ * record made between two readings of that clock lies between them. */
+TEST(event, the_timestamp_is_in_microseconds_of_the_monotonic_clock)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    uint64_t before, after, ts = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    before = t_now_ns() / 1000u;
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    after = t_now_ns() / 1000u + 1u;
+    ASSERT_OK(aclrtEventGetTimestamp(e, &ts));
+    ASSERT(ts >= before);
+    ASSERT(ts <= after);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
