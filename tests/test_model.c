@@ -1365,3 +1365,79 @@ TEST(model, execute_async_on_950_takes_plain_streams_only)
     one_lane_free(&o);
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* aclmdlRIGetId gives each model its own id: two models, two ids. */
+TEST(model, each_model_has_its_own_id)
+{
+    aclmdlRI a = NULL, b = NULL;
+    uint32_t ia = UINT32_MAX, ib = UINT32_MAX;
+    t_setup();
+    ASSERT_OK(aclmdlRIBuildBegin(&a, 0));
+    ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
+    ASSERT_OK(aclmdlRIGetId(a, &ia));
+    ASSERT_OK(aclmdlRIGetId(b, &ib));
+    ASSERT(ia != ib);
+    ASSERT_OK(aclmdlRIDestroy(a));
+    ASSERT_OK(aclmdlRIDestroy(b));
+    t_teardown();
+}
+
+/* A context in STOP failure mode (a stream of it set to STOP) binds no
+ * stream to a model (207000, api_error.cc ModelBindStream), FAST_LAUNCH or not. */
+TEST(model, a_stream_of_a_context_in_stop_mode_cannot_be_bound)
+{
+    aclmdlRI m = NULL;
+    aclrtStream p = NULL, other = NULL;
+    t_setup();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    p = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtSetStreamFailureMode(other, ACL_STOP_ON_FAILURE));
+    ASSERT_RC(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "in STOP failure mode");
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
+/* On Ascend 950 a CPU_SCHEDULE stream is no plain stream either: a model
+ * run there is 107000 (api_error.cc ModelExecute). */
+TEST(model, execute_async_on_950_refuses_a_cpu_schedule_stream)
+{
+    static struct one_lane o;
+    aclrtStream cpu = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&cpu, 0, ACL_STREAM_CPU_SCHEDULE));
+    ASSERT_RC(aclmdlRIExecuteAsync(o.m, cpu), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs models on plain streams only");
+    ASSERT_OK(aclrtDestroyStream(cpu));
+    one_lane_free(&o);
+    t_teardown();
+}
+
+/* A model runs only on a stream of its own device: a stream of device 1
+ * is refused for a model of device 0 (107000), and nothing runs. */
+TEST(model, a_model_runs_only_on_a_stream_of_its_device)
+{
+    static struct one_lane o;
+    aclrtStream other = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtSetDevice(0));
+    one_lane_build(&o);
+    ASSERT_RC(aclmdlRIExecuteAsync(o.m, other), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "the model is on device 0");
+    ASSERT_OK(aclrtSynchronizeStream(o.exec));
+    ASSERT_EQ(o.x[0], 0);
+    one_lane_free(&o);
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
