@@ -669,3 +669,41 @@ TEST(funcs, npu_float_status_is_not_on_310p)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no NPU float status");
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* aclrtGetOpExecuteTimeout answers in 32-bit milliseconds: a V2 timeout
+ * longer than UINT32_MAX ms reads as UINT32_MAX, not as its low bits. */
+TEST(funcs, an_op_timeout_past_uint32_max_ms_reads_as_uint32_max)
+{
+    uint32_t ms = 0;
+    uint64_t actual = 0;
+    t_setup();
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(5000000000000ull, &actual)); /* 5e9 ms */
+    ASSERT_EQ(actual, 5000000000000ull);
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(4294967295000ull, &actual)); /* exactly UINT32_MAX ms */
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(4294967294001ull, &actual)); /* a part of the last ms */
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    t_teardown();
+}
+
+/* The Atlas 200I/500 A2 (Ascend310B1) has no ACL graph feature either:
+ * no kernel ratio, no kernel size (207000); the kernel type is there. */
+TEST(funcs, function_ratio_and_size_are_not_on_the_200i_500_a2)
+{
+    int64_t v = 0;
+    size_t aic = 0, aiv = 0;
+    setenv("ACLCPU_SOC", "Ascend310B1", 1);
+    t_setup();
+    ASSERT_RC(aclrtGetFunctionAttribute(t_kernel("funcs_plain", k_plain), ACL_FUNC_ATTR_KERNEL_RATIO, &v),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtGetFunctionAttribute(t_kernel("funcs_plain", k_plain), ACL_FUNC_ATTR_KERNEL_TYPE, &v));
+    ASSERT_RC(aclrtGetFunctionSize(t_kernel("funcs_plain", k_plain), &aic, &aiv), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no ACL graph feature");
+    t_teardown();
+}

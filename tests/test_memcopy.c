@@ -784,3 +784,23 @@ TEST(memcopy, mem_p2p_map_checks)
     ASSERT_OK(aclrtFree(d));
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* A 2D copy's width must fit both pitches: one wider than the source
+ * pitch alone is refused too (100000, ACL layer), a width equal to both
+ * is taken. */
+TEST(memcopy, memcpy2d_width_must_fit_the_source_pitch_too)
+{
+    char *d, *h;
+    t_setup();
+    d = dev(128);
+    h = pinned(128);
+    ASSERT_RC(aclrtMemcpy2dAsync(d, 16, h, 8, 9, 1, ACL_MEMCPY_HOST_TO_DEVICE, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'width' (9) exceeds a pitch (dpitch 16, spitch 8)");
+    ASSERT_OK(aclrtMemcpy2dAsync(d, 16, h, 16, 16, 2, ACL_MEMCPY_HOST_TO_DEVICE, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFreeHost(h));
+    t_teardown();
+}
