@@ -707,3 +707,20 @@ TEST(funcs, function_ratio_and_size_are_not_on_the_200i_500_a2)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no ACL graph feature");
     t_teardown();
 }
+
+/* The rounding up to whole milliseconds does not wrap: a V2 timeout of
+ * UINT64_MAX microseconds reads as UINT32_MAX ms, not as 0 (none). */
+TEST(funcs, an_op_timeout_of_uint64_max_us_reads_as_uint32_max_ms)
+{
+    uint32_t ms = 0;
+    uint64_t actual = 0;
+    t_setup();
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(UINT64_MAX, &actual));
+    ASSERT_EQ(actual, UINT64_MAX);
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(UINT64_MAX - 998u, &actual)); /* its + 999 wrapped too */
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    t_teardown();
+}
