@@ -2218,3 +2218,54 @@ TEST(prof_api, range_push_ex_takes_64_ranges_a_thread_and_refuses_the_65th)
     ASSERT_RC(aclprofRangePop(), ACL_ERROR_INVALID_PARAM);
     t_teardown();
 }
+
+/* Step infos are numbered 1, 2, ... in creation order (a process-unique
+ * index), and a refused second mark names its own step. */
+TEST(prof_api, each_step_info_has_its_own_increasing_index)
+{
+    aclprofStepInfo *first, *second;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    first = aclprofCreateStepInfo();
+    second = aclprofCreateStepInfo();
+    ASSERT(first != NULL && second != NULL);
+    ASSERT_OK(aclprofGetStepTimestamp(second, ACL_STEP_START, s));
+    ASSERT_RC(aclprofGetStepTimestamp(second, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "step 2 was started already");
+    ASSERT_OK(aclprofGetStepTimestamp(first, ACL_STEP_END, s));
+    ASSERT_RC(aclprofGetStepTimestamp(first, ACL_STEP_END, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "step 1 was ended already");
+    aclprofDestroyStepInfo(first);
+    aclprofDestroyStepInfo(second);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A range started while msproftx is on but no profile collects it is
+ * open all the same: it holds its id (the next start gets another) and
+ * stops once; a second stop of it is refused (-1). */
+TEST(prof_api, a_range_started_outside_a_profile_is_open_until_stopped)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *tx;
+    void *stamp;
+    uint32_t a = 0, b = 0;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    tx = config(TX_TYPES);
+    ASSERT_OK(aclprofStart(tx));
+    ASSERT_OK(aclprofStop(tx)); /* msproftx stays on until aclprofFinalize */
+    ASSERT((stamp = aclprofCreateStamp()) != NULL);
+    ASSERT_OK(aclprofRangeStart(stamp, &a));
+    ASSERT_OK(aclprofRangeStart(stamp, &b));
+    ASSERT(a != b);
+    ASSERT_OK(aclprofRangeStop(a));
+    ASSERT_RC(aclprofRangeStop(a), TX_FAIL);
+    ASSERT_OK(aclprofRangeStop(b));
+    aclprofDestroyStamp(stamp);
+    ASSERT_OK(aclprofDestroyConfig(tx));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
