@@ -970,3 +970,24 @@ TEST(sysinfo, cann_version_patch_part_is_zero)
     ASSERT_OK(aclsysGetCANNVersion(ACL_PKG_NAME_RUNTIME, &v));
     ASSERT_EQ(strcmp(v.patchVersion, "0"), 0);
 }
+
+/* A device's UUID is "aclcpu-device" padded with zeros and the id in the
+ * last byte (docs/differences.md). */
+TEST(sysinfo, uuid_is_the_stem_zeros_and_the_id_in_the_last_byte)
+{
+    aclrtUuid u;
+    char want[16] = "aclcpu-device";
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    memset(&u, 0x55, sizeof(u));
+    ASSERT_OK(aclrtDeviceGetUuid(1, &u));
+    want[15] = 1;
+    ASSERT_EQ(memcmp(u.bytes, want, 16), 0);
+}
+
+/* aclcpu models no AI CPU: its core count is 0 (docs/differences.md). */
+TEST(sysinfo, a_device_has_no_ai_cpu_cores)
+{
+    int64_t v = -1;
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICPU_CORE_NUM, &v));
+    ASSERT_EQ(v, 0);
+}
