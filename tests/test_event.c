@@ -2132,3 +2132,26 @@ TEST(event, the_timestamp_is_in_microseconds_of_the_monotonic_clock)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* A notify takes records and waits only on streams of its own device
+ * (107000): with device 1 current, a notify of device 0 is refused on a
+ * stream of device 1, and nothing is queued there. */
+TEST(event, a_notify_takes_no_task_on_a_stream_of_another_device)
+{
+    aclrtNotify n = NULL;
+    aclrtStream s1 = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtCreateStream(&s1));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtRecordNotify(n, s1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordNotify: the event belongs to device 0");
+    ASSERT_RC(aclrtWaitAndResetNotify(n, s1, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSynchronizeStream(s1)); /* nothing queued: no wait to hang on */
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
