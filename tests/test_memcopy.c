@@ -804,3 +804,48 @@ TEST(memcopy, memcpy2d_width_must_fit_the_source_pitch_too)
     ASSERT_OK(aclrtFreeHost(h));
     t_teardown();
 }
+
+/* A value write or wait on a stream of another context than the current
+ * one is 107003 (api_impl.cc MemWriteValue), after the argument checks. */
+TEST(memcopy, a_value_write_on_a_stream_of_another_context_is_refused)
+{
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStream foreign = NULL;
+    uint64_t *v;
+    t_setup();
+    v = (uint64_t *)dev(64);
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtCreateStream(&foreign));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_RC(aclrtValueWrite(v, 1, 0, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtValueWrite: argument 'stream'");
+    ASSERT_RC(aclrtValueWait(v, 1, ACL_STREAM_WAIT_VALUE_EQ, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtDestroyStream(foreign));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtFree(v));
+    t_teardown();
+}
+
+/* A batch copy with a NULL source (as one with a NULL destination) is
+ * refused (107000), naming it, and failIndex names that copy. */
+TEST(memcopy, a_batch_copy_with_a_null_source_is_refused_by_name)
+{
+    char *d, *h;
+    void *dsts[2], *srcs[2];
+    size_t maxs[2] = {16, 16}, sizes[2] = {16, 16}, idx[1] = {0}, fail = 7;
+    aclrtMemcpyBatchAttr at[1];
+    t_setup();
+    d = dev(64);
+    h = pinned(64);
+    at[0] = attr(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_MEM_LOCATION_TYPE_HOST);
+    dsts[0] = d, dsts[1] = d + 16, srcs[0] = h, srcs[1] = NULL;
+    ASSERT_RC(aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, at, idx, 1, &fail), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'srcs[1]' is NULL");
+    ASSERT_EQ(fail, 1);
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFreeHost(h));
+    t_teardown();
+}
