@@ -724,3 +724,36 @@ TEST(funcs, an_op_timeout_of_uint64_max_us_reads_as_uint32_max_ms)
     ASSERT_EQ(ms, UINT32_MAX);
     t_teardown();
 }
+
+/* Atlas A3 has the overflow mode and float status features as A2 does:
+ * it starts in INFNAN and takes the Npu* status calls. */
+TEST(funcs, a3_starts_in_infnan_and_has_the_npu_float_status)
+{
+    aclrtFloatOverflowMode m = ACL_RT_OVERFLOW_MODE_UNDEF;
+    uint8_t *out = NULL;
+    setenv("ACLCPU_SOC", "Ascend910_9392", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetDeviceSatMode(&m));
+    ASSERT_EQ(m, ACL_RT_OVERFLOW_MODE_INFNAN);
+    ASSERT_OK(aclrtMalloc((void **)&out, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtNpuClearFloatOverFlowStatus(0, NULL));
+    ASSERT_OK(aclrtNpuGetFloatOverFlowStatus(out, 64, 0, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtFree(out));
+    t_teardown();
+}
+
+/* A reset clears the whole 512-byte overflow area the context hands out
+ * (aclrtCtxGetFloatOverflowAddr), not only the 64 bytes a status copy reads. */
+TEST(funcs, a_status_reset_clears_the_whole_overflow_area)
+{
+    unsigned char *area = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCtxGetFloatOverflowAddr((void **)&area));
+    memset(area, 0xa5, 512); /* as the device would leave it */
+    ASSERT_OK(aclrtResetOverflowStatus(NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    for (int i = 0; i < 512; i++)
+        ASSERT_EQ(area[i], 0);
+    t_teardown();
+}
