@@ -2155,3 +2155,18 @@ TEST(event, a_notify_takes_no_task_on_a_stream_of_another_device)
     ASSERT_OK(aclrtDestroyNotify(n));
     t_teardown();
 }
+
+/* ACL_EVENT_IPC is used alone: combined with any other flag (TIME_LINE,
+ * EXTERNAL, not only SYNC) it is refused (107000). */
+TEST(event, an_ipc_event_flag_with_any_other_flag_is_refused)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_TIME_LINE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "ACL_EVENT_IPC must be used alone");
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_CAPTURE_STREAM_PROGRESS),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(e == NULL);
+    t_teardown();
+}

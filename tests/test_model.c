@@ -1441,3 +1441,50 @@ TEST(model, a_model_runs_only_on_a_stream_of_its_device)
     ASSERT_OK(aclrtDestroyStream(other));
     t_teardown();
 }
+
+/* The model-control calls check the stream's context after the model
+ * checks (api_impl.cc StreamActive, StreamSwitchEx): both streams of one
+ * model, called from another context, are 107003. */
+TEST(model, a_control_call_from_another_context_is_refused)
+{
+    aclmdlRI m = NULL;
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStream s1, s2;
+    t_setup();
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_RC(aclrtActiveStream(s2, s1), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtActiveStream: argument 'stream'");
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclrtActiveStream(s2, s1));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* The build calls refuse a stream being captured (107027, api_error.cc
+ * ModelEndGraph, ModelUnbindStream) before looking for its lane. */
+TEST(model, build_calls_refuse_a_stream_being_captured)
+{
+    aclmdlRI m = NULL, cap = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(aclmdlRIEndTask(m, s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is being captured");
+    ASSERT_RC(aclmdlRIUnbindStream(m, s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &cap));
+    ASSERT_OK(aclmdlRIDestroy(cap));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
