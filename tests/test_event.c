@@ -2065,3 +2065,108 @@ TEST(event, device_use_only_needs_a_soc_with_it_200i_500_a2)
 {
     device_use_only_refused_on("Ascend310B1");
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* An IPC event's reset is refused for being IPC (207000, api_error.cc
+ * EventReset), before the context and the Ex rule are looked at: the
+ * message says so. */
+TEST(event, an_ipc_event_reset_is_refused_as_ipc_before_the_ex_rule)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtResetEvent(e, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtResetEvent: an IPC event cannot be reset");
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* aclrtEventElapsedTime checks the end event's kind too: an IPC end event
+ * has no time (207000, naming 'endEvent'), before its records are looked at. */
+TEST(event, elapsed_time_refuses_an_ipc_end_event_before_its_records)
+{
+    aclrtStream s = NULL;
+    aclrtEvent start = NULL, ipc = NULL;
+    float ms = -1.0f;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&start));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&ipc, ACL_EVENT_IPC));
+    ASSERT_OK(aclrtRecordEvent(start, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtEventElapsedTime(&ms, start, ipc), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'endEvent' is an EXTERNAL or IPC event");
+    ASSERT_OK(aclrtRecordEvent(ipc, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_RC(aclrtEventElapsedTime(&ms, start, ipc), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtDestroyEvent(start));
+    ASSERT_OK(aclrtDestroyEvent(ipc));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* aclrtEventGetTimestamp answers microseconds of the monotonic clock: a
+ * record made between two readings of that clock lies between them. */
+TEST(event, the_timestamp_is_in_microseconds_of_the_monotonic_clock)
+{
+    aclrtStream s = NULL;
+    aclrtEvent e = NULL;
+    uint64_t before, after, ts = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    before = t_now_ns() / 1000u;
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    after = t_now_ns() / 1000u + 1u;
+    ASSERT_OK(aclrtEventGetTimestamp(e, &ts));
+    ASSERT(ts >= before);
+    ASSERT(ts <= after);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A notify takes records and waits only on streams of its own device
+ * (107000): with device 1 current, a notify of device 0 is refused on a
+ * stream of device 1, and nothing is queued there. */
+TEST(event, a_notify_takes_no_task_on_a_stream_of_another_device)
+{
+    aclrtNotify n = NULL;
+    aclrtStream s1 = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtCreateStream(&s1));
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtRecordNotify(n, s1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtRecordNotify: the event belongs to device 0");
+    ASSERT_RC(aclrtWaitAndResetNotify(n, s1, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtSynchronizeStream(s1)); /* nothing queued: no wait to hang on */
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    t_teardown();
+}
+
+/* ACL_EVENT_IPC is used alone: combined with any other flag (TIME_LINE,
+ * EXTERNAL, not only SYNC) it is refused (107000). */
+TEST(event, an_ipc_event_flag_with_any_other_flag_is_refused)
+{
+    aclrtEvent e = NULL;
+    t_setup();
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_TIME_LINE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "ACL_EVENT_IPC must be used alone");
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_EXTERNAL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_CAPTURE_STREAM_PROGRESS),
+              ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(e == NULL);
+    t_teardown();
+}

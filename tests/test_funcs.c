@@ -669,3 +669,91 @@ TEST(funcs, npu_float_status_is_not_on_310p)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no NPU float status");
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* aclrtGetOpExecuteTimeout answers in 32-bit milliseconds: a V2 timeout
+ * longer than UINT32_MAX ms reads as UINT32_MAX, not as its low bits. */
+TEST(funcs, an_op_timeout_past_uint32_max_ms_reads_as_uint32_max)
+{
+    uint32_t ms = 0;
+    uint64_t actual = 0;
+    t_setup();
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(5000000000000ull, &actual)); /* 5e9 ms */
+    ASSERT_EQ(actual, 5000000000000ull);
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(4294967295000ull, &actual)); /* exactly UINT32_MAX ms */
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(4294967294001ull, &actual)); /* a part of the last ms */
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    t_teardown();
+}
+
+/* The Atlas 200I/500 A2 (Ascend310B1) has no ACL graph feature either:
+ * no kernel ratio, no kernel size (207000); the kernel type is there. */
+TEST(funcs, function_ratio_and_size_are_not_on_the_200i_500_a2)
+{
+    int64_t v = 0;
+    size_t aic = 0, aiv = 0;
+    setenv("ACLCPU_SOC", "Ascend310B1", 1);
+    t_setup();
+    ASSERT_RC(aclrtGetFunctionAttribute(t_kernel("funcs_plain", k_plain), ACL_FUNC_ATTR_KERNEL_RATIO, &v),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_OK(aclrtGetFunctionAttribute(t_kernel("funcs_plain", k_plain), ACL_FUNC_ATTR_KERNEL_TYPE, &v));
+    ASSERT_RC(aclrtGetFunctionSize(t_kernel("funcs_plain", k_plain), &aic, &aiv), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no ACL graph feature");
+    t_teardown();
+}
+
+/* The rounding up to whole milliseconds does not wrap: a V2 timeout of
+ * UINT64_MAX microseconds reads as UINT32_MAX ms, not as 0 (none). */
+TEST(funcs, an_op_timeout_of_uint64_max_us_reads_as_uint32_max_ms)
+{
+    uint32_t ms = 0;
+    uint64_t actual = 0;
+    t_setup();
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(UINT64_MAX, &actual));
+    ASSERT_EQ(actual, UINT64_MAX);
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    ASSERT_OK(aclrtSetOpExecuteTimeOutV2(UINT64_MAX - 998u, &actual)); /* its + 999 wrapped too */
+    ASSERT_OK(aclrtGetOpExecuteTimeout(&ms));
+    ASSERT_EQ(ms, UINT32_MAX);
+    t_teardown();
+}
+
+/* Atlas A3 has the overflow mode and float status features as A2 does:
+ * it starts in INFNAN and takes the Npu* status calls. */
+TEST(funcs, a3_starts_in_infnan_and_has_the_npu_float_status)
+{
+    aclrtFloatOverflowMode m = ACL_RT_OVERFLOW_MODE_UNDEF;
+    uint8_t *out = NULL;
+    setenv("ACLCPU_SOC", "Ascend910_9392", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetDeviceSatMode(&m));
+    ASSERT_EQ(m, ACL_RT_OVERFLOW_MODE_INFNAN);
+    ASSERT_OK(aclrtMalloc((void **)&out, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtNpuClearFloatOverFlowStatus(0, NULL));
+    ASSERT_OK(aclrtNpuGetFloatOverFlowStatus(out, 64, 0, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtFree(out));
+    t_teardown();
+}
+
+/* A reset clears the whole 512-byte overflow area the context hands out
+ * (aclrtCtxGetFloatOverflowAddr), not only the 64 bytes a status copy reads. */
+TEST(funcs, a_status_reset_clears_the_whole_overflow_area)
+{
+    unsigned char *area = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCtxGetFloatOverflowAddr((void **)&area));
+    memset(area, 0xa5, 512); /* as the device would leave it */
+    ASSERT_OK(aclrtResetOverflowStatus(NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    for (int i = 0; i < 512; i++)
+        ASSERT_EQ(area[i], 0);
+    t_teardown();
+}

@@ -1666,3 +1666,40 @@ TEST(kernel, user_memory_argument_handles_check_then_are_not_supported)
                       ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "user-memory");
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* The attributes' values are checked as the last of each id left them:
+ * a schemMode of 2 followed by one of 0 launches (the 0 counts), and the
+ * other order is refused (107000, naming schemMode). */
+TEST(kernel, the_last_schem_mode_attribute_is_the_one_checked)
+{
+    aclrtFuncHandle k;
+    aclrtLaunchKernelAttr two_then_zero[2], zero_then_two[2];
+    t_setup();
+    k = t_kernel("kernel_inc", k_inc);
+    two_then_zero[0] = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 2);
+    two_then_zero[1] = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 0);
+    zero_then_two[0] = two_then_zero[1];
+    zero_then_two[1] = two_then_zero[0];
+    ASSERT_OK(launch_with_attrs(k, 1, NULL, 0, two_then_zero, 2, NULL));
+    ASSERT_RC(launch_with_attrs(k, 1, NULL, 0, zero_then_two, 2, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "schemMode 2");
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_EQ(atomic_load(&counter), 1);
+    t_teardown();
+}
+
+/* TIMEOUT_US is 64 bits, its high word first: high 1, low 1000 is about
+ * 71 minutes, so a block that starts 50 ms late runs (low word alone, 1 ms,
+ * would trip). */
+TEST(kernel, timeout_us_takes_its_high_word)
+{
+    aclrtLaunchKernelAttr us = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 0);
+    us.value.timeoutUs.timeoutHigh = 1;
+    us.value.timeoutUs.timeoutLow = 1000;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(late_second_block(&us, 1, 50000000ull));
+    t_teardown();
+}

@@ -784,3 +784,68 @@ TEST(memcopy, mem_p2p_map_checks)
     ASSERT_OK(aclrtFree(d));
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* A 2D copy's width must fit both pitches: one wider than the source
+ * pitch alone is refused too (100000, ACL layer), a width equal to both
+ * is taken. */
+TEST(memcopy, memcpy2d_width_must_fit_the_source_pitch_too)
+{
+    char *d, *h;
+    t_setup();
+    d = dev(128);
+    h = pinned(128);
+    ASSERT_RC(aclrtMemcpy2dAsync(d, 16, h, 8, 9, 1, ACL_MEMCPY_HOST_TO_DEVICE, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'width' (9) exceeds a pitch (dpitch 16, spitch 8)");
+    ASSERT_OK(aclrtMemcpy2dAsync(d, 16, h, 16, 16, 2, ACL_MEMCPY_HOST_TO_DEVICE, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(NULL));
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFreeHost(h));
+    t_teardown();
+}
+
+/* A value write or wait on a stream of another context than the current
+ * one is 107003 (api_impl.cc MemWriteValue), after the argument checks. */
+TEST(memcopy, a_value_write_on_a_stream_of_another_context_is_refused)
+{
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStream foreign = NULL;
+    uint64_t *v;
+    t_setup();
+    v = (uint64_t *)dev(64);
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_OK(aclrtCreateStream(&foreign));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_RC(aclrtValueWrite(v, 1, 0, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtValueWrite: argument 'stream'");
+    ASSERT_RC(aclrtValueWait(v, 1, ACL_STREAM_WAIT_VALUE_EQ, foreign), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_OK(aclrtSetCurrentContext(other));
+    ASSERT_OK(aclrtDestroyStream(foreign));
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclrtFree(v));
+    t_teardown();
+}
+
+/* A batch copy with a NULL source (as one with a NULL destination) is
+ * refused (107000), naming it, and failIndex names that copy. */
+TEST(memcopy, a_batch_copy_with_a_null_source_is_refused_by_name)
+{
+    char *d, *h;
+    void *dsts[2], *srcs[2];
+    size_t maxs[2] = {16, 16}, sizes[2] = {16, 16}, idx[1] = {0}, fail = 7;
+    aclrtMemcpyBatchAttr at[1];
+    t_setup();
+    d = dev(64);
+    h = pinned(64);
+    at[0] = attr(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_MEM_LOCATION_TYPE_HOST);
+    dsts[0] = d, dsts[1] = d + 16, srcs[0] = h, srcs[1] = NULL;
+    ASSERT_RC(aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, at, idx, 1, &fail), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'srcs[1]' is NULL");
+    ASSERT_EQ(fail, 1);
+    ASSERT_OK(aclrtFree(d));
+    ASSERT_OK(aclrtFreeHost(h));
+    t_teardown();
+}

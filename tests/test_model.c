@@ -1365,3 +1365,126 @@ TEST(model, execute_async_on_950_takes_plain_streams_only)
     one_lane_free(&o);
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05) ------------------------------------------------------------------------------- */
+
+/* aclmdlRIGetId gives each model its own id: two models, two ids. */
+TEST(model, each_model_has_its_own_id)
+{
+    aclmdlRI a = NULL, b = NULL;
+    uint32_t ia = UINT32_MAX, ib = UINT32_MAX;
+    t_setup();
+    ASSERT_OK(aclmdlRIBuildBegin(&a, 0));
+    ASSERT_OK(aclmdlRIBuildBegin(&b, 0));
+    ASSERT_OK(aclmdlRIGetId(a, &ia));
+    ASSERT_OK(aclmdlRIGetId(b, &ib));
+    ASSERT(ia != ib);
+    ASSERT_OK(aclmdlRIDestroy(a));
+    ASSERT_OK(aclmdlRIDestroy(b));
+    t_teardown();
+}
+
+/* A context in STOP failure mode (a stream of it set to STOP) binds no
+ * stream to a model (207000, api_error.cc ModelBindStream), FAST_LAUNCH or not. */
+TEST(model, a_stream_of_a_context_in_stop_mode_cannot_be_bound)
+{
+    aclmdlRI m = NULL;
+    aclrtStream p = NULL, other = NULL;
+    t_setup();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    p = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtSetStreamFailureMode(other, ACL_STOP_ON_FAILURE));
+    ASSERT_RC(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "in STOP failure mode");
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
+/* On Ascend 950 a CPU_SCHEDULE stream is no plain stream either: a model
+ * run there is 107000 (api_error.cc ModelExecute). */
+TEST(model, execute_async_on_950_refuses_a_cpu_schedule_stream)
+{
+    static struct one_lane o;
+    aclrtStream cpu = NULL;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    t_setup();
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&cpu, 0, ACL_STREAM_CPU_SCHEDULE));
+    ASSERT_RC(aclmdlRIExecuteAsync(o.m, cpu), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs models on plain streams only");
+    ASSERT_OK(aclrtDestroyStream(cpu));
+    one_lane_free(&o);
+    t_teardown();
+}
+
+/* A model runs only on a stream of its own device: a stream of device 1
+ * is refused for a model of device 0 (107000), and nothing runs. */
+TEST(model, a_model_runs_only_on_a_stream_of_its_device)
+{
+    static struct one_lane o;
+    aclrtStream other = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtSetDevice(0));
+    one_lane_build(&o);
+    ASSERT_RC(aclmdlRIExecuteAsync(o.m, other), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "the model is on device 0");
+    ASSERT_OK(aclrtSynchronizeStream(o.exec));
+    ASSERT_EQ(o.x[0], 0);
+    one_lane_free(&o);
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtDestroyStream(other));
+    t_teardown();
+}
+
+/* The model-control calls check the stream's context after the model
+ * checks (api_impl.cc StreamActive, StreamSwitchEx): both streams of one
+ * model, called from another context, are 107003. */
+TEST(model, a_control_call_from_another_context_is_refused)
+{
+    aclmdlRI m = NULL;
+    aclrtContext mine = NULL, other = NULL;
+    aclrtStream s1, s2;
+    t_setup();
+    s1 = persistent_stream();
+    s2 = persistent_stream();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, s2, ACL_MODEL_STREAM_FLAG_DEFAULT));
+    ASSERT_OK(aclrtGetCurrentContext(&mine));
+    ASSERT_OK(aclrtCreateContext(&other, 0));
+    ASSERT_RC(aclrtActiveStream(s2, s1), ACL_ERROR_RT_STREAM_CONTEXT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "aclrtActiveStream: argument 'stream'");
+    ASSERT_OK(aclrtSetCurrentContext(mine));
+    ASSERT_OK(aclrtActiveStream(s2, s1));
+    ASSERT_OK(aclrtDestroyContext(other));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* The build calls refuse a stream being captured (107027, api_error.cc
+ * ModelEndGraph, ModelUnbindStream) before looking for its lane. */
+TEST(model, build_calls_refuse_a_stream_being_captured)
+{
+    aclmdlRI m = NULL, cap = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(aclmdlRIEndTask(m, s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is being captured");
+    ASSERT_RC(aclmdlRIUnbindStream(m, s), ACL_ERROR_RT_STREAM_CAPTURED);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &cap));
+    ASSERT_OK(aclmdlRIDestroy(cap));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -2119,3 +2119,171 @@ TEST(prof_api, set_kernel_cost_times_stop_below_10_to_the_12_us)
     ASSERT_OK(aclcpuSetKernelCost(h, NULL));
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05): normalisation, a forgotten path, a refused message ------------------------------ */
+
+/* CreateConfig's normalisation (CANN's prof_acl_api.cpp aclprofCreateConfig): a config
+ * with ACL_PROF_API_STATS collects only the ACL API and its statistics,
+ * whatever else it names, so two such configs name the same data types:
+ * one stops the profile the other started. */
+TEST(prof_api, a_config_with_api_stats_collects_only_the_acl_api_whatever_else_it_names)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *stats_and_more, *stats;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    stats_and_more = config(ACL_PROF_API_STATS | ACL_PROF_TASK_TIME | ACL_PROF_L2CACHE);
+    stats = config(ACL_PROF_API_STATS);
+    ASSERT_OK(aclprofStart(stats_and_more));
+    ASSERT_OK(aclprofStart(stats)); /* the same data types: success, nothing done */
+    ASSERT_OK(aclprofStop(stats));
+    ASSERT_OK(aclprofDestroyConfig(stats_and_more));
+    ASSERT_OK(aclprofDestroyConfig(stats));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* TASK_TIME_L3 implies TASK_TIME_L2 (and L0, TASK_TIME, the training
+ * trace): a config naming L3 alone and one naming L3 with L2 are the same. */
+TEST(prof_api, task_time_l3_implies_task_time_l2)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *l3, *l3_l2, *l2;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    l3 = config(ACL_PROF_TASK_TIME_L3);
+    l3_l2 = config(ACL_PROF_TASK_TIME_L3 | ACL_PROF_TASK_TIME_L2);
+    l2 = config(ACL_PROF_TASK_TIME_L2);
+    ASSERT_OK(aclprofStart(l3));
+    ASSERT_RC(aclprofStop(l2), ACL_ERROR_INVALID_PROFILING_CONFIG); /* L2 does not imply L3 */
+    ASSERT_OK(aclprofStop(l3_l2));
+    ASSERT_OK(aclprofDestroyConfig(l3));
+    ASSERT_OK(aclprofDestroyConfig(l3_l2));
+    ASSERT_OK(aclprofDestroyConfig(l2));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* An empty ACL_PROF_PATH before aclprofInit forgets the one set before it:
+ * a self-initialising Start then goes under the working directory, not
+ * under the forgotten (here unusable) path. */
+TEST(prof_api, an_empty_acl_prof_path_forgets_the_one_set_before)
+{
+    char dir[DIR_CAP], bad[DIR_CAP + 8], cwd[1024];
+    t_setup();
+    make_dir(dir);
+    snprintf(bad, sizeof(bad), "%s/a\nb", dir);
+    ASSERT(getcwd(cwd, sizeof(cwd)) != NULL);
+    ASSERT_OK(set_option(ACL_PROF_PATH, bad));
+    ASSERT_OK(set_option(ACL_PROF_PATH, ""));
+    ASSERT(chdir(dir) == 0);
+    ASSERT_OK(aclprofStart(NULL)); /* under the working directory, dir */
+    ASSERT(chdir(cwd) == 0);
+    launch_nop("prof_forgot_path_k", NULL);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclprofStop(NULL));
+    ASSERT(out_contains(dir, "kernel_details.csv", "prof_forgot_path_k"));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* A message of 128 characters or more is refused (-1) and leaves the
+ * stamp's message as it was: the next mark shows the old one. */
+TEST(prof_api, a_refused_stamp_message_leaves_the_stamp_as_it_was)
+{
+    char dir[DIR_CAP], longer[160];
+    aclprofConfig *tx;
+    void *stamp;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    tx = config(TX_TYPES);
+    ASSERT_OK(aclprofStart(tx));
+    ASSERT((stamp = aclprofCreateStamp()) != NULL);
+    ASSERT_OK(aclprofSetStampTraceMessage(stamp, "tx-kept-5150", 12));
+    memset(longer, 'q', sizeof(longer));
+    memcpy(longer, "tx-over-6262", 12);
+    longer[128] = '\0';
+    ASSERT_RC(aclprofSetStampTraceMessage(stamp, longer, 128), TX_FAIL);
+    ASSERT_OK(aclprofMark(stamp));
+    aclprofDestroyStamp(stamp);
+    ASSERT_OK(aclprofStop(tx));
+    ASSERT(out_contains(dir, "trace_view.json", "tx-kept-5150"));
+    ASSERT(!out_contains(dir, "trace_view.json", "tx-over-6262"));
+    ASSERT_OK(aclprofDestroyConfig(tx));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}
+
+/* aclprofRangePushEx keeps 64 ranges a thread: the 64th push is taken, the
+ * 65th refused (-1), and all 64 pop again. */
+TEST(prof_api, range_push_ex_takes_64_ranges_a_thread_and_refuses_the_65th)
+{
+    aclprofTensorInfo info;
+    aclprofEventAttributes attr;
+    t_setup();
+    memset(&info, 0, sizeof(info));
+    memset(&attr, 0, sizeof(attr));
+    attr.messageType = ACL_PROF_MESSAGE_TYPE_TENSOR_INFO;
+    attr.message.tensorInfo = &info;
+    for (int i = 0; i < 64; i++)
+        ASSERT_OK(aclprofRangePushEx(&attr));
+    ASSERT_FAILS_NAMING(aclprofRangePushEx(&attr), TX_FAIL, "aclprofRangePushEx");
+    for (int i = 0; i < 64; i++)
+        ASSERT_OK(aclprofRangePop());
+    ASSERT_RC(aclprofRangePop(), ACL_ERROR_INVALID_PARAM);
+    t_teardown();
+}
+
+/* Step infos are numbered 1, 2, ... in creation order (a process-unique
+ * index), and a refused second mark names its own step. */
+TEST(prof_api, each_step_info_has_its_own_increasing_index)
+{
+    aclprofStepInfo *first, *second;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    first = aclprofCreateStepInfo();
+    second = aclprofCreateStepInfo();
+    ASSERT(first != NULL && second != NULL);
+    ASSERT_OK(aclprofGetStepTimestamp(second, ACL_STEP_START, s));
+    ASSERT_RC(aclprofGetStepTimestamp(second, ACL_STEP_START, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "step 2 was started already");
+    ASSERT_OK(aclprofGetStepTimestamp(first, ACL_STEP_END, s));
+    ASSERT_RC(aclprofGetStepTimestamp(first, ACL_STEP_END, s), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "step 1 was ended already");
+    aclprofDestroyStepInfo(first);
+    aclprofDestroyStepInfo(second);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A range started while msproftx is on but no profile collects it is
+ * open all the same: it holds its id (the next start gets another) and
+ * stops once; a second stop of it is refused (-1). */
+TEST(prof_api, a_range_started_outside_a_profile_is_open_until_stopped)
+{
+    char dir[DIR_CAP];
+    aclprofConfig *tx;
+    void *stamp;
+    uint32_t a = 0, b = 0;
+    t_setup();
+    make_dir(dir);
+    ASSERT_OK(prof_init(dir));
+    tx = config(TX_TYPES);
+    ASSERT_OK(aclprofStart(tx));
+    ASSERT_OK(aclprofStop(tx)); /* msproftx stays on until aclprofFinalize */
+    ASSERT((stamp = aclprofCreateStamp()) != NULL);
+    ASSERT_OK(aclprofRangeStart(stamp, &a));
+    ASSERT_OK(aclprofRangeStart(stamp, &b));
+    ASSERT(a != b);
+    ASSERT_OK(aclprofRangeStop(a));
+    ASSERT_RC(aclprofRangeStop(a), TX_FAIL);
+    ASSERT_OK(aclprofRangeStop(b));
+    aclprofDestroyStamp(stamp);
+    ASSERT_OK(aclprofDestroyConfig(tx));
+    ASSERT_OK(aclprofFinalize());
+    t_teardown();
+}

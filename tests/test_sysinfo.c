@@ -799,3 +799,195 @@ TEST(sysinfo, init_callback_may_call_the_api)
     ASSERT_EQ(dev, 0);
     t_teardown();
 }
+
+/* ---- sweep 4 (2026-12-05): each figure, each term of a check ------------------------------------------------ */
+
+/* A bus id is exactly "0000:bb:00.0" of a device: function 1, domain 1,
+ * device 1 or trailing text are no device's (107000). */
+TEST(sysinfo, a_pci_bus_id_with_another_domain_device_function_or_trailing_text_is_refused)
+{
+    int32_t dev = -1;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclrtDeviceGetByPCIBusId("0000:c1:00.0", &dev));
+    ASSERT_EQ(dev, 0);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId("0000:c1:00.1", &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId("0001:c1:00.0", &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId("0000:c1:01.0", &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId("0000:c1:00.0z", &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtDeviceGetByPCIBusId("0000:c1:00.0 ", &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_EQ(dev, 0); /* the refusals wrote nothing */
+}
+
+/* Every operation is checked before any mask is written: a refused query
+ * leaves the whole array as it was. */
+TEST(sysinfo, a_refused_atomic_query_writes_no_capability)
+{
+    aclrtAtomicOperation ops[2] = {ACL_RT_ATOMIC_OPERATION_INTEGER_ADD, (aclrtAtomicOperation)13};
+    uint32_t caps[2] = {0xdeadu, 0xbeefu};
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_RC(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 2, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_EQ(caps[0], 0xdeadu);
+    ASSERT_EQ(caps[1], 0xbeefu);
+    ASSERT_RC(aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 2, 0, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_EQ(caps[0], 0xdeadu);
+}
+
+/* The masks in full: integer operations every scalar width, signed and
+ * unsigned; float ones signed 32 and 64 bits; DMA and SIMD none. */
+TEST(sysinfo, atomic_capability_masks_are_exact)
+{
+    aclrtAtomicOperation ops[3] = {ACL_RT_ATOMIC_OPERATION_CAS, ACL_RT_ATOMIC_OPERATION_FLOAT_MAX,
+                                   ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD};
+    uint32_t caps[3] = {0, 0, 7};
+    const uint32_t ints = ACL_RT_ATOMIC_CAPABILITY_SIGNED | ACL_RT_ATOMIC_CAPABILITY_UNSIGNED |
+                          ACL_RT_ATOMIC_CAPABILITY_SCALAR8 | ACL_RT_ATOMIC_CAPABILITY_SCALAR16 |
+                          ACL_RT_ATOMIC_CAPABILITY_SCALAR32 | ACL_RT_ATOMIC_CAPABILITY_SCALAR64;
+    const uint32_t floats =
+        ACL_RT_ATOMIC_CAPABILITY_SIGNED | ACL_RT_ATOMIC_CAPABILITY_SCALAR32 | ACL_RT_ATOMIC_CAPABILITY_SCALAR64;
+    ASSERT_OK(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 3, 0));
+    ASSERT_EQ(caps[0], ints);
+    ASSERT_EQ(caps[1], floats);
+    ASSERT_EQ(caps[2], 0);
+}
+
+/* Inference cards (310P) meet over the host's PCIe, not HCCS. */
+TEST(sysinfo, topology_of_inference_cards_is_the_host_bus)
+{
+    uint64_t v = 99;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    setup_soc("Ascend310P3");
+    ASSERT_OK(aclrtGetDevicesTopo(0, 1, &v));
+    ASSERT_EQ(v, ACL_RT_DEVS_TOPOLOGY_SYS);
+    t_teardown();
+}
+
+/* Ascend 950's SIMT launch bounds, each of them (docs/differences.md). */
+TEST(sysinfo, simt_attributes_of_the_950_are_each_their_own)
+{
+    static const struct {
+        aclrtDevAttr attr;
+        int64_t want;
+    } table[] = {
+        {ACL_DEV_ATTR_WARP_SIZE, 32},
+        {ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE, 2048},
+        {ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE, 256 * 1024},
+        {ACL_DEV_ATTR_MAX_GRID_DIM_X, INT32_MAX},
+        {ACL_DEV_ATTR_MAX_GRID_DIM_Y, 65535},
+        {ACL_DEV_ATTR_MAX_GRID_DIM_Z, 65535},
+        {ACL_DEV_ATTR_MAX_BLOCK_PER_GRID, UINT32_MAX},
+        {ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK, 1024},
+        {ACL_DEV_ATTR_MAX_BLOCK_DIM_X, 1024},
+        {ACL_DEV_ATTR_MAX_BLOCK_DIM_Y, 1024},
+        {ACL_DEV_ATTR_MAX_BLOCK_DIM_Z, 64},
+    };
+    int64_t v;
+    setenv("ACLCPU_SOC", "Ascend950PR", 1);
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        v = -1;
+        ASSERT_OK(aclrtGetDeviceInfo(0, table[i].attr, &v));
+        ASSERT_EQ(v, table[i].want);
+    }
+}
+
+/* An A3 (Atlas A3, "Ascend910_9392") is a pod; an A2 an A_X board with
+ * NPU architecture 2201; the physical chip id is the device id. */
+TEST(sysinfo, form_factor_arch_and_chip_id_follow_the_soc_and_device)
+{
+    int64_t v = -1;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    setenv("ACLCPU_SOC", "Ascend910_9392", 1);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_DEVICE_FORM_FACTOR, &v));
+    ASSERT_EQ(v, ACL_DEVICE_FORM_FACTOR_POD);
+    ASSERT_OK(aclrtGetDeviceInfo(1, ACL_DEV_ATTR_NPU_ARCH, &v));
+    ASSERT_EQ(v, 2201);
+    ASSERT_OK(aclrtGetDeviceInfo(1, ACL_DEV_ATTR_PHY_CHIP_ID, &v));
+    ASSERT_EQ(v, 1);
+    ASSERT_OK(aclrtGetDeviceInfo(1, ACL_DEV_ATTR_SUPER_POD_DEVICE_ID, &v));
+    ASSERT_EQ(v, 1);
+    setenv("ACLCPU_SOC", "Ascend910B4", 1);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_DEVICE_FORM_FACTOR, &v));
+    ASSERT_EQ(v, ACL_DEVICE_FORM_FACTOR_A_X);
+}
+
+/* The context forms take options 0..2: STRONG_CONSISTENCY (2), the last,
+ * is set and read back; 3 is refused (100000). */
+TEST(sysinfo, ctx_sys_param_takes_strong_consistency_the_last_context_option)
+{
+    int64_t v = -1;
+    setup_soc(NULL);
+    ASSERT_OK(aclrtCtxSetSysParamOpt(ACL_OPT_STRONG_CONSISTENCY, 1));
+    ASSERT_OK(aclrtCtxGetSysParamOpt(ACL_OPT_STRONG_CONSISTENCY, &v));
+    ASSERT_EQ(v, 1);
+    ASSERT_RC(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1), ACL_ERROR_INVALID_PARAM);
+    t_teardown();
+}
+
+/* Callbacks of one type run in registration order and the first failure
+ * ends the run: the next one of the same type does not run. */
+TEST(sysinfo, the_first_failing_init_callback_of_a_type_stops_the_rest)
+{
+    cb_fail_with = 4321;
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_a, (void *)1));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_b, (void *)2));
+    ASSERT_RC(aclInit(NULL), 4321);
+    ASSERT_EQ(cb_n, 1);
+    ASSERT_EQ(cb_log[0], 1);
+    cb_fail_with = ACL_SUCCESS;
+}
+
+/* bf16 is on the SoCs whose vector units have it: A2, A3 and 950, not the
+ * Atlas training (910) one. */
+TEST(sysinfo, bf16_is_an_attribute_of_a2_a3_and_950_only)
+{
+    static const struct {
+        const char *soc;
+        int32_t want;
+    } table[] = {{"Ascend910_9392", 1}, {"Ascend950PR", 1}, {"Ascend910A", 0}, {"Ascend310B1", 0}};
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        int32_t v = -1;
+        setup_soc(table[i].soc);
+        ASSERT_OK(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &v));
+        ASSERT_EQ(v, table[i].want);
+        t_teardown();
+    }
+}
+
+/* The task-update capability is 1 only where the SoC has it (A2, A3,
+ * 950): Atlas inference answers 0. */
+TEST(sysinfo, the_task_update_capability_is_zero_on_a_soc_without_it)
+{
+    int32_t v = -1;
+    setenv("ACLCPU_SOC", "Ascend310P3", 1);
+    ASSERT_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV, &v));
+    ASSERT_EQ(v, 0);
+}
+
+/* The CANN version's patch part is "0" (aclcpu's versions have none). */
+TEST(sysinfo, cann_version_patch_part_is_zero)
+{
+    aclCANNPackageVersion v;
+    memset(&v, 'x', sizeof(v));
+    ASSERT_OK(aclsysGetCANNVersion(ACL_PKG_NAME_RUNTIME, &v));
+    ASSERT_EQ(strcmp(v.patchVersion, "0"), 0);
+}
+
+/* A device's UUID is "aclcpu-device" padded with zeros and the id in the
+ * last byte (docs/differences.md). */
+TEST(sysinfo, uuid_is_the_stem_zeros_and_the_id_in_the_last_byte)
+{
+    aclrtUuid u;
+    char want[16] = "aclcpu-device";
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    memset(&u, 0x55, sizeof(u));
+    ASSERT_OK(aclrtDeviceGetUuid(1, &u));
+    want[15] = 1;
+    ASSERT_EQ(memcmp(u.bytes, want, 16), 0);
+}
+
+/* aclcpu models no AI CPU: its core count is 0 (docs/differences.md). */
+TEST(sysinfo, a_device_has_no_ai_cpu_cores)
+{
+    int64_t v = -1;
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICPU_CORE_NUM, &v));
+    ASSERT_EQ(v, 0);
+}

@@ -436,8 +436,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs)
     if (timeoutMs == NULL)
         return null_arg("aclrtGetOpExecuteTimeout", "timeoutMs");
     us = load_relaxed(&op_timeout_us);
-    /* Rounded up, so a timeout under a millisecond does not read as none. */
-    us = (us + 999u) / 1000u;
+    /* Rounded up, so a timeout under a millisecond does not read as none
+     * (without adding to us first: near UINT64_MAX that would wrap to 0). */
+    us = us / 1000u + (us % 1000u != 0);
     *timeoutMs = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
     return ACL_SUCCESS;
 }
