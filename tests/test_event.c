@@ -2065,3 +2065,33 @@ TEST(event, device_use_only_needs_a_soc_with_it_200i_500_a2)
 {
     device_use_only_refused_on("Ascend310B1");
 }
+
+/* ---- sweep 4: a plain event's id at its second record ----------------------------------------- */
+
+/* An aclrtCreateEvent event takes its event id (one of the SoC's) at its
+ * first record only: a second record keeps it, so the count available
+ * drops by one in all, and comes back at the destroy. */
+TEST(event, a_second_record_of_a_plain_event_takes_no_second_event_id)
+{
+    aclrtEvent e = NULL;
+    aclrtStream s = NULL;
+    uint32_t before = 0, avail = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtGetEventAvailNum(&before));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, before); /* none until the first record */
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, before - 1);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, before - 1);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, before);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

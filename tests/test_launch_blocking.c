@@ -158,3 +158,22 @@ TEST(launch_blocking, not_on_other_products)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* A CPU_SCHEDULE stream never blocks its launches either (like persistent
+ * and device-only streams): with the variable at 1 the launch returns
+ * while its kernel still waits at a gate. */
+TEST(launch_blocking, never_on_cpu_schedule_streams)
+{
+    static struct t_gate g;
+    aclrtStream s = NULL;
+    setup_blocking();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_CPU_SCHEDULE));
+    t_launch_gate(&g, s);
+    ASSERT_EQ(atomic_load(&g.finished), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

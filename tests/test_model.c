@@ -1365,3 +1365,33 @@ TEST(model, execute_async_on_950_takes_plain_streams_only)
     one_lane_free(&o);
     t_teardown();
 }
+
+/* ---- sweep 4: a run's error when an overflow comes first --------------------------------------- */
+
+static void k_sw4_overflow(void *args)
+{
+    (void)args;
+    aclcpuSetOverflow();
+}
+
+/* An overflow is only a "successful" code (spec §4): a real failure later
+ * in the same run replaces it, so the run reports the failure. */
+TEST(model, a_real_failure_after_an_overflow_in_one_run_is_what_the_run_reports)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s, exec;
+    t_setup();
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtSetStreamOverflowSwitch(s, 1));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_sw4_overflow", k_sw4_overflow), 1, NULL, 0, s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_trap", k_trap), 1, NULL, 0, s));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_RC(aclmdlRIExecute(m, 5000), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    t_teardown();
+}

@@ -1482,3 +1482,33 @@ TEST(stream, a_host_running_its_stream_in_a_sync_stops_at_its_own_target)
     ASSERT_OK(aclrtDestroyStream(other));
     t_teardown();
 }
+
+/* ---- sweep 4: the state callbacks' table at its end ---------------------------------------------- */
+
+static void sw4_state_cb(aclrtStream stm, aclrtStreamState state, void *args)
+{
+    (void)stm, (void)state, (void)args;
+}
+
+/* 64 stream state callbacks may be registered at once: the 64th is taken,
+ * the 65th refused naming the limit, and unregistering one makes room for
+ * exactly one more. */
+TEST(stream, at_most_64_state_callbacks_are_registered)
+{
+    char name[32];
+    ASSERT_OK(aclInit(NULL));
+    for (int i = 0; i < 64; i++) {
+        snprintf(name, sizeof(name), "sw4_cb_%d", i);
+        ASSERT_OK(aclrtRegStreamStateCallback(name, sw4_state_cb, NULL));
+    }
+    ASSERT_RC(aclrtRegStreamStateCallback("sw4_cb_64", sw4_state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "at most 64 callbacks");
+    ASSERT_OK(aclrtRegStreamStateCallback("sw4_cb_10", NULL, NULL));
+    ASSERT_OK(aclrtRegStreamStateCallback("sw4_cb_64", sw4_state_cb, NULL));
+    ASSERT_RC(aclrtRegStreamStateCallback("sw4_cb_65", sw4_state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    for (int i = 0; i <= 64; i++) {
+        snprintf(name, sizeof(name), "sw4_cb_%d", i);
+        ASSERT_OK(aclrtRegStreamStateCallback(name, NULL, NULL));
+    }
+    ASSERT_OK(aclFinalize());
+}
