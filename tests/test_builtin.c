@@ -1008,3 +1008,27 @@ TEST(builtin, notify_batch_reset_not_on_atlas_inference)
     ASSERT_RC(aclrtNotifyBatchReset(&n, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* A half NaN taken by a float16 reduce stays a NaN (its mantissa is kept
+ * when widened, so it is not read as an infinity): NaN + 1 is the quiet
+ * NaN 0x7E00, while infinity + 1 stays 0x7C00. */
+TEST(builtin, a_float16_reduce_keeps_a_nan_a_nan)
+{
+    aclrtStream st = NULL;
+    aclFloat16 *d, *s;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    d = dev(64);
+    s = dev(64);
+    d[0] = 0x7E00; /* NaN */
+    d[1] = 0x7C00; /* infinity */
+    s[0] = s[1] = aclFloatToFloat16(1.0f);
+    ASSERT_OK(aclrtReduceAsync(d, s, 2 * sizeof(aclFloat16), ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT16, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(d[0], 0x7E00);
+    ASSERT_EQ(d[1], 0x7C00);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
