@@ -1407,3 +1407,43 @@ TEST(capture, a_host_callback_cannot_be_captured)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* A flag (EXTERNAL) event recorded in a captured model is set by each
+ * replay: reset between two runs, the second run's record sets it again,
+ * so a stream wait issued after that run passes. */
+TEST(capture, a_second_replay_sets_again_a_flag_event_reset_since_the_first)
+{
+    aclrtStream s = NULL, exec = NULL, other = NULL;
+    aclrtEvent ev = NULL;
+    aclmdlRI m = NULL;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    t_launch_add(x, 1, s);
+    ASSERT_OK(aclrtRecordEvent(ev, s));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_OK(aclrtStreamWaitEvent(other, ev)); /* set by run 1 */
+    ASSERT_OK(aclrtResetEvent(ev, other));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(other, 10000));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 2);
+    ASSERT_OK(aclrtStreamWaitEvent(other, ev)); /* set again by run 2 */
+    t_launch_add(x, 10, other);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(other, 10000));
+    ASSERT_EQ(x[0], 12);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
