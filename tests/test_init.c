@@ -1052,3 +1052,22 @@ TEST(init, can_access_peer_checks_in_the_references_order)
     ASSERT_OK(aclrtDeviceCanAccessPeer(&can, 1, 0));
     ASSERT_EQ(can, 1);
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* A forced reset takes back every set: the device's count starts again
+ * from zero, so after it one set is taken back by one reset, which
+ * destroys the new default context. */
+TEST(init, after_a_forced_reset_one_set_is_taken_back_by_one_reset)
+{
+    aclrtContext cur = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclFinalize());
+}

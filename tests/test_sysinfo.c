@@ -799,3 +799,20 @@ TEST(sysinfo, init_callback_may_call_the_api)
     ASSERT_EQ(dev, 0);
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* Unregistering an OTHER init callback keeps those registered after it,
+ * in their order: of 5, 6 and 7, taking 5 back leaves 6 then 7. */
+TEST(sysinfo, unregistering_an_init_callback_keeps_the_ones_after_it_in_order)
+{
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_a, (void *)5));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_b, (void *)6));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_DVPP, init_b, (void *)7));
+    ASSERT_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_OTHER, init_a));
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_EQ(cb_n, 2);
+    ASSERT_EQ(cb_log[0], 7); /* DVPP before the others */
+    ASSERT_EQ(cb_log[1], 6);
+    ASSERT_OK(aclFinalize());
+}
