@@ -1071,3 +1071,16 @@ TEST(init, after_a_forced_reset_one_set_is_taken_back_by_one_reset)
     ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
     ASSERT_OK(aclFinalize());
 }
+
+/* ACLCPU_DEVICE_COUNT of 0 is taken as 1: there is always a device. */
+TEST(init, a_device_count_of_zero_gives_one_device)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "0", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 1);
+    ASSERT_RC(aclrtSetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_OK(aclFinalize());
+    unsetenv("ACLCPU_DEVICE_COUNT");
+}
