@@ -1395,3 +1395,31 @@ TEST(model, a_real_failure_after_an_overflow_in_one_run_is_what_the_run_reports)
     ASSERT_OK(aclrtDestroyStream(exec));
     t_teardown();
 }
+
+/* A persistent stream keeps what is launched on it before any bind; the
+ * bind moves those tasks into its lane, ahead of the ones launched after
+ * it: a run plays both, in that order. */
+TEST(model, tasks_launched_on_a_persistent_stream_before_its_bind_join_its_lane)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s, exec;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    t_launch_add(x, 1, s); /* kept, not run */
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_add(x, 10, s);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 11);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
