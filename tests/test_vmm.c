@@ -1493,3 +1493,46 @@ TEST(vmm, access_entries_stop_at_eight_locations_and_a_ninth_reads_back_none)
     t_teardown();
     unsetenv("ACLCPU_DEVICE_COUNT");
 }
+
+/* Host memory allocated as DDR pages reads back under the names the
+ * reference reports for host memory: ACL_DDR_MEM_NORMAL as ACL_MEM_NORMAL
+ * and ACL_DDR_MEM_HUGE as ACL_MEM_HUGE. */
+TEST(vmm, host_ddr_pages_read_back_as_the_generic_names)
+{
+    aclrtPhysicalMemProp p = dev_prop(ACL_DDR_MEM_NORMAL), got;
+    aclrtDrvMemHandle h = NULL;
+    t_setup();
+    p.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    ASSERT_OK(aclrtMallocPhysical(&h, 2 * MIB, &p, 0));
+    ASSERT_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &got));
+    ASSERT_EQ(got.memAttr, ACL_MEM_NORMAL);
+    ASSERT_OK(aclrtFreePhysical(h));
+    p.memAttr = ACL_DDR_MEM_HUGE;
+    ASSERT_OK(aclrtMallocPhysical(&h, 2 * MIB, &p, 0));
+    ASSERT_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &got));
+    ASSERT_EQ(got.memAttr, ACL_MEM_HUGE);
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
+/* aclrtMemMapSelectedLink maps a source mapping again only while its
+ * physical allocation lives: once aclrtFreePhysical freed it (the mapping
+ * itself stays until unmapped), the link is refused. */
+TEST(vmm, a_link_of_a_mapping_whose_allocation_was_freed_is_refused)
+{
+    aclrtDrvMemHandle h;
+    char *src, *dst;
+    t_setup();
+    h = phys(2 * MIB);
+    src = reserve(2 * MIB);
+    dst = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(src, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtFreePhysical(h)); /* deferred: src still maps it */
+    ASSERT_RC(aclrtMemMapSelectedLink(dst, 1, src, ACL_RT_MEM_LINK_IDX_0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not the start of a mapping of a live physical allocation");
+    ASSERT_RC(aclrtUnmapMem(dst), ACL_ERROR_RT_PARAM_INVALID); /* nothing was mapped there */
+    ASSERT_OK(aclrtUnmapMem(src));
+    ASSERT_OK(aclrtReleaseMemAddress(src));
+    ASSERT_OK(aclrtReleaseMemAddress(dst));
+    t_teardown();
+}
