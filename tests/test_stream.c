@@ -1512,3 +1512,25 @@ TEST(stream, at_most_64_state_callbacks_are_registered)
     }
     ASSERT_OK(aclFinalize());
 }
+
+/* A plain destroy of a PERSISTENT stream drops what it kept at once: its
+ * tasks never run by themselves, so there is nothing to wait for (no
+ * teardown wait that gives up and reports them dropped), and none runs. */
+TEST(stream, destroying_a_persistent_stream_drops_its_kept_tasks_without_waiting)
+{
+    aclrtStream p = NULL;
+    int64_t *x;
+    const char *msg;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    t_launch_add(x, 1, p);
+    t_launch_add(x, 1, p);
+    (void)aclGetRecentErrMsg(); /* a read takes the messages */
+    ASSERT_OK(aclrtDestroyStream(p));
+    msg = aclGetRecentErrMsg();
+    ASSERT(msg == NULL || strstr(msg, "dropped its") == NULL);
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
