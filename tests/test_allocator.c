@@ -244,3 +244,50 @@ TEST(allocator, get_by_stream_returns_the_advise_function_registered)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4: a reused slot and a second registration ----------------------------------------- */
+
+/* A description made in the slot of a destroyed one starts empty: the old
+ * one's functions are not inherited, so registering it is refused for its
+ * missing obj, as for any new description. */
+TEST(allocator, a_new_description_in_a_reused_slot_starts_with_no_functions)
+{
+    aclrtAllocatorDesc old, d;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    old = full_desc();
+    ASSERT_OK(aclrtAllocatorDestroyDesc(old));
+    d = aclrtAllocatorCreateDesc(); /* the lowest free slot: old's */
+    ASSERT(d != NULL);
+    ASSERT_RC(aclrtAllocatorRegister(s, d), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'allocatorDesc->obj'");
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Registering a second description with a stream replaces the first:
+ * GetByStream names the second, and one unregister leaves none. */
+TEST(allocator, a_second_registration_of_a_stream_replaces_the_first)
+{
+    aclrtAllocatorDesc d1, d2, got = NULL;
+    aclrtAllocatorAllocFunc af = NULL;
+    aclrtStream s = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    d1 = full_desc();
+    d2 = full_desc();
+    ASSERT_OK(aclrtAllocatorSetAllocFuncToDesc(d2, k_alloc_other));
+    ASSERT_OK(aclrtAllocatorRegister(s, d1));
+    ASSERT_OK(aclrtAllocatorRegister(s, d2));
+    ASSERT_OK(aclrtAllocatorGetByStream(s, &got, NULL, &af, NULL, NULL, NULL));
+    ASSERT(got == d2);
+    ASSERT(af == k_alloc_other);
+    ASSERT_OK(aclrtAllocatorUnregister(s));
+    ASSERT_RC(aclrtAllocatorGetByStream(s, &got, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d1));
+    ASSERT_OK(aclrtAllocatorDestroyDesc(d2));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

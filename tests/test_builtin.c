@@ -1180,3 +1180,56 @@ TEST(builtin, notify_batch_reset_on_the_atlas_a3)
     ASSERT_OK(aclrtDestroyNotify(n));
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* A half NaN taken by a float16 reduce stays a NaN (its mantissa is kept
+ * when widened, so it is not read as an infinity): NaN + 1 is the quiet
+ * NaN 0x7E00, while infinity + 1 stays 0x7C00. */
+TEST(builtin, a_float16_reduce_keeps_a_nan_a_nan)
+{
+    aclrtStream st = NULL;
+    aclFloat16 *d, *s;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    d = dev(64);
+    s = dev(64);
+    d[0] = 0x7E00; /* NaN */
+    d[1] = 0x7C00; /* infinity */
+    s[0] = s[1] = aclFloatToFloat16(1.0f);
+    ASSERT_OK(aclrtReduceAsync(d, s, 2 * sizeof(aclFloat16), ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT16, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(d[0], 0x7E00);
+    ASSERT_EQ(d[1], 0x7C00);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* An empty uniform range [min, max) - max equal to min, or below it -
+ * gives min for every number. */
+TEST(builtin, an_empty_uniform_range_gives_its_min)
+{
+    aclrtStream st = NULL;
+    int32_t *out;
+    void *ctr;
+    int32_t lo = 7, hi = 7;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ctr = dev(16);
+    out = dev(64 * 4);
+    memset(ctr, 0, 16);
+    ASSERT_OK(aclrtCreateStream(&st));
+    for (int round = 0; round < 2; round++) {
+        if (round == 1)
+            hi = -3; /* below min: as empty */
+        ti = task_info(ACL_INT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 11, 64, ctr, out);
+        para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 4);
+        para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 4);
+        ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+        ASSERT_OK(aclrtSynchronizeStream(st));
+        for (int i = 0; i < 64; i++)
+            ASSERT_EQ(out[i], 7);
+    }
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}

@@ -900,3 +900,48 @@ TEST(cachealloc, threads_allocate_and_free_at_once)
         ASSERT_OK(aclrtDestroyStream(w[i].s));
     t_teardown();
 }
+
+/* ---- sweep 4: a second record of one stream, a record on the block's own stream ---------------- */
+
+/* Recording the same stream twice makes one use: a single erase after the
+ * free leaves nothing to wait for, and the block is reused at once. */
+TEST(cachealloc, a_stream_recorded_twice_is_erased_by_one_erase)
+{
+    aclrtStream s1, s2;
+    _Atomic int open = 0;
+    void *p;
+    open_pair(&s1, &s2);
+    p = cmalloc(1000, s1);
+    t_launch_flag_gate(&open, s2);
+    ASSERT_OK(aclcpuCacheRecordStream(p, s2));
+    ASSERT_OK(aclcpuCacheRecordStream(p, s2));
+    ASSERT_OK(aclcpuCacheFree(p));
+    ASSERT_EQ(dev_stats().pendingBlocks, 1);
+    ASSERT_OK(aclcpuCacheEraseStream(p, s2));
+    ASSERT_EQ(dev_stats().pendingBlocks, 0);
+    ASSERT(cmalloc(1000, s1) == p); /* while s2's gate is still shut */
+    ASSERT_OK(aclcpuCacheFree(p));
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    close_pair(s1, s2);
+}
+
+/* Recording a block on its own stream adds no fence, even while that
+ * stream has work queued: its own stream orders the reuse already. */
+TEST(cachealloc, recording_a_block_on_its_own_busy_stream_holds_nothing)
+{
+    aclrtStream s1, s2;
+    _Atomic int open = 0;
+    void *p;
+    open_pair(&s1, &s2);
+    p = cmalloc(1000, s1);
+    t_launch_flag_gate(&open, s1);
+    ASSERT_OK(aclcpuCacheRecordStream(p, s1));
+    ASSERT_OK(aclcpuCacheFree(p));
+    ASSERT_EQ(dev_stats().pendingBlocks, 0);
+    ASSERT(cmalloc(1000, s1) == p);
+    ASSERT_OK(aclcpuCacheFree(p));
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    close_pair(s1, s2);
+}

@@ -757,3 +757,41 @@ TEST(callback, capture_records_host_funcs_and_refuses_callbacks)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+static _Atomic int sw4_hf_started, sw4_kernel_ran, sw4_hf_saw;
+
+static void sw4_waiting_host_func(void *arg)
+{
+    (void)arg;
+    atomic_store(&sw4_hf_started, 1);
+    atomic_store(&sw4_hf_saw, t_wait_flag(&sw4_kernel_ran, 1));
+}
+
+static void sw4_k_mark(void *args)
+{
+    (void)args;
+    atomic_store(&sw4_kernel_ran, 1);
+}
+
+/* A host function runs on the host-function thread, not on the worker
+ * that reached it: with one worker, a host function waiting for a kernel
+ * of another stream sees it run (on a worker it would hold that worker). */
+TEST(callback, a_host_function_does_not_hold_the_only_worker)
+{
+    aclrtStream a = NULL, b = NULL;
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&a));
+    ASSERT_OK(aclrtCreateStream(&b));
+    ASSERT_OK(aclrtLaunchHostFunc(a, sw4_waiting_host_func, NULL));
+    ASSERT(t_wait_flag(&sw4_hf_started, 1));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("cb_sw4_mark", sw4_k_mark), 1, NULL, 0, b));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(a, 60000));
+    ASSERT_EQ(atomic_load(&sw4_hf_saw), 1);
+    ASSERT_OK(aclrtSynchronizeStream(b));
+    ASSERT_OK(aclrtDestroyStream(a));
+    ASSERT_OK(aclrtDestroyStream(b));
+    t_teardown();
+}

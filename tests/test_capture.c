@@ -1312,3 +1312,153 @@ TEST(capture, a_cpu_schedule_stream_is_not_captured)
     ASSERT_OK(aclrtDestroyStream(c));
     t_teardown();
 }
+
+/* ---- sweep 4: who may join a capture, and which lane is reported unjoined --------------------- */
+
+/* A CPU_SCHEDULE stream cannot join a capture by waiting on an event
+ * recorded in it (as PERSISTENT and DEVICE_USE_ONLY streams); the
+ * capture goes on without it. */
+TEST(capture, a_cpu_schedule_stream_cannot_join_a_capture)
+{
+    aclrtStream s = NULL, cpu = NULL;
+    aclrtEvent fork = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&cpu, 0, ACL_STREAM_CPU_SCHEDULE));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEvent(fork, s));
+    ASSERT_RC(aclrtStreamWaitEvent(cpu, fork), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "cannot join a capture");
+    ASSERT_EQ(status_of(cpu, NULL), ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyStream(cpu));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* The default stream never joins a capture: its wait on an event recorded
+ * in one is refused with 107024 (api_impl.cc StreamWaitEvent). */
+TEST(capture, the_default_stream_cannot_join_a_capture)
+{
+    aclrtStream s = NULL;
+    aclrtEvent fork = NULL;
+    aclmdlRI m = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEvent(fork, s));
+    ASSERT_RC(aclrtStreamWaitEvent(NULL, fork), ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "the default stream");
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A lane is joined back only through a wait of a lane that is itself
+ * joined: s3's end is waited on by s2, which never joins back, so s3 is
+ * unjoined too - and, joined to the capture before s2, it is the stream
+ * the failure names. */
+TEST(capture, a_wait_of_an_unjoined_stream_does_not_join_the_stream_it_waits_on)
+{
+    aclrtStream s1 = NULL, s2 = NULL, s3 = NULL;
+    aclrtEvent fork = NULL, e3 = NULL;
+    aclmdlRI m = NULL;
+    int32_t id3 = -1;
+    char want[64];
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateStream(&s3));
+    ASSERT_OK(aclrtStreamGetId(s3, &id3));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e3, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEvent(fork, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s3, fork)); /* s3 joins first */
+    ASSERT_OK(aclrtStreamWaitEvent(s2, fork));
+    ASSERT_OK(aclrtRecordEvent(e3, s3));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e3));
+    t_launch_add(x, 1, s2);
+    ASSERT_RC(aclmdlRICaptureEnd(s1, &m), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
+    snprintf(want, sizeof(want), "stream %d joined the capture", id3);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), want);
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyEvent(e3));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(s3));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+static void sw4_callback(void *arg) { (void)arg; }
+
+/* A model holds no aclrtLaunchCallback task: on a capturing stream (with
+ * a subscribed thread, so the call gets that far) it is refused 507009
+ * naming the rule, and the capture is not invalidated by it. */
+TEST(capture, a_host_callback_cannot_be_captured)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_RC(aclrtLaunchCallback(sw4_callback, NULL, ACL_CALLBACK_NO_BLOCK, s), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "a model cannot hold aclrtLaunchCallback tasks");
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A flag (EXTERNAL) event recorded in a captured model is set by each
+ * replay: reset between two runs, the second run's record sets it again,
+ * so a stream wait issued after that run passes. */
+TEST(capture, a_second_replay_sets_again_a_flag_event_reset_since_the_first)
+{
+    aclrtStream s = NULL, exec = NULL, other = NULL;
+    aclrtEvent ev = NULL;
+    aclmdlRI m = NULL;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    t_launch_add(x, 1, s);
+    ASSERT_OK(aclrtRecordEvent(ev, s));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_OK(aclrtStreamWaitEvent(other, ev)); /* set by run 1 */
+    ASSERT_OK(aclrtResetEvent(ev, other));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(other, 10000));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 2);
+    ASSERT_OK(aclrtStreamWaitEvent(other, ev)); /* set again by run 2 */
+    t_launch_add(x, 10, other);
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(other, 10000));
+    ASSERT_EQ(x[0], 12);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(ev));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}

@@ -1146,3 +1146,24 @@ TEST(check, lookups_kept_from_a_freed_range_are_not_reused)
     ASSERT_OK(aclrtSynchronizeDevice());
     off();
 }
+
+/* ---- sweep 4: a 32-bit fill's range ------------------------------------------------------------- */
+
+/* aclrtMemsetD32Async writes 4 bytes per element: a fill of 32 elements
+ * covers bytes [0, 128), so a memset of byte 127 on another stream
+ * races with it, while one of byte 128 does not. */
+TEST(check, a_32_bit_fill_covers_four_bytes_per_element)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    char *buf = dev(256);
+    ASSERT_OK(aclrtMemsetD32Async(buf, 256, 7u, 32, s1));
+    ASSERT_OK(aclrtMemsetAsync(buf + 128, 1, 3, 1, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtMemsetAsync(buf + 127, 1, 3, 1, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "write-write race");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}

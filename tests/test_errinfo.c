@@ -594,3 +594,52 @@ TEST(errinfo, model_run_failure_reports_the_run_task)
     ASSERT_OK(aclrtDestroyStream(exec));
     t_teardown();
 }
+
+/* ---- sweep 4: the failing task's device, and more than 16 callbacks ------------------------------ */
+
+/* The exception information names the device the failing task ran on:
+ * device 1 when the stream is device 1's. */
+TEST(errinfo, the_exception_information_names_the_failing_tasks_device)
+{
+    aclrtStream s = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtExceptionInfoCallbackRegister(cb_a));
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_trap(s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&calls_a), 1);
+    ASSERT_EQ(seen_a[0].device, 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtResetDevice(1));
+    ASSERT_OK(aclFinalize());
+    unsetenv("ACLCPU_DEVICE_COUNT");
+}
+
+/* 20 distinct callbacks: more than the 16 the engine copies on its stack. */
+static _Atomic int sw4_calls;
+#define SW4_CB(n) static void sw4_cb_##n(aclrtExceptionInfo *info) { (void)info; atomic_fetch_add(&sw4_calls, 1); }
+SW4_CB(0) SW4_CB(1) SW4_CB(2) SW4_CB(3) SW4_CB(4) SW4_CB(5) SW4_CB(6) SW4_CB(7) SW4_CB(8) SW4_CB(9)
+SW4_CB(10) SW4_CB(11) SW4_CB(12) SW4_CB(13) SW4_CB(14) SW4_CB(15) SW4_CB(16) SW4_CB(17) SW4_CB(18) SW4_CB(19)
+
+/* Every registered exception callback is called once per failure, the
+ * 17th and later ones too. */
+TEST(errinfo, every_one_of_20_registered_callbacks_is_called)
+{
+    static aclrtExceptionInfoCallback const cbs[20] = {
+        sw4_cb_0,  sw4_cb_1,  sw4_cb_2,  sw4_cb_3,  sw4_cb_4,  sw4_cb_5,  sw4_cb_6,  sw4_cb_7,  sw4_cb_8,  sw4_cb_9,
+        sw4_cb_10, sw4_cb_11, sw4_cb_12, sw4_cb_13, sw4_cb_14, sw4_cb_15, sw4_cb_16, sw4_cb_17, sw4_cb_18, sw4_cb_19};
+    aclrtStream s = NULL;
+    t_setup();
+    for (int i = 0; i < 20; i++)
+        ASSERT_OK(aclrtExceptionInfoCallbackRegister(cbs[i]));
+    ASSERT_OK(aclrtCreateStream(&s));
+    launch_trap(s);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&sw4_calls), 20);
+    for (int i = 0; i < 20; i++)
+        ASSERT_OK(aclrtExceptionInfoCallbackUnregister(cbs[i]));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -2170,3 +2170,63 @@ TEST(event, an_ipc_event_flag_with_any_other_flag_is_refused)
     ASSERT(e == NULL);
     t_teardown();
 }
+
+/* ---- sweep 4: a plain event's id at its second record ----------------------------------------- */
+
+/* An aclrtCreateEvent event takes its event id (one of the SoC's) at its
+ * first record only: a second record keeps it, so the count available
+ * drops by one in all, and comes back at the destroy. */
+TEST(event, a_second_record_of_a_plain_event_takes_no_second_event_id)
+{
+    aclrtEvent e = NULL;
+    aclrtStream s = NULL;
+    uint32_t before = 0, avail = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtGetEventAvailNum(&before));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, before); /* none until the first record */
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, before - 1);
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, before - 1);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtGetEventAvailNum(&avail));
+    ASSERT_EQ(avail, before);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A destroyed event's slot (its id) is held back until more than 64
+ * destroyed events wait for reuse, so a stale handle keeps failing its
+ * check long after the destroy: after 64 destroys a new event takes a new
+ * id; after one more, the oldest destroyed one's id comes back. */
+TEST(event, an_event_id_is_reused_only_after_more_than_64_destroys)
+{
+    enum { N = 64 };
+    static aclrtEvent e[N];
+    static int32_t ids[N];
+    aclrtEvent fresh = NULL, reused = NULL;
+    int32_t id = -1;
+    t_setup();
+    for (int i = 0; i < N; i++) {
+        ASSERT_OK(aclrtCreateEventWithFlag(&e[i], ACL_EVENT_SYNC));
+        ASSERT_OK(aclrtGetEventId(e[i], (uint32_t *)&ids[i]));
+    }
+    for (int i = 0; i < N; i++)
+        ASSERT_OK(aclrtDestroyEvent(e[i]));
+    ASSERT_OK(aclrtCreateEventWithFlag(&fresh, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtGetEventId(fresh, (uint32_t *)&id));
+    for (int i = 0; i < N; i++)
+        ASSERT(id != ids[i]);
+    ASSERT_OK(aclrtDestroyEvent(fresh)); /* the 65th waiting */
+    ASSERT_OK(aclrtCreateEventWithFlag(&reused, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtGetEventId(reused, (uint32_t *)&id));
+    ASSERT_EQ(id, ids[0]);
+    ASSERT_OK(aclrtDestroyEvent(reused));
+    t_teardown();
+}

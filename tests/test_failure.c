@@ -384,3 +384,24 @@ TEST(failure, sync_reports_the_first_of_two_failures)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4: the device sync's first error ------------------------------------------------------ */
+
+/* aclrtSynchronizeDevice reports a failing stream's code even when a
+ * stream made after it (so synchronised after it) finished fine: the
+ * first error found is kept, not the last stream's result. */
+TEST(failure, a_device_sync_reports_a_failing_stream_though_a_later_stream_is_fine)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    launch("fail_trap", k_trap, 1, s1);
+    launch("fail_count", k_count, 1, s2);
+    ASSERT_RC(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_EQ(atomic_load(&ran), 1);
+    ASSERT_OK(aclrtSynchronizeDevice()); /* reported once */
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}

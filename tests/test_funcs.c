@@ -757,3 +757,41 @@ TEST(funcs, a_status_reset_clears_the_whole_overflow_area)
         ASSERT_EQ(area[i], 0);
     t_teardown();
 }
+
+/* ---- sweep 4: rules of kernel.c tested at their second step ------------------------------------ */
+
+/* aclcpuSetKernelCost(f, NULL) takes the declared cost back: the kernel is
+ * a plain vector kernel again (its type no longer MIX). */
+TEST(funcs, a_null_cost_clears_a_kernels_declared_cost)
+{
+    int64_t v = -1;
+    aclcpuKernelCost mix = {0};
+    aclrtFuncHandle f;
+    t_setup();
+    f = t_kernel("funcs_plain", k_plain);
+    mix.mix = 1;
+    ASSERT_OK(aclcpuSetKernelCost(f, &mix));
+    ASSERT_OK(aclrtGetFunctionAttribute(f, ACL_FUNC_ATTR_KERNEL_TYPE, &v));
+    ASSERT_EQ(v, ACL_KERNEL_TYPE_MIX);
+    ASSERT_OK(aclcpuSetKernelCost(f, NULL));
+    ASSERT_OK(aclrtGetFunctionAttribute(f, ACL_FUNC_ATTR_KERNEL_TYPE, &v));
+    ASSERT_EQ(v, ACL_KERNEL_TYPE_VECTOR);
+    t_teardown();
+}
+
+/* aclrtBinaryGetGlobal finds only the binary's own globals: the kernels'
+ * module links the C library, whose stdout dlsym would also find through
+ * it, but stdout is not the module's. */
+TEST(funcs, a_global_of_a_library_the_binary_depends_on_is_not_the_binarys)
+{
+    void *p = NULL;
+    size_t size = 0;
+    aclrtBinHandle b;
+    t_setup();
+    b = load_lib(false);
+    ASSERT_RC(aclrtBinaryGetGlobal(b, "stdout", &p, &size), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not a global exported by");
+    ASSERT(p == NULL);
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    t_teardown();
+}

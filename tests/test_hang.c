@@ -897,3 +897,51 @@ TEST(hang, a_teardowns_walk_ends_at_a_stuck_ipc_wait)
     ASSERT_OK(aclrtDestroyNotify(n));
     t_teardown();
 }
+
+/* ---- sweep 4: a second run's wait, and a notify whose records were all taken -------------------- */
+
+/* A model run issued while the run before it is stuck waits for that run
+ * to end before its own can start: the explanation names run #1, the run
+ * it waits for, not its own #2. */
+TEST(hang, a_model_run_not_started_yet_names_the_run_before_it)
+{
+    static struct stuck_model sm;
+    aclrtStream exec2 = NULL, other = NULL;
+    t_setup();
+    stuck_model_open(&sm, false);
+    ASSERT_OK(aclrtCreateStream(&exec2));
+    ASSERT_OK(aclmdlRIExecuteAsync(sm.m, exec2));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(exec2, 100), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "'s run #1 to end before its own can start");
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtRecordEvent(sm.never, other));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(exec2, 10000));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(exec2));
+    stuck_model_release_and_close(&sm, 2);
+    t_teardown();
+}
+
+/* A notify recorded once and taken by a first wait: a second wait on it
+ * has no record pending anywhere (its last recorder is idle), so it cannot
+ * move on by itself and a destroy drops it, saying so. */
+TEST(hang, a_second_wait_on_a_notify_whose_record_was_taken_is_dropped_by_a_destroy)
+{
+    aclrtStream rec = NULL, s = NULL;
+    aclrtNotify n = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&rec));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclrtRecordNotify(n, rec));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 0));
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(s, 10000)); /* the first wait took the record */
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s, 0));
+    t_launch_log(1, s);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which no queued task records");
+    ASSERT_EQ(atomic_load(&t_log_n), 0); /* dropped, not run */
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStream(rec));
+    t_teardown();
+}

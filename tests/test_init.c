@@ -1079,3 +1079,35 @@ TEST(init, finalize_reference_at_two_only_counts_down)
     ASSERT_EQ(refs, 0);
     ASSERT_EQ(atomic_load(&sweep_fini_ran), 1);
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* A forced reset takes back every set: the device's count starts again
+ * from zero, so after it one set is taken back by one reset, which
+ * destroys the new default context. */
+TEST(init, after_a_forced_reset_one_set_is_taken_back_by_one_reset)
+{
+    aclrtContext cur = NULL;
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_OK(aclrtResetDevice(0));
+    ASSERT_RC(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);
+    ASSERT_RC(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    ASSERT_OK(aclFinalize());
+}
+
+/* ACLCPU_DEVICE_COUNT of 0 is taken as 1: there is always a device. */
+TEST(init, a_device_count_of_zero_gives_one_device)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "0", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 1);
+    ASSERT_RC(aclrtSetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID);
+    ASSERT_OK(aclFinalize());
+    unsetenv("ACLCPU_DEVICE_COUNT");
+}

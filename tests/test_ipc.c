@@ -1169,3 +1169,28 @@ TEST(ipc, ipc_mem_set_attr_takes_the_last_link)
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "argument 'attr'");
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* What happened before the export counts: an IPC event recorded and done
+ * before aclrtIpcGetEventHandle reads back complete afterwards (its record
+ * and done numbers move to the shared slot together). */
+TEST(ipc, an_event_completed_before_its_export_stays_complete)
+{
+    aclrtIpcEventHandle h;
+    aclrtEvent e;
+    aclrtStream s;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC));
+    ASSERT_OK(aclrtRecordEvent(e, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtIpcGetEventHandle(e, &h));
+    ASSERT_OK(aclrtQueryEventStatus(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtSynchronizeEventWithTimeout(e, 1000));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

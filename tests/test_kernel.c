@@ -1703,3 +1703,24 @@ TEST(kernel, timeout_us_takes_its_high_word)
     ASSERT_OK(late_second_block(&us, 1, 50000000ull));
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* A one-block kernel keeps its timeout too (it runs on the launch's own
+ * fast path, which must not drop it): held 20 ms past a TIMEOUT_US of
+ * 1000, it fails with the vector core's timeout. */
+TEST(kernel, a_one_block_kernel_that_outlasts_its_timeout_fails)
+{
+    aclrtLaunchKernelAttr us = attr_of(ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 1000);
+    struct t_gate g = {0};
+    struct t_gate *gp = &g;
+    uint64_t open_at;
+    t_setup();
+    ASSERT_OK(launch_with_attrs(t_kernel("t_gate", t_k_gate), 1, &gp, sizeof(gp), &us, 1, NULL));
+    ASSERT(t_wait_at_least(&g.started, 1));
+    for (open_at = t_now_ns() + 20000000ull; t_now_ns() < open_at;)
+        sched_yield();
+    atomic_store(&g.open, 1);
+    ASSERT_RC(aclrtSynchronizeStream(NULL), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);
+    t_teardown();
+}

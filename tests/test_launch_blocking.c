@@ -158,3 +158,49 @@ TEST(launch_blocking, not_on_other_products)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* A CPU_SCHEDULE stream never blocks its launches either (like persistent
+ * and device-only streams): with the variable at 1 the launch returns
+ * while its kernel still waits at a gate. */
+TEST(launch_blocking, never_on_cpu_schedule_streams)
+{
+    static struct t_gate g;
+    aclrtStream s = NULL;
+    setup_blocking();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_CPU_SCHEDULE));
+    t_launch_gate(&g, s);
+    ASSERT_EQ(atomic_load(&g.finished), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+static void k_sw4_trap(void *args)
+{
+    (void)args;
+    aclcpuTrap();
+}
+
+/* ASCEND_RT_LAUNCH_BLOCKING covers model runs too (spec §9): with the
+ * variable at 1, aclmdlRIExecuteAsync returns after the run, with the
+ * run's own error. */
+TEST(launch_blocking, env_makes_a_model_run_wait_and_return_its_error)
+{
+    aclrtStream p = NULL, exec = NULL;
+    aclmdlRI m = NULL;
+    setup_blocking();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("lb_sw4_trap", k_sw4_trap), 1, NULL, 0, p));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_RC(aclmdlRIExecuteAsync(m, exec), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtDestroyStreamForce(p));
+    t_teardown();
+}

@@ -849,3 +849,28 @@ TEST(memcopy, a_batch_copy_with_a_null_source_is_refused_by_name)
     ASSERT_OK(aclrtFreeHost(h));
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* An offset copy reads its bases when it runs, as the device does: a
+ * destination base that is host memory fails the task (107000 at the
+ * sync) and the host bytes are not written. */
+TEST(memcopy, an_offset_copy_whose_destination_base_is_host_memory_fails_when_it_runs)
+{
+    static char host[64];
+    void **holders;
+    char *d;
+    const aclrtMemcpyKind inner = ACL_MEMCPY_INNER_DEVICE_TO_DEVICE;
+    t_setup();
+    holders = dev(16);
+    d = dev(64);
+    memset(d, 0x3c, 64);
+    holders[0] = host; /* dst base: not device memory */
+    holders[1] = d;    /* src base */
+    ASSERT_OK(aclrtMemcpyAsyncWithOffset(&holders[0], 64, 0, (const void **)&holders[1], 16, 0, inner, NULL));
+    ASSERT_RC(aclrtSynchronizeStream(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_EQ(host[0], 0);
+    ASSERT_OK(aclrtFree(holders));
+    ASSERT_OK(aclrtFree(d));
+    t_teardown();
+}

@@ -1488,3 +1488,61 @@ TEST(model, build_calls_refuse_a_stream_being_captured)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4: a run's error when an overflow comes first --------------------------------------- */
+
+static void k_sw4_overflow(void *args)
+{
+    (void)args;
+    aclcpuSetOverflow();
+}
+
+/* An overflow is only a "successful" code (spec §4): a real failure later
+ * in the same run replaces it, so the run reports the failure. */
+TEST(model, a_real_failure_after_an_overflow_in_one_run_is_what_the_run_reports)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s, exec;
+    t_setup();
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclrtSetStreamOverflowSwitch(s, 1));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_sw4_overflow", k_sw4_overflow), 1, NULL, 0, s));
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("mdl_trap", k_trap), 1, NULL, 0, s));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_RC(aclmdlRIExecute(m, 5000), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    t_teardown();
+}
+
+/* A persistent stream keeps what is launched on it before any bind; the
+ * bind moves those tasks into its lane, ahead of the ones launched after
+ * it: a run plays both, in that order. */
+TEST(model, tasks_launched_on_a_persistent_stream_before_its_bind_join_its_lane)
+{
+    aclmdlRI m = NULL;
+    aclrtStream s, exec;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    s = persistent_stream();
+    ASSERT_OK(aclrtCreateStream(&exec));
+    t_launch_add(x, 1, s); /* kept, not run */
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_add(x, 10, s);
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 11);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}

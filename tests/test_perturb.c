@@ -134,3 +134,18 @@ TEST(perturb, a_seeded_schedule_delays_tasks)
     t_teardown();
     unsetenv("ACLCPU_SCHED");
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* ACLCPU_SCHED=random:<seed> takes a decimal number and nothing after it:
+ * "random:12x" is not a seed, so no schedule is turned on and the device
+ * says why in a warning. */
+TEST(perturb, a_seed_with_trailing_characters_turns_no_schedule_on)
+{
+    setenv("ACLCPU_SCHED", "random:12x", 1);
+    t_capture_log("2");
+    t_setup();
+    ASSERT(t_log_shows("ACLCPU_SCHED=random:12x is not random:<seed>"));
+    t_teardown();
+    unsetenv("ACLCPU_SCHED");
+}

@@ -2436,3 +2436,59 @@ TEST(profile, published_event_order_case_takes_110_us_unordered_and_100_with_the
     ASSERT_NEAR(event_order_step(false), 110);
     ASSERT_NEAR(event_order_step(true), 100);
 }
+
+/* ---- sweep 4: memory tasks modelled as the copy or set of their bytes ---------------------------- */
+
+enum sw4_fill { SW4_MEMSET, SW4_D32, SW4_COPY, SW4_COPY2D };
+
+/* Where a costed kernel starts after one memory task of 64 MiB (as a
+ * memset, a 32-bit fill, a copy or a 2D copy of 1024 rows of 64 KiB) on
+ * its stream: the task's modelled time. */
+static double start_after(enum sw4_fill how)
+{
+    enum { BYTES = 64 << 20, ROW = 65536 };
+    char dir[T_PATH_CAP] = "";
+    struct krow r[2];
+    aclrtStream s;
+    void *a = NULL, *b = NULL;
+    aclrtFuncHandle k = cost_kernel("sw4_after_op", 10, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc(&a, BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc(&b, BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
+    cfg = prof_start(dir, sizeof(dir));
+    switch (how) {
+    case SW4_MEMSET: ASSERT_OK(aclrtMemsetAsync(a, BYTES, 0, BYTES, s)); break;
+    case SW4_D32: ASSERT_OK(aclrtMemsetD32Async(a, BYTES, 0u, BYTES / 4, s)); break;
+    case SW4_COPY: ASSERT_OK(aclrtMemcpyAsync(a, BYTES, b, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE, s)); break;
+    case SW4_COPY2D:
+        ASSERT_OK(aclrtMemcpy2dAsync(a, ROW, b, ROW, ROW, BYTES / ROW, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+        break;
+    }
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 1);
+    ASSERT_OK(aclrtFree(a));
+    ASSERT_OK(aclrtFree(b));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+    return r[0].start;
+}
+
+/* A 32-bit fill of N elements is modelled as the memset of its 4 N bytes. */
+TEST(profile, a_32_bit_fill_is_modelled_as_the_memset_of_its_bytes)
+{
+    double set = start_after(SW4_MEMSET);
+    ASSERT(set > 1.0);
+    ASSERT_NEAR(start_after(SW4_D32), set);
+}
+
+/* A 2D copy is modelled as the copy of all its rows' bytes (width x height). */
+TEST(profile, a_2d_copy_is_modelled_as_the_copy_of_all_its_rows)
+{
+    double copy = start_after(SW4_COPY);
+    ASSERT(copy > 1.0);
+    ASSERT_NEAR(start_after(SW4_COPY2D), copy);
+}

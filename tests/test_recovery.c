@@ -1083,3 +1083,26 @@ TEST(recovery, dump_config_file_rules)
     ASSERT_OK(aclmdlFinalizeDump());
     ASSERT_OK(aclFinalize());
 }
+
+/* ---- sweep 4: an abort callback's return at the edges ------------------------------------------ */
+
+/* Any non-zero return of an abort callback fails the abort, a negative one
+ * too (returned as it is); the runtime's own range starts exactly at
+ * 0x07000000, which becomes 507000, while the value just below it is
+ * returned as it is. */
+TEST(recovery, task_abort_callback_returns_fail_it_whatever_their_sign_and_range)
+{
+    t_setup();
+    ASSERT_OK(aclrtSetDeviceTaskAbortCallback("one", abort_cb, (void *)(intptr_t)1));
+    atomic_store(&abort_fail, -1);
+    ASSERT_RC(aclrtDeviceTaskAbort(0, 0), (aclError)-1);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "\"one\" returned -1 at PRE");
+    atomic_store(&abort_fail, 0x07000000);
+    ASSERT_RC(aclrtDeviceTaskAbort(0, 0), ACL_ERROR_RT_INTERNAL_ERROR);
+    atomic_store(&abort_fail, 0x06FFFFFF);
+    ASSERT_RC(aclrtDeviceTaskAbort(0, 0), 0x06FFFFFF);
+    atomic_store(&abort_fail, 0);
+    ASSERT_OK(aclrtDeviceTaskAbort(0, 0));
+    ASSERT_OK(aclrtSetDeviceTaskAbortCallback("one", NULL, NULL));
+    t_teardown();
+}

@@ -759,3 +759,24 @@ TEST(reslimit, bound_stream_limit_answers_without_a_context)
     ASSERT_OK(aclrtDestroyStream(b.s));
     t_teardown();
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* A device's limits go with its default context: after the last reset
+ * closed the device, a new aclrtSetDevice reads the profile's core counts
+ * again, not the limits set before. */
+TEST(reslimit, a_device_limit_does_not_outlive_the_reset_that_closes_the_device)
+{
+    uint32_t cube, vec;
+    setup_910b1();
+    cube = dev_limit(ACL_RT_DEV_RES_CUBE_CORE);
+    vec = dev_limit(ACL_RT_DEV_RES_VECTOR_CORE);
+    ASSERT_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 3));
+    ASSERT_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 5));
+    ASSERT_EQ(dev_limit(ACL_RT_DEV_RES_CUBE_CORE), 3);
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtSetDevice(0));
+    ASSERT_EQ(dev_limit(ACL_RT_DEV_RES_CUBE_CORE), cube);
+    ASSERT_EQ(dev_limit(ACL_RT_DEV_RES_VECTOR_CORE), vec);
+    t_teardown();
+}

@@ -1504,3 +1504,55 @@ TEST(stream, device_sync_is_refused_while_a_stream_of_the_context_is_captured)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 4: the state callbacks' table at its end ---------------------------------------------- */
+
+static void sw4_state_cb(aclrtStream stm, aclrtStreamState state, void *args)
+{
+    (void)stm, (void)state, (void)args;
+}
+
+/* 64 stream state callbacks may be registered at once: the 64th is taken,
+ * the 65th refused naming the limit, and unregistering one makes room for
+ * exactly one more. */
+TEST(stream, at_most_64_state_callbacks_are_registered)
+{
+    char name[32];
+    ASSERT_OK(aclInit(NULL));
+    for (int i = 0; i < 64; i++) {
+        snprintf(name, sizeof(name), "sw4_cb_%d", i);
+        ASSERT_OK(aclrtRegStreamStateCallback(name, sw4_state_cb, NULL));
+    }
+    ASSERT_RC(aclrtRegStreamStateCallback("sw4_cb_64", sw4_state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "at most 64 callbacks");
+    ASSERT_OK(aclrtRegStreamStateCallback("sw4_cb_10", NULL, NULL));
+    ASSERT_OK(aclrtRegStreamStateCallback("sw4_cb_64", sw4_state_cb, NULL));
+    ASSERT_RC(aclrtRegStreamStateCallback("sw4_cb_65", sw4_state_cb, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    for (int i = 0; i <= 64; i++) {
+        snprintf(name, sizeof(name), "sw4_cb_%d", i);
+        ASSERT_OK(aclrtRegStreamStateCallback(name, NULL, NULL));
+    }
+    ASSERT_OK(aclFinalize());
+}
+
+/* A plain destroy of a PERSISTENT stream drops what it kept at once: its
+ * tasks never run by themselves, so there is nothing to wait for (no
+ * teardown wait that gives up and reports them dropped), and none runs. */
+TEST(stream, destroying_a_persistent_stream_drops_its_kept_tasks_without_waiting)
+{
+    aclrtStream p = NULL;
+    int64_t *x;
+    const char *msg;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    t_launch_add(x, 1, p);
+    t_launch_add(x, 1, p);
+    (void)aclGetRecentErrMsg(); /* a read takes the messages */
+    ASSERT_OK(aclrtDestroyStream(p));
+    msg = aclGetRecentErrMsg();
+    ASSERT(msg == NULL || strstr(msg, "dropped its") == NULL);
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}

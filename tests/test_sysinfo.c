@@ -991,3 +991,20 @@ TEST(sysinfo, a_device_has_no_ai_cpu_cores)
     ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICPU_CORE_NUM, &v));
     ASSERT_EQ(v, 0);
 }
+
+/* ---- sweep 4 ------------------------------------------------------------------------------------- */
+
+/* Unregistering an OTHER init callback keeps those registered after it,
+ * in their order: of 5, 6 and 7, taking 5 back leaves 6 then 7. */
+TEST(sysinfo, unregistering_an_init_callback_keeps_the_ones_after_it_in_order)
+{
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_a, (void *)5));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, init_b, (void *)6));
+    ASSERT_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_DVPP, init_b, (void *)7));
+    ASSERT_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_OTHER, init_a));
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_EQ(cb_n, 2);
+    ASSERT_EQ(cb_log[0], 7); /* DVPP before the others */
+    ASSERT_EQ(cb_log[1], 6);
+    ASSERT_OK(aclFinalize());
+}

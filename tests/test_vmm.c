@@ -1394,3 +1394,162 @@ TEST(vmm, a_physical_allocation_on_a_device_not_opened_is_refused)
     ASSERT(h == NULL);
     t_teardown();
 }
+
+/* ---- sweep 4: boundaries of reserve alignment and access descriptors --------------------------- */
+
+/* An alignment of exactly 1 GiB, the largest, is accepted; 2 GiB is not. */
+TEST(vmm, a_reservation_aligned_to_exactly_1_gib_is_accepted)
+{
+    void *v = NULL;
+    t_setup();
+    ASSERT_OK(aclrtReserveMemAddress(&v, 2 * MIB, 1024 * MIB, NULL, 0));
+    ASSERT(v != NULL && ((uintptr_t)v & (1024 * MIB - 1)) == 0);
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_RC(aclrtReserveMemAddress(&v, 2 * MIB, 2048 * MIB, NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "of at most 1 GiB");
+    t_teardown();
+}
+
+/* aclrtMemSetAccess takes up to 8 descriptors in one call (aclcpu's
+ * access slots); the 9th is refused before any is applied. */
+TEST(vmm, set_access_takes_eight_descriptors_and_refuses_nine)
+{
+    aclrtDrvMemHandle h;
+    aclrtMemAccessDesc d[9];
+    void *v;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    memset(d, 0, sizeof(d));
+    for (int i = 0; i < 9; i++) {
+        d[i].flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+        d[i].location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        d[i].location.id = 0;
+    }
+    ASSERT_OK(aclrtMemSetAccess(v, 2 * MIB, d, 8));
+    ASSERT_RC(aclrtMemSetAccess(v, 2 * MIB, d, 9), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is more than 8 descriptors");
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
+/* A device location's id must be below the device count: the last device
+ * is taken, the id equal to the count is refused by set and get. */
+TEST(vmm, an_access_location_of_the_device_count_is_refused)
+{
+    aclrtDrvMemHandle h;
+    aclrtMemAccessDesc d;
+    aclrtMemLocation loc = {1, ACL_MEM_LOCATION_TYPE_DEVICE};
+    uint64_t flags = 99;
+    void *v;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    memset(&d, 0, sizeof(d));
+    d.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+    d.location = loc;
+    ASSERT_OK(aclrtMemSetAccess(v, 2 * MIB, &d, 1));
+    ASSERT_OK(aclrtMemGetAccess(v, &loc, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_READ);
+    d.location.id = loc.id = 2;
+    ASSERT_RC(aclrtMemSetAccess(v, 2 * MIB, &d, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is neither the host nor a device");
+    ASSERT_RC(aclrtMemGetAccess(v, &loc, &flags), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+    unsetenv("ACLCPU_DEVICE_COUNT");
+}
+
+/* A mapping keeps access entries for 8 locations (its own device's, then
+ * the ones aclrtMemSetAccess names): a 9th location finds no slot and
+ * keeps reading back NONE, while the first 8 keep theirs. */
+TEST(vmm, access_entries_stop_at_eight_locations_and_a_ninth_reads_back_none)
+{
+    aclrtDrvMemHandle h;
+    aclrtMemAccessDesc d[7];
+    aclrtMemLocation loc = {0, ACL_MEM_LOCATION_TYPE_HOST};
+    uint64_t flags = 99;
+    void *v;
+    setenv("ACLCPU_DEVICE_COUNT", "8", 1);
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0)); /* slot 1: device 0 */
+    memset(d, 0, sizeof(d));
+    d[0].flags = ACL_RT_MEM_ACCESS_FLAGS_READ; /* slot 2: the host */
+    d[0].location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    for (uint32_t i = 1; i < 7; i++) { /* slots 3-8: devices 1-6 */
+        d[i].flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+        d[i].location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        d[i].location.id = i;
+    }
+    ASSERT_OK(aclrtMemSetAccess(v, 2 * MIB, d, 7));
+    d[0].location.type = ACL_MEM_LOCATION_TYPE_DEVICE; /* device 7: no slot left */
+    d[0].location.id = 7;
+    ASSERT_OK(aclrtMemSetAccess(v, 2 * MIB, d, 1));
+    loc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    loc.id = 7;
+    ASSERT_OK(aclrtMemGetAccess(v, &loc, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_NONE);
+    loc.id = 6;
+    ASSERT_OK(aclrtMemGetAccess(v, &loc, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_READ);
+    loc.id = 0;
+    ASSERT_OK(aclrtMemGetAccess(v, &loc, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+    unsetenv("ACLCPU_DEVICE_COUNT");
+}
+
+/* Host memory allocated as DDR pages reads back under the names the
+ * reference reports for host memory: ACL_DDR_MEM_NORMAL as ACL_MEM_NORMAL
+ * and ACL_DDR_MEM_HUGE as ACL_MEM_HUGE. */
+TEST(vmm, host_ddr_pages_read_back_as_the_generic_names)
+{
+    aclrtPhysicalMemProp p = dev_prop(ACL_DDR_MEM_NORMAL), got;
+    aclrtDrvMemHandle h = NULL;
+    t_setup();
+    p.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    ASSERT_OK(aclrtMallocPhysical(&h, 2 * MIB, &p, 0));
+    ASSERT_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &got));
+    ASSERT_EQ(got.memAttr, ACL_MEM_NORMAL);
+    ASSERT_OK(aclrtFreePhysical(h));
+    p.memAttr = ACL_DDR_MEM_HUGE;
+    ASSERT_OK(aclrtMallocPhysical(&h, 2 * MIB, &p, 0));
+    ASSERT_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &got));
+    ASSERT_EQ(got.memAttr, ACL_MEM_HUGE);
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
+/* aclrtMemMapSelectedLink maps a source mapping again only while its
+ * physical allocation lives: once aclrtFreePhysical freed it (the mapping
+ * itself stays until unmapped), the link is refused. */
+TEST(vmm, a_link_of_a_mapping_whose_allocation_was_freed_is_refused)
+{
+    aclrtDrvMemHandle h;
+    char *src, *dst;
+    t_setup();
+    h = phys(2 * MIB);
+    src = reserve(2 * MIB);
+    dst = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(src, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtFreePhysical(h)); /* deferred: src still maps it */
+    ASSERT_RC(aclrtMemMapSelectedLink(dst, 1, src, ACL_RT_MEM_LINK_IDX_0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not the start of a mapping of a live physical allocation");
+    ASSERT_RC(aclrtUnmapMem(dst), ACL_ERROR_RT_PARAM_INVALID); /* nothing was mapped there */
+    ASSERT_OK(aclrtUnmapMem(src));
+    ASSERT_OK(aclrtReleaseMemAddress(src));
+    ASSERT_OK(aclrtReleaseMemAddress(dst));
+    t_teardown();
+}
