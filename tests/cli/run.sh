@@ -710,6 +710,384 @@ if [ -n "$moe" ]; then
     check 0 "48 kernels on 2 streams" -- timeline "$(rp moe/dual)" -o "$tmp/moe.html"
 fi
 
+# ---- sweep 4 (sw1): boundaries and second occurrences of the doctor and summary rules -----------
+# Each check below is named after the rule it holds (tests/mutate/mutations.txt, sweep 4 section).
+sw1h='Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID'
+# One stream's rows that overlap (b inside a, 2-4 in 0-10; d inside c, the last of stream 2): its
+# busy time keeps a's end (10, not 4), and so does its last end; a later k on two engines is two
+# top-kernel groups (AI_CORE k twice, 10 us, around the vector one); equal totals (a, c, k: 10 us)
+# in name order; a compute row with Stream ID N/A is no stream.
+printf '%s\na,AI_CORE,0,10,8,1\nb,AI_CORE,2,2,8,1\nc,AI_CORE,0,10,8,2\nd,AI_CORE,3,2,8,2\nk,AI_CORE,20,5,8,1\nk,AI_VECTOR_CORE,30,3,8,1\nk,AI_CORE,40,5,8,1\nn,AI_CORE,50,1,8,N/A\n' "$sw1h" >"$tmp/sw1_rows.csv"
+check 0 "stream 1       5 kernels, busy 23.000 us in [0.000, 45.000]" \
+    "stream 2       2 kernels, busy 10.000 us in [0.000, 10.000]" -- doctor "$tmp/sw1_rows.csv"
+lacks "stream -1"
+check 0 "         1        5       23.000   45.1%        0.000       45.000       22.000" \
+    "(1 kernel row has Stream ID N/A and is left out here)" -- summary "$tmp/sw1_rows.csv"
+flat "$tmp/out" | grep -qE ' a +AI_CORE +1 +10\.000 .* c +AI_CORE +1 +10\.000 .* k +AI_CORE +2 +10\.000 +5\.000 +5\.000 .* k +AI_VECTOR_CORE +1 +3\.000 ' &&
+    ok || fail "sw1_rows: top kernels are not a, c, k (AI_CORE, 2 launches), k (AI_VECTOR_CORE)"
+# Two rows of one stream that overlap with equal Block Num (x 0-10, y 5-15, 16 blocks each) count
+# once, as one kernel, not twice and not zero times: with stream 2's 16 the cube cores are over from
+# 0 to 15 us; the peak is taken at its first instant (0, though 5 and 10 reach it too).
+printf '%s\nx,AI_CORE,0,10,16,1\ny,AI_CORE,5,10,16,1\nz,AI_CORE,0,20,16,2\n' "$sw1h" >"$tmp/sw1_equal_rows.csv"
+check 0 "cube   peak 32 of 24 cores at 0.000 us: over the cores for 15.000 us in 1 interval" \
+    -- summary "$tmp/sw1_equal_rows.csv"
+# The span lists each kernel once, when it starts (x ending at 10 inside it is not listed again).
+grep -qE '^ +\[0\.000, 15\.000\] asks 32: x \(stream 1, 16\), z \(stream 2, 16\), y \(stream 1, 16\)$' "$tmp/out" && ok ||
+    fail "sw1_equal_rows: the span does not list x, z, y once each"
+# A span's demand is its highest instant (36 at 0), not its last (26 from 10, when y replaces x);
+# rows of one instant are taken in stream order, whatever the file's order (z is written first).
+printf '%s\nz,AI_CORE,0,20,16,2\nx,AI_CORE,0,10,20,1\ny,AI_CORE,10,5,10,1\n' "$sw1h" >"$tmp/sw1_span_drop.csv"
+check 0 "[0.000, 15.000] asks 36: x (stream 1, 20), z (stream 2, 16), y (stream 1, 10)" -- summary "$tmp/sw1_span_drop.csv"
+# A side window that ends exactly when the main stream's only kernel starts: the dominator starts
+# 0.000 us after it (not "before it opens"); a kernel of Task ID 0 is named with its task.
+printf 'Task ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n0,main_op,AI_CORE,60,100,8,1\n1,side_op,AI_VECTOR_CORE,0,60,8,2\n' >"$tmp/sw1_touching_pair.csv"
+check 1 "its longest kernel main_op (stream 1, task 0) [60.000, 160.000], starts 0.000 us after the side window ends" \
+    -- doctor "$tmp/sw1_touching_pair.csv"
+# A stream with a tail (no other test reaches the rule): dom (MIX_AIC, so on the cube cores) under
+# --limit 1=c12 runs on alone for 20 of its 100 us after the side window [0, 80] ends: exactly the
+# 20% share, a finding. --limit applies to its own stream only: stream 2's 8 cube blocks are over
+# its c4, not over stream 1's c12. A --limit of all 24 cube cores is no limit: no tail, and wide's
+# 30 blocks are over no limit.
+printf 'Task ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Mix Block Num,Stream ID\n1,dom,MIX_AIC,0,100,12,0,1\n2,side,AI_CORE,0,80,8,0,2\n3,wide,AI_CORE,200,10,30,0,1\n' >"$tmp/sw1_tail.csv"
+check 1 "[3c] stream 1 has a tail: dom runs 20.000 us alone after stream 2's work, on a cube limit of 12" \
+    "[acceptance] Block Num over the core limit: stream 2 launched side with 8 cube blocks under a limit of 4" \
+    "Block Num over the core limit: stream 1 launched wide with 30 cube blocks under a limit of 12" \
+    "Verdict: 3 findings." -- doctor --limit 1=c12 --limit 2=c4 "$tmp/sw1_tail.csv"
+check 0 "Verdict: no findings in what could be checked." -- doctor --limit 1=c24 "$tmp/sw1_tail.csv"
+lacks "has a tail"
+lacks "Block Num over the core limit"
+# A tail is judged on a real pair only: the partial pair (overlap_pct 0.30) whose dominator runs on
+# 70 us alone under c12 is a partial-overlap finding, not a tail.
+printf 'Task ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Mix Block Num,Stream ID\n1,dom,AI_CORE,100,100,12,0,1\n2,s1,AI_CORE,0,10,8,0,2\n3,s2,AI_CORE,120,10,8,0,2\n' >"$tmp/sw1_partial_tail.csv"
+check 1 "[3b] partial overlap: streams 1 and 2 ran mostly one after the other (overlap_pct 0.30)" "Verdict: 1 finding." \
+    -- doctor --limit 1=c12 "$tmp/sw1_partial_tail.csv"
+lacks "has a tail"
+# Launches of one stream and name wider than the cores are grouped by their Block Num: w with 30
+# blocks (once) and w with 48 (twice) are two launch shapes; 48 on 24 cores is 2 full waves, the
+# last of 24 blocks (not 0).
+printf '%s\nw,AI_CORE,0,10,30,1\nw,AI_CORE,20,10,48,1\nw,AI_CORE,30,10,48,1\nv,AI_VECTOR_CORE,0,40,8,2\n' "$sw1h" >"$tmp/sw1_wide_shapes.csv"
+check 0 "wider than the cores alone: w (stream 1) 30 blocks, 1 launch, 2 waves" \
+    "wider than the cores alone: w (stream 1) 48 blocks, 2 launches, 2 waves" -- summary "$tmp/sw1_wide_shapes.csv"
+check 0 "w (stream 1) asks 48 cube blocks of 24 cores on its own, 2 launches (first at 20.000 us): its blocks run in 2 waves (the last of 24 blocks)" \
+    -- doctor "$tmp/sw1_wide_shapes.csv"
+# summary.json's contention was counted against the cores the profile was written for (48 vector):
+# read with --soc Ascend310P3 (7 vector cores) it does not apply, and the sweep of kernels running
+# at once decides (no contention between streams: one stream's launches are wider than 7).
+check 0 "vector peak 32 of 7 cores: no contention between streams" -- summary --soc Ascend310P3 "$(prof oversubscribed)"
+lacks "(kernels queued; summary.json)"
+lacks "asks 64"
+# kernel_details.csv's columns and values at their edges: a metric column is lower-case snake_case
+# with a closed "(unit)" ('(x)' and 'aic_time(us' are neither); a column spelled two ways (Block
+# Num, Block Dim) repeats; a count above INT_MAX, a Wait Time or Device_id that is no number is
+# refused where it is.
+printf '%s,(x)\nk,AI_CORE,0,5,8,1,3\n' "$sw1h" >"$tmp/sw1_paren_column.csv"
+refuse "sw1_paren_column.csv:1:71: unknown column '\(x\)'" summary "$tmp/sw1_paren_column.csv"
+printf '%s,aic_time(us\nk,AI_CORE,0,5,8,1,3\n' "$sw1h" >"$tmp/sw1_open_unit.csv"
+refuse "sw1_open_unit.csv:1:71: unknown column 'aic_time\(us'" summary "$tmp/sw1_open_unit.csv"
+printf 'Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Block Dim,Stream ID\nk,AI_CORE,0,5,8,8,1\n' >"$tmp/sw1_two_spellings.csv"
+refuse "sw1_two_spellings.csv:1:61: column 'Block Dim' repeats column 5 \('Block Num'\)" summary "$tmp/sw1_two_spellings.csv"
+printf '%s\nk,AI_CORE,0,5,2147483648,1\n' "$sw1h" >"$tmp/sw1_big_count.csv"
+refuse "sw1_big_count.csv:2:15: column 'Block Num': '2147483648' is not a whole number >= 0" summary "$tmp/sw1_big_count.csv"
+printf '%s,Wait Time(us)\nk,AI_CORE,0,5,8,1,x\n' "$sw1h" >"$tmp/sw1_bad_wait.csv"
+refuse "sw1_bad_wait.csv:2:19: column 'Wait Time\(us\)': 'x' is not a time in us" summary "$tmp/sw1_bad_wait.csv"
+printf 'Device_id,%s\nd0,k,AI_CORE,0,5,8,1\n' "$sw1h" >"$tmp/sw1_bad_device.csv"
+refuse "sw1_bad_device.csv:2:1: column 'Device_id': 'd0' is not a device id" summary "$tmp/sw1_bad_device.csv"
+# Stream 0 is a stream (not N/A); two equal rows without a Task ID column are not known to be one
+# task written twice: both are kept (3 rows, none dropped).
+printf '%s\nk,AI_CORE,0,5,8,0\nk,AI_CORE,0,5,8,0\nj,AI_CORE,0,5,8,1\n' "$sw1h" >"$tmp/sw1_stream0.csv"
+check 0 "(3 rows, Block Num)" "         0        2" -- summary "$tmp/sw1_stream0.csv"
+lacks "Stream ID N/A"
+lacks "repeated row"
+# --limit's stream is an id >= 0 and it names at least one pool; the path line says "the default"
+# only when --path was not given.
+refuse "^aclcpu doctor: error: --limit -1=c4: expected" doctor --limit -1=c4 "$(prof fixed)"
+refuse "^aclcpu doctor: error: --limit 2=: expected" doctor --limit 2= "$(prof fixed)"
+check 0 "  path   eager" -- doctor --path eager "$(prof fixed)"
+lacks "(the default"
+# Busy time decides (a bare CSV of three streams): every pair is judged on the whole run, not only
+# the busiest stream's: 2 and 3 ran one after the other (b [0, 60], then c [60, 90]).
+printf '%s\na,AI_CORE,0,100,8,1\nb,AI_VECTOR_CORE,0,60,8,2\nc,AI_VECTOR_CORE,60,30,8,3\n' "$sw1h" >"$tmp/sw1_three_bare.csv"
+check 1 "main 1 / side 3: side window [60.000, 90.000], dominator a [0.000, 100.000]: overlap 30.000 us, overlap_pct 1.00, real" \
+    "main 2 / side 3: side window [60.000, 90.000], dominator none" \
+    "[3b] fake parallelism: streams 2 and 3 ran one after the other (overlap_pct 0.00)" -- doctor "$tmp/sw1_three_bare.csv"
+if [ -n "$profiles" ]; then
+    # Two episodes in one step (fj_late_steps with step 3's rows marked step 2): the step is listed
+    # once, with both.
+    cp -r "$(rp fj_late_steps)" "$tmp/sw1_two_in_step"
+    sed -i 's/^3,/2,/' "$tmp/sw1_two_in_step/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+    check 0 "steps  2 (Step Id 1..2" "step 2: 2 episodes (2 real, 0 partial, 0 fake), overlap 120.000 of 120.000 us" \
+        -- summary "$tmp/sw1_two_in_step"
+    [ "$(grep -c '^  step 2: ' "$tmp/out")" = 1 ] && ok || fail "sw1_two_in_step: step 2 is not listed once"
+fi
+# What serialised a fake pair, from summary.json's facts alone (no trace_view.json): a bare
+# kernel_details.csv of attention (stream 1, 0-60) and the side's kernels after it, with a
+# hand-written summary.json. sw1_facts DIR ROWS JSON writes one.
+sw1_facts() {
+    mkdir -p "$tmp/$1/ASCEND_PROFILER_OUTPUT"
+    printf 'Task ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n%b' "$2" \
+        >"$tmp/$1/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+    printf '%s\n' "$3" >"$tmp/$1/ASCEND_PROFILER_OUTPUT/summary.json"
+}
+sw1_wait='{"aclcpu_profile_version": 1, "event_waits": [{"stream_id": 2, "task_id": 1, "event_id": 1, "recorded_on_stream": 1, "start_us": 0.0, "end_us": 60.2, "wait_us": 60.2}]}'
+# The side's wait on stream 1's record, released at 60.2 after attention started, right before the
+# side's first kernel (60.2): the side branch is ordered after the main stream's work.
+sw1_facts sw1_side_waits '1,attention,AI_CORE,0,60,20,1\n2,gate,AI_VECTOR_CORE,60.2,15,16,2\n' "$sw1_wait"
+check 1 "Barrier: stream 2 started only when the EVENT_WAIT (stream 2, task 1) on event 1 recorded on stream 1 was released at 60.200, after attention started" \
+    -- doctor "$tmp/sw1_side_waits"
+lacks "pass --limit" # summary.json lists the limits in force (none here): they were checked
+# The same wait with the side's first kernel at 65, 4.8 us after it (more than 2% of attention): it
+# does not explain the delay; the files hold facts (summary.json), so the barrier is "not found",
+# not "not known".
+sw1_facts sw1_side_wait_early '1,attention,AI_CORE,0,60,20,1\n2,gate,AI_VECTOR_CORE,65,15,16,2\n' "$sw1_wait"
+check 1 "Barrier: not found. No EVENT_WAIT of stream 1 on stream 2 precedes attention" -- doctor "$tmp/sw1_side_wait_early"
+lacks "started only when"
+# Released at 5, before the dominator (attention, 20-80) started: it explains nothing either.
+sw1_facts sw1_side_wait_before '1,prep,AI_CORE,0,1,20,1\n3,attention,AI_CORE,20,60,20,1\n2,gate,AI_VECTOR_CORE,5,10,16,2\n' \
+    '{"aclcpu_profile_version": 1, "event_waits": [{"stream_id": 2, "task_id": 1, "event_id": 1, "recorded_on_stream": 1, "start_us": 0.0, "end_us": 5.0, "wait_us": 5.0}]}'
+check 1 "Barrier: not found." -- doctor "$tmp/sw1_side_wait_before"
+lacks "started only when"
+# A batch-mode kernel of the side that waited after the side window opened (its second kernel) did
+# not keep the pair apart: a finding of its own, not the pair's cause.
+sw1_facts sw1_late_batch '1,attention,AI_CORE,0,60,20,1\n2,gate,AI_VECTOR_CORE,60.2,15,16,2\n3,moe,AI_VECTOR_CORE,75.2,15,32,2\n' \
+    '{"aclcpu_profile_version": 1, "batch_waits": [{"stream_id": 2, "task_id": 3, "name": "moe", "block_num": 32, "engine": "vector", "ready_us": 60.2, "start_us": 75.2, "wait_us": 15.0}]}'
+check 1 "Barrier: not found." "batch-mode kernel could not start: moe (stream 2) waited 15.000 us for 32 vector cores" \
+    -- doctor "$tmp/sw1_late_batch"
+lacks "No event orders them"
+# Contention of both streams' kernels that ended before the side window opened ([0, 10]) did not
+# keep the pair apart either.
+sw1_facts sw1_early_contention '1,attention,AI_CORE,0,60,20,1\n2,gate,AI_CORE,60.2,15,16,2\n' \
+    '{"aclcpu_profile_version": 1, "core_usage": {"cube_cores": 24, "vector_cores": 48, "contention": [{"engine": "cube", "start_us": 0.0, "end_us": 10.0, "demand_blocks": 36, "cores": 24, "kernels": [{"stream_id": 1, "task_id": 1, "name": "attention"}, {"stream_id": 2, "task_id": 2, "name": "gate"}]}]}}'
+check 1 "Barrier: not found." -- doctor "$tmp/sw1_early_contention"
+lacks "No event orders them"
+# The stream whose record released a wait, from trace_view.json alone (no summary.json, no event
+# flows: the Event Id of the records): the latest record of the event on another stream that ended
+# by the wait's end. Event 2 is recorded on stream 2 (ends 39.9), on stream 3 earlier (20.2) and
+# after the wait (45.0), and on the waiting stream 1 itself (40.0): only stream 2's released the
+# wait (stream 1, task 3, ends 40.0), so cast_silu after it is the barrier. The zero-length wait at
+# 41.0 (task 7) held nothing and is no wait (else attention would follow a wait). sw1_task STREAM
+# TASK TYPE TS DUR [EVENT]: one device task of trace_view.json.
+sw1_task() {
+    local a="\"Task Type\": \"$3\", \"Stream Id\": $1, \"Task Id\": $2"
+    [ -n "${6:-}" ] && a="$a, \"Event Id\": $6"
+    printf ',\n{"ph": "X", "pid": 2, "tid": %s, "name": "%s", "ts": "%s", "dur": %s, "args": {%s}}' "$1" "$3" "$4" "$5" "$a"
+}
+sw1_trace_head='[{"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "Ascend Hardware"}}'
+mkdir -p "$tmp/sw1_records/ASCEND_PROFILER_OUTPUT"
+printf 'Task ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n1,rms_norm,AI_VECTOR_CORE,0,10,24,1\n4,cast_silu,AI_VECTOR_CORE,40,2,8,1\n5,attention,AI_CORE,42,60,20,1\n2,gate,AI_VECTOR_CORE,10.2,29.5,16,2\n' \
+    >"$tmp/sw1_records/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+{
+    printf '%s' "$sw1_trace_head"
+    sw1_task 1 1 AI_VECTOR_CORE 0.000 10.0
+    sw1_task 1 3 EVENT_WAIT 10.200 29.8 2
+    sw1_task 1 4 AI_VECTOR_CORE 40.000 2.0
+    sw1_task 1 5 AI_CORE 42.000 60.0
+    sw1_task 1 6 EVENT_RECORD 39.800 0.2 2
+    sw1_task 1 7 EVENT_WAIT 41.000 0 2
+    sw1_task 2 2 AI_VECTOR_CORE 10.200 29.5
+    sw1_task 2 3 EVENT_RECORD 39.700 0.2 2
+    sw1_task 3 1 EVENT_RECORD 20.000 0.2 2
+    sw1_task 3 2 EVENT_RECORD 44.800 0.2 2
+    printf '\n]\n'
+} >"$tmp/sw1_records/ASCEND_PROFILER_OUTPUT/trace_view.json"
+check 1 "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2, which held stream 1 for 29.800 us" \
+    -- doctor "$tmp/sw1_records"
+# A stream without kernels that only sets memory (MEMSET_ASYNC) is a side stream doing its job, like
+# a copy or prefetch stream: no [3a] finding.
+mkdir -p "$tmp/sw1_memset/ASCEND_PROFILER_OUTPUT"
+printf 'Task ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n1,attention,AI_CORE,0,60,20,1\n' \
+    >"$tmp/sw1_memset/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+{
+    printf '%s' "$sw1_trace_head"
+    sw1_task 1 1 AI_CORE 0.000 60.0
+    sw1_task 2 1 MEMSET_ASYNC 0.000 5.0
+    printf '\n]\n'
+} >"$tmp/sw1_memset/ASCEND_PROFILER_OUTPUT/trace_view.json"
+check 0 "stream 2       0 kernels, 1 copy or prefetch of 1 tasks" "the prefetches and copies of the streams without kernels" \
+    -- doctor "$tmp/sw1_memset"
+lacks "[3a]"
+# With event flows, a wait is released by the flow that ends at it: the flow of event 5 into a later
+# wait of stream 1 (task 8, [103, 104]) does not release the earlier one (task 3, no flow of its
+# own), whose record is still found by its Event Id (stream 2).
+cp -r "$tmp/sw1_records" "$tmp/sw1_later_flow"
+sed -i '$d' "$tmp/sw1_later_flow/ASCEND_PROFILER_OUTPUT/trace_view.json"
+{
+    sw1_task 1 8 EVENT_WAIT 103.000 1.0 5
+    sw1_task 3 3 EVENT_RECORD 103.300 0.2 5
+    printf ',\n{"ph": "s", "cat": "event", "name": "Event 5", "id": 1, "pid": 2, "tid": 3, "ts": "103.500"}'
+    printf ',\n{"ph": "f", "bp": "e", "cat": "event", "name": "Event 5", "id": 1, "pid": 2, "tid": 1, "ts": "104.000"}'
+    printf '\n]\n'
+} >>"$tmp/sw1_later_flow/ASCEND_PROFILER_OUTPUT/trace_view.json"
+check 1 "Barrier: cast_silu (stream 1, task 4), the first main-stream op after the EVENT_WAIT (stream 1, task 3) on event 2 recorded on stream 2" \
+    -- doctor "$tmp/sw1_later_flow"
+# doctor's note on kernels modelled from measured CPU time lists four, then counts the rest: four
+# are all listed (no "more"), five are four and "1 more".
+sw1_m() { printf '{"name": "m%s", "engine": "AI_CORE", "launches": 1, "min_us": 1.0, "avg_us": 1.0, "max_us": 1.0}' "$1"; }
+sw1_facts sw1_measured4 '1,attention,AI_CORE,0,60,20,1\n' \
+    "{\"aclcpu_profile_version\": 1, \"measured_kernels\": [$(sw1_m 1), $(sw1_m 2), $(sw1_m 3), $(sw1_m 4)]}"
+check 1 "m4 (AI_CORE): 1 launch" -- doctor "$tmp/sw1_measured4"
+lacks "more (aclcpu summary lists them)"
+sw1_facts sw1_measured5 '1,attention,AI_CORE,0,60,20,1\n' \
+    "{\"aclcpu_profile_version\": 1, \"measured_kernels\": [$(sw1_m 1), $(sw1_m 2), $(sw1_m 3), $(sw1_m 4), $(sw1_m 5)]}"
+check 1 "m4 (AI_CORE): 1 launch" "; and 1 more (aclcpu summary lists them)." -- doctor "$tmp/sw1_measured5"
+lacks "m5 (AI_CORE)"
+# The kernels that held a batch-mode kernel's cores are the other streams' that ran between its
+# ready and start: not its own stream's pre (running then too).
+sw1_facts sw1_batch_held '1,big,AI_VECTOR_CORE,0,30,32,1\n2,pre,AI_VECTOR_CORE,0,20,8,2\n3,moe,AI_VECTOR_CORE,30,20,32,2\n' \
+    '{"aclcpu_profile_version": 1, "batch_waits": [{"stream_id": 2, "task_id": 3, "name": "moe", "block_num": 32, "engine": "vector", "ready_us": 10.0, "start_us": 30.0, "wait_us": 20.0}]}'
+check 1 "moe (stream 2, task 3) was ready at 10.000 and started at 30.000; meanwhile big (stream 1, task 1) held 32: 32 + 32 = 64 > 48 vector cores" \
+    -- doctor "$tmp/sw1_batch_held"
+# Block Num over the limits in force as summary.json lists them: stream 2's four kernels over its
+# v16 are one finding (up to the largest, 40, listed first; four are listed whole), the one over v8
+# another, stream 3's two over c8 a third (two are "kernels"); a limit of all 48 vector cores is no
+# limit, and 16 blocks under v16 are within it.
+sw1_lim() { printf '{"stream_id": %s, "task_id": %s, "name": "k%s", "engine": "%s", "block_num": %s, "limit": %s}' "${4:-2}" "$1" "$1" "${5:-vector}" "$2" "$3"; }
+sw1_facts sw1_limit_groups '1,attention,AI_CORE,0,60,20,1\n2,k2,AI_VECTOR_CORE,0,10,16,2\n' \
+    "{\"aclcpu_profile_version\": 1, \"limits\": [$(sw1_lim 1 40 16), $(sw1_lim 2 30 16), $(sw1_lim 3 20 8), $(sw1_lim 4 25 16), $(sw1_lim 5 50 48), $(sw1_lim 6 16 16), $(sw1_lim 7 17 16), $(sw1_lim 8 12 8 3 cube), $(sw1_lim 9 10 8 3 cube)]}"
+check 1 "Block Num over the core limit: 4 kernels of stream 2 exceed its vector limit of 16 (up to 40 blocks)" \
+    "Stream 2, vector limit 16: k1 (task 1) 40 blocks, k2 (task 2) 30 blocks, k4 (task 4) 25 blocks, k7 (task 7) 17 blocks. Limits" \
+    "Block Num over the core limit: stream 2 launched k3 with 20 vector blocks under a limit of 8" \
+    "Block Num over the core limit: 2 kernels of stream 3 exceed its cube limit of 8 (up to 12 blocks)" \
+    -- doctor "$tmp/sw1_limit_groups"
+lacks "k5"
+lacks "k6"
+# --limit states the limits in force: it replaces summary.json's list (k2's 16 blocks over v8).
+check 1 "Block Num over the core limit: stream 2 launched k2 with 16 vector blocks under a limit of 8" \
+    -- doctor --limit 2=v8 "$tmp/sw1_limit_groups"
+lacks "exceed its"
+# The limit in force at a launch is its kernel task's Core Limit in trace_view.json, not that of
+# another task of the stream at the same instant (the record, task 1, sorted before it).
+mkdir -p "$tmp/sw1_trace_limit/ASCEND_PROFILER_OUTPUT"
+printf 'Task ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID\n1,attention,AI_CORE,0,60,20,1\n2,moe,AI_VECTOR_CORE,0,20,40,2\n' \
+    >"$tmp/sw1_trace_limit/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+{
+    printf '%s' "$sw1_trace_head"
+    sw1_task 1 1 AI_CORE 0.000 60.0
+    sw1_task 2 1 EVENT_RECORD 0.000 0 3
+    printf ',\n{"ph": "X", "pid": 2, "tid": 2, "name": "moe", "ts": "0.000", "dur": 20.0, "args": {"Task Type": "AI_VECTOR_CORE", "Stream Id": 2, "Task Id": 2, "Block Num": 40, "Core Limit": "c24v16"}}'
+    printf '\n]\n'
+} >"$tmp/sw1_trace_limit/ASCEND_PROFILER_OUTPUT/trace_view.json"
+check 1 "Block Num over the core limit: stream 2 launched moe with 40 vector blocks under a limit of 16" \
+    -- doctor "$tmp/sw1_trace_limit"
+# EVENT_WAIT gaps after the join, from summary.json's waits (3 us each join costs on the 910B1, so
+# each 5 us wait idles 2): stream 1's seven waits for stream 2 are one finding of 14 us listing six
+# waits; of equal waits the first is the longest, and of stream 2's kernels during it the three
+# first that ran in it (not early, which ended before it, nor s4, the fourth). Its wait on stream 3
+# is a finding of its own. Its wait at 0, before any kernel of stream 1 had ended, is no join.
+# Stream 2, the side of main 1, waiting for stream 3 (not for main) is a join too.
+mkdir -p "$tmp/sw1_gaps/ASCEND_PROFILER_OUTPUT"
+cat >"$tmp/sw1_gaps/ASCEND_PROFILER_OUTPUT/kernel_details.csv" <<'EOF'
+Task ID,Name,Accelerator Core,Start Time(us),Duration(us),Block Num,Stream ID
+1,a,AI_VECTOR_CORE,0,10,8,1
+10,k1,AI_VECTOR_CORE,15,10,8,1
+11,k2,AI_VECTOR_CORE,30,10,8,1
+12,k3,AI_VECTOR_CORE,45,10,8,1
+13,k4,AI_VECTOR_CORE,60,10,8,1
+14,k5,AI_VECTOR_CORE,75,10,8,1
+15,k6,AI_VECTOR_CORE,90,10,8,1
+16,k7,AI_VECTOR_CORE,105,10,8,1
+30,k8,AI_VECTOR_CORE,120,5,8,1
+40,early,AI_VECTOR_CORE,5,4.5,8,2
+41,s1,AI_VECTOR_CORE,10.0,0.5,8,2
+42,s2,AI_VECTOR_CORE,11.0,0.5,8,2
+43,s3,AI_VECTOR_CORE,12.0,0.5,8,2
+44,s4,AI_VECTOR_CORE,13.0,0.5,8,2
+50,late,AI_VECTOR_CORE,40,5,8,2
+70,x,AI_VECTOR_CORE,112,3,8,3
+EOF
+cat >"$tmp/sw1_gaps/ASCEND_PROFILER_OUTPUT/summary.json" <<'EOF'
+{"aclcpu_profile_version": 1, "event_waits": [
+ {"stream_id": 1, "task_id": 90, "event_id": 1, "recorded_on_stream": 2, "start_us": 0, "end_us": 5, "wait_us": 5},
+ {"stream_id": 1, "task_id": 100, "event_id": 2, "recorded_on_stream": 2, "start_us": 10, "end_us": 15, "wait_us": 5},
+ {"stream_id": 1, "task_id": 101, "event_id": 2, "recorded_on_stream": 2, "start_us": 25, "end_us": 30, "wait_us": 5},
+ {"stream_id": 1, "task_id": 102, "event_id": 2, "recorded_on_stream": 2, "start_us": 40, "end_us": 45, "wait_us": 5},
+ {"stream_id": 1, "task_id": 103, "event_id": 2, "recorded_on_stream": 2, "start_us": 55, "end_us": 60, "wait_us": 5},
+ {"stream_id": 1, "task_id": 104, "event_id": 2, "recorded_on_stream": 2, "start_us": 70, "end_us": 75, "wait_us": 5},
+ {"stream_id": 1, "task_id": 105, "event_id": 2, "recorded_on_stream": 2, "start_us": 85, "end_us": 90, "wait_us": 5},
+ {"stream_id": 1, "task_id": 106, "event_id": 2, "recorded_on_stream": 2, "start_us": 100, "end_us": 105, "wait_us": 5},
+ {"stream_id": 1, "task_id": 120, "event_id": 3, "recorded_on_stream": 3, "start_us": 115, "end_us": 120, "wait_us": 5},
+ {"stream_id": 2, "task_id": 60, "event_id": 4, "recorded_on_stream": 3, "start_us": 50, "end_us": 55, "wait_us": 5}
+]}
+EOF
+check 1 "EVENT_WAIT gaps after the join: stream 1 idled 14.000 us in 7 waits for stream 2" \
+    "105 [85.000, 90.000] 5.000 us, ...) add up to 35.000 us. In the longest, [10.000, 15.000], stream 2 ran s1 (stream 2, task 41) [10.000, 10.500], s2 (stream 2, task 42) [11.000, 11.500], s3 (stream 2, task 43) [12.000, 12.500]: that stream is the tail." \
+    "EVENT_WAIT gap after the join: stream 1 idled 2.000 us waiting for event 3 of stream 3" \
+    "EVENT_WAIT gap after the join: stream 2 idled 2.000 us waiting for event 4 of stream 3" -- doctor "$tmp/sw1_gaps"
+lacks "106 [100.000"
+lacks "early (stream 2"
+lacks "s4 (stream 2"
+lacks "task 90"
+# Core contention from summary.json: four intervals of 64 vector blocks of 48 (main of stream 1, 40
+# blocks, from each interval's start; w0..w3 of stream 2, 24 blocks, 10 us later), each with a batch
+# wait of stream 2 that does not explain it: w0's waited 0 us, w1's started as its interval opened,
+# w2's was ready only when its interval ended, and task 99's is no kernel of its interval. So all
+# four are the finding (no "(and N in which a batch-mode kernel waited"); of equal intervals the
+# first is the worst; main, there from each start, did not wait; the four kernels that waited are
+# each listed once ("1 time"). The split weighs each stream's kernels by blocks x duration, each
+# kernel once (main of task 10 is listed in two intervals): 40 x 30 x 4 against 24 x 20 x 4.
+sw1_facts sw1_contention '10,main,AI_VECTOR_CORE,0,30,40,1\n20,w0,AI_VECTOR_CORE,10,20,24,2\n11,main,AI_VECTOR_CORE,100,30,40,1\n21,w1,AI_VECTOR_CORE,110,20,24,2\n12,main,AI_VECTOR_CORE,200,30,40,1\n22,w2,AI_VECTOR_CORE,210,20,24,2\n13,main,AI_VECTOR_CORE,300,30,40,1\n23,w3,AI_VECTOR_CORE,310,20,24,2\n' ''
+cat >"$tmp/sw1_contention/ASCEND_PROFILER_OUTPUT/summary.json" <<'EOF'
+{"aclcpu_profile_version": 1, "soc": {"name": "Ascend910B1", "cube_cores": 24, "vector_cores": 48},
+ "core_usage": {"cube_cores": 24, "vector_cores": 48, "contention": [
+  {"engine": "vector", "start_us": 0, "end_us": 30, "demand_blocks": 64, "cores": 48, "kernels": [{"stream_id": 1, "task_id": 10, "name": "main"}, {"stream_id": 2, "task_id": 20, "name": "w0"}]},
+  {"engine": "vector", "start_us": 100, "end_us": 130, "demand_blocks": 64, "cores": 48, "kernels": [{"stream_id": 1, "task_id": 11, "name": "main"}, {"stream_id": 2, "task_id": 21, "name": "w1"}, {"stream_id": 1, "task_id": 10, "name": "main"}]},
+  {"engine": "vector", "start_us": 200, "end_us": 230, "demand_blocks": 64, "cores": 48, "kernels": [{"stream_id": 1, "task_id": 12, "name": "main"}, {"stream_id": 2, "task_id": 22, "name": "w2"}]},
+  {"engine": "vector", "start_us": 300, "end_us": 330, "demand_blocks": 64, "cores": 48, "kernels": [{"stream_id": 1, "task_id": 13, "name": "main"}, {"stream_id": 2, "task_id": 23, "name": "w3"}]}]},
+ "batch_waits": [
+  {"stream_id": 2, "task_id": 20, "name": "w", "block_num": 24, "engine": "vector", "ready_us": 0, "start_us": 10, "wait_us": 0.0},
+  {"stream_id": 2, "task_id": 21, "name": "w", "block_num": 24, "engine": "vector", "ready_us": 100, "start_us": 100, "wait_us": 10.0},
+  {"stream_id": 2, "task_id": 22, "name": "w", "block_num": 24, "engine": "vector", "ready_us": 230, "start_us": 240, "wait_us": 10.0},
+  {"stream_id": 2, "task_id": 99, "name": "w", "block_num": 24, "engine": "vector", "ready_us": 300, "start_us": 310, "wait_us": 10.0}]}
+EOF
+check 1 "[3c] vector cores oversubscribed: kernels ready at once asked 64 blocks of 48, for 120.000 us in 4 intervals" \
+    "summary.json lists 4 intervals (120.000 us in all) in which the kernels running or ready asked for more vector cores than there are; the worst, [0.000, 30.000]:" \
+    "Kernels that waited for those cores: w0 (stream 2) 1 time, w1 (stream 2) 1 time, w2 (stream 2) 1 time, w3 (stream 2) 1 time: a kernel" \
+    "e.g. stream 1 v34 + stream 2 v14" -- doctor "$tmp/sw1_contention"
+lacks "in which a batch-mode kernel waited"
+lacks "main (stream 1) 4 times"
+
+# Seven streams of 8 vector blocks each at once (56 > 48): the worst interval names six kernels and
+# "..."; the split gives 48 / 7 = 6.86 each, and the 6 cores left over one each to the first six
+# streams (equal remainders: the first first, once each).
+{
+    echo "$sw1h"
+    for s in 1 2 3 4 5 6 7; do echo "k$s,AI_VECTOR_CORE,0,10,8,$s"; done
+} >"$tmp/sw1_seven.csv"
+check 1 "k6 (stream 6) 8 + ... = 56 > 48 vector cores" \
+    "e.g. stream 1 v7 + stream 2 v7 + stream 3 v7 + stream 4 v7 + stream 5 v7 + stream 6 v7 + stream 7 v6 (in" \
+    -- doctor "$tmp/sw1_seven.csv"
+# A stream whose share rounds to no core still gets one: 1 block for 1 us beside 48 for 100.
+printf '%s\nbig,AI_VECTOR_CORE,0,100,48,1\ntiny,AI_VECTOR_CORE,10,1,1,2\n' "$sw1h" >"$tmp/sw1_split_min.csv"
+check 1 "e.g. stream 1 v48 + stream 2 v1 (in" -- doctor "$tmp/sw1_split_min.csv"
+# Kernels running at once over the cores (the sweep: summary.json has no core_usage here) are
+# contention even where a batch-mode kernel among them waited: only summary.json's intervals of
+# kernels ready at once are left to the batch-wait finding.
+sw1_facts sw1_sweep_batch '1,a,AI_VECTOR_CORE,0,30,40,1\n2,b,AI_VECTOR_CORE,10,20,24,2\n3,c,AI_VECTOR_CORE,15,10,8,3\n' \
+    '{"aclcpu_profile_version": 1, "batch_waits": [{"stream_id": 3, "task_id": 3, "name": "c", "block_num": 8, "engine": "vector", "ready_us": 12.0, "start_us": 15.0, "wait_us": 3.0}]}'
+check 1 "[3c] vector cores oversubscribed: kernels running at once ask 72 blocks of 48 for 20.000 us" \
+    "[3c] batch-mode kernel could not start: c (stream 3) waited 3.000 us for 8 vector cores" -- doctor "$tmp/sw1_sweep_batch"
+# The files' times have 3 decimals: kernels 0.001 us apart (k2 of stream 2 starts at 5.001 where k1
+# ended at 5) are one busy interval (Computing 10.000, not 9.999); a stream's gap of 0.5 us (stream
+# 1: 0-5, then 5.5-10) is idle time, not busy.
+printf '%s\nk1,AI_CORE,0,5,8,1\nk2,AI_CORE,5.001,4.999,8,2\nk3,AI_CORE,5.5,4.5,8,1\n' "$sw1h" >"$tmp/sw1_precision.csv"
+check 0 "Computing        10.000" "         1        2        9.500" -- summary "$tmp/sw1_precision.csv"
+# Step Id 0 is a step like any other: --step 0 judges it, and the gap threshold is its E2E's.
+cp -r "$tmp/sw1_gaps" "$tmp/sw1_gaps_step0"
+sed -i '1s/^/Step Id,/; 2,$s/^/0,/' "$tmp/sw1_gaps_step0/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+check 1 "step   0 (Step Id" "Reported at or above 1.250 us: the larger of 1% of step 0's E2E (125.000 us) and 0.500 us." \
+    -- doctor --step 0 "$tmp/sw1_gaps_step0"
+# An episode joined by event 0 is joined (event ids start at 0): fake_parallel with its join event
+# renumbered 2 -> 0 is marked on the page as joined, to the side's record (40.0 us).
+mkdir -p "$tmp/sw1_event0/ASCEND_PROFILER_OUTPUT"
+cp "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/kernel_details.csv" "$tmp/sw1_event0/ASCEND_PROFILER_OUTPUT/"
+sed 's/"Event 2"/"Event 0"/; s/"Event Id": 2$/"Event Id": 0/' "$(prof fake_parallel)/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+    >"$tmp/sw1_event0/ASCEND_PROFILER_OUTPUT/trace_view.json"
+check 0 "2 event edges" -- timeline "$tmp/sw1_event0" -o "$tmp/sw1_event0.html"
+grep -q '"ep":\[1,2,10200,40000,1,2\]' "$tmp/sw1_event0.html" && ok || fail "sw1_event0 page: the episode joined by event 0 is not joined"
+# Free below the files' precision is 0: a communication kernel ending 0.001 us after the last
+# compute kernel makes E2E 10.001 against 10.000 of Computing.
+printf '%s\nk,AI_CORE,0,10,8,1\nc,COMMUNICATION,0,10.001,0,2\n' "$sw1h" >"$tmp/sw1_free_eps.csv"
+check 0 "E2E              10.001" "Free              0.000" -- summary "$tmp/sw1_free_eps.csv"
+
 # ---- bad input: exit 2, one line, file:line:column -----------------------------------------------------------
 bad=$fx/bad
 for cmd in summary doctor timeline; do
