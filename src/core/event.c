@@ -338,7 +338,7 @@ bool event_gen_done_locked(struct event *ev, uint64_t gen)
      * done number is the newest completed anywhere. */
     if (ev->ipc != NULL && !ev->notify)
         return ipcshm_event_done(ipc_event_slot(ev)) >= gen;
-    if (gen > ev->done_gen)
+    if (gen > ev->done_gen) /* not reached yet; done_gen itself is */
         return false;
     /* The common cases look at the ends only: nothing pending, or gen
      * older than the oldest pending record or newer than the newest. */

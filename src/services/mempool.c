@@ -229,7 +229,7 @@ aclError mempool_alloc(const void *h, size_t size, const void *stream, void **ou
     p->blocks[i].state = B_USED;
     p->blocks[i].stream = NULL;
     p->blocks[i].ticket++;
-    p->used += p->blocks[i].size;
+    p->used += p->blocks[i].size; /* the block's size, not the request's */
     if (p->used > p->used_high)
         p->used_high = p->used;
     *out = (void *)p->blocks[i].base;
