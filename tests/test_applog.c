@@ -205,3 +205,13 @@ TEST(applog, nothing_is_written_without_print_to_stdout)
     aclAppLog(ACL_ERROR, "f", "x.c", 1, "not-printed");
     assert_absent("not-printed");
 }
+
+/* The switch is exactly "1": any other value (here "10", which starts
+ * with a 1) leaves the log silent. */
+TEST(applog, print_to_stdout_other_than_exactly_1_writes_nothing)
+{
+    capture("0");
+    setenv("ASCEND_SLOG_PRINT_TO_STDOUT", "10", 1);
+    aclAppLog(ACL_ERROR, "f", "x.c", 1, "ten-not-printed");
+    assert_absent("ten-not-printed");
+}

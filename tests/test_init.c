@@ -512,6 +512,24 @@ TEST(init, config_value_with_trailing_text_ignored)
     ASSERT_OK(aclFinalize());
 }
 
+/* Numbers in the environment are decimal: a leading 0 is no octal prefix
+ * (ACLCPU_DEVICE_COUNT=010 is ten devices, not eight) and 0x is trailing
+ * text, not hexadecimal (0x10 leaves the default, one device). */
+TEST(init, config_numbers_are_decimal)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "010", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 10);
+    ASSERT_OK(aclFinalize());
+    setenv("ACLCPU_DEVICE_COUNT", "0x10", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 1);
+    ASSERT_OK(aclFinalize());
+}
+
 /* ---- the audit of this family against the reference (docs/conformance.md) ---- */
 
 /* The reason left by the last failure, which must name fn ("fn:") and the
@@ -850,6 +868,19 @@ TEST(init, init_config_must_be_json)
     ASSERT_RC(aclInit("/tmp"), ACL_ERROR_INVALID_FILE);
     ASSERT_OK(init_with_text(" {\"dump\": {\"list\": [1, -2.5e+3, 0.5, true, false, null, \"a\\n\\u00e9\"]},"
                              " \"x\": {}, \"y\": [] }\n"));
+    ASSERT_OK(aclFinalize());
+}
+
+/* A \u escape is four hex digits: one that is not (or a quote among
+ * the four) makes the file no JSON (100006); upper and lower case digits
+ * are both taken. */
+TEST(init, init_config_unicode_escape_needs_four_hex_digits)
+{
+    static const char *const bad[] = {"\"\\uzzzz\"", "[\"\\u00G0\"]", "\"\\u12\"\"", "{\"\\u 123\": 1}"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (init_with_text(bad[i]) != ACL_ERROR_PARSE_FILE)
+            test_fail(__FILE__, __LINE__, "aclInit took the configuration '%s'", bad[i]);
+    ASSERT_OK(init_with_text("[\"\\uABcd\\u09fF\"]"));
     ASSERT_OK(aclFinalize());
 }
 
