@@ -1111,6 +1111,60 @@ TEST(profile, files_ascend_tools_read_have_op_state_empty_step_op_statistic_and_
     t_teardown();
 }
 
+/* op_statistic.csv: one row per (OP Type, Core Type), so one kernel run on
+ * both engines is two rows; each row's Min and Max are the shortest and
+ * the longest of its runs, whatever their order (2, 4 then 1 us here). */
+TEST(profile, op_statistic_rows_are_per_type_and_core_with_the_runs_min_and_max)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtFuncHandle k;
+    aclrtStream s;
+    aclprofConfig *cfg;
+    char *stat;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    k = cost_kernel("op", 0, 48, 0, 0); /* 48 / blocks us */
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 12, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 48, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    stat = read_out(dir, "op_statistic.csv");
+    ASSERT(stat != NULL);
+    ASSERT_STR_CONTAINS(stat, "\nop,AI_VECTOR_CORE,3,7.000,1.000,2.333,4.000,");
+    ASSERT_STR_CONTAINS(stat, "\nop,AI_CORE,1,2.000,2.000,2.000,2.000,");
+    free(stat);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* trace_view.json escapes every control character of a name as \u00XX,
+ * the last one (0x1f) too, so the file stays JSON. */
+TEST(profile, trace_view_escapes_every_control_character_of_a_name)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtFuncHandle k;
+    aclrtStream s;
+    aclprofConfig *cfg;
+    char *trace;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    k = cost_kernel("ctl\x1f\x01op", 0, 48, 0, 0);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    trace = read_out(dir, "trace_view.json");
+    ASSERT(trace != NULL);
+    ASSERT_STR_CONTAINS(trace, "\"ctl\\u001f\\u0001op\"");
+    ASSERT(json_document_ok(trace));
+    free(trace);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* summary.json lists the kernels modelled from their measured CPU time (no
  * declared cost), with their launches and the spread of their times; kernels
  * with a declared cost are not listed. */
