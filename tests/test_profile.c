@@ -1187,6 +1187,109 @@ TEST(profile, summary_lists_kernels_modelled_from_measured_cpu_time)
     t_teardown();
 }
 
+/* Spins for the microseconds its argument says. */
+static void k_spin_args(void *args)
+{
+    uint32_t us;
+    uint64_t end;
+    memcpy(&us, args, sizeof(us));
+    end = t_now_ns() + (uint64_t)us * 1000;
+    while (t_now_ns() < end)
+        ;
+}
+
+/* measured_kernels: one entry per (name, engine), so a kernel run on both
+ * engines is two; min_us and max_us are its shortest and longest runs, not
+ * the first or last (a 300 us run, then a 100 us one: min <= avg <= max,
+ * whichever order they took). */
+TEST(profile, summary_measured_kernels_are_per_name_and_engine_with_their_spread)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtFuncHandle k = t_kernel("spin_op", k_spin_args);
+    aclrtStream s;
+    aclprofConfig *cfg;
+    uint32_t us;
+    char *sum, *aiv, *aic;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    us = 300;
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, &us, sizeof(us));
+    us = 100;
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, &us, sizeof(us));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, &us, sizeof(us));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    aiv = strstr(sum, "{\"name\": \"spin_op\", \"engine\": \"AI_VECTOR_CORE\", \"launches\": 2, \"min_us\": ");
+    aic = strstr(sum, "{\"name\": \"spin_op\", \"engine\": \"AI_CORE\", \"launches\": 1, \"min_us\": ");
+    ASSERT(aiv != NULL && aic != NULL);
+    ASSERT(json_num(aiv, "min_us") >= 100.0);
+    ASSERT(json_num(aiv, "max_us") >= 300.0);
+    ASSERT(json_num(aiv, "min_us") <= json_num(aiv, "avg_us"));
+    ASSERT(json_num(aiv, "avg_us") <= json_num(aiv, "max_us"));
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* top_kernels: one entry per (name, engine), with its own count and total. */
+TEST(profile, summary_top_kernels_are_per_name_and_engine)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtFuncHandle k;
+    aclrtStream s;
+    aclprofConfig *cfg;
+    char *sum;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    k = cost_kernel("both_op", 0, 48, 0, 0); /* 48 / blocks us */
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    ASSERT_STR_CONTAINS(sum, "{\"name\": \"both_op\", \"count\": 2, \"total_us\": 4.000, \"avg_us\": 2.000, "
+                             "\"engine\": \"AI_VECTOR_CORE\"}");
+    ASSERT_STR_CONTAINS(sum, "{\"name\": \"both_op\", \"count\": 1, \"total_us\": 2.000, \"avg_us\": 2.000, "
+                             "\"engine\": \"AI_CORE\"}");
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Without fork/join structure the main stream is the busiest; a tie goes
+ * to the first stream (the lower id), not the later one. */
+TEST(profile, summary_main_stream_by_busy_time_goes_to_the_first_of_a_tie)
+{
+    char dir[T_PATH_CAP] = "", want[128];
+    aclrtFuncHandle k;
+    aclrtStream s1, s2;
+    aclprofConfig *cfg;
+    int32_t id1 = -1, id2 = -1;
+    char *sum;
+    open_two(&s1, &s2);
+    ASSERT_OK(aclrtStreamGetId(s1, &id1));
+    ASSERT_OK(aclrtStreamGetId(s2, &id2));
+    ASSERT(id1 < id2);
+    k = cost_kernel("tie_op", 0, 48, 0, 0);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    snprintf(want, sizeof(want), "\"main_stream\": {\"stream_id\": %d, \"by\": \"busy_time\"}", (int)id1);
+    ASSERT_STR_CONTAINS(sum, want);
+    free(sum);
+    close_two(s1, s2);
+}
+
 /* ---- fork/join episodes: the main stream by structure (services/episodes.c) ------------------------- */
 
 enum fj_join { FJ_EARLY, FJ_LATE, FJ_NONE };
