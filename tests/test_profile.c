@@ -384,6 +384,57 @@ TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagg
     close_two(s1, s2);
 }
 
+/* A batch kernel wider than its engine's pool runs in waves of the whole
+ * pool: 96 vector blocks of 10 us on 48 vector cores take two waves, as
+ * do 48 cube blocks on 24 cube cores. */
+TEST(profile, a_batch_kernel_wider_than_the_soc_runs_in_waves_of_the_whole_pool)
+{
+    char dir[T_PATH_CAP] = "";
+    struct krow r[4];
+    aclrtStream s;
+    aclrtFuncHandle wide = cost_kernel("wide", 10, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(wide, 96, ACL_RT_ENGINE_TYPE_AIV, 1, s, NULL, 0);
+    launch(wide, 48, ACL_RT_ENGINE_TYPE_AIC, 1, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].start, 0);
+    ASSERT_NEAR(r[0].dur, 20);
+    ASSERT_NEAR(r[1].start, 20);
+    ASSERT_NEAR(r[1].dur, 20);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* On a coupled SoC (Ascend910A: 32 AI Cores, no vector pool) a vector
+ * kernel reads HBM at an AI Core's share, as a cube kernel does: one block
+ * reading 6 MB at 1200 GB/s over 20 saturating cores takes 100 us. */
+TEST(profile, a_vector_kernel_on_a_coupled_soc_reads_hbm_at_an_ai_cores_share)
+{
+    char dir[T_PATH_CAP] = "";
+    struct krow r[4];
+    aclrtStream s;
+    aclrtFuncHandle rd = cost_kernel("reader", 0, 0, 6000000, 0);
+    aclprofConfig *cfg;
+    setenv("ACLCPU_SOC", "Ascend910A", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(rd, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(rd, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].dur, 100);
+    ASSERT_NEAR(r[1].dur, 100);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* The same two kernels in normal mode share the cores: the second starts
  * its 8 blocks that fit at once and the rest as cores free. */
 TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
