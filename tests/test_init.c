@@ -439,6 +439,28 @@ TEST(init, threads_sharing_a_context_share_its_default_stream)
 
 /* ---- aclGetRecentErrMsg ------------------------------------------------------- */
 
+/* Messages not yet read pile up newest first, one a line; a failure's
+ * message starts with its code's name and number, a note (a getter handed
+ * no information: no failure code) with its own text. */
+TEST(init, recent_messages_pile_up_newest_first_one_a_line_failures_with_their_code)
+{
+    static const char note[] = "aclrtGetTaskIdFromExceptionInfo: argument 'info' is NULL";
+    static const char failure[] = "[ACL_ERROR_INVALID_PARAM 100000] aclrtCreateStream: argument";
+    const char *msg;
+    t_setup();
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclrtGetTaskIdFromExceptionInfo(NULL), 0xFFFFFFFFu);
+    msg = aclGetRecentErrMsg();
+    ASSERT(msg != NULL);
+    ASSERT(strncmp(msg, note, strlen(note)) == 0);
+    msg = strchr(msg, '\n');
+    ASSERT(msg != NULL);
+    ASSERT(strncmp(msg + 1, failure, strlen(failure)) == 0);
+    ASSERT(strchr(msg + 1, '\n') == NULL);
+    t_teardown();
+}
+
 TEST(init, recent_error_message)
 {
     const char *msg;
