@@ -215,3 +215,14 @@ TEST(applog, print_to_stdout_other_than_exactly_1_writes_nothing)
     aclAppLog(ACL_ERROR, "f", "x.c", 1, "ten-not-printed");
     assert_absent("ten-not-printed");
 }
+
+/* ASCEND_GLOBAL_LOG_LEVEL is one digit 0..4: "0x" is no level and leaves
+ * the default, errors only. */
+TEST(applog, a_log_level_with_trailing_text_leaves_the_default)
+{
+    capture("0x");
+    aclAppLog(ACL_DEBUG, "f", "x.c", 1, "debug-hidden");
+    aclAppLog(ACL_ERROR, "f", "x.c", 1, "error-shown");
+    ASSERT_STR_CONTAINS(captured(), "error-shown");
+    assert_absent("debug-hidden");
+}

@@ -941,6 +941,24 @@ TEST(init, init_config_takes_ten_nested_objects)
     ASSERT_OK(aclFinalize());
 }
 
+/* JSON's whitespace is space, tab, line feed and carriage return, and an
+ * exponent is written with e or E: a configuration using each is valid. */
+TEST(init, init_config_takes_every_json_whitespace_and_a_capital_exponent)
+{
+    ASSERT_OK(init_with_text("\t[1E5,\r\n2e-3,\t3E+2]\r\n"));
+    ASSERT_OK(aclFinalize());
+}
+
+/* The nesting count reads the text byte by byte, strings included, and a
+ * close bracket never takes it below zero: two stray closes in a string
+ * do not pay for an eleventh open bracket later. */
+TEST(init, init_config_nesting_count_never_goes_below_zero)
+{
+    ASSERT_RC(init_with_text("[\"]]\",[[[[[[[[[[[]]]]]]]]]]]]"), ACL_ERROR_PARSE_FILE);
+    ASSERT_OK(init_with_text("[\"]]\",[[[[[[[[[[]]]]]]]]]]]"));
+    ASSERT_OK(aclFinalize());
+}
+
 /* JSON's escapes include the solidus: a string with "\/" (as some
  * writers escape paths) is a valid configuration (one aclInit with a
  * configuration per process, so a test of its own). */
