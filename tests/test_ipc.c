@@ -834,6 +834,26 @@ TEST(ipc, exporting_a_range_to_the_end_of_its_block_is_accepted)
     t_teardown();
 }
 
+/* A device's reset ends the shared ranges of its own memory only: an
+ * export of device 1's memory stays open across device 0's reset and is
+ * closed by its own call afterwards. */
+TEST(ipc, a_device_reset_leaves_other_devices_memory_exports)
+{
+    char key[65];
+    void *dev;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtIpcMemGetExportKey(dev, 4096, key, 65, 0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtIpcMemClose(key));
+    ASSERT_RC(aclrtIpcMemClose(key), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    t_teardown();
+}
+
 /* The memory calls take memory keys only: this process's live notify
  * export, named by its key, is no memory export, so the memory allow-list
  * call refuses it as it refuses any key that names no memory export. */
