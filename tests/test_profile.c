@@ -1238,6 +1238,34 @@ TEST(profile, summary_lists_kernels_modelled_from_measured_cpu_time)
     t_teardown();
 }
 
+/* A launch takes the cost declared for its kernel when it is issued: a
+ * cost changed between two launches of one kernel times the second with
+ * the new cost (10 us, then 20 us). */
+TEST(profile, a_launch_takes_the_kernel_cost_in_force_when_issued)
+{
+    char dir[T_PATH_CAP] = "";
+    struct krow r[4];
+    aclrtStream s;
+    aclrtFuncHandle k = cost_kernel("recosted", 10, 0, 0, 0);
+    aclcpuKernelCost c;
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    memset(&c, 0, sizeof(c));
+    c.usFixed = 20;
+    ASSERT_OK(aclcpuSetKernelCost(k, &c));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].dur, 10);
+    ASSERT_NEAR(r[1].dur, 20);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* Spins for the microseconds its argument says. */
 static void k_spin_args(void *args)
 {
