@@ -205,3 +205,24 @@ TEST(applog, nothing_is_written_without_print_to_stdout)
     aclAppLog(ACL_ERROR, "f", "x.c", 1, "not-printed");
     assert_absent("not-printed");
 }
+
+/* The switch is exactly "1": any other value (here "10", which starts
+ * with a 1) leaves the log silent. */
+TEST(applog, print_to_stdout_other_than_exactly_1_writes_nothing)
+{
+    capture("0");
+    setenv("ASCEND_SLOG_PRINT_TO_STDOUT", "10", 1);
+    aclAppLog(ACL_ERROR, "f", "x.c", 1, "ten-not-printed");
+    assert_absent("ten-not-printed");
+}
+
+/* ASCEND_GLOBAL_LOG_LEVEL is one digit 0..4: "0x" is no level and leaves
+ * the default, errors only. */
+TEST(applog, a_log_level_with_trailing_text_leaves_the_default)
+{
+    capture("0x");
+    aclAppLog(ACL_DEBUG, "f", "x.c", 1, "debug-hidden");
+    aclAppLog(ACL_ERROR, "f", "x.c", 1, "error-shown");
+    ASSERT_STR_CONTAINS(captured(), "error-shown");
+    assert_absent("debug-hidden");
+}

@@ -886,6 +886,16 @@ TEST(checks, every_code_has_its_name_and_a_meaning_an_unknown_code_says_so)
     ASSERT(strcmp(aclcpuGetErrorString(100001 - 2), unknown_meaning) == 0);
 }
 
+/* A code's meaning is a sentence of its own, not its name again: the
+ * parameter error's reads "a parameter is invalid". */
+TEST(checks, an_error_codes_meaning_is_not_its_name)
+{
+    size_t n = sizeof(every_code) / sizeof(every_code[0]);
+    for (size_t i = 0; i < n; i++)
+        ASSERT(strcmp(aclcpuGetErrorString(every_code[i].code), every_code[i].name) != 0);
+    ASSERT(strcmp(aclcpuGetErrorString(ACL_ERROR_INVALID_PARAM), "a parameter is invalid") == 0);
+}
+
 /* aclGetRecentErrMsg's buffer (4096 bytes with the NUL) at its bound:
  * messages whose joined length would be exactly 4096 drop the oldest bytes,
  * so the text handed out stays under 4096 and starts with the newest. The

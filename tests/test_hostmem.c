@@ -218,6 +218,23 @@ TEST(hostmem, register_malloc_host_memory_as_the_zero_copy_sample_does)
     t_teardown();
 }
 
+/* Registering pinned host memory needs the whole range inside its
+ * aclrtMallocHost block: a range that starts inside one and runs past its
+ * end is refused, and nothing is registered. */
+TEST(hostmem, register_past_the_end_of_malloc_host_memory_is_refused)
+{
+    char *host = NULL;
+    void *dev = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMallocHost((void **)&host, 8192));
+    ASSERT_RC(aclrtHostRegister(host + 4096, 8192, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_RC(aclrtHostUnregister(host + 4096), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+    ASSERT_OK(aclrtHostRegister(host + 4096, 4096, ACL_HOST_REGISTER_MAPPED, &dev));
+    ASSERT_OK(aclrtHostUnregister(host + 4096));
+    ASSERT_OK(aclrtFreeHost(host));
+    t_teardown();
+}
+
 TEST(hostmem, register_device_memory_is_refused)
 {
     void *d = NULL, *dev = NULL;
@@ -499,6 +516,37 @@ TEST(hostmem, managed_get_attr_reports_what_was_advised)
     ASSERT_EQ(ids[2], -2);
     ASSERT_OK(aclrtMemManagedAdvise(p, 2 * PAGE2M, ACL_MEM_ADVISE_UNSET_ACCESSED_BY, dev_loc(0)));
     ASSERT_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p, 2 * PAGE2M, ids, sizeof(ids)));
+    ASSERT_EQ(ids[1], -2);
+    ASSERT_OK(aclrtFree(p));
+    t_teardown();
+}
+
+/* A range's read-mostly and accessed-by answers hold only when every page
+ * agrees: advice on the last page alone is not the range's. Unsetting one
+ * device's access leaves the others'. */
+TEST(hostmem, managed_range_attributes_hold_only_when_every_page_agrees)
+{
+    char *p = NULL;
+    int32_t ids[4];
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtMemAllocManaged((void **)&p, 2 * PAGE2M, ACL_RT_MEM_ATTACH_GLOBAL));
+    ASSERT_OK(aclrtMemManagedAdvise(p + PAGE2M, PAGE2M, ACL_MEM_ADVISE_SET_READ_MOSTLY, host_loc()));
+    ASSERT_EQ(attr_of(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p + PAGE2M, PAGE2M), 1);
+    ASSERT_EQ(attr_of(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 2 * PAGE2M), 0);
+    ASSERT_OK(aclrtMemManagedAdvise(p + PAGE2M, PAGE2M, ACL_MEM_ADVISE_SET_ACCESSED_BY, dev_loc(0)));
+    ASSERT_OK(aclrtMemManagedAdvise(p + PAGE2M, PAGE2M, ACL_MEM_ADVISE_SET_ACCESSED_BY, host_loc()));
+    ASSERT_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p + PAGE2M, PAGE2M, ids, sizeof(ids)));
+    ASSERT_EQ(ids[0], -1);
+    ASSERT_EQ(ids[1], 0);
+    ASSERT_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p, 2 * PAGE2M, ids, sizeof(ids)));
+    ASSERT_EQ(ids[0], -2);
+    /* Two devices, one unset: the other stays. */
+    ASSERT_OK(aclrtMemManagedAdvise(p, 2 * PAGE2M, ACL_MEM_ADVISE_SET_ACCESSED_BY, dev_loc(0)));
+    ASSERT_OK(aclrtMemManagedAdvise(p, 2 * PAGE2M, ACL_MEM_ADVISE_SET_ACCESSED_BY, dev_loc(1)));
+    ASSERT_OK(aclrtMemManagedAdvise(p, 2 * PAGE2M, ACL_MEM_ADVISE_UNSET_ACCESSED_BY, dev_loc(0)));
+    ASSERT_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p, 2 * PAGE2M, ids, sizeof(ids)));
+    ASSERT_EQ(ids[0], 1);
     ASSERT_EQ(ids[1], -2);
     ASSERT_OK(aclrtFree(p));
     t_teardown();

@@ -439,6 +439,28 @@ TEST(init, threads_sharing_a_context_share_its_default_stream)
 
 /* ---- aclGetRecentErrMsg ------------------------------------------------------- */
 
+/* Messages not yet read pile up newest first, one a line; a failure's
+ * message starts with its code's name and number, a note (a getter handed
+ * no information: no failure code) with its own text. */
+TEST(init, recent_messages_pile_up_newest_first_one_a_line_failures_with_their_code)
+{
+    static const char note[] = "aclrtGetTaskIdFromExceptionInfo: argument 'info' is NULL";
+    static const char failure[] = "[ACL_ERROR_INVALID_PARAM 100000] aclrtCreateStream: argument";
+    const char *msg;
+    t_setup();
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclrtGetTaskIdFromExceptionInfo(NULL), 0xFFFFFFFFu);
+    msg = aclGetRecentErrMsg();
+    ASSERT(msg != NULL);
+    ASSERT(strncmp(msg, note, strlen(note)) == 0);
+    msg = strchr(msg, '\n');
+    ASSERT(msg != NULL);
+    ASSERT(strncmp(msg + 1, failure, strlen(failure)) == 0);
+    ASSERT(strchr(msg + 1, '\n') == NULL);
+    t_teardown();
+}
+
 TEST(init, recent_error_message)
 {
     const char *msg;
@@ -506,6 +528,24 @@ TEST(init, config_value_with_trailing_text_ignored)
 {
     uint32_t n = 0;
     setenv("ACLCPU_DEVICE_COUNT", "3x", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 1);
+    ASSERT_OK(aclFinalize());
+}
+
+/* Numbers in the environment are decimal: a leading 0 is no octal prefix
+ * (ACLCPU_DEVICE_COUNT=010 is ten devices, not eight) and 0x is trailing
+ * text, not hexadecimal (0x10 leaves the default, one device). */
+TEST(init, config_numbers_are_decimal)
+{
+    uint32_t n = 0;
+    setenv("ACLCPU_DEVICE_COUNT", "010", 1);
+    ASSERT_OK(aclInit(NULL));
+    ASSERT_OK(aclrtGetDeviceCount(&n));
+    ASSERT_EQ(n, 10);
+    ASSERT_OK(aclFinalize());
+    setenv("ACLCPU_DEVICE_COUNT", "0x10", 1);
     ASSERT_OK(aclInit(NULL));
     ASSERT_OK(aclrtGetDeviceCount(&n));
     ASSERT_EQ(n, 1);
@@ -853,6 +893,19 @@ TEST(init, init_config_must_be_json)
     ASSERT_OK(aclFinalize());
 }
 
+/* A \u escape is four hex digits: one that is not (or a quote among
+ * the four) makes the file no JSON (100006); upper and lower case digits
+ * are both taken. */
+TEST(init, init_config_unicode_escape_needs_four_hex_digits)
+{
+    static const char *const bad[] = {"\"\\uzzzz\"", "[\"\\u00G0\"]", "\"\\u12\"\"", "{\"\\u 123\": 1}"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (init_with_text(bad[i]) != ACL_ERROR_PARSE_FILE)
+            test_fail(__FILE__, __LINE__, "aclInit took the configuration '%s'", bad[i]);
+    ASSERT_OK(init_with_text("[\"\\uABcd\\u09fF\"]"));
+    ASSERT_OK(aclFinalize());
+}
+
 /* json_parser.cpp GetConfigStrFromFile: at most 10 nested objects and 10
  * nested arrays, counted byte by byte (braces inside strings count too):
  * 10 is taken, 11 refused with 100006. */
@@ -885,6 +938,24 @@ TEST(init, init_config_takes_ten_nested_objects)
     for (int i = 0; i < 9; i++)
         strcat(text, "}");
     ASSERT_OK(init_with_text(text));
+    ASSERT_OK(aclFinalize());
+}
+
+/* JSON's whitespace is space, tab, line feed and carriage return, and an
+ * exponent is written with e or E: a configuration using each is valid. */
+TEST(init, init_config_takes_every_json_whitespace_and_a_capital_exponent)
+{
+    ASSERT_OK(init_with_text("\t[1E5,\r\n2e-3,\t3E+2]\r\n"));
+    ASSERT_OK(aclFinalize());
+}
+
+/* The nesting count reads the text byte by byte, strings included, and a
+ * close bracket never takes it below zero: two stray closes in a string
+ * do not pay for an eleventh open bracket later. */
+TEST(init, init_config_nesting_count_never_goes_below_zero)
+{
+    ASSERT_RC(init_with_text("[\"]]\",[[[[[[[[[[[]]]]]]]]]]]]"), ACL_ERROR_PARSE_FILE);
+    ASSERT_OK(init_with_text("[\"]]\",[[[[[[[[[[]]]]]]]]]]]"));
     ASSERT_OK(aclFinalize());
 }
 

@@ -834,6 +834,99 @@ TEST(ipc, exporting_a_range_to_the_end_of_its_block_is_accepted)
     t_teardown();
 }
 
+/* A device's reset ends the shared ranges of its own memory only: an
+ * export of device 1's memory stays open across device 0's reset and is
+ * closed by its own call afterwards. */
+TEST(ipc, a_device_reset_leaves_other_devices_memory_exports)
+{
+    char key[65];
+    void *dev;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtIpcMemGetExportKey(dev, 4096, key, 65, 0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtIpcMemClose(key));
+    ASSERT_RC(aclrtIpcMemClose(key), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtFree(dev));
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    t_teardown();
+}
+
+/* A key's allow-list holds 64 processes: the 64th is taken, the 65th is
+ * refused; a pid listed already takes no room. */
+TEST(ipc, a_memory_allow_list_holds_64_processes)
+{
+    char key[65];
+    void *dev;
+    int32_t pids[65];
+    t_setup();
+    for (int i = 0; i < 65; i++)
+        pids[i] = 5000 + i;
+    ASSERT_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtIpcMemGetExportKey(dev, 4096, key, 65, 0));
+    ASSERT_OK(aclrtIpcMemSetImportPid(key, pids, 63));
+    ASSERT_OK(aclrtIpcMemSetImportPid(key, pids, 64)); /* 63 known, the 64th new */
+    ASSERT_RC(aclrtIpcMemSetImportPid(key, &pids[64], 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "at most 64 processes");
+    ASSERT_OK(aclrtIpcMemSetImportPid(key, &pids[10], 1)); /* listed already */
+    ASSERT_OK(aclrtIpcMemClose(key));
+    ASSERT_OK(aclrtFree(dev));
+    t_teardown();
+}
+
+/* The slot index a key names (its third number: acl-pid-fd-slot-...). */
+static unsigned key_slot(const char *key)
+{
+    int pid = 0, fd = 0;
+    unsigned slot = 9999;
+    ASSERT_EQ(sscanf(key, "acl-%d-%d-%u-", &pid, &fd, &slot), 3);
+    return slot;
+}
+
+/* A key names one export: one whose slot was closed and taken by a newer
+ * export (same slot, a newer serial) imports nothing, and a key with this
+ * process's pid but another table's nonce names no export of this process. */
+TEST(ipc, a_stale_key_names_no_export_even_when_its_slot_is_reused)
+{
+    char keep[65], old[65], now[65], forged[65];
+    void *a, *b, *c, *got = NULL;
+    int32_t pid = 4242;
+    size_t len;
+    t_setup();
+    ASSERT_OK(aclrtMalloc(&a, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc(&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc(&c, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    /* keep holds the table (and its nonce) while a's slot is reused. */
+    ASSERT_OK(aclrtIpcMemGetExportKey(c, 4096, keep, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT_OK(aclrtIpcMemGetExportKey(a, 4096, old, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT_OK(aclrtIpcMemClose(old));
+    /* Slots are taken round robin (256 of them, keep's first): 254 more
+     * exports come round to a's slot for the next. */
+    for (int i = 0; i < 254; i++) {
+        ASSERT_OK(aclrtIpcMemGetExportKey(b, 4096, now, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+        ASSERT_OK(aclrtIpcMemClose(now));
+    }
+    ASSERT_OK(aclrtIpcMemGetExportKey(b, 4096, now, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT(strcmp(old, now) != 0);
+    ASSERT_EQ(key_slot(old), key_slot(now)); /* the same slot, a newer serial */
+    ASSERT_RC(aclrtIpcMemImportByKey(&got, old, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "no live export");
+    /* The live key with its nonce's last digit changed. */
+    memcpy(forged, now, sizeof(forged));
+    len = strlen(forged);
+    forged[len - 1] = forged[len - 1] == '0' ? '1' : '0';
+    ASSERT_RC(aclrtIpcMemSetImportPid(forged, &pid, 1), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtIpcMemSetImportPid(now, &pid, 1));
+    ASSERT_OK(aclrtIpcMemClose(now));
+    ASSERT_OK(aclrtIpcMemClose(keep));
+    ASSERT_OK(aclrtFree(a));
+    ASSERT_OK(aclrtFree(b));
+    ASSERT_OK(aclrtFree(c));
+    t_teardown();
+}
+
 /* The memory calls take memory keys only: this process's live notify
  * export, named by its key, is no memory export, so the memory allow-list
  * call refuses it as it refuses any key that names no memory export. */

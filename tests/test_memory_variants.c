@@ -640,3 +640,24 @@ TEST(memory_variants, cfg_device_id_mismatch_names_the_attribute_that_set_it)
     ASSERT_MSG("cfg->attrs[1] is ACL_RT_MEM_ATTR_DEVICE_ID 3");
     t_teardown();
 }
+
+/* A mapping from the table (here registered host memory) holds its
+ * pointers up to its last byte: the byte just past it lies in none, like
+ * the byte past an allocated block. */
+TEST(memory_variants, address_range_of_a_mapping_ends_at_its_last_byte)
+{
+    char *buf = aligned_alloc(4096, 3 * 4096);
+    void *dev = NULL, *base = NULL;
+    size_t size = 0;
+    ASSERT(buf != NULL);
+    t_setup();
+    ASSERT_OK(aclrtHostRegister(buf + 4096, 4096, ACL_HOST_REGISTER_MAPPED, &dev));
+    ASSERT_OK(aclrtMemGetAddressRange(buf + 2 * 4096 - 1, &base, &size));
+    ASSERT(base == buf + 4096);
+    ASSERT_EQ(size, 4096);
+    ASSERT_RC(aclrtMemGetAddressRange(buf + 2 * 4096, &base, &size), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_MSG("lies in no live allocation");
+    ASSERT_OK(aclrtHostUnregister(buf + 4096));
+    t_teardown();
+    free(buf);
+}

@@ -474,6 +474,103 @@ TEST(mempool, pools_end_with_their_device)
     t_teardown();
 }
 
+/* A reset ends the pools of its own device only: a pool of device 1
+ * stays live, with its block, across device 0's reset. */
+TEST(mempool, a_device_reset_leaves_other_devices_pools)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtSetDevice(1));
+    p.location.id = 1;
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, BLOCK, pool, s));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), BLOCK);
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtResetDeviceForce(1));
+    t_teardown();
+}
+
+/* The pool table holds 1024 pools at once: the 1024th is made, the 1025th
+ * is out of memory (207001), and a destroy makes room again. */
+TEST(mempool, at_most_1024_pools_exist_at_once)
+{
+    enum { N = 1024 };
+    static aclrtMemPool pools[N];
+    aclrtMemPool extra = NULL;
+    aclrtMemPoolProps p = props(0);
+    t_setup();
+    for (int i = 0; i < N; i++)
+        ASSERT_OK(aclrtMemPoolCreate(&pools[i], &p));
+    ASSERT_RC(aclrtMemPoolCreate(&extra, &p), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "pool slots (1024)");
+    ASSERT_OK(aclrtMemPoolDestroy(pools[N - 1]));
+    ASSERT_OK(aclrtMemPoolCreate(&pools[N - 1], &p));
+    for (int i = 0; i < N; i++)
+        ASSERT_OK(aclrtMemPoolDestroy(pools[i]));
+    t_teardown();
+}
+
+/* The byte just past a pool block is not in the pool: a stream-ordered
+ * free of it is refused as no block of any pool (and no aclrtMalloc block
+ * start), not as an interior pointer of the block before it. */
+TEST(mempool, the_byte_past_a_pool_block_is_outside_the_pool)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    char *a = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync((void **)&a, BLOCK, pool, s));
+    ASSERT_RC(aclrtMemPoolFreeAsync(a + BLOCK - 1, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "interior pointer");
+    ASSERT_RC(aclrtMemPoolFreeAsync(a + BLOCK, s), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "neither a memory pool's block");
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Each reuse attribute, the last (ALLOW_INTERNAL_DEPENDENCIES) too, is set
+ * and read back; any non-zero flag reads back as 1. */
+TEST(mempool, every_reuse_attribute_reads_back_as_0_or_1)
+{
+    static const aclrtMemPoolAttr reuse[] = {ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES,
+                                             ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC,
+                                             ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES};
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    int flag;
+    t_setup();
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    for (size_t i = 0; i < sizeof(reuse) / sizeof(reuse[0]); i++) {
+        flag = 0;
+        ASSERT_OK(aclrtMemPoolSetAttr(pool, reuse[i], &flag));
+        flag = 7;
+        ASSERT_OK(aclrtMemPoolGetAttr(pool, reuse[i], &flag));
+        ASSERT_EQ(flag, 0);
+        flag = 5;
+        ASSERT_OK(aclrtMemPoolSetAttr(pool, reuse[i], &flag));
+        flag = 7;
+        ASSERT_OK(aclrtMemPoolGetAttr(pool, reuse[i], &flag));
+        ASSERT_EQ(flag, 1);
+    }
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    t_teardown();
+}
+
 struct pool_worker {
     aclrtContext ctx;
     aclrtMemPool pool;

@@ -2005,6 +2005,39 @@ TEST(prof_api, init_refused_in_dynamic_profiling_mode)
     t_teardown();
 }
 
+/* Every subscribed model shares one config, both of its halves: with a
+ * model subscribed for time info and pipe utilisation, a second that
+ * differs only in its metrics, or only in its time switch, is refused
+ * (148046); the same config is taken. */
+TEST(prof_api, a_second_subscription_must_match_both_time_switch_and_metrics)
+{
+    static struct sub_model a, b;
+    int fds[2];
+    aclprofSubscribeConfig *c, *other_metrics, *other_time;
+    t_setup();
+    ASSERT(pipe(fds) == 0);
+    model_build(&a);
+    model_build(&b);
+    c = aclprofCreateSubscribeConfig(1, ACL_AICORE_PIPE_UTILIZATION, &fds[1]);
+    other_metrics = aclprofCreateSubscribeConfig(1, ACL_AICORE_MEMORY_BANDWIDTH, &fds[1]);
+    other_time = aclprofCreateSubscribeConfig(0, ACL_AICORE_PIPE_UTILIZATION, &fds[1]);
+    ASSERT(c != NULL && other_metrics != NULL && other_time != NULL);
+    ASSERT_OK(aclprofModelSubscribe(a.id, c));
+    ASSERT_FAILS_NAMING(aclprofModelSubscribe(b.id, other_metrics), ACL_ERROR_INVALID_PROFILING_CONFIG,
+                        "aclprofModelSubscribe");
+    ASSERT_RC(aclprofModelSubscribe(b.id, other_time), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    ASSERT_OK(aclprofModelSubscribe(b.id, c));
+    ASSERT_OK(aclprofModelUnSubscribe(a.id));
+    ASSERT_OK(aclprofModelUnSubscribe(b.id));
+    ASSERT_OK(aclprofDestroySubscribeConfig(c));
+    ASSERT_OK(aclprofDestroySubscribeConfig(other_metrics));
+    ASSERT_OK(aclprofDestroySubscribeConfig(other_time));
+    model_free(&a);
+    model_free(&b);
+    close(fds[0]);
+    t_teardown();
+}
+
 /* The subscription table holds 256 models: the 256th subscribes, the 257th
  * is refused (507899), and an unsubscribe makes room for it. */
 TEST(prof_api, subscription_table_holds_256_models)

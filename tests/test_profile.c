@@ -384,6 +384,57 @@ TEST(profile, batch_kernels_demanding_more_than_the_soc_are_serialised_and_flagg
     close_two(s1, s2);
 }
 
+/* A batch kernel wider than its engine's pool runs in waves of the whole
+ * pool: 96 vector blocks of 10 us on 48 vector cores take two waves, as
+ * do 48 cube blocks on 24 cube cores. */
+TEST(profile, a_batch_kernel_wider_than_the_soc_runs_in_waves_of_the_whole_pool)
+{
+    char dir[T_PATH_CAP] = "";
+    struct krow r[4];
+    aclrtStream s;
+    aclrtFuncHandle wide = cost_kernel("wide", 10, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(wide, 96, ACL_RT_ENGINE_TYPE_AIV, 1, s, NULL, 0);
+    launch(wide, 48, ACL_RT_ENGINE_TYPE_AIC, 1, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].start, 0);
+    ASSERT_NEAR(r[0].dur, 20);
+    ASSERT_NEAR(r[1].start, 20);
+    ASSERT_NEAR(r[1].dur, 20);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* On a coupled SoC (Ascend910A: 32 AI Cores, no vector pool) a vector
+ * kernel reads HBM at an AI Core's share, as a cube kernel does: one block
+ * reading 6 MB at 1200 GB/s over 20 saturating cores takes 100 us. */
+TEST(profile, a_vector_kernel_on_a_coupled_soc_reads_hbm_at_an_ai_cores_share)
+{
+    char dir[T_PATH_CAP] = "";
+    struct krow r[4];
+    aclrtStream s;
+    aclrtFuncHandle rd = cost_kernel("reader", 0, 0, 6000000, 0);
+    aclprofConfig *cfg;
+    setenv("ACLCPU_SOC", "Ascend910A", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(rd, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(rd, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].dur, 100);
+    ASSERT_NEAR(r[1].dur, 100);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* The same two kernels in normal mode share the cores: the second starts
  * its 8 blocks that fit at once and the rest as cores free. */
 TEST(profile, normal_mode_kernels_run_in_waves_when_fewer_cores_are_free)
@@ -1111,6 +1162,60 @@ TEST(profile, files_ascend_tools_read_have_op_state_empty_step_op_statistic_and_
     t_teardown();
 }
 
+/* op_statistic.csv: one row per (OP Type, Core Type), so one kernel run on
+ * both engines is two rows; each row's Min and Max are the shortest and
+ * the longest of its runs, whatever their order (2, 4 then 1 us here). */
+TEST(profile, op_statistic_rows_are_per_type_and_core_with_the_runs_min_and_max)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtFuncHandle k;
+    aclrtStream s;
+    aclprofConfig *cfg;
+    char *stat;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    k = cost_kernel("op", 0, 48, 0, 0); /* 48 / blocks us */
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 12, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 48, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    stat = read_out(dir, "op_statistic.csv");
+    ASSERT(stat != NULL);
+    ASSERT_STR_CONTAINS(stat, "\nop,AI_VECTOR_CORE,3,7.000,1.000,2.333,4.000,");
+    ASSERT_STR_CONTAINS(stat, "\nop,AI_CORE,1,2.000,2.000,2.000,2.000,");
+    free(stat);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* trace_view.json escapes every control character of a name as \u00XX,
+ * the last one (0x1f) too, so the file stays JSON. */
+TEST(profile, trace_view_escapes_every_control_character_of_a_name)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtFuncHandle k;
+    aclrtStream s;
+    aclprofConfig *cfg;
+    char *trace;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    k = cost_kernel("ctl\x1f\x01op", 0, 48, 0, 0);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    trace = read_out(dir, "trace_view.json");
+    ASSERT(trace != NULL);
+    ASSERT_STR_CONTAINS(trace, "\"ctl\\u001f\\u0001op\"");
+    ASSERT(json_document_ok(trace));
+    free(trace);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
 /* summary.json lists the kernels modelled from their measured CPU time (no
  * declared cost), with their launches and the spread of their times; kernels
  * with a declared cost are not listed. */
@@ -1131,6 +1236,137 @@ TEST(profile, summary_lists_kernels_modelled_from_measured_cpu_time)
     ASSERT(strstr(list, "cube_op") == NULL); /* declared: not listed */
     free(sum);
     t_teardown();
+}
+
+/* A launch takes the cost declared for its kernel when it is issued: a
+ * cost changed between two launches of one kernel times the second with
+ * the new cost (10 us, then 20 us). */
+TEST(profile, a_launch_takes_the_kernel_cost_in_force_when_issued)
+{
+    char dir[T_PATH_CAP] = "";
+    struct krow r[4];
+    aclrtStream s;
+    aclrtFuncHandle k = cost_kernel("recosted", 10, 0, 0, 0);
+    aclcpuKernelCost c;
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    memset(&c, 0, sizeof(c));
+    c.usFixed = 20;
+    ASSERT_OK(aclcpuSetKernelCost(k, &c));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 4), 2);
+    ASSERT_NEAR(r[0].dur, 10);
+    ASSERT_NEAR(r[1].dur, 20);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Spins for the microseconds its argument says. */
+static void k_spin_args(void *args)
+{
+    uint32_t us;
+    uint64_t end;
+    memcpy(&us, args, sizeof(us));
+    end = t_now_ns() + (uint64_t)us * 1000;
+    while (t_now_ns() < end)
+        ;
+}
+
+/* measured_kernels: one entry per (name, engine), so a kernel run on both
+ * engines is two; min_us and max_us are its shortest and longest runs, not
+ * the first or last (a 300 us run, then a 100 us one: min <= avg <= max,
+ * whichever order they took). */
+TEST(profile, summary_measured_kernels_are_per_name_and_engine_with_their_spread)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtFuncHandle k = t_kernel("spin_op", k_spin_args);
+    aclrtStream s;
+    aclprofConfig *cfg;
+    uint32_t us;
+    char *sum, *aiv, *aic;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    cfg = prof_start(dir, sizeof(dir));
+    us = 300;
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, &us, sizeof(us));
+    us = 100;
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIV, 0, s, &us, sizeof(us));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, &us, sizeof(us));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    aiv = strstr(sum, "{\"name\": \"spin_op\", \"engine\": \"AI_VECTOR_CORE\", \"launches\": 2, \"min_us\": ");
+    aic = strstr(sum, "{\"name\": \"spin_op\", \"engine\": \"AI_CORE\", \"launches\": 1, \"min_us\": ");
+    ASSERT(aiv != NULL && aic != NULL);
+    ASSERT(json_num(aiv, "min_us") >= 100.0);
+    ASSERT(json_num(aiv, "max_us") >= 300.0);
+    ASSERT(json_num(aiv, "min_us") <= json_num(aiv, "avg_us"));
+    ASSERT(json_num(aiv, "avg_us") <= json_num(aiv, "max_us"));
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* top_kernels: one entry per (name, engine), with its own count and total. */
+TEST(profile, summary_top_kernels_are_per_name_and_engine)
+{
+    char dir[T_PATH_CAP] = "";
+    aclrtFuncHandle k;
+    aclrtStream s;
+    aclprofConfig *cfg;
+    char *sum;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    k = cost_kernel("both_op", 0, 48, 0, 0); /* 48 / blocks us */
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s, NULL, 0);
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    ASSERT_STR_CONTAINS(sum, "{\"name\": \"both_op\", \"count\": 2, \"total_us\": 4.000, \"avg_us\": 2.000, "
+                             "\"engine\": \"AI_VECTOR_CORE\"}");
+    ASSERT_STR_CONTAINS(sum, "{\"name\": \"both_op\", \"count\": 1, \"total_us\": 2.000, \"avg_us\": 2.000, "
+                             "\"engine\": \"AI_CORE\"}");
+    free(sum);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Without fork/join structure the main stream is the busiest; a tie goes
+ * to the first stream (the lower id), not the later one. */
+TEST(profile, summary_main_stream_by_busy_time_goes_to_the_first_of_a_tie)
+{
+    char dir[T_PATH_CAP] = "", want[128];
+    aclrtFuncHandle k;
+    aclrtStream s1, s2;
+    aclprofConfig *cfg;
+    int32_t id1 = -1, id2 = -1;
+    char *sum;
+    open_two(&s1, &s2);
+    ASSERT_OK(aclrtStreamGetId(s1, &id1));
+    ASSERT_OK(aclrtStreamGetId(s2, &id2));
+    ASSERT(id1 < id2);
+    k = cost_kernel("tie_op", 0, 48, 0, 0);
+    cfg = prof_start(dir, sizeof(dir));
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s1, NULL, 0);
+    launch(k, 24, ACL_RT_ENGINE_TYPE_AIV, 0, s2, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    sum = read_out(dir, "summary.json");
+    ASSERT(sum != NULL);
+    snprintf(want, sizeof(want), "\"main_stream\": {\"stream_id\": %d, \"by\": \"busy_time\"}", (int)id1);
+    ASSERT_STR_CONTAINS(sum, want);
+    free(sum);
+    close_two(s1, s2);
 }
 
 /* ---- fork/join episodes: the main stream by structure (services/episodes.c) ------------------------- */

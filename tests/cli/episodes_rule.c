@@ -228,6 +228,34 @@ static void half_hidden_is_real_at_the_boundary(void)
     EXPECT(x.ep[0].pct < 0.5 && x.ep[0].verdict == OVERLAP_VERDICT_PARTIAL);
 }
 
+/* Streams 3 and 0 fork at the same moment and join once each: equal in
+ * everything the ranking reads, so the lower id (0) is main. */
+static void between_complete_equals_the_lower_stream_id_is_main(void)
+{
+    struct ep_kernel k[] = {{1, -1, 1, 50}, {4, -1, 1, 50}};
+    struct ep_edge e[] = {{1, 3, 4, 0, 1}, {3, 0, 1, 0, 1}, {2, 4, 3, 50, 51}, {4, 1, 0, 50, 51}};
+    struct run x;
+    judge(k, N(k), e, N(e), -1, -1, -1, &x);
+    EXPECT(x.r.main_stream == 0 && x.r.by == EP_BY_FORK_JOIN);
+}
+
+/* An overlap under the tolerance is none: side [1, 21) and main's hiding
+ * kernel from 20.999 meet for 0.001 us, read as 0 (fake). A side kernel
+ * starting exactly at the window's low end (the fork's release less the
+ * tolerance) is the episode's. */
+static void an_overlap_under_the_tolerance_is_none_and_the_window_includes_its_start(void)
+{
+    struct ep_kernel k[] = {{1, -1, 1, 21}, {0, -1, 20.999, 51}};
+    struct ep_kernel k2[] = {{1, -1, 1 - OVERLAP_EPS_US, 21}, {0, -1, 11, 51}};
+    struct ep_edge e[] = {{1, 0, 1, 1, 1}, {2, 1, 0, 21, 51}};
+    struct run x;
+    judge(k, N(k), e, N(e), -1, -1, 0, &x);
+    EXPECT(x.r.nep == 1 && x.ep[0].overlap_us == 0 && x.ep[0].pct == 0);
+    EXPECT(x.ep[0].verdict == OVERLAP_VERDICT_FAKE);
+    judge(k2, N(k2), e, N(e), -1, -1, 0, &x);
+    EXPECT(x.r.nep == 1 && x.ep[0].side_kernels == 1);
+}
+
 int main(void)
 {
     late_join_is_real_and_main_is_the_forking_stream();
@@ -241,6 +269,8 @@ int main(void)
     an_episode_without_a_join_is_never_early();
     fallbacks_step_marks_then_busy_time();
     half_hidden_is_real_at_the_boundary();
+    between_complete_equals_the_lower_stream_id_is_main();
+    an_overlap_under_the_tolerance_is_none_and_the_window_includes_its_start();
     printf("episodes_rule: %s\n", failed ? "FAILED" : "ok");
     return failed ? 1 : 0;
 }

@@ -81,6 +81,22 @@ static void no_dominator(void)
     EXPECT(r.dominator == -1 && r.pct == 0);
 }
 
+/* A stream's busy time is the union of its kernels: one inside another
+ * adds nothing and does not cut the first short, and kernels meeting
+ * within the tolerance merge. The side window ends at the latest end, not
+ * the last kernel's. */
+static void unions_and_windows(void)
+{
+    struct overlap_iv nested[] = {{0, 10}, {2, 4}}, nine[] = {{0, 9}};
+    struct overlap_iv near_gap[] = {{0, 5}, {5.001, 10}}, just_over[] = {{0, 10.001}};
+    struct overlap_iv main_k[] = {{0, 100}};
+    struct overlap_result r;
+    EXPECT(!judge(nested, N(nested), nine, 1).b_is_main); /* busy 10 against 9 */
+    EXPECT(!judge(near_gap, N(near_gap), just_over, 1).b_is_main); /* busy 10 against 10.001: a tie */
+    r = judge(main_k, 1, nested, N(nested));
+    EXPECT(r.side_lo == 0 && r.side_hi == 10);
+}
+
 static void file_times(void)
 {
     EXPECT(overlap_file_ns(1.2344) == 1234 && overlap_file_ns(1.2346) == 1235);
@@ -93,6 +109,7 @@ int main(void)
     boundaries();
     near_ties();
     no_dominator();
+    unions_and_windows();
     file_times();
     printf("overlap_rule: %s\n", failed ? "FAILED" : "ok");
     return failed ? 1 : 0;
