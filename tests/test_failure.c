@@ -170,17 +170,15 @@ TEST(failure, stop_mode_across_two_streams_of_one_context)
     t_teardown();
 }
 
-/* One block that keeps its core 2 ms, under a 1 us deadline: it always
- * ends past it, a timeout (507034), a code other than the trap's. */
-static _Atomic int spun;
-
+/* One block that keeps its core 2 ms, under a 1 us deadline: it ends past
+ * it, or never starts when the deadline passed first (a slow machine);
+ * either way a timeout (507034), a code other than the trap's. */
 static void k_spin_2ms(void *args)
 {
     uint64_t end = t_now_ns() + 2000000u;
     (void)args;
     while (t_now_ns() < end)
         ;
-    atomic_store(&spun, 1);
 }
 
 static void launch_timing_out(aclrtStream s)
@@ -211,8 +209,7 @@ TEST(failure, stop_mode_context_keeps_the_first_failure_code_after_a_second)
     launch("fail_trap", k_trap, 1, a);
     ASSERT_RC(aclrtSynchronizeStream(a), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     atomic_store(&g.open, 1);
-    ASSERT(t_wait_flag(&spun, 1));
-    ASSERT_OK(aclrtDestroyStream(b)); /* returns once b's failed task is done */
+    ASSERT_OK(aclrtDestroyStream(b)); /* returns once b's tasks are done: its failure too */
     ASSERT_RC(aclrtSynchronizeStream(a), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     ASSERT_RC(aclrtLaunchKernel(t_kernel("fail_count", k_count), 1, NULL, 0, a),
               ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
