@@ -1724,3 +1724,56 @@ TEST(kernel, a_one_block_kernel_that_outlasts_its_timeout_fails)
     ASSERT_RC(aclrtSynchronizeStream(NULL), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);
     t_teardown();
 }
+
+/* A thread's args handle is one object that aclrtKernelArgsInit starts
+ * afresh: the second Init's parameters are the only ones, from offset 0,
+ * not appended behind the first's (api_kernel.c args_clear). */
+TEST(kernel, a_second_args_init_starts_with_no_parameters)
+{
+    aclrtArgsHandle ah = NULL;
+    aclrtParamHandle p = NULL;
+    aclrtStream s = NULL;
+    aclrtFuncHandle k;
+    int64_t *x, by;
+    t_setup();
+    k = t_add_kernel();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    for (int round = 0; round < 2; round++) {
+        by = round == 0 ? 1 : 10;
+        ASSERT_OK(aclrtKernelArgsInit(k, &ah));
+        ASSERT_OK(aclrtKernelArgsAppend(ah, &x, sizeof(x), &p));
+        ASSERT_OK(aclrtKernelArgsAppend(ah, &by, sizeof(by), &p));
+        ASSERT_OK(aclrtKernelArgsFinalize(ah));
+        ASSERT_OK(aclrtLaunchKernelWithConfig(k, 1, s, NULL, ah, NULL));
+        ASSERT_OK(aclrtSynchronizeStream(s));
+    }
+    ASSERT_EQ(x[0], 11); /* 1, then 10: the second launch read its own parameters */
+    ASSERT_OK(aclrtFree(x));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A kernel handle holds a name of 127 bytes and its NUL: a binary's kernel
+ * of 127 bytes is found; one of 128 is not (107000, as any name the binary
+ * does not export), rather than given a handle under its name cut short. */
+TEST(kernel, a_binary_kernel_name_of_128_bytes_is_not_found)
+{
+    char name[129];
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle f = NULL;
+    t_setup();
+    ASSERT_OK(aclrtBinaryLoadFromFile(ACLCPU_TEST_LONG_NAMES, NULL, &bin));
+    memset(name, 'k', 126);
+    name[126] = '7';
+    name[127] = '\0';
+    ASSERT_OK(aclrtBinaryGetFunction(bin, name, &f));
+    memset(name, 'k', 127);
+    name[127] = '8';
+    name[128] = '\0';
+    f = NULL;
+    ASSERT_RC(aclrtBinaryGetFunction(bin, name, &f), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(f == NULL);
+    ASSERT_OK(aclrtBinaryUnLoad(bin));
+    t_teardown();
+}
