@@ -945,3 +945,50 @@ TEST(hang, a_second_wait_on_a_notify_whose_record_was_taken_is_dropped_by_a_dest
     ASSERT_OK(aclrtDestroyStream(rec));
     t_teardown();
 }
+
+/* ---- the hang timeout's unit --------------------------------------------------------- */
+
+struct late_destroy {
+    aclrtContext ctx;
+    aclrtStream s;
+    uint64_t after_ns;
+    _Atomic int rc;
+};
+
+static void *destroy_later(void *arg)
+{
+    struct late_destroy *d = arg;
+    uint64_t at = t_now_ns() + d->after_ns;
+    while (t_now_ns() < at)
+        sched_yield();
+    if (aclrtSetCurrentContext(d->ctx) != ACL_SUCCESS)
+        atomic_store(&d->rc, -1);
+    else
+        atomic_store(&d->rc, (int)aclrtDestroyStream(d->s));
+    return NULL;
+}
+
+/* ACLCPU_HANG_TIMEOUT_MS counts milliseconds: a chain stuck for 100 ms
+ * under a 2000 ms timeout is not yet a hang, and the untimed sync waits
+ * until the stopped recorder's destroy releases it. */
+TEST(hang, a_chain_stuck_for_less_than_the_timeout_in_ms_is_waited_for)
+{
+    static struct stuck_pair p;
+    static struct late_destroy d;
+    pthread_t th;
+    setenv("ACLCPU_HANG_TIMEOUT_MS", "2000", 1);
+    t_setup();
+    stuck_pair_open(&p);
+    ASSERT_OK(aclrtGetCurrentContext(&d.ctx));
+    d.s = p.rec;
+    d.after_ns = 100000000u;
+    atomic_store(&d.rc, 1);
+    ASSERT_EQ(pthread_create(&th, NULL, destroy_later, &d), 0);
+    ASSERT_OK(aclrtSynchronizeStream(p.waiter));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_EQ(atomic_load(&d.rc), 0);
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyEvent(p.e));
+    ASSERT_OK(aclrtDestroyStream(p.waiter));
+    t_teardown();
+}

@@ -472,6 +472,11 @@ TEST(vmm, map_into_unreserved_range_fails)
     ASSERT_RC(aclrtMapMem((char *)v + 2 * MIB, 2 * MIB, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
     ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "runs past the end");
     ASSERT_OK(aclrtReleaseMemAddress(v));
+    /* A range's end address is the first byte outside it (the only range). */
+    v = reserve(4 * MIB);
+    ASSERT_RC(aclrtMapMem((char *)v + 4 * MIB, 2 * MIB, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "is not inside a range aclrtReserveMemAddress reserved");
+    ASSERT_OK(aclrtReleaseMemAddress(v));
     ASSERT_OK(aclrtFree(dev));
     ASSERT_OK(aclrtFreePhysical(h));
     t_teardown();
