@@ -1462,3 +1462,47 @@ TEST(capture, a_second_replay_sets_again_a_flag_event_reset_since_the_first)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* ---- joins back through a chain of streams ------------------------------------------- */
+
+/* s3 is joined back through s2, which is joined back through the origin:
+ * the chain is found whatever the order of the waits (s2 waited on s3
+ * before s1 waited on s2), and the run does s3's work before s2's. */
+TEST(capture, a_stream_joined_back_through_a_chain_of_streams_is_joined)
+{
+    aclrtStream s1 = NULL, s2 = NULL, s3 = NULL;
+    aclrtEvent fork = NULL, e2 = NULL, e3 = NULL;
+    aclmdlRI m = NULL;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateStream(&s3));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e2, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e3, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(aclrtRecordEvent(fork, s1));
+    ASSERT_OK(aclrtStreamWaitEvent(s3, fork));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, fork));
+    launch_mad(x, 1, s3);
+    ASSERT_OK(aclrtRecordEvent(e3, s3));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, e3)); /* s2 waits on s3 first ... */
+    launch_mad(x, 2, s2);
+    ASSERT_OK(aclrtRecordEvent(e2, s2));
+    ASSERT_OK(aclrtStreamWaitEvent(s1, e2)); /* ... and only then the origin on s2 */
+    ASSERT_OK(aclmdlRICaptureEnd(s1, &m));
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s1));
+    ASSERT_OK(aclrtSynchronizeStream(s1));
+    ASSERT_EQ(x[0], (0 * 3 + 1) * 3 + 2); /* s3's, then s2's */
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyEvent(e2));
+    ASSERT_OK(aclrtDestroyEvent(e3));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtDestroyStream(s3));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
