@@ -683,3 +683,29 @@ TEST(mempool, malloc_async_refuses_a_stream_of_another_context)
     ASSERT_OK(aclrtMemPoolDestroy(pool));
     t_teardown();
 }
+
+/* A request served by a larger free block uses the whole block: the pool's
+ * used memory grows by the block's size (2 blocks), not by the request's
+ * rounded size (1 block), and a free gives the same back. */
+TEST(mempool, a_small_request_in_a_larger_free_block_uses_the_whole_block)
+{
+    aclrtMemPool pool = NULL;
+    aclrtMemPoolProps p = props(0);
+    aclrtStream s = NULL;
+    void *a = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMemPoolCreate(&pool, &p));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 2 * BLOCK, pool, s));
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMemPoolMallocAsync(&a, 1, pool, s)); /* the one free block, of 2 */
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), 2 * BLOCK);
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 2 * BLOCK);
+    ASSERT_OK(aclrtMemPoolFreeAsync(a, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(pool_attr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 0);
+    ASSERT_OK(aclrtMemPoolDestroy(pool));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
