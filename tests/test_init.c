@@ -1182,3 +1182,14 @@ TEST(init, a_device_count_of_zero_gives_one_device)
     ASSERT_OK(aclFinalize());
     unsetenv("ACLCPU_DEVICE_COUNT");
 }
+
+/* A literal may be the last bytes of the configuration: "null" alone is a
+ * whole document (one configuration a process: the others are alike), a
+ * literal cut short is not. */
+TEST(init, init_config_literal_may_end_the_text)
+{
+    ASSERT_RC(init_with_text("tru"), ACL_ERROR_PARSE_FILE);
+    ASSERT_RC(init_with_text("nul"), ACL_ERROR_PARSE_FILE);
+    ASSERT_OK(init_with_text("null"));
+    ASSERT_OK(aclFinalize());
+}
