@@ -1644,3 +1644,31 @@ TEST(capture, an_invalidated_capture_reports_its_first_reason)
     ASSERT_OK(aclrtDestroyStream(s3));
     t_teardown();
 }
+
+/* An event whose newest record was made in a capture that has ended (its
+ * model's record, never a record of the event itself) is recorded outside
+ * a new capture: a wait on it there is refused (the capture goes on), not
+ * dropped as a wait on a never-recorded event would be. */
+TEST(capture, a_wait_on_an_event_last_recorded_in_an_ended_capture_is_refused)
+{
+    aclrtStream s1 = NULL, s2 = NULL;
+    aclrtEvent e = NULL;
+    aclmdlRI m1 = NULL, m2 = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclrtRecordEvent(e, s1));
+    ASSERT_OK(aclmdlRICaptureEnd(s1, &m1));
+    ASSERT_OK(aclmdlRICaptureBegin(s2, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_RC(aclrtStreamWaitEvent(s2, e), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
+    ASSERT_EQ(status_of(s2, NULL), ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    ASSERT_OK(aclmdlRICaptureEnd(s2, &m2));
+    ASSERT_OK(aclmdlRIDestroy(m1));
+    ASSERT_OK(aclmdlRIDestroy(m2));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s1));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
