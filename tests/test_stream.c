@@ -1556,3 +1556,23 @@ TEST(stream, destroying_a_persistent_stream_drops_its_kept_tasks_without_waiting
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): what a device sync waits for --------------------------------------------- */
+
+/* A device sync does not wait for a PERSISTENT stream's kept tasks: they
+ * run only inside a model run, so the sync returns at once, nothing run
+ * (a wait for them would end in the 2 s timeout instead). */
+TEST(stream, a_device_sync_does_not_wait_for_a_persistent_streams_kept_tasks)
+{
+    aclrtStream p = NULL;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    t_launch_add(x, 1, p);
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(2000));
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
