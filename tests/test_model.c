@@ -1546,3 +1546,50 @@ TEST(model, tasks_launched_on_a_persistent_stream_before_its_bind_join_its_lane)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): skipped runs that end one after another ------------------------ */
+
+/* Three runs dropped before they started, the later ones first: runs 3 and
+ * 2 are noted skipped while run 1 is owed; when run 1 is dropped, both pass
+ * after it, one after the other (each move may let the next one go), and
+ * the model's next runs wait for none of them. */
+TEST(model, runs_dropped_behind_an_owed_run_all_pass_when_it_does)
+{
+    static struct one_lane o;
+    static struct t_gate g;
+    aclrtStream gated, exec2, exec3, exec4;
+    aclrtEvent e = NULL;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStream(&gated));
+    ASSERT_OK(aclrtCreateStream(&exec2));
+    ASSERT_OK(aclrtCreateStream(&exec3));
+    ASSERT_OK(aclrtCreateStream(&exec4));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, gated);
+    ASSERT_OK(aclrtRecordEvent(e, gated));
+    ASSERT_OK(aclrtStreamWaitEvent(o.exec, e));
+    ASSERT_OK(aclrtStreamWaitEvent(exec2, e));
+    ASSERT_OK(aclrtStreamWaitEvent(exec3, e));
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec)); /* run 1 */
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec2));  /* run 2 */
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec3));  /* run 3 */
+    ASSERT_OK(aclrtStreamAbort(exec3));           /* run 3 dropped first */
+    ASSERT_OK(aclrtStreamAbort(exec2));           /* then run 2 */
+    ASSERT_OK(aclrtStreamAbort(o.exec));          /* then run 1 */
+    for (int i = 0; i < 2; i++) {                 /* runs 4 and 5 */
+        ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec4));
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(exec4, 10000));
+    }
+    ASSERT_EQ(o.x[0], 4);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(gated));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(gated));
+    ASSERT_OK(aclrtDestroyStream(exec2));
+    ASSERT_OK(aclrtDestroyStream(exec3));
+    ASSERT_OK(aclrtDestroyStream(exec4));
+    one_lane_free(&o);
+    t_teardown();
+}
