@@ -205,7 +205,7 @@ TEST(launch_blocking, env_makes_a_model_run_wait_and_return_its_error)
     t_teardown();
 }
 
-/* ---- sweep 5 (issue 19): the variable's exact value ------------------------------------------  */
+/* ---- sweep 5 (issue 19): the variable's exact value --------------------------------------- */
 
 /* Only the value "1" itself asks for blocking: a value that begins with 1
  * and goes on ("10") keeps launches asynchronous. */
