@@ -1593,3 +1593,33 @@ TEST(model, runs_dropped_behind_an_owed_run_all_pass_when_it_does)
     one_lane_free(&o);
     t_teardown();
 }
+
+/* Unbinding a stream moves the lanes after it up: the lane left still
+ * lists its own tasks by stream (the unbound one's are gone). */
+TEST(model, a_lane_moved_up_by_an_unbind_still_lists_its_tasks)
+{
+    aclmdlRI m = NULL;
+    aclrtStream p1, p2;
+    aclmdlRITask t[4] = {NULL, NULL, NULL, NULL};
+    uint32_t n = 4;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    p1 = persistent_stream();
+    p2 = persistent_stream();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, p1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, p2, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_add(x, 1, p1);
+    t_launch_add(x, 10, p2);
+    t_launch_add(x, 10, p2);
+    ASSERT_OK(aclmdlRIUnbindStream(m, p1)); /* p2's lane is the first now */
+    ASSERT_OK(aclmdlRIGetTasksByStream(p2, t, &n));
+    ASSERT_EQ(n, 2u);
+    ASSERT(t[0] != NULL && t[1] != NULL);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(p1));
+    ASSERT_OK(aclrtDestroyStream(p2));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
