@@ -1623,3 +1623,20 @@ TEST(model, a_lane_moved_up_by_an_unbind_still_lists_its_tasks)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* A lane cleaned by aclrtPersistentTaskClean starts counting its tasks
+ * anew: after one new launch it lists that one task only. */
+TEST(model, a_cleaned_lane_lists_only_the_tasks_issued_after_the_clean)
+{
+    static struct one_lane o;
+    aclmdlRITask t[8];
+    uint32_t n = 8;
+    t_setup();
+    one_lane_build(&o); /* two kernels and the end task */
+    ASSERT_OK(aclrtPersistentTaskClean(o.s));
+    t_launch_add(o.x, 5, o.s);
+    ASSERT_OK(aclmdlRIGetTasksByStream(o.s, t, &n));
+    ASSERT_EQ(n, 1u);
+    one_lane_free(&o);
+    t_teardown();
+}
