@@ -1576,3 +1576,39 @@ TEST(stream, a_device_sync_does_not_wait_for_a_persistent_streams_kept_tasks)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): a reused stream slot's queue --------------------------------------------- */
+
+/* A stream made in a destroyed stream's slot counts its tasks anew: the
+ * old one's three completed tasks do not make the new one's first task
+ * look done while it still waits on its gate. */
+TEST(stream, a_stream_in_a_reused_slot_counts_its_tasks_anew)
+{
+    static struct t_gate g;
+    aclrtStream old = NULL, fresh = NULL, spare[T_QUARANTINE + 1];
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&old));
+    for (int i = 0; i < 3; i++)
+        t_launch_add(x, 1, old);
+    ASSERT_OK(aclrtSynchronizeStream(old));
+    for (int i = 0; i <= T_QUARANTINE; i++)
+        ASSERT_OK(aclrtCreateStream(&spare[i]));
+    ASSERT_OK(aclrtDestroyStream(old));
+    for (int i = 0; i <= T_QUARANTINE; i++)
+        ASSERT_OK(aclrtDestroyStream(spare[i]));
+    ASSERT_OK(aclrtCreateStream(&fresh));
+    ASSERT_EQ((uint32_t)(uintptr_t)fresh, (uint32_t)(uintptr_t)old); /* the same slot */
+    t_launch_gate(&g, fresh);
+    t_launch_add(x, 10, fresh);
+    ASSERT_OK(aclrtStreamQuery(fresh, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY); /* the gate is shut */
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(fresh));
+    ASSERT_EQ(x[0], 13);
+    ASSERT_OK(aclrtDestroyStream(fresh));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
