@@ -1547,7 +1547,7 @@ TEST(model, tasks_launched_on_a_persistent_stream_before_its_bind_join_its_lane)
     t_teardown();
 }
 
-/* ---- sweep 5 (issue 19): skipped runs that end one after another ------------------------ */
+/* ---- sweep 5 (issue 19): skipped runs, and the lanes after an unbind or a clean ----------- */
 
 /* Three runs dropped before they started, the later ones first: runs 3 and
  * 2 are noted skipped while run 1 is owed; when run 1 is dropped, both pass
