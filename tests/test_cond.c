@@ -619,3 +619,48 @@ TEST(cond, teardown_waits_for_a_long_sub_model_run)
     ASSERT_OK(aclrtFree(t.x));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): a sub model's sub model still capturing ------------------------ */
+
+/* Ending a capture checks the sub models of its sub models too: a capture
+ * into a sub model of a sub model (whose own capture has ended) still
+ * under way refuses the outer end (107045), and the capture gives no model. */
+TEST(cond, parent_capture_end_refused_while_a_nested_sub_model_captures)
+{
+    aclrtStream s = NULL, sub = NULL, inner = NULL;
+    aclmdlRI m = NULL, subs[1] = {NULL}, nested[1] = {NULL}, got = NULL;
+    aclmdlRICondHandle c = NULL, c2 = NULL;
+    aclmdlRICaptureStatus st;
+    aclmdlRICondTaskParams p;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&sub));
+    ASSERT_OK(aclrtCreateStream(&inner));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclmdlRICaptureGetInfo(s, &st, &m));
+    ASSERT_OK(aclmdlRICondHandleCreate(m, 0, (aclmdlRICondHandleFlag)0, &c));
+    p.handle = c;
+    p.type = ACL_MODEL_RI_COND_TYPE_IF;
+    p.size = 1;
+    p.modelRIArray = subs;
+    ASSERT_OK(aclmdlRIAddCondTask(p, s, 0));
+    /* The sub model takes a conditional task of its own, and its capture ends. */
+    ASSERT_OK(aclmdlRICaptureToModelRIBegin(sub, subs[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(aclmdlRICondHandleCreate(subs[0], 0, (aclmdlRICondHandleFlag)0, &c2));
+    p.handle = c2;
+    p.modelRIArray = nested;
+    ASSERT_OK(aclmdlRIAddCondTask(p, sub, 0));
+    ASSERT_OK(aclmdlRICaptureEnd(sub, &got));
+    ASSERT(got == subs[0]);
+    /* Its sub model's capture goes on when the outer one ends. */
+    ASSERT_OK(aclmdlRICaptureToModelRIBegin(inner, nested[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    got = NULL;
+    ASSERT_RC(aclmdlRICaptureEnd(s, &got), ACL_ERROR_RT_SUB_ACLGRAPH_IS_CAPTURING);
+    ASSERT(got == NULL);
+    ASSERT_OK(aclmdlRICaptureGetInfo(inner, &st, &got));
+    ASSERT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(sub));
+    ASSERT_OK(aclrtDestroyStream(inner));
+    t_teardown();
+}

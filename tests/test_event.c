@@ -2230,3 +2230,76 @@ TEST(event, an_event_id_is_reused_only_after_more_than_64_destroys)
     ASSERT_OK(aclrtDestroyEvent(reused));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): state a reused event slot must not keep ---------------------- */
+
+/* Makes `old`'s slot the next one a create reuses: 65 more destroyed
+ * events queue behind it (the quarantine holds 64 back), and the caller
+ * destroys `old` first. */
+static void queue_65_destroys_after(void (*destroy_old)(void *), void *old, aclError (*make)(void **),
+                                    aclError (*drop)(void *))
+{
+    static void *spare[65];
+    for (int i = 0; i < 65; i++)
+        ASSERT_OK(make(&spare[i]));
+    destroy_old(old);
+    for (int i = 0; i < 65; i++)
+        ASSERT_OK(drop(spare[i]));
+}
+
+static aclError make_plain_event(void **e) { return aclrtCreateEvent((aclrtEvent *)e); }
+static aclError drop_event(void *e) { return aclrtDestroyEvent((aclrtEvent)e); }
+static void destroy_event_ok(void *e) { ASSERT_OK(aclrtDestroyEvent((aclrtEvent)e)); }
+static aclError make_notify(void **n) { return aclrtCreateNotify((aclrtNotify *)n, ACL_NOTIFY_DEFAULT); }
+static aclError drop_notify(void *n) { return aclrtDestroyNotify((aclrtNotify)n); }
+static void destroy_notify_ok(void *n) { ASSERT_OK(aclrtDestroyNotify((aclrtNotify)n)); }
+
+/* An event made in a destroyed event's slot is a new event: the old
+ * one's completed record is not its own, so it reads NOT_READY until it
+ * is recorded itself. */
+TEST(event, an_event_in_a_reused_slot_starts_with_no_record)
+{
+    aclrtEvent old = NULL, fresh = NULL;
+    aclrtStream s = NULL;
+    aclrtEventRecordedStatus st;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEvent(&old));
+    ASSERT_OK(aclrtRecordEvent(old, s));
+    ASSERT_OK(aclrtSynchronizeEvent(old));
+    ASSERT_OK(aclrtQueryEventStatus(old, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    queue_65_destroys_after(destroy_event_ok, old, make_plain_event, drop_event);
+    ASSERT_OK(aclrtCreateEvent(&fresh));
+    ASSERT_EQ((uint32_t)(uintptr_t)fresh, (uint32_t)(uintptr_t)old); /* the same slot */
+    ASSERT_OK(aclrtQueryEventStatus(fresh, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    ASSERT_OK(aclrtDestroyEvent(fresh));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A notify made in a destroyed notify's slot starts unset, though the old
+ * one was set when destroyed: a wait on it times out (1 s) instead of
+ * taking the old one's flag. */
+TEST(event, a_notify_in_a_reused_slot_starts_unset)
+{
+    aclrtNotify old = NULL, fresh = NULL;
+    aclrtStream s = NULL, rec = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&rec));
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    ASSERT_OK(aclrtCreateNotify(&old, ACL_NOTIFY_DEFAULT));
+    ASSERT_OK(aclrtRecordNotify(old, rec));
+    ASSERT_OK(aclrtSynchronizeStream(rec)); /* set, and never waited on */
+    queue_65_destroys_after(destroy_notify_ok, old, make_notify, drop_notify);
+    ASSERT_OK(aclrtCreateNotify(&fresh, ACL_NOTIFY_DEFAULT));
+    ASSERT_EQ((uint32_t)(uintptr_t)fresh, (uint32_t)(uintptr_t)old); /* the same slot */
+    ASSERT_OK(aclrtWaitAndResetNotify(fresh, s, 1));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s, 4000), ACL_ERROR_RT_WAIT_TIMEOUT);
+    ASSERT_OK(aclrtDestroyNotify(fresh));
+    ASSERT_OK(aclrtDestroyStreamForce(s));
+    ASSERT_OK(aclrtDestroyStream(rec));
+    t_teardown();
+}

@@ -1777,3 +1777,42 @@ TEST(kernel, a_binary_kernel_name_of_128_bytes_is_not_found)
     ASSERT_OK(aclrtBinaryUnLoad(bin));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): the inline argument room, filled exactly ---------------------- */
+
+/* 128 bytes: a result pointer and 15 words. */
+struct args128 {
+    int64_t *out;
+    uint64_t v[15];
+};
+_Static_assert(sizeof(struct args128) == 128, "the inline argument room of a task");
+
+static void k_sum15(void *args)
+{
+    const struct args128 *a = args;
+    int64_t sum = 0;
+    for (int i = 0; i < 15; i++)
+        sum += (int64_t)a->v[i];
+    *a->out = sum;
+}
+
+/* A launch's arguments of exactly 128 bytes (a task's inline room) reach
+ * the kernel whole (the inline copy is read, not a heap pointer). */
+TEST(kernel, arguments_that_fill_the_inline_room_exactly_reach_the_kernel)
+{
+    struct args128 a;
+    int64_t *out;
+    aclrtStream s = NULL;
+    t_setup();
+    out = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&s));
+    a.out = out;
+    for (int i = 0; i < 15; i++)
+        a.v[i] = (uint64_t)1 << i;
+    ASSERT_OK(aclrtLaunchKernel(t_kernel("kernel_sum15", k_sum15), 1, &a, sizeof(a), s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(out[0], (int64_t)0x7fff);
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(out));
+    t_teardown();
+}

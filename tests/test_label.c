@@ -408,3 +408,30 @@ TEST(label, at_most_65535_labels_live_and_one_list_takes_them_all)
         ASSERT_OK(aclrtDestroyLabel(l[i]));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): a reused label slot ------------------------------------------ */
+
+/* A label made in a destroyed label's slot (after 65 newer destroys: the
+ * quarantine holds 64 back) is a new label: the old one's list is not its
+ * own, so it joins a list of its own. */
+TEST(label, a_label_in_a_reused_slot_is_in_no_list_yet)
+{
+    static aclrtLabel spare[65];
+    aclrtLabel old = NULL, fresh = NULL;
+    aclrtLabelList a = NULL, b = NULL;
+    t_setup();
+    ASSERT_OK(aclrtCreateLabel(&old));
+    ASSERT_OK(aclrtCreateLabelList(&old, 1, &a));
+    ASSERT_OK(aclrtDestroyLabelList(a));
+    for (int i = 0; i < 65; i++)
+        ASSERT_OK(aclrtCreateLabel(&spare[i]));
+    ASSERT_OK(aclrtDestroyLabel(old));
+    for (int i = 0; i < 65; i++)
+        ASSERT_OK(aclrtDestroyLabel(spare[i]));
+    ASSERT_OK(aclrtCreateLabel(&fresh));
+    ASSERT_EQ((uint32_t)(uintptr_t)fresh, (uint32_t)(uintptr_t)old); /* the same slot */
+    ASSERT_OK(aclrtCreateLabelList(&fresh, 1, &b));
+    ASSERT_OK(aclrtDestroyLabelList(b));
+    ASSERT_OK(aclrtDestroyLabel(fresh));
+    t_teardown();
+}

@@ -204,3 +204,22 @@ TEST(launch_blocking, env_makes_a_model_run_wait_and_return_its_error)
     ASSERT_OK(aclrtDestroyStreamForce(p));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): the variable's exact value --------------------------------------- */
+
+/* Only the value "1" itself asks for blocking: a value that begins with 1
+ * and goes on ("10") keeps launches asynchronous. */
+TEST(launch_blocking, env_1_followed_by_more_characters_is_async)
+{
+    static struct t_gate g;
+    aclrtStream s = NULL;
+    setenv("ASCEND_RT_LAUNCH_BLOCKING", "10", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    t_launch_gate(&g, s); /* returns while the gate is shut */
+    ASSERT_EQ(atomic_load(&g.finished), 0);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -1546,3 +1546,97 @@ TEST(model, tasks_launched_on_a_persistent_stream_before_its_bind_join_its_lane)
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): skipped runs, and the lanes after an unbind or a clean ----------- */
+
+/* Three runs dropped before they started, the later ones first: runs 3 and
+ * 2 are noted skipped while run 1 is owed; when run 1 is dropped, both pass
+ * after it, one after the other (each move may let the next one go), and
+ * the model's next runs wait for none of them. */
+TEST(model, runs_dropped_behind_an_owed_run_all_pass_when_it_does)
+{
+    static struct one_lane o;
+    static struct t_gate g;
+    aclrtStream gated, exec2, exec3, exec4;
+    aclrtEvent e = NULL;
+    t_setup();
+    memset(&g, 0, sizeof(g));
+    one_lane_build(&o);
+    ASSERT_OK(aclrtCreateStream(&gated));
+    ASSERT_OK(aclrtCreateStream(&exec2));
+    ASSERT_OK(aclrtCreateStream(&exec3));
+    ASSERT_OK(aclrtCreateStream(&exec4));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, gated);
+    ASSERT_OK(aclrtRecordEvent(e, gated));
+    ASSERT_OK(aclrtStreamWaitEvent(o.exec, e));
+    ASSERT_OK(aclrtStreamWaitEvent(exec2, e));
+    ASSERT_OK(aclrtStreamWaitEvent(exec3, e));
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, o.exec)); /* run 1 */
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec2));  /* run 2 */
+    ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec3));  /* run 3 */
+    ASSERT_OK(aclrtStreamAbort(exec3));           /* run 3 dropped first */
+    ASSERT_OK(aclrtStreamAbort(exec2));           /* then run 2 */
+    ASSERT_OK(aclrtStreamAbort(o.exec));          /* then run 1 */
+    for (int i = 0; i < 2; i++) {                 /* runs 4 and 5 */
+        ASSERT_OK(aclmdlRIExecuteAsync(o.m, exec4));
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(exec4, 10000));
+    }
+    ASSERT_EQ(o.x[0], 4);
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(gated));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(gated));
+    ASSERT_OK(aclrtDestroyStream(exec2));
+    ASSERT_OK(aclrtDestroyStream(exec3));
+    ASSERT_OK(aclrtDestroyStream(exec4));
+    one_lane_free(&o);
+    t_teardown();
+}
+
+/* Unbinding a stream moves the lanes after it up: the lane left still
+ * lists its own tasks by stream (the unbound one's are gone). */
+TEST(model, a_lane_moved_up_by_an_unbind_still_lists_its_tasks)
+{
+    aclmdlRI m = NULL;
+    aclrtStream p1, p2;
+    aclmdlRITask t[4] = {NULL, NULL, NULL, NULL};
+    uint32_t n = 4;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    p1 = persistent_stream();
+    p2 = persistent_stream();
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, p1, ACL_MODEL_STREAM_FLAG_HEAD));
+    ASSERT_OK(aclmdlRIBindStream(m, p2, ACL_MODEL_STREAM_FLAG_HEAD));
+    t_launch_add(x, 1, p1);
+    t_launch_add(x, 10, p2);
+    t_launch_add(x, 10, p2);
+    ASSERT_OK(aclmdlRIUnbindStream(m, p1)); /* p2's lane is the first now */
+    ASSERT_OK(aclmdlRIGetTasksByStream(p2, t, &n));
+    ASSERT_EQ(n, 2u);
+    ASSERT(t[0] != NULL && t[1] != NULL);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(p1));
+    ASSERT_OK(aclrtDestroyStream(p2));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* A lane cleaned by aclrtPersistentTaskClean starts counting its tasks
+ * anew: after one new launch it lists that one task only. */
+TEST(model, a_cleaned_lane_lists_only_the_tasks_issued_after_the_clean)
+{
+    static struct one_lane o;
+    aclmdlRITask t[8];
+    uint32_t n = 8;
+    t_setup();
+    one_lane_build(&o); /* two kernels and the end task */
+    ASSERT_OK(aclrtPersistentTaskClean(o.s));
+    t_launch_add(o.x, 5, o.s);
+    ASSERT_OK(aclmdlRIGetTasksByStream(o.s, t, &n));
+    ASSERT_EQ(n, 1u);
+    one_lane_free(&o);
+    t_teardown();
+}

@@ -1556,3 +1556,59 @@ TEST(stream, destroying_a_persistent_stream_drops_its_kept_tasks_without_waiting
     ASSERT_OK(aclrtFree(x));
     t_teardown();
 }
+
+/* ---- sweep 5 (issue 19): what a device sync waits for --------------------------------------------- */
+
+/* A device sync does not wait for a PERSISTENT stream's kept tasks: they
+ * run only inside a model run, so the sync returns at once, nothing run
+ * (a wait for them would end in the 2 s timeout instead). */
+TEST(stream, a_device_sync_does_not_wait_for_a_persistent_streams_kept_tasks)
+{
+    aclrtStream p = NULL;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    t_launch_add(x, 1, p);
+    ASSERT_OK(aclrtSynchronizeDeviceWithTimeout(2000));
+    ASSERT_EQ(x[0], 0);
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* ---- sweep 5 (issue 19): a reused stream slot's queue --------------------------------------------- */
+
+/* A stream made in a destroyed stream's slot counts its tasks anew: the
+ * old one's three completed tasks do not make the new one's first task
+ * look done while it still waits on its gate. */
+TEST(stream, a_stream_in_a_reused_slot_counts_its_tasks_anew)
+{
+    static struct t_gate g;
+    aclrtStream old = NULL, fresh = NULL, spare[T_QUARANTINE + 1];
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStream(&old));
+    for (int i = 0; i < 3; i++)
+        t_launch_add(x, 1, old);
+    ASSERT_OK(aclrtSynchronizeStream(old));
+    for (int i = 0; i <= T_QUARANTINE; i++)
+        ASSERT_OK(aclrtCreateStream(&spare[i]));
+    ASSERT_OK(aclrtDestroyStream(old));
+    for (int i = 0; i <= T_QUARANTINE; i++)
+        ASSERT_OK(aclrtDestroyStream(spare[i]));
+    ASSERT_OK(aclrtCreateStream(&fresh));
+    ASSERT_EQ((uint32_t)(uintptr_t)fresh, (uint32_t)(uintptr_t)old); /* the same slot */
+    t_launch_gate(&g, fresh);
+    t_launch_add(x, 10, fresh);
+    ASSERT_OK(aclrtStreamQuery(fresh, &st));
+    ASSERT_EQ(st, ACL_STREAM_STATUS_NOT_READY); /* the gate is shut */
+    atomic_store(&g.open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(fresh));
+    ASSERT_EQ(x[0], 13);
+    ASSERT_OK(aclrtDestroyStream(fresh));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
