@@ -945,3 +945,53 @@ TEST(cachealloc, recording_a_block_on_its_own_busy_stream_holds_nothing)
     ASSERT_OK(aclrtSynchronizeStream(s1));
     close_pair(s1, s2);
 }
+
+/* ---- sweep 5 (2026-12-05): boundaries and second occurrences -------------- */
+
+/* A segment is [base, base + size): the address just past a 2 MiB small
+ * segment is not the cache's (never handed out), not inside the segment. */
+TEST(cachealloc, the_address_just_past_a_segment_is_not_the_caches)
+{
+    aclrtStream s;
+    char *p;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    p = cmalloc(1000, s); /* the first block of a fresh small segment: its start */
+    ASSERT_EQ(dev_stats().segments, 1);
+    ASSERT_RC(aclcpuCacheFree(p + 2 * MIB - 512), ACL_ERROR_RT_MEMORY_FREE); /* its last 512 bytes: inside */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "starts no block handed out");
+    ASSERT_RC(aclcpuCacheFree(p + 2 * MIB), ACL_ERROR_RT_MEMORY_FREE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "never handed it out");
+    ASSERT_OK(aclcpuCacheFree(p));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Pending blocks are each looked at: one whose recorded stream is done goes
+ * back to its pool even when a block freed after it (ahead of it in the
+ * pending list) still waits for its own stream. */
+TEST(cachealloc, a_pending_block_whose_stream_is_done_is_released_behind_one_still_waiting)
+{
+    aclrtStream s1, s2, s3;
+    _Atomic int open2 = 0, open3 = 0;
+    void *a, *b;
+    open_pair(&s1, &s2);
+    ASSERT_OK(aclrtCreateStream(&s3));
+    a = cmalloc(64 * KIB, s1);
+    b = cmalloc(64 * KIB, s1);
+    t_launch_flag_gate(&open2, s2);
+    t_launch_flag_gate(&open3, s3);
+    ASSERT_OK(aclcpuCacheRecordStream(a, s2));
+    ASSERT_OK(aclcpuCacheRecordStream(b, s3));
+    ASSERT_OK(aclcpuCacheFree(a));
+    ASSERT_OK(aclcpuCacheFree(b)); /* the later free: looked at first */
+    ASSERT_EQ(dev_stats().pendingBlocks, 2);
+    atomic_store(&open2, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(dev_stats().pendingBlocks, 1); /* a is back; b waits for s3 */
+    atomic_store(&open3, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s3));
+    ASSERT_EQ(dev_stats().pendingBlocks, 0);
+    ASSERT_OK(aclrtDestroyStream(s3));
+    close_pair(s1, s2);
+}
