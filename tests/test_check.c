@@ -1167,3 +1167,46 @@ TEST(check, a_32_bit_fill_covers_four_bytes_per_element)
     ASSERT_OK(aclrtSynchronizeDevice());
     off();
 }
+
+/* ---- sweep 5 (2026-12-05): an argument block's last word, a lookup's end ---------------------- */
+
+/* An undeclared kernel may use every pointer of its argument block, the
+ * last word included: a kernel whose only argument is the buffer (8 bytes
+ * of arguments) shares it with a memset on another stream. */
+TEST(check, an_undeclared_kernels_last_argument_word_is_a_pointer_it_may_use)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtFuncHandle k = t_kernel("check_touch", k_touch);
+    char *buf = dev(4096);
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &buf, sizeof(buf), s1)); /* touches nothing for real */
+    ASSERT_OK(aclrtMemsetAsync(buf, 4096, 0, 4096, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "kernel 'check_touch'");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* A range the checker looked up is [base, base + size): the block that
+ * starts exactly at its end is another block, whose accesses count. Here
+ * b follows a; after a's range is looked up, a memset of b on s1 and one
+ * on s2 race (s1 waits behind a gate, so they do not race for real). */
+TEST(check, the_block_at_a_looked_up_ranges_end_is_another_block)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    _Atomic int open = 0;
+    aclrtFuncHandle k = t_kernel("check_touch", k_touch);
+    char *a = dev(4064), *b = dev(4064); /* 4064 + the 32 bytes of padding: 4096 usable, a multiple of 64 */
+    ASSERT(b == a + 4096); /* the arena lays them side by side: b starts at a's range's end */
+    t_launch_flag_gate(&open, s1);
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &a, sizeof(a), s1)); /* looks a's range up */
+    ASSERT_OK(aclrtMemsetAsync(b, 4064, 1, 4064, s1));
+    ASSERT_OK(aclrtMemsetAsync(b, 4064, 2, 4064, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "write-write race");
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
