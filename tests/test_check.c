@@ -975,7 +975,7 @@ TEST(check, cache_reuse_after_record_stream_is_clean)
         ASSERT_OK(aclcpuCacheFree(q));
     }
     ASSERT(q == p);
-    ASSERT_OK(aclrtMemsetAsync(q, 4096, 2, 4096, own));
+    ASSERT_OK(aclrtMemsetAsync(q, 4096, 3, 4096, own));
     ASSERT_EQ(reports(), 0);
     ASSERT_OK(aclrtSynchronizeDevice());
     ASSERT_OK(aclcpuCacheFree(q));
@@ -1208,5 +1208,67 @@ TEST(check, the_block_at_a_looked_up_ranges_end_is_another_block)
     ASSERT_OK(aclrtSynchronizeStream(s2));
     atomic_store(&open, 1);
     ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* ---- sweep 5 (2026-12-05): a write's readers ----------------------------------------------------- */
+
+/* A write takes the place of the reads before it: once a later write is
+ * ordered after that write, the earlier readers are no longer compared with
+ * it (the one race, a read on s1 and an unordered write on s2, is told
+ * once; a write on s3 after s2's write adds nothing). */
+TEST(check, a_write_replaces_the_reads_before_it)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream(), s3 = stream();
+    char *buf = dev(4096), *other = dev(4096);
+    ASSERT_OK(aclrtMemcpyAsync(other, 4096, buf, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s1)); /* reads buf */
+    ASSERT_OK(aclrtMemsetAsync(buf, 4096, 1, 4096, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "read-write race");
+    edge(s2, s3);
+    ASSERT_OK(aclrtMemsetAsync(buf, 4096, 2, 4096, s3));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* A cached block recorded on two other streams comes back once both are
+ * done, and that orders the work of both before the reuse, the second
+ * recorded stream's as well as the first's: no report (the second's write,
+ * the block's last, is not forgotten with the first's alone). */
+TEST(check, cache_reuse_after_two_record_streams_is_clean)
+{
+    on();
+    aclrtStream own = stream(), other[2] = {stream(), stream()};
+    struct t_gate g[2] = {{0}, {0}};
+    void *p = NULL, *q = NULL;
+    uint64_t deadline = t_now_ns() + 10ull * 1000 * 1000 * 1000;
+    ASSERT_OK(aclcpuCacheMalloc(&p, 4096, own));
+    ASSERT_OK(aclrtMemsetAsync(p, 4096, 1, 4096, other[0]));
+    edge(other[0], other[1]); /* the two writes are ordered: no race between them */
+    ASSERT_OK(aclrtMemsetAsync(p, 4096, 2, 4096, other[1]));
+    for (int i = 0; i < 2; i++) {
+        t_launch_gate(&g[i], other[i]);
+        ASSERT_OK(aclcpuCacheRecordStream(p, other[i]));
+    }
+    ASSERT_OK(aclcpuCacheFree(p));
+    for (int i = 0; i < 2; i++) {
+        atomic_store(&g[i].open, 1);
+        ASSERT(t_wait_flag(&g[i].finished, 1));
+    }
+    /* As above: ask until the block comes back (bounded). */
+    for (;;) {
+        ASSERT_OK(aclcpuCacheMalloc(&q, 4096, own));
+        if (q == p || t_now_ns() > deadline)
+            break;
+        ASSERT_OK(aclcpuCacheFree(q));
+    }
+    ASSERT(q == p);
+    ASSERT_OK(aclrtMemsetAsync(q, 4096, 3, 4096, own));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclcpuCacheFree(q));
     off();
 }

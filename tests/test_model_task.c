@@ -994,3 +994,65 @@ TEST(model_task, the_ascend_950_reads_and_changes_model_tasks)
     cap_free(&c);
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): a lane refilled after a clean --------------------- */
+
+/* aclrtPersistentTaskClean empties a built model's lane; the tasks launched
+ * into it afterwards are numbered afresh: aclmdlRIGetTasksByStream lists
+ * them, even fewer than the lane held before. */
+TEST(model_task, a_lane_refilled_after_a_clean_lists_its_new_tasks)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    aclmdlRITask t[4];
+    int64_t *x;
+    uint32_t n = 4;
+    aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    launch_mad(x, 1, s);
+    launch_mad(x, 2, s);
+    ASSERT_OK(aclmdlRIEndTask(m, s));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIGetTasksByStream(s, t, &n)); /* numbers the three tasks */
+    ASSERT_EQ(n, 3);
+    ASSERT_OK(aclrtPersistentTaskClean(s));
+    launch_mad(x, 5, s); /* one task now */
+    n = 4;
+    t[0] = NULL;
+    ASSERT_OK(aclmdlRIGetTasksByStream(s, t, &n));
+    ASSERT_EQ(n, 1);
+    ASSERT(t[0] != NULL); /* the new task, numbered afresh */
+    ASSERT_OK(aclmdlRITaskGetType(t[0], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_KERNEL);
+    *x = 0;
+    ASSERT_OK(aclmdlRIExecute(m, 5000));
+    ASSERT_EQ(*x, 5);
+    ASSERT_OK(aclmdlRIUnbindStream(m, s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* A task list with room for fewer tasks than the lane holds gets that many
+ * handles and nothing past them (107039 says the rest did not fit). */
+TEST(model_task, a_task_list_short_of_room_is_filled_to_its_room_and_no_further)
+{
+    struct cap c;
+    aclmdlRITask t[4];
+    aclmdlRITask sentinel = (aclmdlRITask)(uintptr_t)0x5e5e;
+    uint32_t n = 2;
+    t_setup();
+    cap_make(&c); /* three tasks */
+    t[0] = t[1] = NULL;
+    t[2] = t[3] = sentinel;
+    ASSERT_RC(aclmdlRIGetTasksByStream(c.s, t, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+    ASSERT(t[0] == c.t[0] && t[1] == c.t[1]);
+    ASSERT(t[2] == sentinel);
+    cap_free(&c);
+    t_teardown();
+}
