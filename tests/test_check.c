@@ -1272,3 +1272,29 @@ TEST(check, cache_reuse_after_two_record_streams_is_clean)
     ASSERT_OK(aclcpuCacheFree(q));
     off();
 }
+
+/* A host function's aclrtFree runs in its stream's order, after the
+ * stream's earlier tasks: freeing there the buffer a memset before it
+ * wrote is no free of memory a pending task uses. */
+static void hf_free(void *p)
+{
+    struct hf_copy *c = p;
+    c->rc = aclrtSetCurrentContext(c->ctx);
+    if (c->rc == ACL_SUCCESS)
+        c->rc = aclrtFree(c->dev);
+}
+
+TEST(check, a_free_in_a_host_function_is_in_stream_order)
+{
+    on();
+    aclrtStream s = stream();
+    static struct hf_copy c;
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.dev = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(c.dev, 256, 5, 256, s));
+    ASSERT_OK(aclrtLaunchHostFunc(s, hf_free, &c));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(c.rc);
+    ASSERT_EQ(reports(), 0);
+    off();
+}

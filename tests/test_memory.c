@@ -1440,3 +1440,29 @@ TEST(memory, a_block_freed_while_two_streams_use_it_is_held_until_both_are_done)
     ASSERT_OK(aclrtDestroyStream(s[1]));
     t_teardown();
 }
+
+/* A device's reset drops the blocks held for its own streams only: a block
+ * of device 0 freed while device 0's stream uses it is released once that
+ * stream is done, a reset of device 1 meanwhile notwithstanding. */
+TEST(memory, a_reset_of_another_device_keeps_a_held_block)
+{
+    aclrtStream s = NULL;
+    _Atomic int open = 0;
+    unsigned char *buf = NULL, *again = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtMalloc((void **)&buf, 64 * 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtFree(buf)); /* held: s is busy */
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtResetDevice(1));
+    ASSERT_OK(aclrtSetDevice(0));
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMalloc((void **)&again, 64 * 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(again == buf); /* released once s was done */
+    ASSERT_OK(aclrtFree(again));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
