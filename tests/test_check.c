@@ -1298,3 +1298,29 @@ TEST(check, a_free_in_a_host_function_is_in_stream_order)
     ASSERT_EQ(reports(), 0);
     off();
 }
+
+/* A notify's wait takes the next record not taken yet: a second wait,
+ * issued after the one record was taken by a first wait, is ordered after
+ * the record still to come, not after the taken one - so it is not checked
+ * against s1's write made after the first record (it runs after that
+ * write's record, no race). */
+TEST(check, a_notify_wait_takes_a_record_not_taken_yet)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream(), s3 = stream();
+    aclrtNotify n;
+    char *buf = dev(256);
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtRecordNotify(n, s1));            /* record 1 */
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s2, 0));   /* takes record 1 */
+    ASSERT_OK(aclrtSynchronizeStream(s2));          /* taken for real before record 2 exists */
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s1)); /* after record 1 */
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s3, 0));   /* takes record 2, not issued yet */
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 3, 256, s3));
+    ASSERT_OK(aclrtRecordNotify(n, s1));            /* record 2 */
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtDestroyNotify(n));
+    off();
+}

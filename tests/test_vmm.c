@@ -1647,3 +1647,21 @@ TEST(vmm, a_reset_unmaps_its_memory_mapped_in_another_devices_reservation)
     ASSERT_OK(aclrtResetDevice(1));
     t_teardown();
 }
+
+/* aclrtMemRetainAllocationHandle of a mapping whose physical allocation was
+ * freed (the mapping stays until unmapped) is refused and gives no handle. */
+TEST(vmm, retain_of_a_mapping_whose_allocation_was_freed_gives_no_handle)
+{
+    aclrtDrvMemHandle h, got = NULL;
+    void *v;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtFreePhysical(h)); /* deferred: v still maps it */
+    ASSERT_RC(aclrtMemRetainAllocationHandle(v, &got), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(got == NULL);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    t_teardown();
+}
