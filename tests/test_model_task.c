@@ -1056,3 +1056,23 @@ TEST(model_task, a_task_list_short_of_room_is_filled_to_its_room_and_no_further)
     cap_free(&c);
     t_teardown();
 }
+
+/* A model whose task change failed stays failed: every later change is
+ * refused, the second as the first (a refusal leaves the fault as it was). */
+TEST(model_task, a_faulted_model_refuses_every_later_change)
+{
+    struct cap c;
+    struct mad_args bad = {NULL, 1}, good = {NULL, 1};
+    aclmdlRITaskParams p;
+    t_setup();
+    cap_make(&c);
+    bad.x = good.x = &c.x[0];
+    p = kernel_params(&bad, 0); /* a block count of 0: refused, the model faults */
+    ASSERT_RC(aclmdlRITaskSetParams(c.t[0], &p), ACL_ERROR_RT_PARAM_INVALID);
+    p = kernel_params(&good, 1);
+    for (int i = 0; i < 2; i++)
+        ASSERT_RC(aclmdlRITaskSetParams(c.t[0], &p), ACL_ERROR_RT_MODEL_UPDATE_FAILED);
+    ASSERT_RC(aclmdlRIUpdate(c.m), ACL_ERROR_RT_MODEL_UPDATE_FAILED);
+    cap_free(&c);
+    t_teardown();
+}

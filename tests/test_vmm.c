@@ -1665,3 +1665,35 @@ TEST(vmm, retain_of_a_mapping_whose_allocation_was_freed_gives_no_handle)
     ASSERT_OK(aclrtReleaseMemAddress(v));
     t_teardown();
 }
+
+/* Host physical memory mapped is host memory, not reserved device memory:
+ * aclrtCheckMemType finds device physical memory mapped of the reserved
+ * kind, host physical memory mapped not. */
+TEST(vmm, host_physical_memory_mapped_is_not_reserved_device_memory)
+{
+    aclrtPhysicalMemProp hp = dev_prop(ACL_DDR_MEM_NORMAL);
+    aclrtDrvMemHandle h, hh = NULL;
+    void *v, *vh, *list[1];
+    uint32_t res = 9;
+    t_setup();
+    hp.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    h = phys(2 * MIB);
+    ASSERT_OK(aclrtMallocPhysical(&hh, 2 * MIB, &hp, 0));
+    v = reserve(2 * MIB);
+    vh = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtMapMem(vh, 2 * MIB, 0, hh, 0));
+    list[0] = v;
+    ASSERT_OK(aclrtCheckMemType(list, 1, 0x20u, &res, 0));
+    ASSERT_EQ(res, 1);
+    list[0] = vh;
+    ASSERT_OK(aclrtCheckMemType(list, 1, 0x20u, &res, 0));
+    ASSERT_EQ(res, 0);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtUnmapMem(vh));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtReleaseMemAddress(vh));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtFreePhysical(hh));
+    t_teardown();
+}
