@@ -1076,3 +1076,57 @@ TEST(model_task, a_faulted_model_refuses_every_later_change)
     cap_free(&c);
     t_teardown();
 }
+
+/* Disabling a task moves up the later tasks of its own lane only: after
+ * the first task of one lane is dropped, the tasks of the other lane keep
+ * their places (their handles still name the same tasks). */
+TEST(model_task, a_disabled_task_moves_up_only_its_own_lanes_later_tasks)
+{
+    aclrtStream s = NULL, s2 = NULL;
+    aclrtEvent fork = NULL, join = NULL;
+    aclmdlRI m = NULL;
+    aclmdlRITask t[4], t2[4];
+    aclmdlRITaskType type;
+    uint32_t n = 4, n2 = 4;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(2);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    launch_mad(&x[0], 1, s);
+    ASSERT_OK(aclrtRecordEvent(fork, s));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, fork)); /* s2 joins: wait, kernel, record */
+    launch_mad(&x[1], 2, s2);
+    ASSERT_OK(aclrtRecordEvent(join, s2));
+    ASSERT_OK(aclrtStreamWaitEvent(s, join));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIGetTasksByStream(s, t, &n));
+    ASSERT_EQ(n, 3);
+    ASSERT_OK(aclmdlRIGetTasksByStream(s2, t2, &n2));
+    ASSERT_EQ(n2, 3);
+    ASSERT_OK(aclmdlRITaskDisable(t[0])); /* lane s's first task */
+    ASSERT_OK(aclmdlRIUpdate(m));
+    ASSERT_OK(aclmdlRITaskGetType(t2[0], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_EVENT_WAIT);
+    ASSERT_OK(aclmdlRITaskGetType(t2[1], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_KERNEL);
+    ASSERT_OK(aclmdlRITaskGetType(t2[2], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_EVENT_RECORD);
+    ASSERT_OK(aclmdlRITaskGetType(t[1], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_EVENT_RECORD);
+    x[0] = x[1] = 0;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 0); /* its kernel dropped */
+    ASSERT_EQ(x[1], 2);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyEvent(join));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
