@@ -1324,3 +1324,44 @@ TEST(check, a_notify_wait_takes_a_record_not_taken_yet)
     ASSERT_OK(aclrtDestroyNotify(n));
     off();
 }
+
+/* A kernel's declarations are its own: a kernel record recycled for a kernel
+ * of another name (after enough binary kernels were destroyed) starts with
+ * none of the old kernel's. Here the old kernel declared its argument 0;
+ * the new one declares only argument 1, so a buffer passed as its argument 0
+ * is no memory it touches and a memset of it on another stream no race. */
+struct two_words {
+    char *a, *b;
+};
+
+TEST(check, a_kernel_record_reused_for_another_kernel_starts_without_declarations)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtBinHandle b = NULL;
+    aclrtFuncHandle first = NULL, f = NULL;
+    char *buf = dev(256), *other = dev(256);
+    struct two_words args = {buf, other};
+    bool reused = false;
+    ASSERT_OK(aclrtBinaryLoadFromFile(ACLCPU_BUILD_DIR "/libaclcpu.so", NULL, &b));
+    ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &first));
+    ASSERT_OK(aclcpuCheckDeclareArg(first, 0, ACLCPU_CHECK_READ, 8, -1));
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    /* Kernels of loaded binaries die with them; the record of `first` comes
+     * back once more than the held-back number (64) died after it. */
+    for (int i = 0; i < 200 && !reused; i++) {
+        ASSERT_OK(aclrtBinaryLoadFromFile(ACLCPU_BUILD_DIR "/libaclcpu.so", NULL, &b));
+        ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockNum", &f));
+        reused = ((uintptr_t)f & 0xFFFFFFFFu) == ((uintptr_t)first & 0xFFFFFFFFu); /* the same slot */
+        if (!reused)
+            ASSERT_OK(aclrtBinaryUnLoad(b));
+    }
+    ASSERT(reused);
+    ASSERT_OK(aclcpuCheckDeclareArg(f, 1, ACLCPU_CHECK_WRITE, 8, -1));
+    ASSERT_OK(aclrtLaunchKernel(f, 1, &args, sizeof(args), s1)); /* reads nothing for real */
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    off();
+}
