@@ -1022,3 +1022,16 @@ TEST(sysinfo, a_soc_profile_is_found_whatever_the_case_of_its_name)
     ASSERT_EQ(v, 8);
     t_teardown();
 }
+
+/* Each option of a context is set or not on its own: with the deterministic
+ * option set, the debug-kernel option still reads back as not set (107021). */
+TEST(sysinfo, a_ctx_option_not_set_reads_back_unset_while_another_is_set)
+{
+    int64_t v = -1;
+    setup_soc(NULL);
+    ASSERT_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1));
+    ASSERT_RC(aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, &v), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
+    ASSERT_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+    ASSERT_EQ(v, 1);
+    t_teardown();
+}
