@@ -975,7 +975,7 @@ TEST(check, cache_reuse_after_record_stream_is_clean)
         ASSERT_OK(aclcpuCacheFree(q));
     }
     ASSERT(q == p);
-    ASSERT_OK(aclrtMemsetAsync(q, 4096, 3, 4096, own));
+    ASSERT_OK(aclrtMemsetAsync(q, 4096, 2, 4096, own));
     ASSERT_EQ(reports(), 0);
     ASSERT_OK(aclrtSynchronizeDevice());
     ASSERT_OK(aclcpuCacheFree(q));
