@@ -945,3 +945,134 @@ TEST(cachealloc, recording_a_block_on_its_own_busy_stream_holds_nothing)
     ASSERT_OK(aclrtSynchronizeStream(s1));
     close_pair(s1, s2);
 }
+
+/* ---- sweep 5 (2026-12-05): boundaries and second occurrences -------------- */
+
+/* A segment is [base, base + size): the address just past a 2 MiB small
+ * segment is not the cache's (never handed out), not inside the segment. */
+TEST(cachealloc, the_address_just_past_a_segment_is_not_the_caches)
+{
+    aclrtStream s;
+    char *p;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    p = cmalloc(1000, s); /* the first block of a fresh small segment: its start */
+    ASSERT_EQ(dev_stats().segments, 1);
+    ASSERT_RC(aclcpuCacheFree(p + 2 * MIB - 512), ACL_ERROR_RT_MEMORY_FREE); /* its last 512 bytes: inside */
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "starts no block handed out");
+    ASSERT_RC(aclcpuCacheFree(p + 2 * MIB), ACL_ERROR_RT_MEMORY_FREE);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "never handed it out");
+    ASSERT_OK(aclcpuCacheFree(p));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* Pending blocks are each looked at: one whose recorded stream is done goes
+ * back to its pool even when a block freed after it (ahead of it in the
+ * pending list) still waits for its own stream. */
+TEST(cachealloc, a_pending_block_whose_stream_is_done_is_released_behind_one_still_waiting)
+{
+    aclrtStream s1, s2, s3;
+    _Atomic int open2 = 0, open3 = 0;
+    void *a, *b;
+    open_pair(&s1, &s2);
+    ASSERT_OK(aclrtCreateStream(&s3));
+    a = cmalloc(64 * KIB, s1);
+    b = cmalloc(64 * KIB, s1);
+    t_launch_flag_gate(&open2, s2);
+    t_launch_flag_gate(&open3, s3);
+    ASSERT_OK(aclcpuCacheRecordStream(a, s2));
+    ASSERT_OK(aclcpuCacheRecordStream(b, s3));
+    ASSERT_OK(aclcpuCacheFree(a));
+    ASSERT_OK(aclcpuCacheFree(b)); /* the later free: looked at first */
+    ASSERT_EQ(dev_stats().pendingBlocks, 2);
+    atomic_store(&open2, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_EQ(dev_stats().pendingBlocks, 1); /* a is back; b waits for s3 */
+    atomic_store(&open3, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s3));
+    ASSERT_EQ(dev_stats().pendingBlocks, 0);
+    ASSERT_OK(aclrtDestroyStream(s3));
+    close_pair(s1, s2);
+}
+
+/* A block split in two keeps the segment's order for its neighbours: the
+ * block after the rest sees the rest before it, so freeing that block
+ * merges it with the rest. Here b (512 KiB, between a and c) is split for
+ * 1 KiB; c freed then merges with b's rest and the free end of the
+ * segment: a 1 MiB request is served from b's rest, not from c. */
+TEST(cachealloc, a_block_after_a_split_merges_with_the_split_off_rest)
+{
+    aclrtStream s;
+    char *a, *b, *c, *x;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    a = cmalloc(512 * KIB, s);
+    b = cmalloc(512 * KIB, s);
+    c = cmalloc(512 * KIB, s); /* the segment's last 512 KiB stay free */
+    ASSERT(b == a + 512 * KIB && c == b + 512 * KIB);
+    ASSERT_OK(aclcpuCacheFree(b));
+    x = cmalloc(1024, s); /* the best fit: b (the lower of two equal blocks), split */
+    ASSERT(x == b);
+    ASSERT_OK(aclcpuCacheFree(c)); /* merges with b's rest before it and the free end after it */
+    ASSERT(cmalloc(MIB, s) == b + 1024);
+    ASSERT_EQ(dev_stats().segments, 1);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A block merged with the free block before it is the one its live
+ * neighbour before that links to: freeing that neighbour then merges the
+ * whole segment back into one free block, which an empty gives back. */
+TEST(cachealloc, a_merge_with_the_block_before_keeps_the_neighbour_before_that_linked)
+{
+    aclrtStream s;
+    char *a, *b, *c, *d;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    a = cmalloc(512 * KIB, s);
+    b = cmalloc(512 * KIB, s);
+    c = cmalloc(512 * KIB, s);
+    d = cmalloc(512 * KIB, s); /* the whole 2 MiB segment */
+    ASSERT(d == c + 512 * KIB);
+    ASSERT_OK(aclcpuCacheFree(b));
+    ASSERT_OK(aclcpuCacheFree(c)); /* merges with b before it: a links to the merged block */
+    ASSERT_OK(aclcpuCacheFree(a)); /* merges with b+c after it */
+    ASSERT_OK(aclcpuCacheFree(d)); /* merges with a+b+c before it */
+    /* One free block, the whole segment: two 1 MiB blocks (the small
+     * pool's largest) come from it one after the other. */
+    b = cmalloc(MIB, s);
+    c = cmalloc(MIB, s);
+    ASSERT(b == a && c == a + MIB);
+    ASSERT_OK(aclcpuCacheFree(b));
+    ASSERT_OK(aclcpuCacheFree(c));
+    ASSERT_OK(aclcpuCacheEmpty(0));
+    ASSERT_EQ(dev_stats().segments, 0);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
+
+/* A stream's cached blocks are its handle's: a new stream made in the
+ * memory of a destroyed one (after more destroys than are held back) has a
+ * handle of its own and never gets the old stream's cached block. */
+TEST(cachealloc, a_new_stream_in_a_destroyed_streams_memory_never_gets_its_cached_block)
+{
+    aclrtStream old, s = NULL;
+    void *p;
+    bool reused = false;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&old));
+    p = cmalloc(64 * KIB, old);
+    ASSERT_OK(aclcpuCacheFree(p)); /* cached in old's pool */
+    ASSERT_OK(aclrtDestroyStream(old));
+    for (int i = 0; i < 200 && !reused; i++) {
+        ASSERT_OK(aclrtCreateStream(&s));
+        reused = ((uintptr_t)s & 0xFFFFFFFFu) == ((uintptr_t)old & 0xFFFFFFFFu); /* the same slot */
+        if (!reused)
+            ASSERT_OK(aclrtDestroyStream(s));
+    }
+    ASSERT(reused);
+    ASSERT(cmalloc(64 * KIB, s) != p);
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -1167,3 +1167,201 @@ TEST(check, a_32_bit_fill_covers_four_bytes_per_element)
     ASSERT_OK(aclrtSynchronizeDevice());
     off();
 }
+
+/* ---- sweep 5 (2026-12-05): an argument block's last word, a lookup's end ---------------------- */
+
+/* An undeclared kernel may use every pointer of its argument block, the
+ * last word included: a kernel whose only argument is the buffer (8 bytes
+ * of arguments) shares it with a memset on another stream. */
+TEST(check, an_undeclared_kernels_last_argument_word_is_a_pointer_it_may_use)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtFuncHandle k = t_kernel("check_touch", k_touch);
+    char *buf = dev(4096);
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &buf, sizeof(buf), s1)); /* touches nothing for real */
+    ASSERT_OK(aclrtMemsetAsync(buf, 4096, 0, 4096, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "kernel 'check_touch'");
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* A range the checker looked up is [base, base + size): the block that
+ * starts exactly at its end is another block, whose accesses count. Here
+ * b follows a; after a's range is looked up, a memset of b on s1 and one
+ * on s2 race (s1 waits behind a gate, so they do not race for real). */
+TEST(check, the_block_at_a_looked_up_ranges_end_is_another_block)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    _Atomic int open = 0;
+    aclrtFuncHandle k = t_kernel("check_touch", k_touch);
+    char *a = dev(4064), *b = dev(4064); /* 4064 + the 32 bytes of padding: 4096 usable, a multiple of 64 */
+    ASSERT(b == a + 4096); /* the arena lays them side by side: b starts at a's range's end */
+    t_launch_flag_gate(&open, s1);
+    ASSERT_OK(aclrtLaunchKernel(k, 1, &a, sizeof(a), s1)); /* looks a's range up */
+    ASSERT_OK(aclrtMemsetAsync(b, 4064, 1, 4064, s1));
+    ASSERT_OK(aclrtMemsetAsync(b, 4064, 2, 4064, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "write-write race");
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* ---- sweep 5 (2026-12-05): a write's readers ----------------------------------------------------- */
+
+/* A write takes the place of the reads before it: once a later write is
+ * ordered after that write, the earlier readers are no longer compared with
+ * it (the one race, a read on s1 and an unordered write on s2, is told
+ * once; a write on s3 after s2's write adds nothing). */
+TEST(check, a_write_replaces_the_reads_before_it)
+{
+    RACY();
+    on();
+    aclrtStream s1 = stream(), s2 = stream(), s3 = stream();
+    char *buf = dev(4096), *other = dev(4096);
+    ASSERT_OK(aclrtMemcpyAsync(other, 4096, buf, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s1)); /* reads buf */
+    ASSERT_OK(aclrtMemsetAsync(buf, 4096, 1, 4096, s2));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_STR_CONTAINS(said(), "read-write race");
+    edge(s2, s3);
+    ASSERT_OK(aclrtMemsetAsync(buf, 4096, 2, 4096, s3));
+    ASSERT_EQ(reports(), 1);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    off();
+}
+
+/* A cached block recorded on two other streams comes back once both are
+ * done, and that orders the work of both before the reuse, the second
+ * recorded stream's as well as the first's: no report (the second's write,
+ * the block's last, is not forgotten with the first's alone). */
+TEST(check, cache_reuse_after_two_record_streams_is_clean)
+{
+    on();
+    aclrtStream own = stream(), other[2] = {stream(), stream()};
+    struct t_gate g[2] = {{0}, {0}};
+    void *p = NULL, *q = NULL;
+    uint64_t deadline = t_now_ns() + 10ull * 1000 * 1000 * 1000;
+    ASSERT_OK(aclcpuCacheMalloc(&p, 4096, own));
+    ASSERT_OK(aclrtMemsetAsync(p, 4096, 1, 4096, other[0]));
+    edge(other[0], other[1]); /* the two writes are ordered: no race between them */
+    ASSERT_OK(aclrtMemsetAsync(p, 4096, 2, 4096, other[1]));
+    for (int i = 0; i < 2; i++) {
+        t_launch_gate(&g[i], other[i]);
+        ASSERT_OK(aclcpuCacheRecordStream(p, other[i]));
+    }
+    ASSERT_OK(aclcpuCacheFree(p));
+    for (int i = 0; i < 2; i++) {
+        atomic_store(&g[i].open, 1);
+        ASSERT(t_wait_flag(&g[i].finished, 1));
+    }
+    /* As above: ask until the block comes back (bounded). */
+    for (;;) {
+        ASSERT_OK(aclcpuCacheMalloc(&q, 4096, own));
+        if (q == p || t_now_ns() > deadline)
+            break;
+        ASSERT_OK(aclcpuCacheFree(q));
+    }
+    ASSERT(q == p);
+    ASSERT_OK(aclrtMemsetAsync(q, 4096, 3, 4096, own));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclcpuCacheFree(q));
+    off();
+}
+
+/* A host function's aclrtFree runs in its stream's order, after the
+ * stream's earlier tasks: freeing there the buffer a memset before it
+ * wrote is no free of memory a pending task uses. */
+static void hf_free(void *p)
+{
+    struct hf_copy *c = p;
+    c->rc = aclrtSetCurrentContext(c->ctx);
+    if (c->rc == ACL_SUCCESS)
+        c->rc = aclrtFree(c->dev);
+}
+
+TEST(check, a_free_in_a_host_function_is_in_stream_order)
+{
+    on();
+    aclrtStream s = stream();
+    static struct hf_copy c;
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.dev = dev(256);
+    ASSERT_OK(aclrtMemsetAsync(c.dev, 256, 5, 256, s));
+    ASSERT_OK(aclrtLaunchHostFunc(s, hf_free, &c));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(c.rc);
+    ASSERT_EQ(reports(), 0);
+    off();
+}
+
+/* A notify's wait takes the next record not taken yet: a second wait,
+ * issued after the one record was taken by a first wait, is ordered after
+ * the record still to come, not after the taken one - so it is not checked
+ * against s1's write made after the first record (it runs after that
+ * write's record, no race). */
+TEST(check, a_notify_wait_takes_a_record_not_taken_yet)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream(), s3 = stream();
+    aclrtNotify n;
+    char *buf = dev(256);
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s1));
+    ASSERT_OK(aclrtRecordNotify(n, s1));            /* record 1 */
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s2, 0));   /* takes record 1 */
+    ASSERT_OK(aclrtSynchronizeStream(s2));          /* taken for real before record 2 exists */
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 2, 256, s1)); /* after record 1 */
+    ASSERT_OK(aclrtWaitAndResetNotify(n, s3, 0));   /* takes record 2, not issued yet */
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 3, 256, s3));
+    ASSERT_OK(aclrtRecordNotify(n, s1));            /* record 2 */
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtDestroyNotify(n));
+    off();
+}
+
+/* A kernel's declarations are its own: a kernel record recycled for a kernel
+ * of another name (after enough binary kernels were destroyed) starts with
+ * none of the old kernel's. Here the old kernel declared its argument 0;
+ * the new one declares only argument 1, so a buffer passed as its argument 0
+ * is no memory it touches and a memset of it on another stream no race. */
+struct two_words {
+    char *a, *b;
+};
+
+TEST(check, a_kernel_record_reused_for_another_kernel_starts_without_declarations)
+{
+    on();
+    aclrtStream s1 = stream(), s2 = stream();
+    aclrtBinHandle b = NULL;
+    aclrtFuncHandle first = NULL, f = NULL;
+    char *buf = dev(256), *other = dev(256);
+    struct two_words args = {buf, other};
+    bool reused = false;
+    ASSERT_OK(aclrtBinaryLoadFromFile(ACLCPU_BUILD_DIR "/libaclcpu.so", NULL, &b));
+    ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &first));
+    ASSERT_OK(aclcpuCheckDeclareArg(first, 0, ACLCPU_CHECK_READ, 8, -1));
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    /* Kernels of loaded binaries die with them; the record of `first` comes
+     * back once more than the held-back number (64) died after it. */
+    for (int i = 0; i < 200 && !reused; i++) {
+        ASSERT_OK(aclrtBinaryLoadFromFile(ACLCPU_BUILD_DIR "/libaclcpu.so", NULL, &b));
+        ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockNum", &f));
+        reused = ((uintptr_t)f & 0xFFFFFFFFu) == ((uintptr_t)first & 0xFFFFFFFFu); /* the same slot */
+        if (!reused)
+            ASSERT_OK(aclrtBinaryUnLoad(b));
+    }
+    ASSERT(reused);
+    ASSERT_OK(aclcpuCheckDeclareArg(f, 1, ACLCPU_CHECK_WRITE, 8, -1));
+    ASSERT_OK(aclrtLaunchKernel(f, 1, &args, sizeof(args), s1)); /* reads nothing for real */
+    ASSERT_OK(aclrtMemsetAsync(buf, 256, 1, 256, s2));
+    ASSERT_EQ(reports(), 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_OK(aclrtBinaryUnLoad(b));
+    off();
+}

@@ -795,3 +795,21 @@ TEST(funcs, a_global_of_a_library_the_binary_depends_on_is_not_the_binarys)
     ASSERT_OK(aclrtBinaryUnLoad(b));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): a binary loaded in a recycled slot ---------------------------------- */
+
+/* A binary is loaded whatever the binary that used its memory before: after
+ * more unloads than are held back from reuse (64), each new load (in a
+ * recycled slot) still finds its kernels. */
+TEST(funcs, a_binary_loaded_in_a_recycled_slot_is_loaded)
+{
+    t_setup();
+    for (int i = 0; i < 70; i++) {
+        aclrtBinHandle b = load_lib(false);
+        aclrtFuncHandle f = NULL;
+        ASSERT_OK(aclrtBinaryGetFunction(b, "aclcpuGetBlockIdx", &f));
+        ASSERT(f != NULL);
+        ASSERT_OK(aclrtBinaryUnLoad(b));
+    }
+    t_teardown();
+}

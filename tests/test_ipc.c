@@ -1287,3 +1287,32 @@ TEST(ipc, an_event_completed_before_its_export_stays_complete)
     ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05) ------------------------------------------------------------------------ */
+
+/* A record still pending at the export stays pending: an IPC event recorded
+ * behind a gate and exported then reads back not ready until its stream
+ * passes the record (the record's number moves to the shared slot too). */
+TEST(ipc, an_event_recorded_before_its_export_stays_pending_until_done)
+{
+    aclrtIpcEventHandle h;
+    aclrtEvent e;
+    aclrtStream s;
+    _Atomic int open = 0;
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC));
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtRecordEvent(e, s)); /* behind the gate: not done */
+    ASSERT_OK(aclrtIpcGetEventHandle(e, &h));
+    ASSERT_OK(aclrtQueryEventStatus(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtQueryEventStatus(e, &st));
+    ASSERT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -1405,3 +1405,64 @@ TEST(memory, memcpy2d_refuses_a_width_above_the_source_pitch_alone)
     ASSERT_OK(aclrtFree(dev));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): a hold fenced on two streams --------------------- */
+
+/* A block freed while two streams have work queued is held until both are
+ * done, whichever finishes first: one done is not enough. Twice, the
+ * streams finishing in either order. */
+TEST(memory, a_block_freed_while_two_streams_use_it_is_held_until_both_are_done)
+{
+    aclrtStream s[2] = {NULL, NULL};
+    unsigned char *buf = NULL, *next = NULL, *again = NULL;
+
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s[0]));
+    ASSERT_OK(aclrtCreateStream(&s[1]));
+    for (int first = 0; first < 2; first++) {
+        _Atomic int open[2] = {0, 0};
+        t_launch_flag_gate(&open[0], s[0]);
+        t_launch_flag_gate(&open[1], s[1]);
+        ASSERT_OK(aclrtMalloc((void **)&buf, 64 * 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtFree(buf)); /* both streams busy: held */
+        atomic_store(&open[first], 1);
+        ASSERT_OK(aclrtSynchronizeStream(s[first]));
+        ASSERT_OK(aclrtMalloc((void **)&next, 64 * 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT(next != buf); /* the other stream still runs */
+        atomic_store(&open[1 - first], 1);
+        ASSERT_OK(aclrtSynchronizeStream(s[1 - first]));
+        ASSERT_OK(aclrtMalloc((void **)&again, 64 * 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT(again == buf); /* released once both were done */
+        ASSERT_OK(aclrtFree(again));
+        ASSERT_OK(aclrtFree(next));
+    }
+    ASSERT_OK(aclrtDestroyStream(s[0]));
+    ASSERT_OK(aclrtDestroyStream(s[1]));
+    t_teardown();
+}
+
+/* A device's reset drops the blocks held for its own streams only: a block
+ * of device 0 freed while device 0's stream uses it is released once that
+ * stream is done, a reset of device 1 meanwhile notwithstanding. */
+TEST(memory, a_reset_of_another_device_keeps_a_held_block)
+{
+    aclrtStream s = NULL;
+    _Atomic int open = 0;
+    unsigned char *buf = NULL, *again = NULL;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    t_launch_flag_gate(&open, s);
+    ASSERT_OK(aclrtMalloc((void **)&buf, 64 * 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtFree(buf)); /* held: s is busy */
+    ASSERT_OK(aclrtSetDevice(1));
+    ASSERT_OK(aclrtResetDevice(1));
+    ASSERT_OK(aclrtSetDevice(0));
+    atomic_store(&open, 1);
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtMalloc((void **)&again, 64 * 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT(again == buf); /* released once s was done */
+    ASSERT_OK(aclrtFree(again));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

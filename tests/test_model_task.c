@@ -994,3 +994,139 @@ TEST(model_task, the_ascend_950_reads_and_changes_model_tasks)
     cap_free(&c);
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): a lane refilled after a clean --------------------- */
+
+/* aclrtPersistentTaskClean empties a built model's lane; the tasks launched
+ * into it afterwards are numbered afresh: aclmdlRIGetTasksByStream lists
+ * them, even fewer than the lane held before. */
+TEST(model_task, a_lane_refilled_after_a_clean_lists_its_new_tasks)
+{
+    aclrtStream s = NULL;
+    aclmdlRI m = NULL;
+    aclmdlRITask t[4];
+    int64_t *x;
+    uint32_t n = 4;
+    aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, s, ACL_MODEL_STREAM_FLAG_HEAD));
+    launch_mad(x, 1, s);
+    launch_mad(x, 2, s);
+    ASSERT_OK(aclmdlRIEndTask(m, s));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    ASSERT_OK(aclmdlRIGetTasksByStream(s, t, &n)); /* numbers the three tasks */
+    ASSERT_EQ(n, 3);
+    ASSERT_OK(aclrtPersistentTaskClean(s));
+    launch_mad(x, 5, s); /* one task now */
+    n = 4;
+    t[0] = NULL;
+    ASSERT_OK(aclmdlRIGetTasksByStream(s, t, &n));
+    ASSERT_EQ(n, 1);
+    ASSERT(t[0] != NULL); /* the new task, numbered afresh */
+    ASSERT_OK(aclmdlRITaskGetType(t[0], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_KERNEL);
+    *x = 0;
+    ASSERT_OK(aclmdlRIExecute(m, 5000));
+    ASSERT_EQ(*x, 5);
+    ASSERT_OK(aclmdlRIUnbindStream(m, s));
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}
+
+/* A task list with room for fewer tasks than the lane holds gets that many
+ * handles and nothing past them (107039 says the rest did not fit). */
+TEST(model_task, a_task_list_short_of_room_is_filled_to_its_room_and_no_further)
+{
+    struct cap c;
+    aclmdlRITask t[4];
+    aclmdlRITask sentinel = (aclmdlRITask)(uintptr_t)0x5e5e;
+    uint32_t n = 2;
+    t_setup();
+    cap_make(&c); /* three tasks */
+    t[0] = t[1] = NULL;
+    t[2] = t[3] = sentinel;
+    ASSERT_RC(aclmdlRIGetTasksByStream(c.s, t, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+    ASSERT(t[0] == c.t[0] && t[1] == c.t[1]);
+    ASSERT(t[2] == sentinel);
+    cap_free(&c);
+    t_teardown();
+}
+
+/* A model whose task change failed stays failed: every later change is
+ * refused, the second as the first (a refusal leaves the fault as it was). */
+TEST(model_task, a_faulted_model_refuses_every_later_change)
+{
+    struct cap c;
+    struct mad_args bad = {NULL, 1}, good = {NULL, 1};
+    aclmdlRITaskParams p;
+    t_setup();
+    cap_make(&c);
+    bad.x = good.x = &c.x[0];
+    p = kernel_params(&bad, 0); /* a block count of 0: refused, the model faults */
+    ASSERT_RC(aclmdlRITaskSetParams(c.t[0], &p), ACL_ERROR_RT_PARAM_INVALID);
+    p = kernel_params(&good, 1);
+    for (int i = 0; i < 2; i++)
+        ASSERT_RC(aclmdlRITaskSetParams(c.t[0], &p), ACL_ERROR_RT_MODEL_UPDATE_FAILED);
+    ASSERT_RC(aclmdlRIUpdate(c.m), ACL_ERROR_RT_MODEL_UPDATE_FAILED);
+    cap_free(&c);
+    t_teardown();
+}
+
+/* Disabling a task moves up the later tasks of its own lane only: after
+ * the first task of one lane is dropped, the tasks of the other lane keep
+ * their places (their handles still name the same tasks). */
+TEST(model_task, a_disabled_task_moves_up_only_its_own_lanes_later_tasks)
+{
+    aclrtStream s = NULL, s2 = NULL;
+    aclrtEvent fork = NULL, join = NULL;
+    aclmdlRI m = NULL;
+    aclmdlRITask t[4], t2[4];
+    aclmdlRITaskType type;
+    uint32_t n = 4, n2 = 4;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(2);
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_OK(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
+    ASSERT_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    launch_mad(&x[0], 1, s);
+    ASSERT_OK(aclrtRecordEvent(fork, s));
+    ASSERT_OK(aclrtStreamWaitEvent(s2, fork)); /* s2 joins: wait, kernel, record */
+    launch_mad(&x[1], 2, s2);
+    ASSERT_OK(aclrtRecordEvent(join, s2));
+    ASSERT_OK(aclrtStreamWaitEvent(s, join));
+    ASSERT_OK(aclmdlRICaptureEnd(s, &m));
+    ASSERT_OK(aclmdlRIGetTasksByStream(s, t, &n));
+    ASSERT_EQ(n, 3);
+    ASSERT_OK(aclmdlRIGetTasksByStream(s2, t2, &n2));
+    ASSERT_EQ(n2, 3);
+    ASSERT_OK(aclmdlRITaskDisable(t[0])); /* lane s's first task */
+    ASSERT_OK(aclmdlRIUpdate(m));
+    ASSERT_OK(aclmdlRITaskGetType(t2[0], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_EVENT_WAIT);
+    ASSERT_OK(aclmdlRITaskGetType(t2[1], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_KERNEL);
+    ASSERT_OK(aclmdlRITaskGetType(t2[2], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_EVENT_RECORD);
+    ASSERT_OK(aclmdlRITaskGetType(t[1], &type));
+    ASSERT_EQ(type, ACL_MODEL_RI_TASK_EVENT_RECORD);
+    x[0] = x[1] = 0;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_EQ(x[0], 0); /* its kernel dropped */
+    ASSERT_EQ(x[1], 2);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyEvent(fork));
+    ASSERT_OK(aclrtDestroyEvent(join));
+    ASSERT_OK(aclrtDestroyStream(s));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}

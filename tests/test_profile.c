@@ -2728,3 +2728,91 @@ TEST(profile, a_2d_copy_is_modelled_as_the_copy_of_all_its_rows)
     ASSERT(copy > 1.0);
     ASSERT_NEAR(start_after(SW4_COPY2D), copy);
 }
+
+/* ---- sweep 5 (2026-12-05): a reduce modelled as the copy of its bytes -------------------------- */
+
+/* Where a costed kernel starts after one 64 MiB reduce (SUM of floats: 16 Mi
+ * elements of 4 bytes) or one 64 MiB device copy on its stream. */
+static double start_after_sw5(bool reduce)
+{
+    enum { BYTES = 64 << 20 };
+    char dir[T_PATH_CAP] = "";
+    struct krow r[2];
+    aclrtStream s;
+    void *a = NULL, *b = NULL;
+    aclrtFuncHandle k = cost_kernel("sw5_after_op", 10, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtMalloc(&a, BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtMalloc(&b, BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
+    cfg = prof_start(dir, sizeof(dir));
+    if (reduce)
+        ASSERT_OK(aclrtReduceAsync(a, b, BYTES, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, s, NULL));
+    else
+        ASSERT_OK(aclrtMemcpyAsync(a, BYTES, b, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 1);
+    ASSERT_OK(aclrtFree(a));
+    ASSERT_OK(aclrtFree(b));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+    return r[0].start;
+}
+
+/* A reduce of N elements is modelled as the device copy of its N x element
+ * size bytes, not of N bytes. */
+TEST(profile, a_reduce_is_modelled_as_the_copy_of_its_elements_bytes)
+{
+    double copy = start_after_sw5(false);
+    ASSERT(copy > 1.0);
+    ASSERT_NEAR(start_after_sw5(true), copy);
+}
+
+/* Where a costed kernel starts after one 64 MiB prefetch of managed memory
+ * to the device, or one 64 MiB host-to-device copy, on its stream. */
+static double start_after_sw5_h2d(bool prefetch)
+{
+    enum { BYTES = 64 << 20 };
+    char dir[T_PATH_CAP] = "";
+    struct krow r[2];
+    aclrtStream s;
+    void *a = NULL, *h = NULL;
+    aclrtMemManagedLocation to_dev = {ACL_MEM_LOCATIONTYPE_DEVICE, 0};
+    aclrtFuncHandle k = cost_kernel("sw5_after_h2d", 10, 0, 0, 0);
+    aclprofConfig *cfg;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    if (prefetch) {
+        ASSERT_OK(aclrtMemAllocManaged(&a, BYTES, ACL_RT_MEM_ATTACH_GLOBAL));
+    } else {
+        ASSERT_OK(aclrtMalloc(&a, BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
+        ASSERT_OK(aclrtMallocHost(&h, BYTES));
+    }
+    cfg = prof_start(dir, sizeof(dir));
+    if (prefetch)
+        ASSERT_OK(aclrtMemManagedPrefetchAsync(a, BYTES, to_dev, 0, s));
+    else
+        ASSERT_OK(aclrtMemcpyAsync(a, BYTES, h, BYTES, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    launch(k, 1, ACL_RT_ENGINE_TYPE_AIC, 0, s, NULL, 0);
+    ASSERT_OK(aclrtSynchronizeDevice());
+    prof_stop(cfg);
+    ASSERT_EQ(read_kernels(dir, false, r, 2), 1);
+    ASSERT_OK(aclrtFree(a));
+    if (h != NULL)
+        ASSERT_OK(aclrtFreeHost(h));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+    return r[0].start;
+}
+
+/* A prefetch of managed memory to the device is modelled as the
+ * host-to-device copy of its bytes. */
+TEST(profile, a_prefetch_to_the_device_is_modelled_as_the_copy_of_its_bytes)
+{
+    double copy = start_after_sw5_h2d(false);
+    ASSERT(copy > 1.0);
+    ASSERT_NEAR(start_after_sw5_h2d(true), copy);
+}

@@ -1106,3 +1106,36 @@ TEST(recovery, task_abort_callback_returns_fail_it_whatever_their_sign_and_range
     ASSERT_OK(aclrtSetDeviceTaskAbortCallback("one", NULL, NULL));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): units --------------------------------------------- */
+
+static _Atomic uint32_t post_left;
+
+/* Holds PRE for 5 ms (busy, bounded); records what POST is told is left. */
+static int32_t slow_pre_noting_post(int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout, void *args)
+{
+    (void)deviceId;
+    (void)args;
+    if (stage == ACL_RT_DEVICE_TASK_ABORT_PRE) {
+        uint64_t end = t_now_ns() + 5000000ull;
+        while (t_now_ns() < end)
+            sched_yield();
+    } else {
+        atomic_store(&post_left, timeout);
+    }
+    return 0;
+}
+
+/* The abort's timeout counts milliseconds: a PRE callback that takes 5 ms
+ * fits in 1000 ms (5000 of them had they been microseconds), and POST is
+ * told what is left of the 1000, at least those 5 ms less. */
+TEST(recovery, the_task_abort_timeout_counts_milliseconds)
+{
+    t_setup();
+    ASSERT_OK(aclrtSetDeviceTaskAbortCallback("slow", slow_pre_noting_post, NULL));
+    atomic_store(&post_left, UINT32_MAX);
+    ASSERT_OK(aclrtDeviceTaskAbort(0, 1000));
+    ASSERT(atomic_load(&post_left) > 0 && atomic_load(&post_left) <= 995);
+    ASSERT_OK(aclrtSetDeviceTaskAbortCallback("slow", NULL, NULL));
+    t_teardown();
+}

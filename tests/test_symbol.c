@@ -419,3 +419,44 @@ TEST(symbol, get_func_by_symbol_finds_a_registered_kernel)
     ASSERT_OK(aclrtFree(out));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): reuse and name limits ----------------------------- */
+
+/* A registration without a name has none, also in a table slot an earlier,
+ * named registration used: a too-large copy's message names no symbol. */
+TEST(symbol, a_symbol_registered_without_a_name_in_a_reused_slot_has_none)
+{
+    uint8_t src[65] = {0};
+    t_setup();
+    ASSERT_OK(aclcpuRegisterSymbol(&g_val, sizeof(g_val), "first_symbol"));
+    ASSERT_OK(aclcpuRegisterSymbol(&g_other, sizeof(g_other), "second_symbol"));
+    ASSERT_OK(aclcpuUnregisterSymbol(&g_other)); /* its slot is free again */
+    ASSERT_OK(aclcpuRegisterSymbol(g_buf, sizeof(g_buf), NULL));
+    ASSERT_RC(aclrtMemcpyToSymbol(g_buf, src, 65, 0, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    {
+        const char *m = aclGetRecentErrMsg(); /* read once: reading it clears it */
+        ASSERT_STR_CONTAINS(m, "must be at most the size of symbol (");
+        ASSERT(strstr(m, "second_symbol") == NULL);
+    }
+    ASSERT_OK(aclcpuUnregisterSymbol(g_buf));
+    ASSERT_OK(aclcpuUnregisterSymbol(&g_val));
+    t_teardown();
+}
+
+/* A symbol's name keeps up to 63 bytes: one of exactly 63 is kept whole. */
+TEST(symbol, a_symbol_name_of_63_bytes_is_kept_whole)
+{
+    char name[64];
+    char quoted[80];
+    uint8_t src[65] = {0};
+    memset(name, 'n', 63);
+    name[62] = 'Z'; /* its last byte */
+    name[63] = '\0';
+    snprintf(quoted, sizeof(quoted), "'%s' (", name);
+    t_setup();
+    ASSERT_OK(aclcpuRegisterSymbol(g_buf, sizeof(g_buf), name));
+    ASSERT_RC(aclrtMemcpyToSymbol(g_buf, src, 65, 0, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), quoted);
+    ASSERT_OK(aclcpuUnregisterSymbol(g_buf));
+    t_teardown();
+}

@@ -1008,3 +1008,30 @@ TEST(sysinfo, unregistering_an_init_callback_keeps_the_ones_after_it_in_order)
     ASSERT_EQ(cb_log[1], 6);
     ASSERT_OK(aclFinalize());
 }
+
+/* ---- sweep 5 (2026-12-05): a SoC name in any case ---------------------------------------- */
+
+/* ACLCPU_SOC names a profile whatever the case of its letters: "ascend310p3"
+ * is the Ascend310P3 (8 cube cores), not the default profile. */
+TEST(sysinfo, a_soc_profile_is_found_whatever_the_case_of_its_name)
+{
+    int64_t v = -1;
+    setup_soc("ascend310p3");
+    ASSERT_EQ(strcmp(aclrtGetSocName(), "Ascend310P3"), 0);
+    ASSERT_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &v));
+    ASSERT_EQ(v, 8);
+    t_teardown();
+}
+
+/* Each option of a context is set or not on its own: with the deterministic
+ * option set, the debug-kernel option still reads back as not set (107021). */
+TEST(sysinfo, a_ctx_option_not_set_reads_back_unset_while_another_is_set)
+{
+    int64_t v = -1;
+    setup_soc(NULL);
+    ASSERT_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1));
+    ASSERT_RC(aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, &v), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
+    ASSERT_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+    ASSERT_EQ(v, 1);
+    t_teardown();
+}

@@ -1558,3 +1558,142 @@ TEST(vmm, a_link_of_a_mapping_whose_allocation_was_freed_is_refused)
     ASSERT_OK(aclrtReleaseMemAddress(dst));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): boundaries and second occurrences -------------- */
+
+/* Two mappings overlap only if they share a byte: a mapping made below
+ * another that ends exactly where the other starts is accepted (the
+ * opposite order, a mapping right after another, is checked above). */
+TEST(vmm, a_mapping_that_ends_where_another_starts_does_not_overlap_it)
+{
+    aclrtDrvMemHandle h, h2;
+    aclrtPhysicalMemProp p = dev_prop(ACL_HBM_MEM_NORMAL);
+    char *v;
+    t_setup();
+    h = phys(2 * MIB);
+    ASSERT_OK(aclrtMallocPhysical(&h2, 4 * KIB, &p, 0));
+    v = reserve(4 * MIB);
+    ASSERT_OK(aclrtMapMem(v + 2 * MIB, 4 * KIB, 0, h2, 0)); /* the upper one first */
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));            /* [v, v + 2 MiB) ends at its start */
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtUnmapMem(v + 2 * MIB));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtFreePhysical(h2));
+    t_teardown();
+}
+
+/* A reservation covers whole 4 KiB pages: one of 4 KiB + 1 byte holds two
+ * pages, so an 8 KiB allocation of normal pages maps at its start. */
+TEST(vmm, a_reservation_is_rounded_up_to_whole_4_kib_pages)
+{
+    aclrtDrvMemHandle h;
+    aclrtPhysicalMemProp p = dev_prop(ACL_HBM_MEM_NORMAL);
+    void *v = NULL;
+    t_setup();
+    ASSERT_OK(aclrtMallocPhysical(&h, 8 * KIB, &p, 0));
+    ASSERT_OK(aclrtReserveMemAddress(&v, 4 * KIB + 1, 0, NULL, 0));
+    ASSERT_OK(aclrtMapMem(v, 8 * KIB, 0, h, 0));
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
+/* The host is one access location whatever id a descriptor gives it: the
+ * flags set for the host with id 3 read back for the host with any id. */
+TEST(vmm, the_host_is_one_access_location_whatever_its_id)
+{
+    aclrtDrvMemHandle h;
+    aclrtMemAccessDesc d;
+    aclrtMemLocation host0 = {0, ACL_MEM_LOCATION_TYPE_HOST}, host7 = {7, ACL_MEM_LOCATION_TYPE_HOST};
+    uint64_t flags = 99;
+    void *v;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    memset(&d, 0, sizeof(d));
+    d.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+    d.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    d.location.id = 3;
+    ASSERT_OK(aclrtMemSetAccess(v, 2 * MIB, &d, 1));
+    ASSERT_OK(aclrtMemGetAccess(v, &host0, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_READ);
+    flags = 99;
+    ASSERT_OK(aclrtMemGetAccess(v, &host7, &flags));
+    ASSERT_EQ(flags, ACL_RT_MEM_ACCESS_FLAGS_READ);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtFreePhysical(h));
+    t_teardown();
+}
+
+/* A device's reset unmaps every mapping of its memory, also one made in a
+ * range another device reserved: that range is then free to release. */
+TEST(vmm, a_reset_unmaps_its_memory_mapped_in_another_devices_reservation)
+{
+    aclrtPhysicalMemProp p = dev_prop(ACL_HBM_MEM_HUGE);
+    aclrtDrvMemHandle h = NULL;
+    void *v;
+    setenv("ACLCPU_DEVICE_COUNT", "2", 1);
+    t_setup();
+    ASSERT_OK(aclrtMallocPhysical(&h, 2 * MIB, &p, 0)); /* device 0's memory */
+    ASSERT_OK(aclrtSetDevice(1));
+    v = reserve(2 * MIB); /* device 1's range */
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtResetDeviceForce(0));
+    ASSERT_OK(aclrtReleaseMemAddress(v)); /* no mapping left in it */
+    ASSERT_OK(aclrtResetDevice(1));
+    t_teardown();
+}
+
+/* aclrtMemRetainAllocationHandle of a mapping whose physical allocation was
+ * freed (the mapping stays until unmapped) is refused and gives no handle. */
+TEST(vmm, retain_of_a_mapping_whose_allocation_was_freed_gives_no_handle)
+{
+    aclrtDrvMemHandle h, got = NULL;
+    void *v;
+    t_setup();
+    h = phys(2 * MIB);
+    v = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtFreePhysical(h)); /* deferred: v still maps it */
+    ASSERT_RC(aclrtMemRetainAllocationHandle(v, &got), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT(got == NULL);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    t_teardown();
+}
+
+/* Host physical memory mapped is host memory, not reserved device memory:
+ * aclrtCheckMemType finds device physical memory mapped of the reserved
+ * kind, host physical memory mapped not. */
+TEST(vmm, host_physical_memory_mapped_is_not_reserved_device_memory)
+{
+    aclrtPhysicalMemProp hp = dev_prop(ACL_DDR_MEM_NORMAL);
+    aclrtDrvMemHandle h, hh = NULL;
+    void *v, *vh, *list[1];
+    uint32_t res = 9;
+    t_setup();
+    hp.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    h = phys(2 * MIB);
+    ASSERT_OK(aclrtMallocPhysical(&hh, 2 * MIB, &hp, 0));
+    v = reserve(2 * MIB);
+    vh = reserve(2 * MIB);
+    ASSERT_OK(aclrtMapMem(v, 2 * MIB, 0, h, 0));
+    ASSERT_OK(aclrtMapMem(vh, 2 * MIB, 0, hh, 0));
+    list[0] = v;
+    ASSERT_OK(aclrtCheckMemType(list, 1, 0x20u, &res, 0));
+    ASSERT_EQ(res, 1);
+    list[0] = vh;
+    ASSERT_OK(aclrtCheckMemType(list, 1, 0x20u, &res, 0));
+    ASSERT_EQ(res, 0);
+    ASSERT_OK(aclrtUnmapMem(v));
+    ASSERT_OK(aclrtUnmapMem(vh));
+    ASSERT_OK(aclrtReleaseMemAddress(v));
+    ASSERT_OK(aclrtReleaseMemAddress(vh));
+    ASSERT_OK(aclrtFreePhysical(h));
+    ASSERT_OK(aclrtFreePhysical(hh));
+    t_teardown();
+}
