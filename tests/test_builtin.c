@@ -1233,3 +1233,45 @@ TEST(builtin, an_empty_uniform_range_gives_its_min)
     ASSERT_OK(aclrtDestroyStream(st));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): boundaries of the engine's built-in tasks ---- */
+
+/* The 128-bit Philox counter steps with a carry through all four of its
+ * 32-bit words: at all ones it wraps to zero, written back to
+ * randomCounterAddr. With the key all ones as well, the first block is
+ * Random123's known answer (kat_vectors: ffffffff x6 give 408f276d 41c83b0e
+ * a20bc7c6 6d5451fd), so the key's upper word is the seed's upper half. */
+TEST(builtin, random_counter_at_all_ones_carries_through_every_word_to_zero)
+{
+    aclrtStream st = NULL;
+    uint64_t *ctr;
+    uint32_t *out;
+    aclrtRandomNumTaskInfo ti;
+    uint32_t lo = 0, hi = 0xffffffffu;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(16);
+    ctr[0] = UINT64_MAX;
+    ctr[1] = UINT64_MAX;
+    ti = task_info(ACL_UINT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, UINT64_MAX, 4, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 4);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 4);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(out[0], 0x408f276du);
+    ASSERT_EQ(out[1], 0x41c83b0eu);
+    ASSERT_EQ(out[2], 0xa20bc7c6u);
+    ASSERT_EQ(out[3], 0x6d5451fdu);
+    ASSERT_EQ(ctr[0], 0);
+    ASSERT_EQ(ctr[1], 0);
+    /* Three words of ones: the carry stops in the fourth. */
+    ctr[0] = UINT64_MAX;
+    ctr[1] = 0xffffffffu;
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(ctr[0], 0);
+    ASSERT_EQ(ctr[1], (uint64_t)1 << 32);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
