@@ -1275,3 +1275,45 @@ TEST(builtin, random_counter_at_all_ones_carries_through_every_word_to_zero)
     ASSERT_OK(aclrtDestroyStream(st));
     t_teardown();
 }
+
+/* The result's range is checked to its last byte: a dropout bitmask of n
+ * bits takes ceil(n / 8) bytes (8 bits fit the last byte of a 32-byte
+ * block, 9 do not), and a 64-bit type 8 bytes a number, unsigned as well
+ * (3 from byte 8 end at the block's end, 4 do not). Each byte of the mask
+ * is written whole: a ratio of 1 drops every bit of a byte that was 0xff.
+ * The block comes from aclrtMallocAlign32, which adds no padding. */
+TEST(builtin, random_result_range_is_checked_to_its_last_byte)
+{
+    aclrtStream st = NULL;
+    uint8_t *out;
+    void *ctr;
+    float ratio = 1.0f;
+    uint64_t n, zero = 0;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    ASSERT_OK(aclrtMallocAlign32((void **)&out, 32, ACL_MEM_MALLOC_HUGE_FIRST)); /* no padding: 32 bytes */
+    memset(ctr, 0, 16);
+    memset(out, 0xff, 32);
+    ti = task_info(ACL_FLOAT, ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK, 5, 8, ctr, out + 31);
+    para(&ti.randomNumFuncParaInfo.paramInfo.dropoutBitmaskInfo.dropoutRation, &ratio, 4);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(out[31], 0);
+    n = 9;
+    para(&ti.randomNum, &n, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_RC(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+    ti = task_info(ACL_UINT64, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 5, 3, ctr, out + 8);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &zero, 8);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &zero, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    n = 4;
+    para(&ti.randomNum, &n, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_RC(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}

@@ -992,3 +992,39 @@ TEST(hang, a_chain_stuck_for_less_than_the_timeout_in_ms_is_waited_for)
     ASSERT_OK(aclrtDestroyStream(p.waiter));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): the hang watch after progress ---- */
+
+/* The watch warns once per stall: a sync whose stream made progress since
+ * its warning (the first stuck wait was released) and then stalls on a
+ * second stuck wait warns again, naming the new wait. */
+TEST(hang, an_untimed_sync_warns_again_when_it_stalls_after_progress)
+{
+    static struct stuck_pair p;
+    static struct sync_call c;
+    aclrtNotify n = NULL;
+    aclrtStream other = NULL;
+    pthread_t th;
+    t_capture_log("2");
+    t_setup();
+    stuck_pair_open(&p);
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, p.waiter, 0)); /* the second stall: nothing records n yet */
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.s = p.waiter;
+    ASSERT_EQ(pthread_create(&th, NULL, untimed_sync, &c), 0);
+    ASSERT(t_log_shows("which was stopped by aclrtStreamStop"));
+    ASSERT_OK(aclrtDestroyStream(p.rec)); /* drops the record: the waiter moves on to the notify */
+    ASSERT(t_log_shows(", which no queued task records (only a later aclrtRecordNotify call can release it)"));
+    ASSERT_EQ(atomic_load(&c.done), 0);
+    ASSERT_OK(aclrtRecordNotify(n, other));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyEvent(p.e));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(p.waiter));
+    t_teardown();
+}
