@@ -1028,3 +1028,60 @@ TEST(hang, an_untimed_sync_warns_again_when_it_stalls_after_progress)
     ASSERT_OK(aclrtDestroyStream(p.waiter));
     t_teardown();
 }
+
+struct stop_call5 {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int rc, done;
+};
+
+static void *stop_thread5(void *arg)
+{
+    struct stop_call5 *c = arg;
+    if (aclrtSetCurrentContext(c->ctx) == ACL_SUCCESS)
+        atomic_store(&c->rc, aclrtStreamStop(c->s));
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+/* A stopped stream in a chain says how many of its tasks will not run:
+ * the tasks issued on it and not done. Stopped while its gate kernel runs,
+ * with one record behind it (no other task queued: the stop is seen through
+ * the waiter's timed sync), then the gate ends: one task, the record. */
+TEST(hang, a_stopped_stream_in_a_chain_counts_the_tasks_that_will_not_run)
+{
+    static struct stop_call5 c;
+    static struct t_gate g;
+    aclrtStream rec = NULL, waiter = NULL;
+    aclrtEvent e = NULL;
+    pthread_t th;
+    int stopped = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&rec, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateStream(&waiter));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, rec);
+    ASSERT_OK(aclrtRecordEvent(e, rec));
+    ASSERT_OK(aclrtStreamWaitEvent(waiter, e));
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.s = rec;
+    ASSERT_EQ(pthread_create(&th, NULL, stop_thread5, &c), 0);
+    for (int i = 0; i < 500 && !stopped; i++) {
+        const char *m;
+        ASSERT_RC(aclrtSynchronizeStreamWithTimeout(waiter, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        m = aclGetRecentErrMsg();
+        stopped = m != NULL && strstr(m, "which was stopped by aclrtStreamStop") != NULL;
+    }
+    ASSERT(stopped);
+    atomic_store(&g.open, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(waiter, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which was stopped by aclrtStreamStop (1 of its tasks will not run)");
+    ASSERT_OK(aclrtDestroyStream(rec)); /* drops the record: the waiter goes on */
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(waiter, 10000));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(waiter));
+    t_teardown();
+}
