@@ -837,3 +837,28 @@ TEST(callback, items_left_after_a_force_destroy_keep_their_place_in_the_queue)
     ASSERT_OK(aclrtDestroyStream(s2));
     t_teardown();
 }
+
+/* The last unsubscribe of a thread runs what its queue still held and
+ * empties the queue, head and tail: the same thread subscribed again
+ * (the same queue, found by its id) gets its next callback. */
+TEST(callback, a_thread_subscribed_again_after_its_queue_was_emptied_gets_new_callbacks)
+{
+    static _Atomic int orphan, fresh;
+    aclrtStream s = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclrtLaunchCallback(cb_count, (void *)&orphan, ACL_CALLBACK_NO_BLOCK, s));
+    ASSERT_OK(aclrtSynchronizeStream(s)); /* queued, not taken */
+    ASSERT_OK(aclrtUnSubscribeReport(me, s)); /* runs it here */
+    ASSERT_EQ(atomic_load(&orphan), 1);
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclrtLaunchCallback(cb_count, (void *)&fresh, ACL_CALLBACK_NO_BLOCK, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtProcessReport(5000));
+    ASSERT_EQ(atomic_load(&fresh), 1);
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}
