@@ -1317,3 +1317,29 @@ TEST(builtin, random_result_range_is_checked_to_its_last_byte)
     ASSERT_OK(aclrtDestroyStream(st));
     t_teardown();
 }
+
+/* A 64-bit uniform number joins two Philox words, the first as its upper
+ * half: at seed 0 and counter 0 (the known answer 6627e8d5 e169c58d
+ * bc57ac4c 9b00dbd8) the range [0, 2^64 - 1) gives 6627e8d5e169c58d and
+ * bc57ac4c9b00dbd8, each below the top and so kept as drawn. */
+TEST(builtin, a_64_bit_uniform_number_is_two_philox_words_first_word_high)
+{
+    aclrtStream st = NULL;
+    uint64_t *ctr, *out, lo = 0, hi = UINT64_MAX;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(16);
+    memset(ctr, 0, 16);
+    ti = task_info(ACL_UINT64, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 0, 2, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 8);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT(out[0] == 0x6627e8d5e169c58dull);
+    ASSERT(out[1] == 0xbc57ac4c9b00dbd8ull);
+    ASSERT_EQ(ctr[0], 1); /* four words: one block */
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
