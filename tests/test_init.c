@@ -1224,3 +1224,14 @@ TEST(init, init_config_unicode_escape_of_three_hex_digits_is_refused)
     ASSERT_OK(init_with_text("\"\\u1234\""));
     ASSERT_OK(aclFinalize());
 }
+
+/* An object's member starts with a quote: a key missing its opening quote
+ * (the first member's, or one after a comma) is no JSON (100006), even
+ * when the rest of it would read as a string. */
+TEST(init, init_config_member_key_needs_its_opening_quote)
+{
+    ASSERT_RC(init_with_text("{a\":1}"), ACL_ERROR_PARSE_FILE);
+    ASSERT_RC(init_with_text("{\"a\":1,b\":2}"), ACL_ERROR_PARSE_FILE);
+    ASSERT_OK(init_with_text("{\"a\":1,\"b\":2}"));
+    ASSERT_OK(aclFinalize());
+}
