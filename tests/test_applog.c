@@ -9,6 +9,7 @@
  */
 #include <fcntl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -225,4 +226,34 @@ TEST(applog, a_log_level_with_trailing_text_leaves_the_default)
     aclAppLog(ACL_ERROR, "f", "x.c", 1, "error-shown");
     ASSERT_STR_CONTAINS(captured(), "error-shown");
     assert_absent("debug-hidden");
+}
+
+/* ---- sweep 5 (2026-12-05): the log line's clock ---- */
+
+/* The "ACLCPU(seconds.micro)" stamp is the monotonic clock in seconds and
+ * microseconds (the second's nanoseconds / 1000, six digits): read before
+ * and after the call, the clock brackets the stamp. */
+TEST(applog, the_line_is_stamped_with_the_monotonic_clock_in_microseconds)
+{
+    struct timespec t0, t1;
+    const char *at;
+    unsigned long sec = 0, usec = 0;
+    unsigned long long stamp, lo, hi;
+    capture("0");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    aclAppLog(ACL_INFO, "stampfn", "stamp.c", 1, "stamped");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    at = strstr(captured(), "stampfn:");
+    ASSERT(at != NULL);
+    while (at > cap_text && at[-1] != '\n')
+        at--;
+    at = strstr(at, "ACLCPU(");
+    ASSERT(at != NULL);
+    ASSERT_EQ(sscanf(at, "ACLCPU(%lu.%lu)", &sec, &usec), 2);
+    ASSERT(usec < 1000000ul);
+    stamp = (unsigned long long)sec * 1000000ull + usec;
+    lo = ((unsigned long long)t0.tv_sec * 1000000000ull + (unsigned long long)t0.tv_nsec) / 1000u;
+    hi = ((unsigned long long)t1.tv_sec * 1000000000ull + (unsigned long long)t1.tv_nsec) / 1000u;
+    if (stamp < lo || stamp > hi)
+        test_fail(__FILE__, __LINE__, "stamp %llu us is outside the call's [%llu, %llu] us", stamp, lo, hi);
 }

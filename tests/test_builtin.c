@@ -1233,3 +1233,113 @@ TEST(builtin, an_empty_uniform_range_gives_its_min)
     ASSERT_OK(aclrtDestroyStream(st));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): boundaries of the engine's built-in tasks ---- */
+
+/* The 128-bit Philox counter steps with a carry through all four of its
+ * 32-bit words: at all ones it wraps to zero, written back to
+ * randomCounterAddr. With the key all ones as well, the first block is
+ * Random123's known answer (kat_vectors: ffffffff x6 give 408f276d 41c83b0e
+ * a20bc7c6 6d5451fd), so the key's upper word is the seed's upper half. */
+TEST(builtin, random_counter_at_all_ones_carries_through_every_word_to_zero)
+{
+    aclrtStream st = NULL;
+    uint64_t *ctr;
+    uint32_t *out;
+    aclrtRandomNumTaskInfo ti;
+    uint32_t lo = 0, hi = 0xffffffffu;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(16);
+    ctr[0] = UINT64_MAX;
+    ctr[1] = UINT64_MAX;
+    ti = task_info(ACL_UINT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, UINT64_MAX, 4, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 4);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 4);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(out[0], 0x408f276du);
+    ASSERT_EQ(out[1], 0x41c83b0eu);
+    ASSERT_EQ(out[2], 0xa20bc7c6u);
+    ASSERT_EQ(out[3], 0x6d5451fdu);
+    ASSERT_EQ(ctr[0], 0);
+    ASSERT_EQ(ctr[1], 0);
+    /* Three words of ones: the carry stops in the fourth. */
+    ctr[0] = UINT64_MAX;
+    ctr[1] = 0xffffffffu;
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(ctr[0], 0);
+    ASSERT_EQ(ctr[1], (uint64_t)1 << 32);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* The result's range is checked to its last byte: a dropout bitmask of n
+ * bits takes ceil(n / 8) bytes (8 bits fit the last byte of a 32-byte
+ * block, 9 do not), and a 64-bit type 8 bytes a number, unsigned as well
+ * (3 from byte 8 end at the block's end, 4 do not). Each byte of the mask
+ * is written whole: a ratio of 1 drops every bit of a byte that was 0xff.
+ * The block comes from aclrtMallocAlign32, which adds no padding. */
+TEST(builtin, random_result_range_is_checked_to_its_last_byte)
+{
+    aclrtStream st = NULL;
+    uint8_t *out;
+    void *ctr;
+    float ratio = 1.0f;
+    uint64_t n, zero = 0;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    ASSERT_OK(aclrtMallocAlign32((void **)&out, 32, ACL_MEM_MALLOC_HUGE_FIRST)); /* no padding: 32 bytes */
+    memset(ctr, 0, 16);
+    memset(out, 0xff, 32);
+    ti = task_info(ACL_FLOAT, ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK, 5, 8, ctr, out + 31);
+    para(&ti.randomNumFuncParaInfo.paramInfo.dropoutBitmaskInfo.dropoutRation, &ratio, 4);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT_EQ(out[31], 0);
+    n = 9;
+    para(&ti.randomNum, &n, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_RC(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+    ti = task_info(ACL_UINT64, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 5, 3, ctr, out + 8);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &zero, 8);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &zero, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    n = 4;
+    para(&ti.randomNum, &n, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_RC(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}
+
+/* A 64-bit uniform number joins two Philox words, the first as its upper
+ * half: at seed 0 and counter 0 (the known answer 6627e8d5 e169c58d
+ * bc57ac4c 9b00dbd8) the range [0, 2^64 - 1) gives 6627e8d5e169c58d and
+ * bc57ac4c9b00dbd8, each below the top and so kept as drawn. */
+TEST(builtin, a_64_bit_uniform_number_is_two_philox_words_first_word_high)
+{
+    aclrtStream st = NULL;
+    uint64_t *ctr, *out, lo = 0, hi = UINT64_MAX;
+    aclrtRandomNumTaskInfo ti;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&st));
+    ctr = dev(16);
+    out = dev(16);
+    memset(ctr, 0, 16);
+    ti = task_info(ACL_UINT64, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 0, 2, ctr, out);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 8);
+    para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 8);
+    ASSERT_OK(aclrtRandomNumAsync(&ti, st, NULL));
+    ASSERT_OK(aclrtSynchronizeStream(st));
+    ASSERT(out[0] == 0x6627e8d5e169c58dull);
+    ASSERT(out[1] == 0xbc57ac4c9b00dbd8ull);
+    ASSERT_EQ(ctr[0], 1); /* four words: one block */
+    ASSERT_OK(aclrtDestroyStream(st));
+    t_teardown();
+}

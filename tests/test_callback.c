@@ -795,3 +795,70 @@ TEST(callback, a_host_function_does_not_hold_the_only_worker)
     ASSERT_OK(aclrtDestroyStream(b));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): a thread's queue after a stream's items are taken out ---- */
+
+/* A force destroy takes the destroyed stream's undelivered blocking
+ * callback out of the thread's queue and leaves another stream's item
+ * there as the queue's last: a callback queued after it lines up behind
+ * it, so the thread serves both, the older first. */
+TEST(callback, items_left_after_a_force_destroy_keep_their_place_in_the_queue)
+{
+    static _Atomic int dropped, first, later;
+    aclrtStream s1 = NULL, s2 = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    int queued = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s1));
+    ASSERT_OK(aclrtCreateStream(&s2));
+    ASSERT_OK(aclrtSubscribeReport(me, s1));
+    ASSERT_OK(aclrtSubscribeReport(me, s2));
+    ASSERT_OK(aclrtLaunchCallback(cb_count, (void *)&dropped, ACL_CALLBACK_BLOCK, s1));
+    /* Until s1's callback waits in this thread's queue (a timed sync names it). */
+    for (int i = 0; i < 500 && !queued; i++) {
+        const char *m;
+        ASSERT_RC(aclrtSynchronizeStreamWithTimeout(s1, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        m = aclGetRecentErrMsg();
+        queued = m != NULL && strstr(m, "never taken by its subscribed thread") != NULL;
+    }
+    ASSERT(queued);
+    ASSERT_OK(aclrtLaunchCallback(cb_count, (void *)&first, ACL_CALLBACK_NO_BLOCK, s2));
+    ASSERT_OK(aclrtSynchronizeStream(s2)); /* a non-blocking callback's task ends once it is queued */
+    ASSERT_OK(aclrtDestroyStreamForce(s1));
+    ASSERT_OK(aclrtLaunchCallback(cb_count, (void *)&later, ACL_CALLBACK_NO_BLOCK, s2));
+    ASSERT_OK(aclrtSynchronizeStream(s2));
+    ASSERT_OK(aclrtProcessReport(5000));
+    ASSERT_EQ(atomic_load(&first), 1);
+    ASSERT_EQ(atomic_load(&later), 0);
+    ASSERT_OK(aclrtProcessReport(5000));
+    ASSERT_EQ(atomic_load(&later), 1);
+    ASSERT_EQ(atomic_load(&dropped), 0);
+    ASSERT_OK(aclrtUnSubscribeReport(me, s2));
+    ASSERT_OK(aclrtDestroyStream(s2));
+    t_teardown();
+}
+
+/* The last unsubscribe of a thread runs what its queue still held and
+ * empties the queue, head and tail: the same thread subscribed again
+ * (the same queue, found by its id) gets its next callback. */
+TEST(callback, a_thread_subscribed_again_after_its_queue_was_emptied_gets_new_callbacks)
+{
+    static _Atomic int orphan, fresh;
+    aclrtStream s = NULL;
+    uint64_t me = (uint64_t)pthread_self();
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclrtLaunchCallback(cb_count, (void *)&orphan, ACL_CALLBACK_NO_BLOCK, s));
+    ASSERT_OK(aclrtSynchronizeStream(s)); /* queued, not taken */
+    ASSERT_OK(aclrtUnSubscribeReport(me, s)); /* runs it here */
+    ASSERT_EQ(atomic_load(&orphan), 1);
+    ASSERT_OK(aclrtSubscribeReport(me, s));
+    ASSERT_OK(aclrtLaunchCallback(cb_count, (void *)&fresh, ACL_CALLBACK_NO_BLOCK, s));
+    ASSERT_OK(aclrtSynchronizeStream(s));
+    ASSERT_OK(aclrtProcessReport(5000));
+    ASSERT_EQ(atomic_load(&fresh), 1);
+    ASSERT_OK(aclrtUnSubscribeReport(me, s));
+    ASSERT_OK(aclrtDestroyStream(s));
+    t_teardown();
+}

@@ -940,3 +940,29 @@ TEST(checks, recent_messages_fill_their_buffer_exactly)
     }
     ASSERT_OK(aclFinalize());
 }
+
+/* ---- sweep 5 (2026-12-05): the recent-message stack's joints ---- */
+
+/* Messages are joined newest first by one newline each: a single message
+ * ends with its own text (no newline after it), two have exactly one
+ * between them. */
+TEST(checks, recent_messages_are_joined_by_one_newline_and_end_without_one)
+{
+    const char *m;
+    size_t len, nl = 0;
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
+    m = aclGetRecentErrMsg();
+    ASSERT(m != NULL);
+    len = strlen(m);
+    ASSERT(len > 0 && m[len - 1] != '\n' && strchr(m, '\n') == NULL);
+    ASSERT_RC(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtProcessReport(0), ACL_ERROR_INVALID_PARAM);
+    m = aclGetRecentErrMsg();
+    ASSERT(m != NULL);
+    len = strlen(m);
+    for (size_t i = 0; i < len; i++)
+        nl += m[i] == '\n';
+    ASSERT_EQ(nl, 1);
+    ASSERT(m[len - 1] != '\n');
+}

@@ -992,3 +992,96 @@ TEST(hang, a_chain_stuck_for_less_than_the_timeout_in_ms_is_waited_for)
     ASSERT_OK(aclrtDestroyStream(p.waiter));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): the hang watch after progress ---- */
+
+/* The watch warns once per stall: a sync whose stream made progress since
+ * its warning (the first stuck wait was released) and then stalls on a
+ * second stuck wait warns again, naming the new wait. */
+TEST(hang, an_untimed_sync_warns_again_when_it_stalls_after_progress)
+{
+    static struct stuck_pair p;
+    static struct sync_call c;
+    aclrtNotify n = NULL;
+    aclrtStream other = NULL;
+    pthread_t th;
+    t_capture_log("2");
+    t_setup();
+    stuck_pair_open(&p);
+    ASSERT_OK(aclrtCreateNotify(&n, 0));
+    ASSERT_OK(aclrtCreateStream(&other));
+    ASSERT_OK(aclrtWaitAndResetNotify(n, p.waiter, 0)); /* the second stall: nothing records n yet */
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.s = p.waiter;
+    ASSERT_EQ(pthread_create(&th, NULL, untimed_sync, &c), 0);
+    ASSERT(t_log_shows("which was stopped by aclrtStreamStop"));
+    ASSERT_OK(aclrtDestroyStream(p.rec)); /* drops the record: the waiter moves on to the notify */
+    ASSERT(t_log_shows(", which no queued task records (only a later aclrtRecordNotify call can release it)"));
+    ASSERT_EQ(atomic_load(&c.done), 0);
+    ASSERT_OK(aclrtRecordNotify(n, other));
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_EQ(atomic_load(&t_log_n), 1);
+    ASSERT_OK(aclrtDestroyEvent(p.e));
+    ASSERT_OK(aclrtDestroyNotify(n));
+    ASSERT_OK(aclrtDestroyStream(other));
+    ASSERT_OK(aclrtDestroyStream(p.waiter));
+    t_teardown();
+}
+
+struct stop_call5 {
+    aclrtContext ctx;
+    aclrtStream s;
+    _Atomic int rc, done;
+};
+
+static void *stop_thread5(void *arg)
+{
+    struct stop_call5 *c = arg;
+    if (aclrtSetCurrentContext(c->ctx) == ACL_SUCCESS)
+        atomic_store(&c->rc, aclrtStreamStop(c->s));
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+/* A stopped stream in a chain says how many of its tasks will not run:
+ * the tasks issued on it and not done. Stopped while its gate kernel runs,
+ * with one record behind it (no other task queued: the stop is seen through
+ * the waiter's timed sync), then the gate ends: one task, the record. */
+TEST(hang, a_stopped_stream_in_a_chain_counts_the_tasks_that_will_not_run)
+{
+    static struct stop_call5 c;
+    static struct t_gate g;
+    aclrtStream rec = NULL, waiter = NULL;
+    aclrtEvent e = NULL;
+    pthread_t th;
+    int stopped = 0;
+    t_setup();
+    ASSERT_OK(aclrtCreateStreamWithConfig(&rec, 0, ACL_STREAM_DEVICE_USE_ONLY));
+    ASSERT_OK(aclrtCreateStream(&waiter));
+    ASSERT_OK(aclrtCreateEvent(&e));
+    t_launch_gate(&g, rec);
+    ASSERT_OK(aclrtRecordEvent(e, rec));
+    ASSERT_OK(aclrtStreamWaitEvent(waiter, e));
+    ASSERT(t_wait_flag(&g.started, 1));
+    ASSERT_OK(aclrtGetCurrentContext(&c.ctx));
+    c.s = rec;
+    ASSERT_EQ(pthread_create(&th, NULL, stop_thread5, &c), 0);
+    for (int i = 0; i < 500 && !stopped; i++) {
+        const char *m;
+        ASSERT_RC(aclrtSynchronizeStreamWithTimeout(waiter, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        m = aclGetRecentErrMsg();
+        stopped = m != NULL && strstr(m, "which was stopped by aclrtStreamStop") != NULL;
+    }
+    ASSERT(stopped);
+    atomic_store(&g.open, 1);
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    ASSERT_OK(atomic_load(&c.rc));
+    ASSERT_RC(aclrtSynchronizeStreamWithTimeout(waiter, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    ASSERT_STR_CONTAINS(aclGetRecentErrMsg(), "which was stopped by aclrtStreamStop (1 of its tasks will not run)");
+    ASSERT_OK(aclrtDestroyStream(rec)); /* drops the record: the waiter goes on */
+    ASSERT_OK(aclrtSynchronizeStreamWithTimeout(waiter, 10000));
+    ASSERT_OK(aclrtDestroyEvent(e));
+    ASSERT_OK(aclrtDestroyStream(waiter));
+    t_teardown();
+}

@@ -1193,3 +1193,45 @@ TEST(init, init_config_literal_may_end_the_text)
     ASSERT_OK(init_with_text("null"));
     ASSERT_OK(aclFinalize());
 }
+
+/* ---- sweep 5 (2026-12-05): config values at their edges ---- */
+
+/* A size variable that is only a unit letter ("K") holds no number: it
+ * leaves the profile's device memory size, not zero bytes (the letter must
+ * not be read as a scale of an empty number). */
+TEST(init, a_size_that_is_only_a_unit_letter_leaves_the_default)
+{
+    size_t free_b = 0, total = 0, dflt = 0;
+    unsetenv("ACLCPU_DEVICE_MEMORY");
+    t_setup();
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &dflt));
+    t_teardown();
+    ASSERT(dflt > 0);
+    setenv("ACLCPU_DEVICE_MEMORY", "K", 1);
+    t_setup();
+    ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &total));
+    ASSERT_EQ(total, dflt);
+    t_teardown();
+}
+
+/* A \u escape takes exactly four hex digits: three and then the closing
+ * quote ("\u123") is no JSON (100006), even though the string closes
+ * right after them; the fourth digit is the one a short count would miss. */
+TEST(init, init_config_unicode_escape_of_three_hex_digits_is_refused)
+{
+    ASSERT_RC(init_with_text("\"\\u123\""), ACL_ERROR_PARSE_FILE);
+    ASSERT_RC(init_with_text("[\"\\u123\"]"), ACL_ERROR_PARSE_FILE);
+    ASSERT_OK(init_with_text("\"\\u1234\""));
+    ASSERT_OK(aclFinalize());
+}
+
+/* An object's member starts with a quote: a key missing its opening quote
+ * (the first member's, or one after a comma) is no JSON (100006), even
+ * when the rest of it would read as a string. */
+TEST(init, init_config_member_key_needs_its_opening_quote)
+{
+    ASSERT_RC(init_with_text("{a\":1}"), ACL_ERROR_PARSE_FILE);
+    ASSERT_RC(init_with_text("{\"a\":1,b\":2}"), ACL_ERROR_PARSE_FILE);
+    ASSERT_OK(init_with_text("{\"a\":1,\"b\":2}"));
+    ASSERT_OK(aclFinalize());
+}

@@ -10,7 +10,9 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <fcntl.h>
 #include <stdatomic.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -1814,5 +1816,61 @@ TEST(kernel, arguments_that_fill_the_inline_room_exactly_reach_the_kernel)
     ASSERT_EQ(out[0], (int64_t)0x7fff);
     ASSERT_OK(aclrtDestroyStream(s));
     ASSERT_OK(aclrtFree(out));
+    t_teardown();
+}
+
+/* ---- sweep 5 (2026-12-05): the fault report of one kernel is not the next one's ---- */
+
+/* The error log of this test, read without waiting: stdout goes into a
+ * pipe before aclInit reads the log switches, and every line is written
+ * inside the call (or the block) that logs it. */
+static int kfault_log_fd = -1;
+
+static const char *kfault_log(void)
+{
+    static char text[16384];
+    static size_t len;
+    ssize_t n;
+    fflush(stdout);
+    while ((n = read(kfault_log_fd, text + len, sizeof(text) - 1 - len)) > 0)
+        len += (size_t)n;
+    text[len] = '\0';
+    return text;
+}
+
+/* A block that faulted names the address it touched; a later trap on the
+ * same thread (aclcpuTrap, no fault) names none: the fault's address is
+ * dropped once reported, not carried into the next kernel's report. */
+TEST(kernel, a_trap_after_a_fault_reports_no_stale_address)
+{
+    aclrtStream s = NULL;
+    aclrtFuncHandle wildk = t_kernel("kernel_wild_pointer", k_wild_pointer);
+    aclrtFuncHandle trapk = t_kernel("kernel_trap", k_trap);
+    int *wild = (int *)(uintptr_t)64;
+    static struct t_gate g;
+    int fds[2];
+#ifdef T_TSAN
+    SKIP("kernel faults are not taken under ThreadSanitizer");
+#endif
+    setenv("ACLCPU_WORKERS", "1", 1);
+    setenv("ASCEND_SLOG_PRINT_TO_STDOUT", "1", 1);
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "3", 1);
+    fflush(stdout);
+    ASSERT_EQ(pipe(fds), 0);
+    ASSERT_EQ(fcntl(fds[0], F_SETFL, O_NONBLOCK), 0);
+    ASSERT(dup2(fds[1], STDOUT_FILENO) >= 0);
+    kfault_log_fd = fds[0];
+    t_setup();
+    ASSERT_OK(aclrtCreateStream(&s));
+    /* Both queued behind a gate: the worker that holds the stream runs them in turn. */
+    t_launch_gate(&g, s);
+    ASSERT_OK(aclrtLaunchKernel(wildk, 1, &wild, sizeof(wild), s));
+    ASSERT_OK(aclrtLaunchKernel(trapk, 1, NULL, 0, s));
+    atomic_store(&g.open, 1);
+    ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    ASSERT_STR_CONTAINS(kfault_log(), "kernel 'kernel_wild_pointer' block 0 touched address");
+    if (strstr(kfault_log(), "kernel 'kernel_trap' block 0 touched") != NULL)
+        test_fail(__FILE__, __LINE__, "the trap reported the earlier fault's address:\n%s", kfault_log());
+    ASSERT_OK(aclrtDestroyStream(s));
     t_teardown();
 }

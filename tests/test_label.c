@@ -435,3 +435,55 @@ TEST(label, a_label_in_a_reused_slot_is_in_no_list_yet)
     ASSERT_OK(aclrtDestroyLabel(fresh));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): the end of the label range ---- */
+
+/* The labels set in the model bound the index: with a list of three and
+ * only its first and third set (two labels in the model), index 2 is one
+ * past them and fails the run (507011) although the third label's place
+ * is set; the lane goes on past the switch. */
+TEST(label, an_index_equal_to_the_count_of_labels_set_fails_the_run)
+{
+    aclrtStream p = NULL, exec = NULL;
+    aclmdlRI m = NULL;
+    aclrtLabel l[3] = {NULL, NULL, NULL};
+    aclrtLabelList list = NULL;
+    uint32_t *idx = NULL;
+    int64_t *x;
+    t_setup();
+    x = t_dev_i64(1);
+    ASSERT_OK(aclrtMalloc((void **)&idx, sizeof(uint32_t), ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_OK(aclrtCreateStreamWithConfig(&p, 0, ACL_STREAM_PERSISTENT));
+    ASSERT_OK(aclrtCreateStream(&exec));
+    ASSERT_OK(aclmdlRIBuildBegin(&m, 0));
+    ASSERT_OK(aclmdlRIBindStream(m, p, ACL_MODEL_STREAM_FLAG_HEAD));
+    for (int i = 0; i < 3; i++)
+        ASSERT_OK(aclrtCreateLabel(&l[i]));
+    ASSERT_OK(aclrtCreateLabelList(l, 3, &list));
+    ASSERT_OK(aclrtSwitchLabelByIndex(idx, 3, list, p));
+    ASSERT_OK(aclrtSetLabel(l[0], p));
+    t_launch_add(x, 1, p);
+    ASSERT_OK(aclrtSetLabel(l[2], p));
+    t_launch_add(x, 10, p);
+    ASSERT_OK(aclmdlRIEndTask(m, p));
+    ASSERT_OK(aclmdlRIBuildEnd(m, NULL));
+    *idx = 2;
+    x[0] = 0;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_RC(aclrtSynchronizeStream(exec), ACL_ERROR_RT_MODEL_EXECUTE);
+    ASSERT_EQ(x[0], 11);
+    *idx = 0; /* the labels set still work: the next run is fine */
+    x[0] = 0;
+    ASSERT_OK(aclmdlRIExecuteAsync(m, exec));
+    ASSERT_OK(aclrtSynchronizeStream(exec));
+    ASSERT_EQ(x[0], 11);
+    ASSERT_OK(aclmdlRIDestroy(m));
+    ASSERT_OK(aclrtDestroyLabelList(list));
+    for (int i = 0; i < 3; i++)
+        ASSERT_OK(aclrtDestroyLabel(l[i]));
+    ASSERT_OK(aclrtDestroyStream(p));
+    ASSERT_OK(aclrtDestroyStream(exec));
+    ASSERT_OK(aclrtFree(idx));
+    ASSERT_OK(aclrtFree(x));
+    t_teardown();
+}

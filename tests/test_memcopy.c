@@ -874,3 +874,44 @@ TEST(memcopy, an_offset_copy_whose_destination_base_is_host_memory_fails_when_it
     ASSERT_OK(aclrtFree(d));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): a value wait's explanation ---- */
+
+/* A timed sync on a stream parked on a value says which rule the wait
+ * wants, the value it wants and what the word holds: one stream per rule,
+ * each word holding a value that fails its rule; the host then writes one
+ * that passes (the poll sees it). */
+TEST(memcopy, a_value_waits_explanation_names_its_rule_and_both_values)
+{
+    static const struct {
+        uint32_t flag;
+        uint64_t want, now, pass;
+        const char *text;
+    } rule[] = {
+        {ACL_STREAM_WAIT_VALUE_GEQ, 7, 3, 7, "to be >= 7 (it is 3)"},
+        {ACL_STREAM_WAIT_VALUE_EQ, 100, 3, 100, "to be == 100 (it is 3)"},
+        {ACL_STREAM_WAIT_VALUE_AND, 16, 1, 17, "to be to share a bit with 16 (it is 1)"},
+        {ACL_STREAM_WAIT_VALUE_NOR, 0xffffffff00000000ull, 0xffffffffull, 0,
+         "to be to leave a bit clear together with 18446744069414584320 (it is 4294967295)"},
+    };
+    t_setup();
+    for (size_t i = 0; i < sizeof(rule) / sizeof(rule[0]); i++) {
+        aclrtStream a;
+        uint64_t *w = dev(64);
+        *w = rule[i].now;
+        ASSERT_OK(aclrtCreateStream(&a));
+        ASSERT_OK(aclrtValueWait(w, rule[i].want, rule[i].flag, a));
+        const char *m = NULL;
+        /* Until the stream has parked on the word (a busy machine may be slow to run it). */
+        for (int k = 0; k < 250 && (m == NULL || strstr(m, "waits for the 64-bit value") == NULL); k++) {
+            ASSERT_RC(aclrtSynchronizeStreamWithTimeout(a, 20), TIMED_OUT);
+            m = aclGetRecentErrMsg();
+        }
+        ASSERT_STR_CONTAINS(m, rule[i].text);
+        __atomic_store_n(w, rule[i].pass, __ATOMIC_RELAXED);
+        ASSERT_OK(aclrtSynchronizeStreamWithTimeout(a, 5000));
+        ASSERT_OK(aclrtDestroyStream(a));
+        ASSERT_OK(aclrtFree(w));
+    }
+    t_teardown();
+}

@@ -149,3 +149,23 @@ TEST(perturb, a_seed_with_trailing_characters_turns_no_schedule_on)
     t_teardown();
     unsetenv("ACLCPU_SCHED");
 }
+
+/* ---- sweep 5 (2026-12-05): a seed must start with a digit ---- */
+
+/* ACLCPU_SCHED=random:<seed> wants a digit right after the colon: a seed
+ * left out ("random:", which strtoull would read as 0) or signed
+ * ("random:-1", which it would wrap) turns no schedule on, with the
+ * warning. Each case in a device of its own: the setting is read at open. */
+TEST(perturb, a_seed_that_does_not_start_with_a_digit_turns_no_schedule_on)
+{
+    t_capture_log("2");
+    setenv("ACLCPU_SCHED", "random:", 1);
+    t_setup();
+    ASSERT(t_log_shows("ACLCPU_SCHED=random: is not random:<seed>"));
+    t_teardown();
+    setenv("ACLCPU_SCHED", "random:-1", 1);
+    t_setup();
+    ASSERT(t_log_shows("ACLCPU_SCHED=random:-1 is not random:<seed>"));
+    t_teardown();
+    unsetenv("ACLCPU_SCHED");
+}

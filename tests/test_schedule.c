@@ -264,3 +264,21 @@ TEST(schedule, a_free_worker_helps_the_highest_priority_shared_kernel_first)
     ASSERT_OK(aclrtDestroyStream(other));
     t_teardown();
 }
+
+/* ---- sweep 5 (2026-12-05): the worker count ---- */
+
+/* ACLCPU_WORKERS sets the device's worker threads (the device's open says
+ * how many, at info): 1 is one worker, not "one per CPU" (that is 0), and
+ * more than 256 are capped at 256. */
+TEST(schedule, the_worker_count_is_acl_workers_capped_at_256)
+{
+    t_capture_log("1");
+    setenv("ACLCPU_WORKERS", "257", 1);
+    t_setup();
+    ASSERT(t_log_shows(", 256 workers"));
+    t_teardown();
+    setenv("ACLCPU_WORKERS", "1", 1);
+    t_setup();
+    ASSERT(t_log_shows(", 1 workers"));
+    t_teardown();
+}
