@@ -966,3 +966,23 @@ TEST(checks, recent_messages_are_joined_by_one_newline_and_end_without_one)
     ASSERT_EQ(nl, 1);
     ASSERT(m[len - 1] != '\n');
 }
+
+/* Two messages pile up whole: the newest, one newline, then the older one
+ * to its last byte (the same message read alone, twice over). */
+TEST(checks, piled_messages_keep_the_older_one_to_its_last_byte)
+{
+    char one[512];
+    const char *m;
+    (void)aclGetRecentErrMsg();
+    ASSERT_RC(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
+    m = aclGetRecentErrMsg();
+    ASSERT(m != NULL && strlen(m) < sizeof(one) / 2);
+    snprintf(one, sizeof(one), "%s", m);
+    ASSERT_RC(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
+    ASSERT_RC(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
+    m = aclGetRecentErrMsg();
+    ASSERT(m != NULL);
+    ASSERT_EQ(strlen(m), 2 * strlen(one) + 1);
+    ASSERT(strncmp(m, one, strlen(one)) == 0 && m[strlen(one)] == '\n');
+    ASSERT(strcmp(m + strlen(one) + 1, one) == 0);
+}

@@ -1235,3 +1235,14 @@ TEST(init, init_config_member_key_needs_its_opening_quote)
     ASSERT_OK(init_with_text("{\"a\":1,\"b\":2}"));
     ASSERT_OK(aclFinalize());
 }
+
+/* A container closes with its own bracket: "[1}" and "{\"a\":1]" are not
+ * JSON, though their brackets balance by count. */
+TEST(init, init_config_closer_must_match_its_opener)
+{
+    ASSERT_RC(init_with_text("[1}"), ACL_ERROR_PARSE_FILE);
+    ASSERT_RC(init_with_text("{\"a\":1]"), ACL_ERROR_PARSE_FILE);
+    ASSERT_RC(init_with_text("[{\"a\":[1}]}"), ACL_ERROR_PARSE_FILE);
+    ASSERT_OK(init_with_text("[{\"a\":[1]}]"));
+    ASSERT_OK(aclFinalize());
+}
