@@ -244,14 +244,31 @@ TEST(failure, failure_in_the_middle_of_a_many_block_kernel)
     t_teardown();
 }
 
+/* Block 17 traps; every other block works 100 us before it counts. */
+static void k_trap_block_17_slow(void *args)
+{
+    uint64_t end;
+    (void)args;
+    if (aclcpuGetBlockIdx() == 17)
+        aclcpuTrap();
+    end = t_now_ns() + 100000u;
+    while (t_now_ns() < end)
+        ;
+    atomic_fetch_add(&survivors, 1);
+}
+
 /* With several workers the failing kernel's later blocks may already run,
- * but the ones not yet claimed are skipped: fewer than 64 complete. */
+ * but the ones not yet claimed are skipped: fewer than all complete. Each
+ * block works 100 us, so all 4095 would take the other workers 0.4 s or
+ * more: far longer than the trap takes to stop the kernel, even under a
+ * sanitizer on a loaded machine (with blocks that do nothing, the others
+ * once ran them all while the trapping worker was descheduled). */
 TEST(failure, many_block_failure_with_all_workers)
 {
     aclrtStream s = NULL;
     t_setup();
     ASSERT_OK(aclrtCreateStream(&s));
-    launch("fail_trap17", k_trap_block_17, 4096, s);
+    launch("fail_trap17_slow", k_trap_block_17_slow, 4096, s);
     ASSERT_RC(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     ASSERT(atomic_load(&survivors) < 4095);
     ASSERT_OK(aclrtDestroyStream(s));
