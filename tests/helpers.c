@@ -83,6 +83,20 @@ aclrtFuncHandle t_kernel(const char *name, aclcpuKernelFn fn)
     return h;
 }
 
+void t_busy_ns(uint64_t ns)
+{
+    uint64_t end = t_now_ns() + ns;
+    while (t_now_ns() < end)
+        ;
+}
+
+void t_idle_ns(uint64_t ns)
+{
+    uint64_t end = t_now_ns() + ns;
+    while (t_now_ns() < end)
+        sched_yield();
+}
+
 int t_wait_flag(_Atomic int *f, int want)
 {
     uint64_t end = t_now_ns() + T_SPIN_LIMIT_NS;

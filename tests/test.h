@@ -124,6 +124,11 @@ int64_t *t_dev_i64(int n);
  * there is out of proportion, e.g. a 4 GiB calloc it fills page by page). */
 int t_under_valgrind(void);
 
+/* Busy for ns nanoseconds: a kernel's work, on its core (no yield). */
+void t_busy_ns(uint64_t ns);
+/* Idle for ns nanoseconds: a host thread's delay, yielding the core meanwhile. */
+void t_idle_ns(uint64_t ns);
+
 /* Bounded spins: each yields between looks and gives up after T_SPIN_LIMIT_NS. */
 #define T_SPIN_LIMIT_NS (5ull * 1000000000ull)
 /* Returns 1 once *f == want, 0 if T_SPIN_LIMIT_NS passes first. */

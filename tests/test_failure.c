@@ -175,10 +175,8 @@ TEST(failure, stop_mode_across_two_streams_of_one_context)
  * either way a timeout (507034), a code other than the trap's. */
 static void k_spin_2ms(void *args)
 {
-    uint64_t end = t_now_ns() + 2000000u;
     (void)args;
-    while (t_now_ns() < end)
-        ;
+    t_busy_ns(2000000u);
 }
 
 static void launch_timing_out(aclrtStream s)
@@ -247,13 +245,10 @@ TEST(failure, failure_in_the_middle_of_a_many_block_kernel)
 /* Block 17 traps; every other block works 100 us before it counts. */
 static void k_trap_block_17_slow(void *args)
 {
-    uint64_t end;
     (void)args;
     if (aclcpuGetBlockIdx() == 17)
         aclcpuTrap();
-    end = t_now_ns() + 100000u;
-    while (t_now_ns() < end)
-        ;
+    t_busy_ns(100000u);
     atomic_fetch_add(&survivors, 1);
 }
 

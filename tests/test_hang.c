@@ -487,9 +487,7 @@ struct late_open {
 static void *open_later(void *arg)
 {
     struct late_open *o = arg;
-    uint64_t at = t_now_ns() + o->after_ns;
-    while (t_now_ns() < at)
-        sched_yield();
+    t_idle_ns(o->after_ns);
     atomic_store(o->open, 1);
     return NULL;
 }
@@ -958,9 +956,7 @@ struct late_destroy {
 static void *destroy_later(void *arg)
 {
     struct late_destroy *d = arg;
-    uint64_t at = t_now_ns() + d->after_ns;
-    while (t_now_ns() < at)
-        sched_yield();
+    t_idle_ns(d->after_ns);
     if (aclrtSetCurrentContext(d->ctx) != ACL_SUCCESS)
         atomic_store(&d->rc, -1);
     else

@@ -907,10 +907,8 @@ static void check_trace(const char *dir, const char *name)
  * a prefetch and a step. */
 static void k_spin_100us(void *args)
 {
-    uint64_t end = t_now_ns() + 100000;
     (void)args;
-    while (t_now_ns() < end)
-        ;
+    t_busy_ns(100000);
 }
 
 static void host_fn(void *arg) { (*(int *)arg)++; }
@@ -1270,11 +1268,8 @@ TEST(profile, a_launch_takes_the_kernel_cost_in_force_when_issued)
 static void k_spin_args(void *args)
 {
     uint32_t us;
-    uint64_t end;
     memcpy(&us, args, sizeof(us));
-    end = t_now_ns() + (uint64_t)us * 1000;
-    while (t_now_ns() < end)
-        ;
+    t_busy_ns((uint64_t)us * 1000);
 }
 
 /* measured_kernels: one entry per (name, engine), so a kernel run on both
